@@ -1,0 +1,181 @@
+"""The command line (CONTRACT.md §1): argument parsing and wiring only; no rules, no widgets.
+
+Every failure reaches the user as one line on stderr with a non-zero exit, never a traceback.
+`tracker exec` and `tracker check` must not import textual (a test checks it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
+from typing import NoReturn
+
+from tracker.rules.errors import Refusal
+from tracker.store.files import FileInvalid
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"tracker: {message} (see 'tracker --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tracker", description="A combat tracker for Through the Breach 2E and the 2d20 System.")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    p = sub.add_parser("exec", help="apply GM commands from stdin, headless")
+    p.add_argument("file")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--json", action="store_true", help="print the state as JSON")
+    p.add_argument("--save", action="store_true", help="write the file back atomically")
+    p = sub.add_parser("check", help="validate an encounter file")
+    p.add_argument("file")
+    p = sub.add_parser("new", help="write a commented starter encounter")
+    p.add_argument("file")
+    p.add_argument("--system", choices=["ttb", "2d20"], required=True)
+    p = sub.add_parser("demo", help="play an encounter's [[demo]] script")
+    p.add_argument("file", nargs="?")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds between steps")
+    p.add_argument("--seed", type=int)
+    for name, text in (("run", "GM view"), ("view", "read-only live view")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("file")
+        if name == "view":
+            p.add_argument("--player", action="store_true")
+    p = sub.add_parser("serve", help="the views in a browser")
+    p.add_argument("file")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--player", action="store_true")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "exec":
+            return cmd_exec(args.file, args.seed, args.json, args.save)
+        if args.command == "check":
+            return cmd_check(args.file)
+        if args.command == "new":
+            return cmd_new(args.file, args.system)
+        if args.command in (None, "demo"):
+            return cmd_demo(getattr(args, "file", None), getattr(args, "delay", 0.0), getattr(args, "seed", None))
+        print(f"tracker: '{args.command}' (the Textual screens) is not built yet; "
+              "use 'tracker exec', 'tracker check' or 'tracker demo'", file=sys.stderr)
+        return 1
+    except FileInvalid as exc:
+        for line in exc.lines():
+            print(line, file=sys.stderr)
+        return 1
+    except Refusal as exc:
+        print(f"tracker: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except OSError as exc:
+        print(f"tracker: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "), file=sys.stderr)
+        return 1
+
+
+def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
+    from tracker.rules.session import Session
+    from tracker.rules.snapshot import state_json
+    from tracker.store import files
+
+    session = Session(files.load(path), seed=seed)
+    for number, raw in enumerate(sys.stdin.read().splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            session.execute(line)
+        except Refusal as exc:
+            print(f"line {number}: {exc}", file=sys.stderr)
+            return 2
+    if save:
+        files.save(path, session.to_document())
+    if as_json:
+        print(json.dumps(state_json(session), indent=2, ensure_ascii=False))
+    else:
+        print(summary(session))
+    return 0
+
+
+def summary(session: object) -> str:
+    from tracker.rules.session import Session
+
+    assert isinstance(session, Session)
+    st = session.state
+    lines = [f"round {st.round}, " + (f"{st.active}'s turn" if st.active else st.phase)]
+    for name in st.order or list(st.fighters):
+        f = st.fighters[name]
+        conds = ", ".join(k if v is True else f"{k} +{v}" for k, v in f.conditions.items())
+        lines.append(f"  {name}: init {f.init}, wounds {f.wounds}, AP {f.ap}+{f.combat_ap}"
+                     + (f" [{conds}]" if conds else ""))
+    if st.prompt:
+        lines.append(f"? {st.prompt.question}")
+    return "\n".join(lines)
+
+
+def cmd_check(path: str) -> int:
+    from tracker.store.check import check_file
+
+    problems = check_file(path)
+    if problems:
+        for line in problems:
+            print(line, file=sys.stderr)
+        return 1
+    print(f"{path}: ok")
+    return 0
+
+
+def cmd_new(path: str, system: str) -> int:
+    target = Path(path)
+    if target.exists():
+        print(f"tracker: {path} already exists; not overwriting it", file=sys.stderr)
+        return 1
+    if system == "2d20":
+        print("tracker: the 2d20 System is not supported by this version yet", file=sys.stderr)
+        return 1
+    text = resources.files("tracker").joinpath("data/starter_ttb.toml").read_text(encoding="utf-8")
+    from tracker.store.files import write_text
+
+    write_text(target, text)
+    print(f"wrote {path}: edit it, then 'tracker check {path}'")
+    return 0
+
+
+def builtin_demo_text() -> str:
+    return resources.files("tracker").joinpath("data/demo.toml").read_text(encoding="utf-8")
+
+
+def cmd_demo(path: str | None, delay: float, seed: int | None) -> int:
+    """Play the [[demo]] steps headlessly, printing captions and what the engine did."""
+    from tracker.rules.session import Session
+    from tracker.store import files
+
+    setup = files.parse_text(builtin_demo_text(), "<built-in demo>") if path is None else files.load(path)
+    if not setup.demo:
+        print(f"tracker: {path} has no [[demo]] steps", file=sys.stderr)
+        return 1
+    session = Session(setup.model_copy(update={"state": None, "history": None}), seed=seed)
+    print(f"== {setup.encounter.name} ==")
+    for n, demo_step in enumerate(setup.demo, 1):
+        if demo_step.say:
+            print(f"\n» {demo_step.say}")
+        print(f"  > {demo_step.do}")
+        before = len(session.state.log)
+        try:
+            session.execute(demo_step.do)
+        except Refusal as exc:
+            print(f"tracker: demo step {n} ('{demo_step.do}') refused: {exc}", file=sys.stderr)
+            return 2
+        for entry in session.state.log[before:]:
+            print("    " + entry.split("|", 2)[2])
+        if delay:
+            time.sleep(delay)
+    return 0

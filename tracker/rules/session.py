@@ -1,0 +1,94 @@
+"""One encounter in play: setup + live state + history, and the commands that move it on.
+
+Undo replays the accepted history from the setup with the recorded seed. Randomness is a pure function
+of (seed, draw count), so the replay reproduces every card exactly; that is what lets undo and redo
+cover every command with all its effects, and survive a restart (the history is in the file).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from tracker.rules.commands import Command, parse
+from tracker.rules.errors import Refusal
+from tracker.rules.model import EncounterFile, History
+from tracker.rules.ttb import engine as ttb
+from tracker.rules.ttb.core import TTBEngine
+from tracker.rules.ttb.state import TTBState
+
+
+class Session:
+    """The encounter being played. `execute` is the only way it changes."""
+
+    def __init__(self, setup: EncounterFile, seed: int | None = None) -> None:
+        self.setup = setup.model_copy(update={"state": None, "history": None})
+        self.history: History
+        self.engine: TTBEngine
+        if setup.state is not None and setup.history is not None:
+            state = TTBState.model_validate(setup.state)
+            self.history = setup.history.model_copy(deep=True)
+            self.engine = ttb.make_engine(self.setup, state)
+            if seed is not None and seed != state.seed:
+                self.execute(f"seed {seed}")
+        else:
+            start_seed = seed if seed is not None else setup.encounter.seed
+            if start_seed is None:
+                start_seed = secrets.randbelow(2**31)
+            self.history = History(seed=start_seed)
+            self.engine = self._fresh()
+
+    def _fresh(self) -> TTBEngine:
+        return ttb.make_engine(self.setup, ttb.new_state(self.setup, self.history.seed))
+
+    @property
+    def state(self) -> TTBState:
+        return self.engine.st
+
+    def execute(self, line: str) -> Command:
+        """Parse and apply one GM command; raises Refusal (state unchanged) when it is refused."""
+        cmd = parse(line)
+        if cmd.verb == "undo":
+            self.undo()
+        elif cmd.verb == "redo":
+            self.redo()
+        else:
+            ttb.apply(self.engine, cmd)
+            self.history.commands.append(cmd.line)
+            self.history.undone.clear()
+        return cmd
+
+    def undo(self) -> None:
+        if not self.history.commands:
+            raise Refusal("nothing to undo")
+        last = self.history.commands[-1]
+        self.engine = self.replay(self.history.commands[:-1])
+        self.history.commands.pop()
+        self.history.undone.append(last)
+
+    def redo(self) -> None:
+        if not self.history.undone:
+            raise Refusal("nothing to redo")
+        line = self.history.undone[-1]
+        ttb.apply(self.engine, parse(line))
+        self.history.undone.pop()
+        self.history.commands.append(line)
+
+    def replay(self, lines: list[str]) -> TTBEngine:
+        """A new engine with `lines` applied to the setup; the history was accepted once, so it replays."""
+        eng = self._fresh()
+        for n, line in enumerate(lines, 1):
+            try:
+                ttb.apply(eng, parse(line))
+            except Refusal as exc:
+                raise Refusal(f"the history no longer replays at command {n} ('{line}'): {exc}") from None
+        return eng
+
+    def to_document(self) -> dict[str, Any]:
+        """The whole file as plain data for TOML: setup, live state and history."""
+        doc = self.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True,
+                                    exclude={"state", "history"})
+        doc["encounter"] = self.setup.encounter.model_dump(mode="json", exclude_none=True)
+        doc["state"] = self.state.model_dump(mode="json", exclude_none=True)
+        doc["history"] = self.history.model_dump(mode="json")
+        return doc

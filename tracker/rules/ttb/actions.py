@@ -1,0 +1,292 @@
+"""The action catalogue with AP costs and legality (RULES.md §2.4, §2.5), and `spend`.
+
+`legality` answers "may this character take this action now, and if not, why?" without changing
+anything, so the screens can grey out illegal actions with their reason; `spend` refuses with the
+same reason, then pays and applies the action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tracker.rules import names
+from tracker.rules.errors import Refusal
+from tracker.rules.ttb import conditions
+from tracker.rules.ttb.core import TTBEngine
+
+Category = Literal["movement", "tactical", "combat", "condition", "fate"]
+
+
+@dataclass(frozen=True)
+class Action:
+    """One catalogued action. ``cost`` None means "#": the GM gives the AP with the action."""
+
+    title: str
+    cost: int | None
+    category: Category
+    target: bool = False
+    summary: str = ""
+
+
+ACTIONS: dict[str, Action] = {
+    "walk": Action("Walk", 1, "movement", summary="Move up to Walk yards."),
+    "run": Action("Run", 2, "movement", summary="Move up to 2×Walk + Athletics."),
+    "drop_prone": Action("Drop Prone", 1, "movement"),
+    "stand_up": Action("Stand Up", 1, "movement"),
+    "climb": Action("Climb", 1, "movement", summary="Easy surface, half speed."),
+    "climb_hard": Action("Climb (hard surface)", 2, "movement"),
+    "assist": Action("Assist", 1, "tactical", True, "Target adds your ranks to its next duel."),
+    "cast": Action("Cast Spell", None, "tactical", summary="Not resisted by Df/Wp; AP set by the spell."),
+    "defensive": Action("Defensive Stance", None, "tactical", summary="Discard a card: Defensive +AP spent."),
+    "focus": Action("Focus", 1, "tactical", summary="Focused +1 until end of turn."),
+    "impose": Action("Impose", 1, "tactical", True, "Intimidate vs Centering."),
+    "manipulate": Action("Manipulate Object", 1, "tactical"),
+    "order": Action("Order", 1, "tactical", True, "A subordinate acts right after this turn."),
+    "pass": Action("Pass", 1, "tactical", summary="Initiative +1 from next round."),
+    "ready": Action("Ready Weapon", 1, "tactical"),
+    "reload": Action("Reload", None, "tactical", summary="AP towards the weapon's Reload cost."),
+    "trick": Action("Trick", 1, "tactical", True, "Deceive vs Scrutiny."),
+    "wait": Action("Wait", None, "tactical", summary="Named action's AP + 1; Initiative −1."),
+    "strike": Action("Strike", 1, "combat", summary="One melee attack."),
+    "shoot": Action("Strike (projectile)", 1, "combat", summary="One projectile attack; not while engaged."),
+    "cast_resisted": Action("Cast Spell (resisted)", None, "combat"),
+    "charge": Action("Charge", 2, "combat", True, "Move up to Charge yards, then two melee attacks."),
+    "show": Action("Show", 1, "combat", True, "Athletics vs Athletics; push 1 yard + MoS."),
+    "reduce_burning": Action("Reduce Burning", 1, "condition", summary="Burning −1 within 1 yard."),
+    "doctor": Action("Doctor", 2, "condition", True, "TN 15 (20 on oneself): ends Bleeding Out."),
+    "quick_action": Action("Quick Action", 0, "fate", summary="1 Fate Point: +1 General AP."),
+    "recovery": Action("Recovery", 0, "fate", summary="1 Fate Point: remove one condition."),
+    "second_wind": Action("Second Wind", 0, "fate", summary="1 Fate Point: heal 2."),
+    "competence": Action("Competence", 0, "fate", summary="1 Fate Point: ⊞ on one duel."),
+}
+ALIASES = {"prone": "drop_prone", "stand": "stand_up", "quick": "quick_action", "defend": "defensive",
+           "fire": "shoot", "attack": "strike", "reduce": "reduce_burning"}
+
+
+def action_key(text: str) -> str:
+    key = names.normalise(text)
+    return names.resolve(ALIASES.get(key, key), ACTIONS, what="action")
+
+
+def display(key: str) -> str:
+    return key.replace("_", "-")
+
+
+def _int_arg(args: list[str], what: str) -> int:
+    for a in args:
+        if a.lstrip("-").isdigit():
+            return int(a)
+    raise Refusal(f"{what} needs a number of AP (e.g. 'defensive 2')")
+
+
+def cost_of(eng: TTBEngine, key: str, args: list[str]) -> int:
+    """AP an action costs with these arguments (Wait: the named action's cost + 1, decision A17)."""
+    act = ACTIONS[key]
+    if key == "wait":
+        if not args:
+            raise Refusal("Wait needs the action to wait for (e.g. 'wait strike')")
+        named = action_key(args[0])
+        if named in ("wait",) or ACTIONS[named].category == "fate":
+            raise Refusal(f"cannot Wait for {ACTIONS[named].title}")
+        return cost_of(eng, named, args[1:]) + 1
+    if key == "reload" and act.cost is None:
+        return _reload_amount(eng, args)
+    if act.cost is None:
+        n = _int_arg(args, act.title)
+        if n < 1:
+            raise Refusal(f"{act.title} costs at least 1 AP")
+        return n
+    return act.cost
+
+
+def weapon_of(eng: TTBEngine, who: str, args: list[str], kind: str | None) -> str | None:
+    """The weapon an action uses: named in args, else the first of that kind; None if none listed."""
+    weapons = eng.sheet(who).weapons
+    pool = [w for w in weapons if kind is None or w.kind == kind]
+    for a in args:
+        for w in weapons:
+            if w.name.casefold().startswith(a.casefold()):
+                return w.name
+    if not weapons:
+        return None
+    if not pool:
+        raise Refusal(f"{who} has no {kind} weapon")
+    return pool[0].name
+
+
+def _reload_amount(eng: TTBEngine, args: list[str]) -> int:
+    for a in args:
+        if a.isdigit():
+            return int(a)
+    return 1
+
+
+def legality(eng: TTBEngine, who: str, key: str, args: list[str], triggered: bool = False) -> str | None:
+    """Why `who` may not take action `key` now, or None if it may (AP checked unless `triggered`)."""
+    f = eng.fighter(who)
+    sheet = eng.sheet(who)
+    act = ACTIONS[key]
+    if f.dead:
+        return f"{who} is dead"
+    if f.unconscious:
+        return f"{who} is unconscious: no actions"
+    if f.conditions.get("paralyzed"):
+        return f"{who} is Paralyzed: no actions"
+    if not triggered and not eng.is_active(who) and key != "competence":
+        active = eng.st.active
+        return f"it is not {who}'s turn" + (f" ({active} is acting)" if active else "")
+    engaged = eng.engaged_by(who)
+    legs = f.conditions.get("useless_leg")
+    if key == "shoot" and engaged:
+        return f"{who} is engaged with {', '.join(engaged)}: no projectile attacks"
+    if key == "charge":
+        if sheet.charge == "--":
+            return f"{who} cannot Charge (Charge --)"
+        if engaged:
+            return f"{who} is engaged with {', '.join(engaged)}: no Charge"
+        if legs:
+            return f"{who} has a useless leg: no Charge"
+        if f.conditions.get("swimming"):
+            return f"{who} is swimming: no Charge"
+    if key == "run" and legs:
+        return f"{who} has a useless leg: no Run"
+    if key == "stand_up" and not f.conditions.get("prone"):
+        return f"{who} is not Prone"
+    if key == "drop_prone" and f.conditions.get("prone"):
+        return f"{who} is already Prone"
+    if act.category == "fate":
+        reason = _fate_legality(eng, who, key, triggered)
+        if reason:
+            return reason
+    if key == "defensive":
+        if sheet.fated and not f.hand:
+            return f"{who} has no card in hand to discard for Defensive Stance"
+        if not sheet.fated and f.fate_points < 1:
+            return f"{who} has no Fate Point to pay in place of the discard"
+    if key == "wait" and f.wait:
+        return f"{who} is already Waiting ({f.wait})"
+    if triggered:
+        return None
+    try:
+        cost = cost_of(eng, key, args)
+    except Refusal as exc:
+        return str(exc)
+    if act.category == "combat":
+        if f.ap + f.combat_ap < cost:
+            return f"{who} has {f.ap} General + {f.combat_ap} Combat AP left; {act.title} costs {cost}"
+    elif f.ap < cost:
+        return f"{who} has {f.ap} General AP left; {act.title} costs {cost}"
+    return None
+
+
+def _fate_legality(eng: TTBEngine, who: str, key: str, triggered: bool) -> str | None:
+    sheet = eng.sheet(who)
+    f = eng.fighter(who)
+    if sheet.fated:
+        return "Fate Point abilities are for Fatemaster characters"
+    if not sheet.enforcer_or_higher():
+        return f"{who} must be a non-subordinate Enforcer or higher to use {ACTIONS[key].title}"
+    if f.fate_points < 1:
+        return f"{who} has no Fate Points left"
+    if key == "quick_action" and f.quick_action_used:
+        return f"{who} already used Quick Action this turn"
+    return None
+
+
+def available(eng: TTBEngine, who: str) -> list[tuple[str, Action, str | None]]:
+    """Every catalogued action with its reason to be refused now (None when legal), legal first."""
+    out = []
+    for key, act in ACTIONS.items():
+        args = ["1"] if act.cost is None else []
+        if key == "wait":
+            args = ["strike"]
+        reason = legality(eng, who, key, args)
+        if act.target and reason is None:
+            reason = None
+        out.append((key, act, reason))
+    return sorted(out, key=lambda item: item[2] is not None)
+
+
+def target_of(eng: TTBEngine, who: str, key: str, args: list[str]) -> str | None:
+    act = ACTIONS[key]
+    if key in ("reduce_burning", "doctor") and not args:
+        return who
+    if not act.target:
+        return None
+    if not args:
+        raise Refusal(f"{act.title} needs a target (e.g. 'spend {who} {display(key)} NAME')")
+    target = eng.living_fighter(args[0])
+    if target == who and key not in ("doctor", "reduce_burning"):
+        raise Refusal(f"{who} cannot {act.title} itself")
+    return target
+
+
+def precheck(eng: TTBEngine, who: str, key: str, args: list[str], target: str | None) -> None:
+    """Checks that need the target or the weapon, still before anything changes."""
+    if key == "reduce_burning":
+        assert target is not None
+        if not eng.fighter(target).conditions.get("burning"):
+            raise Refusal(f"{target} is not Burning")
+    if key == "doctor":
+        assert target is not None
+        if not eng.fighter(target).conditions.get("bleeding_out"):
+            raise Refusal(f"{target} is not Bleeding Out")
+    if key == "order":
+        assert target is not None
+        tsheet = eng.sheet(target)
+        if not tsheet.subordinate:
+            raise Refusal(f"{target} is not a subordinate character")
+        if tsheet.controller and tsheet.controller.casefold() != who.casefold():
+            raise Refusal(f"{target} answers to {tsheet.controller}, not {who}")
+        if eng.fighter(target).acted:
+            raise Refusal(f"{target} has already acted this round (decision A18)")
+    if key == "assist":
+        assert target is not None
+        if eng.fighter(target).assist:
+            raise Refusal(f"{target} already has an Assist bonus (one at a time)")
+    if key == "recovery":
+        if not args:
+            raise Refusal("Recovery needs the condition to remove (e.g. 'recovery burning')")
+        cond = conditions.condition_key(args[0])
+        if not eng.fighter(who).conditions.get(cond):
+            raise Refusal(f"{who} does not have {cond}")
+    if key in ("recovery", "second_wind") and not eng.is_active(who):
+        raise Refusal(f"{ACTIONS[key].title} is used on {who}'s own turn")
+    if key == "quick_action" and not eng.is_active(who):
+        raise Refusal(f"Quick Action is used on {who}'s own turn")
+    if key == "shoot":
+        weapon = weapon_of(eng, who, args, "projectile")
+        if weapon and weapon in eng.fighter(who).shots and eng.fighter(who).shots[weapon] <= 0:
+            raise Refusal(f"{who}'s {weapon} is empty: reload it first")
+    if key == "reload":
+        weapon = weapon_of(eng, who, args, "projectile")
+        if weapon is None or not next(w for w in eng.sheet(who).weapons if w.name == weapon).reload:
+            raise Refusal(f"{who} has no weapon that needs reloading")
+    if key == "defensive" and eng.sheet(who).fated:
+        cards = [a for a in args if not a.lstrip("-").isdigit()]
+        if cards:
+            from tracker.rules.ttb.cards import parse_card
+
+            wanted = parse_card(cards[0])
+            if not any(c == wanted.code or c.rstrip("RCTM") == str(wanted.value) for c in eng.fighter(who).hand):
+                raise Refusal(f"{who}'s Control Hand has no {cards[0]}")
+
+
+def pay(eng: TTBEngine, who: str, key: str, cost: int) -> None:
+    """Combat actions spend Combat AP first, then General AP; all others General AP only (§2.4)."""
+    f = eng.fighter(who)
+    act = ACTIONS[key]
+    if act.category == "fate":
+        f.fate_points -= 1
+        return
+    from_combat = min(f.combat_ap, cost) if act.category == "combat" else 0
+    f.combat_ap -= from_combat
+    f.ap -= cost - from_combat
+    paid = []
+    if cost - from_combat:
+        paid.append(f"{cost - from_combat} General")
+    if from_combat:
+        paid.append(f"{from_combat} Combat")
+    eng.log(f"{who}: {act.title} ({' + '.join(paid) or '0'} AP; {f.ap} General, {f.combat_ap} Combat left)")
+

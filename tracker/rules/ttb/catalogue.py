@@ -1,0 +1,94 @@
+"""The Through the Breach condition catalogue (RULES.md §2.7.2) as data.
+
+Kept free of engine code so the file model can validate ``conditions = {...}`` against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tracker.rules import names
+
+@dataclass(frozen=True)
+class ConditionRule:
+    """What the engine needs to know about one condition."""
+
+    title: str
+    valued: bool
+    #: "only": refused on non-Living characters; "generally": Poison's softer rule (decision A29).
+    living: Literal["only", "generally", None] = None
+    #: "turn_end": ends at the owner's turn end (A11); "turn_start": at the owner's next turn start.
+    expires: Literal["turn_end", "turn_start", None] = None
+    cancels: str | None = None
+    summary: str = ""
+    section: str = "§2.7.2"
+
+
+CONDITIONS: dict[str, ConditionRule] = {
+    "bleeding_out": ConditionRule(
+        "Bleeding Out", True, "only", summary="+1 at the end of each own turn; dies at +10. Doctor (2 AP) ends it."
+    ),
+    "burning": ConditionRule(
+        "Burning", True, summary="At own turn end: damage equal to the value, then Burning ends."
+    ),
+    "crazy": ConditionRule("Crazy", True, summary="−value to duels with a Mental Aspect."),
+    "dazed": ConditionRule("Dazed", False, summary="+2 TN on every action."),
+    "defensive": ConditionRule(
+        "Defensive", True, expires="turn_start", summary="⊞ per point on Defense duels (max ⊞⊞⊞)."
+    ),
+    "fast": ConditionRule("Fast", False, expires="turn_end", cancels="slow", summary="+1 General AP."),
+    "focused": ConditionRule(
+        "Focused", True, expires="turn_end", summary="Spend on an action for ⊞ per point (max ⊞⊞⊞)."
+    ),
+    "intoxicated": ConditionRule(
+        "Intoxicated", False, "only", summary="⊟ on Willpower duels; gaining it again gives Poison +1."
+    ),
+    "paralyzed": ConditionRule(
+        "Paralyzed",
+        False,
+        expires="turn_end",
+        cancels="reactivate",
+        summary="No AP and no actions; gained mid-turn, the turn ends at once.",
+    ),
+    "poison": ConditionRule(
+        "Poison", True, "generally", summary="At own turn end: 1 damage, then −1."
+    ),
+    "reactivate": ConditionRule(
+        "Reactivate", False, cancels="paralyzed", summary="At the end of the round: one extra turn."
+    ),
+    "slow": ConditionRule(
+        "Slow", False, expires="turn_end", cancels="fast", summary="−1 General AP (minimum 1)."
+    ),
+    "suffocating": ConditionRule(
+        "Suffocating",
+        True,
+        "only",
+        summary="At own turn end: Toughness duel vs TN = value, or if unconscious a 3/4/5 flip, no armor.",
+    ),
+    "useless_arm": ConditionRule("Useless Limb (arm)", False, summary="⊟⊟ on duels that need the arm."),
+    "useless_leg": ConditionRule(
+        "Useless Limb (leg)", False, summary="Walk −2 (min 1); no Run or Charge; ⊟⊟ on duels needing it."
+    ),
+    "blind": ConditionRule("Blind", False, summary="⊟⊟ on actions that need sight."),
+    "prone": ConditionRule(
+        "Prone", False, summary="⊞ on Defense vs projectiles, ⊟ vs melee. Stand Up (1 AP) ends it.", section="§2.5"
+    ),
+    "swimming": ConditionRule("Swimming", False, summary="No Charge.", section="§2.6"),
+    "flying": ConditionRule(
+        "Flying", False, summary="Ignores terrain; unstable platform for projectile attacks.", section="§2.6"
+    ),
+}
+
+#: Conditions taken by `add`/`remove` that are really states of the combatant.
+STATES = {"unconscious"}
+
+
+def condition_key(text: str) -> str:
+    """Resolve a typed condition name (any case, spaces or hyphens, unique prefix)."""
+    key = names.normalise(text)
+    aliases = {"bleeding": "bleeding_out", "useless_limb": "useless_arm", "poisoned": "poison"}
+    key = aliases.get(key, key)
+    return names.resolve(key, [*CONDITIONS, *STATES], what="condition")
+
+

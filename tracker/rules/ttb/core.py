@@ -1,0 +1,129 @@
+"""The Through the Breach engine object: the setup, the live state, and the plumbing every rule uses.
+
+Rules live in the sibling modules (deck, conditions, damage, initiative, lifecycle, actions); each is a
+set of functions over a `TTBEngine`. This module only holds lookups, the log, prompts and the agenda.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from tracker.rules import names
+from tracker.rules.errors import Refusal
+from tracker.rules.model import EncounterFile, TTBCombatant
+from tracker.rules.ttb.state import Fighter, Prompt, Step, TTBState
+
+#: Most recent log lines kept in the state (older ones are dropped, deterministically).
+LOG_LIMIT = 2000
+
+StepRunner = Callable[["TTBEngine", Step], None]
+
+
+class TTBEngine:
+    """Holds one encounter's setup and live state; the rule modules act on it."""
+
+    def __init__(self, setup: EncounterFile, state: TTBState) -> None:
+        self.setup = setup
+        self.st = state
+        self.sheets: dict[str, TTBCombatant] = {c.name: c for c in setup.combatants}
+        self.settings = setup.settings
+        #: Set by the engine module: op name → function running that agenda step.
+        self.steps: dict[str, StepRunner] = {}
+        #: Set by a step that opens a turn: the agenda waits for the GM's `next`.
+        self.halt = False
+
+    # --- lookups -------------------------------------------------------------------------
+    def name(self, text: str) -> str:
+        """Resolve a typed name (unique prefix, any case) to a combatant's name."""
+        return names.resolve(text, self.sheets.keys())
+
+    def sheet(self, name: str) -> TTBCombatant:
+        return self.sheets[name]
+
+    def fighter(self, name: str) -> Fighter:
+        return self.st.fighters[name]
+
+    def living_fighter(self, text: str) -> str:
+        """Resolve a name and refuse the dead, who take no part any more."""
+        name = self.name(text)
+        if self.st.fighters[name].dead:
+            raise Refusal(f"{name} is dead")
+        return name
+
+    def is_active(self, name: str) -> bool:
+        return self.st.phase == "turn" and self.st.active == name
+
+    def can_attack(self, name: str) -> bool:
+        """Able to make a melee attack: alive, conscious, not Paralyzed, melee weapon readied (A20, A21)."""
+        f = self.st.fighters[name]
+        return (
+            not f.dead
+            and not f.unconscious
+            and not f.conditions.get("paralyzed")
+            and self.sheets[name].melee_range > 0
+        )
+
+    def enemies(self, a: str, b: str) -> bool:
+        return self.sheets[a].side_name != self.sheets[b].side_name
+
+    def engaged_by(self, name: str) -> list[str]:
+        """Enemies that engage `name` now: linked in melee and able to attack (§2.9)."""
+        out = []
+        for a, b in self.st.engagements:
+            other = b if a == name else a if b == name else None
+            if other is not None and self.enemies(name, other) and self.can_attack(other):
+                out.append(other)
+        return out
+
+    def linked(self, name: str) -> list[str]:
+        """Everyone in a melee engagement link with `name`, able to attack or not."""
+        return [b if a == name else a for a, b in self.st.engagements if name in (a, b)]
+
+    # --- log -----------------------------------------------------------------------------
+    def log(self, text: str) -> None:
+        """Append a log line tagged with the round and whose turn it is (the UI groups by them)."""
+        self.st.log.append(f"{self.st.round}|{self.st.active or ''}|{text}")
+        if len(self.st.log) > LOG_LIMIT:
+            del self.st.log[: len(self.st.log) - LOG_LIMIT]
+
+    # --- prompts and agenda ----------------------------------------------------------------
+    def ask(
+        self,
+        kind: str,
+        question: str,
+        options: list[str],
+        who: str | None = None,
+        **data: str | int | bool | list[str],
+    ) -> None:
+        """Stop and wait for the table: the agenda resumes once `answer` resolves this prompt."""
+        self.st.prompt = Prompt(kind=kind, question=question, options=options, who=who, data=dict(data))
+        self.log(f"? {question}")
+
+    def push(self, *steps: Step) -> None:
+        """Put steps at the front of the agenda, in the order given."""
+        self.st.agenda[0:0] = list(steps)
+
+    def run(self) -> None:
+        """Run agenda steps until it is empty, a step asks the table something, or a turn opens."""
+        self.halt = False
+        while self.st.agenda and self.st.prompt is None and not self.halt:
+            step = self.st.agenda.pop(0)
+            self.steps[step.op](self, step)
+        self.halt = False
+
+    def close_turn(self, who: str, effects: bool = True) -> None:
+        """End `who`'s open turn: its turn-end effects (unless it died), then whoever is next.
+
+        When the agenda still holds work (the rest of a round end after a Reactivate turn), that work
+        follows; otherwise the next turn in the order starts.
+        """
+        self.st.phase = "between"
+        follow_on = bool(self.st.agenda)
+        steps = [Step(op="turn_end", who=who)] if effects else []
+        if not follow_on:
+            steps.append(Step(op="advance"))
+        self.push(*steps)
+
+
+def step(op: str, who: str | None = None, arg: str | int | None = None) -> Step:
+    """Shorthand for building an agenda step."""
+    return Step(op=op, who=who, arg=arg)

@@ -1,0 +1,242 @@
+"""What each action does once paid (RULES.md §2.5), and `spend`, the one way actions are taken.
+
+Actions that need the table (Doctor, Impose, Trick, a disengaging strike) ask a prompt; the rest
+resolve at once. Moving away while engaged queues one optional disengaging strike per engaging enemy
+(decision A20); a hit cancels the move and the AP stay spent.
+"""
+
+from __future__ import annotations
+
+from tracker.rules.errors import Refusal
+from tracker.rules.ttb import actions, conditions, damage
+from tracker.rules.ttb.cards import parse_card
+from tracker.rules.ttb.core import TTBEngine, step
+from tracker.rules.ttb.state import CardEffect
+
+
+def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str]) -> None:
+    """`spend NAME ACTION [ARG]`: check, pay, apply; or trigger a declared Wait out of turn."""
+    who = eng.living_fighter(who_text)
+    key = actions.action_key(action_text)
+    f = eng.fighter(who)
+    triggered = not eng.is_active(who) and f.wait == key
+    reason = actions.legality(eng, who, key, args, triggered=triggered)
+    if reason:
+        raise Refusal(reason)
+    target = actions.target_of(eng, who, key, args)
+    cost = 0 if triggered else actions.cost_of(eng, key, args)
+    actions.precheck(eng, who, key, args, target)
+    if triggered:
+        f.wait = None
+        eng.log(f"{who}'s Wait triggers: {actions.ACTIONS[key].title} (already paid)")
+    else:
+        actions.pay(eng, who, key, cost)
+    apply_action(eng, who, key, args, target, cost)
+
+
+
+
+def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: str | None, cost: int) -> None:
+    f = eng.fighter(who)
+    sheet = eng.sheet(who)
+    title = actions.ACTIONS[key].title
+    if key in ("walk", "run"):
+        _move(eng, who, key, args)
+    elif key == "drop_prone":
+        conditions.gain(eng, who, "prone", why="Drop Prone")
+    elif key == "stand_up":
+        conditions.lower(eng, who, "prone", None, "Stand Up")
+    elif key == "focus":
+        conditions.gain(eng, who, "focused", 1, why="Focus")
+    elif key == "pass":
+        f.pending_init_mod += 1
+        eng.log(f"{who} passes: Initiative +1 from next round")
+    elif key == "wait":
+        named = actions.action_key(args[0])
+        f.wait = named
+        f.pending_init_mod -= 1
+        eng.log(f"{who} Waits to {actions.ACTIONS[named].title}: Initiative −1 from next round")
+    elif key == "defensive":
+        _defensive(eng, who, args, cost)
+    elif key == "order":
+        assert target is not None
+        f.ordered = target
+        eng.log(f"{who} Orders {target}: it acts right after this turn")
+    elif key == "assist":
+        assert target is not None
+        _assist(eng, who, target, args)
+    elif key in ("impose", "trick"):
+        assert target is not None
+        skill = "Intimidate vs Centering" if key == "impose" else "Deceive vs Scrutiny"
+        eng.ask(key, f"{who} tries to {title} {target} ({skill}): pass or fail? (pass N for N Margins)",
+                ["pass", "fail"], who=who, target=target)
+    elif key == "doctor":
+        assert target is not None
+        tn = 20 if target == who else 15
+        eng.ask("doctor", f"{who} treats {target}'s Bleeding Out: Doctor duel TN {tn} — pass or fail? (or flip)",
+                ["pass", "fail", "flip"], who=who, target=target, tn=tn, skill="doctor")
+    elif key == "reduce_burning":
+        assert target is not None
+        conditions.lower(eng, target, "burning", 1, f"{who} beats at the flames")
+    elif key == "charge":
+        assert target is not None
+        link = sorted([who, target])
+        if link not in eng.st.engagements:
+            eng.st.engagements.append(link)
+        eng.log(f"{who} charges {target}: now engaged; two (1)-AP melee attacks")
+    elif key == "shoot":
+        _shoot(eng, who, args)
+    elif key == "reload":
+        _reload(eng, who, args, cost)
+    elif key == "strike":
+        eng.log(f"{who} strikes" + (f" at {eng.name(args[0])}" if args and _is_name(eng, args[0]) else ""))
+    elif key == "show":
+        assert target is not None
+        taller = eng.sheet(target).height < sheet.height
+        eng.log(f"{who} Shows {target} (Athletics vs Athletics{', ⊞ for height' if taller else ''}); "
+                "a push ignores terrain and provokes no disengaging strike")
+    elif key == "quick_action":
+        f.quick_action_used = True
+        f.ap += 1
+        eng.log(f"{who} spends a Fate Point on Quick Action: {f.ap} General AP ({f.fate_points} FP left)")
+    elif key == "recovery":
+        cond = conditions.condition_key(args[0])
+        eng.log(f"{who} spends a Fate Point on Recovery ({f.fate_points} FP left)")
+        conditions.lower(eng, who, cond, None, "Recovery")
+    elif key == "second_wind":
+        eng.log(f"{who} spends a Fate Point on Second Wind ({f.fate_points} FP left)")
+        damage.heal(eng, who, 2, "Second Wind")
+    elif key == "competence":
+        eng.log(f"{who} spends a Fate Point on Competence: ⊞ on one duel ({f.fate_points} FP left)")
+    else:
+        eng.log(f"{who}: {title}" + (f" ({' '.join(args)})" if args else ""))
+
+
+def _is_name(eng: TTBEngine, text: str) -> bool:
+    try:
+        eng.name(text)
+    except Refusal:
+        return False
+    return True
+
+
+def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
+    """Walk or Run: leaving engagement offers each engaging enemy one disengaging strike (§2.9)."""
+    title = actions.ACTIONS[key].title
+    walk = eng.sheet(who).walk
+    if eng.fighter(who).conditions.get("useless_leg"):
+        walk = max(1, walk - 2)
+    yards = walk if key == "walk" else 2 * walk + eng.sheet(who).skills.get("athletics", 0)
+    strikers = eng.engaged_by(who)
+    stays = any(a.casefold() in ("stay", "within", "engaged") for a in args)
+    if not strikers or stays:
+        eng.log(f"{who} {title.lower()}s (up to {yards} yards)")
+        return
+    eng.log(f"{who} {title.lower()}s away from {', '.join(strikers)}: disengaging strikes may follow")
+    eng.push(*[step("disengage_offer", who, s) for s in strikers], step("move_done", who, key))
+
+
+def disengage_offer(eng: TTBEngine, who: str, striker: str) -> None:
+    """Agenda step: the enemy may make one disengaging strike; the GM answers (decision A20)."""
+    if not eng.can_attack(striker) or eng.fighter(who).dead:
+        return
+    eng.ask(
+        "disengaging_strike",
+        f"{striker} may make a disengaging strike on {who}: hit, miss, or no strike?",
+        ["hit", "miss", "no"],
+        who=striker,
+        mover=who,
+    )
+
+
+def move_done(eng: TTBEngine, who: str, key: str) -> None:
+    """Every strike missed or was declined: the move completes and the engagements end."""
+    before = len(eng.st.engagements)
+    eng.st.engagements = [
+        pair for pair in eng.st.engagements
+        if who not in pair or not eng.enemies(pair[0], pair[1])
+    ]
+    eng.log(f"{who} completes the {actions.ACTIONS[key].title} and leaves {before - len(eng.st.engagements)} "
+            "engagement(s)")
+
+
+def cancel_move(eng: TTBEngine, who: str) -> None:
+    """A disengaging strike hit: no damage, the move is cancelled, its AP are lost [000:L284-286]."""
+    eng.st.agenda = [
+        s for s in eng.st.agenda if not (s.op in ("disengage_offer", "move_done") and s.who == who)
+    ]
+    eng.log(f"{who}'s move is cancelled (no damage); the AP spent on it are lost")
+
+
+def _defensive(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
+    f = eng.fighter(who)
+    if eng.sheet(who).fated:
+        cards = [a for a in args if not a.lstrip("-").isdigit()]
+        if cards:
+            from tracker.rules.ttb.deck import discard_from_hand
+
+            code = discard_from_hand(eng, who, cards[0])
+            eng.log(f"{who} discards {parse_card(code).label()} for Defensive Stance")
+        else:
+            eng.ask("discard", f"{who} discards a card for Defensive Stance: which one?", list(f.hand), who=who)
+    else:
+        f.fate_points -= 1
+        eng.log(f"{who} spends a Fate Point in place of the discard ({f.fate_points} FP left)")
+    conditions.gain(eng, who, "defensive", cost, why="Defensive Stance")
+
+
+def _assist(eng: TTBEngine, who: str, target: str, args: list[str]) -> None:
+    ranks = 0
+    for a in args[1:]:
+        if a.isdigit():
+            ranks = int(a)
+        else:
+            ranks = eng.sheet(who).skills.get(a.casefold(), 0)
+    if eng.sheet(who).subordinate:
+        ranks = (ranks + 1) // 2
+    if ranks < 1:
+        eng.log(f"{who} assists {target} but has no ranks to give: no bonus")
+        return
+    eng.fighter(target).assist = ranks
+    eng.fighter(target).assist_turns = 0
+    eng.log(f"{who} assists {target}: +{ranks} to its next duel (until the end of its next turn)")
+
+
+def _shoot(eng: TTBEngine, who: str, args: list[str]) -> None:
+    f = eng.fighter(who)
+    weapon = actions.weapon_of(eng, who, args, "projectile")
+    if weapon and weapon in f.shots:
+        f.shots[weapon] -= 1
+        eng.log(f"{who} fires the {weapon} ({f.shots[weapon]} shots left)")
+    else:
+        eng.log(f"{who} makes a projectile attack" + (f" with the {weapon}" if weapon else ""))
+
+
+def _reload(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
+    f = eng.fighter(who)
+    weapon = actions.weapon_of(eng, who, args, "projectile")
+    assert weapon is not None
+    spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
+    done = f.reload_progress.get(weapon, 0) + cost
+    if done >= spec.reload:
+        f.reload_progress.pop(weapon, None)
+        if spec.capacity:
+            f.shots[weapon] = spec.capacity
+        eng.log(f"{who} reloads the {weapon}: ready" + (f" ({spec.capacity} shots)" if spec.capacity else ""))
+    else:
+        f.reload_progress[weapon] = done
+        eng.log(f"{who} reloads the {weapon}: {done}/{spec.reload} AP so far")
+
+
+def resolve_contest(eng: TTBEngine, kind: str, who: str, target: str, passed: bool, margins: int) -> None:
+    """Impose or Trick after the table's answer: an effect until the start of `who`'s next turn."""
+    if not passed:
+        eng.log(f"{who}'s {kind.title()} on {target} fails")
+        return
+    magnitude = 1 + margins if kind == "impose" else 1
+    eng.st.effects.append(CardEffect(kind=kind, owner=who, target=target, magnitude=magnitude))  # type: ignore[arg-type]
+    if kind == "impose":
+        eng.log(f"{who} Imposes on {target}: {'⊟' * magnitude} on attacks not targeting {who} "
+                f"until the start of {who}'s next turn")
+    else:
+        eng.log(f"{who} Tricks {target}: ⊞ on attack and damage flips against it until {who}'s next turn")

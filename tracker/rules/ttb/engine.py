@@ -1,0 +1,278 @@
+"""Through the Breach: a fresh live state from the setup, and one command applied to it.
+
+`apply` checks what it can before changing anything, changes the state, then runs the agenda until a
+turn opens for the GM or a prompt waits for the table.
+"""
+
+from __future__ import annotations
+
+from tracker.rules import rng
+from tracker.rules.commands import WHILE_PROMPTED, Command, count
+from tracker.rules.errors import Refusal
+from tracker.rules.model import EncounterFile, starting_fate_points
+from tracker.rules.ttb import answers, conditions, damage, deck, effects, initiative, lifecycle
+from tracker.rules.ttb.cards import full_deck, parse_card, parse_damage_profile
+from tracker.rules.ttb.core import TTBEngine, step
+from tracker.rules.ttb.state import Fighter, Step, TTBState
+
+TWO_D20_VERBS = {"move", "reach", "momentum", "threat", "pick", "keep"}
+
+
+
+def new_state(setup: EncounterFile, seed: int) -> TTBState:
+    """The state before `start`: full Wounds, file conditions, a shuffled Fate Deck, Twist Decks."""
+    st = TTBState(seed=seed, fighters={}, deck=full_deck())
+    rng.shuffle(st, st.deck)
+    for sheet in setup.combatants:
+        f = Fighter(wounds=sheet.wounds)
+        for key, value in sheet.conditions.items():
+            if key == "unconscious":
+                f.unconscious = True
+                f.conditions["prone"] = True
+            else:
+                f.conditions[key] = value
+        if not sheet.fated:
+            assert sheet.rank_value is not None
+            f.fate_points = sheet.fate_points if sheet.fate_points is not None else starting_fate_points(
+                sheet.rank_value
+            )
+        else:
+            f.hand = [parse_card(c).code for c in (sheet.hand or [])]
+            twist = [c for c in sheet.twist_cards() if c not in f.hand]
+            rng.shuffle(st, twist)
+            f.twist_deck = twist
+        f.shots = {w.name: w.capacity for w in sheet.weapons if w.capacity}
+        st.fighters[sheet.name] = f
+    return st
+
+
+def make_engine(setup: EncounterFile, state: TTBState) -> TTBEngine:
+    eng = TTBEngine(setup, state)
+    eng.steps = dict(lifecycle.STEPS)
+    eng.steps["disengage_offer"] = lambda e, s: effects.disengage_offer(e, str(s.who), str(s.arg))
+    eng.steps["move_done"] = lambda e, s: effects.move_done(e, str(s.who), str(s.arg))
+    return eng
+
+
+def apply(eng: TTBEngine, cmd: Command) -> None:
+    """Apply one command (undo/redo are handled by the session)."""
+    st = eng.st
+    if st.prompt is not None and cmd.verb not in WHILE_PROMPTED:
+        raise Refusal(f"waiting for an answer: {st.prompt.question}")
+    handler = HANDLERS.get(cmd.verb)
+    if handler is None:
+        if cmd.verb in TWO_D20_VERBS:
+            raise Refusal(f"'{cmd.verb}' is a 2d20 command; this encounter is Through the Breach")
+        raise Refusal(f"'{cmd.verb}' cannot be used here")
+    handler(eng, cmd)
+    eng.run()
+
+
+def _started(eng: TTBEngine) -> None:
+    if eng.st.phase == "setup":
+        raise Refusal("Dramatic Time has not started: use 'start' first")
+    if eng.st.phase == "ended":
+        raise Refusal("Dramatic Time has ended ('start' begins a new one)")
+
+
+def _start(eng: TTBEngine, cmd: Command) -> None:
+    if eng.st.phase not in ("setup", "ended"):
+        raise Refusal("Dramatic Time has already started")
+    if not any(not f.dead for f in eng.st.fighters.values()):
+        raise Refusal("nobody is left to fight")
+    eng.push(Step(op="begin"))
+
+
+def _next(eng: TTBEngine, cmd: Command) -> None:
+    _started(eng)
+    st = eng.st
+    if st.phase != "turn" or st.active is None:
+        raise Refusal("no turn is open")
+    eng.close_turn(st.active)
+
+
+def _add(eng: TTBEngine, cmd: Command) -> None:
+    name = eng.living_fighter(cmd.args[0])
+    key = conditions.condition_key(cmd.args[1])
+    amount = count(cmd.args[2], "the amount") if len(cmd.args) > 2 else None
+    if key == "unconscious":
+        if amount is not None:
+            raise Refusal("Unconscious is not valued")
+        if eng.fighter(name).unconscious:
+            raise Refusal(f"{name} is already unconscious")
+        damage.fall_unconscious(eng, name, "the GM says so")
+        return
+    conditions.check_gain(eng, name, key, amount)
+    conditions.gain(eng, name, key, amount, why="GM")
+
+
+def _remove(eng: TTBEngine, cmd: Command) -> None:
+    name = eng.living_fighter(cmd.args[0])
+    key = conditions.condition_key(cmd.args[1])
+    amount = count(cmd.args[2], "the amount") if len(cmd.args) > 2 else None
+    if key == "unconscious":
+        f = eng.fighter(name)
+        if not f.unconscious:
+            raise Refusal(f"{name} is not unconscious")
+        f.unconscious = False
+        eng.log(f"{name} regains consciousness (GM; still Prone)")
+        return
+    conditions.lower(eng, name, key, amount, "GM")
+
+
+def _damage(eng: TTBEngine, cmd: Command) -> None:
+    name = eng.living_fighter(cmd.args[0])
+    unknown = set(cmd.options) - {"margin", "mod", "card"}
+    if unknown:
+        raise Refusal(f"unknown damage option '{sorted(unknown)[0]}' (Through the Breach: margin=, mod=, card=)")
+    bad_flags = set(cmd.flags) - {"no-armor", "noarmor", "weak", "moderate", "severe"}
+    if bad_flags:
+        raise Refusal(f"'{sorted(bad_flags)[0]}' is a 2d20 damage effect; this encounter is Through the Breach")
+    armor = not ({"no-armor", "noarmor"} & cmd.flags)
+    text = cmd.args[1]
+    if parse_damage_profile(text) is not None:
+        if "margin" in cmd.options and "mod" in cmd.options:
+            raise Refusal("give margin= or mod=, not both")
+        modifier = 0
+        if "margin" in cmd.options:
+            modifier = damage.modifier_from_margin(count(cmd.options["margin"], "margin"))
+        elif "mod" in cmd.options:
+            modifier = int(cmd.options["mod"]) if cmd.options["mod"].lstrip("+-").isdigit() else 99
+            if not -3 <= modifier <= 3:
+                raise Refusal("mod= is a net fate modifier from -3 to +3")
+        card = cmd.options.get("card")
+        if card is not None:
+            parse_card(card)
+        damage.damage_flip(eng, name, text, modifier, card, armor)
+        return
+    if cmd.options:
+        raise Refusal("margin=, mod= and card= go with a damage profile like 2/3/5")
+    amount = count(text, "damage")
+    severities = [s for s in ("weak", "moderate", "severe") if s in cmd.flags]
+    if len(severities) > 1:
+        raise Refusal("give one severity")
+    sev = severities[0] if severities else None
+    damage.damage(eng, name, amount, armor=armor, severity=sev, why="")  # type: ignore[arg-type]
+
+
+def _heal(eng: TTBEngine, cmd: Command) -> None:
+    name = eng.living_fighter(cmd.args[0])
+    if set(cmd.options) - {"card"} or cmd.flags:
+        raise Refusal("usage: heal NAME N  or  heal NAME W/M/S [card=C]")
+    text = cmd.args[1]
+    if parse_damage_profile(text) is not None:
+        card = cmd.options.get("card")
+        if card is not None:
+            parse_card(card)
+        damage.healing_flip(eng, name, text, card)
+        return
+    if cmd.options:
+        raise Refusal("card= goes with a healing profile like 1/2/3")
+    amount = count(text, "healing")
+    if amount < 1:
+        raise Refusal("heal at least 1")
+    damage.heal(eng, name, amount)
+
+
+def _spend(eng: TTBEngine, cmd: Command) -> None:
+    _started(eng)
+    effects.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
+
+
+def _initiative(eng: TTBEngine, cmd: Command) -> None:
+    name = eng.living_fighter(cmd.args[0])
+    if not eng.sheet(name).fated:
+        raise Refusal(f"{name} is a Fatemaster character: Rank Value + Initiative, no flip")
+    card = parse_card(cmd.args[1])
+    f = eng.fighter(name)
+    f.init_card = card.code
+    initiative.recompute(eng, name)
+    eng.log(f"{name}'s initiative card is {card.label()}: initiative {f.init}")
+    if eng.st.phase in ("turn", "between"):
+        initiative.build_order(eng)
+
+
+def _flip(eng: TTBEngine, cmd: Command) -> None:
+    n = count(cmd.args[0], "the number of cards") if cmd.args else 1
+    deck.flip(eng, n, why="GM flip")
+
+
+def _engage(eng: TTBEngine, cmd: Command) -> None:
+    a, b = eng.living_fighter(cmd.args[0]), eng.living_fighter(cmd.args[1])
+    if a == b:
+        raise Refusal("a character cannot engage itself")
+    pair = sorted([a, b])
+    if pair in eng.st.engagements:
+        raise Refusal(f"{a} and {b} are already engaged")
+    eng.st.engagements.append(pair)
+    who = [n for n in (a, b) if eng.can_attack(n)]
+    eng.log(f"{a} and {b} are engaged in melee" + ("" if who else " (neither can attack yet)"))
+
+
+def _disengage(eng: TTBEngine, cmd: Command) -> None:
+    a, b = eng.name(cmd.args[0]), eng.name(cmd.args[1])
+    pair = sorted([a, b])
+    if pair not in eng.st.engagements:
+        raise Refusal(f"{a} and {b} are not engaged")
+    eng.st.engagements.remove(pair)
+    eng.log(f"{a} and {b} are no longer engaged")
+
+
+def _answer(eng: TTBEngine, cmd: Command) -> None:
+    answers.answer(eng, " ".join(cmd.args))
+
+
+def _reshuffle(eng: TTBEngine, cmd: Command) -> None:
+    deck.reshuffle(eng, "the GM reshuffles")
+
+
+def _end(eng: TTBEngine, cmd: Command) -> None:
+    """End of Dramatic Time: Pass/Wait changes clear; Fated refill their hands to three (A23b)."""
+    _started(eng)
+    st = eng.st
+    st.phase = "ended"
+    st.active = None
+    st.agenda = []
+    eng.log("Dramatic Time ends")
+    for name, f in st.fighters.items():
+        f.init_mod = 0
+        f.pending_init_mod = 0
+        f.ap = 0
+        f.combat_ap = 0
+        f.wait = None
+        f.acted = False
+        f.init_card = None
+        if eng.sheet(name).fated and not f.dead:
+            deck.refill_hand(eng, name)
+    st.effects = []
+
+
+def _seed(eng: TTBEngine, cmd: Command) -> None:
+    eng.st.seed = int(cmd.args[0]) if cmd.args[0].lstrip("-").isdigit() else _bad_seed(cmd.args[0])
+    eng.st.draws = 0
+    eng.log(f"random seed set to {eng.st.seed}")
+
+
+def _bad_seed(text: str) -> int:
+    raise Refusal(f"seed must be a whole number, not '{text}'")
+
+
+HANDLERS = {
+    "start": _start,
+    "next": _next,
+    "add": _add,
+    "remove": _remove,
+    "damage": _damage,
+    "heal": _heal,
+    "spend": _spend,
+    "initiative": _initiative,
+    "flip": _flip,
+    "engage": _engage,
+    "disengage": _disengage,
+    "answer": _answer,
+    "reshuffle": _reshuffle,
+    "end": _end,
+    "seed": _seed,
+}
+
+__all__ = ["apply", "make_engine", "new_state", "step"]
