@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
 
 from tracker.rules.ttb.cards import parse_damage_profile
 
@@ -134,7 +134,7 @@ class TwistSuits(Strict):
         return [f"{v}{by_slot[(v - 1) % 4][0].upper()}" for v in range(1, 14)]
 
 
-ConditionValue = Annotated[int | bool, Field(union_mode="left_to_right")]
+ConditionValue = Annotated[StrictBool | StrictInt, Field(union_mode="left_to_right")]
 
 
 class TTBCombatant(Strict):

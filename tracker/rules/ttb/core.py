@@ -103,24 +103,30 @@ class TTBEngine:
         self.st.agenda[0:0] = list(steps)
 
     def run(self) -> None:
-        """Run agenda steps until it is empty, a step asks the table something, or a turn opens."""
+        """Run agenda steps until it is empty, a step asks the table something, or a turn opens.
+
+        When a turn opens, the rest of the agenda (more Reactivate offers, the next round start …)
+        is set aside in ``after_turn`` and resumes only when that turn closes.
+        """
         self.halt = False
         while self.st.agenda and self.st.prompt is None and not self.halt:
             step = self.st.agenda.pop(0)
             self.steps[step.op](self, step)
+        if self.halt:
+            self.st.after_turn = self.st.agenda + self.st.after_turn
+            self.st.agenda = []
         self.halt = False
 
     def close_turn(self, who: str, effects: bool = True) -> None:
-        """End `who`'s open turn: its turn-end effects (unless it died), then whoever is next.
+        """End `who`'s open turn: its turn-end effects (unless it died), then what comes next.
 
-        When the agenda still holds work (the rest of a round end after a Reactivate turn), that work
-        follows; otherwise the next turn in the order starts.
+        Work set aside when the turn opened follows (the rest of a round end after a Reactivate
+        turn); otherwise the next turn in the order starts.
         """
         self.st.phase = "between"
-        follow_on = bool(self.st.agenda)
         steps = [Step(op="turn_end", who=who)] if effects else []
-        if not follow_on:
-            steps.append(Step(op="advance"))
+        steps += self.st.after_turn or [Step(op="advance")]
+        self.st.after_turn = []
         self.push(*steps)
 
 

@@ -115,6 +115,8 @@ class TTBState(Strict):
     engagements: list[list[str]] = Field(default_factory=list)
     effects: list[CardEffect] = Field(default_factory=list)
     agenda: list[Step] = Field(default_factory=list)
+    #: Lifecycle work that waits for the open turn to close (see TTBEngine.run).
+    after_turn: list[Step] = Field(default_factory=list)
     #: Whose turn end is being processed (conditions gained now survive to the next turn end).
     ending: str | None = None
     #: The extra Reactivate turn in progress, if any (shown by the screens).

@@ -1,0 +1,38 @@
+"""Shared helpers: build a session from TOML text, drive it with GM command lines."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+
+import pytest
+
+from tracker.rules.session import Session
+from tracker.store.files import parse_text
+
+HEADER = """
+[encounter]
+name = "Test"
+system = "ttb"
+seed = 1
+"""
+
+
+def session_from(toml: str, seed: int | None = 1, settings: str = "") -> Session:
+    """A session from combatant TOML (the [encounter] header is added unless given)."""
+    text = textwrap.dedent(toml)
+    if "[encounter]" not in text:
+        text = HEADER + (f"\n[settings]\n{textwrap.dedent(settings)}\n" if settings else "") + text
+    return Session(parse_text(text, "<test>"), seed=seed)
+
+
+def run(session: Session, *lines: str) -> Session:
+    """Apply each line; a refusal fails the test with the line that was refused."""
+    for line in lines:
+        session.execute(line)
+    return session
+
+
+@pytest.fixture
+def make() -> Callable[..., Session]:
+    return session_from
