@@ -11,12 +11,15 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from importlib import resources
 from pathlib import Path
 from typing import NoReturn
 
 from tracker.rules.errors import Refusal
 from tracker.store.files import FileInvalid
+
+
+#: Files shipped inside the package: the built-in demo and the starter encounter.
+DATA = Path(__file__).parent / "data"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -141,7 +144,7 @@ def cmd_new(path: str, system: str) -> int:
     if system == "2d20":
         print("tracker: the 2d20 System is not supported by this version yet", file=sys.stderr)
         return 1
-    text = resources.files("tracker").joinpath("data/starter_ttb.toml").read_text(encoding="utf-8")
+    text = (DATA / "starter_ttb.toml").read_text(encoding="utf-8")
     from tracker.store.files import write_text
 
     write_text(target, text)
@@ -150,7 +153,7 @@ def cmd_new(path: str, system: str) -> int:
 
 
 def builtin_demo_text() -> str:
-    return resources.files("tracker").joinpath("data/demo.toml").read_text(encoding="utf-8")
+    return (DATA / "demo.toml").read_text(encoding="utf-8")
 
 
 def cmd_demo(path: str | None, delay: float, seed: int | None) -> int:
