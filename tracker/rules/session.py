@@ -89,6 +89,7 @@ class Session:
         doc = self.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True,
                                     exclude={"state", "history"})
         doc["encounter"] = self.setup.encounter.model_dump(mode="json", exclude_none=True)
-        doc["state"] = self.state.model_dump(mode="json", exclude_none=True)
+        # Defaults are left out: a smaller file is a faster durable save, and loading restores them.
+        doc["state"] = self.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
         doc["history"] = self.history.model_dump(mode="json")
         return doc

@@ -13,7 +13,7 @@ from tracker.rules.model import EncounterFile, TTBCombatant
 from tracker.rules.ttb.state import Fighter, Prompt, Step, TTBState
 
 #: Most recent log lines kept in the state (older ones are dropped, deterministically).
-LOG_LIMIT = 2000
+LOG_LIMIT = 500
 
 StepRunner = Callable[["TTBEngine", Step], None]
 

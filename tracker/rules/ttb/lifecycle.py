@@ -48,6 +48,12 @@ def ties(eng: TTBEngine, _: Step) -> None:
 def advance(eng: TTBEngine, _: Step) -> None:
     """Start the next turn in the order, or end the round when everyone has acted."""
     st = eng.st
+    if all(f.dead for f in st.fighters.values()):
+        # Nobody can take a turn: stop here instead of cycling round_end/round_start forever.
+        st.active = None
+        st.phase = "between"
+        eng.log("Nobody is left to fight: 'end' ends Dramatic Time")
+        return
     for name in st.order:
         f = eng.fighter(name)
         if not f.acted and not f.dead:

@@ -1,0 +1,80 @@
+"""Engine benchmark (issue 2): 100 combatants with 3 conditions each, 1,000 `next` commands.
+
+Prints the median time per command for the engine alone and with the durable save (atomic replace
+with fsync). Targets: ≤ 1 ms and ≤ 10 ms. Run: python -m bench.bench_engine
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from tracker.rules.session import Session
+from tracker.store import files
+
+COMBATANTS = 100
+COMMANDS = 1000
+
+
+def encounter_text(n: int = COMBATANTS) -> str:
+    """A large TTB fight: a few Fated, Fatemaster characters of every rank, three conditions each."""
+    parts = ['[encounter]\nname = "Benchmark brawl"\nsystem = "ttb"\nseed = 5\n']
+    for i in range(n):
+        fated = i % 10 == 0
+        parts.append("[[combatants]]")
+        parts.append(f'name = "Fighter {i:03d}"')
+        if fated:
+            parts.append('kind = "fated"')
+        else:
+            parts.append(f"rank_value = {1 + i % 14}")
+        parts.append(f"initiative = {i % 5}")
+        parts.append(f"speed = {i}")  # distinct Speed: no tie prompts in the benchmark
+        parts.append(f"wounds = {6 + i % 5}")
+        parts.append("conditions = { dazed = true, crazy = 2, blind = true }\n")
+    return "\n".join(parts)
+
+
+def main() -> None:
+    setup = files.parse_text(encounter_text(), "<bench>")
+    session = Session(setup)
+    session.execute("start")
+    engine_times = []
+    for _ in range(COMMANDS):
+        t0 = time.perf_counter()
+        session.execute("next")
+        engine_times.append(time.perf_counter() - t0)
+
+    session = Session(setup)
+    session.execute("start")
+    durable_times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.toml"
+        files.save(path, session.to_document())
+        for _ in range(COMMANDS):
+            t0 = time.perf_counter()
+            session.execute("next")
+            files.save(path, session.to_document())
+            durable_times.append(time.perf_counter() - t0)
+        size = path.stat().st_size
+        t0 = time.perf_counter()
+        reloaded = Session(files.load(path))
+        load_time = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        reloaded.execute("undo")
+        undo_time = time.perf_counter() - t0
+
+    def ms(values: list[float]) -> str:
+        return (f"median {statistics.median(values) * 1000:.3f} ms, "
+                f"p95 {sorted(values)[int(len(values) * 0.95)] * 1000:.3f} ms")
+
+    print(f"{COMBATANTS} combatants × 3 conditions, {COMMANDS} `next` commands (round {session.state.round})")
+    print(f"engine alone      : {ms(engine_times)}   (target ≤ 1 ms)")
+    print(f"engine + durable  : {ms(durable_times)}   (target ≤ 10 ms)")
+    print(f"file after the run: {size / 1024:.0f} KiB; load {load_time * 1000:.0f} ms; "
+          f"undo after restart (replay of {COMMANDS + 1} commands) {undo_time * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

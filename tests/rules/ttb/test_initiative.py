@@ -1,0 +1,394 @@
+"""RULES.md §2.3 (initiative and action order) and the scenario checks C14 and C15 of RULES.md §4."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import run, session_from
+from tracker.rules.errors import Refusal
+from tracker.rules.session import Session
+from tracker.rules.snapshot import state_json
+from tracker.rules.ttb.cards import can_cheat, parse_card
+
+
+def refused(s: Session, line: str) -> Refusal:
+    """RULES.md §1 (engine-wide): a refused command raises Refusal and leaves the state unchanged."""
+    before = s.state.model_dump()
+    with pytest.raises(Refusal) as info:
+        s.execute(line)
+    assert s.state.model_dump() == before
+    return info.value
+
+
+def actives(s: Session, turns: int) -> list[str]:
+    """Who is active now and after each of the next `turns - 1` `next` commands."""
+    seen = [str(s.state.active)]
+    for _ in range(turns - 1):
+        run(s, "next")
+        seen.append(str(s.state.active))
+    return seen
+
+
+C14 = """
+[[combatants]]
+name = "Sofia"
+kind = "fated"
+initiative = 3
+speed = 4
+wounds = 8
+hand = []
+
+[[combatants]]
+name = "Henchman"
+rank_value = 10
+initiative = 2
+speed = 7
+wounds = 12
+
+[[combatants]]
+name = "Minion"
+rank_value = 5
+initiative = 4
+speed = 9
+wounds = 6
+"""
+
+
+def test_fated_initiative_is_flip_plus_initiative_aspect() -> None:
+    """RULES.md §2.3.1: a Fated flips 1 card from the Fate Deck and adds its Initiative Aspect."""
+    s = session_from(C14)
+    top = parse_card(s.state.deck[-1])
+    run(s, "start")
+    sofia = s.state.fighters["Sofia"]
+    assert sofia.init_card == top.code
+    assert sofia.init == top.value + 3
+    assert s.state.discards == [top.code]
+
+
+def test_fatemaster_initiative_is_rank_value_plus_initiative_without_a_flip() -> None:
+    """RULES.md §2.3.2: FM characters use Rank Value + Initiative and flip nothing."""
+    s = session_from(C14)
+    run(s, "initiative Sofia 9", "start")
+    assert s.state.fighters["Henchman"].init == 12
+    assert s.state.fighters["Minion"].init == 9
+    assert s.state.discards == []
+    assert len(s.state.deck) == 54
+
+
+def test_initiative_command_is_refused_for_fatemaster_characters() -> None:
+    """RULES.md §2.3.2: a FM character has no initiative flip, so no card can be set for it."""
+    s = session_from(C14)
+    refused(s, "initiative Henchman 9")
+
+
+def test_red_joker_initiative_is_fourteen_plus_aspect() -> None:
+    """RULES.md §2.3.1: the Red Joker counts 14 on an initiative flip."""
+    s = session_from(C14)
+    run(s, "initiative Sofia RJ", "start")
+    assert s.state.fighters["Sofia"].init == 17
+    assert state_json(s)["combatants"][0]["initiative"] == 17
+
+
+def test_C14_fated_beats_fm_on_a_tie_then_order_by_total() -> None:
+    """RULES.md §4 C14 (§2.3.3): Fated 9+3 = 12 ties the Henchman 10+2 = 12 and goes first despite lower
+    Speed; the Minion (5+4 = 9) is last."""
+    s = session_from(C14)
+    run(s, "initiative Sofia 9", "start")
+    assert s.state.fighters["Sofia"].init == 12
+    assert s.state.fighters["Henchman"].init == 12
+    assert s.state.order == ["Sofia", "Henchman", "Minion"]
+    assert s.state.prompt is None
+    assert actives(s, 3) == ["Sofia", "Henchman", "Minion"]
+
+
+def test_C14_black_joker_initiative_is_zero_plus_aspect_and_cannot_be_cheated() -> None:
+    """RULES.md §4 C14 (§2.3.1, §2.2.4): the Black Joker makes the Fated's initiative 0 + 3 = 3, so
+    it acts last; cheating an initiative flip (or a Black Joker) is refused."""
+    s = session_from(C14)
+    run(s, "initiative Sofia BJ", "start")
+    assert s.state.fighters["Sofia"].init == 3
+    assert s.state.order == ["Henchman", "Minion", "Sofia"]
+    bj = [parse_card("BJ")]
+    assert not can_cheat(bj, 0, initiative=True)
+    assert not can_cheat([parse_card("5R")], 0, initiative=True)
+
+
+TWO_FATED = """
+[[combatants]]
+name = "Ann"
+kind = "fated"
+initiative = 3
+speed = {ann_speed}
+wounds = 8
+hand = []
+
+[[combatants]]
+name = "Bob"
+kind = "fated"
+initiative = 3
+speed = {bob_speed}
+wounds = 8
+hand = []
+
+[[combatants]]
+name = "Thug"
+rank_value = 5
+initiative = 2
+wounds = 6
+"""
+
+
+def test_C15_fated_tie_broken_by_higher_speed() -> None:
+    """RULES.md §4 C15 (§2.3.3): two Fated tied at 12, Speed 6 beats Speed 5; nobody is asked."""
+    s = session_from(TWO_FATED.format(ann_speed=5, bob_speed=6))
+    run(s, "initiative Ann 9", "initiative Bob 9", "start")
+    assert s.state.prompt is None
+    assert s.state.order == ["Bob", "Ann", "Thug"]
+
+
+def test_C15_equal_speed_asks_the_players_every_round() -> None:
+    """RULES.md §4 C15 (§2.3.3): with equal Speed the engine asks who goes first, and asks again at the
+    start of every round; the answer (a name) orders the tied pair for that round only."""
+    s = session_from(TWO_FATED.format(ann_speed=5, bob_speed=5))
+    run(s, "initiative Ann 9", "initiative Bob 9", "start")
+    st = s.state
+    assert st.prompt is not None and st.prompt.kind == "tie"
+    assert sorted(st.prompt.options) == ["Ann", "Bob"]
+    assert st.active is None
+    run(s, "answer Bob")
+    assert st.prompt is None
+    assert actives(s, 3) == ["Bob", "Ann", "Thug"]
+    run(s, "next")
+    assert st.round == 2
+    assert st.prompt is not None and st.prompt.kind == "tie"
+    run(s, "answer ann")
+    assert st.order[:2] == ["Ann", "Bob"]
+    assert st.active == "Ann"
+
+
+def test_tie_prompt_refuses_other_commands_and_names_outside_the_tie() -> None:
+    """RULES.md §2.3.3 and CONTRACT §3: while the tie is asked, other commands are refused, and only a
+    tied character's name answers it."""
+    s = session_from(TWO_FATED.format(ann_speed=5, bob_speed=5))
+    run(s, "initiative Ann 9", "initiative Bob 9", "start")
+    refused(s, "next")
+    refused(s, "spend Ann walk")
+    refused(s, "answer Thug")
+    assert s.state.prompt is not None
+
+
+def test_three_way_tie_is_asked_until_one_remains() -> None:
+    """RULES.md §2.3.3: a tie among three asks twice (the last one left needs no answer)."""
+    text = TWO_FATED.format(ann_speed=5, bob_speed=5) + """
+[[combatants]]
+name = "Cat"
+kind = "fated"
+initiative = 3
+speed = 5
+wounds = 8
+hand = []
+"""
+    s = session_from(text)
+    run(s, "initiative Ann 9", "initiative Bob 9", "initiative Cat 9", "start")
+    assert s.state.prompt is not None
+    assert sorted(s.state.prompt.options) == ["Ann", "Bob", "Cat"]
+    run(s, "answer Cat")
+    assert s.state.prompt is not None
+    assert sorted(s.state.prompt.options) == ["Ann", "Bob"]
+    run(s, "answer Bob")
+    assert s.state.prompt is None
+    assert s.state.order == ["Cat", "Bob", "Ann", "Thug"]
+
+
+def test_fm_tie_with_equal_speed_is_also_asked() -> None:
+    """RULES.md §2.3.3: two FM characters with equal totals and Speed are ordered by the table."""
+    s = session_from("""
+        [[combatants]]
+        name = "Red"
+        rank_value = 5
+        initiative = 2
+        speed = 4
+        wounds = 6
+
+        [[combatants]]
+        name = "Blue"
+        rank_value = 6
+        initiative = 1
+        speed = 4
+        wounds = 6
+    """)
+    run(s, "start")
+    assert s.state.prompt is not None and s.state.prompt.kind == "tie"
+    run(s, "answer Blue")
+    assert s.state.order == ["Blue", "Red"]
+
+
+def test_fm_tie_broken_by_speed() -> None:
+    """RULES.md §2.3.3: between FM characters with equal totals the higher Speed acts first."""
+    s = session_from("""
+        [[combatants]]
+        name = "Red"
+        rank_value = 5
+        initiative = 2
+        speed = 4
+        wounds = 6
+
+        [[combatants]]
+        name = "Blue"
+        rank_value = 6
+        initiative = 1
+        speed = 5
+        wounds = 6
+    """)
+    run(s, "start")
+    assert s.state.prompt is None
+    assert s.state.order == ["Blue", "Red"]
+
+
+PASS_WAIT = """
+[[combatants]]
+name = "Alpha"
+rank_value = 5
+initiative = 2
+speed = 2
+wounds = 6
+
+[[combatants]]
+name = "Beta"
+rank_value = 5
+initiative = 3
+speed = 1
+wounds = 6
+"""
+
+
+def test_pass_adds_one_initiative_from_the_next_round() -> None:
+    """RULES.md §2.3.5 and §2.3.9 (§5 A16): Pass gives Initiative +1 each use; the change waits for
+    the next round's re-sort (no reorder mid-round), then reorders."""
+    s = session_from(PASS_WAIT)
+    run(s, "start")
+    assert s.state.order == ["Beta", "Alpha"]
+    run(s, "next")
+    assert s.state.active == "Alpha"
+    run(s, "spend Alpha pass", "spend Alpha pass")
+    assert s.state.fighters["Alpha"].init == 7
+    assert s.state.order == ["Beta", "Alpha"]
+    run(s, "next")
+    assert s.state.round == 2
+    assert s.state.fighters["Alpha"].init == 9
+    assert s.state.order == ["Alpha", "Beta"]
+    assert s.state.active == "Alpha"
+
+
+def test_wait_subtracts_one_initiative_from_the_next_round() -> None:
+    """RULES.md §2.3.6 and §2.3.9: Wait gives Initiative −1 on subsequent turns, applied at the next
+    round start."""
+    s = session_from(PASS_WAIT)
+    run(s, "start", "spend Beta wait strike")
+    assert s.state.fighters["Beta"].init == 8
+    run(s, "next", "next")
+    assert s.state.round == 2
+    assert s.state.fighters["Beta"].init == 7
+    assert s.state.order == ["Alpha", "Beta"]
+
+
+def test_pass_lasts_until_end_of_dramatic_time() -> None:
+    """RULES.md §2.3.5 and §2.3.9: the Pass bonus stays in later rounds and clears at `end`."""
+    s = session_from(PASS_WAIT)
+    run(s, "start", "next", "spend Alpha pass", "next")
+    assert s.state.fighters["Alpha"].init == 8
+    run(s, "next", "next")
+    assert s.state.round == 3
+    assert s.state.fighters["Alpha"].init == 8
+    run(s, "end")
+    assert s.state.fighters["Alpha"].init_mod == 0
+    assert s.state.fighters["Alpha"].pending_init_mod == 0
+
+
+def test_pass_bonus_can_create_a_tie_that_speed_breaks() -> None:
+    """RULES.md §2.3.3 and §2.3.9: the re-sorted order applies the tie-breakers to the new totals."""
+    s = session_from("""
+        [[combatants]]
+        name = "Alpha"
+        rank_value = 5
+        initiative = 2
+        speed = 6
+        wounds = 6
+
+        [[combatants]]
+        name = "Beta"
+        rank_value = 5
+        initiative = 3
+        speed = 3
+        wounds = 6
+    """)
+    run(s, "start", "next", "spend Alpha pass", "next")
+    assert s.state.fighters["Alpha"].init == s.state.fighters["Beta"].init == 8
+    assert s.state.order == ["Alpha", "Beta"]
+
+
+def test_surprised_character_is_slow_on_its_first_turn_only() -> None:
+    """RULES.md §2.3.4 (C8): a surprised character gains Slow at its first turn start: 1 General AP and
+    1 Combat AP; Slow ends with that turn; the second turn has 2 General AP."""
+    s = session_from("""
+        [[combatants]]
+        name = "Victim"
+        rank_value = 5
+        initiative = 5
+        wounds = 6
+        surprised = true
+
+        [[combatants]]
+        name = "Ambusher"
+        rank_value = 5
+        initiative = 1
+        wounds = 6
+    """)
+    run(s, "start")
+    v = s.state.fighters["Victim"]
+    assert s.state.active == "Victim"
+    assert v.conditions.get("slow") is True
+    assert (v.ap, v.combat_ap) == (1, 1)
+    run(s, "next")
+    assert "slow" not in v.conditions
+    run(s, "next")
+    assert s.state.active == "Victim"
+    assert (v.ap, v.combat_ap) == (2, 1)
+
+
+def test_surprised_character_with_fast_cancels_to_normal_ap() -> None:
+    """RULES.md §2.3.4 and §4 C7: surprise Slow cancels a Fast gained before the first turn: 2 + 1 AP."""
+    s = session_from("""
+        [[combatants]]
+        name = "Victim"
+        rank_value = 5
+        initiative = 5
+        wounds = 6
+        surprised = true
+        conditions = { fast = true }
+    """)
+    run(s, "start")
+    v = s.state.fighters["Victim"]
+    assert "fast" not in v.conditions and "slow" not in v.conditions
+    assert (v.ap, v.combat_ap) == (2, 1)
+
+
+def test_initiative_card_after_start_reorders() -> None:
+    """RULES.md §2.3.1: setting a Fated's card after `start` recomputes its initiative and the order."""
+    s = session_from(C14)
+    run(s, "initiative Sofia 1", "start")
+    assert s.state.order[-1] == "Sofia"
+    run(s, "initiative Sofia 13")
+    assert s.state.fighters["Sofia"].init == 16
+    assert s.state.order[0] == "Sofia"
+
+
+def test_dead_characters_leave_the_initiative_order() -> None:
+    """RULES.md §2.3 and §2.7.2 Dead: the dead are removed from the order and skipped."""
+    s = session_from(C14)
+    run(s, "initiative Sofia 9", "start", "add Minion bleeding_out 10")
+    assert "Minion" not in s.state.order
+    assert actives(s, 2) == ["Sofia", "Henchman"]
+    run(s, "next")
+    assert s.state.round == 2
+    assert s.state.active == "Sofia"
