@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 import tomli_w
-from hypothesis import HealthCheck, given, settings, event
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tracker.rules.errors import Refusal
@@ -224,14 +224,6 @@ def play(session: Session, line: str, check_undo: bool) -> bool:
         return False
     check_invariants(session)
     verb = line.split()[0]
-    import shlex
-    event(f"ok {verb}" + (f" {shlex.split(line)[2]}" if verb == "spend" and len(shlex.split(line))>2 else ""))
-    if session.state.prompt: event(f"prompt {session.state.prompt.kind}")
-    if any(f.dead for f in session.state.fighters.values()): event("someone dead")
-    if any(f.unconscious for f in session.state.fighters.values()): event("someone unconscious")
-    if session.state.reshuffles: event("reshuffled")
-    if session.state.round>=3: event("round 3")
-    if any(len(f.hand)>5 for f in session.state.fighters.values()): event("hand>5")
     if check_undo and verb != "undo":
         after = snapshot(session)
         session.execute("undo")

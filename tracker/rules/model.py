@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationInfo, field_validator, model_validator
 
 from tracker.rules.ttb.cards import parse_damage_profile
 
@@ -184,34 +184,54 @@ class TTBCombatant(Strict):
         from tracker.rules.ttb.catalogue import CONDITIONS, STATES, condition_key
 
         out: dict[str, int | bool] = {}
+        problems: list[str] = []
         for raw, v in value.items():
             try:
                 key = condition_key(raw)
             except Refusal as exc:
-                raise ValueError(str(exc)) from None
+                problems.append(str(exc))
+                continue
             if key in STATES:
                 if v is not True:
-                    raise ValueError(f"{key} takes true")
+                    problems.append(f"{key} takes true")
             elif CONDITIONS[key].valued:
                 if isinstance(v, bool) or v < 1:
-                    raise ValueError(f"{CONDITIONS[key].title} is valued: give a number of 1 or more")
+                    problems.append(f"{CONDITIONS[key].title} is valued: give a number of 1 or more")
             elif v is not True:
-                raise ValueError(f"{CONDITIONS[key].title} is not valued: write {key} = true")
+                problems.append(f"{CONDITIONS[key].title} is not valued: write {key} = true")
             out[key] = v
+        if problems:
+            raise ValueError("; ".join(problems))
         return out
+
+    @field_validator("rank_value")
+    @classmethod
+    def _rank_band(cls, value: int | None, info: ValidationInfo) -> int | None:
+        """A Rank Value must fall in its rank's band when the rank is named (decision A26)."""
+        rank = info.data.get("rank")
+        if value is not None and rank is not None:
+            for title, low, high, _ in RANKS:
+                if title.lower() == rank and not low <= value <= high:
+                    band = f"{low}-{high}" if low != high else f"{low}"
+                    raise ValueError(f"a {title} has Rank Value {band}, not {value}")
+        return value
+
+    @model_validator(mode="after")
+    def _living_only(self) -> TTBCombatant:
+        """Bleeding Out, Intoxicated and Suffocating only affect Living characters (§2.7.1, C2)."""
+        from tracker.rules.ttb.catalogue import CONDITIONS
+
+        if not self.living:
+            held = [CONDITIONS[k].title for k in self.conditions if k in CONDITIONS and CONDITIONS[k].living == "only"]
+            if held:
+                raise ValueError(f"{', '.join(held)} only affect(s) Living characters; {self.name} has living = false")
+        return self
 
     @model_validator(mode="after")
     def _kind_rules(self) -> TTBCombatant:
         if self.kind == "fatemaster":
             if self.rank_value is None:
                 raise ValueError("a Fatemaster character needs rank_value (Peon 1-4 … Tyrant 14)")
-            if self.rank is not None:
-                for title, low, high, _ in RANKS:
-                    if title.lower() == self.rank and not low <= self.rank_value <= high:
-                        raise ValueError(
-                            f"a {title} has Rank Value {low}-{high}" if low != high
-                            else f"a {title} has Rank Value {low}"
-                        )
         else:
             if self.rank_value is not None or self.rank is not None:
                 raise ValueError("rank and rank_value are for Fatemaster characters; Fated flip for initiative")

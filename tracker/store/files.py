@@ -52,7 +52,7 @@ _AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 def _message(err: Any) -> str:
     kind = err["type"]
     loc = err["loc"]
-    field = ".".join(str(p) for p in loc if not isinstance(p, int)) or "file"
+    field = "".join(f"[{p + 1}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".") or "file"
     if kind == "extra_forbidden":
         return f"unknown key '{loc[-1]}'"
     if kind == "missing":

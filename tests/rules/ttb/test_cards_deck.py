@@ -495,3 +495,36 @@ def test_damage_card_option_takes_that_card_out_of_the_deck() -> None:
     assert "8R" not in s.state.deck
     assert s.state.discards == ["8R"]
     assert len(s.state.deck) + len(s.state.discards) == 54
+
+
+def test_two_overfull_hands_are_settled_one_after_the_other() -> None:
+    """RULES.md §2.2.2: every Fated over five cards after a reshuffle discards down to five; the
+    engine asks each player in turn."""
+    s = session_from(FULL_HAND + """
+[[combatants]]
+name = "Marco"
+kind = "fated"
+wounds = 8
+hand = ["1M", "2M", "3M", "4M", "5M"]
+twist_deck = ["1M", "2M", "3M", "4M", "5M", "6M"]
+""")
+    run(s, "reshuffle")
+    first = s.state.prompt
+    assert first is not None and first.kind == "hand_discard"
+    run(s, f"answer {first.options[0]}")
+    second = s.state.prompt
+    assert second is not None and second.kind == "hand_discard"
+    assert second.who != first.who
+    run(s, f"answer {second.options[0]}")
+    assert s.state.prompt is None
+    assert len(s.state.fighters["Sofia"].hand) == 5
+    assert len(s.state.fighters["Marco"].hand) == 5
+
+
+def test_end_of_dramatic_time_refills_hands_to_three() -> None:
+    """RULES.md §2.2.2 (§5 A23b): at the end of Dramatic Time a Fated refills its Control Hand to 3;
+    a hand already holding 3 or more draws nothing."""
+    s = session_from(TWO_FATED_AND_FM.replace('hand = []', 'hand = ["1T", "2T", "3T", "4T"]'))
+    run(s, "initiative Sofia 5", "initiative Marco 5", "start", "end")
+    assert len(s.state.fighters["Sofia"].hand) == 3
+    assert s.state.fighters["Marco"].hand == ["1T", "2T", "3T", "4T"]

@@ -53,7 +53,7 @@ ACTIONS: dict[str, Action] = {
     "cast_resisted": Action("Cast Spell (resisted)", None, "combat"),
     "charge": Action("Charge", 2, "combat", True, "Move up to Charge yards, then two melee attacks."),
     "show": Action("Show", 1, "combat", True, "Athletics vs Athletics; push 1 yard + MoS."),
-    "reduce_burning": Action("Reduce Burning", 1, "condition", summary="Burning −1 within 1 yard."),
+    "reduce_burning": Action("Reduce Burning", 1, "condition", True, "Burning −1 within 1 yard."),
     "doctor": Action("Doctor", 2, "condition", True, "TN 15 (20 on oneself): ends Bleeding Out."),
     "quick_action": Action("Quick Action", 0, "fate", summary="1 Fate Point: +1 General AP."),
     "recovery": Action("Recovery", 0, "fate", summary="1 Fate Point: remove one condition."),

@@ -28,6 +28,7 @@ def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str]) -> N
     actions.precheck(eng, who, key, args, target)
     if triggered:
         f.wait = None
+        cost, f.wait_ap = f.wait_ap, 0
         eng.log(f"{who}'s Wait triggers: {actions.ACTIONS[key].title} (already paid)")
     else:
         actions.pay(eng, who, key, cost)
@@ -54,6 +55,7 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
     elif key == "wait":
         named = actions.action_key(args[0])
         f.wait = named
+        f.wait_ap = cost - 1
         f.pending_init_mod -= 1
         eng.log(f"{who} Waits to {actions.ACTIONS[named].title}: Initiative −1 from next round")
     elif key == "defensive":

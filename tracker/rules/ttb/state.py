@@ -79,6 +79,9 @@ class Fighter(Strict):
     first_turn_slow: bool = False
     #: The action named by a Wait, still to be triggered before this combatant's next turn.
     wait: str | None = None
+    #: AP paid for the Waited action itself (the Wait's cost − 1): a triggered Defensive Stance or
+    #: Reload counts them as spent on it (§2.3.6, §2.5).
+    wait_ap: int = 0
     #: Assist bonus to add to the next duel (end of its next turn, or when used).
     assist: int = 0
     assist_turns: int = 0

@@ -1,0 +1,304 @@
+"""Property tests: random GM command sequences against a Through the Breach encounter.
+
+Every command line is drawn from the whole GM command language (CONTRACT.md §3) and applied to a
+4-6 combatant encounter (two Fated, Fatemaster characters of several ranks, one non-Living construct).
+A command either succeeds or raises `Refusal`; anything else is a bug. After every command the
+invariants of RULES.md hold:
+
+* §2.2.1: the Fate Deck, its discard pile and the cards on the table are the 54 cards, each once;
+* §2.2.2: a Control Hand holds at most 5 cards unless the table is being asked which card to discard;
+* §2.4: General and Combat AP never go below 0;
+* §2.7.1: a valued condition ends when its value reaches 0, so it is never stored as 0 or less;
+* §2.8.3: healing never lifts Wounds above the maximum; §2.7.2 Dead: the dead leave the order.
+
+A refused command changes nothing (state and history); undo restores exactly the previous state and
+redo brings back exactly the state after the command; saving and loading the file is the identity.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import tomli_w
+from hypothesis import HealthCheck, given, settings, event
+from hypothesis import strategies as st
+
+from tracker.rules.errors import Refusal
+from tracker.rules.session import Session
+from tracker.rules.ttb.actions import ACTIONS
+from tracker.rules.ttb.cards import full_deck
+from tracker.rules.ttb.catalogue import CONDITIONS
+from tracker.rules.ttb.deck import HAND_LIMIT
+from tracker.store.files import parse_text
+
+HEADER = """
+[encounter]
+name = "Property fight"
+system = "ttb"
+seed = 7
+
+[settings]
+flips = "{flips}"
+combat_ap = {combat_ap}
+recheck_unconscious_each_round = {recheck}
+"""
+
+#: Two Fated, FM characters of several ranks (Minion, Henchman, Peon), one non-Living.
+CORE = """
+[[combatants]]
+name = "Sofia Ramos"
+kind = "fated"
+initiative = 2
+speed = 3
+wounds = 8
+armor = 1
+skills = { toughness = 2, doctor = 1 }
+
+[[combatants]]
+name = "Kaito Mori"
+kind = "fated"
+initiative = 1
+wounds = 6
+weapons = [{ name = "Pistol", kind = "projectile", range = 12, damage = "2/3/4", reload = 1, capacity = 2 }]
+
+[[combatants]]
+name = "Guild Thug"
+rank = "minion"
+rank_value = 5
+wounds = 5
+conditions = { burning = 1 }
+
+[[combatants]]
+name = "Clockwork Spider"
+rank_value = 3
+living = false
+armor = 2
+wounds = 6
+"""
+
+#: Optional extras: a Henchman with Fate Points and its subordinate Enforcer.
+EXTRAS = [
+    """
+[[combatants]]
+name = "Boss Vex"
+rank = "henchman"
+rank_value = 9
+initiative = 1
+wounds = 10
+""",
+    """
+[[combatants]]
+name = "Cutter"
+rank_value = 7
+subordinate = true
+controller = "Boss Vex"
+wounds = 6
+""",
+]
+
+NAMES = ["Sofia Ramos", "Kaito Mori", "Guild Thug", "Clockwork Spider", "Boss Vex", "Cutter"]
+CARDS = [*(str(v) for v in range(1, 14)), "RJ", "BJ", "9R", "13M", "1C", "7T", "0", "14", "XQ"]
+ACTION_WORDS = [k.replace("_", "-") for k in ACTIONS]
+CONDITION_WORDS = [*CONDITIONS, "unconscious", "bleeding", "Burning", "useless-leg"]
+ANSWER_WORDS = ["pass", "fail", "yes", "no", "hit", "miss", "flip", "pass 2", "maybe"]
+
+
+def encounter_text(extra: int, flips: str, combat_ap: int, recheck: bool) -> str:
+    head = HEADER.format(flips=flips, combat_ap=combat_ap, recheck=str(recheck).lower())
+    return head + CORE + "".join(EXTRAS[:extra])
+
+
+@st.composite
+def sessions(draw: st.DrawFn) -> Session:
+    """A fresh session: 4-6 combatants, a drawn seed and the table choices that change the engine."""
+    text = encounter_text(
+        extra=draw(st.integers(0, 2)),
+        flips=draw(st.sampled_from(["prompt", "auto"])),
+        combat_ap=draw(st.integers(0, 1)),
+        recheck=draw(st.booleans()),
+    )
+    return Session(parse_text(text, "<property>"), seed=draw(st.integers(0, 2**16)))
+
+
+def quote(name: str) -> str:
+    return f"'{name}'" if " " in name else name
+
+
+def name_words(names: list[str]) -> st.SearchStrategy[str]:
+    """A combatant as the GM might type it: full, lower case, first-word prefix, or a stranger."""
+    full = st.sampled_from(names).map(quote)
+    lower = st.sampled_from(names).map(lambda n: quote(n.lower()))
+    prefix = st.sampled_from(names).map(lambda n: n.split()[0][:4].lower())
+    return st.one_of(full, full, lower, prefix, st.just("Nobody"))
+
+
+def command_lines(session: Session) -> st.SearchStrategy[str]:
+    """Any GM command line, biased towards ones that can be accepted now.
+
+    Actions mostly come from the combatant whose turn it is; while a prompt waits, mostly answers
+    from its options (every other command is refused then, which is worth checking too).
+    """
+    names = list(session.state.fighters)
+    who = name_words(names)
+    active = session.state.active
+    actor = st.one_of(st.just(quote(active)), st.just(quote(active)), who) if active else who
+    n = st.integers(-1, 12).map(str)
+    small = st.integers(1, 4).map(str)
+    spend_arg = st.one_of(
+        st.just(""), st.just(""), small, who, st.sampled_from(ACTION_WORDS), st.sampled_from(list(CONDITIONS)),
+        st.sampled_from(CARDS),
+    )
+    spend = st.tuples(actor, st.sampled_from(ACTION_WORDS), spend_arg).map(
+        lambda t: f"spend {t[0]} {t[1]} {t[2]}".strip())
+    add_remove = st.tuples(st.sampled_from(["add", "add", "remove"]), who, st.sampled_from(CONDITION_WORDS),
+                           st.sampled_from(["", "", "1", "2", "4", "9", "0"])).map(lambda t: " ".join(t).strip())
+    plain = st.one_of(
+        st.sampled_from(["start", "next", "undo", "redo", "reshuffle", "flip", "end"]),
+        st.just("next"),
+        spend,
+        spend,
+        add_remove,
+        st.tuples(who, n, st.sampled_from(["", "", "no-armor"])).map(
+            lambda t: f"damage {t[0]} {t[1]} {t[2]}".strip()),
+        st.tuples(who, st.integers(0, 5)).map(lambda t: f"heal {t[0]} {t[1]}"),
+        st.tuples(st.sampled_from(["engage", "disengage"]), who, who).map(" ".join),
+        st.tuples(who, st.sampled_from(CARDS)).map(lambda t: f"initiative {t[0]} {t[1]}"),
+        st.integers(0, 11).map(lambda k: f"flip {k}"),
+        st.one_of(st.sampled_from(ANSWER_WORDS), st.sampled_from(CARDS), who).map(lambda a: f"answer {a}"),
+    )
+    prompt = session.state.prompt
+    if prompt is None:
+        return plain
+    options = st.sampled_from(prompt.options or ["flip"]).map(lambda a: f"answer {quote(a)}")
+    cards = st.sampled_from(CARDS).map(lambda c: f"answer {c}")
+    return st.one_of(options, options, options, cards, plain)
+
+
+def check_invariants(session: Session) -> None:
+    """The invariants of RULES.md that hold after every command, accepted or refused."""
+    state = session.state
+    # §2.2.1: 54 cards, each exactly once, between the deck, the discards and the table.
+    cards = [*state.deck, *state.discards, *state.table]
+    assert len(cards) == 54
+    assert sorted(cards) == sorted(full_deck())
+    hand_prompt = state.prompt is not None and state.prompt.kind == "hand_discard"
+    for name, f in state.fighters.items():
+        sheet = session.engine.sheet(name)
+        # §2.4: AP never negative.
+        assert f.ap >= 0, (name, f.ap)
+        assert f.combat_ap >= 0, (name, f.combat_ap)
+        # §2.7.1: valued conditions are ints ≥ 1 (absent once they reach 0); others are true.
+        for key, value in f.conditions.items():
+            assert key in CONDITIONS, key
+            if CONDITIONS[key].valued:
+                assert type(value) is int and value >= 1, (name, key, value)
+            else:
+                assert value is True, (name, key, value)
+        # §2.8.3: never healed above the maximum.
+        assert f.wounds <= sheet.wounds, (name, f.wounds)
+        # §2.2.2: at most five cards, unless the table is being asked which to discard.
+        if not hand_prompt:
+            assert len(f.hand) <= HAND_LIMIT, (name, f.hand, state.prompt)
+        # §2.7.2 Dead: out of the initiative order.
+        if f.dead:
+            assert name not in state.order
+    if state.prompt is not None:
+        assert state.prompt.options or state.prompt.kind in ("critical", "suffocating_flip")
+
+
+def snapshot(session: Session) -> tuple[dict[str, Any], dict[str, Any]]:
+    return session.state.model_dump(), session.history.model_dump()
+
+
+def play(session: Session, line: str, check_undo: bool) -> bool:
+    """Apply one line with every per-command check; returns whether it was accepted."""
+    before = snapshot(session)
+    try:
+        session.execute(line)
+    except Refusal as exc:
+        assert str(exc), f"empty refusal for {line!r}"
+        assert "\n" not in str(exc), f"refusal for {line!r} is not one line: {exc!r}"
+        assert snapshot(session) == before, f"refused {line!r} changed the state: {exc}"
+        check_invariants(session)
+        return False
+    check_invariants(session)
+    verb = line.split()[0]
+    import shlex
+    event(f"ok {verb}" + (f" {shlex.split(line)[2]}" if verb == "spend" and len(shlex.split(line))>2 else ""))
+    if session.state.prompt: event(f"prompt {session.state.prompt.kind}")
+    if any(f.dead for f in session.state.fighters.values()): event("someone dead")
+    if any(f.unconscious for f in session.state.fighters.values()): event("someone unconscious")
+    if session.state.reshuffles: event("reshuffled")
+    if session.state.round>=3: event("round 3")
+    if any(len(f.hand)>5 for f in session.state.fighters.values()): event("hand>5")
+    if check_undo and verb != "undo":
+        after = snapshot(session)
+        session.execute("undo")
+        assert session.state.model_dump() == before[0], f"undo after {line!r} is not the previous state"
+        session.execute("redo")
+        assert snapshot(session) == after, f"redo after undoing {line!r} is not the state after it"
+    return True
+
+
+def reloaded(session: Session) -> Session:
+    return Session(parse_text(tomli_w.dumps(session.to_document()), "x"))
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(session=sessions(), data=st.data())
+def test_random_commands_keep_the_invariants(session: Session, data: st.DataObject) -> None:
+    """Any command sequence: accepted or refused, never a crash; invariants, undo/redo, save/load hold."""
+    check_invariants(session)
+    steps = data.draw(st.integers(5, 40), label="steps")
+    if data.draw(st.booleans(), label="start first"):
+        assert play(session, "start", check_undo=True)
+    for _ in range(steps):
+        line = data.draw(command_lines(session), label="command")
+        play(session, line, check_undo=data.draw(st.booleans(), label="check undo"))
+    again = reloaded(session)
+    assert again.state.model_dump() == session.state.model_dump()
+    assert again.history.model_dump() == session.history.model_dump()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(session=sessions(), data=st.data())
+def test_save_load_mid_fight_then_continue_identically(session: Session, data: st.DataObject) -> None:
+    """A reloaded file continues exactly like the original (§1.3 determinism; CONTRACT.md §2 restart)."""
+    play(session, "start", check_undo=False)
+    for _ in range(data.draw(st.integers(3, 20), label="before save")):
+        play(session, data.draw(command_lines(session)), check_undo=False)
+    copy = reloaded(session)
+    assert copy.state.model_dump() == session.state.model_dump()
+    assert copy.history.model_dump() == session.history.model_dump()
+    for _ in range(data.draw(st.integers(1, 10), label="after save")):
+        line = data.draw(command_lines(session))
+        outcomes = []
+        for s in (session, copy):
+            try:
+                s.execute(line)
+                outcomes.append("ok")
+            except Refusal as exc:
+                outcomes.append(str(exc))
+        assert outcomes[0] == outcomes[1], line
+        assert copy.state.model_dump() == session.state.model_dump(), line
+        assert copy.history.model_dump() == session.history.model_dump(), line
+
+
+@settings(max_examples=150, deadline=None)
+@given(session=sessions(), data=st.data())
+def test_undo_all_the_way_back_is_the_fresh_state(session: Session, data: st.DataObject) -> None:
+    """Undoing every accepted command returns to the state before the first one; redo replays them all."""
+    fresh = session.state.model_dump()
+    for _ in range(data.draw(st.integers(1, 25), label="steps")):
+        play(session, data.draw(command_lines(session)), check_undo=False)
+    final = snapshot(session)
+    accepted = len(session.history.commands)
+    for _ in range(accepted):
+        session.execute("undo")
+    assert session.state.model_dump() == fresh
+    with pytest.raises(Refusal, match="nothing to undo"):
+        session.execute("undo")
+    for _ in range(accepted):
+        session.execute("redo")
+    assert snapshot(session) == final
