@@ -17,7 +17,6 @@ from typing import NoReturn
 from tracker.rules.errors import Refusal
 from tracker.store.files import FileInvalid
 
-
 #: Files shipped inside the package: the built-in demo and the starter encounter.
 DATA = Path(__file__).parent / "data"
 

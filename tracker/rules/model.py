@@ -15,7 +15,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from tracker.rules.ttb.cards import parse_damage_profile
 
@@ -70,6 +79,10 @@ class EncounterInfo(Strict):
     player_view: Literal["hidden", "descriptor", "exact"] = "descriptor"
 
 
+EndOfTurnEffect = Literal["burning", "poison", "suffocating", "bleeding_out"]
+END_OF_TURN_DEFAULT: tuple[EndOfTurnEffect, ...] = ("burning", "poison", "suffocating", "bleeding_out")
+
+
 class TTBSettings(Strict):
     """``[settings]`` for Through the Breach: every option RULES.md §5.1 marks as a table choice.
 
@@ -87,10 +100,21 @@ class TTBSettings(Strict):
     flips: Literal["prompt", "auto"] = "prompt"
     #: 1E option: re-check unconsciousness at every round end while at 0 Wounds or less (decision A10).
     recheck_unconscious_each_round: bool = False
+    #: Damage flip of hazardous terrain (§2.6: "usually 1/2/3").
+    hazard_damage: str = "1/2/3"
+    #: TN of the Athletics challenge for swimming in rough water (§2.6; the seeds give no number).
+    rough_water_tn: int = Field(default=10, ge=1)
     #: Order of end-of-turn effects (decision A14); expiries always run last.
-    end_of_turn_order: list[Literal["burning", "poison", "suffocating", "bleeding_out"]] = Field(
-        default_factory=lambda: ["burning", "poison", "suffocating", "bleeding_out"]
+    end_of_turn_order: list[EndOfTurnEffect] = Field(
+        default_factory=lambda: list(END_OF_TURN_DEFAULT)
     )
+
+    @field_validator("hazard_damage")
+    @classmethod
+    def _profile(cls, value: str) -> str:
+        if parse_damage_profile(value) is None:
+            raise ValueError("must be weak/moderate/severe damage, e.g. '1/2/3'")
+        return value
 
     @field_validator("end_of_turn_order")
     @classmethod

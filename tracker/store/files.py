@@ -7,6 +7,7 @@ one, never half of one (CONTRACT.md §5).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -122,16 +123,12 @@ def write_text(target: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.chmod(tmp, os.stat(target).st_mode & 0o777)
-        except FileNotFoundError:
-            pass
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
     dir_fd = os.open(folder, os.O_RDONLY)
     try:

@@ -349,6 +349,19 @@ def test_wait_trigger_refused_while_paralyzed() -> None:
     refused(s, "spend Hero strike")
 
 
+def test_triggered_wait_counts_the_ap_paid_for_the_named_action() -> None:
+    """RULES.md §2.3.6 and §2.5 Defensive Stance: a Wait for `defensive 2` costs 3 General AP; when it
+    triggers, the stance is Defensive +2 (the AP spent on it), paid with 1 Fate Point for a FM."""
+    s = duo(hero="conditions = { fast = true }\nfate_points = 2")
+    run(s, "start", "spend Hero wait defensive 2")
+    assert ap(s, "Hero") == (0, 1)
+    run(s, "next", "spend Hero defensive")
+    hero = s.state.fighters["Hero"]
+    assert hero.conditions["defensive"] == 2
+    assert hero.fate_points == 1
+    assert hero.wait is None
+
+
 # --- Reload (§2.5) -----------------------------------------------------------------------------
 
 PISTOL = """
@@ -387,6 +400,13 @@ def test_reload_in_one_go() -> None:
     run(s, "start", "spend Hero shoot", "spend Hero reload 2")
     assert s.state.fighters["Hero"].shots["Pistol"] == 1
     assert ap(s, "Hero") == (0, 0)
+
+
+def test_triggered_wait_reload_counts_towards_the_reload() -> None:
+    """RULES.md §2.3.6 and §2.5 Reload: a Waited Reload (1 AP + 1) adds its 1 AP when it triggers."""
+    s = duo(hero=PISTOL)
+    run(s, "start", "spend Hero shoot", "spend Hero wait reload", "next", "spend Hero reload")
+    assert s.state.fighters["Hero"].reload_progress["Pistol"] == 1
 
 
 def test_reload_refused_without_a_weapon_that_reloads() -> None:

@@ -33,7 +33,7 @@ def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
     if word in ("fail", "f", "no", "failure", "miss"):
         return False, 0
     if word == "flip" and "tn" in prompt.data:
-        tn = int(prompt.data["tn"])
+        tn = int(str(prompt.data["tn"]))
         who = prompt.who or ""
         skill = str(prompt.data.get("skill", ""))
         av = eng.sheet(who).skills.get(skill, 0) if who else 0
@@ -147,7 +147,26 @@ def _hand_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
             eng.push(step("settle_hand", p.who))
 
 
+def _swim(eng: TTBEngine, p: Prompt, value: str) -> None:
+    from tracker.rules.ttb.lifecycle import sink
+
+    assert p.who is not None
+    passed, _ = _duel(eng, p, value)
+    if passed:
+        eng.log(f"{p.who} keeps its head above the rough water")
+    else:
+        sink(eng, p.who)
+
+
+def _hazard_flip(eng: TTBEngine, p: Prompt, value: str) -> None:
+    assert p.who is not None
+    card = _card(eng, value)
+    damage.damage_flip(eng, p.who, str(p.data["profile"]), 0, card.code, armor=True, taken=card)
+
+
 RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
+    "swim": _swim,
+    "hazard_flip": _hazard_flip,
     "unconscious_check": _unconscious,
     "suffocating_duel": _suffocating_duel,
     "suffocating_flip": _suffocating_flip,
@@ -177,10 +196,10 @@ def answer(eng: TTBEngine, value: str) -> None:
 def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
     """Refuse a bad answer before anything changes (so the prompt and the deck stay as they were)."""
     word = value.split()[0].casefold() if value.split() else ""
-    if p.kind in ("critical", "suffocating_flip"):
+    if p.kind in ("critical", "suffocating_flip", "hazard_flip"):
         if word != "flip":
             parse_card(value)
-    elif p.kind in ("unconscious_check", "suffocating_duel", "doctor", "impose", "trick"):
+    elif p.kind in ("unconscious_check", "suffocating_duel", "doctor", "impose", "trick", "swim"):
         ok = {"pass", "p", "yes", "success", "fail", "f", "no", "failure"} | ({"flip"} if "tn" in p.data else set())
         if word not in ok:
             raise Refusal(f"answer {', '.join(p.options)}")

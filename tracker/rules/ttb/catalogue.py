@@ -10,6 +10,7 @@ from typing import Literal
 
 from tracker.rules import names
 
+
 @dataclass(frozen=True)
 class ConditionRule:
     """What the engine needs to know about one condition."""
@@ -75,6 +76,14 @@ CONDITIONS: dict[str, ConditionRule] = {
         "Prone", False, summary="⊞ on Defense vs projectiles, ⊟ vs melee. Stand Up (1 AP) ends it.", section="§2.5"
     ),
     "swimming": ConditionRule("Swimming", False, summary="No Charge.", section="§2.6"),
+    "hazardous": ConditionRule(
+        "In hazardous terrain", False, summary="A damage flip after moving or at turn end; then immune till next turn.",
+        section="§2.6",
+    ),
+    "rough_water": ConditionRule(
+        "Swimming in rough water", False, summary="Athletics at turn start; failure: Suffocating +1, turn ends.",
+        section="§2.6",
+    ),
     "flying": ConditionRule(
         "Flying", False, summary="Ignores terrain; unstable platform for projectile attacks.", section="§2.6"
     ),

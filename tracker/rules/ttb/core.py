@@ -7,6 +7,7 @@ set of functions over a `TTBEngine`. This module only holds lookups, the log, pr
 from __future__ import annotations
 
 from collections.abc import Callable
+
 from tracker.rules import names
 from tracker.rules.errors import Refusal
 from tracker.rules.model import EncounterFile, TTBCombatant

@@ -77,31 +77,35 @@ def damage_flip(
     card: str | None,
     armor: bool,
     kills_at_zero: bool = False,
+    taken: Card | None = None,
 ) -> None:
     """A weapon's damage flip (§2.8.1): accuracy modifier, cards, severity, Jokers, armor."""
     wms = parse_damage_profile(profile)
     if wms is None:
         raise Refusal(f"'{profile}' is not a damage profile like 2/3/5")
-    if card is not None:
+    if taken is not None:
+        cards = [taken]
+        chosen = taken
+    elif card is not None:
         cards = [deck.take(eng, card)]
         chosen = cards[0]
     else:
         cards = deck.flip(eng, 1 + abs(modifier))
         chosen = choose(cards, modifier, damage_flip=True)
-    shown = ", ".join(c.label() for c in cards)
+    shown = ", ".join(c.label() for c in cards) if len(cards) > 1 else ""
     sev = severity_of(chosen)
     mod = "" if modifier == 0 else f" with {'⊞' * modifier if modifier > 0 else '⊟' * -modifier}"
     if sev is None:
-        eng.log(f"damage flip vs {name}{mod}: {shown} → Black Joker, no damage")
+        eng.log(f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}Black Joker, no damage")
         damage(eng, name, 0, armor=armor, why="Black Joker")
         return
+    amount = wms[("weak", "moderate", "severe").index(sev)]
     if kills_at_zero:
-        eng.log(f"damage flip vs {name}{mod}: {shown} → {chosen.label()}, {sev} {wms[('weak', 'moderate', 'severe').index(sev)]}")
+        eng.log(f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}{chosen.label()}, {sev} {amount}")
         damage(eng, name, wms[("weak", "moderate", "severe").index(sev)], armor=armor, kills_at_zero=True,
                why="Suffocating")
         return
-    amount = wms[("weak", "moderate", "severe").index(sev)]
-    eng.log(f"damage flip vs {name}{mod}: {shown} → {chosen.label()}, {sev} {amount}")
+    eng.log(f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}{chosen.label()}, {sev} {amount}")
     damage(eng, name, amount, armor=armor, severity=sev, why=f"{sev} damage", red_joker=chosen.is_red_joker)
 
 

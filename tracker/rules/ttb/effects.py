@@ -131,11 +131,18 @@ def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
     yards = walk if key == "walk" else 2 * walk + eng.sheet(who).skills.get("athletics", 0)
     strikers = eng.engaged_by(who)
     stays = any(a.casefold() in ("stay", "within", "engaged") for a in args)
+    f = eng.fighter(who)
+    if any(a.casefold() in ("hazard", "hazardous") for a in args) and not f.hazard_immune:
+        f.hazard_pending = True
+        eng.log(f"{who} moves through hazardous terrain")
+    # A pending hazard resolves when the movement ends (§2.6).
+    after = [step("hazard", who)] if f.hazard_pending else []
     if not strikers or stays:
         eng.log(f"{who} {title.lower()}s (up to {yards} yards)")
+        eng.push(*after)
         return
     eng.log(f"{who} {title.lower()}s away from {', '.join(strikers)}: disengaging strikes may follow")
-    eng.push(*[step("disengage_offer", who, s) for s in strikers], step("move_done", who, key))
+    eng.push(*[step("disengage_offer", who, s) for s in strikers], step("move_done", who, key), *after)
 
 
 def disengage_offer(eng: TTBEngine, who: str, striker: str) -> None:
@@ -165,7 +172,7 @@ def move_done(eng: TTBEngine, who: str, key: str) -> None:
 def cancel_move(eng: TTBEngine, who: str) -> None:
     """A disengaging strike hit: no damage, the move is cancelled, its AP are lost [000:L284-286]."""
     eng.st.agenda = [
-        s for s in eng.st.agenda if not (s.op in ("disengage_offer", "move_done") and s.who == who)
+        s for s in eng.st.agenda if not (s.op in ("disengage_offer", "move_done", "hazard") and s.who == who)
     ]
     eng.log(f"{who}'s move is cancelled (no damage); the AP spent on it are lost")
 
@@ -190,10 +197,7 @@ def _defensive(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
 def _assist(eng: TTBEngine, who: str, target: str, args: list[str]) -> None:
     ranks = 0
     for a in args[1:]:
-        if a.isdigit():
-            ranks = int(a)
-        else:
-            ranks = eng.sheet(who).skills.get(a.casefold(), 0)
+        ranks = int(a) if a.isdigit() else eng.sheet(who).skills.get(a.casefold(), 0)
     if eng.sheet(who).subordinate:
         ranks = (ranks + 1) // 2
     if ranks < 1:
@@ -236,7 +240,7 @@ def resolve_contest(eng: TTBEngine, kind: str, who: str, target: str, passed: bo
         eng.log(f"{who}'s {kind.title()} on {target} fails")
         return
     magnitude = 1 + margins if kind == "impose" else 1
-    eng.st.effects.append(CardEffect(kind=kind, owner=who, target=target, magnitude=magnitude))  # type: ignore[arg-type]
+    eng.st.effects.append(CardEffect(kind=kind, owner=who, target=target, magnitude=magnitude))
     if kind == "impose":
         eng.log(f"{who} Imposes on {target}: {'⊟' * magnitude} on attacks not targeting {who} "
                 f"until the start of {who}'s next turn")

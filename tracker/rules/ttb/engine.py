@@ -152,7 +152,7 @@ def _damage(eng: TTBEngine, cmd: Command) -> None:
     if len(severities) > 1:
         raise Refusal("give one severity")
     sev = severities[0] if severities else None
-    damage.damage(eng, name, amount, armor=armor, severity=sev, why="")  # type: ignore[arg-type]
+    damage.damage(eng, name, amount, armor=armor, severity=sev, why="")
 
 
 def _heal(eng: TTBEngine, cmd: Command) -> None:

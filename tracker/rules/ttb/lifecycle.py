@@ -12,7 +12,7 @@ from tracker.rules.ttb.core import TTBEngine, step
 from tracker.rules.ttb.state import Step
 
 
-def begin(eng: TTBEngine, _: Step) -> None:
+def begin(eng: TTBEngine, _step: Step) -> None:
     """encounter_start: Control Hands, initiative flips, surprise; then round 1."""
     st = eng.st
     st.phase = "between"
@@ -89,11 +89,56 @@ def turn_start(eng: TTBEngine, s: Step) -> None:
         f.wait = None
     if f.assist:
         f.assist_turns = 1
+    if f.hazard_immune:
+        f.hazard_immune = False
+    # 1b. Beginning the turn in hazardous terrain: the flip comes when its movement ends (§2.6).
+    if f.conditions.get("hazardous"):
+        f.hazard_pending = True
+        eng.log(f"{name} begins its turn in hazardous terrain: a damage flip follows its movement")
     # 2. Surprise: Slow on the first turn (it may cancel with Fast, C7).
     if f.first_turn_slow:
         f.first_turn_slow = False
         conditions.gain(eng, name, "slow", why="surprised")
-    # 4. AP.
+    # 3. Swimming in rough water: an Athletics challenge before any AP (§2.6).
+    if f.conditions.get("rough_water") and not f.unconscious:
+        eng.push(step("swim", name), step("turn_ap", name))
+        return
+    turn_ap(eng, s)
+
+
+def swim(eng: TTBEngine, s: Step) -> None:
+    """Rough water at the start of the turn: fail and gain Suffocating +1, and the turn ends [000:L210]."""
+    assert s.who is not None
+    eng.ask(
+        "swim",
+        f"{s.who} swims in rough water: Athletics challenge TN {eng.settings.rough_water_tn} — pass or fail? (or flip)",
+        ["pass", "fail", "flip"],
+        who=s.who,
+        tn=eng.settings.rough_water_tn,
+        skill="athletics",
+    )
+
+
+def sink(eng: TTBEngine, name: str) -> None:
+    """A failed swim: Suffocating +1 (Living only), no AP, and the turn goes straight to its end."""
+    f = eng.fighter(name)
+    eng.st.agenda = [x for x in eng.st.agenda if not (x.op == "turn_ap" and x.who == name)]
+    if eng.sheet(name).living:
+        conditions.gain(eng, name, "suffocating", 1, why="went under in rough water")
+    f.ap = 0
+    f.combat_ap = 0
+    eng.log(f"{name} goes under: the turn ends")
+    follow = bool(eng.st.agenda)
+    eng.push(step("turn_end", name), *([] if follow else [step("advance")]))
+
+
+def turn_ap(eng: TTBEngine, s: Step) -> None:
+    """turn_start step 4: AP for the turn, then the turn opens for the GM."""
+    name = s.who
+    assert name is not None
+    f = eng.fighter(name)
+    eng.st.active = name
+    eng.st.phase = "turn"
     if f.unconscious or f.conditions.get("paralyzed"):
         f.ap = 0
         f.combat_ap = 0
@@ -119,7 +164,27 @@ def turn_end(eng: TTBEngine, s: Step) -> None:
     eng.st.ending = name
     was_unconscious = "1" if f.unconscious else "0"
     steps = [step(f"tick_{key}", name, was_unconscious) for key in eng.settings.end_of_turn_order]
-    eng.push(*steps, step("expire", name), step("settle_turn", name))
+    # 0. A pending hazard resolves first, on every turn, 0-AP turns included (§2.11).
+    hazard = [step("hazard", name)] if f.hazard_pending else []
+    eng.push(*hazard, *steps, step("expire", name), step("settle_turn", name))
+
+
+def hazard(eng: TTBEngine, s: Step) -> None:
+    """The hazardous-terrain damage flip; then immunity to it until the next turn start (§2.6)."""
+    name = s.who
+    assert name is not None
+    f = eng.fighter(name)
+    if not f.hazard_pending or f.dead:
+        return
+    f.hazard_pending = False
+    f.hazard_immune = True
+    profile = eng.settings.hazard_damage
+    if eng.settings.flips == "auto":
+        eng.log(f"{name} suffers the hazardous terrain")
+        damage.damage_flip(eng, name, profile, 0, None, armor=True)
+        return
+    eng.ask("hazard_flip", f"{name} suffers hazardous terrain: {profile} damage flip — which card? (or flip)",
+            ["flip"], who=name, profile=profile)
 
 
 def tick_burning(eng: TTBEngine, s: Step) -> None:
@@ -274,6 +339,9 @@ STEPS = {
     "ties": ties,
     "advance": advance,
     "turn_start": turn_start,
+    "swim": swim,
+    "turn_ap": turn_ap,
+    "hazard": hazard,
     "turn_end": turn_end,
     "tick_burning": tick_burning,
     "tick_poison": tick_poison,

@@ -93,6 +93,10 @@ class Fighter(Strict):
     #: AP spent so far towards reloading each weapon, and shots left where capacity is counted.
     reload_progress: dict[str, int] = Field(default_factory=dict)
     shots: dict[str, int] = Field(default_factory=dict)
+    #: Hazardous terrain: a damage flip waits for the end of its movement (or its turn end), and
+    #: after it the combatant is immune to that terrain until its next turn start (§2.6).
+    hazard_pending: bool = False
+    hazard_immune: bool = False
     #: The subordinate this combatant Ordered this turn: it acts right after this turn.
     ordered: str | None = None
     criticals: list[Critical] = Field(default_factory=list)
