@@ -108,18 +108,26 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
 
 
 def summary(session: object) -> str:
+    """A few lines of plain text: the round, whose turn, everyone's state, the prompt."""
     from tracker.rules.session import Session
+    from tracker.rules.snapshot import state_json
 
     assert isinstance(session, Session)
-    st = session.state
-    lines = [f"round {st.round}, " + (f"{st.active}'s turn" if st.active else st.phase)]
-    for name in st.order or list(st.fighters):
-        f = st.fighters[name]
-        conds = ", ".join(k if v is True else f"{k} +{v}" for k, v in f.conditions.items())
-        lines.append(f"  {name}: init {f.init}, wounds {f.wounds}, AP {f.ap}+{f.combat_ap}"
-                     + (f" [{conds}]" if conds else ""))
-    if st.prompt:
-        lines.append(f"? {st.prompt.question}")
+    data = state_json(session)
+    lines = [f"round {data['round']}, " + (f"{data['active']}'s turn" if data["active"] else data["phase"])]
+    if "pools" in data:
+        lines[0] += ", " + ", ".join(f"{k} {v}" for k, v in data["pools"].items())
+    for c in data["combatants"]:
+        conds = ", ".join(k if v is True else f"{k} {v}" for k, v in c["conditions"].items())
+        if data["system"] == "ttb":
+            body = f"init {c['initiative']}, wounds {c['wounds']}/{c['wounds_max']}, AP {c['ap']}+{c['combat_ap']}"
+        else:
+            stress = ", ".join(f"{t} {v}/{c['stress_max'][t]}" for t, v in c["stress"].items())
+            harms = ", ".join(f"{k} {v}" for k, v in c["harms"].items() if v)
+            body = f"{c['zone'] or '-'}; {stress}" + (f"; {harms}" if harms else "")
+        lines.append(f"  {c['name']} ({c['status']}): {body}" + (f" [{conds}]" if conds else ""))
+    if data["prompt"]:
+        lines.append(f"? {data['prompt']}")
     return "\n".join(lines)
 
 
@@ -140,10 +148,7 @@ def cmd_new(path: str, system: str) -> int:
     if target.exists():
         print(f"tracker: {path} already exists; not overwriting it", file=sys.stderr)
         return 1
-    if system == "2d20":
-        print("tracker: the 2d20 System is not supported by this version yet", file=sys.stderr)
-        return 1
-    text = (DATA / "starter_ttb.toml").read_text(encoding="utf-8")
+    text = (DATA / f"starter_{system}.toml").read_text(encoding="utf-8")
     from tracker.store.files import write_text
 
     write_text(target, text)

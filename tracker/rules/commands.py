@@ -38,10 +38,16 @@ VERBS: dict[str, tuple[int, int | None, str]] = {
     "disengage": (2, 2, "disengage A B"),
     "move": (2, 2, "move NAME ZONE"),
     "reach": (2, 2, "reach A B"),
-    "momentum": (1, 1, "momentum ±N"),
-    "threat": (1, 1, "threat ±N"),
-    "pick": (1, 1, "pick NAME"),
-    "keep": (1, 1, "keep NAME"),
+    "momentum": (1, None, "momentum ±N [REASON]"),
+    "threat": (1, None, "threat ±N [REASON]"),
+    "pick": (1, 2, "pick NAME"),
+    "keep": (1, 2, "keep NAME [threat]"),
+    "roll": (3, None, "roll NAME TN DIFFICULTY [bought=K] [focus=F] [faces=a,b] [pay=threat]"),
+    "challenge": (1, 2, "challenge N [faces=a,b,…]"),
+    "treat": (2, 3, "treat NAME wound|trauma [N]"),
+    "stabilize": (1, 1, "stabilize NAME"),
+    "revive": (1, 1, "revive NAME"),
+    "fortune": (2, None, "fortune NAME ±N [REASON]"),
     "answer": (1, None, "answer VALUE"),
     "undo": (0, 0, "undo"),
     "redo": (0, 0, "redo"),
@@ -54,7 +60,8 @@ VERBS: dict[str, tuple[int, int | None, str]] = {
 WHILE_PROMPTED = {"answer", "pick", "keep", "undo", "redo"}
 
 FLAGS = {"no-armor", "no_armor", "noarmor", "weak", "moderate", "severe", "intense", "stun", "knockdown",
-         "drain", "area", "snare", "perilous", "vicious", "piercing", "persistent"}
+         "drain", "area", "snare", "perilous", "vicious", "piercing", "persistent", "destructive", "mental",
+         "yield", "ignore-soak"}
 
 
 def parse(line: str) -> Command:

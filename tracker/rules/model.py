@@ -64,6 +64,16 @@ def starting_fate_points(rank_value: int) -> int:
     raise ValueError(f"Rank Value {rank_value} is outside 1-14")
 
 
+class Prompt(Strict):
+    """The one question the engine waits on; every other command is refused until it is answered."""
+
+    kind: str
+    question: str
+    options: list[str]
+    who: str | None = None
+    data: dict[str, str | int | bool | list[str]] = Field(default_factory=dict)
+
+
 class EncounterInfo(Strict):
     """``[encounter]``: what the fight is and which rules run it."""
 
@@ -307,25 +317,29 @@ class History(Strict):
     undone: list[str] = Field(default_factory=list)
 
 
-class EncounterFile(Strict):
-    """The whole file. ``combatants`` is validated against the system's combatant model."""
+def unique_names(combatants: list[Any]) -> None:
+    """Combatant names are unique, ignoring case (commands resolve them case-insensitively)."""
+    seen: set[str] = set()
+    for c in combatants:
+        key = c.name.casefold()
+        if key in seen:
+            raise ValueError(f"two combatants are named '{c.name}'")
+        seen.add(key)
+
+
+class TTBFile(Strict):
+    """A Through the Breach encounter file."""
 
     encounter: EncounterInfo
     settings: TTBSettings = Field(default_factory=TTBSettings)
-    zones: list[Zone] = Field(default_factory=list)
     combatants: list[TTBCombatant] = Field(default_factory=list)
     demo: list[DemoStep] = Field(default_factory=list)
     state: dict[str, Any] | None = None
     history: History | None = None
 
     @model_validator(mode="after")
-    def _consistent(self) -> EncounterFile:
-        if self.encounter.system == "2d20":
-            raise ValueError("system '2d20' is not supported by this version yet (Through the Breach only)")
-        names: set[str] = set()
-        for c in self.combatants:
-            key = c.name.casefold()
-            if key in names:
-                raise ValueError(f"two combatants are named '{c.name}'")
-            names.add(key)
+    def _consistent(self) -> TTBFile:
+        if self.encounter.system != "ttb":
+            raise ValueError("this file is not a Through the Breach encounter")
+        unique_names(self.combatants)
         return self

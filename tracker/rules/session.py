@@ -11,11 +11,10 @@ import secrets
 from typing import Any
 
 from tracker.rules.commands import Command, parse
+from tracker.rules.encounter import EncounterFile
 from tracker.rules.errors import Refusal
-from tracker.rules.model import EncounterFile, History
-from tracker.rules.ttb import engine as ttb
-from tracker.rules.ttb.core import TTBEngine
-from tracker.rules.ttb.state import TTBState
+from tracker.rules.families import Family, family_of
+from tracker.rules.model import History
 
 
 class Session:
@@ -23,12 +22,14 @@ class Session:
 
     def __init__(self, setup: EncounterFile, seed: int | None = None) -> None:
         self.setup = setup.model_copy(update={"state": None, "history": None})
+        self.family: Family = family_of(setup)
         self.history: History
-        self.engine: TTBEngine
+        #: The rule family's engine (TTBEngine or TwoD20Engine); its ``st`` is the live state.
+        self.engine: Any
         if setup.state is not None and setup.history is not None:
-            state = TTBState.model_validate(setup.state)
+            state = self.family.load_state(setup.state)
             self.history = setup.history.model_copy(deep=True)
-            self.engine = ttb.make_engine(self.setup, state)
+            self.engine = self.family.make_engine(self.setup, state)
             if seed is not None and seed != state.seed:
                 self.execute(f"seed {seed}")
         else:
@@ -38,11 +39,16 @@ class Session:
             self.history = History(seed=start_seed)
             self.engine = self._fresh()
 
-    def _fresh(self) -> TTBEngine:
-        return ttb.make_engine(self.setup, ttb.new_state(self.setup, self.history.seed))
+    def _fresh(self) -> Any:
+        return self.family.make_engine(self.setup, self.family.new_state(self.setup, self.history.seed))
 
     @property
-    def state(self) -> TTBState:
+    def system(self) -> str:
+        return self.setup.encounter.system
+
+    @property
+    def state(self) -> Any:
+        """The live state: a TTBState or a TwoD20State, by the encounter's system."""
         return self.engine.st
 
     def execute(self, line: str) -> Command:
@@ -53,7 +59,7 @@ class Session:
         elif cmd.verb == "redo":
             self.redo()
         else:
-            ttb.apply(self.engine, cmd)
+            self.family.apply(self.engine, cmd)
             self.history.commands.append(cmd.line)
             self.history.undone.clear()
         return cmd
@@ -70,16 +76,16 @@ class Session:
         if not self.history.undone:
             raise Refusal("nothing to redo")
         line = self.history.undone[-1]
-        ttb.apply(self.engine, parse(line))
+        self.family.apply(self.engine, parse(line))
         self.history.undone.pop()
         self.history.commands.append(line)
 
-    def replay(self, lines: list[str]) -> TTBEngine:
+    def replay(self, lines: list[str]) -> Any:
         """A new engine with `lines` applied to the setup; the history was accepted once, so it replays."""
         eng = self._fresh()
         for n, line in enumerate(lines, 1):
             try:
-                ttb.apply(eng, parse(line))
+                self.family.apply(eng, parse(line))
             except Refusal as exc:
                 raise Refusal(f"the history no longer replays at command {n} ('{line}'): {exc}") from None
         return eng

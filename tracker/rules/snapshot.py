@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from tracker.rules.session import Session
+from tracker.rules.ttb.core import TTBEngine
+from tracker.rules.twod20.core import TwoD20Engine
 
 
 def status_of(unconscious: bool, dead: bool) -> str:
@@ -13,10 +15,16 @@ def status_of(unconscious: bool, dead: bool) -> str:
 
 def state_json(session: Session) -> dict[str, Any]:
     """The state as the contract names it; extra keys are additions, never changes of meaning."""
+    if session.system == "2d20":
+        return twod20_json(session)
+    return ttb_json(session)
+
+
+def ttb_json(session: Session) -> dict[str, Any]:
     st = session.state
-    eng = session.engine
+    eng: TTBEngine = session.engine
     combatants = []
-    for sheet in session.setup.combatants:
+    for sheet in eng.sheets.values():
         f = st.fighters[sheet.name]
         conds: dict[str, Any] = dict(f.conditions)
         if f.wait:
@@ -57,6 +65,71 @@ def state_json(session: Session) -> dict[str, Any]:
         "order": list(st.order),
         "combatants": combatants,
         "deck": {"left": len(st.deck), "discards": len(st.discards), "reshuffles": st.reshuffles},
+        "prompt": st.prompt.question if st.prompt else None,
+        "prompt_options": list(st.prompt.options) if st.prompt else [],
+        "phase": st.phase,
+    }
+
+
+def twod20_status(a: Any) -> str:
+    if a.dead:
+        return "dead"
+    if a.dying:
+        return "dying"
+    if a.defeated:
+        return "defeated"
+    if a.unconscious:
+        return "unconscious"
+    return "ok"
+
+
+def twod20_json(session: Session) -> dict[str, Any]:
+    """CONTRACT.md §4 for 2d20: stress per track, stress_max after Fatigue, harms per kind, zone."""
+    st = session.state
+    eng: TwoD20Engine = session.engine
+    combatants = []
+    for sheet in eng.sheets.values():
+        a = st.fighters[sheet.name]
+        kinds = {h: 0 for _, h, _ in eng.profile.tracks[:1]}
+        if len(eng.profile.tracks) == 1:
+            kinds[eng.profile.mental_harm] = 0
+        else:
+            for t, h, _ in eng.profile.tracks:
+                if t in a.stress:
+                    kinds[h] = 0
+        kinds.update(a.harms)
+        entry: dict[str, Any] = {
+            "name": sheet.name,
+            "side": sheet.side_name,
+            "status": twod20_status(a),
+            "npc_type": sheet.npc_type,
+            "stress": dict(a.stress),
+            "stress_max": eng.tracks(sheet.name),
+            "harms": kinds,
+            "treated": dict(a.treated),
+            "zone": a.zone,
+            "conditions": dict(a.conditions),
+            "acted": a.acted,
+            "fatigue": a.fatigue,
+            "majors_this_round": a.majors,
+            "minors_this_turn": list(a.minors),
+            "reactions_this_round": a.reactions,
+            "reach": sorted(n for pair in st.reach if sheet.name in pair for n in pair if n != sheet.name),
+        }
+        if sheet.pc:
+            entry[eng.profile.meta_currency.replace(" ", "_")] = a.fortune
+        if eng.order_rule == "initiative":
+            entry["initiative"] = a.initiative
+        combatants.append(entry)
+    return {
+        "system": "2d20",
+        "profile": eng.profile.name,
+        "round": st.round,
+        "active": st.active,
+        "order": list(st.order),
+        "combatants": combatants,
+        "pools": {"momentum": st.momentum, eng.profile.gm_pool: st.threat}
+        | ({"threat": st.threat} if eng.profile.gm_pool != "threat" else {}),
         "prompt": st.prompt.question if st.prompt else None,
         "prompt_options": list(st.prompt.options) if st.prompt else [],
         "phase": st.phase,

@@ -12,7 +12,6 @@ from pydantic import ValidationError
 
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
-from tracker.rules.ttb.state import TTBState
 from tracker.store.files import FileInvalid, Problem, parse_text
 from tracker.store.tomlpos import Positions
 
@@ -37,7 +36,7 @@ def check_file(path: str) -> list[str]:
             problems.append(Problem(line, col, "[state] and [history] are written together; one is missing"))
         else:
             try:
-                TTBState.model_validate(setup.state)
+                Session(setup.model_copy(update={"state": None, "history": None})).family.load_state(setup.state)
             except ValidationError as exc:
                 for err in exc.errors():
                     line, col = pos.find(("state", *err["loc"]))

@@ -19,7 +19,7 @@ from typing import Any
 import tomli_w
 from pydantic import ValidationError
 
-from tracker.rules.model import EncounterFile
+from tracker.rules.encounter import EncounterFile, validate_document
 from tracker.store.tomlpos import Positions
 
 
@@ -77,7 +77,7 @@ def parse_text(text: str, path: str) -> EncounterFile:
         reason = _AT.sub("", str(exc)).strip()
         raise FileInvalid(path, [Problem(line, col, f"TOML syntax: {reason}")]) from None
     try:
-        return EncounterFile.model_validate(data)
+        return validate_document(data)
     except ValidationError as exc:
         pos = Positions(text)
         problems = []

@@ -14,6 +14,7 @@ Path = tuple[str | int, ...]
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?")
 _KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-\.]+)\s*=""")
 _INLINE_KEY = re.compile(r"""[{,]\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
+_ELEMENT_KEY = re.compile(r"""\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
 
 
 def _split_key(text: str) -> list[str]:
@@ -28,7 +29,14 @@ class Positions:
         self.where: dict[Path, tuple[int, int]] = {}
         counters: dict[tuple[str, ...], int] = {}
         table: Path = ()
+        array: _Array | None = None
         for lineno, line in enumerate(text.splitlines(), 1):
+            if array is not None:
+                # Still inside a multi-line array value: only its inline tables have positions.
+                array.scan(self.where, lineno, line, 0)
+                if array.depth <= 0:
+                    array = None
+                continue
             header = _HEADER.match(line)
             if header and not _KEY.match(line):
                 names = _split_key(header.group(2))
@@ -36,6 +44,9 @@ class Positions:
                 if header.group(1) == "[[":
                     prefix = tuple(names)
                     counters[prefix] = counters.get(prefix, -1) + 1
+                    # A new entry starts its own nested arrays of tables at 0 again.
+                    for nested in [k for k in counters if len(k) > len(prefix) and k[: len(prefix)] == prefix]:
+                        del counters[nested]
                     table = self._array_path(names, counters)
                 else:
                     table = self._array_path(names, counters, array=False)
@@ -50,6 +61,12 @@ class Positions:
             if brace != -1:
                 for inner in _INLINE_KEY.finditer(line, brace):
                     self.where.setdefault((*path, inner.group(1).strip("\"'")), (lineno, inner.start(1) + 1))
+            if line[key.end():].lstrip().startswith("["):
+                # An array value: number its inline tables as pydantic does (``weapons.1.damage``).
+                found = _Array(path)
+                found.scan(self.where, lineno, line, key.end())
+                if found.depth > 0:
+                    array = found
 
     @staticmethod
     def _array_path(names: list[str], counters: dict[tuple[str, ...], int], array: bool = True) -> Path:
@@ -70,3 +87,60 @@ class Positions:
             if hit:
                 return hit
         return (1, 1)
+
+
+class _Array:
+    """An array value being scanned, possibly over several lines: where each inline table starts."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.depth = 0
+        self.braces = 0
+        self.index = 0
+
+    def scan(self, where: dict[Path, tuple[int, int]], lineno: int, line: str, start: int) -> None:
+        i = start
+        while i < len(line):
+            ch = line[i]
+            if ch in "\"'":
+                i = _string_end(line, i)
+                continue
+            if ch == "#":
+                return
+            if ch == "[":
+                self.depth += 1
+            elif ch == "]":
+                self.depth -= 1
+                if self.depth <= 0:
+                    return
+            elif ch == "{":
+                self.braces += 1
+                if self.braces == 1 and self.depth == 1:
+                    where.setdefault((*self.path, self.index), (lineno, i + 1))
+                    self._key(where, lineno, line, i + 1)
+            elif ch == "," and self.braces == 1 and self.depth == 1:
+                self._key(where, lineno, line, i + 1)
+            elif ch == "}":
+                self.braces -= 1
+                if self.braces == 0 and self.depth == 1:
+                    self.index += 1
+            i += 1
+
+    def _key(self, where: dict[Path, tuple[int, int]], lineno: int, line: str, at: int) -> None:
+        key = _ELEMENT_KEY.match(line, at)
+        if key:
+            where.setdefault((*self.path, self.index, key.group(1).strip("\"'")), (lineno, key.start(1) + 1))
+
+
+def _string_end(line: str, i: int) -> int:
+    """The index just past the string starting at `i` (basic strings honour backslash escapes)."""
+    quote = line[i]
+    j = i + 1
+    while j < len(line):
+        if quote == '"' and line[j] == "\\":
+            j += 2
+            continue
+        if line[j] == quote:
+            return j + 1
+        j += 1
+    return len(line)

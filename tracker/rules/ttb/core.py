@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from tracker.rules import names
 from tracker.rules.errors import Refusal
-from tracker.rules.model import EncounterFile, TTBCombatant
+from tracker.rules.model import TTBCombatant, TTBFile
 from tracker.rules.ttb.state import Fighter, Prompt, Step, TTBState
 
 #: Most recent log lines kept in the state (older ones are dropped, deterministically).
@@ -22,7 +22,7 @@ StepRunner = Callable[["TTBEngine", Step], None]
 class TTBEngine:
     """Holds one encounter's setup and live state; the rule modules act on it."""
 
-    def __init__(self, setup: EncounterFile, state: TTBState) -> None:
+    def __init__(self, setup: TTBFile, state: TTBState) -> None:
         self.setup = setup
         self.st = state
         self.sheets: dict[str, TTBCombatant] = {c.name: c for c in setup.combatants}

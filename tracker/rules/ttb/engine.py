@@ -9,7 +9,7 @@ from __future__ import annotations
 from tracker.rules import rng
 from tracker.rules.commands import WHILE_PROMPTED, Command, count
 from tracker.rules.errors import Refusal
-from tracker.rules.model import EncounterFile, starting_fate_points
+from tracker.rules.model import TTBFile, starting_fate_points
 from tracker.rules.ttb import answers, conditions, damage, deck, effects, initiative, lifecycle
 from tracker.rules.ttb.cards import full_deck, parse_card, parse_damage_profile
 from tracker.rules.ttb.core import TTBEngine, step
@@ -19,7 +19,7 @@ TWO_D20_VERBS = {"move", "reach", "momentum", "threat", "pick", "keep"}
 
 
 
-def new_state(setup: EncounterFile, seed: int) -> TTBState:
+def new_state(setup: TTBFile, seed: int) -> TTBState:
     """The state before `start`: full Wounds, file conditions, a shuffled Fate Deck, Twist Decks."""
     st = TTBState(seed=seed, fighters={}, deck=full_deck())
     rng.shuffle(st, st.deck)
@@ -46,7 +46,7 @@ def new_state(setup: EncounterFile, seed: int) -> TTBState:
     return st
 
 
-def make_engine(setup: EncounterFile, state: TTBState) -> TTBEngine:
+def make_engine(setup: TTBFile, state: TTBState) -> TTBEngine:
     eng = TTBEngine(setup, state)
     eng.steps = dict(lifecycle.STEPS)
     eng.steps["disengage_offer"] = lambda e, s: effects.disengage_offer(e, str(s.who), str(s.arg))

@@ -10,19 +10,11 @@ from typing import Literal
 
 from pydantic import Field
 
-from tracker.rules.model import ConditionValue, Strict
+from tracker.rules.model import ConditionValue, Prompt, Strict
+
+__all__ = ["Prompt"]
 
 Phase = Literal["setup", "turn", "between", "ended"]
-
-
-class Prompt(Strict):
-    """The one question the engine waits on; every other command is refused until it is answered."""
-
-    kind: str
-    question: str
-    options: list[str]
-    who: str | None = None
-    data: dict[str, str | int | bool | list[str]] = Field(default_factory=dict)
 
 
 class Step(Strict):

@@ -1,0 +1,276 @@
+"""Encounter files: atomic durable saves (CONTRACT.md §5) and key positions for `FILE:LINE:COL` (§1, §2)."""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
+
+from tracker.cli import main
+from tracker.rules.session import Session
+from tracker.store import files
+from tracker.store.files import FileInvalid
+from tracker.store.tomlpos import Positions
+
+ENCOUNTER = textwrap.dedent(
+    """\
+    [encounter]
+    name = "Saved"
+    system = "ttb"
+    seed = 5
+
+    [[combatants]]
+    name = "Sofia Ramos"
+    kind = "fated"
+    wounds = 8
+
+    [[combatants]]
+    name = "Guild Thug"
+    rank_value = 5
+    wounds = 5
+    """
+)
+
+
+def played_session(*lines: str) -> Session:
+    session = Session(files.parse_text(ENCOUNTER, "<test>"))
+    for line in lines:
+        session.execute(line)
+    return session
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Temporary files a save may have left in the folder."""
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
+
+
+def boom(*args: Any, **kwargs: Any) -> NoReturn:
+    raise OSError(28, "No space left on device")
+
+
+# --- atomic save ------------------------------------------------------------------------------
+
+def test_save_writes_the_whole_document(tmp_path: Path) -> None:
+    path = tmp_path / "enc.toml"
+    session = played_session("start", "flip 2", "damage thug 2")
+    document = session.to_document()
+    files.save(path, document)
+    assert tomllib.loads(path.read_text(encoding="utf-8")) == document
+    assert leftovers(tmp_path) == []
+    # The saved file loads back as the same fight (state and history).
+    again = Session(files.load(path))
+    assert again.state.model_dump() == session.state.model_dump()
+    assert again.history.model_dump() == session.history.model_dump()
+
+
+def test_save_replaces_an_existing_file_and_keeps_its_permissions(tmp_path: Path) -> None:
+    path = tmp_path / "enc.toml"
+    path.write_text(ENCOUNTER, encoding="utf-8")
+    os.chmod(path, 0o640)
+    document = played_session("start").to_document()
+    files.save(path, document)
+    assert tomllib.loads(path.read_text(encoding="utf-8")) == document
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert leftovers(tmp_path) == []
+
+
+def test_a_failed_rename_leaves_the_old_file_and_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "enc.toml"
+    path.write_text(ENCOUNTER, encoding="utf-8")
+    before = path.read_bytes()
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError, match="No space left"):
+        files.save(path, played_session("start", "flip 3").to_document())
+    assert path.read_bytes() == before
+    assert leftovers(tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["enc.toml"]
+
+
+def test_a_failed_fsync_leaves_the_old_file_and_no_temp_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "enc.toml"
+    path.write_text(ENCOUNTER, encoding="utf-8")
+    before = path.read_bytes()
+    monkeypatch.setattr(os, "fsync", boom)
+    with pytest.raises(OSError):
+        files.save(path, played_session("start").to_document())
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["enc.toml"]
+
+
+def test_a_failed_first_save_creates_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "new.toml"
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        files.save(path, played_session().to_document())
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_exec_save_failure_is_one_line_and_the_file_survives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "enc.toml"
+    path.write_text(ENCOUNTER, encoding="utf-8")
+    before = path.read_bytes()
+    monkeypatch.setattr(os, "replace", boom)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("start\nflip 2\n"))
+    code = main(["exec", str(path), "--save"])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert len(err.strip().splitlines()) == 1 and "No space left" in err
+    assert "Traceback" not in err
+    assert path.read_bytes() == before
+    assert leftovers(tmp_path) == []
+
+
+def test_load_refuses_missing_and_invalid_files_with_a_position(tmp_path: Path) -> None:
+    with pytest.raises(FileInvalid) as missing:
+        files.load(tmp_path / "none.toml")
+    assert missing.value.lines() == [f"{tmp_path / 'none.toml'}:1:1: no such file"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text(ENCOUNTER.replace("wounds = 5", "wounds = 0"), encoding="utf-8")
+    with pytest.raises(FileInvalid) as invalid:
+        files.load(bad)
+    [line] = invalid.value.lines()
+    assert line.startswith(f"{bad}:14:1: ") and "wounds" in line
+
+
+# --- tomlpos ----------------------------------------------------------------------------------
+
+POSITIONS = textwrap.dedent(
+    """\
+    [encounter]
+    name = "Where"
+    system = "ttb"
+
+    [settings]
+    flips = "auto"
+    deep.nested.key = 1
+
+    [[combatants]]
+    name = "First"
+    conditions = { burning = 2, dazed = true }
+
+    [[combatants.weapons]]
+    name = "Sabre"
+
+    [[combatants.weapons]]
+    name = "Knife"
+
+    [[combatants]]
+    name = "Second"
+      "quoted key" = 3
+    twist_deck = { defining = "rams", center = "tomes" }
+    weapons = [
+      { name = "Pistol", kind = "projectile" },  # a comment { with a brace
+      { name = "Odd \\"name\\", x = 1", range = 12 }, { name = "Third" },
+    ]
+    hand = ["1R", "[not a table]"]
+    after = true
+
+    [[combatants]]
+    name = "Third"
+
+    [[combatants.weapons]]
+    name = "Club"
+
+    [[demo]]
+    do = "start"
+
+    [[demo]]
+    do = "next"
+    """
+)
+
+
+@pytest.fixture
+def pos() -> Positions:
+    tomllib.loads(POSITIONS)  # the sample itself is valid TOML
+    return Positions(POSITIONS)
+
+
+def at(needle: str, nth: int = 0) -> tuple[int, int]:
+    """(line, col) of the `nth` occurrence of `needle` in POSITIONS, 1-based."""
+    hits = [(n, line.index(needle) + 1) for n, line in enumerate(POSITIONS.splitlines(), 1) if needle in line]
+    return hits[nth]
+
+
+def test_tables_and_plain_keys(pos: Positions) -> None:
+    assert pos.find(("encounter",)) == at("[encounter]")
+    assert pos.find(("encounter", "system")) == at("system")
+    assert pos.find(("settings", "flips")) == at("flips")
+
+
+def test_array_of_tables_entries_are_numbered_from_0(pos: Positions) -> None:
+    assert pos.find(("combatants", 0)) == at("[[combatants]]", 0)
+    assert pos.find(("combatants", 1)) == at("[[combatants]]", 1)
+    assert pos.find(("combatants", 2)) == at("[[combatants]]", 2)
+    assert pos.find(("combatants", 1, "name")) == at('name = "Second"')
+    assert pos.find(("demo", 1, "do")) == at('do = "next"')
+
+
+def test_nested_arrays_of_tables_restart_in_each_entry(pos: Positions) -> None:
+    assert pos.find(("combatants", 0, "weapons", 0, "name")) == (at('"Sabre"')[0], 1)
+    assert pos.find(("combatants", 0, "weapons", 1)) == at("[[combatants.weapons]]", 1)
+    # The third combatant's first weapon is its weapons[0], as pydantic numbers it.
+    assert pos.find(("combatants", 2, "weapons", 0)) == at("[[combatants.weapons]]", 2)
+    assert pos.find(("combatants", 2, "weapons", 0, "name")) == (at('"Club"')[0], 1)
+
+
+def test_dotted_and_quoted_keys(pos: Positions) -> None:
+    assert pos.find(("settings", "deep", "nested", "key")) == at("deep.nested.key")
+    assert pos.find(("combatants", 1, "quoted key")) == at('"quoted key"')
+
+
+def test_inline_tables(pos: Positions) -> None:
+    assert pos.find(("combatants", 0, "conditions")) == at("conditions")
+    assert pos.find(("combatants", 0, "conditions", "burning")) == at("burning")
+    assert pos.find(("combatants", 0, "conditions", "dazed")) == at("dazed")
+    assert pos.find(("combatants", 1, "twist_deck", "center")) == at("center")
+
+
+def test_arrays_of_inline_tables_over_several_lines(pos: Positions) -> None:
+    assert pos.find(("combatants", 1, "weapons")) == at("weapons = [")
+    assert pos.find(("combatants", 1, "weapons", 0)) == at('{ name = "Pistol"')
+    assert pos.find(("combatants", 1, "weapons", 0, "kind")) == at("kind")
+    # Quotes, escapes and commas inside strings do not start keys; a comment's brace is no table.
+    assert pos.find(("combatants", 1, "weapons", 1, "range")) == at("range")
+    assert pos.find(("combatants", 1, "weapons", 2, "name")) == at('name = "Third" }')
+    assert pos.find(("combatants", 1, "weapons", 3)) == at("weapons = [")
+    # The array closes: later keys are keys of the table again.
+    assert pos.find(("combatants", 1, "hand")) == at("hand")
+    assert pos.find(("combatants", 1, "after")) == at("after")
+
+
+def test_find_falls_back_to_the_longest_known_prefix(pos: Positions) -> None:
+    assert pos.find(("combatants", 1, "twist_deck", "bogus")) == at("twist_deck")
+    assert pos.find(("combatants", 2, "nothing", "here")) == at("[[combatants]]", 2)
+    assert pos.find(("nowhere",)) == (1, 1)
+    assert pos.find(()) == (1, 1)
+
+
+def test_positions_feed_validation_errors(tmp_path: Path) -> None:
+    """End to end: an unknown key inside a multi-line weapons array is reported at that key."""
+    text = ENCOUNTER + textwrap.dedent(
+        """\
+        weapons = [
+          { name = "Cleaver", damage = "2/3/4" },
+          { name = "Hook", sharpness = 2 },
+        ]
+        """
+    )
+    with pytest.raises(FileInvalid) as info:
+        files.parse_text(text, "enc.toml")
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "sharpness" in t)
+    col = text.splitlines()[line - 1].index("sharpness") + 1
+    assert info.value.lines() == [f"enc.toml:{line}:{col}: unknown key 'sharpness'"]

@@ -1,0 +1,84 @@
+"""The rules core, the store and the headless CLI never import textual (CONTRACT.md §1, ARCHITECTURE).
+
+`tracker exec` and `tracker check` run on machines and in scripts where starting Textual would be
+slow and pointless; the import-linter contract in pyproject.toml guards the direct imports, and this
+test guards what actually gets loaded at run time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ENCOUNTER = textwrap.dedent(
+    """\
+    [encounter]
+    name = "Hygiene"
+    system = "ttb"
+    seed = 1
+
+    [[combatants]]
+    name = "Sofia Ramos"
+    kind = "fated"
+    wounds = 8
+
+    [[combatants]]
+    name = "Guild Thug"
+    rank_value = 5
+    wounds = 5
+
+    [[demo]]
+    do = "start"
+    """
+)
+
+PROBE = textwrap.dedent(
+    """\
+    import io, json, sys
+    import tracker.rules.session
+    import tracker.rules.snapshot
+    import tracker.store.files
+    import tracker.store.check
+    import tracker.cli
+    check_code = tracker.cli.main(["check", sys.argv[1]])
+    sys.stdin = io.StringIO("start\\nflip 2\\nundo\\n")
+    exec_code = tracker.cli.main(["exec", sys.argv[1], "--json", "--save"])
+    loaded = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
+    print(json.dumps({"check": check_code, "exec": exec_code, "textual": loaded}), file=sys.stderr)
+    """
+)
+
+
+def test_headless_commands_never_load_textual(tmp_path: Path) -> None:
+    path = tmp_path / "hygiene.toml"
+    path.write_text(ENCOUNTER, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True,
+                          timeout=60, check=False, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report == {"check": 0, "exec": 0, "textual": []}
+
+
+def test_textual_is_importable_so_the_probe_means_something() -> None:
+    """The probe above would pass vacuously if textual were not installed at all."""
+    proc = subprocess.run([sys.executable, "-c", "import textual, sys; print('textual' in sys.modules)"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.stdout.strip() == "True", proc.stderr
+
+
+def test_import_linter_contract_is_kept() -> None:
+    exe = Path(sys.executable).parent / "lint-imports"
+    command = str(exe) if exe.exists() else shutil.which("lint-imports")
+    assert command, "lint-imports is not installed (pip install -e '.[test]')"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([command], capture_output=True, text=True, timeout=120, check=False, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "The rules core never imports textual KEPT" in proc.stdout
+    assert "0 broken" in proc.stdout

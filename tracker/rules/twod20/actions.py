@@ -1,0 +1,202 @@
+"""2d20 turn bookkeeping (RULES.md §3.5): Major, Minor, Free and Reaction actions and their limits.
+
+1 Major + 1 Minor per turn; extra Minors for 1 Momentum (or +1 Threat; NPCs spend 1 Threat), each
+Minor once per turn and only on one's own turn; at most 2 Majors per round; Reactions 1 per round and
+never on one's own turn (or escalating Heat under Infinity, B23). `legality` says why not, unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tracker.rules import names
+from tracker.rules.errors import Refusal
+from tracker.rules.twod20 import pools
+from tracker.rules.twod20.core import TwoD20Engine
+
+Kind = Literal["major", "minor", "free", "reaction", "spend"]
+
+
+@dataclass(frozen=True)
+class Action:
+    title: str
+    kind: Kind
+    summary: str = ""
+    movement: bool = False
+
+
+ACTIONS: dict[str, Action] = {
+    "attack": Action("Attack", "major"),
+    "aid": Action("Aid", "major", "Patient within Reach removes stress."),
+    "assist": Action("Assist", "major"),
+    "create_advantage": Action("Create Advantage", "major"),
+    "overcome": Action("Overcome", "major"),
+    "pass": Action("Pass", "major", "No Major; with no Minor either, the turn is not used."),
+    "protect": Action("Protect", "major"),
+    "ready": Action("Ready", "major"),
+    "recover": Action("Recover", "major"),
+    "rush": Action("Rush", "major", "Move 1 zone + 1 per Momentum; once per round.", movement=True),
+    "sprint": Action("Sprint", "major", "Infinity: move within Long range; tests +1 until next turn.", True),
+    "skill_test": Action("Skill Test", "major"),
+    "treat": Action("Treat", "major"),
+    "withdraw": Action("Withdraw", "major", "Infinity: move to Close range without Retaliate.", True),
+    "aim": Action("Aim", "minor"),
+    "bolster": Action("Bolster", "minor"),
+    "defend": Action("Defend", "minor"),
+    "disengage": Action("Disengage", "minor", "Leave an enemy's Reach within the zone."),
+    "draw_item": Action("Draw Item", "minor"),
+    "drop_prone": Action("Drop Prone", "minor"),
+    "stand": Action("Stand", "minor"),
+    "interact": Action("Interact", "minor"),
+    "movement": Action("Movement", "minor", "Within Medium range; not with an enemy in Reach.", True),
+    "prepare": Action("Prepare", "minor"),
+    "absterge": Action("Absterge", "minor", "Infinity: rid oneself of a condition (not Fatigued)."),
+    "shift": Action("Shift", "free"),
+    "speak": Action("Speak", "free"),
+    "drop": Action("Drop Item", "free"),
+    "adjust": Action("Adjust", "free"),
+    "hit_the_dirt": Action("Hit the Dirt", "reaction"),
+    "defence": Action("Defence", "reaction"),
+    "guard": Action("Guard", "reaction"),
+    "retaliate": Action("Retaliate", "reaction"),
+    "return_fire": Action("Return Fire", "reaction"),
+    "swift": Action("Swift Action", "spend", "2 Momentum: an extra Major Action this turn."),
+    "surge": Action("Surge of Activity", "spend", "1 Fortune: an extra Major Action this turn."),
+    "undefeated": Action("Undefeated", "spend", "1 Fortune: no longer Defeated."),
+}
+
+
+def action_key(text: str) -> str:
+    key = names.normalise(text)
+    return names.resolve({"move": "movement", "prone": "drop_prone"}.get(key, key), ACTIONS, what="action")
+
+
+def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
+    """Why `who` may not take `key` now, or None."""
+    a = eng.agent(who)
+    act = ACTIONS[key]
+    own = eng.st.active == who and eng.st.phase == "turn"
+    if a.dead:
+        return f"{who} is dead"
+    if a.unconscious:
+        return f"{who} is unconscious: no actions"
+    if act.kind == "reaction":
+        if own:
+            return "a Reaction is never taken on one's own turn"
+        if eng.profile.reactions == "one" and a.reactions >= 1:
+            return f"{who} has already reacted this round"
+        if a.defeated:
+            return f"{who} is Defeated: one Free Action per turn only"
+        return None
+    if key == "undefeated":
+        if not a.defeated:
+            return f"{who} is not Defeated"
+        if a.yielded:
+            return f"{who} yielded this scene: no revival until the scene ends"
+        if a.fortune < 1:
+            return f"{who} has no {eng.profile.meta_currency.title()}"
+        return None
+    if act.kind != "free" and not own:
+        return f"it is not {who}'s turn" + (f" ({eng.st.active} is acting)" if eng.st.active else "")
+    if a.conditions.get("stunned") and own:
+        return f"{who} is Stunned: no actions this turn"
+    if a.defeated:
+        if act.kind != "free":
+            return f"{who} is Defeated: one Free Action per turn only"
+        if a.free_actions >= 1:
+            return f"{who} is Defeated and has taken its one Free Action"
+        return None
+    if act.kind == "major":
+        if a.majors >= 2:
+            return f"{who} has taken 2 Major Actions this round (the most by any means)"
+        if a.majors_turn >= a.majors_allowed:
+            return f"{who} has taken its Major Action this turn (Swift Action or Fortune for another)"
+        if act.movement and a.conditions.get("prone"):
+            return f"{who} is Prone: no movement Major Actions"
+        if key == "rush" and (a.rush_used or "movement" in a.minors):
+            return f"{who} cannot Rush: once per round, and not after the Movement minor"
+        if a.conditions.get("staggered") and eng.st.momentum < 1 and eng.sheet(who).pc:
+            return f"{who} is Staggered: a Standard Action costs 1 Momentum and the pool is empty"
+    if act.kind == "minor":
+        if key in a.minors:
+            return f"{who} has already taken {act.title} this turn (each Minor once per turn)"
+        if key == "movement" and eng.in_reach_of_enemy(who):
+            return f"{who} is within Reach of {', '.join(eng.in_reach_of_enemy(who))}: Disengage instead of Movement"
+        if key == "disengage" and not eng.in_reach_of_enemy(who):
+            return f"{who} is not within Reach of an enemy"
+        if key == "stand" and not a.conditions.get("prone"):
+            return f"{who} is not Prone"
+        if key == "drop_prone" and a.conditions.get("prone"):
+            return f"{who} is already Prone"
+        if {key, *a.minors} >= {"stand", "drop_prone"}:
+            return "Drop Prone and Stand are not both taken in one turn"
+        if a.minors and not eng.sheet(who).pc and eng.st.threat < 1:
+            return f"an extra Minor costs 1 {eng.pool_name}; the pool is empty"
+    if key == "swift" and eng.sheet(who).pc and eng.st.momentum < 2:
+        return "Swift Action costs 2 Momentum"
+    if key == "surge" and a.fortune < 1:
+        return f"{who} has no {eng.profile.meta_currency.title()}"
+    return None
+
+
+def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -> None:
+    who = eng.living(who_text)
+    key = action_key(action_text)
+    reason = legality(eng, who, key)
+    if reason:
+        raise Refusal(reason)
+    a = eng.agent(who)
+    act = ACTIONS[key]
+    if act.kind == "major":
+        if a.conditions.get("staggered"):
+            pools.pay(eng, who, 1, "Staggered: a Standard Action")
+        a.majors += 1
+        a.majors_turn += 1
+        if key == "rush":
+            a.rush_used = True
+        if key == "pass":
+            a.deferred = True
+        eng.log(f"{who}: {act.title} (Major {a.majors} this round)" + (f" — {' '.join(args)}" if args else ""))
+    elif act.kind == "minor":
+        if a.minors:
+            pools.pay(eng, who, 1, f"an extra Minor ({act.title})")
+        a.minors.append(key)
+        if key == "drop_prone":
+            a.conditions["prone"] = True
+        elif key == "stand":
+            a.conditions.pop("prone", None)
+        elif key == "disengage":
+            eng.st.reach = [p for p in eng.st.reach if who not in p or not eng.enemies(p[0], p[1])]
+        eng.log(f"{who}: {act.title} (Minor)" + (f" — {' '.join(args)}" if args else ""))
+    elif act.kind == "free":
+        a.free_actions += 1
+        eng.log(f"{who}: {act.title} (Free)")
+    elif act.kind == "reaction":
+        a.reactions += 1
+        if eng.profile.reactions == "escalating":
+            cost = a.reactions
+            if eng.sheet(who).pc:
+                pools.threat(eng, cost, f"{who}'s Reaction #{cost} this round")
+            else:
+                if eng.st.threat < cost:
+                    a.reactions -= 1
+                    raise Refusal(f"Reaction #{cost} costs {cost} {eng.pool_name}; the pool holds {eng.st.threat}")
+                pools.threat(eng, -cost, f"{who}'s Reaction #{cost} this round")
+        if key == "hit_the_dirt":
+            a.conditions["prone"] = True
+        eng.log(f"{who}: {act.title} (Reaction {a.reactions} this round)")
+    elif key == "swift":
+        pools.pay(eng, who, 2, "Swift Action")
+        a.majors_allowed += 1
+        eng.log(f"{who} takes a Swift Action: another Major Action this turn at +1 Difficulty")
+    elif key == "surge":
+        pools.fortune(eng, who, -1, "Surge of Activity")
+        a.majors_allowed += 1
+        eng.log(f"{who}: Surge of Activity — another Major Action this turn")
+    elif key == "undefeated":
+        pools.fortune(eng, who, -1, "Undefeated")
+        a.defeated = False
+        a.dying = False
+        a.revived = True
+        eng.log(f"{who} is no longer Defeated (nor Dying); the next Harm defeats again")

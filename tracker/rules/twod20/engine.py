@@ -1,0 +1,428 @@
+"""The 2d20 System: a fresh state from the setup, and one GM command applied to it (CONTRACT.md §3)."""
+
+from __future__ import annotations
+
+from tracker.rules.commands import WHILE_PROMPTED, Command, count, signed_int
+from tracker.rules.errors import Refusal
+from tracker.rules.twod20 import actions, dice, harm, order, pools, turns
+from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
+from tracker.rules.twod20.core import TwoD20Engine
+from tracker.rules.twod20.profiles import resolve_profile
+from tracker.rules.twod20.state import Agent, Persistent, TwoD20State
+from tracker.rules.twod20.zones import ZoneMap
+
+TTB_VERBS = {"initiative", "flip", "engage", "disengage", "reshuffle"}
+EFFECT_OPTIONS = {"vicious", "piercing", "persistent", "incendiary"}
+EFFECT_FLAGS = {"intense", "stun", "knockdown", "drain", "area", "snare", "perilous", "destructive", "vicious",
+                "piercing"}
+
+
+def new_state(setup: object, seed: int) -> TwoD20State:
+    """The state before `start`: no stress taken, the file's harms, fatigue, conditions and zones."""
+    from tracker.rules.encounter import TwoD20File
+
+    assert isinstance(setup, TwoD20File)
+    profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
+    zones = ZoneMap(setup.zones)
+    fighters = {}
+    for c in setup.combatants:
+        tracks = list(c.stress) if isinstance(c.stress, dict) else [profile.default_track]
+        agent = Agent(stress=dict.fromkeys(tracks, 0), harms=dict(c.harms), fatigue=c.fatigue)
+        agent.fortune = (c.fortune if c.fortune is not None else c.starting_fortune) if c.pc else 0
+        agent.zone = zones.resolve(c.zone) if c.zone is not None else None
+        for key, value in c.conditions.items():
+            agent.conditions[key] = value
+            if key == "unconscious":
+                agent.unconscious = True
+            if key == "burning":
+                agent.burning_rounds = 1
+            if key == "persistent":
+                agent.persistent.append(Persistent(x=int(value), track=tracks[0], ticks=1))
+        fighters[c.name] = agent
+    return TwoD20State(seed=seed, fighters=fighters)
+
+
+def make_engine(setup: object, state: TwoD20State) -> TwoD20Engine:
+    return TwoD20Engine(setup, state)
+
+
+def apply(eng: TwoD20Engine, cmd: Command) -> None:
+    st = eng.st
+    if st.prompt is not None and cmd.verb not in WHILE_PROMPTED and cmd.verb not in ("momentum", "threat"):
+        raise Refusal(f"waiting for an answer: {st.prompt.question}")
+    handler = HANDLERS.get(cmd.verb)
+    if handler is None:
+        if cmd.verb in TTB_VERBS:
+            raise Refusal(f"'{cmd.verb}' is a Through the Breach command; this encounter is 2d20")
+        raise Refusal(f"'{cmd.verb}' cannot be used here")
+    handler(eng, cmd)
+
+
+def _started(eng: TwoD20Engine) -> None:
+    if eng.st.phase == "setup":
+        raise Refusal("the scene has not started: use 'start' first")
+    if eng.st.phase == "ended":
+        raise Refusal("the scene has ended ('start' begins a new one)")
+
+
+def _start(eng: TwoD20Engine, cmd: Command) -> None:
+    """scene_start: pools, Fortune, initiative scores if used, round 1 (RULES.md §3.13)."""
+    st = eng.st
+    if st.phase not in ("setup", "ended"):
+        raise Refusal("the scene has already started")
+    if not any(eng.can_take_turn(n) for n in eng.sheets):
+        raise Refusal("nobody is able to act")
+    info = eng.setup.encounter
+    if st.phase == "setup":
+        pcs = sum(1 for c in eng.sheets.values() if c.pc)
+        st.momentum = info.momentum or 0
+        st.threat = info.threat if info.threat is not None else 2 * pcs
+        why = "" if info.threat is not None else f" (2 per player character, {pcs})"
+        eng.log(f"Scene begins: {info.name} — Momentum {st.momentum}, {eng.pool_name} {st.threat}{why}")
+    else:
+        st.scene += 1
+        for a in st.fighters.values():
+            a.yielded = False
+        eng.log(f"Scene {st.scene} begins")
+    st.phase = "handover"
+    st.last_actor = None
+    st.kept_by = None
+    if eng.order_rule == "initiative":
+        order.roll_initiative(eng)
+    order.begin_round(eng)
+
+
+def _next(eng: TwoD20Engine, cmd: Command) -> None:
+    _started(eng)
+    if eng.st.phase != "turn" or eng.st.active is None:
+        raise Refusal("no turn is open: answer the hand-over with pick or keep")
+    turns.end_turn(eng)
+    order.after_turn(eng)
+
+
+def _pick(eng: TwoD20Engine, cmd: Command) -> None:
+    _started(eng)
+    use_threat = len(cmd.args) > 1 and cmd.args[1].casefold() in ("threat", "heat")
+    if len(cmd.args) > 1 and not use_threat:
+        raise Refusal(f"usage: {cmd.verb} NAME [threat]")
+    order.pick(eng, cmd.args[0], keep=cmd.verb == "keep", use_threat=use_threat)
+
+
+def _amount(cmd: Command) -> int | None:
+    return count(cmd.args[2], "the amount") if len(cmd.args) > 2 else None
+
+
+def _add(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    raw = cmd.args[1].casefold().replace("-", "_")
+    n = _amount(cmd)
+    a = eng.agent(name)
+    if raw == "fatigue":
+        harm.fatigue(eng, name, n or 1, "GM")
+        return
+    key = condition_key(cmd.args[1])
+    rule = CONDITIONS[key]
+    if rule.infinity_only and not eng.profile.infinity_conditions:
+        raise Refusal(f"{rule.title} is an Infinity condition; this encounter's profile is {eng.profile.name}")
+    if n is not None and not rule.valued:
+        raise Refusal(f"{rule.title} is not valued: add it without a number")
+    if n is not None and n < 1:
+        raise Refusal(f"{rule.title} must gain at least 1")
+    if key == "dazed" and a.conditions.get("dazed") and eng.profile.dazed_twice_staggered:
+        a.conditions["staggered"] = True
+        eng.log(f"{name} is Dazed again: Staggered (1 Momentum per Standard Action)")
+        return
+    if key == "persistent":
+        a.persistent.append(Persistent(x=n or 1, track=next(iter(eng.tracks(name))), ticks=1))
+        a.conditions["persistent"] = sum(p.ticks for p in a.persistent)
+        eng.log(f"{name} gains Persistent {n or 1} (one tick at its next turn end)")
+        return
+    if key == "burning":
+        a.conditions["burning"] = max(int(a.conditions.get("burning", 0)), n or 1)
+        a.burning_rounds = max(a.burning_rounds, 1)
+        eng.log(f"{name} is Burning {a.conditions['burning']} ({a.burning_rounds} round(s))")
+        return
+    if rule.valued:
+        a.conditions[key] = int(a.conditions.get(key, 0)) + (n or 1)
+        eng.log(f"{name} gains {rule.title} +{n or 1} → {a.conditions[key]}")
+    else:
+        held = bool(a.conditions.get(key))
+        a.conditions[key] = True
+        if key == "unconscious":
+            a.unconscious = True
+        eng.log(f"{name} {'already has' if held else 'gains'} {rule.title}")
+        if key in ("blind", "deafened") and not held and eng.profile.infinity_conditions:
+            roll = dice.roll_challenge(eng.st, 3)
+            mental = eng.profile.tracks[1][0]
+            harm.damage(eng, name, harm.Hit(total=roll.total, icons=roll.icons, track=mental,
+                                            why=f"{rule.title} ({roll.describe()})"))
+
+
+def _remove(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    n = _amount(cmd)
+    a = eng.agent(name)
+    if cmd.args[1].casefold() == "fatigue":
+        if a.fatigue < 1:
+            raise Refusal(f"{name} has no Fatigue")
+        a.fatigue = max(0, a.fatigue - (n or a.fatigue))
+        eng.log(f"{name}'s Fatigue is now {a.fatigue}")
+        return
+    key = condition_key(cmd.args[1])
+    if not a.conditions.get(key):
+        raise Refusal(f"{name} does not have {CONDITIONS[key].title}")
+    if key == "persistent":
+        a.persistent = []
+    if key == "unconscious":
+        a.unconscious = False
+    if key == "burning":
+        a.burning_rounds = 0
+    if n is not None and CONDITIONS[key].valued and int(a.conditions[key]) > n:
+        a.conditions[key] = int(a.conditions[key]) - n
+        eng.log(f"{name}'s {CONDITIONS[key].title} −{n} → {a.conditions[key]}")
+    else:
+        del a.conditions[key]
+        eng.log(f"{name}'s {CONDITIONS[key].title} ends")
+
+
+def _damage(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    total = count(cmd.args[1], "damage")
+    opts = dict(cmd.options)
+    known = {"icons", "track", "cover", "soak", "from", *EFFECT_OPTIONS}
+    unknown = set(opts) - known
+    if unknown:
+        raise Refusal(f"unknown damage option '{sorted(unknown)[0]}' (icons=, track=, cover=, soak=, from=, "
+                      "vicious=, piercing=, persistent=, incendiary=)")
+    flags = set(cmd.flags) - {"no-armor"}
+    bad = flags - EFFECT_FLAGS - {"mental", "yield", "ignore-soak"}
+    if bad:
+        raise Refusal(f"unknown damage effect '{sorted(bad)[0]}'")
+    effects = {k: count(v, k) for k, v in opts.items() if k in EFFECT_OPTIONS}
+    for f in flags & EFFECT_FLAGS:
+        effects.setdefault(f, 1)
+    attacker = eng.name(opts["from"]) if "from" in opts else None
+    hit = harm.Hit(
+        total=total,
+        icons=count(opts.get("icons", "0"), "icons"),
+        track=opts.get("track", "mental" if "mental" in flags else None),
+        mental="mental" in flags,
+        effects=effects,
+        cover=count(opts["cover"], "cover") if "cover" in opts else None,
+        soak=count(opts.get("soak", "0"), "soak"),
+        attacker=attacker,
+        ignore_soak="ignore-soak" in flags or "no-armor" in cmd.flags,
+        yield_="yield" in flags,
+    )
+    harm.resolve_track(eng, name, hit)
+    if hit.yield_ and not eng.sheet(name).pc:
+        raise Refusal("only player characters may yield (voluntary Defeat)")
+    harm.damage(eng, name, hit)
+
+
+def _heal(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    if set(cmd.options) - {"track"} or cmd.flags:
+        raise Refusal("usage: heal NAME N [track=T]")
+    amount = count(cmd.args[1], "stress to remove")
+    harm.recover(eng, name, amount, cmd.options.get("track"))
+
+
+def _spend(eng: TwoD20Engine, cmd: Command) -> None:
+    _started(eng)
+    actions.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
+
+
+def _move(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    zone = eng.zones.resolve(cmd.args[1])
+    a = eng.agent(name)
+    if a.zone == zone:
+        raise Refusal(f"{name} is already in {zone}")
+    foes = eng.in_reach_of_enemy(name)
+    if foes and eng.profile.reactions == "one":
+        raise Refusal(f"{name} is within Reach of {', '.join(foes)}: Disengage first (B22)")
+    if foes:
+        eng.log(f"{name} leaves the Reach of {', '.join(foes)}: Retaliate may follow unless it Withdraws")
+    before = a.zone
+    a.zone = zone
+    eng.st.reach = [p for p in eng.st.reach if name not in p]
+    distance = eng.zones.distance(before, zone) if before else None
+    eng.log(f"{name} moves {'from ' + before + ' ' if before else ''}to {zone}"
+            + (f" ({distance} zone{'s' if distance != 1 else ''})" if distance is not None else ""))
+
+
+def _reach(eng: TwoD20Engine, cmd: Command) -> None:
+    a, b = eng.living(cmd.args[0]), eng.living(cmd.args[1])
+    if a == b:
+        raise Refusal("a character is always within its own Reach")
+    if eng.agent(a).zone != eng.agent(b).zone:
+        raise Refusal(f"{a} and {b} are not in the same zone: Reach is within a zone")
+    pair = sorted([a, b])
+    if pair in eng.st.reach:
+        raise Refusal(f"{a} and {b} are already within Reach")
+    eng.st.reach.append(pair)
+    eng.log(f"{a} is within Reach of {b}")
+
+
+def _pool(eng: TwoD20Engine, cmd: Command) -> None:
+    delta = signed_int(cmd.args[0], cmd.verb.title())
+    why = " ".join(cmd.args[1:]) or "GM"
+    if cmd.verb == "momentum":
+        pools.momentum(eng, delta, why)
+    else:
+        pools.threat(eng, delta, why)
+
+
+def _end(eng: TwoD20Engine, cmd: Command) -> None:
+    """scene_end (RULES.md §3.13): stress clears, Momentum −1, the untreated Dying die."""
+    _started(eng)
+    st = eng.st
+    st.prompt = None
+    st.active = None
+    st.phase = "ended"
+    eng.log("Scene ends")
+    for name, a in st.fighters.items():
+        if a.dying and not a.stabilized and not a.dead:
+            harm._die(eng, name, "Dying at the end of the scene without medical attention")
+        if eng.profile.stress_recovery == "scene_end" and any(a.stress.values()):
+            a.stress = dict.fromkeys(a.stress, 0)
+        a.acted = False
+        a.deferred = False
+        a.conditions.pop("stunned", None)
+    if eng.profile.stress_recovery == "scene_end":
+        eng.log("All stress is recovered")
+    if st.momentum:
+        pools.momentum(eng, -min(eng.profile.momentum_decay, st.momentum), "end of the scene")
+
+
+def _roll(eng: TwoD20Engine, cmd: Command) -> None:
+    """`roll NAME TN D [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat]`: a d20 test."""
+    name = eng.living(cmd.args[0])
+    if len(cmd.args) < 3:
+        raise Refusal("usage: roll NAME TN DIFFICULTY [bought=K] [focus=F] [faces=a,b,…] [pay=threat]")
+    tn = count(cmd.args[1], "TN")
+    difficulty = count(cmd.args[2], "Difficulty")
+    opts: dict[str, str] = {}
+    for w in cmd.args[3:]:
+        if "=" not in w:
+            raise Refusal(f"'{w}': options are key=value")
+        k, v = w.split("=", 1)
+        opts[k.casefold()] = v
+    bought = count(opts.get("bought", "0"), "bought dice")
+    cost = dice.bought_dice_cost(bought)
+    faces = [count(x, "face") for x in opts["faces"].split(",")] if "faces" in opts else None
+    focus = count(opts["focus"], "focus") if "focus" in opts else None
+    rng_range = count(opts.get("range", "1"), "complication range")
+    result = dice.roll_pool(eng.st, tn, difficulty, dice=2 + bought, focus=focus, complication_range=rng_range,
+                            faces=faces) if cost == 0 else None
+    if cost:
+        pools.check_pay(eng, name, cost, f"{bought} bought d20")
+        if eng.sheet(name).pc and opts.get("pay") not in ("threat", "heat") and eng.st.momentum < cost:
+            from_pool = eng.st.momentum
+            if from_pool:
+                pools.momentum(eng, -from_pool, f"{name} buys d20s")
+            pools.threat(eng, cost - from_pool, f"{name} buys d20s")
+        else:
+            pools.pay(eng, name, cost, f"{bought} bought d20", use_threat=opts.get("pay") in ("threat", "heat"))
+        result = dice.roll_pool(eng.st, tn, difficulty, dice=2 + bought, focus=focus,
+                                complication_range=rng_range, faces=faces)
+    assert result is not None
+    eng.log(f"{name} tests: {result.describe()}")
+    if result.momentum:
+        if eng.sheet(name).pc:
+            pools.momentum(eng, result.momentum, f"{name}'s test")
+        else:
+            eng.log(f"{name} (NPC) has {result.momentum} Momentum to spend now; unspent, the GM may bank it "
+                    f"as {eng.pool_name} ('threat +{result.momentum}')")
+
+
+def _challenge(eng: TwoD20Engine, cmd: Command) -> None:
+    n = count(cmd.args[0], "dice")
+    faces = None
+    for w in cmd.args[1:]:
+        if w.casefold().startswith("faces="):
+            faces = [count(x, "face") for x in w.split("=", 1)[1].split(",")]
+    roll = dice.roll_challenge(eng.st, n, faces)
+    eng.log(f"{roll.describe()}")
+
+
+def _treat(eng: TwoD20Engine, cmd: Command) -> None:
+    """`treat NAME KIND [N]`: mark Harms treated (no penalty; they still count, B42)."""
+    name = eng.living(cmd.args[0])
+    kind = cmd.args[1].casefold()
+    a = eng.agent(name)
+    n = _amount(cmd) or 1
+    have = a.harms.get(kind, 0) - a.treated.get(kind, 0)
+    if have < n:
+        raise Refusal(f"{name} has {have} untreated {kind.title()}(s)")
+    a.treated[kind] = a.treated.get(kind, 0) + n
+    eng.log(f"{name}: {n} {kind.title()}(s) treated (they still count toward Defeat)")
+
+
+def _stabilize(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    a = eng.agent(name)
+    if not a.dying:
+        raise Refusal(f"{name} is not Dying")
+    a.stabilized = True
+    a.dying = False
+    eng.log(f"{name} is stabilized: alive, still Defeated")
+
+
+def _revive(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    a = eng.agent(name)
+    if not a.defeated:
+        raise Refusal(f"{name} is not Defeated")
+    if a.yielded:
+        raise Refusal(f"{name} yielded this scene: it cannot be revived until the scene ends")
+    a.defeated = False
+    a.dying = False
+    a.revived = True
+    eng.log(f"{name} is revived: no longer Defeated; the next Harm defeats again")
+
+
+def _fortune(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    if not eng.sheet(name).pc:
+        raise Refusal(f"{name} is an NPC: no {eng.profile.meta_currency.title()}")
+    pools.fortune(eng, name, signed_int(cmd.args[1], "Fortune"), " ".join(cmd.args[2:]) or "GM")
+
+
+def _answer(eng: TwoD20Engine, cmd: Command) -> None:
+    if eng.st.prompt is None:
+        raise Refusal("there is no question to answer")
+    raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
+
+
+def _seed(eng: TwoD20Engine, cmd: Command) -> None:
+    eng.st.seed = signed_int(cmd.args[0], "seed")
+    eng.st.draws = 0
+    eng.log(f"random seed set to {eng.st.seed}")
+
+
+HANDLERS = {
+    "start": _start,
+    "next": _next,
+    "pick": _pick,
+    "keep": _pick,
+    "add": _add,
+    "remove": _remove,
+    "damage": _damage,
+    "heal": _heal,
+    "spend": _spend,
+    "move": _move,
+    "reach": _reach,
+    "momentum": _pool,
+    "threat": _pool,
+    "end": _end,
+    "roll": _roll,
+    "challenge": _challenge,
+    "treat": _treat,
+    "stabilize": _stabilize,
+    "revive": _revive,
+    "fortune": _fortune,
+    "answer": _answer,
+    "seed": _seed,
+}

@@ -1,0 +1,258 @@
+"""Damage, resistance, stress, Harm, Defeat, Dying and death (RULES.md §3.8-§3.10).
+
+`damage` follows the SRD order: Vicious adds to the total, resistance (persistent + rolled
+conditional − Piercing) comes off, stress fills the track, the threshold rule gives Harms, and only
+then, if stress got through (B41) and at least one Effect was rolled, the damage effects apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tracker.rules.errors import Refusal
+from tracker.rules.twod20 import dice, pools
+from tracker.rules.twod20.core import TwoD20Engine
+from tracker.rules.twod20.state import Persistent
+
+PHYSICAL = ("stress", "vigour")
+
+
+def harms_from(taken_before: int, stress: int, maximum: int, threshold: int = 5, per_5: bool = False) -> int:
+    """Harms from one hit by the SRD threshold rule (§3.10.1, C28); `per_5` is the literal Infinity screen."""
+    if stress <= 0:
+        return 0
+    if per_5:
+        return stress // threshold + (1 if taken_before < maximum <= taken_before + stress else 0)
+    if taken_before >= maximum:
+        return 2 if stress >= threshold else 1
+    count = 1 if stress >= threshold else 0
+    if taken_before + stress >= maximum:
+        count += 1
+    return count
+
+
+@dataclass
+class Hit:
+    """One damage instance as the command gives it."""
+
+    total: int
+    icons: int = 0
+    track: str | None = None
+    mental: bool = False
+    effects: dict[str, int] = field(default_factory=dict)
+    cover: int | None = None
+    soak: int = 0
+    attacker: str | None = None
+    ignore_soak: bool = False
+    yield_: bool = False
+    why: str = ""
+
+
+def resolve_track(eng: TwoD20Engine, name: str, hit: Hit) -> tuple[str, str, str]:
+    """(track, harm kind, resistance field) for a hit: physical by default; `mental` or a track name."""
+    tracks = {t: (h, r) for t, h, r in eng.profile.tracks}
+    have = eng.tracks(name)
+    if hit.track:
+        if hit.track in ("mental", "physical", "digital"):
+            wanted = {"physical": 0, "mental": 1, "digital": 2}[hit.track]
+            if len(eng.profile.tracks) == 1:
+                if hit.track == "digital":
+                    raise Refusal(f"profile {eng.profile.name} has no digital track")
+                t, h, r = eng.profile.tracks[0]
+                return (t, eng.profile.mental_harm, "courage") if hit.track == "mental" else (t, h, r)
+            t, h, r = eng.profile.tracks[wanted]
+            if t not in have:
+                raise Refusal(f"{name} has no {t} track")
+            return t, h, r
+        if hit.track not in have:
+            raise Refusal(f"{name} has no '{hit.track}' track (tracks: {', '.join(have)})")
+        h, r = tracks.get(hit.track, ("wound", "armor"))
+        return hit.track, h, r
+    t, h, r = eng.profile.tracks[0]
+    if t not in have:
+        t = next(iter(have))
+        h, r = tracks.get(t, ("wound", "armor"))
+    return t, h, r
+
+
+def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
+    """Apply one hit to `name` with every rule of §3.8-§3.10."""
+    sheet = eng.sheet(name)
+    a = eng.agent(name)
+    track, harm_kind, resist_field = resolve_track(eng, name, hit)
+    if hit.mental and len(eng.profile.tracks) == 1:
+        harm_kind, resist_field = eng.profile.mental_harm, "courage"
+    icons = hit.icons
+    fx = hit.effects
+    total = hit.total + fx.get("vicious", 0) * icons
+    label = f"{hit.why}: " if hit.why else ""
+    if hit.ignore_soak:
+        resist, detail = 0, "ignoring Soak"
+    else:
+        persistent = int(getattr(sheet, resist_field, 0))
+        dice_count = hit.cover if hit.cover is not None else (sheet.morale if resist_field == "courage" else
+                                                              sheet.cover if resist_field == "armor" else 0)
+        rolled = dice.roll_challenge(eng.st, dice_count) if dice_count else None
+        conditional = rolled.total if rolled else 0
+        if rolled and a.conditions.get("prone") and eng.profile.prone_bonus_momentum > 1 and resist_field == "armor":
+            conditional += 2 * rolled.icons  # Infinity: +2 Soak per Effect on Cover Soak while Prone (B37)
+        pierce = fx.get("piercing", 0) * icons
+        resist = max(0, persistent + conditional + hit.soak - pierce)
+        parts = [f"{resist_field} {persistent}"]
+        if rolled:
+            parts.append(f"{'cover' if resist_field == 'armor' else 'morale'} {rolled.describe()}")
+        if hit.soak:
+            parts.append(f"+{hit.soak}")
+        if pierce:
+            parts.append(f"Piercing −{pierce}")
+        detail = "resistance " + " ".join(parts) + f" = {resist}"
+    stress = total - resist
+    vic = f" (Vicious +{fx.get('vicious', 0) * icons})" if fx.get("vicious") and icons else ""
+    if stress <= 0:
+        eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: no stress, no further effect")
+        return
+    maximum = eng.tracks(name)[track]
+    before = a.stress.get(track, 0)
+    a.stress[track] = min(maximum, before + stress)
+    count = harms_from(before, stress, maximum, eng.profile.harm_threshold, eng.profile.harm_per_5_stress)
+    if icons and fx.get("intense") and count:
+        count += 1
+    shown = _stress_text(eng, name, track)
+    eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown})"
+            + (f", {count} {harm_kind.title()}{'s' if count > 1 else ''}" if count else ""))
+    if count:
+        suffer(eng, name, harm_kind, count, yielded=hit.yield_)
+    if icons and not a.dead:
+        _effects(eng, name, hit, track)
+
+
+def _stress_text(eng: TwoD20Engine, name: str, track: str) -> str:
+    maximum = eng.tracks(name)[track]
+    taken = eng.agent(name).stress.get(track, 0)
+    if eng.profile.stress_display == "remaining":
+        return f"{track.title()} {maximum - taken}/{maximum} left"
+    return f"{track.title()} {taken}/{maximum}"
+
+
+def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
+    """Damage effects, each needing ≥1 Effect rolled (§3.8)."""
+    a = eng.agent(name)
+    sheet = eng.sheet(name)
+    fx = hit.effects
+    icons = hit.icons
+    if "stun" in fx and icons >= max(1, sheet.skill("survive")):
+        if a.conditions.get("stunned"):
+            eng.log(f"{name} is already Stunned (Stun does not stack)")
+        else:
+            a.conditions["stunned"] = True
+            eng.log(f"{name} is Stunned: no actions on its next turn")
+    if "knockdown" in fx and icons >= max(1, sheet.skill("move")) and not a.conditions.get("prone"):
+        a.conditions["prone"] = True
+        eng.log(f"{name} is knocked Prone")
+    if "drain" in fx:
+        fatigue(eng, name, icons, "Drain")
+    if "snare" in fx:
+        a.conditions["snared"] = max(int(a.conditions.get("snared", 0)), icons)
+        eng.log(f"{name} is Snared (break free at Difficulty {icons})")
+    if "persistent" in fx:
+        a.persistent.append(Persistent(x=fx["persistent"], track=track, ticks=icons, mental=hit.mental))
+        a.conditions["persistent"] = sum(p.ticks for p in a.persistent)
+        eng.log(f"{name} suffers Persistent {fx['persistent']}: {icons} tick(s) at the end of its turns")
+    if "perilous" in fx:
+        npc_attacker = hit.attacker is not None and not eng.sheet(hit.attacker).pc
+        if npc_attacker:
+            pools.threat(eng, -min(icons, eng.st.threat), "Perilous from an NPC")
+        else:
+            pools.threat(eng, icons, "Perilous")
+    if "area" in fx:
+        eng.log(f"Area: everyone within Reach of {name}, plus {icons} more within Close range, is hit too")
+    if "destructive" in fx:
+        eng.log(f"Destructive: {name}'s cover loses {icons}[CD]")
+    if "incendiary" in fx and eng.profile.infinity_conditions:
+        x = fx["incendiary"]
+        a.conditions["burning"] = max(int(a.conditions.get("burning", 0)), x)
+        a.burning_rounds = max(a.burning_rounds, icons)
+        eng.log(f"{name} is Burning {x} for {icons} round(s)")
+
+
+def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = False) -> None:
+    """Harms and what they lead to: Defeated, Dying, death, a mental break (§3.10.2)."""
+    a = eng.agent(name)
+    p = eng.profile
+    physical = {h for t, h, _ in p.tracks if t in PHYSICAL}
+    if a.defeated and p.defeat_at_harms:
+        a.harms[kind] = a.harms.get(kind, 0) + count
+        if kind in physical:
+            _die(eng, name, f"a {kind.title()} while Defeated")
+        else:
+            a.broken = True
+            eng.log(f"{name} suffers a {kind.title()} while Defeated: a mental break, no longer playable")
+        return
+    if yielded and eng.sheet(name).pc:
+        count = 1
+        a.yielded = True
+        pools.fortune(eng, name, 1, "voluntary Defeat")
+    a.harms[kind] = a.harms.get(kind, 0) + count
+    if kind in a.treated:
+        a.treated.pop(kind)
+        eng.log(f"a new {kind.title()} un-treats {name}'s treated {kind.title()}s")
+    for lethal_kind, limit in p.lethal_harms:
+        if a.harms.get(lethal_kind, 0) >= limit:
+            if lethal_kind in physical:
+                _die(eng, name, f"{limit} {lethal_kind.title()}s")
+            else:
+                eng.log(f"{name} has {limit} {lethal_kind.title()}es: the system is destroyed")
+    total = sum(a.harms.values())
+    if p.defeat_at_harms and (total >= p.defeat_at_harms or yielded or a.revived) and not a.dead:
+        _defeat(eng, name, yielded)
+
+
+def _defeat(eng: TwoD20Engine, name: str, yielded: bool) -> None:
+    a = eng.agent(name)
+    if a.defeated:
+        return
+    a.defeated = True
+    a.conditions["prone"] = True
+    physical = {h for t, h, _ in eng.profile.tracks if t in PHYSICAL}
+    wounds = sum(v for k, v in a.harms.items() if k in physical)
+    traumas = sum(v for k, v in a.harms.items() if k not in physical)
+    a.dying = wounds > traumas and not yielded
+    how = "yields: Defeated (voluntary), not Dying" if yielded else "is Defeated: Prone, one Free Action per turn"
+    eng.log(f"{name} {how}" + (" — and Dying (Wounds > Traumas): dies at the end of the scene unless treated"
+                                if a.dying else ""))
+
+
+def _die(eng: TwoD20Engine, name: str, why: str) -> None:
+    a = eng.agent(name)
+    a.dead = True
+    a.dying = False
+    eng.st.reach = [p for p in eng.st.reach if name not in p]
+    eng.log(f"{name} dies ({why})")
+
+
+def fatigue(eng: TwoD20Engine, name: str, amount: int, why: str) -> None:
+    """Fatigue lowers max stress; current stress is capped, with no Harm (B21); at 0, unconsciousness."""
+    a = eng.agent(name)
+    track = next(iter(eng.tracks(name)))
+    if eng.tracks(name)[track] == 0:
+        if a.unconscious:
+            _die(eng, name, "more Fatigue while unconscious from exhaustion")
+        else:
+            a.unconscious = True
+            eng.log(f"{name} falls unconscious from exhaustion ({why})")
+        return
+    a.fatigue += amount
+    maximum = eng.tracks(name)[track]
+    if a.stress.get(track, 0) > maximum:
+        a.stress[track] = maximum
+    eng.log(f"{name} gains {amount} Fatigue ({why}): max {track.title()} {maximum}")
+
+
+def recover(eng: TwoD20Engine, name: str, amount: int, track: str | None) -> None:
+    a = eng.agent(name)
+    t = track or next(iter(eng.tracks(name)))
+    if t not in eng.tracks(name):
+        raise Refusal(f"{name} has no '{t}' track")
+    before = a.stress.get(t, 0)
+    a.stress[t] = max(0, before - amount)
+    eng.log(f"{name} recovers {before - a.stress[t]} stress ({_stress_text(eng, name, t)})")

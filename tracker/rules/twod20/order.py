@@ -1,0 +1,180 @@
+"""Who acts next (RULES.md §3.4): the alternating order with pick/keep, and its variants.
+
+After each turn the engine either starts the next turn itself (initiative scores) or asks the
+hand-over question, which only `pick` and `keep` answer.
+"""
+
+from __future__ import annotations
+
+from tracker.rules.errors import Refusal
+from tracker.rules.twod20 import dice, pools
+from tracker.rules.twod20.core import TwoD20Engine
+from tracker.rules.twod20.turns import open_turn
+
+KEEP_COST = 2
+
+
+def waiting(eng: TwoD20Engine) -> list[str]:
+    """Everyone who can still take a turn this round."""
+    return [n for n in eng.sheets if eng.can_take_turn(n) and not eng.agent(n).acted]
+
+
+def initiative_order(eng: TwoD20Engine) -> list[str]:
+    """Initiative variant: highest score first; across sides the PC first; then by name [004:L1406-1416]."""
+    return sorted(
+        (n for n in eng.sheets if eng.can_take_turn(n)),
+        key=lambda n: (-eng.agent(n).initiative, 0 if eng.sheet(n).pc else 1, n),
+    )
+
+
+def roll_initiative(eng: TwoD20Engine) -> None:
+    """Scores once per scene: fixed max(Agility, Insight), or rolled [CD] when the settings ask."""
+    rolled = bool(eng.setup.settings.overrides().get("random_initiative", False))
+    for name, sheet in eng.sheets.items():
+        score = sheet.initiative_score()
+        if rolled:
+            r = dice.roll_challenge(eng.st, score)
+            eng.log(f"{name} rolls {r.describe()} for initiative")
+            score = r.total
+        eng.agent(name).initiative = score
+
+
+def begin_round(eng: TwoD20Engine, opener: str | None = None) -> None:
+    st = eng.st
+    st.round += 1
+    st.order = []
+    for a in st.fighters.values():
+        a.acted = False
+        a.majors = 0
+        a.reactions = 0
+        a.rush_used = False
+        a.deferred = False
+    eng.log(f"Round {st.round} begins")
+    if eng.order_rule == "initiative":
+        queue = initiative_order(eng)
+        if queue:
+            open_turn(eng, queue[0])
+        return
+    if opener:
+        open_turn(eng, opener)
+    else:
+        ask_handover(eng)
+
+
+def after_turn(eng: TwoD20Engine) -> None:
+    """The turn is over: the next turn, a hand-over question, or the round's end."""
+    st = eng.st
+    left = waiting(eng)
+    if not left:
+        if not any(eng.can_take_turn(n) for n in eng.sheets):
+            st.phase = "handover"
+            eng.log("Nobody is left to act: 'end' ends the scene")
+            return
+        eng.log(f"Round {st.round} ends")
+        if eng.order_rule in ("initiative", "narrative", "player-priority"):
+            begin_round(eng)
+        else:
+            ask_round_opener(eng)
+        return
+    if eng.order_rule == "initiative":
+        queue = [n for n in initiative_order(eng) if n in left]
+        open_turn(eng, queue[0])
+        return
+    ask_handover(eng)
+
+
+def _sides_waiting(eng: TwoD20Engine) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for n in waiting(eng):
+        out.setdefault(eng.side(n), []).append(n)
+    return out
+
+
+def ask_handover(eng: TwoD20Engine) -> None:
+    st = eng.st
+    st.phase = "handover"
+    left = waiting(eng)
+    last = st.last_actor
+    if eng.order_rule == "narrative" or last is None:
+        who = "Who acts first?" if last is None else "Who acts next?"
+        if last is None and eng.order_rule != "narrative":
+            who += f" (an NPC first costs {KEEP_COST} {eng.pool_name})"
+        eng.ask("pick", f"{who} pick NAME", left)
+        return
+    if eng.order_rule == "player-priority":
+        pcs = [n for n in left if eng.sheet(n).pc]
+        if pcs:
+            eng.ask("pick", f"The players pick who acts next (the GM may insert an NPC for 1 {eng.pool_name})",
+                    left)
+        else:
+            eng.ask("pick", "The NPCs act: pick NAME", left)
+        return
+    sides = _sides_waiting(eng)
+    mine = eng.side(last)
+    others = [n for s, names in sides.items() if s != mine for n in names]
+    if others:
+        keep = [n for n in sides.get(mine, [])] if st.kept_by != mine else []
+        extra = f"; or keep NAME for {mine} ({KEEP_COST} to keep the initiative)" if keep else ""
+        eng.ask("pick", f"Hand-over from {last}: the other side picks NAME{extra}", others + keep)
+    else:
+        eng.ask("pick", f"Only {mine} have actors left: pick NAME", sides.get(mine, []))
+
+
+def ask_round_opener(eng: TwoD20Engine) -> None:
+    st = eng.st
+    st.phase = "handover"
+    last = st.last_actor
+    mine = eng.side(last) if last else ""
+    everyone = [n for n in eng.sheets if eng.can_take_turn(n)]
+    eng.ask("round", f"Round {st.round + 1}: {last} nominates the other side (pick NAME), or keep NAME for "
+            f"{mine} ({KEEP_COST} to open the round)", everyone)
+
+
+def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
+    """`pick NAME` / `keep NAME`: answer the hand-over question (CONTRACT.md §3)."""
+    st = eng.st
+    if st.prompt is None or st.prompt.kind not in ("pick", "round"):
+        raise Refusal("nobody is waiting for a hand-over: pick and keep answer it after 'next' or 'start'")
+    name = eng.living(text)
+    round_opening = st.prompt.kind == "round"
+    last = st.last_actor
+    if not eng.can_take_turn(name):
+        raise Refusal(f"{name} cannot act (unconscious)")
+    if not round_opening and eng.agent(name).acted:
+        raise Refusal(f"{name} has already acted this round")
+    cost = 0
+    reason = ""
+    if eng.order_rule == "alternating" and last is not None:
+        same = eng.side(name) == eng.side(last)
+        others_waiting = round_opening or any(
+            eng.side(n) != eng.side(last) for n in waiting(eng)
+        )
+        if keep:
+            if not same:
+                raise Refusal(f"keep is for {eng.side(last)}'s own characters; {name} is on {eng.side(name)}")
+            if st.kept_by == eng.side(last) and not round_opening:
+                raise Refusal(f"{eng.side(last)} kept the initiative last time: an enemy must act first")
+            cost, reason = KEEP_COST, "keep the initiative"
+        elif same and others_waiting:
+            raise Refusal(f"the hand-over goes to the other side: pick one of theirs, or keep {name} "
+                          f"({KEEP_COST} to keep the initiative)")
+    elif keep and eng.order_rule == "alternating":
+        raise Refusal("keep answers a hand-over; the first actor is picked")
+    if last is None and eng.order_rule == "alternating" and not eng.sheet(name).pc:
+        cost, reason = KEEP_COST, "an NPC acts first"
+    if (eng.order_rule == "player-priority" and not round_opening and not eng.sheet(name).pc
+            and any(eng.sheet(n).pc for n in waiting(eng))):
+        cost, reason = 1, "the GM inserts an NPC turn"
+    pools.check_pay(eng, name, cost, reason)
+    st.prompt = None
+    if cost:
+        pools.pay(eng, name, cost, reason, use_threat)
+    if keep:
+        st.kept_by = eng.side(name)
+    elif last is not None and eng.enemies(name, last):
+        st.kept_by = None
+    eng.log(f"{'keep' if keep else 'pick'}: {name}")
+    if round_opening:
+        begin_round(eng, opener=name)
+    else:
+        open_turn(eng, name)

@@ -1,0 +1,109 @@
+"""2d20 profiles (RULES.md §3.0) as data: one `Profile` per variant, every parameter overridable.
+
+The engine reads parameters from the profile and never asks which profile it runs (no
+``if profile == …`` in the rules), so a table can mix: Infinity with SRD ranged difficulty, say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal
+
+from tracker.rules.errors import Refusal
+
+Rounding = Literal["up", "down", "full"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The parameters that differ between the SRD, Infinity and the "Secret War" sheet."""
+
+    name: str
+    #: The GM's pool: "threat" (SRD, SW) or "heat" (Infinity) [003:L19].
+    gm_pool: str = "threat"
+    momentum_max: int = 6
+    momentum_decay: int = 1
+    #: The player meta-currency: fortune, determination or infinity points.
+    meta_currency: str = "fortune"
+    meta_max: int = 5
+    starting_meta: int = 3
+    #: Stress tracks a combatant has when the file gives one number (the SRD's single track).
+    default_track: str = "stress"
+    #: Track → (harm kind, resistance field) (§3.0 Harm names; §3.9 resistance).
+    tracks: tuple[tuple[str, str, str], ...] = (("stress", "wound", "armor"),)
+    #: Harm kind suffered by mental damage on a single-track profile.
+    mental_harm: str = "trauma"
+    #: Harms of any kind that defeat (SRD 3); 0 = no such rule.
+    defeat_at_harms: int = 3
+    #: Harms of one kind that kill/destroy (Infinity: 5 Wounds kill, 5 Breaches destroy) [003:L350-353].
+    lethal_harms: tuple[tuple[str, int], ...] = ()
+    #: Stress display: "taken" (SRD fills up) or "remaining" (Infinity depletes), decision B32.
+    stress_display: Literal["taken", "remaining"] = "taken"
+    ranged_base_difficulty: int = 2
+    melee_base_difficulty: int = 1
+    mental_base_difficulty: int = 1
+    prone_ranged_difficulty: int = 1
+    prone_bonus_momentum: int = 1
+    prone_hindered: bool = False
+    secondary_target: Rounding = "up"
+    dazed_twice_staggered: bool = False
+    #: Reactions: "one" per round (SRD) or "escalating" Heat cost 1, 2, 3 … (Infinity, B23).
+    reactions: Literal["one", "escalating"] = "one"
+    #: Harm threshold; the Scale variant raises it [004:L1975].
+    harm_threshold: int = 5
+    #: Literal screen reading "1 Harm per 5 stress" (B2), off by default.
+    harm_per_5_stress: bool = False
+    #: Stress clears at the end of the scene (SRD) or the start of the next (SW, B34).
+    stress_recovery: Literal["scene_end", "scene_start"] = "scene_end"
+    #: Infinity conditions with timing: Bleeding at turn start, Burning X at turn end (§3.11.2).
+    infinity_conditions: bool = False
+
+
+PROFILES: dict[str, Profile] = {
+    "srd": Profile(name="srd"),
+    "infinity": Profile(
+        name="infinity",
+        gm_pool="heat",
+        meta_currency="infinity points",
+        default_track="vigour",
+        tracks=(("vigour", "wound", "armor"), ("resolve", "metanoia", "courage"), ("firewall", "breach", "bts")),
+        mental_harm="metanoia",
+        defeat_at_harms=0,
+        lethal_harms=(("wound", 5), ("breach", 5)),
+        stress_display="remaining",
+        ranged_base_difficulty=1,
+        prone_ranged_difficulty=2,
+        prone_bonus_momentum=2,
+        prone_hindered=True,
+        secondary_target="down",
+        dazed_twice_staggered=True,
+        reactions="escalating",
+        infinity_conditions=True,
+    ),
+    "secret-war": Profile(
+        name="secret-war",
+        ranged_base_difficulty=1,
+        secondary_target="full",
+        stress_recovery="scene_start",
+    ),
+}
+
+OVERRIDABLE = {f.name for f in fields(Profile)} - {"name", "tracks", "lethal_harms"}
+
+
+def resolve_profile(name: str, overrides: dict[str, Any] | None = None) -> Profile:
+    """The named profile with the encounter's overrides applied (each checked against its type)."""
+    if name not in PROFILES:
+        raise Refusal(f"unknown profile '{name}' (srd, infinity, secret-war)")
+    base = PROFILES[name]
+    if not overrides:
+        return base
+    clean: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key not in OVERRIDABLE:
+            raise Refusal(f"'{key}' is not a profile parameter")
+        current = getattr(base, key)
+        if type(value) is not type(current):
+            raise Refusal(f"profile parameter '{key}' takes a {type(current).__name__}")
+        clean[key] = value
+    return replace(base, **clean)

@@ -1,0 +1,99 @@
+"""The 2d20 parts of the encounter file (RULES.md §3.1): combatants, zones and table settings."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from tracker.rules.errors import Refusal
+from tracker.rules.model import ConditionValue, Strict
+from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
+
+
+class TwoD20Combatant(Strict):
+    """One ``[[combatants]]`` entry of a 2d20 encounter."""
+
+    name: str = Field(min_length=1)
+    side: str | None = None
+    #: minor | notable | major for NPCs; absent for a player character.
+    npc_type: Literal["minor", "notable", "major"] | None = None
+    attributes: dict[str, int] = Field(default_factory=dict)
+    skills: dict[str, int] = Field(default_factory=dict)
+    focuses: list[str] = Field(default_factory=list)
+    #: Maximum stress: one number for the profile's single track, or a table per track.
+    stress: int | dict[str, int]
+    armor: int = Field(default=0, ge=0)
+    courage: int = Field(default=0, ge=0)
+    #: Infinity BTS/Security, the Firewall's soak.
+    bts: int = Field(default=0, ge=0)
+    #: Standing conditional resistance dice rolled on each hit (Cover, Morale), unless the damage says.
+    cover: int = Field(default=0, ge=0)
+    morale: int = Field(default=0, ge=0)
+    zone: str | None = None
+    fatigue: int = Field(default=0, ge=0)
+    #: Player meta-currency now; defaults to starting_fortune for player characters (B43).
+    fortune: int | None = Field(default=None, ge=0)
+    starting_fortune: int = Field(default=3, ge=0, le=5)
+    harms: dict[str, int] = Field(default_factory=dict)
+    #: Initiative score for the "initiative" order; defaults to max(Agility, Insight).
+    initiative: int | None = None
+    conditions: dict[str, ConditionValue] = Field(default_factory=dict)
+    gm_only: bool = False
+    notes: str = ""
+
+    @field_validator("conditions")
+    @classmethod
+    def _known(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
+        out: dict[str, int | bool] = {}
+        problems = []
+        for raw, v in value.items():
+            try:
+                key = condition_key(raw)
+            except Refusal as exc:
+                problems.append(str(exc))
+                continue
+            rule = CONDITIONS[key]
+            if rule.valued and (isinstance(v, bool) or v < 1):
+                problems.append(f"{rule.title} is valued: give a number of 1 or more")
+            elif not rule.valued and v is not True:
+                problems.append(f"{rule.title} is not valued: write {key} = true")
+            out[key] = v
+        if problems:
+            raise ValueError("; ".join(problems))
+        return out
+
+    @field_validator("stress")
+    @classmethod
+    def _positive(cls, value: int | dict[str, int]) -> int | dict[str, int]:
+        values = [value] if isinstance(value, int) else list(value.values())
+        if not values or any(v < 1 for v in values):
+            raise ValueError("stress maxima must be 1 or more")
+        return value
+
+    @property
+    def pc(self) -> bool:
+        return self.npc_type is None
+
+    @property
+    def side_name(self) -> str:
+        return self.side or ("players" if self.pc else "npcs")
+
+    def initiative_score(self) -> int:
+        """The initiative variant's score: max(Agility, Insight) unless given [004:L1406-1416]."""
+        if self.initiative is not None:
+            return self.initiative
+        a = {k.casefold(): v for k, v in self.attributes.items()}
+        return max(a.get("agility", 0), a.get("insight", 0), a.get("awareness", 0))
+
+    def skill(self, name: str) -> int:
+        return {k.casefold(): v for k, v in self.skills.items()}.get(name, 0)
+
+
+class TwoD20Settings(Strict):
+    """``[settings]`` of a 2d20 encounter: profile parameter overrides (RULES.md §3.0)."""
+
+    model_config = Strict.model_config | {"extra": "allow"}
+
+    def overrides(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})

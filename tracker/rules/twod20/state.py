@@ -1,0 +1,86 @@
+"""The live state of a 2d20 conflict: what ``[state]`` in the file holds (RULES.md §3.1, §3.3)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from tracker.rules.model import ConditionValue, Prompt, Strict
+
+
+class Persistent(Strict):
+    """A Persistent X instance: X[CD] of `track` damage at the end of each own turn, `ticks` left (B19)."""
+
+    x: int
+    track: str
+    ticks: int
+    mental: bool = False
+
+
+class Agent(Strict):
+    """A 2d20 combatant's live record."""
+
+    #: Stress taken per track (B32: Infinity displays what remains, the state keeps what was taken).
+    stress: dict[str, int]
+    harms: dict[str, int] = Field(default_factory=dict)
+    treated: dict[str, int] = Field(default_factory=dict)
+    zone: str | None = None
+    conditions: dict[str, ConditionValue] = Field(default_factory=dict)
+    #: Infinity Burning: rounds left (its X is in conditions["burning"]).
+    burning_rounds: int = 0
+    persistent: list[Persistent] = Field(default_factory=list)
+    fatigue: int = 0
+    fortune: int = 0
+    defeated: bool = False
+    dying: bool = False
+    stabilized: bool = False
+    dead: bool = False
+    broken: bool = False
+    unconscious: bool = False
+    #: Voluntary defeat this scene: no revival by allies or Fortune until the scene ends [004:L1886].
+    yielded: bool = False
+    #: Left Defeated (Fortune or an ally's revive): any further Harm defeats again [004:L1876].
+    revived: bool = False
+    acted: bool = False
+    majors: int = 0
+    majors_allowed: int = 1
+    majors_turn: int = 0
+    minors: list[str] = Field(default_factory=list)
+    extra_minors: int = 0
+    reactions: int = 0
+    free_actions: int = 0
+    #: Passed without a Minor Action: the turn is not used and the character may act later [004:L1472].
+    deferred: bool = False
+    rush_used: bool = False
+    initiative: int = 0
+
+
+Phase = Literal["setup", "turn", "handover", "ended"]
+
+
+class TwoD20State(Strict):
+    """``[state]`` of a 2d20 encounter."""
+
+    system: Literal["2d20"] = "2d20"
+    seed: int
+    draws: int = 0
+    phase: Phase = "setup"
+    round: int = 0
+    scene: int = 1
+    active: str | None = None
+    #: Who took the last turn (the hand-over goes to an opposing side).
+    last_actor: str | None = None
+    #: The side that kept the initiative last; it may not keep again until an enemy has acted.
+    kept_by: str | None = None
+    #: Turns taken this round, in order; with the initiative variant, the whole round's order.
+    order: list[str] = Field(default_factory=list)
+    fighters: dict[str, Agent]
+    momentum: int = 0
+    threat: int = 0
+    #: Declared Reach pairs (B22: a state, not a zone distance).
+    reach: list[list[str]] = Field(default_factory=list)
+    prompt: Prompt | None = None
+    log: list[str] = Field(default_factory=list)
+    #: Bonus Momentum from this turn (lost if unspent, never saved) [004:L518].
+    bonus_momentum: int = 0

@@ -1,0 +1,88 @@
+"""A 2d20 turn from start to end (RULES.md §3.13): start-of-turn effects, bookkeeping, end-of-turn ticks."""
+
+from __future__ import annotations
+
+from tracker.rules.twod20 import dice
+from tracker.rules.twod20.core import TwoD20Engine
+from tracker.rules.twod20.harm import Hit, damage
+
+
+def open_turn(eng: TwoD20Engine, name: str) -> None:
+    """turn_start(c): reset the turn's actions, Infinity Bleeding, a Stun, Defeat's limit."""
+    st = eng.st
+    a = eng.agent(name)
+    st.active = name
+    st.phase = "turn"
+    st.bonus_momentum = 0
+    a.minors = []
+    a.extra_minors = 0
+    a.free_actions = 0
+    a.majors_allowed = 1
+    a.majors_turn = 0
+    a.acted = True
+    if name not in st.order:
+        st.order.append(name)
+    eng.log(f"{name}'s turn")
+    if eng.profile.infinity_conditions and a.conditions.get("bleeding"):
+        roll = dice.roll_challenge(st, 3)
+        eng.log(f"Bleeding: {roll.describe()}")
+        damage(eng, name, Hit(total=roll.total, icons=0, ignore_soak=True, why="Bleeding (ignores Soak)"))
+    if a.conditions.get("stunned"):
+        eng.log(f"{name} is Stunned: no actions this turn")
+    elif a.defeated:
+        eng.log(f"{name} is Defeated: one Free Action this turn")
+
+
+def end_turn(eng: TwoD20Engine) -> None:
+    """turn_end(c): Persistent ticks, Infinity Burning, the Stun spent, a Pass without a Minor deferred."""
+    st = eng.st
+    name = st.active
+    assert name is not None
+    a = eng.agent(name)
+    for inst in list(a.persistent):
+        if a.dead:
+            break
+        roll = dice.roll_challenge(st, inst.x)
+        inst.ticks -= 1
+        eng.log(f"end of {name}'s turn: Persistent {inst.x} → {roll.describe()} ({inst.ticks} tick(s) left)")
+        damage(eng, name, Hit(total=roll.total, icons=0, track=inst.track, mental=inst.mental, why="Persistent"))
+        if inst.ticks <= 0:
+            a.persistent.remove(inst)
+    if a.persistent:
+        a.conditions["persistent"] = sum(p.ticks for p in a.persistent)
+    else:
+        a.conditions.pop("persistent", None)
+    x = int(a.conditions.get("burning", 0))
+    if eng.profile.infinity_conditions and x and not a.dead:
+        roll = dice.roll_challenge(st, x)
+        eng.log(f"end of {name}'s turn: Burning {x} → {roll.describe()}, applied to Vigour and Resolve")
+        physical, mental = eng.profile.tracks[0][0], eng.profile.tracks[1][0]
+        damage(eng, name, Hit(total=roll.total, icons=0, track=physical, why="Burning"))
+        if not a.dead and mental in eng.tracks(name):
+            damage(eng, name, Hit(total=roll.total, icons=0, track=mental, why="Burning"))
+        a.burning_rounds = a.burning_rounds - 1 + roll.icons
+        if a.burning_rounds <= 0:
+            a.conditions.pop("burning", None)
+            a.burning_rounds = 0
+            eng.log(f"{name}'s Burning ends")
+        elif roll.icons:
+            eng.log(f"Burning Effects extend it: {a.burning_rounds} round(s) left")
+    if a.conditions.pop("stunned", None):
+        eng.log(f"{name}'s Stun is spent")
+    passed = a.deferred
+    if passed and not a.minors:
+        others = [n for n in eng.sheets if n != name and eng.can_take_turn(n) and not eng.agent(n).acted]
+        if others and not all(eng.agent(n).deferred for n in others):
+            a.acted = False
+            st.order.remove(name)
+            eng.log(f"{name} passed without a Minor Action: it has not used its turn and may act later")
+        else:
+            a.deferred = False
+    else:
+        for other in st.fighters.values():
+            other.deferred = False
+    if st.bonus_momentum:
+        eng.log(f"{st.bonus_momentum} unspent bonus Momentum is lost")
+        st.bonus_momentum = 0
+    st.last_actor = name
+    st.active = None
