@@ -82,3 +82,30 @@ class TwoD20Engine:
     @property
     def pool_name(self) -> str:
         return self.profile.gm_pool.title()
+
+
+def range_report(eng: TwoD20Engine, attacker: str, target: str, weapon_range: str | None, kind: str = "ranged") -> str:
+    """What the screens show: the range category and Difficulty from `attacker` to `target` (C37)."""
+    from tracker.rules.twod20.zones import attack_difficulty
+
+    a, t = eng.agent(attacker), eng.agent(target)
+    if a.zone is None or t.zone is None:
+        raise Refusal("both need a zone for a range")
+    distance = eng.zones.distance(a.zone, t.zone)
+    if distance is None:
+        raise Refusal(f"{t.zone} cannot be reached from {a.zone}")
+    base = {"melee": eng.profile.melee_base_difficulty, "mental": eng.profile.mental_base_difficulty}.get(
+        kind, eng.profile.ranged_base_difficulty
+    )
+    result = attack_difficulty(
+        kind,
+        distance,
+        weapon_range,
+        base,
+        attacker_in_reach=bool(eng.in_reach_of_enemy(attacker)),
+        target_prone=bool(t.conditions.get("prone")),
+        prone_step=eng.profile.prone_ranged_difficulty,
+        ranged_step_rule=eng.profile.ranged_step_rule,
+    )
+    notes = "; ".join(result.notes)
+    return f"{result.range.title()} range, Difficulty {result.difficulty}" + (f" ({notes})" if notes else "")

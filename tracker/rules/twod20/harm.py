@@ -17,6 +17,13 @@ from tracker.rules.twod20.state import Persistent
 PHYSICAL = ("stress", "vigour")
 
 
+def plural(word: str, n: int) -> str:
+    """Wound → Wounds, Breach → Breaches, Metanoia stays."""
+    if n == 1 or word.endswith("ia"):
+        return word
+    return word + ("es" if word.endswith(("ch", "sh", "s")) else "s")
+
+
 def harms_from(taken_before: int, stress: int, maximum: int, threshold: int = 5, per_5: bool = False) -> int:
     """Harms from one hit by the SRD threshold rule (§3.10.1, C28); `per_5` is the literal Infinity screen."""
     if stress <= 0:
@@ -119,7 +126,7 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         count += 1
     shown = _stress_text(eng, name, track)
     eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown})"
-            + (f", {count} {harm_kind.title()}{'s' if count > 1 else ''}" if count else ""))
+            + (f", {count} {plural(harm_kind.title(), count)}" if count else ""))
     if count:
         suffer(eng, name, harm_kind, count, yielded=hit.yield_)
     if icons and not a.dead:
@@ -180,7 +187,7 @@ def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = 
     a = eng.agent(name)
     p = eng.profile
     physical = {h for t, h, _ in p.tracks if t in PHYSICAL}
-    if a.defeated and p.defeat_at_harms:
+    if a.defeated and (p.defeat_at_harms or eng.sheet(name).harm_capacity):
         a.harms[kind] = a.harms.get(kind, 0) + count
         if kind in physical:
             _die(eng, name, f"a {kind.title()} while Defeated")
@@ -199,11 +206,12 @@ def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = 
     for lethal_kind, limit in p.lethal_harms:
         if a.harms.get(lethal_kind, 0) >= limit:
             if lethal_kind in physical:
-                _die(eng, name, f"{limit} {lethal_kind.title()}s")
+                _die(eng, name, f"{limit} {plural(lethal_kind.title(), limit)}")
             else:
-                eng.log(f"{name} has {limit} {lethal_kind.title()}es: the system is destroyed")
+                eng.log(f"{name} has {limit} {plural(lethal_kind.title(), limit)}: the system is destroyed")
     total = sum(a.harms.values())
-    if p.defeat_at_harms and (total >= p.defeat_at_harms or yielded or a.revived) and not a.dead:
+    capacity = eng.sheet(name).harm_capacity or p.defeat_at_harms
+    if capacity and (total >= capacity or yielded or a.revived) and not a.dead:
         _defeat(eng, name, yielded)
 
 

@@ -40,6 +40,8 @@ class Profile:
     #: Stress display: "taken" (SRD fills up) or "remaining" (Infinity depletes), decision B32.
     stress_display: Literal["taken", "remaining"] = "taken"
     ranged_base_difficulty: int = 2
+    #: "table" (SRD range table) or "either_direction" (Infinity: +1 per category away), C37.
+    ranged_step_rule: str = "table"
     melee_base_difficulty: int = 1
     mental_base_difficulty: int = 1
     prone_ranged_difficulty: int = 1
@@ -72,6 +74,7 @@ PROFILES: dict[str, Profile] = {
         lethal_harms=(("wound", 5), ("breach", 5)),
         stress_display="remaining",
         ranged_base_difficulty=1,
+        ranged_step_rule="either_direction",
         prone_ranged_difficulty=2,
         prone_bonus_momentum=2,
         prone_hindered=True,

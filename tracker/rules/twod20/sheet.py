@@ -38,6 +38,9 @@ class TwoD20Combatant(Strict):
     harms: dict[str, int] = Field(default_factory=dict)
     #: Initiative score for the "initiative" order; defaults to max(Agility, Insight).
     initiative: int | None = None
+    #: Harms that defeat this combatant; defaults to the profile's (SRD 3). The SRD's NPC chapter is
+    #: missing from the seeds, so a table gives minor/notable NPCs their own number here.
+    harm_capacity: int | None = Field(default=None, ge=1)
     conditions: dict[str, ConditionValue] = Field(default_factory=dict)
     gm_only: bool = False
     notes: str = ""
