@@ -99,7 +99,7 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
             print(f"line {number}: {exc}", file=sys.stderr)
             return 2
     if save:
-        files.save(path, session.to_document())
+        files.write_text(Path(path), session.to_toml())
     if as_json:
         print(json.dumps(state_json(session), indent=2, ensure_ascii=False))
     else:

@@ -23,6 +23,7 @@ class Session:
     def __init__(self, setup: EncounterFile, seed: int | None = None) -> None:
         self.setup = setup.model_copy(update={"state": None, "history": None})
         self.family: Family = family_of(setup)
+        self._setup_toml: str | None = None
         self.history: History
         #: The rule family's engine (TTBEngine or TwoD20Engine); its ``st`` is the live state.
         self.engine: Any
@@ -89,6 +90,20 @@ class Session:
             except Refusal as exc:
                 raise Refusal(f"the history no longer replays at command {n} ('{line}'): {exc}") from None
         return eng
+
+    def to_toml(self) -> str:
+        """The whole file as TOML text. The setup never changes during play, so its text is made once
+        and reused: a durable save then only serializes the live state and the history."""
+        import tomli_w
+
+        if self._setup_toml is None:
+            doc = self.to_document()
+            self._setup_toml = tomli_w.dumps({k: v for k, v in doc.items() if k not in ("state", "history")})
+        live = {
+            "state": self.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
+            "history": self.history.model_dump(mode="json"),
+        }
+        return self._setup_toml + "\n" + tomli_w.dumps(live)
 
     def to_document(self) -> dict[str, Any]:
         """The whole file as plain data for TOML: setup, live state and history."""

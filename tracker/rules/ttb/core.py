@@ -14,7 +14,7 @@ from tracker.rules.model import TTBCombatant, TTBFile
 from tracker.rules.ttb.state import Fighter, Prompt, Step, TTBState
 
 #: Most recent log lines kept in the state (older ones are dropped, deterministically).
-LOG_LIMIT = 500
+LOG_LIMIT = 200
 
 StepRunner = Callable[["TTBEngine", Step], None]
 

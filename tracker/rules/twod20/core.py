@@ -10,7 +10,7 @@ from tracker.rules.twod20.sheet import TwoD20Combatant
 from tracker.rules.twod20.state import Agent, TwoD20State
 from tracker.rules.twod20.zones import ZoneMap
 
-LOG_LIMIT = 500
+LOG_LIMIT = 200
 
 
 class TwoD20Engine:

@@ -1,0 +1,252 @@
+"""RULES.md §3.0 (2d20 profiles and parameters as data): `resolve_profile` for srd, infinity and
+secret-war, per-encounter overrides through the file's ``[settings]`` table, and bad overrides as file
+errors. Decisions B1 (ranged base Difficulty), B4 (Prone), B5 (Secondary Target), B23 (Reactions),
+B32 (stress display) and B34 (stress recovery)."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+from tests.conftest import run, session_from
+from tracker.rules.errors import Refusal
+from tracker.rules.session import Session
+from tracker.rules.snapshot import state_json
+from tracker.rules.twod20.core import TwoD20Engine, range_report
+from tracker.rules.twod20.profiles import OVERRIDABLE, PROFILES, Profile, resolve_profile
+from tracker.store.files import FileInvalid, parse_text
+
+
+def encounter(profile: str = "srd", settings: str = "", stress: str = "10") -> str:
+    """A small 2d20 file: a PC in zone A and a minor NPC two zones away in C."""
+    block = f"[settings]\n{settings}\n" if settings else ""
+    return f"""
+[encounter]
+name = "T"
+system = "2d20"
+seed = 1
+profile = "{profile}"
+action_order = "alternating"
+momentum = 2
+threat = 4
+{block}
+[[zones]]
+name = "A"
+adjacent = ["B"]
+[[zones]]
+name = "B"
+adjacent = ["C"]
+[[zones]]
+name = "C"
+
+[[combatants]]
+name = "Kit"
+attributes = {{ agility = 10, insight = 9 }}
+skills = {{ fight = 2, move = 1, survive = 2 }}
+stress = {stress}
+zone = "A"
+
+[[combatants]]
+name = "Thug"
+npc_type = "minor"
+stress = 5
+zone = "C"
+"""
+
+
+def engine_of(s: Session) -> TwoD20Engine:
+    eng = s.engine
+    assert isinstance(eng, TwoD20Engine)
+    return eng
+
+
+# --- resolve_profile ---------------------------------------------------------------------------------
+
+
+def test_s3_0_three_profiles_are_defined_by_name() -> None:
+    """RULES.md §3.0: the profiles are srd (default), infinity and secret-war, each a Profile named so."""
+    assert set(PROFILES) == {"srd", "infinity", "secret-war"}
+    for name in PROFILES:
+        profile = resolve_profile(name)
+        assert isinstance(profile, Profile)
+        assert profile.name == name
+
+
+def test_s3_0_srd_parameters() -> None:
+    """RULES.md §3.0 srd column: Threat, Momentum max 6 and −1 decay, Fortune 3/5, ranged D2 (B1),
+    one Stress track with Wounds, Defeated at 3 Harms, Prone +1/+1 (B4), half rounded up (B5),
+    1 Reaction per round (B23), stress filling up (B32) and clearing at scene end."""
+    p = resolve_profile("srd")
+    assert p.gm_pool == "threat"
+    assert (p.momentum_max, p.momentum_decay) == (6, 1)
+    assert (p.meta_currency, p.starting_meta, p.meta_max) == ("fortune", 3, 5)
+    assert p.ranged_base_difficulty == 2
+    assert p.melee_base_difficulty == 1 and p.mental_base_difficulty == 1
+    assert p.tracks == (("stress", "wound", "armor"),)
+    assert p.mental_harm == "trauma"
+    assert p.defeat_at_harms == 3
+    assert (p.prone_ranged_difficulty, p.prone_bonus_momentum, p.prone_hindered) == (1, 1, False)
+    assert p.secondary_target == "up"
+    assert p.reactions == "one"
+    assert p.stress_display == "taken"
+    assert p.stress_recovery == "scene_end"
+    assert p.harm_threshold == 5 and p.harm_per_5_stress is False
+
+
+def test_s3_0_infinity_parameters() -> None:
+    """RULES.md §3.0 infinity column: Heat, Vigour/Resolve/Firewall with Wound/Metanoia/Breach, 5 Wounds
+    or 5 Breaches lethal, ranged D1 (B1), Prone +2/+2 and Hindered (B4), half rounded down (B5),
+    escalating Reactions (B23), stress shown as what remains (B32); Momentum falls back to the SRD."""
+    p = resolve_profile("infinity")
+    assert p.gm_pool == "heat"
+    assert [t for t, _, _ in p.tracks] == ["vigour", "resolve", "firewall"]
+    assert [h for _, h, _ in p.tracks] == ["wound", "metanoia", "breach"]
+    assert dict(p.lethal_harms) == {"wound": 5, "breach": 5}
+    assert p.defeat_at_harms == 0
+    assert p.ranged_base_difficulty == 1
+    assert (p.prone_ranged_difficulty, p.prone_bonus_momentum, p.prone_hindered) == (2, 2, True)
+    assert p.secondary_target == "down"
+    assert p.dazed_twice_staggered is True
+    assert p.reactions == "escalating"
+    assert p.stress_display == "remaining"
+    assert p.infinity_conditions is True
+    assert (p.momentum_max, p.momentum_decay) == (6, 1)
+
+
+def test_s3_0_secret_war_parameters() -> None:
+    """RULES.md §3.0 sw_sheet column: Threat, ranged D1 (B1), Secondary Target full effects (B5), stress
+    cleared at the start of the next scene (B34); everything the sheet is silent on is the SRD value."""
+    p = resolve_profile("secret-war")
+    srd = resolve_profile("srd")
+    assert p.gm_pool == "threat"
+    assert p.ranged_base_difficulty == 1
+    assert p.secondary_target == "full"
+    assert p.stress_recovery == "scene_start"
+    silent = {f.name for f in fields(Profile)} - {"name", "ranged_base_difficulty", "secondary_target",
+                                                   "stress_recovery"}
+    for key in silent:
+        assert getattr(p, key) == getattr(srd, key), key
+
+
+def test_s3_0_unknown_profile_is_refused() -> None:
+    """RULES.md §3.0: only the three profiles exist; another name is refused with the choices."""
+    with pytest.raises(Refusal, match="srd, infinity, secret-war"):
+        resolve_profile("dune")
+
+
+def test_s3_0_no_overrides_returns_the_base_profile() -> None:
+    """RULES.md §3.0: with no overrides (None or empty), the profile is the table's column unchanged."""
+    assert resolve_profile("srd", None) is PROFILES["srd"]
+    assert resolve_profile("infinity", {}) is PROFILES["infinity"]
+
+
+def test_s3_0_override_replaces_one_parameter_and_keeps_the_rest() -> None:
+    """RULES.md §3.0 / B1: a table can mix, e.g. the SRD with ranged base Difficulty 1 (L1678's reading)."""
+    p = resolve_profile("srd", {"ranged_base_difficulty": 1})
+    assert p.ranged_base_difficulty == 1
+    assert p.name == "srd"
+    assert p.momentum_max == 6 and p.gm_pool == "threat"
+    assert PROFILES["srd"].ranged_base_difficulty == 2, "the shared base profile is never mutated"
+
+
+def test_s3_0_several_overrides_mix_profiles() -> None:
+    """RULES.md §3.0: Infinity with SRD reactions and a Momentum cap of 8 (parameters, not profile checks)."""
+    p = resolve_profile("infinity", {"reactions": "one", "momentum_max": 8, "harm_per_5_stress": True})
+    assert (p.reactions, p.momentum_max, p.harm_per_5_stress) == ("one", 8, True)
+    assert p.gm_pool == "heat"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"bogus": 1}, "'bogus' is not a profile parameter"),
+        ({"name": "srd"}, "'name' is not a profile parameter"),
+        ({"tracks": []}, "'tracks' is not a profile parameter"),
+        ({"ranged_base_difficulty": "2"}, "takes a int"),
+        ({"momentum_max": 6.0}, "takes a int"),
+        ({"harm_per_5_stress": 1}, "takes a bool"),
+        ({"ranged_base_difficulty": True}, "takes a int"),
+    ],
+)
+def test_s3_0_bad_override_is_refused(overrides: dict[str, Any], message: str) -> None:
+    """RULES.md §3.0: an override must name an overridable parameter and have that parameter's type."""
+    with pytest.raises(Refusal, match=message):
+        resolve_profile("srd", overrides)
+
+
+def test_s3_0_overridable_parameters_exclude_identity_and_track_layout() -> None:
+    """RULES.md §3.0: every parameter is overridable except the profile's name and its track layout."""
+    assert "name" not in OVERRIDABLE
+    assert "tracks" not in OVERRIDABLE
+    assert "lethal_harms" not in OVERRIDABLE
+    assert {"ranged_base_difficulty", "momentum_max", "reactions", "gm_pool"} <= OVERRIDABLE
+
+
+# --- the encounter file -------------------------------------------------------------------------------
+
+
+def test_s3_0_encounter_uses_the_named_profile() -> None:
+    """RULES.md §3.0: `profile = "infinity"` runs the Infinity parameters (Heat is the GM pool)."""
+    s = session_from(encounter("infinity", stress="{ vigour = 10, resolve = 8, firewall = 6 }"))
+    eng = engine_of(s)
+    assert eng.profile.name == "infinity"
+    assert eng.pool_name == "Heat"
+    run(s, "start")
+    data = state_json(s)
+    assert data["profile"] == "infinity"
+    assert data["pools"]["heat"] == 4
+    assert data["pools"]["momentum"] == 2
+
+
+def test_s3_0_profile_defaults_to_srd() -> None:
+    """RULES.md §3.0: without `profile` the encounter runs the SRD."""
+    s = session_from(encounter().replace('profile = "srd"\n', ""))
+    assert engine_of(s).profile == PROFILES["srd"]
+
+
+def test_s3_0_settings_override_ranged_base_difficulty_in_play() -> None:
+    """RULES.md §3.0, B1, C37: `[settings] ranged_base_difficulty = 1` lowers the SRD ranged Difficulty;
+    a Close weapon at Long range is then 1 + 2 = 3 instead of the default 4."""
+    plain = session_from(encounter())
+    mixed = session_from(encounter(settings="ranged_base_difficulty = 1"))
+    assert engine_of(plain).profile.ranged_base_difficulty == 2
+    assert engine_of(mixed).profile.ranged_base_difficulty == 1
+    assert engine_of(mixed).profile.name == "srd"
+    assert "Long range, Difficulty 4" in range_report(engine_of(plain), "Kit", "Thug", "close")
+    assert "Long range, Difficulty 3" in range_report(engine_of(mixed), "Kit", "Thug", "close")
+
+
+def test_s3_0_settings_override_momentum_cap_in_play() -> None:
+    """RULES.md §3.0, §3.3: the Momentum cap is a parameter; `momentum_max = 8` lets the pool hold 8
+    (2 + 9 = 11: 8 kept, 3 lost)."""
+    s = run(session_from(encounter(settings="momentum_max = 8")), "start", "momentum +9 test")
+    assert s.state.momentum == 8
+    assert "2 → 8 (3 lost over the cap of 8)" in s.state.log[-1]
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ('ranged_base_difficulty = "two"', "ranged_base_difficulty"),
+        ("bogus_parameter = 3", "bogus_parameter"),
+        ("harm_per_5_stress = 1", "harm_per_5_stress"),
+        ('name = "infinity"', "name"),
+    ],
+)
+def test_s3_0_bad_settings_override_is_a_file_error(settings: str, message: str) -> None:
+    """RULES.md §3.0 / CONTRACT.md §2: a bad override (unknown key or wrong type) makes the file invalid,
+    with a `FILE:LINE:COL: message` problem naming the parameter; no session starts."""
+    with pytest.raises(FileInvalid) as info:
+        parse_text(encounter(settings=settings), "fight.toml")
+    lines = info.value.lines()
+    assert lines
+    assert lines[0].startswith("fight.toml:")
+    assert message in lines[0]
+
+
+def test_s3_0_good_settings_override_validates() -> None:
+    """RULES.md §3.0: a well-typed override of a known parameter is a valid file."""
+    setup = parse_text(encounter(settings='ranged_base_difficulty = 1\nreactions = "escalating"'), "ok.toml")
+    assert Session(setup, seed=1).engine.profile.reactions == "escalating"
