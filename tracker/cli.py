@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in (("run", "GM view"), ("view", "read-only live view")):
         p = sub.add_parser(name, help=text)
         p.add_argument("file")
+        p.add_argument("--theme", help="theme name (t cycles them in the app)")
         if name == "view":
             p.add_argument("--player", action="store_true")
     p = sub.add_parser("serve", help="the views in a browser")
@@ -56,7 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    parser.add_argument("--theme", help="theme for the built-in demo")
+    args = parser.parse_args(argv)
     try:
         if args.command == "exec":
             return cmd_exec(args.file, args.seed, args.json, args.save)
@@ -64,8 +67,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_check(args.file)
         if args.command == "new":
             return cmd_new(args.file, args.system)
-        if args.command in (None, "demo"):
-            return cmd_demo(getattr(args, "file", None), getattr(args, "delay", 0.0), getattr(args, "seed", None))
+        if args.command is None:
+            return cmd_builtin(args.theme)
+        if args.command == "run":
+            return cmd_run(args.file, args.theme)
+        if args.command == "demo":
+            return cmd_demo(args.file, args.delay, args.seed)
         print(f"tracker: '{args.command}' (the Textual screens) is not built yet; "
               "use 'tracker exec', 'tracker check' or 'tracker demo'", file=sys.stderr)
         return 1
@@ -154,6 +161,28 @@ def cmd_new(path: str, system: str) -> int:
     write_text(target, text)
     print(f"wrote {path}: edit it, then 'tracker check {path}'")
     return 0
+
+
+def cmd_run(path: str, theme: str | None) -> int:
+    """The GM's screen on an encounter file."""
+    from tracker.rules.session import Session
+    from tracker.store import files
+
+    session = Session(files.load(path))
+    from tracker.ui.app import TrackerApp
+
+    TrackerApp(session, Path(path), theme=theme).run()
+    return 0
+
+
+def cmd_builtin(theme: str | None) -> int:
+    """`tracker` alone: the built-in demo encounter in the GM view, on a temporary copy."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="tracker-demo-"))
+    copy = folder / "demo.toml"
+    copy.write_text(builtin_demo_text(), encoding="utf-8")
+    return cmd_run(str(copy), theme)
 
 
 def builtin_demo_text() -> str:

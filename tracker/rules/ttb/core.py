@@ -83,6 +83,7 @@ class TTBEngine:
     def log(self, text: str) -> None:
         """Append a log line tagged with the round and whose turn it is (the UI groups by them)."""
         self.st.log.append(f"{self.st.round}|{self.st.active or ''}|{text}")
+        self.st.logged += 1
         if len(self.st.log) > LOG_LIMIT:
             del self.st.log[: len(self.st.log) - LOG_LIMIT]
 

@@ -124,5 +124,7 @@ class TTBState(Strict):
     #: Tie-break picks the players made for this round: name → place among its tied group.
     tie_picks: list[str] = Field(default_factory=list)
     log: list[str] = Field(default_factory=list)
+    #: Log lines ever written (the stored log keeps only the latest); lets a screen append only new lines.
+    logged: int = 0
     #: Reshuffles so far (shown in the Fate Deck panel).
     reshuffles: int = 0

@@ -133,6 +133,8 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
             return "Drop Prone and Stand are not both taken in one turn"
         if a.minors and not eng.sheet(who).pc and eng.st.threat < 1:
             return f"an extra Minor costs 1 {eng.pool_name}; the pool is empty"
+    if key in ("swift", "surge") and a.majors + a.majors_allowed - a.majors_turn >= 2:
+        return f"{who} can take no more than 2 Major Actions this round: no extra one to gain (B8, B31)"
     if key == "swift" and eng.sheet(who).pc and eng.st.momentum < 2:
         return "Swift Action costs 2 Momentum"
     if key == "surge" and a.fortune < 1:
@@ -155,8 +157,8 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         a.majors_turn += 1
         if key == "rush":
             a.rush_used = True
-        if key == "pass":
-            a.deferred = True
+        # Only a turn whose one Major is the Pass can be deferred (RULES.md §3.4 rule 6).
+        a.deferred = key == "pass" and a.majors_turn == 1
         eng.log(f"{who}: {act.title} (Major {a.majors} this round)" + (f" — {' '.join(args)}" if args else ""))
     elif act.kind == "minor":
         if a.minors:

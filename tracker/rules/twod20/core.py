@@ -72,6 +72,7 @@ class TwoD20Engine:
 
     def log(self, text: str) -> None:
         self.st.log.append(f"{self.st.round}|{self.st.active or ''}|{text}")
+        self.st.logged += 1
         if len(self.st.log) > LOG_LIMIT:
             del self.st.log[: len(self.st.log) - LOG_LIMIT]
 

@@ -152,8 +152,13 @@ def _add(eng: TwoD20Engine, cmd: Command) -> None:
             a.unconscious = True
         eng.log(f"{name} {'already has' if held else 'gains'} {rule.title}")
         if key in ("blind", "deafened") and not held and eng.profile.infinity_conditions:
+            mental = eng.profile.tracks[1][0] if len(eng.profile.tracks) > 1 else "mental"
+            if mental != "mental" and mental not in eng.tracks(name):
+                # No Resolve track (a drone, an object): nothing takes the mental damage. Damaging it anyway
+                # was refused only after the condition was set, leaving a refused command half-applied.
+                eng.log(f"{name} has no {mental.title()} track: no mental damage from {rule.title}")
+                return
             roll = dice.roll_challenge(eng.st, 3)
-            mental = eng.profile.tracks[1][0]
             harm.damage(eng, name, harm.Hit(total=roll.total, icons=roll.icons, track=mental,
                                             why=f"{rule.title} ({roll.describe()})"))
 
@@ -314,10 +319,11 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     faces = [count(x, "face") for x in opts["faces"].split(",")] if "faces" in opts else None
     focus = count(opts["focus"], "focus") if "focus" in opts else None
     rng_range = count(opts.get("range", "1"), "complication range")
+    # Everything that can refuse comes before the pools change (a refused roll leaves the state as it was).
+    pools.check_pay(eng, name, cost, f"{bought} bought d20")
     result = dice.roll_pool(eng.st, tn, difficulty, dice=2 + bought, focus=focus, complication_range=rng_range,
-                            faces=faces) if cost == 0 else None
+                            faces=faces)
     if cost:
-        pools.check_pay(eng, name, cost, f"{bought} bought d20")
         if eng.sheet(name).pc and opts.get("pay") not in ("threat", "heat") and eng.st.momentum < cost:
             from_pool = eng.st.momentum
             if from_pool:
@@ -325,9 +331,6 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
             pools.threat(eng, cost - from_pool, f"{name} buys d20s")
         else:
             pools.pay(eng, name, cost, f"{bought} bought d20", use_threat=opts.get("pay") in ("threat", "heat"))
-        result = dice.roll_pool(eng.st, tn, difficulty, dice=2 + bought, focus=focus,
-                                complication_range=rng_range, faces=faces)
-    assert result is not None
     eng.log(f"{name} tests: {result.describe()}")
     if result.momentum:
         if eng.sheet(name).pc:

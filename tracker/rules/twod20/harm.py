@@ -162,7 +162,9 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
         a.conditions["snared"] = max(int(a.conditions.get("snared", 0)), icons)
         eng.log(f"{name} is Snared (break free at Difficulty {icons})")
     if "persistent" in fx:
-        a.persistent.append(Persistent(x=fx["persistent"], track=track, ticks=icons, mental=hit.mental))
+        # `track=mental` is mental damage too on a single-track profile: the ticks keep that type (§3.11.1).
+        mental = hit.mental or hit.track == "mental"
+        a.persistent.append(Persistent(x=fx["persistent"], track=track, ticks=icons, mental=mental))
         a.conditions["persistent"] = sum(p.ticks for p in a.persistent)
         eng.log(f"{name} suffers Persistent {fx['persistent']}: {icons} tick(s) at the end of its turns")
     if "perilous" in fx:
@@ -225,6 +227,8 @@ def _defeat(eng: TwoD20Engine, name: str, yielded: bool) -> None:
     wounds = sum(v for k, v in a.harms.items() if k in physical)
     traumas = sum(v for k, v in a.harms.items() if k not in physical)
     a.dying = wounds > traumas and not yielded
+    if a.dying:
+        a.stabilized = False  # Dying again after a revival needs new medical attention (B42, C30)
     how = "yields: Defeated (voluntary), not Dying" if yielded else "is Defeated: Prone, one Free Action per turn"
     eng.log(f"{name} {how}" + (" — and Dying (Wounds > Traumas): dies at the end of the scene unless treated"
                                 if a.dying else ""))

@@ -29,7 +29,7 @@ def initiative_order(eng: TwoD20Engine) -> list[str]:
 
 def roll_initiative(eng: TwoD20Engine) -> None:
     """Scores once per scene: fixed max(Agility, Insight), or rolled [CD] when the settings ask."""
-    rolled = bool(eng.setup.settings.overrides().get("random_initiative", False))
+    rolled = eng.profile.random_initiative
     for name, sheet in eng.sheets.items():
         score = sheet.initiative_score()
         if rolled:
@@ -77,7 +77,8 @@ def after_turn(eng: TwoD20Engine) -> None:
             ask_round_opener(eng)
         return
     if eng.order_rule == "initiative":
-        queue = [n for n in initiative_order(eng) if n in left]
+        # A character that deferred (Pass, no Minor) waits until someone else has taken a turn [004:L1472].
+        queue = sorted((n for n in initiative_order(eng) if n in left), key=lambda n: eng.agent(n).deferred)
         open_turn(eng, queue[0])
         return
     ask_handover(eng)
@@ -97,7 +98,7 @@ def ask_handover(eng: TwoD20Engine) -> None:
     last = st.last_actor
     if eng.order_rule == "narrative" or last is None:
         who = "Who acts first?" if last is None else "Who acts next?"
-        if last is None and eng.order_rule != "narrative":
+        if last is None and eng.order_rule == "alternating":
             who += f" (an NPC first costs {KEEP_COST} {eng.pool_name})"
         eng.ask("pick", f"{who} pick NAME", left)
         return

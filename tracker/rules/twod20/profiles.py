@@ -59,6 +59,8 @@ class Profile:
     stress_recovery: Literal["scene_end", "scene_start"] = "scene_end"
     #: Infinity conditions with timing: Bleeding at turn start, Burning X at turn end (§3.11.2).
     infinity_conditions: bool = False
+    #: Initiative-scores variant: roll [CD] = max(Agility, Insight) once per scene instead (§3.4).
+    random_initiative: bool = False
 
 
 PROFILES: dict[str, Profile] = {

@@ -82,5 +82,7 @@ class TwoD20State(Strict):
     reach: list[list[str]] = Field(default_factory=list)
     prompt: Prompt | None = None
     log: list[str] = Field(default_factory=list)
+    #: Log lines ever written (the stored log keeps only the latest); lets a screen append only new lines.
+    logged: int = 0
     #: Bonus Momentum from this turn (lost if unspent, never saved) [004:L518].
     bonus_momentum: int = 0

@@ -19,6 +19,8 @@ def open_turn(eng: TwoD20Engine, name: str) -> None:
     a.free_actions = 0
     a.majors_allowed = 1
     a.majors_turn = 0
+    # A Pass from an earlier, deferred turn does not carry into this one (RULES.md §3.4 rule 6).
+    a.deferred = False
     a.acted = True
     if name not in st.order:
         st.order.append(name)
@@ -74,6 +76,8 @@ def end_turn(eng: TwoD20Engine) -> None:
         others = [n for n in eng.sheets if n != name and eng.can_take_turn(n) and not eng.agent(n).acted]
         if others and not all(eng.agent(n).deferred for n in others):
             a.acted = False
+            # The turn was not used, so its Pass is no Major Action against the 2 per round [004:L1452, L1472].
+            a.majors = max(0, a.majors - 1)
             st.order.remove(name)
             eng.log(f"{name} passed without a Minor Action: it has not used its turn and may act later")
         else:

@@ -1,0 +1,657 @@
+"""RULES.md §3.4 (2d20 action order): the alternating order with its first-actor and hand-over prompts,
+`pick` / `keep` (keeping the initiative), a side with nobody left, the round's end, Pass without a Minor
+(the turn is not used, with the loop guard of §3.13 turn_end 4), and the variants Initiative Scores,
+Player Priority and Narrative First; the dead and the unconscious take no turns (§3.13 turn_start 4).
+Every refused command leaves the state unchanged (RULES.md §1, CONTRACT.md §3)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import run, session_from
+from tracker.rules.errors import Refusal
+from tracker.rules.session import Session
+from tracker.rules.snapshot import state_json
+
+KIT = """
+[[combatants]]
+name = "Kit"
+attributes = { agility = 10, insight = 9 }
+skills = { fight = 2, move = 1, survive = 2 }
+stress = 10
+zone = "A"
+"""
+ADA = """
+[[combatants]]
+name = "Ada"
+attributes = { agility = 8, insight = 11 }
+stress = 10
+zone = "A"
+"""
+CY = """
+[[combatants]]
+name = "Cy"
+initiative = 7
+stress = 10
+zone = "A"
+"""
+DEE = """
+[[combatants]]
+name = "Dee"
+attributes = { agility = 9 }
+stress = 10
+zone = "A"
+"""
+THUG = """
+[[combatants]]
+name = "Thug"
+npc_type = "minor"
+attributes = { agility = 10 }
+stress = 5
+zone = "B"
+"""
+BOSS = """
+[[combatants]]
+name = "Boss"
+npc_type = "major"
+attributes = { agility = 12, insight = 8 }
+stress = 8
+zone = "B"
+"""
+GRUNT = """
+[[combatants]]
+name = "Grunt"
+npc_type = "notable"
+initiative = 3
+stress = 5
+zone = "B"
+"""
+
+
+def encounter(*blocks: str, order: str = "alternating", momentum: int = 2, threat: int = 4) -> str:
+    """A 2d20 SRD encounter in two adjacent zones with the given combatant blocks."""
+    return f"""
+[encounter]
+name = "T"
+system = "2d20"
+seed = 1
+profile = "srd"
+action_order = "{order}"
+momentum = {momentum}
+threat = {threat}
+
+[[zones]]
+name = "A"
+adjacent = ["B"]
+[[zones]]
+name = "B"
+{"".join(blocks)}
+"""
+
+
+def fight(*blocks: str, order: str = "alternating", momentum: int = 2, threat: int = 4) -> Session:
+    return session_from(encounter(*blocks, order=order, momentum=momentum, threat=threat))
+
+
+def duel(order: str = "alternating", momentum: int = 2, threat: int = 4) -> Session:
+    """Two PCs (Kit, Ada) against two NPCs (Thug, Boss)."""
+    return fight(KIT, ADA, THUG, BOSS, order=order, momentum=momentum, threat=threat)
+
+
+def refused(s: Session, line: str, match: str = "") -> Refusal:
+    """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
+    before = s.state.model_dump()
+    history = list(s.history.commands)
+    with pytest.raises(Refusal, match=re.escape(match)) as info:
+        s.execute(line)
+    assert s.state.model_dump() == before
+    assert s.history.commands == history
+    return info.value
+
+
+def options(s: Session) -> list[str]:
+    assert s.state.prompt is not None, "a prompt should be pending"
+    return list(s.state.prompt.options)
+
+
+def pools(s: Session) -> tuple[int, int]:
+    return s.state.momentum, s.state.threat
+
+
+# --- §3.4 rule 1: the first actor --------------------------------------------------------------------
+
+
+def test_s3_4_start_asks_who_acts_first() -> None:
+    """RULES.md §3.4 rule 1: `start` opens round 1 with the first-actor prompt listing everyone able to act;
+    no turn is open until it is answered, and the question says an NPC first costs 2 Threat."""
+    s = run(duel(), "start")
+    st = s.state
+    assert st.round == 1
+    assert st.active is None
+    assert st.phase == "handover"
+    assert st.prompt is not None and st.prompt.kind == "pick"
+    assert "Who acts first?" in st.prompt.question
+    assert "an NPC first costs 2 Threat" in st.prompt.question
+    assert options(s) == ["Kit", "Ada", "Thug", "Boss"]
+    data = state_json(s)
+    assert data["prompt"] == st.prompt.question
+    assert data["prompt_options"] == ["Kit", "Ada", "Thug", "Boss"]
+
+
+def test_s3_4_pick_a_pc_first_is_free() -> None:
+    """RULES.md §3.4 rule 1: the GM picks a PC to act first at no cost; that turn opens."""
+    s = run(duel(), "start", "pick Kit")
+    st = s.state
+    assert st.active == "Kit"
+    assert st.phase == "turn"
+    assert st.prompt is None
+    assert st.order == ["Kit"]
+    assert st.fighters["Kit"].acted
+    assert pools(s) == (2, 4)
+
+
+def test_s3_4_pick_accepts_a_unique_prefix_any_case() -> None:
+    """CONTRACT.md §3 with RULES.md §3.4: names are case-insensitive and a unique prefix is accepted."""
+    s = run(duel(), "start", "pick ki")
+    assert s.state.active == "Kit"
+
+
+def test_s3_4_an_npc_first_costs_2_threat() -> None:
+    """RULES.md §3.4 rule 1: the GM spends 2 Threat to have an NPC act first; the spend is logged."""
+    s = run(duel(threat=4), "start", "pick Thug")
+    assert s.state.active == "Thug"
+    assert pools(s) == (2, 2)
+    assert any("Threat -2" in line and "an NPC acts first" in line for line in s.state.log)
+
+
+def test_s3_4_an_npc_first_is_refused_without_2_threat() -> None:
+    """RULES.md §3.4 rule 1, §3.3: with 1 Threat the GM cannot pay for an NPC first; nothing changes."""
+    s = run(duel(threat=1), "start")
+    refused(s, "pick Thug", "costs 2 Threat")
+    run(s, "pick Kit")
+    assert s.state.active == "Kit"
+
+
+def test_s3_4_keep_cannot_answer_the_first_actor_prompt() -> None:
+    """RULES.md §3.4 rule 1: the first actor is picked; there is no initiative to keep yet."""
+    s = run(duel(), "start")
+    refused(s, "keep Kit", "the first actor is picked")
+
+
+def test_s3_4_commands_other_than_pick_wait_for_the_prompt() -> None:
+    """CONTRACT.md §3 / RULES.md §3.4: while the hand-over prompt waits, `spend` and `next` are refused
+    with the prompt's question."""
+    s = run(duel(), "start")
+    refused(s, "spend Kit attack", "waiting for an answer")
+    refused(s, "next", "Who acts first")
+
+
+def test_s3_4_pick_and_keep_need_a_pending_question() -> None:
+    """RULES.md §3.4: `pick` answers the hand-over; during a turn there is nothing to answer."""
+    s = run(duel(), "start", "pick Kit")
+    refused(s, "pick Thug", "nobody is waiting for a hand-over")
+    refused(s, "keep Ada", "nobody is waiting for a hand-over")
+
+
+def test_s3_4_pick_before_start_is_refused() -> None:
+    """RULES.md §3.13 scene_start: the order exists only once the scene has started."""
+    refused(duel(), "pick Kit", "has not started")
+
+
+# --- §3.4 rules 2-3: the hand-over and keeping the initiative -----------------------------------------
+
+
+def test_s3_4_handover_prompt_after_next() -> None:
+    """RULES.md §3.4 rule 2: after a turn the opposing side picks one of its characters who has not acted;
+    the prompt also offers the acting side's waiting allies for `keep`."""
+    s = run(duel(), "start", "pick Kit", "next")
+    st = s.state
+    assert st.active is None
+    assert st.phase == "handover"
+    assert st.prompt is not None and st.prompt.kind == "pick"
+    assert "Hand-over from Kit" in st.prompt.question
+    assert "keep NAME for players" in st.prompt.question
+    assert options(s) == ["Thug", "Boss", "Ada"]
+
+
+def test_s3_4_the_other_side_picks_for_free() -> None:
+    """RULES.md §3.4 rule 2: picking an opposing character costs nothing and opens its turn."""
+    s = run(duel(), "start", "pick Kit", "next", "pick Boss")
+    assert s.state.active == "Boss"
+    assert s.state.order == ["Kit", "Boss"]
+    assert pools(s) == (2, 4)
+
+
+def test_s3_4_pick_must_name_an_opposing_character() -> None:
+    """RULES.md §3.4 rules 2-3: while the other side has actors, `pick` of an ally is refused (it would be
+    keeping the initiative, which `keep` does and pays for)."""
+    s = run(duel(), "start", "pick Kit", "next")
+    refused(s, "pick Ada", "the hand-over goes to the other side")
+
+
+def test_s3_4_pick_must_name_someone_who_has_not_acted() -> None:
+    """RULES.md §3.4 rule 2: a character who has acted this round cannot be picked again."""
+    s = run(duel(), "start", "pick Kit", "next", "pick Thug", "next")
+    refused(s, "pick Kit", "already acted this round")
+    refused(s, "pick Thug", "already acted this round")
+    refused(s, "pick Nobody", "no combatant named")
+
+
+def test_s3_4_keep_for_a_pc_costs_2_momentum() -> None:
+    """RULES.md §3.4 rule 3: the players keep the initiative for an ally by paying 2 Momentum (logged)."""
+    s = run(duel(momentum=3), "start", "pick Kit", "next", "keep Ada")
+    assert s.state.active == "Ada"
+    assert pools(s) == (1, 4)
+    assert s.state.kept_by == "players"
+    assert any("Momentum -2" in line and "keep the initiative" in line for line in s.state.log)
+
+
+def test_s3_4_keep_for_a_pc_adds_2_threat_when_momentum_is_short() -> None:
+    """RULES.md §3.4 rule 3, §3.3: PCs may pay any Momentum cost with Threat; with 1 Momentum, +2 Threat."""
+    s = run(duel(momentum=1, threat=4), "start", "pick Kit", "next", "keep Ada")
+    assert s.state.active == "Ada"
+    assert pools(s) == (1, 6)
+
+
+def test_s3_4_keep_name_threat_pays_with_threat_by_choice() -> None:
+    """RULES.md §3.4 rule 3: `keep NAME threat` adds 2 Threat even when the Momentum pool could pay."""
+    s = run(duel(momentum=5, threat=4), "start", "pick Kit", "next", "keep Ada threat")
+    assert s.state.active == "Ada"
+    assert pools(s) == (5, 6)
+
+
+def test_s3_4_keep_with_a_stray_word_is_refused() -> None:
+    """CONTRACT.md §3: `keep NAME [threat]`; any other second word is refused."""
+    s = run(duel(), "start", "pick Kit", "next")
+    refused(s, "keep Ada momentum", "usage")
+
+
+def test_s3_4_keep_for_an_npc_costs_2_threat() -> None:
+    """RULES.md §3.4 rule 3: enemy NPCs keep the initiative by spending 2 Threat."""
+    s = run(duel(threat=4), "start", "pick Kit", "next", "pick Thug", "next", "keep Boss")
+    assert s.state.active == "Boss"
+    assert pools(s) == (2, 2)
+    assert s.state.kept_by == "npcs"
+
+
+def test_s3_4_keep_for_an_npc_is_refused_when_threat_cannot_pay() -> None:
+    """RULES.md §3.4 rule 3, §3.3: with 1 Threat the GM cannot keep the initiative; nothing changes."""
+    s = run(duel(threat=1), "start", "pick Kit", "next", "pick Thug", "next")
+    refused(s, "keep Boss", "costs 2 Threat")
+    run(s, "pick Ada")
+    assert s.state.active == "Ada"
+
+
+def test_s3_4_keep_must_name_an_ally() -> None:
+    """RULES.md §3.4 rule 3: keep is for the acting side's own characters."""
+    s = run(duel(), "start", "pick Kit", "next")
+    refused(s, "keep Thug", "keep is for players's own characters")
+
+
+def test_s3_4_keep_must_name_an_ally_who_has_not_acted() -> None:
+    """RULES.md §3.4 rules 2-3: a kept turn goes to an ally still without a turn this round."""
+    s = fight(KIT, ADA, CY, THUG, momentum=6)
+    run(s, "start", "pick Kit", "next", "keep Ada", "next", "pick Thug", "next")
+    refused(s, "keep Kit", "already acted")
+
+
+def test_s3_4_keep_not_twice_in_a_row_but_again_after_an_enemy_acted() -> None:
+    """RULES.md §3.4 rule 3: after keeping the initiative, an enemy must take a turn before that side may
+    keep it again; once an enemy has acted, keeping is allowed (and paid) again."""
+    s = fight(KIT, ADA, CY, DEE, THUG, BOSS, momentum=6)
+    run(s, "start", "pick Kit", "next", "keep Ada", "next")
+    assert s.state.prompt is not None and "keep NAME" not in s.state.prompt.question
+    assert options(s) == ["Thug", "Boss"]
+    refused(s, "keep Cy", "kept the initiative last time")
+    run(s, "pick Thug", "next", "pick Cy", "next")
+    assert s.state.kept_by is None
+    run(s, "keep Dee")
+    assert s.state.active == "Dee"
+    assert s.state.momentum == 2, "two keeps at 2 Momentum each from 6"
+
+
+def test_s3_4_kept_npc_side_cannot_keep_twice() -> None:
+    """RULES.md §3.4 rule 3: the not-twice rule binds the GM's side as well."""
+    s = fight(KIT, ADA, THUG, BOSS, GRUNT, threat=10)
+    run(s, "start", "pick Kit", "next", "pick Thug", "next", "keep Boss", "next")
+    refused(s, "keep Grunt", "kept the initiative last time")
+    assert s.state.threat == 8
+
+
+# --- §3.4 rule 4: a side with nobody left --------------------------------------------------------------
+
+
+def test_s3_4_a_side_with_nobody_left_lets_the_other_side_continue() -> None:
+    """RULES.md §3.4 rule 4: once the NPCs have all acted, the players act one at a time, picking their
+    own characters for free (it is no keep)."""
+    s = fight(KIT, ADA, CY, THUG, momentum=2)
+    run(s, "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next")
+    assert s.state.prompt is not None
+    assert "Only players have actors left" in s.state.prompt.question
+    assert options(s) == ["Cy"]
+    run(s, "pick Cy")
+    assert s.state.active == "Cy"
+    assert pools(s) == (2, 4)
+
+
+def test_s3_4_the_last_side_left_hands_over_to_itself_after_the_other_side_ran_out() -> None:
+    """RULES.md §3.4 rule 4: when the acting side is the only one left, the next pick is its own."""
+    s = fight(KIT, THUG, BOSS, GRUNT, threat=10)
+    run(s, "start", "pick Kit", "next", "pick Thug", "next")
+    assert options(s) == ["Boss", "Grunt"]
+    run(s, "pick Boss")
+    assert s.state.threat == 10
+
+
+# --- §3.4 rule 5: the round's end ----------------------------------------------------------------------
+
+
+def test_s3_4_round_end_asks_who_opens_the_next_round() -> None:
+    """RULES.md §3.4 rule 5: when everyone has acted, the last actor nominates the other side (pick) or
+    pays 2 to keep (keep); the round does not advance until answered."""
+    s = run(duel(), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
+    st = s.state
+    assert st.round == 1
+    assert st.prompt is not None and st.prompt.kind == "round"
+    assert "Round 2" in st.prompt.question
+    assert "Boss nominates the other side" in st.prompt.question
+
+
+def test_s3_4_round_end_pick_opens_the_next_round_for_free() -> None:
+    """RULES.md §3.4 rule 5, §3.13 round_start: nominating the other side opens round 2 with that
+    character; everyone's turn bookkeeping is reset."""
+    s = run(duel(), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
+    run(s, "pick Kit")
+    st = s.state
+    assert st.round == 2
+    assert st.active == "Kit"
+    assert st.order == ["Kit"]
+    assert [st.fighters[n].acted for n in ("Kit", "Ada", "Thug", "Boss")] == [True, False, False, False]
+    assert pools(s) == (2, 4)
+
+
+def test_s3_4_round_end_keep_costs_2_and_opens_with_own_side() -> None:
+    """RULES.md §3.4 rule 5: the last actor's side pays 2 (NPCs: 2 Threat) to open the next round."""
+    s = run(duel(threat=6), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss",
+            "next", "keep Thug")
+    assert s.state.round == 2
+    assert s.state.active == "Thug"
+    assert pools(s) == (2, 4)
+
+
+def test_s3_4_round_end_pc_keep_costs_2_momentum() -> None:
+    """RULES.md §3.4 rule 5: a PC's side keeps the first turn of the next round for 2 Momentum."""
+    s = run(duel(momentum=4), "start", "pick Thug", "next", "pick Kit", "next", "pick Boss", "next", "pick Ada",
+            "next", "keep Kit")
+    assert s.state.round == 2
+    assert s.state.active == "Kit"
+    assert pools(s) == (2, 2)
+
+
+def test_s3_4_round_end_own_side_needs_keep() -> None:
+    """RULES.md §3.4 rule 5: `pick` at the round's end nominates the other side; an ally needs `keep`."""
+    s = run(duel(), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
+    refused(s, "pick Boss", "hand-over goes to the other side")
+
+
+def test_s3_4_round_end_keep_refused_when_the_npc_pool_is_short() -> None:
+    """RULES.md §3.4 rule 5, §3.3: an NPC side with 1 Threat cannot pay to open the round."""
+    s = run(duel(threat=1), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss",
+            "next")
+    refused(s, "keep Boss", "costs 2 Threat")
+
+
+# --- §3.4 rule 6: Pass without a Minor ----------------------------------------------------------------
+
+
+def test_s3_4_pass_without_a_minor_does_not_use_the_turn() -> None:
+    """RULES.md §3.4 rule 6, §3.13 turn_end 4: Pass and no Minor Action: the character has not used its turn,
+    leaves the order, hands over, and may be picked again later this round."""
+    s = run(duel(), "start", "pick Kit", "spend Kit pass", "next")
+    kit = s.state.fighters["Kit"]
+    assert not kit.acted
+    assert "Kit" not in s.state.order
+    assert any("has not used its turn" in line for line in s.state.log)
+    assert "Kit" in options(s)
+    run(s, "pick Thug", "next", "pick Kit")
+    assert s.state.active == "Kit"
+    assert s.state.order == ["Thug", "Kit"]
+
+
+def test_s3_4_pass_with_a_minor_uses_the_turn() -> None:
+    """RULES.md §3.4 rule 6: a Pass that took a Minor Action has used the turn."""
+    s = run(duel(), "start", "pick Kit", "spend Kit pass", "spend Kit aim", "next")
+    assert s.state.fighters["Kit"].acted
+    assert "Kit" not in options(s)
+
+
+def test_s3_4_a_deferred_character_acting_later_uses_its_turn() -> None:
+    """RULES.md §3.4 rule 6: the deferral belongs to the turn that passed; when the character is picked
+    again and attacks, that turn counts, even if the enemy deferred in between too."""
+    s = run(duel(), "start", "pick Kit", "spend Kit pass", "next", "pick Thug", "spend Thug pass", "next")
+    assert not s.state.fighters["Thug"].acted
+    run(s, "pick Kit", "spend Kit attack", "next")
+    assert s.state.fighters["Kit"].acted
+    assert "Kit" not in options(s)
+    assert s.state.fighters["Kit"].majors == 1
+
+
+def test_s3_4_a_deferred_pass_is_not_a_major_action_of_the_round() -> None:
+    """RULES.md §3.4 rule 6 with §3.5.1 (2 Majors per round): an unused turn's Pass does not count, so the
+    later turn may still take 2 Major Actions with a Swift Action."""
+    s = run(duel(momentum=4), "start", "pick Kit", "spend Kit pass", "next", "pick Thug", "next", "pick Kit")
+    assert s.state.fighters["Kit"].majors == 0
+    run(s, "spend Kit attack", "spend Kit swift", "spend Kit attack")
+    assert s.state.fighters["Kit"].majors == 2
+
+
+def test_s3_4_loop_guard_when_everyone_left_has_deferred() -> None:
+    """RULES.md §3.13 turn_end 4: once every character still without a turn has deferred since the last turn
+    actually taken, the latest deferral counts as a turn, so the round always ends."""
+    s = fight(KIT, THUG, momentum=2)
+    run(s, "start", "pick Kit", "spend Kit pass", "next")
+    assert not s.state.fighters["Kit"].acted
+    run(s, "pick Thug", "spend Thug pass", "next")
+    assert s.state.fighters["Thug"].acted, "Kit had deferred, so Thug's deferral counts as its turn"
+    assert s.state.order == ["Thug"]
+    assert options(s) == ["Kit"]
+    run(s, "pick Kit", "spend Kit pass", "next")
+    assert s.state.fighters["Kit"].acted, "the last character without a turn cannot defer"
+    assert s.state.prompt is not None and s.state.prompt.kind == "round"
+
+
+def test_s3_4_a_real_turn_clears_the_deferrals() -> None:
+    """RULES.md §3.13 turn_end 4: the loop guard counts deferrals since the last turn actually taken."""
+    s = fight(KIT, ADA, THUG, momentum=2)
+    run(s, "start", "pick Kit", "spend Kit pass", "next")
+    assert s.state.fighters["Kit"].deferred
+    run(s, "pick Thug", "spend Thug attack", "next")
+    assert not s.state.fighters["Kit"].deferred
+    assert sorted(options(s)) == ["Ada", "Kit"]
+
+
+# --- the dead and the unconscious ------------------------------------------------------------------------
+
+
+def test_s3_4_unconscious_characters_take_no_turns() -> None:
+    """RULES.md §3.13 turn_start 4, §3.10.3: the unconscious are never offered, cannot be picked, and the
+    round ends without them."""
+    sleeper = KIT.replace('zone = "A"', 'zone = "A"\nconditions = { unconscious = true }')
+    s = fight(sleeper, ADA, THUG)
+    run(s, "start")
+    assert options(s) == ["Ada", "Thug"]
+    refused(s, "pick Kit", "cannot act")
+    run(s, "pick Ada", "next")
+    assert options(s) == ["Thug"]
+    run(s, "pick Thug", "next")
+    assert s.state.prompt is not None and s.state.prompt.kind == "round"
+
+
+def test_s3_4_the_dead_take_no_turns() -> None:
+    """RULES.md §3.10.2, §3.13: a character killed mid-round (a Wound while Defeated) drops out of the
+    hand-over and cannot be picked."""
+    hurt = THUG.replace('stress = 5', 'stress = 5\nharms = { wound = 2 }')
+    s = fight(KIT, ADA, hurt, BOSS)
+    run(s, "start", "pick Kit", "damage Thug 9", "damage Thug 9")
+    assert s.state.fighters["Thug"].dead
+    run(s, "next")
+    assert options(s) == ["Boss", "Ada"]
+    refused(s, "pick Thug", "dead")
+
+
+def test_s3_4_a_side_wiped_out_leaves_the_other_side_to_act() -> None:
+    """RULES.md §3.4 rule 4: with the only enemy dead, the players pick among themselves."""
+    hurt = THUG.replace('stress = 5', 'stress = 5\nharms = { wound = 2 }')
+    s = fight(KIT, ADA, hurt)
+    run(s, "start", "pick Kit", "damage Thug 9", "damage Thug 9", "next")
+    assert options(s) == ["Ada"]
+    run(s, "pick Ada")
+    assert s.state.active == "Ada"
+
+
+# --- variant: Initiative Scores -----------------------------------------------------------------------
+
+
+def test_s3_4_initiative_variant_orders_by_score_without_prompts() -> None:
+    """RULES.md §3.4 Initiative Scores: score = max(Agility, Insight) or the `initiative` field; turns run
+    highest first with no prompt; a cross-side tie goes to the PC (Kit 10 before Thug 10)."""
+    s = fight(KIT, ADA, CY, THUG, BOSS, GRUNT, order="initiative")
+    run(s, "start")
+    st = s.state
+    scores = {n: a.initiative for n, a in st.fighters.items()}
+    assert scores == {"Kit": 10, "Ada": 11, "Cy": 7, "Thug": 10, "Boss": 12, "Grunt": 3}
+    assert st.prompt is None
+    seen = [st.active]
+    for _ in range(5):
+        run(s, "next")
+        assert s.state.prompt is None
+        seen.append(s.state.active)
+    assert seen == ["Boss", "Ada", "Kit", "Thug", "Cy", "Grunt"]
+    assert state_json(s)["combatants"][0]["initiative"] == 10
+
+
+def test_s3_4_initiative_variant_next_round_starts_with_the_highest() -> None:
+    """RULES.md §3.4 Initiative Scores: later rounds start with the highest score, automatically, free."""
+    s = fight(KIT, THUG, BOSS, order="initiative")
+    run(s, "start", "next", "next", "next")
+    assert s.state.round == 2
+    assert s.state.active == "Boss"
+    assert s.state.prompt is None
+    assert pools(s) == (2, 4)
+
+
+def test_s3_4_initiative_variant_has_no_hand_over_to_answer() -> None:
+    """RULES.md §3.4 Initiative Scores: the order is automatic, so `pick` and `keep` have nothing to answer."""
+    s = run(fight(KIT, THUG, order="initiative"), "start")
+    refused(s, "pick Thug", "nobody is waiting")
+    refused(s, "keep Kit", "nobody is waiting")
+
+
+def test_s3_4_initiative_variant_skips_the_dead_and_unconscious() -> None:
+    """RULES.md §3.4 with §3.13: the unconscious take no turns in initiative order either."""
+    sleeper = BOSS.replace('zone = "B"', 'zone = "B"\nconditions = { unconscious = true }')
+    s = run(fight(KIT, THUG, sleeper, order="initiative"), "start")
+    assert s.state.active == "Kit"
+    run(s, "next")
+    assert s.state.active == "Thug"
+    run(s, "next")
+    assert s.state.round == 2 and s.state.active == "Kit"
+
+
+def test_s3_4_initiative_variant_pass_defers_past_the_next_actor() -> None:
+    """RULES.md §3.4 rule 6 in the Initiative variant: a Pass without a Minor does not use the turn; the next
+    character in order acts, and the passer then takes its turn later in the round."""
+    s = run(fight(KIT, ADA, THUG, order="initiative"), "start")
+    assert s.state.active == "Ada"
+    run(s, "spend Ada pass", "next")
+    assert s.state.active == "Kit"
+    assert not s.state.fighters["Ada"].acted
+    run(s, "next")
+    assert s.state.active == "Ada"
+    run(s, "next")
+    assert s.state.active == "Thug"
+    run(s, "next")
+    assert s.state.round == 2
+
+
+# --- variant: Player Priority ---------------------------------------------------------------------------
+
+
+def test_s3_4_player_priority_pcs_pick_for_free() -> None:
+    """RULES.md §3.4 Player Priority: the PCs act in the order they choose, at no cost."""
+    s = run(duel(order="player-priority"), "start")
+    assert s.state.prompt is not None
+    assert "an NPC first costs" not in s.state.prompt.question
+    run(s, "pick Ada", "next", "pick Kit")
+    assert s.state.active == "Kit"
+    assert pools(s) == (2, 4)
+
+
+def test_s3_4_player_priority_inserting_an_npc_costs_1_threat() -> None:
+    """RULES.md §3.4 Player Priority: before a PC turn the GM may spend 1 Threat to insert an NPC turn."""
+    s = run(duel(order="player-priority", threat=4), "start", "pick Thug")
+    assert s.state.active == "Thug"
+    assert pools(s) == (2, 3)
+    assert any("the GM inserts an NPC turn" in line for line in s.state.log)
+    run(s, "next", "pick Kit", "next", "pick Boss")
+    assert pools(s) == (2, 2)
+
+
+def test_s3_4_player_priority_insert_refused_without_threat() -> None:
+    """RULES.md §3.4 Player Priority, §3.3: with 0 Threat the GM cannot insert an NPC turn."""
+    s = run(duel(order="player-priority", threat=0), "start")
+    refused(s, "pick Boss", "costs 1 Threat")
+
+
+def test_s3_4_player_priority_npcs_act_free_once_pcs_are_done() -> None:
+    """RULES.md §3.4 Player Priority: once every PC has acted, the NPCs act at no cost; the next round starts
+    by itself with the players choosing again."""
+    s = run(duel(order="player-priority", threat=4), "start", "pick Kit", "next", "pick Ada", "next")
+    assert s.state.prompt is not None and "The NPCs act" in s.state.prompt.question
+    run(s, "pick Boss", "next", "pick Thug")
+    assert pools(s) == (2, 4)
+    run(s, "next")
+    assert s.state.round == 2
+    assert s.state.prompt is not None and s.state.prompt.kind == "pick"
+    assert "The players pick" in s.state.prompt.question
+
+
+# --- variant: Narrative First ---------------------------------------------------------------------------
+
+
+def test_s3_4_narrative_gm_picks_anyone_for_free() -> None:
+    """RULES.md §3.4 Narrative First: the GM picks every actor, any side, in any sequence, at no cost."""
+    s = run(duel(order="narrative", threat=0), "start")
+    assert s.state.prompt is not None and "an NPC first costs" not in s.state.prompt.question
+    run(s, "pick Thug", "next", "pick Boss", "next", "pick Kit", "next", "pick Ada")
+    assert s.state.order == ["Thug", "Boss", "Kit", "Ada"]
+    assert pools(s) == (2, 0)
+
+
+def test_s3_4_narrative_next_round_is_picked_again() -> None:
+    """RULES.md §3.4 Narrative First: at the round's end the next round begins and the GM picks again."""
+    s = run(fight(KIT, THUG, order="narrative"), "start", "pick Thug", "next", "pick Kit", "next")
+    assert s.state.round == 2
+    assert s.state.prompt is not None and "Who acts next?" in s.state.prompt.question
+    refused(s, "pick Nobody", "no combatant")
+    run(s, "pick Thug")
+    assert s.state.active == "Thug"
+
+
+def test_s3_4_narrative_still_refuses_someone_who_acted() -> None:
+    """RULES.md §3.4 / §1.1: every combatant gets exactly one turn a round, whoever picks."""
+    s = run(duel(order="narrative"), "start", "pick Kit", "next")
+    refused(s, "pick Kit", "already acted")
+
+
+# --- undo ---------------------------------------------------------------------------------------------
+
+
+def test_s3_4_undo_restores_a_paid_keep() -> None:
+    """RULES.md §3.4 with CONTRACT.md §3 undo: undoing a keep gives back the 2 Momentum and the prompt."""
+    s = run(duel(momentum=3), "start", "pick Kit", "next")
+    before = s.state.model_dump()
+    run(s, "keep Ada", "undo")
+    assert s.state.model_dump() == before

@@ -1,0 +1,293 @@
+"""Property tests: random GM command sequences against a small SRD and a small Infinity 2d20 encounter.
+
+Lines are drawn from the 2d20 part of the GM command language (CONTRACT.md §3): start, next, pick/keep,
+spend, damage with random options and effects (RULES.md §3.8), heal, add/remove conditions and Fatigue,
+move/reach, momentum/threat, roll, treat/stabilize/revive, end, undo, redo. A command either succeeds or
+raises `Refusal`; anything else is a bug. After every command the invariants of RULES.md hold:
+
+* §3.3: 0 ≤ Momentum ≤ 6 (the profile's cap) and Threat/Heat ≥ 0; Fortune within 0..5;
+* §3.10.1: every track's stress taken is within 0..max, max after Fatigue (`engine.tracks`);
+* §3.10.2: Harms never decrease, except by `undo`;
+* §3.11: valued conditions are ints ≥ 1, the others `true`.
+
+A refused command changes neither the state nor the history; `undo` after an accepted command restores exactly
+the previous state and `redo` the state after it; saving and loading the file is the identity.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tomli_w
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tracker.rules.errors import Refusal
+from tracker.rules.session import Session
+from tracker.rules.snapshot import state_json
+from tracker.rules.twod20.actions import ACTIONS
+from tracker.rules.twod20.catalogue import CONDITIONS
+from tracker.store.files import parse_text
+
+HEADER = """
+[encounter]
+name = "Property 2d20"
+system = "2d20"
+seed = 11
+profile = "{profile}"
+action_order = "alternating"
+momentum = {momentum}
+threat = {threat}
+
+[[zones]]
+name = "Yard"
+adjacent = ["Gate"]
+
+[[zones]]
+name = "Gate"
+adjacent = ["Road"]
+
+[[zones]]
+name = "Road"
+"""
+
+SRD = """
+[[combatants]]
+name = "Kit"
+skills = { fight = 2, move = 1, survive = 2 }
+stress = 8
+armor = 1
+courage = 1
+cover = 1
+zone = "Yard"
+
+[[combatants]]
+name = "Ada Lane"
+stress = 6
+fortune = 1
+harms = { trauma = 1 }
+zone = "Gate"
+
+[[combatants]]
+name = "Thug"
+npc_type = "minor"
+stress = 5
+harm_capacity = 1
+zone = "Yard"
+
+[[combatants]]
+name = "Boss"
+npc_type = "notable"
+skills = { move = 2, survive = 3 }
+stress = 8
+armor = 2
+morale = 1
+zone = "Road"
+"""
+
+INFINITY = """
+[[combatants]]
+name = "Ana"
+stress = { vigour = 8, resolve = 6, firewall = 5 }
+armor = 1
+courage = 1
+bts = 2
+harms = { wound = 3 }
+zone = "Yard"
+
+[[combatants]]
+name = "Trooper"
+npc_type = "minor"
+stress = { vigour = 6, resolve = 4 }
+harm_capacity = 2
+cover = 1
+zone = "Gate"
+
+[[combatants]]
+name = "Drone"
+npc_type = "minor"
+stress = 5
+conditions = { bleeding = true }
+zone = "Road"
+"""
+
+CONDITION_WORDS = [*CONDITIONS, "fatigue", "stun", "Burning", "wobbly"]
+ACTION_WORDS = [*(k.replace("_", "-") for k in ACTIONS), "fly"]
+EFFECTS = ["piercing=1", "piercing=3", "vicious", "vicious=2", "intense", "stun", "persistent=1", "persistent=2",
+           "knockdown", "drain", "snare", "perilous", "area", "incendiary=2", "destructive"]
+TRACKS = ["stress", "vigour", "resolve", "firewall", "mental", "digital", "physical", "bogus"]
+
+
+@st.composite
+def sessions(draw: st.DrawFn) -> Session:
+    """A fresh SRD or Infinity session with drawn pools and seed."""
+    profile = draw(st.sampled_from(["srd", "infinity"]))
+    head = HEADER.format(profile=profile, momentum=draw(st.integers(0, 6)), threat=draw(st.integers(0, 6)))
+    text = head + (SRD if profile == "srd" else INFINITY)
+    return Session(parse_text(text, "<property>"), seed=draw(st.integers(0, 2**16)))
+
+
+def quote(name: str) -> str:
+    return f"'{name}'" if " " in name else name
+
+
+def command_lines(session: Session) -> st.SearchStrategy[str]:
+    """Any 2d20 GM command line, biased towards ones that can be accepted now."""
+    names = list(session.state.fighters)
+    who = st.one_of(st.sampled_from(names).map(quote), st.sampled_from(names).map(quote),
+                    st.sampled_from(names).map(lambda n: n[:3].lower()), st.just("Nobody"))
+    active = session.state.active
+    actor = st.one_of(st.just(quote(active)), st.just(quote(active)), who) if active else who
+    zones = st.sampled_from(["Yard", "Gate", "Road", "Moon"])
+    prompt = session.state.prompt
+    chooser = (st.sampled_from(prompt.options).map(quote) if prompt is not None and prompt.options else who)
+    damage = st.tuples(
+        who,
+        st.integers(-1, 14),
+        st.lists(
+            st.one_of(
+                st.integers(0, 4).map(lambda k: f"icons={k}"),
+                st.integers(0, 4).map(lambda k: f"icons={k}"),
+                st.sampled_from(TRACKS).map(lambda t: f"track={t}"),
+                st.integers(0, 3).map(lambda k: f"cover={k}"),
+                st.integers(0, 3).map(lambda k: f"soak={k}"),
+                who.map(lambda n: f"from={n}"),
+                st.sampled_from(["mental", "yield", "ignore-soak", "bogus=2"]),
+                st.sampled_from(EFFECTS),
+                st.sampled_from(EFFECTS),
+            ),
+            max_size=5,
+        ),
+    ).map(lambda t: " ".join(["damage", t[0], str(t[1]), *t[2]]))
+    roll = st.tuples(actor, st.integers(6, 16), st.integers(0, 4), st.integers(0, 4)).map(
+        lambda t: f"roll {t[0]} {t[1]} {t[2]}" + (f" bought={t[3]}" if t[3] else ""))
+    add_remove = st.tuples(st.sampled_from(["add", "add", "remove"]), who, st.sampled_from(CONDITION_WORDS),
+                           st.sampled_from(["", "", "1", "2", "3", "0"])).map(lambda t: " ".join(t).strip())
+    return st.one_of(
+        st.sampled_from(["start", "next", "next", "end", "undo", "redo"]),
+        chooser.map(lambda n: f"pick {n}"),
+        chooser.map(lambda n: f"pick {n}"),
+        chooser.map(lambda n: f"keep {n}"),
+        st.tuples(actor, st.sampled_from(ACTION_WORDS)).map(lambda t: f"spend {t[0]} {t[1]}"),
+        st.tuples(actor, st.sampled_from(ACTION_WORDS)).map(lambda t: f"spend {t[0]} {t[1]}"),
+        damage,
+        damage,
+        damage,
+        st.tuples(who, st.integers(0, 6), st.sampled_from(["", "", "track=resolve", "track=stress"])).map(
+            lambda t: f"heal {t[0]} {t[1]} {t[2]}".strip()),
+        add_remove,
+        add_remove,
+        st.tuples(who, zones).map(lambda t: f"move {t[0]} {t[1]}"),
+        st.tuples(who, who).map(lambda t: f"reach {t[0]} {t[1]}"),
+        st.tuples(st.sampled_from(["momentum", "threat"]), st.integers(-4, 4)).map(lambda t: f"{t[0]} {t[1]:+d}"),
+        roll,
+        st.tuples(st.sampled_from(["treat", "stabilize", "revive"]), who).map(" ".join),
+        st.tuples(who, st.sampled_from(["wound", "trauma", "metanoia"])).map(lambda t: f"treat {t[0]} {t[1]}"),
+        st.tuples(who, st.integers(-2, 2)).map(lambda t: f"fortune {t[0]} {t[1]:+d}"),
+    )
+
+
+def harm_counts(session: Session) -> dict[str, dict[str, int]]:
+    return {name: dict(a.harms) for name, a in session.state.fighters.items()}
+
+
+def check_invariants(session: Session) -> None:
+    """The invariants of RULES.md §3 that hold after every command, accepted or refused."""
+    state = session.state
+    eng = session.engine
+    # §3.3 pools.
+    assert 0 <= state.momentum <= eng.profile.momentum_max, state.momentum
+    assert state.threat >= 0, state.threat
+    for name, a in state.fighters.items():
+        # §3.10.1: stress within 0..max on every track, max after Fatigue.
+        maxima = eng.tracks(name)
+        assert set(a.stress) == set(maxima), (name, a.stress, maxima)
+        for track, taken in a.stress.items():
+            assert 0 <= taken <= maxima[track], (name, track, taken, maxima)
+        assert all(v >= 0 for v in a.harms.values()), (name, a.harms)
+        assert 0 <= a.fortune <= eng.profile.meta_max, (name, a.fortune)
+        # §3.11: valued conditions are ints ≥ 1; the others true.
+        for key, value in a.conditions.items():
+            assert key in CONDITIONS, key
+            if CONDITIONS[key].valued:
+                assert type(value) is int and value >= 1, (name, key, value)
+            else:
+                assert value is True, (name, key, value)
+    # CONTRACT.md §4: the JSON state can always be built.
+    json_state = state_json(session)
+    assert json_state["pools"]["momentum"] == state.momentum
+
+
+def snapshot(session: Session) -> tuple[dict[str, Any], dict[str, Any]]:
+    return session.state.model_dump(), session.history.model_dump()
+
+
+def play(session: Session, line: str, check_undo: bool) -> bool:
+    """Apply one line with every per-command check; returns whether it was accepted."""
+    before = snapshot(session)
+    harms_before = harm_counts(session)
+    try:
+        session.execute(line)
+    except Refusal as exc:
+        assert str(exc), f"empty refusal for {line!r}"
+        assert snapshot(session) == before, f"refused {line!r} changed the state: {exc}"
+        check_invariants(session)
+        return False
+    check_invariants(session)
+    verb = line.split()[0]
+    if verb != "undo":
+        # §3.10.2: Harms never decrease except by undo.
+        after_harms = harm_counts(session)
+        for name, kinds in harms_before.items():
+            for kind, n in kinds.items():
+                assert after_harms[name].get(kind, 0) >= n, f"{line!r} lowered {name}'s {kind}: {n} → {after_harms}"
+    if check_undo and verb != "undo":
+        after = snapshot(session)
+        session.execute("undo")
+        assert session.state.model_dump() == before[0], f"undo after {line!r} is not the previous state"
+        session.execute("redo")
+        assert snapshot(session) == after, f"redo after undoing {line!r} is not the state after it"
+    return True
+
+
+def reloaded(session: Session) -> Session:
+    return Session(parse_text(tomli_w.dumps(session.to_document()), "x"))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(session=sessions(), data=st.data())
+def test_s3_random_commands_keep_the_invariants(session: Session, data: st.DataObject) -> None:
+    """RULES.md §3.3, §3.10, §3.11; CONTRACT.md §3: any command sequence is accepted or refused, never a crash;
+    the invariants, undo/redo and save/load hold throughout."""
+    check_invariants(session)
+    if data.draw(st.integers(0, 5), label="start first") > 0:
+        assert play(session, "start", check_undo=True)
+    for _ in range(data.draw(st.integers(5, 35), label="steps")):
+        line = data.draw(command_lines(session), label="command")
+        play(session, line, check_undo=data.draw(st.booleans(), label="check undo"))
+    again = reloaded(session)
+    assert again.state.model_dump() == session.state.model_dump()
+    assert again.history.model_dump() == session.history.model_dump()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(session=sessions(), data=st.data())
+def test_s3_save_load_mid_fight_then_continue_identically(session: Session, data: st.DataObject) -> None:
+    """RULES.md §1.3 determinism, CONTRACT.md §2: a reloaded file continues exactly like the original."""
+    play(session, "start", check_undo=False)
+    for _ in range(data.draw(st.integers(3, 20), label="before save")):
+        play(session, data.draw(command_lines(session)), check_undo=False)
+    copy = reloaded(session)
+    assert copy.state.model_dump() == session.state.model_dump()
+    assert copy.history.model_dump() == session.history.model_dump()
+    for _ in range(data.draw(st.integers(1, 10), label="after save")):
+        line = data.draw(command_lines(session))
+        outcomes = []
+        for s in (session, copy):
+            try:
+                s.execute(line)
+                outcomes.append("ok")
+            except Refusal as exc:
+                outcomes.append(str(exc))
+        assert outcomes[0] == outcomes[1], line
+        assert copy.state.model_dump() == session.state.model_dump(), line

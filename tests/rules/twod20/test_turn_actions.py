@@ -1,0 +1,573 @@
+"""RULES.md §3.5 (2d20 actions and turn bookkeeping) driven by `spend NAME ACTION`: one Major a turn, Swift
+Action and Surge of Activity for another, never more than 2 Majors a round (B8, B31); Minors (the first
+free, extra ones paid, each type once a turn, own turn only); Movement and Disengage against declared Reach
+(B22); Drop Prone / Stand; Rush; Prone; Reactions (SRD one a round, Infinity escalating Heat, B23);
+Defeated (one Free Action), Stunned (no actions), Undefeated (1 Fortune). Also §3.13 turn_start/round_start
+bookkeeping. Every refused command leaves the state unchanged."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import run, session_from
+from tracker.rules.errors import Refusal
+from tracker.rules.session import Session
+from tracker.rules.snapshot import state_json
+from tracker.rules.twod20.actions import ACTIONS, action_key
+
+INFINITY_STRESS = "{ vigour = 10, resolve = 8, firewall = 6 }"
+
+
+def encounter(profile: str = "srd", momentum: int = 2, threat: int = 4, kit: str = "", thug: str = "") -> str:
+    """Kit and Ada (PCs) and Thug (minor NPC) in zone A, Boss (major NPC) in zone B next door."""
+    stress = INFINITY_STRESS if profile == "infinity" else "10"
+    return f"""
+[encounter]
+name = "T"
+system = "2d20"
+seed = 1
+profile = "{profile}"
+action_order = "alternating"
+momentum = {momentum}
+threat = {threat}
+
+[[zones]]
+name = "A"
+adjacent = ["B"]
+[[zones]]
+name = "B"
+
+[[combatants]]
+name = "Kit"
+attributes = {{ agility = 10, insight = 9 }}
+skills = {{ fight = 2, move = 1, survive = 2 }}
+stress = {stress}
+zone = "A"
+{kit}
+
+[[combatants]]
+name = "Ada"
+stress = {stress}
+zone = "A"
+
+[[combatants]]
+name = "Thug"
+npc_type = "minor"
+stress = {stress}
+zone = "A"
+{thug}
+
+[[combatants]]
+name = "Boss"
+npc_type = "major"
+stress = {stress}
+zone = "B"
+"""
+
+
+def session(profile: str = "srd", momentum: int = 2, threat: int = 4, kit: str = "", thug: str = "") -> Session:
+    return session_from(encounter(profile, momentum, threat, kit, thug))
+
+
+def kit_turn(profile: str = "srd", momentum: int = 2, threat: int = 4, kit: str = "", thug: str = "") -> Session:
+    """The scene started and Kit's turn open (Kit picked first)."""
+    return run(session(profile, momentum, threat, kit, thug), "start", "pick Kit")
+
+
+def thug_turn(profile: str = "srd", momentum: int = 2, threat: int = 4, thug: str = "") -> Session:
+    """Kit's turn passed (with a Minor, so it counts) and Thug's turn open."""
+    return run(kit_turn(profile, momentum, threat, thug=thug), "spend Kit aim", "next", "pick Thug")
+
+
+def refused(s: Session, line: str, match: str = "") -> Refusal:
+    """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
+    before = s.state.model_dump()
+    history = list(s.history.commands)
+    with pytest.raises(Refusal, match=re.escape(match)) as info:
+        s.execute(line)
+    assert s.state.model_dump() == before
+    assert s.history.commands == history
+    return info.value
+
+
+def pools(s: Session) -> tuple[int, int]:
+    return s.state.momentum, s.state.threat
+
+
+# --- the catalogue -------------------------------------------------------------------------------------
+
+
+def test_s3_5_catalogue_kinds() -> None:
+    """RULES.md §3.5.1-§3.5.2: the action table's types (Major, Minor, Free, Reaction, Momentum/Fortune spends)."""
+    majors = {"attack", "aid", "assist", "create_advantage", "overcome", "pass", "protect", "ready", "recover",
+              "rush", "skill_test"}
+    minors = {"aim", "bolster", "defend", "disengage", "draw_item", "drop_prone", "stand", "interact", "movement",
+              "prepare"}
+    assert all(ACTIONS[k].kind == "major" for k in majors)
+    assert all(ACTIONS[k].kind == "minor" for k in minors)
+    assert ACTIONS["speak"].kind == ACTIONS["shift"].kind == ACTIONS["drop"].kind == "free"
+    assert ACTIONS["hit_the_dirt"].kind == "reaction"
+    assert {ACTIONS[k].kind for k in ("defence", "guard", "retaliate", "return_fire")} == {"reaction"}
+    assert {ACTIONS[k].kind for k in ("swift", "surge", "undefeated")} == {"spend"}
+    assert ACTIONS["rush"].movement and ACTIONS["sprint"].movement and ACTIONS["withdraw"].movement
+    assert ACTIONS["movement"].movement and not ACTIONS["attack"].movement
+
+
+def test_s3_5_action_names_accept_aliases_prefixes_and_dashes() -> None:
+    """CONTRACT.md §3 / RULES.md §3.5: action names are case-insensitive; `move` and `prone` are aliases."""
+    assert action_key("move") == "movement"
+    assert action_key("prone") == "drop_prone"
+    assert action_key("Hit-The-Dirt") == "hit_the_dirt"
+    assert action_key("disen") == "disengage"
+    with pytest.raises(Refusal, match="no action named"):
+        action_key("fly")
+
+
+def test_s3_5_spend_unknown_action_is_refused() -> None:
+    """RULES.md §3.5: only catalogued actions can be spent."""
+    refused(kit_turn(), "spend Kit teleport", "no action named")
+
+
+def test_s3_5_spend_before_start_is_refused() -> None:
+    """RULES.md §3.13: actions happen in turns, after scene_start."""
+    refused(session(), "spend Kit attack", "has not started")
+
+
+# --- Major Actions ---------------------------------------------------------------------------------------
+
+
+def test_s3_5_one_major_per_turn() -> None:
+    """RULES.md §3.5.1 [004:L1448]: one Major Action per turn; a second is refused."""
+    s = run(kit_turn(), "spend Kit attack")
+    kit = s.state.fighters["Kit"]
+    assert (kit.majors, kit.majors_turn) == (1, 1)
+    assert "Kit: Attack (Major 1 this round)" in s.state.log[-1]
+    refused(s, "spend Kit protect", "has taken its Major Action this turn")
+    assert state_json(s)["combatants"][0]["majors_this_round"] == 1
+
+
+def test_s3_5_swift_action_costs_2_momentum_for_another_major() -> None:
+    """RULES.md §3.0 Swift Action / B8: 2 Momentum buys a second Major Action this turn (logged)."""
+    s = run(kit_turn(momentum=3), "spend Kit attack", "spend Kit swift", "spend Kit attack")
+    assert s.state.fighters["Kit"].majors == 2
+    assert pools(s) == (1, 4)
+    assert any("Momentum -2" in line and "Swift Action" in line for line in s.state.log)
+
+
+def test_s3_5_swift_before_the_first_major() -> None:
+    """RULES.md §3.5.1: the extra Major may be bought before the first one is taken."""
+    s = run(kit_turn(momentum=2), "spend Kit swift", "spend Kit attack", "spend Kit recover")
+    assert s.state.fighters["Kit"].majors == 2
+    assert pools(s) == (0, 4)
+
+
+def test_s3_5_swift_refused_for_a_pc_without_2_momentum() -> None:
+    """RULES.md §3.0 Swift Action: it costs 2 Momentum; with 1 in the pool it is refused."""
+    s = kit_turn(momentum=1)
+    refused(s, "spend Kit swift", "Swift Action costs 2 Momentum")
+
+
+def test_s3_5_npc_swift_spends_2_threat_and_needs_it() -> None:
+    """RULES.md §3.3: NPCs pay Momentum costs from Threat; 2 Threat for a Swift Action, refused below 2."""
+    s = run(thug_turn(threat=3), "spend Thug swift", "spend Thug attack", "spend Thug attack")
+    assert s.state.fighters["Thug"].majors == 2
+    assert pools(s) == (2, 1)
+    poor = thug_turn(threat=1)
+    refused(poor, "spend Thug swift", "costs 2 Threat")
+
+
+def test_s3_5_surge_costs_1_fortune_for_another_major() -> None:
+    """RULES.md §3.3 Fortune, Surge of Activity: 1 Fortune for an extra Major Action (logged)."""
+    s = run(kit_turn(), "spend Kit attack", "spend Kit surge", "spend Kit attack")
+    assert s.state.fighters["Kit"].majors == 2
+    assert s.state.fighters["Kit"].fortune == 2
+    assert any("Fortune -1 (Surge of Activity): 3 → 2" in line for line in s.state.log)
+
+
+def test_s3_5_surge_refused_without_fortune() -> None:
+    """RULES.md §3.3: Surge of Activity needs 1 Fortune; NPCs have none."""
+    s = kit_turn(kit="fortune = 0")
+    refused(s, "spend Kit surge", "has no Fortune")
+    npc = thug_turn()
+    refused(npc, "spend Thug surge", "has no Fortune")
+
+
+def test_s3_5_never_more_than_2_majors_per_round() -> None:
+    """RULES.md §3.5.1 [004:L1452], B8, B31: 2 Major Actions a round by any means; once a character can reach
+    2, neither another Swift Action nor a Surge is sold (they would buy nothing)."""
+    s = run(kit_turn(momentum=6), "spend Kit attack", "spend Kit swift")
+    refused(s, "spend Kit swift", "no more than 2 Major Actions")
+    refused(s, "spend Kit surge", "no more than 2 Major Actions")
+    run(s, "spend Kit attack")
+    refused(s, "spend Kit attack", "2 Major Actions this round")
+    refused(s, "spend Kit swift", "no more than 2 Major Actions")
+    assert pools(s) == (4, 4)
+    assert s.state.fighters["Kit"].fortune == 3
+
+
+def test_s3_5_swift_and_surge_together_still_cap_at_2() -> None:
+    """RULES.md §3.5.1, B31: buying the extra Major twice in one turn is refused before anything is paid."""
+    s = run(kit_turn(momentum=6), "spend Kit surge")
+    refused(s, "spend Kit swift", "no more than 2 Major Actions")
+    assert s.state.momentum == 6
+
+
+def test_s3_5_majors_reset_each_round() -> None:
+    """RULES.md §3.13 round_start: majors_this_round returns to 0 in the next round."""
+    s = run(kit_turn(), "spend Kit attack", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next",
+            "pick Kit")
+    assert s.state.round == 2
+    assert s.state.fighters["Kit"].majors == 0
+    run(s, "spend Kit attack")
+    assert s.state.fighters["Kit"].majors == 1
+
+
+# --- Minor Actions -------------------------------------------------------------------------------------
+
+
+def test_s3_5_first_minor_is_free() -> None:
+    """RULES.md §3.5.1 [004:L1448]: one Minor Action per turn comes with the turn."""
+    s = run(kit_turn(), "spend Kit aim")
+    assert s.state.fighters["Kit"].minors == ["aim"]
+    assert pools(s) == (2, 4)
+    assert "Kit: Aim (Minor)" in s.state.log[-1]
+
+
+def test_s3_5_extra_minor_costs_1_momentum_for_a_pc() -> None:
+    """RULES.md §3.5.1 [004:L1483]: each extra Minor costs 1 Momentum (logged)."""
+    s = run(kit_turn(momentum=2), "spend Kit aim", "spend Kit draw_item", "spend Kit interact")
+    assert s.state.fighters["Kit"].minors == ["aim", "draw_item", "interact"]
+    assert pools(s) == (0, 4)
+    assert any("Momentum -1" in line and "an extra Minor (Draw Item)" in line for line in s.state.log)
+
+
+def test_s3_5_extra_minor_adds_1_threat_for_a_pc_without_momentum() -> None:
+    """RULES.md §3.5.1, §3.3: with an empty Momentum pool a PC's extra Minor adds 1 Threat instead."""
+    s = run(kit_turn(momentum=0, threat=4), "spend Kit aim", "spend Kit prepare")
+    assert pools(s) == (0, 5)
+
+
+def test_s3_5_extra_minor_costs_1_threat_for_an_npc() -> None:
+    """RULES.md §3.5.1, §3.3: an NPC's extra Minor spends 1 Threat; with none left it is refused."""
+    s = run(thug_turn(threat=1), "spend Thug aim", "spend Thug prepare")
+    assert pools(s) == (2, 0)
+    refused(s, "spend Thug interact", "an extra Minor costs 1 Threat")
+
+
+def test_s3_5_each_minor_once_per_turn() -> None:
+    """RULES.md §3.5.1 [004:L1485]: each Minor type may be used only once per turn, paid or not."""
+    s = run(kit_turn(momentum=4), "spend Kit aim")
+    refused(s, "spend Kit aim", "already taken Aim this turn")
+
+
+def test_s3_5_minors_reset_each_turn() -> None:
+    """RULES.md §3.13 turn_start: the Minor list starts empty on each of the character's turns."""
+    s = run(kit_turn(), "spend Kit aim", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next",
+            "pick Kit")
+    assert s.state.fighters["Kit"].minors == []
+    run(s, "spend Kit aim")
+    assert pools(s) == (2, 4)
+
+
+def test_s3_5_minor_and_major_only_on_own_turn() -> None:
+    """RULES.md §3.5.1 [004:L1483]: Minor (and Major) Actions never outside the character's own turn."""
+    s = kit_turn()
+    refused(s, "spend Ada aim", "it is not Ada's turn (Kit is acting)")
+    refused(s, "spend Ada attack", "not Ada's turn")
+    refused(s, "spend Ada swift", "not Ada's turn")
+
+
+def test_s3_5_free_actions_on_other_turns() -> None:
+    """RULES.md §3.5.1 [004:L1511]: Free Actions may be taken on other characters' turns too."""
+    s = run(kit_turn(), "spend Ada speak", "spend Kit speak", "spend Kit drop")
+    assert s.state.fighters["Ada"].free_actions == 1
+    assert s.state.fighters["Kit"].free_actions == 2
+    assert pools(s) == (2, 4)
+
+
+# --- Reach, Movement, Disengage (B22) ------------------------------------------------------------------
+
+
+def test_s3_5_movement_minor_allowed_with_no_enemy_in_reach() -> None:
+    """RULES.md §3.5.1 Movement: a free Minor when no enemy is within Reach; an ally in Reach does not matter."""
+    s = run(kit_turn(), "reach Kit Ada", "spend Kit movement")
+    assert s.state.fighters["Kit"].minors == ["movement"]
+
+
+def test_s3_5_movement_minor_refused_within_reach_of_an_enemy() -> None:
+    """RULES.md §3.5.1 [004:L1494], §3.6, B22: Movement is refused while an enemy is within Reach (declared with
+    `reach A B`, same zone); the refusal names the enemy and suggests Disengage."""
+    s = run(kit_turn(), "reach Kit Thug")
+    assert s.state.reach == [["Kit", "Thug"]]
+    refused(s, "spend Kit movement", "within Reach of Thug: Disengage")
+    refused(s, "spend Kit move", "Disengage")
+
+
+def test_s3_5_reach_needs_the_same_zone() -> None:
+    """RULES.md §3.6, B22: Reach is declared within a zone; Boss in zone B cannot be within Kit's Reach."""
+    s = kit_turn()
+    refused(s, "reach Kit Boss", "not in the same zone")
+    refused(s, "reach Kit Kit", "its own Reach")
+    run(s, "reach Kit Thug")
+    refused(s, "reach Thug Kit", "already within Reach")
+
+
+def test_s3_5_disengage_needs_an_enemy_in_reach() -> None:
+    """RULES.md §3.5.1 [004:L1490]: Disengage is only for a character within Reach of an enemy."""
+    s = run(kit_turn(), "reach Kit Ada")
+    refused(s, "spend Kit disengage", "not within Reach of an enemy")
+
+
+def test_s3_5_disengage_ends_the_enemy_reach_pairs_only() -> None:
+    """RULES.md §3.5.1 Disengage, B22: Disengage leaves every enemy's Reach (Kit–Thug ends) but keeps an ally's
+    (Kit–Ada); Movement is then allowed as a paid extra Minor."""
+    s = run(kit_turn(momentum=2), "reach Kit Thug", "reach Kit Ada", "spend Kit disengage")
+    assert s.state.reach == [["Ada", "Kit"]]
+    run(s, "spend Kit movement")
+    assert s.state.fighters["Kit"].minors == ["disengage", "movement"]
+    assert pools(s) == (1, 4)
+
+
+def test_s3_5_move_command_refused_within_enemy_reach_in_srd() -> None:
+    """RULES.md §3.6 leaving Reach (SRD), B22: moving out of an enemy's Reach needs Disengage first."""
+    s = run(kit_turn(), "reach Kit Thug")
+    refused(s, "move Kit B", "Disengage first")
+    run(s, "spend Kit disengage", "move Kit B")
+    assert s.state.fighters["Kit"].zone == "B"
+
+
+# --- Drop Prone, Stand, Prone, Rush ---------------------------------------------------------------------
+
+
+def test_s3_5_drop_prone_and_stand_not_both_in_a_turn() -> None:
+    """RULES.md §3.5.1 [004:L1492]: Drop Prone and Stand are not both taken in one turn."""
+    s = run(kit_turn(momentum=4), "spend Kit drop_prone")
+    assert s.state.fighters["Kit"].conditions.get("prone") is True
+    refused(s, "spend Kit stand", "not both taken in one turn")
+
+
+def test_s3_5_stand_then_drop_prone_refused() -> None:
+    """RULES.md §3.5.1 [004:L1492], §3.11.1: Stand ends Prone; dropping again the same turn is refused."""
+    s = run(kit_turn(momentum=4, kit="conditions = { prone = true }"), "spend Kit stand")
+    assert "prone" not in s.state.fighters["Kit"].conditions
+    refused(s, "spend Kit drop_prone", "not both taken in one turn")
+
+
+def test_s3_5_stand_needs_prone_and_drop_prone_needs_standing() -> None:
+    """RULES.md §3.11.1: Stand only when Prone; Drop Prone only when not."""
+    refused(kit_turn(), "spend Kit stand", "is not Prone")
+    refused(kit_turn(kit="conditions = { prone = true }"), "spend Kit prone", "already Prone")
+
+
+def test_s3_5_prone_forbids_movement_majors() -> None:
+    """RULES.md §3.11.1 [004:L1492]: a Prone character takes no movement Major Actions (Rush), but may attack."""
+    s = kit_turn(kit="conditions = { prone = true }")
+    refused(s, "spend Kit rush", "Prone: no movement Major Actions")
+    run(s, "spend Kit attack")
+    assert s.state.fighters["Kit"].majors == 1
+
+
+def test_s3_5_infinity_prone_forbids_sprint_and_withdraw() -> None:
+    """RULES.md §3.5.2 with §3.11.2 Prone: Sprint and Withdraw are movement Standard Actions."""
+    s = kit_turn("infinity", kit="conditions = { prone = true }")
+    refused(s, "spend Kit sprint", "Prone")
+    refused(s, "spend Kit withdraw", "Prone")
+
+
+def test_s3_5_rush_once_per_round() -> None:
+    """RULES.md §3.5.1 Rush [004:L1476]: once per Round, even with a Swift Action for a second Major."""
+    s = run(kit_turn(momentum=2), "spend Kit rush", "spend Kit swift")
+    assert s.state.fighters["Kit"].rush_used
+    refused(s, "spend Kit rush", "once per round")
+    run(s, "spend Kit attack")
+
+
+def test_s3_5_rush_not_after_the_movement_minor() -> None:
+    """RULES.md §3.5.1 Rush [004:L1476]: not after the Movement minor."""
+    s = run(kit_turn(), "spend Kit movement")
+    refused(s, "spend Kit rush", "not after the Movement minor")
+
+
+def test_s3_5_rush_resets_next_round() -> None:
+    """RULES.md §3.13 round_start: rush_used is cleared at the start of each round."""
+    s = run(kit_turn(), "spend Kit rush", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next",
+            "pick Kit")
+    assert not s.state.fighters["Kit"].rush_used
+    run(s, "spend Kit rush")
+
+
+# --- Reactions -------------------------------------------------------------------------------------------
+
+
+def test_s3_5_srd_one_reaction_per_round_on_others_turns() -> None:
+    """RULES.md §3.5.1 [004:L1523], B23: a Reaction on another's turn; a second in the round is refused."""
+    s = run(kit_turn(), "spend Ada hit_the_dirt")
+    ada = s.state.fighters["Ada"]
+    assert ada.reactions == 1
+    assert ada.conditions.get("prone") is True
+    assert pools(s) == (2, 4)
+    refused(s, "spend Ada hit_the_dirt", "already reacted this round")
+    run(s, "spend Thug defence")
+    refused(s, "spend Thug guard", "already reacted this round")
+
+
+def test_s3_5_reaction_never_on_own_turn() -> None:
+    """RULES.md §3.5.1 [004:L1523]: never on one's own turn."""
+    refused(kit_turn(), "spend Kit hit_the_dirt", "never taken on one's own turn")
+
+
+def test_s3_5_srd_reaction_count_is_per_round_not_per_turn() -> None:
+    """RULES.md §3.5.1, §3.13 round_start: the Reaction is spent until the next round, then available again."""
+    s = run(kit_turn(), "spend Ada hit_the_dirt", "next", "pick Thug")
+    refused(s, "spend Ada hit_the_dirt", "already reacted")
+    run(s, "next", "pick Ada", "next", "pick Boss", "next", "pick Kit")
+    assert s.state.round == 2
+    run(s, "spend Ada hit_the_dirt")
+    assert s.state.fighters["Ada"].reactions == 1
+
+
+def test_s3_5_infinity_pc_reactions_add_escalating_heat() -> None:
+    """RULES.md §3.5.2, §3.13, B23: in Infinity a PC's n-th Reaction in the round adds n Heat (1, 2, 3)."""
+    s = kit_turn("infinity", threat=4)
+    run(s, "spend Ada defence")
+    assert pools(s) == (2, 5)
+    run(s, "spend Ada guard")
+    assert pools(s) == (2, 7)
+    run(s, "spend Ada defence")
+    assert pools(s) == (2, 10)
+    assert s.state.fighters["Ada"].reactions == 3
+    assert any("Heat +3 (Ada's Reaction #3 this round)" in line for line in s.state.log)
+
+
+def test_s3_5_infinity_npc_reactions_spend_escalating_heat() -> None:
+    """RULES.md §3.5.2, B23: an NPC's n-th Reaction in the round spends n Heat; each NPC counts its own."""
+    s = kit_turn("infinity", threat=7)
+    run(s, "spend Thug defence", "spend Thug defence", "spend Boss retaliate")
+    assert pools(s) == (2, 3)
+    run(s, "spend Thug return_fire")
+    assert pools(s) == (2, 0)
+
+
+def test_s3_5_infinity_npc_reaction_refused_when_heat_is_short() -> None:
+    """RULES.md §3.5.2, B23: an NPC whose next Reaction costs more Heat than the pool holds is refused."""
+    s = run(kit_turn("infinity", threat=2), "spend Thug defence")
+    assert pools(s) == (2, 1)
+    refused(s, "spend Thug defence", "Reaction #2 costs 2 Heat")
+    assert s.state.fighters["Thug"].reactions == 1
+
+
+def test_s3_5_infinity_reaction_costs_restart_each_round() -> None:
+    """RULES.md §3.13 round_start, B23: the escalation restarts at 1 in each round."""
+    s = run(kit_turn("infinity", threat=4), "spend Ada defence", "spend Ada defence")
+    assert s.state.threat == 7
+    run(s, "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit", "spend Ada defence")
+    assert s.state.round == 2
+    assert s.state.threat == 8
+
+
+def test_s3_5_infinity_reaction_never_on_own_turn() -> None:
+    """RULES.md §3.5.1 timing also under Infinity: no Reaction on one's own turn."""
+    refused(kit_turn("infinity"), "spend Kit defence", "never taken on one's own turn")
+
+
+# --- Stunned, Defeated, Undefeated, unconscious -----------------------------------------------------------
+
+
+def test_s3_5_stunned_takes_no_actions_that_turn() -> None:
+    """RULES.md §3.13 turn_start 3: a Stunned character takes no actions that turn (Major, Minor or Free);
+    the Stun is spent at its turn end and its next turn is normal."""
+    s = run(kit_turn(), "add Thug stunned", "next", "pick Thug")
+    assert any("Thug is Stunned: no actions this turn" in line for line in s.state.log)
+    refused(s, "spend Thug attack", "Stunned")
+    refused(s, "spend Thug aim", "Stunned")
+    refused(s, "spend Thug speak", "Stunned")
+    run(s, "next")
+    assert "stunned" not in s.state.fighters["Thug"].conditions
+    run(s, "pick Ada", "next", "pick Boss", "next", "pick Kit", "next", "pick Thug", "spend Thug attack")
+    assert s.state.fighters["Thug"].majors == 1
+
+
+def test_s3_5_stunned_character_may_still_react_on_others_turns() -> None:
+    """RULES.md §3.13 turn_start 3: the Stun takes that character's own turn only."""
+    s = run(kit_turn(), "add Thug stunned", "spend Thug defence")
+    assert s.state.fighters["Thug"].reactions == 1
+
+
+def defeated_kit() -> Session:
+    """Kit with 2 Wounds takes a third (6 damage, no armour) on his own turn: Defeated and Dying."""
+    s = run(kit_turn(kit="harms = { wound = 2 }"), "damage Kit 6")
+    assert s.state.fighters["Kit"].defeated
+    return s
+
+
+def test_s3_5_defeated_one_free_action_per_turn_only() -> None:
+    """RULES.md §3.10.2 [004:L1872], §3.13 turn_start 4: a Defeated character takes only one Free Action a
+    turn; Major, Minor and Reaction are refused, as is a second Free Action."""
+    s = defeated_kit()
+    refused(s, "spend Kit attack", "Defeated: one Free Action per turn only")
+    refused(s, "spend Kit aim", "Defeated")
+    run(s, "spend Kit speak")
+    refused(s, "spend Kit shift", "has taken its one Free Action")
+    run(s, "next", "pick Thug")
+    refused(s, "spend Kit hit_the_dirt", "Defeated")
+
+
+def test_s3_5_defeated_free_action_renews_each_turn() -> None:
+    """RULES.md §3.10.2 [004:L1872]: the one Free Action is per Turn; it comes back on the next own turn."""
+    s = run(defeated_kit(), "spend Kit speak", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss",
+            "next", "pick Kit")
+    assert any("Kit is Defeated: one Free Action this turn" in line for line in s.state.log)
+    run(s, "spend Kit speak")
+    assert s.state.fighters["Kit"].free_actions == 1
+
+
+def test_s3_5_undefeated_costs_1_fortune() -> None:
+    """RULES.md §3.3 Fortune Undefeated, §3.10.2, B42: 1 Fortune removes Defeated (and Dying); the character
+    may then act normally."""
+    s = defeated_kit()
+    assert s.state.fighters["Kit"].dying
+    run(s, "spend Kit undefeated")
+    kit = s.state.fighters["Kit"]
+    assert (kit.defeated, kit.dying, kit.revived) == (False, False, True)
+    assert kit.fortune == 2
+    assert state_json(s)["combatants"][0]["status"] == "ok"
+    run(s, "spend Kit attack")
+
+
+def test_s3_5_undefeated_refused_without_fortune_or_defeat() -> None:
+    """RULES.md §3.3: Undefeated needs the character Defeated and 1 Fortune."""
+    refused(kit_turn(), "spend Kit undefeated", "not Defeated")
+    s = run(kit_turn(kit="harms = { wound = 2 }\nfortune = 0"), "damage Kit 6")
+    refused(s, "spend Kit undefeated", "has no Fortune")
+
+
+def test_s3_5_undefeated_refused_after_voluntary_defeat() -> None:
+    """RULES.md §3.10.2 Voluntary Defeat: no revival by Fortune during the scene."""
+    s = run(kit_turn(), "damage Kit 6 yield")
+    assert s.state.fighters["Kit"].defeated and s.state.fighters["Kit"].yielded
+    refused(s, "spend Kit undefeated", "yielded this scene")
+
+
+def test_s3_5_unconscious_takes_no_actions() -> None:
+    """RULES.md §3.10.3: Unconscious is like Defeated but with no Free Actions at all."""
+    s = kit_turn(thug="conditions = { unconscious = true }")
+    refused(s, "spend Thug speak", "unconscious: no actions")
+    refused(s, "spend Thug defence", "unconscious")
+
+
+def test_s3_5_the_dead_take_no_actions() -> None:
+    """RULES.md §3.10.2: a dead character does nothing (a Wound while Defeated kills)."""
+    s = run(kit_turn(thug="harms = { wound = 2 }"), "damage Thug 6", "damage Thug 6")
+    assert s.state.fighters["Thug"].dead
+    refused(s, "spend Thug defence", "dead")
+
+
+def test_s3_5_turn_start_resets_the_turn_bookkeeping() -> None:
+    """RULES.md §3.13 turn_start: Minors, paid extras, Free Actions and the turn's Major allowance start fresh."""
+    s = run(kit_turn(momentum=6), "spend Kit swift", "spend Kit aim", "spend Kit prepare", "spend Kit speak",
+            "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit")
+    kit = s.state.fighters["Kit"]
+    assert (kit.minors, kit.extra_minors, kit.free_actions) == ([], 0, 0)
+    assert (kit.majors_allowed, kit.majors_turn, kit.majors) == (1, 0, 0)

@@ -1,0 +1,1 @@
+"""Theme files shipped with the tracker (installed as the package ``tracker.themes``)."""

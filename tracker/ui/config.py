@@ -1,0 +1,35 @@
+"""The user's settings (the chosen theme), kept in the platform's config folder (platformdirs)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+import tomli_w
+from platformdirs import user_config_dir
+
+
+def config_dir() -> Path:
+    """``TRACKER_CONFIG_DIR`` wins (tests, shared boxes); else the platform's config folder."""
+    override = os.environ.get("TRACKER_CONFIG_DIR")
+    return Path(override) if override else Path(user_config_dir("tracker"))
+
+
+def load_config() -> dict[str, str]:
+    path = config_dir() / "config.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+def save_config(values: dict[str, str]) -> None:
+    """Best effort: a read-only home must not stop the tracker."""
+    try:
+        folder = config_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "config.toml").write_text(tomli_w.dumps(values), encoding="utf-8")
+    except OSError:
+        pass

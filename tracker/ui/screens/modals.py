@@ -1,0 +1,99 @@
+"""Small modal screens: help (every key and command), a rule's summary, the action picker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from tracker.rules.commands import VERBS
+
+
+class HelpScreen(ModalScreen[None]):
+    """Every binding with its description, and the command language."""
+
+    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss", "Close", id="help.close")]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 90%; max-width: 100; height: 90%; border: thick $primary;
+                                  background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, bindings: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self._rows = bindings
+
+    def compose(self) -> ComposeResult:
+        out = Text()
+        out.append("Keys\n", style="bold underline")
+        for key, description in self._rows:
+            out.append(f"  {key:<12}", style="bold")
+            out.append(f"{description}\n")
+        out.append("\nCommands (type after ':')\n", style="bold underline")
+        for _, (_, _, usage) in VERBS.items():
+            out.append(f"  {usage}\n")
+        out.append("\nNames are case-insensitive; a unique prefix works; quote names with spaces.\n", style="dim")
+        with VerticalScroll():
+            yield Static(out)
+
+
+class RuleScreen(ModalScreen[None]):
+    """One condition's rule in our own words, with its RULES.md reference."""
+
+    BINDINGS = [Binding("escape,q,i", "dismiss", "Close", id="rule.close")]
+    DEFAULT_CSS = """
+    RuleScreen { align: center middle; }
+    RuleScreen > VerticalScroll { width: 80%; max-width: 90; height: auto; max-height: 80%;
+                                  border: thick $accent; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, entries: list[tuple[str, str, str]]) -> None:
+        super().__init__()
+        self._entries = entries
+
+    def compose(self) -> ComposeResult:
+        out = Text()
+        if not self._entries:
+            out.append("No conditions to explain.", style="italic")
+        for title, summary, section in self._entries:
+            out.append(f"{title}", style="bold")
+            out.append(f"  (RULES.md {section})\n", style="dim")
+            out.append(f"  {summary}\n\n")
+        with VerticalScroll():
+            yield Static(out)
+
+
+class ActionPicker(ModalScreen[str | None]):
+    """A short list of actions, legal ones first, illegal ones greyed with the reason."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="spend.cancel")]
+    DEFAULT_CSS = """
+    ActionPicker { align: center middle; }
+    ActionPicker > OptionList { width: 80%; max-width: 90; height: 80%; border: thick $primary; }
+    """
+
+    def __init__(self, who: str, rows: list[tuple[str, str, str | None]]) -> None:
+        super().__init__()
+        self._who = who
+        self._rows = rows
+
+    def compose(self) -> ComposeResult:
+        options: list[Any] = []
+        for key, label, reason in self._rows:
+            text = Text(label)
+            if reason:
+                text.append(f"  — {reason}", style="dim")
+            options.append(Option(text, id=key, disabled=reason is not None))
+        yield OptionList(*options)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).border_title = f"{self._who}: spend on…"
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)

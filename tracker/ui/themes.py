@@ -1,0 +1,80 @@
+"""Themes are data: a TOML file → a pydantic model → a Textual `Theme` (ARCHITECTURE.md practice 6).
+
+A broken theme file becomes a notification, never a crash; the built-in themes ship in the package
+``tracker.themes``, and a user may add more in the config folder's ``themes/``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from textual.color import Color, ColorParseError
+from textual.theme import Theme
+
+from tracker.ui.config import config_dir
+
+DEFAULT_THEME = "breach-dark"
+
+
+class ThemeFile(BaseModel):
+    """One theme file's fields; colours are checked by Textual's own parser."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1)
+    dark: bool = True
+    primary: str
+    secondary: str | None = None
+    accent: str | None = None
+    warning: str | None = None
+    error: str | None = None
+    success: str | None = None
+    foreground: str | None = None
+    background: str | None = None
+    surface: str | None = None
+    panel: str | None = None
+
+    def to_theme(self) -> Theme:
+        colours = self.model_dump(exclude={"name", "dark"}, exclude_none=True)
+        for key, value in colours.items():
+            try:
+                Color.parse(value)
+            except ColorParseError:
+                raise ValueError(f"{key}: '{value}' is not a colour") from None
+        return Theme(name=self.name, dark=self.dark, **colours)
+
+
+def _read(text: str, label: str) -> Theme:
+    try:
+        return ThemeFile.model_validate(tomllib.loads(text)).to_theme()
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{label}: {exc}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise ValueError(f"{label}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+
+
+def load_themes() -> tuple[list[Theme], list[str]]:
+    """Every theme that loads, and one message per file that does not."""
+    themes: list[Theme] = []
+    problems: list[str] = []
+    sources: list[tuple[str, str]] = []
+    for entry in sorted(resources.files("tracker.themes").iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            sources.append((entry.name, entry.read_text(encoding="utf-8")))
+    user = config_dir() / "themes"
+    if user.is_dir():
+        for path in sorted(Path(user).glob("*.toml")):
+            try:
+                sources.append((str(path), path.read_text(encoding="utf-8")))
+            except OSError as exc:
+                problems.append(f"theme {path}: {exc}")
+    for label, text in sources:
+        try:
+            themes.append(_read(text, label))
+        except ValueError as exc:
+            problems.append(f"theme {exc}")
+    return themes, problems

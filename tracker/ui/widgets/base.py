@@ -1,0 +1,52 @@
+"""What every panel shares: it follows the screen's `revision` and redraws from the session.
+
+The screen bumps `revision` after each accepted command (or each file change a viewer sees); panels
+are bound to it with `data_bind`, so one reactive drives every panel and nothing is kept in sync by hand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.containers import Vertical
+from textual.reactive import var
+
+if TYPE_CHECKING:
+    from tracker.rules.session import Session
+
+
+class Panel(Vertical):
+    """A panel: `show(session)` runs whenever the bound `revision` or `selected` changes."""
+
+    #: Bumped by the screen after every accepted command.
+    revision = var(0)
+    #: The combatant the GM has selected in the order table (None: the active one).
+    selected: var[str | None] = var(None)
+
+    def session(self) -> Session:
+        return self.app.session  # type: ignore[attr-defined, no-any-return]
+
+    def data(self) -> dict[str, Any]:
+        """The JSON state of this revision, computed once for all panels by the app."""
+        return self.app.snapshot()  # type: ignore[attr-defined, no-any-return]
+
+    def focus_name(self) -> str | None:
+        """The selected combatant, else the active one."""
+        st = self.session().state
+        return self.selected or st.active
+
+    def watch_revision(self) -> None:
+        self._redraw()
+
+    def watch_selected(self) -> None:
+        self._redraw()
+
+    def _redraw(self) -> None:
+        if self.is_mounted:
+            self.show(self.session())
+
+    def on_mount(self) -> None:
+        self._redraw()
+
+    def show(self, session: Session) -> None:
+        """Redraw from the session's state; every panel overrides it."""

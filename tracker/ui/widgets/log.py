@@ -1,0 +1,46 @@
+"""The log: every event, grouped by round and turn, automatic effects included.
+
+It appends only the lines written since it last looked (the state counts every line ever logged),
+into a `RichLog` with a line limit (ARCHITECTURE.md practice 9).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+from tracker.rules.session import Session
+from tracker.ui.widgets.base import Panel
+
+
+class LogPanel(Panel):
+    DEFAULT_CSS = "LogPanel > RichLog { height: 1fr; }"
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield RichLog(max_lines=2000, wrap=True, markup=False)
+
+    def on_mount(self) -> None:
+        self._seen = 0
+        self._group = ("", "")
+        super().on_mount()
+
+    def show(self, session: Session) -> None:
+        st = session.state
+        view = self.query_one(RichLog)
+        if st.logged < self._seen:  # an undo went back: start again from what the state keeps
+            view.clear()
+            self._seen = st.logged - len(st.log)
+            self._group = ("", "")
+        new = st.logged - self._seen
+        if new <= 0:
+            return
+        for entry in st.log[-new:] if new <= len(st.log) else st.log:
+            round_no, turn, text = entry.split("|", 2)
+            if (round_no, turn) != self._group:
+                self._group = (round_no, turn)
+                title = f"Round {round_no}" + (f" · {turn}" if turn else "")
+                if round_no != "0":
+                    view.write(Text(title, style="bold underline"))
+            style = "italic" if text.startswith("?") else ""
+            view.write(Text(f"  {text}", style=style))
+        self._seen = st.logged
