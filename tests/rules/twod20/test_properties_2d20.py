@@ -132,15 +132,18 @@ def quote(name: str) -> str:
 
 
 def command_lines(session: Session) -> st.SearchStrategy[str]:
-    """Any 2d20 GM command line, biased towards ones that can be accepted now."""
+    """Any 2d20 GM command line, biased towards ones that can be accepted now.
+
+    While the hand-over (or first-actor) question waits, mostly `pick`/`keep` from its options (everything
+    else is refused then, which is worth checking too); before the scene or after its end, often `start`.
+    """
     names = list(session.state.fighters)
     who = st.one_of(st.sampled_from(names).map(quote), st.sampled_from(names).map(quote),
-                    st.sampled_from(names).map(lambda n: n[:3].lower()), st.just("Nobody"))
+                    st.sampled_from(names).map(quote), st.sampled_from(names).map(lambda n: n[:3].lower()),
+                    st.just("Nobody"))
     active = session.state.active
     actor = st.one_of(st.just(quote(active)), st.just(quote(active)), who) if active else who
     zones = st.sampled_from(["Yard", "Gate", "Road", "Moon"])
-    prompt = session.state.prompt
-    chooser = (st.sampled_from(prompt.options).map(quote) if prompt is not None and prompt.options else who)
     damage = st.tuples(
         who,
         st.integers(-1, 14),
@@ -148,11 +151,13 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
             st.one_of(
                 st.integers(0, 4).map(lambda k: f"icons={k}"),
                 st.integers(0, 4).map(lambda k: f"icons={k}"),
+                st.integers(0, 4).map(lambda k: f"icons={k}"),
                 st.sampled_from(TRACKS).map(lambda t: f"track={t}"),
                 st.integers(0, 3).map(lambda k: f"cover={k}"),
                 st.integers(0, 3).map(lambda k: f"soak={k}"),
                 who.map(lambda n: f"from={n}"),
-                st.sampled_from(["mental", "yield", "ignore-soak", "bogus=2"]),
+                st.sampled_from(["mental", "mental", "yield", "ignore-soak", "bogus=2"]),
+                st.sampled_from(EFFECTS),
                 st.sampled_from(EFFECTS),
                 st.sampled_from(EFFECTS),
             ),
@@ -163,13 +168,15 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
         lambda t: f"roll {t[0]} {t[1]} {t[2]}" + (f" bought={t[3]}" if t[3] else ""))
     add_remove = st.tuples(st.sampled_from(["add", "add", "remove"]), who, st.sampled_from(CONDITION_WORDS),
                            st.sampled_from(["", "", "1", "2", "3", "0"])).map(lambda t: " ".join(t).strip())
-    return st.one_of(
-        st.sampled_from(["start", "next", "next", "end", "undo", "redo"]),
-        chooser.map(lambda n: f"pick {n}"),
-        chooser.map(lambda n: f"pick {n}"),
-        chooser.map(lambda n: f"keep {n}"),
-        st.tuples(actor, st.sampled_from(ACTION_WORDS)).map(lambda t: f"spend {t[0]} {t[1]}"),
-        st.tuples(actor, st.sampled_from(ACTION_WORDS)).map(lambda t: f"spend {t[0]} {t[1]}"),
+    spend = st.tuples(actor, st.sampled_from(ACTION_WORDS)).map(lambda t: f"spend {t[0]} {t[1]}")
+    plain = st.one_of(
+        st.sampled_from(["next", "next", "next", "end", "undo", "redo", "start"]),
+        st.sampled_from(["next", "undo"]),
+        who.map(lambda n: f"pick {n}"),
+        spend,
+        spend,
+        spend,
+        damage,
         damage,
         damage,
         damage,
@@ -181,10 +188,18 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
         st.tuples(who, who).map(lambda t: f"reach {t[0]} {t[1]}"),
         st.tuples(st.sampled_from(["momentum", "threat"]), st.integers(-4, 4)).map(lambda t: f"{t[0]} {t[1]:+d}"),
         roll,
-        st.tuples(st.sampled_from(["treat", "stabilize", "revive"]), who).map(" ".join),
+        st.tuples(st.sampled_from(["stabilize", "revive"]), who).map(" ".join),
         st.tuples(who, st.sampled_from(["wound", "trauma", "metanoia"])).map(lambda t: f"treat {t[0]} {t[1]}"),
         st.tuples(who, st.integers(-2, 2)).map(lambda t: f"fortune {t[0]} {t[1]:+d}"),
     )
+    prompt = session.state.prompt
+    if prompt is not None:
+        options = st.sampled_from(prompt.options or names).map(quote)
+        answer = st.tuples(st.sampled_from(["pick", "pick", "pick", "keep"]), options).map(" ".join)
+        return st.one_of(answer, answer, answer, answer, answer, answer, plain)
+    if session.state.phase in ("setup", "ended"):
+        return st.one_of(st.just("start"), plain, plain)
+    return plain
 
 
 def harm_counts(session: Session) -> dict[str, dict[str, int]]:

@@ -93,6 +93,7 @@ class TrackerScreen(Screen[None]):
             yield CommandLine(
                 placeholder="command (e.g. damage thug 4) — Enter to run, Esc to leave",
                 suggester=CommandSuggester(lambda: app.session),
+                select_on_focus=False,
                 id="command-line",
             )
         yield Footer()

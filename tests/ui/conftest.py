@@ -1,0 +1,28 @@
+"""UI test helpers: an app on a temporary copy of an encounter, with a private config folder."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tracker.rules.session import Session
+from tracker.store import files
+from tracker.ui.app import TrackerApp
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.fixture(autouse=True)
+def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Keep the user's real config (theme choice, user themes) out of the tests."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("TRACKER_CONFIG_DIR", str(folder))
+    return folder
+
+
+def make_app(tmp_path: Path, example: str) -> TrackerApp:
+    target = tmp_path / example
+    shutil.copy(EXAMPLES / example, target)
+    return TrackerApp(Session(files.load(target)), target)

@@ -1,0 +1,129 @@
+"""Pilot tests: whole rounds driven by keys for each system, asserting on the engine state (issue 4)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from textual.binding import Binding
+from textual.widgets import DataTable, Input
+
+from tests.ui.conftest import make_app
+from tracker.rules.session import Session
+from tracker.store import files
+from tracker.ui.screens.main import TrackerScreen
+
+
+def test_ttb_round_by_keys(tmp_path: Path) -> None:
+    """RULES.md §2.11 through the screen: start, spend by picker, damage by prefill, next, undo."""
+    app = make_app(tmp_path, "duel.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("n")  # start
+            st = app.session.state
+            assert st.round == 1 and st.active is not None
+            first = st.active
+            await pilot.press("s")  # the action picker, legal actions first: walk
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.session.state.fighters[first].ap == 1
+            await pilot.press("d")  # damage prefilled for the active combatant
+            line = app.screen.query_one("#command-line", Input)
+            assert line.value.startswith("damage ")
+            await pilot.press("2", "enter")
+            await pilot.pause()
+            assert app.session.state.fighters[first].wounds < app.session.engine.sheet(first).wounds
+            await pilot.press("n")  # next turn
+            assert app.session.state.active != first
+            await pilot.press("n")  # back round to the first combatant: round 2
+            assert app.session.state.round == 2
+            await pilot.press("u")  # undo the last next
+            assert app.session.state.round == 1
+
+    asyncio.run(drive())
+    # Every accepted command was on disk: the file continues where the screen was.
+    reloaded = Session(files.load(app.path))
+    assert reloaded.state.model_dump() == app.session.state.model_dump()
+
+
+def test_twod20_round_by_keys(tmp_path: Path) -> None:
+    """RULES.md §3.4: start, the first-actor prompt answered with a number key, spend, hand-over, pools."""
+    app = make_app(tmp_path, "skirmish_srd.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("n")
+            st = app.session.state
+            assert st.prompt is not None and st.prompt.kind == "pick"
+            await pilot.press("1")  # the first option: Ada Vance
+            assert app.session.state.active == "Ada Vance"
+            await pilot.press("plus")  # Momentum +1
+            assert app.session.state.momentum == 2
+            await pilot.press("n")  # end the turn: the hand-over question
+            assert app.session.state.prompt is not None
+            options = app.session.state.prompt.options
+            await pilot.press(str(options.index("Cult Enforcer") + 1))
+            assert app.session.state.active == "Cult Enforcer"
+
+    asyncio.run(drive())
+
+
+def test_refused_command_shows_reason_and_changes_nothing(tmp_path: Path) -> None:
+    """A refusal is one line on screen; the state and the file stay as they were."""
+    app = make_app(tmp_path, "duel.toml")
+    before_file = app.path.read_bytes()
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            before = app.session.state.model_dump()
+            await pilot.press("colon")
+            for ch in "spend sofia run":
+                await pilot.press(ch if ch != " " else "space")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.session.state.model_dump() == before
+            messages = [n.message for n in app._notifications]
+            assert any("Dramatic Time has not started" in m for m in messages)
+
+    asyncio.run(drive())
+    assert app.path.read_bytes() == before_file
+
+
+def test_every_binding_has_a_description() -> None:
+    """ARCHITECTURE.md practice 8: every binding has an id and a description (footer and help)."""
+    for binding in TrackerScreen.BINDINGS:
+        assert isinstance(binding, Binding)
+        assert binding.description, binding.key
+        assert binding.id, binding.key
+
+
+def test_selection_follows_the_order_table(tmp_path: Path) -> None:
+    """Moving through the order selects a combatant; the Conditions panel follows the selection."""
+    app = make_app(tmp_path, "brawl.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            table = app.screen.query_one("#order-table", DataTable)
+            table.focus()
+            await pilot.press("down", "down")
+            screen = app.screen
+            assert isinstance(screen, TrackerScreen)
+            assert screen.selected == "Marguerite Bell"
+
+    asyncio.run(drive())
+
+
+def test_failed_save_is_not_shown_as_done(tmp_path: Path) -> None:
+    """CONTRACT.md §5: a command whose save fails is undone and reported (a read-only folder)."""
+    app = make_app(tmp_path, "duel.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            app.path = tmp_path / "missing-folder" / "x.toml"  # the save cannot happen
+            await pilot.press("n")
+            await pilot.pause()
+            assert app.session.state.round == 0
+            assert any("not saved" in n.message for n in app._notifications)
+
+    asyncio.run(drive())
