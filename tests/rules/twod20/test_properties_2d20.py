@@ -138,8 +138,8 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
     else is refused then, which is worth checking too); before the scene or after its end, often `start`.
     """
     names = list(session.state.fighters)
-    who = st.one_of(st.sampled_from(names).map(quote), st.sampled_from(names).map(quote),
-                    st.sampled_from(names).map(quote), st.sampled_from(names).map(lambda n: n[:3].lower()),
+    known = st.sampled_from(names).map(quote)
+    who = st.one_of(known, known, known, known, known, known, st.sampled_from(names).map(lambda n: n[:3].lower()),
                     st.just("Nobody"))
     active = session.state.active
     actor = st.one_of(st.just(quote(active)), st.just(quote(active)), who) if active else who
@@ -176,6 +176,8 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
         spend,
         spend,
         spend,
+        damage,
+        damage,
         damage,
         damage,
         damage,

@@ -14,7 +14,7 @@ def play(session, line, check_undo):
     return ok
 P.play = play
 events = collections.Counter()
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck))
 @given(session=P.sessions(), data=st.data())
 def test_x(session, data):
     P.test_s3_random_commands_keep_the_invariants.hypothesis.inner_test(session, data)

@@ -271,6 +271,9 @@ def _reach(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _pool(eng: TwoD20Engine, cmd: Command) -> None:
+    if eng.st.phase == "setup":
+        # `start` sets the pools from the file (RULES.md §3.3, §3.13): a change made before it would be lost.
+        raise Refusal(f"the pools are set when the scene starts: use 'start' before '{cmd.verb}'")
     delta = signed_int(cmd.args[0], cmd.verb.title())
     why = " ".join(cmd.args[1:]) or "GM"
     if cmd.verb == "momentum":

@@ -1,0 +1,61 @@
+"""Snapshot tests of the GM screen for both systems at 80×24 and 120×40, and of each modal (issue 4).
+
+Regenerate after an intended change with: python -m pytest tests/snapshots --snapshot-update
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tracker.rules.session import Session
+from tracker.store import files
+from tracker.ui.app import TrackerApp
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SnapCompare = Callable[..., bool]
+
+
+@pytest.fixture(autouse=True)
+def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACKER_CONFIG_DIR", str(tmp_path / "config"))
+
+
+def app_for(tmp_path: Path, example: str, commands: list[str]) -> TrackerApp:
+    target = tmp_path / example
+    shutil.copy(EXAMPLES / example, target)
+    session = Session(files.load(target))
+    for line in commands:
+        session.execute(line)
+    files.write_text(target, session.to_toml())
+    return TrackerApp(session, target)
+
+
+TTB_MIDFIGHT = ["initiative Sofia 10", "initiative Ash 8", "initiative Marguerite 5", "start", "answer Belle",
+                "engage Sofia 'Guild Thug'", "add Ash bleeding_out 3", "add Marguerite burning 2",
+                "spend Sofia strike"]
+TWOD20_MIDFIGHT = ["start", "pick Ada", "spend Ada attack", "damage Cultist 4 icons=1", "next", "pick Enforcer", "move Enforcer Boathouse",
+                   "reach Enforcer Brann"]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_ttb_main_screen(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
+    assert snap_compare(app_for(tmp_path, "brawl.toml", TTB_MIDFIGHT), terminal_size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_twod20_main_screen(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
+    assert snap_compare(app_for(tmp_path, "skirmish_srd.toml", TWOD20_MIDFIGHT), terminal_size=size)
+
+
+@pytest.mark.parametrize(
+    ("keys", "name"),
+    [(["question_mark"], "help"), (["i"], "rule"), (["s"], "spend")],
+)
+def test_modals(snap_compare: SnapCompare, tmp_path: Path, keys: list[str], name: str) -> None:
+    app: Any = app_for(tmp_path, "brawl.toml", [*TTB_MIDFIGHT, "add Sofia burning 2"])
+    assert snap_compare(app, terminal_size=(100, 30), press=keys)
