@@ -127,3 +127,24 @@ def test_failed_save_is_not_shown_as_done(tmp_path: Path) -> None:
             assert any("not saved" in n.message for n in app._notifications)
 
     asyncio.run(drive())
+
+
+def test_palette_offers_only_what_makes_sense(tmp_path: Path) -> None:
+    """ARCHITECTURE.md practice 8: no "End the turn" before start; the prompt's answers while it waits."""
+    from tracker.ui.palette import offers
+
+    app = make_app(tmp_path, "brawl.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            titles = [t for t, _, _ in offers(app.screen)]
+            assert "Start the fight" in titles and "End the turn" not in titles and "Undo" not in titles
+            await pilot.press("n")  # start: the tie prompt waits
+            titles = [t for t, _, _ in offers(app.screen)]
+            assert "Answer: Dockside Cutthroat" in titles and "End the turn" not in titles
+            assert "Undo" in titles
+            await pilot.press("1")
+            titles = [t for t, _, _ in offers(app.screen)]
+            assert "End the turn" in titles and "Start the fight" not in titles
+
+    asyncio.run(drive())

@@ -15,6 +15,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane
 
+from tracker.ui.palette import TrackerCommands
 from tracker.ui.screens.modals import ActionPicker, HelpScreen, RuleScreen
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.battlefield import BattlefieldPanel
@@ -33,6 +34,7 @@ TWOD20_ACTIONS = {"pool"}
 class TrackerScreen(Screen[None]):
     """The main screen for both rule families; `read_only` turns it into a viewer."""
 
+    COMMANDS = {TrackerCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
