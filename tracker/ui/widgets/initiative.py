@@ -15,7 +15,7 @@ from tracker.rules.session import Session
 from tracker.ui.present import condition_list, pips, status_text
 from tracker.ui.widgets.base import Panel
 
-TTB_COLUMNS = ("▶", "Name", "Init", "Side", "Status", "Wounds", "AP", "Conditions")
+TTB_COLUMNS = ("▶", "Name", "Init", "Rank", "Status", "Wounds", "AP", "Conditions")
 TWOD20_COLUMNS = ("▶", "Name", "Side", "Zone", "Status", "Stress", "Harms", "Conditions")
 
 
@@ -85,7 +85,8 @@ class InitiativePanel(Panel):
         conds = condition_list(c["conditions"])
         if data["system"] == "ttb":
             ap = f"{pips(c['ap'], 2)} {pips(c['combat_ap'], 1)}" if active else ""
-            return (mark, name, str(c["initiative"]), c["side"], status,
+            rank_text = "Fated" if c["kind"] == "fated" else str(c.get("rank") or "")
+            return (mark, name, str(c["initiative"]), rank_text, status,
                     f"{c['wounds']}/{c['wounds_max']}", ap, conds)
         stress = " ".join(f"{v}/{c['stress_max'][t]}" for t, v in c["stress"].items())
         harms = " ".join(f"{k[0].upper()}{v}" for k, v in c["harms"].items() if v)
