@@ -73,7 +73,7 @@ def brawl_app(folder: Path) -> TrackerApp:
     return TrackerApp(Session(files.load(target)), target)
 
 
-async def next_latency(n: int, folder: Path, presses: int = 40) -> tuple[float, float]:
+async def next_latency(n: int, folder: Path, presses: int = 40) -> tuple[float, float, float]:
     """Median and p95 seconds from the `next` key action to the repainted frame."""
     target = folder / f"bench{n}.toml"
     target.write_text(encounter_text(n))
