@@ -41,18 +41,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--system", choices=["ttb", "2d20"], required=True)
     p = sub.add_parser("demo", help="play an encounter's [[demo]] script")
     p.add_argument("file", nargs="?")
-    p.add_argument("--delay", type=float, default=0.0, help="seconds between steps")
+    p.add_argument("--delay", type=float, help="seconds between steps (screen 2.5, --text 0)")
     p.add_argument("--seed", type=int)
+    p.add_argument("--text", action="store_true", help="print the steps instead of showing the screen")
+    p.add_argument("--once", action="store_true", help="play the script once instead of looping")
+    p.add_argument("--theme")
     for name, text in (("run", "GM view"), ("view", "read-only live view")):
         p = sub.add_parser(name, help=text)
         p.add_argument("file")
         p.add_argument("--theme", help="theme name (t cycles them in the app)")
         if name == "view":
             p.add_argument("--player", action="store_true")
-    p = sub.add_parser("serve", help="the views in a browser")
+    p = sub.add_parser("serve", help="the views in a browser (textual-serve)")
     p.add_argument("file")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--player", action="store_true")
+    p.add_argument("--player", action="store_true", help="the player view")
+    p.add_argument("--write", action="store_true", help="the GM's writing view instead of a read-only one")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     return parser
 
 
@@ -71,11 +76,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_builtin(args.theme)
         if args.command == "run":
             return cmd_run(args.file, args.theme)
+        if args.command == "view":
+            return cmd_view(args.file, args.theme, args.player)
         if args.command == "demo":
-            return cmd_demo(args.file, args.delay, args.seed)
-        print(f"tracker: '{args.command}' (the Textual screens) is not built yet; "
-              "use 'tracker exec', 'tracker check' or 'tracker demo'", file=sys.stderr)
-        return 1
+            if args.text:
+                return cmd_demo(args.file, args.delay or 0.0, args.seed)
+            delay = 2.5 if args.delay is None else args.delay
+            return cmd_demo_screen(args.file, delay, args.seed, args.theme, not args.once)
+        if args.command == "serve":
+            return cmd_serve(args.file, args.port, args.player, args.write, args.host)
+        return 2
     except FileInvalid as exc:
         for line in exc.lines():
             print(line, file=sys.stderr)
@@ -106,7 +116,14 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
             print(f"line {number}: {exc}", file=sys.stderr)
             return 2
     if save:
-        files.write_text(Path(path), session.to_toml())
+        from tracker.store.lock import FileHeld, WriterLock
+
+        try:
+            with WriterLock(Path(path)):
+                files.write_text(Path(path), session.to_toml())
+        except FileHeld as exc:
+            print(f"tracker: not saved: {exc}", file=sys.stderr)
+            return 1
     if as_json:
         print(json.dumps(state_json(session), indent=2, ensure_ascii=False))
     else:
@@ -164,14 +181,38 @@ def cmd_new(path: str, system: str) -> int:
 
 
 def cmd_run(path: str, theme: str | None) -> int:
-    """The GM's screen on an encounter file."""
+    """The GM's screen on an encounter file: the only process that writes it (CONTRACT.md §5)."""
     from tracker.rules.session import Session
     from tracker.store import files
+    from tracker.store.lock import FileHeld, WriterLock
 
     session = Session(files.load(path))
+    lock = WriterLock(Path(path))
+    try:
+        lock.acquire()
+    except FileHeld as exc:
+        print(f"tracker: {exc}", file=sys.stderr)
+        if sys.stdin.isatty():
+            answer = input("Open the read-only view instead? [Y/n] ").strip().casefold()
+            if answer in ("", "y", "yes"):
+                return cmd_view(path, theme, player=False)
+        else:
+            print(f"tracker: to follow it read-only: tracker view {path}", file=sys.stderr)
+        return 1
+    try:
+        from tracker.ui.app import TrackerApp
+
+        TrackerApp(session, Path(path), theme=theme).run()
+    finally:
+        lock.release()
+    return 0
+
+
+def cmd_view(path: str, theme: str | None, player: bool) -> int:
+    """A read-only view that follows the file live; it waits for a file that does not exist yet."""
     from tracker.ui.app import TrackerApp
 
-    TrackerApp(session, Path(path), theme=theme).run()
+    TrackerApp.viewer(Path(path), theme=theme, player=player).run()
     return 0
 
 
@@ -183,6 +224,44 @@ def cmd_builtin(theme: str | None) -> int:
     copy = folder / "demo.toml"
     copy.write_text(builtin_demo_text(), encoding="utf-8")
     return cmd_run(str(copy), theme)
+
+
+def cmd_serve(path: str, port: int, player: bool, write: bool, host: str) -> int:
+    """The views in a browser through textual-serve, on loopback unless told otherwise."""
+    import shlex
+
+    from textual_serve.server import Server
+
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"tracker: warning: serving on {host}: textual-serve has no authentication; anyone who can reach "
+              f"this address can {'drive' if write else 'watch'} the encounter", file=sys.stderr)
+    mode = "run" if write and not player else "view"
+    command = f"{shlex.quote(sys.executable)} -m tracker {mode} {shlex.quote(str(Path(path).resolve()))}"
+    if player:
+        command += " --player"
+    print(f"serving {'the player view' if player else 'the GM view'} of {path} on http://{host}:{port}")
+    Server(command, host=host, port=port, title=f"tracker: {Path(path).name}").serve()
+    return 0
+
+
+def cmd_demo_screen(path: str | None, delay: float, seed: int | None, theme: str | None, loop: bool) -> int:
+    """`tracker demo`: the GM screen playing the [[demo]] steps unattended, on a temporary copy."""
+    import tempfile
+
+    from tracker.store import files
+
+    text = builtin_demo_text() if path is None else Path(path).read_text(encoding="utf-8")
+    setup = files.parse_text(text, path or "<built-in demo>")
+    if not setup.demo:
+        print(f"tracker: {path} has no [[demo]] steps", file=sys.stderr)
+        return 1
+    folder = Path(tempfile.mkdtemp(prefix="tracker-demo-"))
+    copy = folder / (Path(path).name if path else "demo.toml")
+    copy.write_text(text, encoding="utf-8")
+    from tracker.ui.demo import DemoApp
+
+    DemoApp(copy, setup, delay=delay, seed=seed, theme=theme, loop=loop).run()
+    return 0
 
 
 def builtin_demo_text() -> str:

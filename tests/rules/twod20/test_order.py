@@ -70,8 +70,9 @@ zone = "B"
 """
 
 
-def encounter(*blocks: str, order: str = "alternating", momentum: int = 2, threat: int = 4) -> str:
-    """A 2d20 SRD encounter in two adjacent zones with the given combatant blocks."""
+def encounter(*blocks: str, order: str = "alternating", momentum: int = 2, threat: int = 4, settings: str = "") -> str:
+    """A 2d20 SRD encounter in two adjacent zones with the given combatant blocks (and `[settings]` lines)."""
+    table = f"[settings]\n{settings}\n" if settings else ""
     return f"""
 [encounter]
 name = "T"
@@ -81,6 +82,7 @@ profile = "srd"
 action_order = "{order}"
 momentum = {momentum}
 threat = {threat}
+{table}
 
 [[zones]]
 name = "A"
@@ -547,6 +549,24 @@ def test_s3_4_initiative_variant_has_no_hand_over_to_answer() -> None:
     s = run(fight(KIT, THUG, order="initiative"), "start")
     refused(s, "pick Thug", "nobody is waiting")
     refused(s, "keep Kit", "nobody is waiting")
+
+
+def test_s3_4_initiative_variant_random_scores_rolled_once_per_scene() -> None:
+    """RULES.md §3.4 Initiative Scores, random option: `[settings] random_initiative = true` rolls [CD] equal to
+    max(Agility, Insight) once when the conflict starts (logged); the total is the score all scene."""
+    text = encounter(KIT, THUG, BOSS, order="initiative", settings="random_initiative = true")
+    s = run(session_from(text), "start")
+    rolls = [line for line in s.state.log if "for initiative" in line]
+    assert [line.split("|")[2].split(" rolls ")[0] for line in rolls] == ["Kit", "Thug", "Boss"]
+    assert "10[CD]" in rolls[0] and "12[CD]" in rolls[2]
+    scores = {n: a.initiative for n, a in s.state.fighters.items()}
+    for name, line in zip(("Kit", "Thug", "Boss"), rolls, strict=True):
+        assert f"→ {scores[name]}," in line or line.endswith(f"→ {scores[name]} for initiative")
+    assert 0 <= scores["Kit"] <= 20 and 0 <= scores["Boss"] <= 24
+    run(s, "next", "next", "next")
+    assert s.state.round == 2
+    assert {n: a.initiative for n, a in s.state.fighters.items()} == scores, "kept for the whole scene"
+    assert len([line for line in s.state.log if "for initiative" in line]) == 3
 
 
 def test_s3_4_initiative_variant_skips_the_dead_and_unconscious() -> None:

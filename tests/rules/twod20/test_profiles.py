@@ -246,6 +246,16 @@ def test_s3_0_bad_settings_override_is_a_file_error(settings: str, message: str)
     assert message in lines[0]
 
 
+def test_s3_0_random_initiative_is_a_table_setting() -> None:
+    """RULES.md §3.4 Initiative Scores (random option) as a `[settings]` parameter: off by default, a bool."""
+    assert resolve_profile("srd").random_initiative is False
+    assert resolve_profile("infinity", {"random_initiative": True}).random_initiative is True
+    with pytest.raises(Refusal, match="takes a bool"):
+        resolve_profile("srd", {"random_initiative": "yes"})
+    setup = parse_text(encounter(settings="random_initiative = true"), "r.toml")
+    assert Session(setup, seed=1).engine.profile.random_initiative is True
+
+
 def test_s3_0_good_settings_override_validates() -> None:
     """RULES.md §3.0: a well-typed override of a known parameter is a valid file."""
     setup = parse_text(encounter(settings='ranged_base_difficulty = 1\nreactions = "escalating"'), "ok.toml")

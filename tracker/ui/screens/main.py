@@ -75,6 +75,7 @@ class TrackerScreen(Screen[None]):
         session = app.session
         system = session.system
         yield Static(id="title")
+        yield Static(id="caption")
         with Horizontal(id="body"):
             yield InitiativePanel(id="order").data_bind(TrackerScreen.revision, TrackerScreen.selected)
             with TabbedContent(id="side"):
@@ -102,7 +103,14 @@ class TrackerScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#order-table", DataTable).focus()
+        self.query_one("#caption", Static).display = False
         self._update_title()
+
+    def show_caption(self, text: str | None) -> None:
+        """The demo's caption for the step being played (hidden when None)."""
+        caption = self.query_one("#caption", Static)
+        caption.update(text or "")
+        caption.display = bool(text)
 
     def watch_revision(self) -> None:
         if self.is_mounted:

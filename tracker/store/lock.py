@@ -1,0 +1,59 @@
+"""One writer per encounter file: an exclusive `fcntl` lock on a sidecar file (CONTRACT.md §5).
+
+The lock sits on ``.NAME.lock`` beside the encounter, not on the encounter itself, because every save
+replaces the encounter file (a new inode) while the sidecar stays put. The OS releases the lock when
+the holder dies, so a killed GM never leaves a stale lock; the sidecar's text only says who held it.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import getpass
+import os
+import socket
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class FileHeld(Exception):
+    """Someone else is writing this encounter; the message says who and since when."""
+
+
+@dataclass
+class WriterLock:
+    """Held for as long as the GM's process runs (or one `exec --save` writes)."""
+
+    path: Path
+    fd: int | None = None
+
+    @staticmethod
+    def sidecar(encounter: Path) -> Path:
+        return encounter.resolve().parent / f".{encounter.name}.lock"
+
+    def acquire(self) -> None:
+        lock_path = self.sidecar(self.path)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o664)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip() or "another process"
+            os.close(fd)
+            raise FileHeld(f"{self.path} is being run by {holder}") from None
+        info = f"{getpass.getuser()}@{socket.gethostname()} (pid {os.getpid()}) since {time.strftime('%H:%M:%S')}"
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, info.encode(), 0)
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self) -> WriterLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

@@ -1,0 +1,103 @@
+"""The player's screen: the order, conditions and the active turn in large type, nothing GM-only.
+
+It reads only `tracker.rules.player.player_view`, so whatever is hidden never reaches a widget.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widgets import DataTable, Digits, Footer, Static
+
+from tracker.rules.player import player_view
+from tracker.ui.present import condition_list, status_text
+
+
+class PlayerScreen(Screen[None]):
+    """Read-only; follows the file through the app's watcher like the GM viewer."""
+
+    BINDINGS = [
+        Binding("t", "cycle_theme", "Theme", id="player.theme"),
+        Binding("q", "quit", "Quit", id="player.quit"),
+    ]
+    DEFAULT_CSS = """
+    PlayerScreen #player-top { height: auto; background: $primary 25%; padding: 0 1; }
+    PlayerScreen #round-digits { width: auto; margin-right: 2; }
+    PlayerScreen #active-name { width: 1fr; content-align: left middle; text-style: bold; height: 3; }
+    PlayerScreen DataTable { height: 1fr; }
+    PlayerScreen #player-prompt { height: auto; padding: 0 1; background: $warning 20%; }
+    PlayerScreen.-short #round-digits { display: none; }
+    """
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
+
+    revision = var(0)
+
+    def compose(self) -> ComposeResult:
+        yield Static("PLAYER VIEW", id="player-label")
+        with Horizontal(id="player-top"):
+            yield Digits("0", id="round-digits")
+            yield Static(id="active-name")
+        table: DataTable[Any] = DataTable(id="player-table", cursor_type="none", zebra_stripes=True)
+        yield table
+        yield Static(id="player-prompt")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for col in ("▶", "Name", "Status", "Health", "Conditions"):
+            table.add_column(col, key=col)
+        self._rows: dict[str, tuple[Any, ...]] = {}
+        self.show()
+
+    def watch_revision(self) -> None:
+        if self.is_mounted:
+            self.show()
+
+    def show(self) -> None:
+        app: Any = self.app
+        view = player_view(app.session)
+        self.query_one(Digits).update(str(view["round"]))
+        who = view["active"]
+        line = Text()
+        line.append(f"{view['name']}\n", style="dim")
+        line.append(f"Round {view['round']} · ", style="bold")
+        line.append(f"{who}'s turn" if who else "waiting", style="bold reverse" if who else "italic")
+        self.query_one("#active-name", Static).update(line)
+        table: DataTable[Any] = self.query_one(DataTable)
+        seen = set()
+        for row in view["rows"]:
+            name = row["name"]
+            seen.add(name)
+            cells = ("▶" if row["active"] else ("✓" if row["acted"] else ""),
+                     Text(name, style="bold" if row["active"] else ""), status_text(row["status"]),
+                     row["health"], condition_list(row["conditions"], 60))
+            old = self._rows.get(name)
+            if old is None:
+                table.add_row(*cells, key=name)
+            else:
+                for col, before, after in zip(("▶", "Name", "Status", "Health", "Conditions"), old, cells,
+                                              strict=True):
+                    if before != after:
+                        table.update_cell(name, col, after)
+            self._rows[name] = cells
+        for name in list(self._rows):
+            if name not in seen:
+                table.remove_row(name)
+                del self._rows[name]
+        order = [r["name"] for r in view["rows"]]
+        if order != getattr(self, "_order", None):
+            table.sort("Name", key=lambda cell: order.index(str(cell)) if str(cell) in order else len(order))
+            self._order = order
+        prompt = self.query_one("#player-prompt", Static)
+        prompt.update(f"? {view['prompt']}" if view["prompt"] else "")
+        prompt.display = bool(view["prompt"])
+
+    def action_cycle_theme(self) -> None:
+        app: Any = self.app
+        app.cycle_theme()
