@@ -199,6 +199,7 @@ def cmd_run(path: str, theme: str | None) -> int:
         else:
             print(f"tracker: to follow it read-only: tracker view {path}", file=sys.stderr)
         return 1
+    files.remove_stale_temp_files(Path(path))
     try:
         from tracker.ui.app import TrackerApp
 

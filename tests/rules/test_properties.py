@@ -137,11 +137,12 @@ def name_words(names: list[str]) -> st.SearchStrategy[str]:
     return st.one_of(full, full, lower, prefix, st.just("Nobody"))
 
 
-def command_lines(session: Session) -> st.SearchStrategy[str]:
+def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
     """Any GM command line, biased towards ones that can be accepted now.
 
     Actions mostly come from the combatant whose turn it is; while a prompt waits, mostly answers
-    from its options (every other command is refused then, which is worth checking too).
+    from its options (every other command is refused then, which is worth checking too). `pace`
+    adds weight to `next`, so some sequences run through several rounds (turn ends, round ends).
     """
     names = list(session.state.fighters)
     who = name_words(names)
@@ -180,6 +181,8 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
         st.integers(0, 11).map(lambda k: f"flip {k}"),
         st.one_of(st.sampled_from(ANSWER_WORDS), st.sampled_from(CARDS), who).map(lambda a: f"answer {a}"),
     )
+    if pace:
+        plain = st.one_of(plain, *[st.just("next")] * pace)
     prompt = session.state.prompt
     if prompt is None:
         return plain
@@ -256,10 +259,11 @@ def test_random_commands_keep_the_invariants(session: Session, data: st.DataObje
     """Any command sequence: accepted or refused, never a crash; invariants, undo/redo, save/load hold."""
     check_invariants(session)
     steps = data.draw(st.integers(5, 40), label="steps")
+    pace = data.draw(st.integers(0, 3), label="pace")
     if data.draw(st.integers(0, 5), label="start first") > 0:
         assert play(session, "start", check_undo=True)
     for _ in range(steps):
-        line = data.draw(command_lines(session), label="command")
+        line = data.draw(command_lines(session, pace), label="command")
         play(session, line, check_undo=data.draw(st.booleans(), label="check undo"))
     again = reloaded(session)
     assert again.state.model_dump() == session.state.model_dump()

@@ -135,3 +135,13 @@ def write_text(target: Path, text: str) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def remove_stale_temp_files(target: Path) -> int:
+    """Temp files left by a writer killed mid-save (never the encounter itself); the lock holder calls this."""
+    removed = 0
+    for stale in target.resolve().parent.glob(f".{target.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+            removed += 1
+    return removed

@@ -190,6 +190,20 @@ def test_s3_9_c36_reaching_max_gives_the_harm() -> None:
     assert harms(s, "Wall") == {"wound": 2}
 
 
+@pytest.mark.parametrize(("vigour", "expected_harms"), [(13, 1), (6, 2)])
+def test_s3_9_c36_infinity_penetration(vigour: int, expected_harms: int) -> None:
+    """C36 (Infinity): Penetration (1 Momentum) ignores 2 more Soak → soak 2, 6 stress: 1 Harm with ≥7 Vigour
+    left, 2 Harms with exactly 6 left (the track empties too). Penetration is a Momentum spend, not a damage
+    option, so it is entered here as 2 more Piercing on the one Effect (piercing=4)."""
+    target = BOSS.replace("stress = 12", f"stress = {{ vigour = {vigour}, resolve = 8 }}")
+    s = started(KIT.replace("stress = 10", "stress = { vigour = 10, resolve = 8 }"), target, profile="infinity")
+    force(s, 1, 2)
+    run(s, "damage Boss 8 icons=1 piercing=4 cover=2")
+    boss = s.state.fighters["Boss"]
+    assert boss.stress["vigour"] == 6
+    assert boss.harms == {"wound": expected_harms}
+
+
 def test_s3_9_soak_adds_a_fixed_resistance() -> None:
     """RULES.md §3.9: `soak=V` is a fixed conditional value (no dice) added to the persistent resistance."""
     s = started(KIT, BOSS)

@@ -6,9 +6,11 @@ are bound to it with `data_bind`, so one reactive drives every panel and nothing
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.reactive import var
 
 if TYPE_CHECKING:
@@ -42,7 +44,10 @@ class Panel(Vertical):
         self._redraw()
 
     def _redraw(self) -> None:
-        if self.is_mounted:
+        if not self.is_mounted or self.app.session is None:  # type: ignore[attr-defined]
+            return
+        # Bound reactives can fire before the panel's children are composed; on_mount redraws then.
+        with contextlib.suppress(NoMatches):
             self.show(self.session())
 
     def on_mount(self) -> None:

@@ -1,0 +1,128 @@
+"""Viewers follow the file live and never crash on a missing or half-written file; the player view
+shows nothing GM-only (issue 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import shutil
+from pathlib import Path
+
+from tests.ui.conftest import EXAMPLES
+from tracker.rules.session import Session
+from tracker.store import files
+from tracker.ui.app import TrackerApp, WaitingScreen
+from tracker.ui.screens.player import PlayerScreen
+
+
+def advance(path: Path, *lines: str) -> Session:
+    """What a GM process does: apply commands and write the file atomically."""
+    session = Session(files.load(path))
+    for line in lines:
+        session.execute(line)
+    files.write_text(path, session.to_toml())
+    return session
+
+
+async def until(condition: object, pilot: object, seconds: float = 5.0) -> bool:
+    for _ in range(int(seconds / 0.05)):
+        if callable(condition) and condition():
+            return True
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
+    return bool(callable(condition) and condition())
+
+
+def test_viewer_follows_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "duel.toml"
+    shutil.copy(EXAMPLES / "duel.toml", path)
+    app = TrackerApp.viewer(path)
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            assert app.session.state.round == 0
+            advance(path, "start")
+            assert await until(lambda: app.session.state.round == 1, pilot)
+            advance(path, "next", "next")
+            assert await until(lambda: app.session.state.round == 2, pilot)
+            assert app.submit("next") == "this is a read-only view"
+
+    asyncio.run(drive())
+
+
+def test_viewer_keeps_the_last_good_state_on_a_broken_or_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "duel.toml"
+    shutil.copy(EXAMPLES / "duel.toml", path)
+    app = TrackerApp.viewer(path)
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            advance(path, "start")
+            assert await until(lambda: app.session.state.round == 1, pilot)
+            path.write_text("[encounter\nbroken")
+            assert await until(lambda: any("last good state" in n.message for n in app._notifications), pilot)
+            assert app.session.state.round == 1
+            path.unlink()
+            assert await until(lambda: any("is gone" in n.message for n in app._notifications), pilot)
+            assert app.session.state.round == 1
+
+    asyncio.run(drive())
+
+
+def test_viewer_waits_for_a_file_that_does_not_exist_yet(tmp_path: Path) -> None:
+    path = tmp_path / "later.toml"
+    app = TrackerApp.viewer(path)
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            assert isinstance(app.screen, WaitingScreen)
+            shutil.copy(EXAMPLES / "duel.toml", path)
+            assert await until(lambda: not isinstance(app.screen, WaitingScreen), pilot)
+            assert app.session.setup.encounter.name == "Duel on the Burning Pier"
+
+    asyncio.run(drive())
+
+
+def screen_text(app: TrackerApp) -> str:
+    svg = app.export_screenshot()
+    text = html.unescape(re.sub(r"<[^>]+>", " ", svg)).replace("\xa0", " ")
+    return re.sub(r"\s+", " ", text)
+
+
+def test_player_view_shows_nothing_gm_only_ttb(tmp_path: Path) -> None:
+    """gm_only combatants never appear; Fatemaster wounds show as words, not numbers (player_view)."""
+    path = tmp_path / "brawl.toml"
+    shutil.copy(EXAMPLES / "brawl.toml", path)
+    advance(path, "initiative Sofia 10", "initiative Ash 8", "initiative Marguerite 5", "start", "answer Belle",
+            "damage Thug 3", "spend Sofia strike")
+    app = TrackerApp.viewer(path, player=True)
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, PlayerScreen)
+            text = screen_text(app)
+            assert "Sofia Ramos" in text and "Guild Thug" in text
+            assert "Rotten Belle" not in text and "Belle" not in text
+            assert "3/6" not in text and "10/10" not in text  # Fatemaster wounds stay hidden
+            assert "8/8 Wounds" in text  # a Fated character's own wounds are the players' to see
+            assert "Fate Deck" not in text and "Log" not in text
+
+    asyncio.run(drive())
+
+
+def test_player_view_shows_nothing_gm_only_2d20(tmp_path: Path) -> None:
+    path = tmp_path / "skirmish.toml"
+    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    advance(path, "start", "pick Ada", "damage Enforcer 4")
+    app = TrackerApp.viewer(path, player=True)
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Ada Vance" in text
+            assert "Cult Priest" not in text and "Threat" not in text
+            assert "3/9" not in text  # the Enforcer's stress is a word, not a number
+
+    asyncio.run(drive())
