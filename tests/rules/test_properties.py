@@ -253,7 +253,7 @@ def reloaded(session: Session) -> Session:
     return Session(parse_text(tomli_w.dumps(session.to_document()), "x"))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(session=sessions(), data=st.data())
 def test_random_commands_keep_the_invariants(session: Session, data: st.DataObject) -> None:
     """Any command sequence: accepted or refused, never a crash; invariants, undo/redo, save/load hold."""

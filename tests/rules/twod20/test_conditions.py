@@ -269,15 +269,19 @@ def test_s3_11_2_c40_srd_has_no_staggered() -> None:
 
 
 def test_s3_11_2_c40_staggered_pays_one_momentum_per_standard_action() -> None:
-    """C40, RULES.md §3.11.2: Staggered needs 1 Momentum to take a Standard (Major) Action."""
+    """C40, RULES.md §3.11.2: Staggered needs 1 Momentum to take a Standard (Major) Action; with an empty
+    pool a player character pays it as +1 Heat instead (RULES.md §3.3: PCs may pay Momentum costs with Threat)."""
     s = infinity()
-    run(s, "add Ana staggered", "start", "pick Ana", "momentum -2")
-    with pytest.raises(Refusal, match="Staggered"):
-        run(s, "spend Ana attack")
-    run(s, "momentum +1", "spend Ana attack")
+    run(s, "add Ana staggered", "start", "pick Ana", "momentum -1")
+    run(s, "spend Ana attack")
     assert s.state.momentum == 0
     run(s, "spend Ana movement")  # a Minor costs nothing extra
     assert s.state.momentum == 0
+    s2 = infinity()
+    run(s2, "add Ana staggered", "start", "pick Ana", "momentum -2")
+    heat = s2.state.threat
+    run(s2, "spend Ana attack")
+    assert s2.state.threat == heat + 1
 
 
 def test_s3_11_2_staggered_npc_pays_heat() -> None:

@@ -426,8 +426,6 @@ def test_s3_8_stun_does_not_stack() -> None:
     run(s, "next", "pick Thug", "next", "pick Kit", "next", "pick Thug", "spend Thug attack")
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug (reported): a Stun taken during the target's own turn blocks "
-                   "the rest of that turn and is spent at its end, instead of costing the next turn (B20)")
 def test_s3_8_b20_stun_during_own_turn_costs_the_next_turn() -> None:
     """RULES.md §5 B20: a Stun inflicted during the target's own turn means its next turn after the current one."""
     s = started(KIT, THUG)

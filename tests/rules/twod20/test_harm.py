@@ -316,8 +316,8 @@ def test_s3_10_2_undefeated_and_revive_refusals() -> None:
         run(s, "spend Kit undefeated")
     with pytest.raises(Refusal, match="not Defeated"):
         run(s, "revive Kit")
-    run(s, "damage Kit 12", "damage Kit 6")
-    assert s.state.fighters["Kit"].defeated
+    run(s, "damage Kit 12", "damage Kit 2")  # 2 Harms, then 1 more on the full track: the 3rd defeats
+    assert s.state.fighters["Kit"].defeated and not s.state.fighters["Kit"].dead
     with pytest.raises(Refusal, match="Fortune"):
         run(s, "spend Kit undefeated")
 
@@ -479,3 +479,12 @@ def test_s3_10_4_scene_end_removes_all_stress_not_harms() -> None:
     assert s.state.fighters["Kit"].stress == {"stress": 0}
     assert s.state.fighters["Thug"].stress == {"stress": 0}
     assert s.state.fighters["Kit"].harms == {"wound": 1}
+
+
+def test_s3_10_2_harms_past_the_defeating_one_are_suffered_while_defeated() -> None:
+    """RULES.md §3.10.2: one hit that deals the 3rd and 4th Wound defeats with the 3rd; the 4th is a Wound
+    while Defeated, so the character dies."""
+    s = srd(kit("wound = 1, trauma = 1"), THUG)
+    run(s, "damage Kit 12")  # 11 stress: ≥5 and the track fills: 2 Wounds at once
+    assert s.state.fighters["Kit"].dead
+    assert s.state.fighters["Kit"].harms["wound"] == 3

@@ -496,7 +496,7 @@ def test_s3_4_the_dead_take_no_turns() -> None:
     hand-over and cannot be picked."""
     hurt = THUG.replace('stress = 5', 'stress = 5\nharms = { wound = 2 }')
     s = fight(KIT, ADA, hurt, BOSS)
-    run(s, "start", "pick Kit", "damage Thug 9", "damage Thug 9")
+    run(s, "start", "pick Kit", "damage Thug 9")  # the 3rd Wound defeats, the 4th kills (§3.10.2)
     assert s.state.fighters["Thug"].dead
     run(s, "next")
     assert options(s) == ["Boss", "Ada"]
@@ -507,7 +507,8 @@ def test_s3_4_a_side_wiped_out_leaves_the_other_side_to_act() -> None:
     """RULES.md §3.4 rule 4: with the only enemy dead, the players pick among themselves."""
     hurt = THUG.replace('stress = 5', 'stress = 5\nharms = { wound = 2 }')
     s = fight(KIT, ADA, hurt)
-    run(s, "start", "pick Kit", "damage Thug 9", "damage Thug 9", "next")
+    run(s, "start", "pick Kit", "damage Thug 9", "next")
+    assert s.state.fighters["Thug"].dead
     assert options(s) == ["Ada"]
     run(s, "pick Ada")
     assert s.state.active == "Ada"

@@ -221,7 +221,8 @@ def test_s3_0_settings_override_ranged_base_difficulty_in_play() -> None:
 def test_s3_0_settings_override_momentum_cap_in_play() -> None:
     """RULES.md §3.0, §3.3: the Momentum cap is a parameter; `momentum_max = 8` lets the pool hold 8
     (2 + 9 = 11: 8 kept, 3 lost)."""
-    s = run(session_from(encounter(settings="momentum_max = 8")), "start", "momentum +9 test")
+    s = run(session_from(encounter(settings="momentum_max = 8")), "start")
+    run(s, f"pick '{s.state.prompt.options[0]}'", "momentum +9 test")
     assert s.state.momentum == 8
     assert "2 → 8 (3 lost over the cap of 8)" in s.state.log[-1]
 

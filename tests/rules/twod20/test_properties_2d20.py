@@ -271,7 +271,7 @@ def reloaded(session: Session) -> Session:
     return Session(parse_text(tomli_w.dumps(session.to_document()), "x"))
 
 
-@settings(max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=55, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(session=sessions(), data=st.data())
 def test_s3_random_commands_keep_the_invariants(session: Session, data: st.DataObject) -> None:
     """RULES.md §3.3, §3.10, §3.11; CONTRACT.md §3: any command sequence is accepted or refused, never a crash;
@@ -287,7 +287,7 @@ def test_s3_random_commands_keep_the_invariants(session: Session, data: st.DataO
     assert again.history.model_dump() == session.history.model_dump()
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(session=sessions(), data=st.data())
 def test_s3_save_load_mid_fight_then_continue_identically(session: Session, data: st.DataObject) -> None:
     """RULES.md §1.3 determinism, CONTRACT.md §2: a reloaded file continues exactly like the original."""

@@ -99,7 +99,7 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
         return None
     if act.kind != "free" and not own:
         return f"it is not {who}'s turn" + (f" ({eng.st.active} is acting)" if eng.st.active else "")
-    if a.conditions.get("stunned") and own:
+    if a.conditions.get("stunned") and own and not a.stun_delayed:
         return f"{who} is Stunned: no actions this turn"
     if a.defeated:
         if act.kind != "free":
@@ -116,8 +116,8 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
             return f"{who} is Prone: no movement Major Actions"
         if key == "rush" and (a.rush_used or "movement" in a.minors):
             return f"{who} cannot Rush: once per round, and not after the Movement minor"
-        if a.conditions.get("staggered") and eng.st.momentum < 1 and eng.sheet(who).pc:
-            return f"{who} is Staggered: a Standard Action costs 1 Momentum and the pool is empty"
+        if a.conditions.get("staggered") and not eng.sheet(who).pc and eng.st.threat < 1:
+            return f"{who} is Staggered: a Standard Action costs 1 {eng.pool_name} and the pool is empty"
     if act.kind == "minor":
         if key in a.minors:
             return f"{who} has already taken {act.title} this turn (each Minor once per turn)"

@@ -48,7 +48,7 @@ def make_engine(setup: object, state: TwoD20State) -> TwoD20Engine:
 
 def apply(eng: TwoD20Engine, cmd: Command) -> None:
     st = eng.st
-    if st.prompt is not None and cmd.verb not in WHILE_PROMPTED and cmd.verb not in ("momentum", "threat"):
+    if st.prompt is not None and cmd.verb not in WHILE_PROMPTED:
         raise Refusal(f"waiting for an answer: {st.prompt.question}")
     handler = HANDLERS.get(cmd.verb)
     if handler is None:
@@ -297,6 +297,7 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
             a.stress = dict.fromkeys(a.stress, 0)
         a.acted = False
         a.deferred = False
+        a.yielded = False  # voluntary Defeat blocks revival only for the rest of that scene [004:L1886]
         a.conditions.pop("stunned", None)
     if eng.profile.stress_recovery == "scene_end":
         eng.log("All stress is recovered")

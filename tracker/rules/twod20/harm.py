@@ -152,6 +152,7 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
             eng.log(f"{name} is already Stunned (Stun does not stack)")
         else:
             a.conditions["stunned"] = True
+            a.stun_delayed = eng.st.active == name and eng.st.phase == "turn"
             eng.log(f"{name} is Stunned: no actions on its next turn")
     if "knockdown" in fx and icons >= max(1, sheet.skill("move")) and not a.conditions.get("prone"):
         a.conditions["prone"] = True
@@ -201,6 +202,14 @@ def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = 
         count = 1
         a.yielded = True
         pools.fortune(eng, name, 1, "voluntary Defeat")
+    capacity = eng.sheet(name).harm_capacity or p.defeat_at_harms
+    before = sum(a.harms.values())
+    extra = 0
+    if capacity and not yielded:
+        # Harms past the one that defeats are suffered while Defeated (a 3rd and 4th Wound at once kill).
+        defeating = 1 if a.revived else max(1, capacity - before)
+        if count > defeating:
+            count, extra = defeating, count - defeating
     a.harms[kind] = a.harms.get(kind, 0) + count
     if kind in a.treated:
         a.treated.pop(kind)
@@ -212,9 +221,10 @@ def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = 
             else:
                 eng.log(f"{name} has {limit} {plural(lethal_kind.title(), limit)}: the system is destroyed")
     total = sum(a.harms.values())
-    capacity = eng.sheet(name).harm_capacity or p.defeat_at_harms
     if capacity and (total >= capacity or yielded or a.revived) and not a.dead:
         _defeat(eng, name, yielded)
+    if extra and not a.dead:
+        suffer(eng, name, kind, extra)
 
 
 def _defeat(eng: TwoD20Engine, name: str, yielded: bool) -> None:

@@ -147,9 +147,9 @@ def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
     reason = ""
     if eng.order_rule == "alternating" and last is not None:
         same = eng.side(name) == eng.side(last)
-        others_waiting = round_opening or any(
-            eng.side(n) != eng.side(last) for n in waiting(eng)
-        )
+        # At a round's opening anyone able to act counts; mid-round, those who have not acted yet.
+        pool = [n for n in eng.sheets if eng.can_take_turn(n)] if round_opening else waiting(eng)
+        others_waiting = any(eng.side(n) != eng.side(last) for n in pool)
         if keep:
             if not same:
                 raise Refusal(f"keep is for {eng.side(last)}'s own characters; {name} is on {eng.side(name)}")

@@ -53,6 +53,8 @@ class Agent(Strict):
     #: Passed without a Minor Action: the turn is not used and the character may act later [004:L1472].
     deferred: bool = False
     rush_used: bool = False
+    #: A Stun taken during its own turn: it costs the next turn, not the rest of this one (B20).
+    stun_delayed: bool = False
     initiative: int = 0
 
 

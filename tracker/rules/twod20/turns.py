@@ -29,7 +29,7 @@ def open_turn(eng: TwoD20Engine, name: str) -> None:
         roll = dice.roll_challenge(st, 3)
         eng.log(f"Bleeding: {roll.describe()}")
         damage(eng, name, Hit(total=roll.total, icons=0, ignore_soak=True, why="Bleeding (ignores Soak)"))
-    if a.conditions.get("stunned"):
+    if a.conditions.get("stunned") and not a.stun_delayed:
         eng.log(f"{name} is Stunned: no actions this turn")
     elif a.defeated:
         eng.log(f"{name} is Defeated: one Free Action this turn")
@@ -69,7 +69,9 @@ def end_turn(eng: TwoD20Engine) -> None:
             eng.log(f"{name}'s Burning ends")
         elif roll.icons:
             eng.log(f"Burning Effects extend it: {a.burning_rounds} round(s) left")
-    if a.conditions.pop("stunned", None):
+    if a.stun_delayed:
+        a.stun_delayed = False  # taken during this turn: it costs the next one (B20)
+    elif a.conditions.pop("stunned", None):
         eng.log(f"{name}'s Stun is spent")
     passed = a.deferred
     if passed and not a.minors:

@@ -115,7 +115,23 @@ class TrackerScreen(Screen[None]):
     def watch_revision(self) -> None:
         if self.is_mounted:
             self._update_title()
-            self.refresh_bindings()
+            # The footer is rebuilt only when the set of usable keys can have changed.
+            signature = self._bindings_signature()
+            if signature != getattr(self, "_signature", None):
+                self._signature = signature
+                self.refresh_bindings()
+
+    def _bindings_signature(self) -> tuple[object, ...]:
+        app: Any = self.app
+        st = app.session.state
+        prompt = st.prompt
+        return (st.phase, st.active is None, prompt.kind if prompt else None, len(prompt.options) if prompt else 0,
+                bool(app.session.history.commands), bool(app.session.history.undone))
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """Panels in hidden tabs skip their redraws; the one coming into view catches up."""
+        for panel in event.pane.query(Panel):
+            panel.catch_up()
 
     def _update_title(self) -> None:
         app: Any = self.app
@@ -125,7 +141,9 @@ class TrackerScreen(Screen[None]):
         system = "Through the Breach" if session.system == "ttb" else f"2d20 ({session.engine.profile.name})"
         where = f"Round {st.round}" if st.round else "not started"
         active = f" · {st.active}'s turn" if st.active else ""
-        self.query_one("#title", Static).update(f"{label}{session.setup.encounter.name} — {system} — {where}{active}")
+        self.query_one("#title", Static).update(
+            f"{label}{session.setup.encounter.name} — {system} — {where}{active}", layout=False
+        )
 
     # --- selection ---------------------------------------------------------------------
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.reactive import var
+from textual.widgets import TabPane
 
 if TYPE_CHECKING:
     from tracker.rules.session import Session
@@ -46,9 +47,28 @@ class Panel(Vertical):
     def _redraw(self) -> None:
         if not self.is_mounted or self.app.session is None:  # type: ignore[attr-defined]
             return
+        if self._hidden():
+            # A panel in a tab that is not showing costs a layout for nothing: it catches up when shown.
+            self._stale = True
+            return
+        self._stale = False
         # Bound reactives can fire before the panel's children are composed; on_mount redraws then.
         with contextlib.suppress(NoMatches):
             self.show(self.session())
+
+    def _hidden(self) -> bool:
+        node = self.parent
+        while node is not None:
+            if isinstance(node, TabPane) and not node.display:
+                return True
+            node = node.parent
+        return not self.display
+
+    def catch_up(self) -> None:
+        if getattr(self, "_stale", False):
+            self._stale = False
+            with contextlib.suppress(NoMatches):
+                self.show(self.session())
 
     def on_mount(self) -> None:
         self._redraw()

@@ -62,7 +62,10 @@ class InitiativePanel(Panel):
         if order + rest != self._order:
             table.sort("Name", key=lambda name: ranking.get(str(name), len(ranking)))
             self._order = order + rest
-        self.query_one("#round-line", Static).update(self._round_line(data))
+        line = self._round_line(data)
+        if line != getattr(self, "_line", None):  # one fixed line: no layout needed
+            self._line = line
+            self.query_one("#round-line", Static).update(line, layout=False)
 
     def _round_line(self, data: dict[str, Any]) -> str:
         if data["phase"] == "setup":
