@@ -21,7 +21,7 @@ def main() -> None:
     app = ProbeViewer(None, Path(sys.argv[1]), follow=True)
     ready = ProbeViewer.viewer(Path(sys.argv[1]))
     app.session = ready.session
-    app._last_text = ready._last_text  # noqa: SLF001 - the probe starts where a viewer would
+    app._last_text = ready._last_text
     app.call_later(lambda: print("ready", flush=True))
     app.run(headless=True, size=(120, 40))
 

@@ -233,7 +233,8 @@ def test_dying_on_its_own_turn_ends_that_turn() -> None:
 
 
 def dump(s: Session) -> dict[str, object]:
-    return s.state.model_dump()
+    data: dict[str, object] = s.state.model_dump()
+    return data
 
 
 @pytest.mark.parametrize("line", ["damage B 9", "damage B 2/3/5 card=RJ", "next", "add A paralyzed"])
