@@ -6,12 +6,13 @@ import asyncio
 from pathlib import Path
 
 from textual.binding import Binding
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from tests.ui.conftest import make_app
 from tracker.rules.session import Session
 from tracker.store import files
 from tracker.ui.screens.main import TrackerScreen
+from tracker.ui.widgets.order_table import OrderTable
 
 
 def test_ttb_round_by_keys(tmp_path: Path) -> None:
@@ -104,7 +105,7 @@ def test_selection_follows_the_order_table(tmp_path: Path) -> None:
 
     async def drive() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            table = app.screen.query_one("#order-table", DataTable)
+            table = app.screen.query_one("#order-table", OrderTable)
             table.focus()
             await pilot.press("down", "down")
             screen = app.screen

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
 from tracker.ui.palette import TrackerCommands
 from tracker.ui.screens.modals import ActionPicker, HelpScreen, RuleScreen
@@ -23,6 +23,7 @@ from tracker.ui.widgets.command import CommandLine, CommandSuggester
 from tracker.ui.widgets.conditions import ConditionsPanel
 from tracker.ui.widgets.initiative import InitiativePanel
 from tracker.ui.widgets.log import LogPanel
+from tracker.ui.widgets.order_table import OrderTable
 from tracker.ui.widgets.prompt import PromptBar, answer_line
 from tracker.ui.widgets.resources import ResourcesPanel
 from tracker.ui.widgets.turn import TurnPanel
@@ -102,7 +103,7 @@ class TrackerScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#order-table", DataTable).focus()
+        self.query_one("#order-table", OrderTable).focus()
         self.query_one("#caption", Static).display = False
         self._update_title()
 
@@ -146,9 +147,8 @@ class TrackerScreen(Screen[None]):
         )
 
     # --- selection ---------------------------------------------------------------------
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        key = event.row_key.value
-        self.selected = str(key) if key is not None else None
+    def on_order_table_highlighted(self, event: OrderTable.Highlighted) -> None:
+        self.selected = event.name
 
     # --- which keys make sense now (footer and palette) -----------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -218,7 +218,7 @@ class TrackerScreen(Screen[None]):
             self.query_one("#command-line", Input).focus()
 
     def action_focus_order(self) -> None:
-        self.query_one("#order-table", DataTable).focus()
+        self.query_one("#order-table", OrderTable).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         line = event.value.strip()

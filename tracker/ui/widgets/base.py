@@ -9,10 +9,11 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.reactive import var
-from textual.widgets import TabPane
+from textual.widgets import Static, TabPane
 
 if TYPE_CHECKING:
     from tracker.rules.session import Session
@@ -63,6 +64,13 @@ class Panel(Vertical):
                 return True
             node = node.parent
         return not self.display
+
+    def put(self, static: Static, content: Text) -> None:
+        """Update a Static; skip the screen-wide layout when the text keeps its number of lines."""
+        lines = content.plain.count("\n")
+        same = getattr(static, "_tracker_lines", None) == lines
+        static._tracker_lines = lines  # type: ignore[attr-defined]
+        static.update(content, layout=not same)
 
     def catch_up(self) -> None:
         if getattr(self, "_stale", False):

@@ -19,7 +19,7 @@ class BattlefieldPanel(Panel):
 
     def show(self, session: Session) -> None:
         body = self.query_one("#field-body", Static)
-        body.update(self._ttb(session) if session.system == "ttb" else self._zones(session))
+        self.put(body, self._ttb(session) if session.system == "ttb" else self._zones(session))
 
     def _ttb(self, session: Session) -> Text:
         eng = session.engine

@@ -20,7 +20,7 @@ class ConditionsPanel(Panel):
         body = self.query_one("#conditions-body", Static)
         who = self.focus_name()
         if who is None:
-            body.update(Text("Select a combatant in the order (↑/↓).", style="italic"))
+            self.put(body, Text("Select a combatant in the order (↑/↓).", style="italic"))
             return
         conditions = dict(session.state.fighters[who].conditions)
         out = Text()
@@ -32,4 +32,4 @@ class ConditionsPanel(Panel):
             out.append(f"{label:<18}", style="bold")
             out.append(timing(session.system, key, value) + "\n")
         out.append("\ni: the rule in our words", style="dim")
-        body.update(out)
+        self.put(body, out)

@@ -31,7 +31,7 @@ class PromptBar(Panel):
         body = self.query_one("#prompt-body", Static)
         self.set_class(prompt is None, "-idle")
         if prompt is None:
-            body.update(Text("No question pending · n next · s spend · d damage · : command · ? help", style="dim"))
+            self.put(body, Text("No question pending · n next · s spend · d damage · : command · ? help", style="dim"))
             return
         out = Text()
         out.append("? ", style="bold")
@@ -43,4 +43,4 @@ class PromptBar(Panel):
             out.append("  or type a card: answer 9R", style="dim")
         if prompt.kind in ("pick", "round"):
             out.append("  (keep NAME pays to keep the initiative)", style="dim")
-        body.update(out)
+        self.put(body, out)

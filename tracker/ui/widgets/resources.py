@@ -19,7 +19,7 @@ class ResourcesPanel(Panel):
 
     def show(self, session: Session) -> None:
         body = self.query_one("#resources-body", Static)
-        body.update(self._deck(session) if session.system == "ttb" else self._pools(session))
+        self.put(body, self._deck(session) if session.system == "ttb" else self._pools(session))
 
     def _deck(self, session: Session) -> Text:
         st = session.state

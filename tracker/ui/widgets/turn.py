@@ -24,12 +24,12 @@ class TurnPanel(Panel):
         body = self.query_one("#turn-body", Static)
         who = session.state.active
         if who is None:
-            body.update(Text("No turn is open.", style="italic"))
+            self.put(body, Text("No turn is open.", style="italic"))
             return
         if session.system == "ttb":
-            body.update(self._ttb(session, who))
+            self.put(body, self._ttb(session, who))
         else:
-            body.update(self._twod20(session, who))
+            self.put(body, self._twod20(session, who))
 
     def _ttb(self, session: Session, who: str) -> Text:
         from tracker.rules.ttb import actions
