@@ -1,67 +1,19 @@
-"""The encounter file of either rule family: `validate_document` picks the model by ``system``."""
+"""The encounter file of either rule family: `validate_document` picks the model by ``system``.
+
+The 2d20 models are imported only when a 2d20 file is read, so `tracker exec` on a TTB file starts fast.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from pydantic import Field, model_validator
+from tracker.rules.model import TTBFile
 
-from tracker.rules.errors import Refusal
-from tracker.rules.model import DemoStep, EncounterInfo, History, Strict, TTBFile, Zone, unique_names
-from tracker.rules.names import resolve
-from tracker.rules.twod20.profiles import resolve_profile
-from tracker.rules.twod20.sheet import TwoD20Combatant, TwoD20Settings
+if TYPE_CHECKING:
+    from tracker.rules.twod20.file import TwoD20File
 
-
-class TwoD20File(Strict):
-    """A 2d20 encounter file: profile, zones and combatants (CONTRACT.md §2, RULES.md §3)."""
-
-    encounter: EncounterInfo
-    settings: TwoD20Settings = Field(default_factory=TwoD20Settings)
-    zones: list[Zone] = Field(default_factory=list)
-    combatants: list[TwoD20Combatant] = Field(default_factory=list)
-    demo: list[DemoStep] = Field(default_factory=list)
-    state: dict[str, Any] | None = None
-    history: History | None = None
-
-    @model_validator(mode="after")
-    def _consistent(self) -> TwoD20File:
-        unique_names(self.combatants)
-        try:
-            profile = resolve_profile(self.encounter.profile or "srd", self.settings.overrides())
-        except Refusal as exc:
-            raise ValueError(str(exc)) from None
-        tracks = {t for t, _, _ in profile.tracks}
-        zones = [z.name for z in self.zones]
-        problems = []
-        for z in self.zones:
-            for other in z.adjacent:
-                if other not in zones:
-                    problems.append(f"zone '{z.name}' is adjacent to '{other}', which is not a zone")
-        harm_kinds = {h for _, h, _ in profile.tracks} | {profile.mental_harm}
-        for c in self.combatants:
-            if isinstance(c.stress, dict):
-                unknown = set(c.stress) - tracks
-                if unknown:
-                    problems.append(f"{c.name}: no stress track '{sorted(unknown)[0]}' in profile "
-                                    f"{profile.name} (tracks: {', '.join(sorted(tracks))})")
-            bad = set(c.harms) - harm_kinds
-            if bad:
-                problems.append(f"{c.name}: unknown harm '{sorted(bad)[0]}' (kinds: {', '.join(sorted(harm_kinds))})")
-            if c.zone is not None:
-                if not zones:
-                    problems.append(f"{c.name} is in zone '{c.zone}' but the encounter has no [[zones]]")
-                else:
-                    try:
-                        resolve(c.zone, zones, what="zone")
-                    except Refusal as exc:
-                        problems.append(f"{c.name}: {exc}")
-        if problems:
-            raise ValueError("; ".join(problems))
-        return self
-
-
-EncounterFile = TTBFile | TwoD20File
+#: Either family's file (a string alias so the 2d20 models stay unimported at run time).
+EncounterFile: TypeAlias = "TTBFile | TwoD20File"
 
 
 def validate_document(data: dict[str, Any]) -> EncounterFile:
@@ -69,5 +21,7 @@ def validate_document(data: dict[str, Any]) -> EncounterFile:
     header = data.get("encounter")
     system = header.get("system") if isinstance(header, dict) else None
     if system == "2d20":
+        from tracker.rules.twod20.file import TwoD20File
+
         return TwoD20File.model_validate(data)
     return TTBFile.model_validate(data)

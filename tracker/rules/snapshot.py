@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracker.rules.session import Session
 from tracker.rules.ttb.core import TTBEngine
-from tracker.rules.twod20.core import TwoD20Engine
+
+if TYPE_CHECKING:
+    from tracker.rules.twod20.core import TwoD20Engine
 
 
 def status_of(unconscious: bool, dead: bool) -> str:

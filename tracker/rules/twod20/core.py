@@ -17,7 +17,7 @@ class TwoD20Engine:
     """One 2d20 encounter's setup and live state; the rule modules act on it."""
 
     def __init__(self, setup: object, state: TwoD20State) -> None:
-        from tracker.rules.encounter import TwoD20File
+        from tracker.rules.twod20.file import TwoD20File
 
         assert isinstance(setup, TwoD20File)
         self.setup = setup

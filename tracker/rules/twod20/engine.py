@@ -19,7 +19,7 @@ EFFECT_FLAGS = {"intense", "stun", "knockdown", "drain", "area", "snare", "peril
 
 def new_state(setup: object, seed: int) -> TwoD20State:
     """The state before `start`: no stress taken, the file's harms, fatigue, conditions and zones."""
-    from tracker.rules.encounter import TwoD20File
+    from tracker.rules.twod20.file import TwoD20File
 
     assert isinstance(setup, TwoD20File)
     profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
