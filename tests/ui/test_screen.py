@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from textual.binding import Binding
 from textual.widgets import Input
 
@@ -149,3 +150,54 @@ def test_palette_offers_only_what_makes_sense(tmp_path: Path) -> None:
             assert "End the turn" in titles and "Start the fight" not in titles
 
     asyncio.run(drive())
+
+
+def test_full_disk_keeps_the_last_durable_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 5 faults: a write error (ENOSPC) is reported; the command is not shown as done; the file
+    on disk is still the last durable state."""
+    import errno
+
+    from tracker.store import files as store_files
+
+    app = make_app(tmp_path, "duel.toml")
+    before = app.path.read_bytes()
+
+    def full(target: Path, text: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            monkeypatch.setattr(store_files, "write_text", full)
+            await pilot.press("n")
+            await pilot.pause()
+            assert app.session.state.round == 0
+            assert any("No space left" in n.message for n in app._notifications)
+
+    asyncio.run(drive())
+    assert app.path.read_bytes() == before
+
+
+def test_theme_cycles_is_remembered_and_a_broken_theme_is_a_notice(tmp_path: Path, private_config: Path) -> None:
+    """Issue 4 themes: `t` cycles, the choice is kept in the config folder, a broken file is a notification."""
+    from tracker.ui.config import load_config
+
+    (private_config / "themes").mkdir(parents=True)
+    (private_config / "themes" / "broken.toml").write_text('name = "broken"\nprimary = "not-a-colour"\n')
+    app = make_app(tmp_path, "duel.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            assert app.theme == "breach-dark"
+            assert any("broken" in n.message for n in app._notifications)
+            await pilot.press("t")
+            assert app.theme != "breach-dark"
+            assert load_config()["theme"] == app.theme
+
+    asyncio.run(drive())
+    again = make_app(tmp_path, "duel.toml")
+
+    async def reopen() -> None:
+        async with again.run_test(size=(100, 30)):
+            assert again.theme == load_config()["theme"]
+
+    asyncio.run(reopen())

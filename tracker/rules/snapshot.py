@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracker.rules.session import Session
 from tracker.rules.ttb.core import TTBEngine
+from tracker.rules.ttb.initiative import tied_groups
 
 if TYPE_CHECKING:
     from tracker.rules.twod20.core import TwoD20Engine
@@ -42,6 +43,7 @@ def ttb_json(session: Session) -> dict[str, Any]:
             "kind": sheet.kind,
             "status": status_of(f.unconscious, f.dead),
             "initiative": f.init,
+            "initiative_change": f.pending_init_mod,
             "wounds": f.wounds,
             "wounds_max": sheet.wounds,
             "ap": f.ap,
@@ -70,6 +72,7 @@ def ttb_json(session: Session) -> dict[str, Any]:
         "prompt": st.prompt.question if st.prompt else None,
         "prompt_options": list(st.prompt.options) if st.prompt else [],
         "phase": st.phase,
+        "tied": sorted({n for group in tied_groups(eng) for n in group}),
     }
 
 
@@ -135,4 +138,6 @@ def twod20_json(session: Session) -> dict[str, Any]:
         "prompt": st.prompt.question if st.prompt else None,
         "prompt_options": list(st.prompt.options) if st.prompt else [],
         "phase": st.phase,
+        "last_actor": st.last_actor,
+        "kept_by": st.kept_by,
     }

@@ -50,11 +50,11 @@ class ThemeFile(BaseModel):
 def _read(text: str, label: str) -> Theme:
     try:
         return ThemeFile.model_validate(tomllib.loads(text)).to_theme()
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{label}: {exc}") from None
     except ValidationError as exc:
         first = exc.errors()[0]
         raise ValueError(f"{label}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    except ValueError as exc:  # a bad colour, or TOML that does not parse
+        raise ValueError(f"{label}: {exc}") from None
 
 
 def load_themes() -> tuple[list[Theme], list[str]]:

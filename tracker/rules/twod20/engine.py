@@ -28,7 +28,8 @@ def new_state(setup: object, seed: int) -> TwoD20State:
     for c in setup.combatants:
         tracks = list(c.stress) if isinstance(c.stress, dict) else [profile.default_track]
         agent = Agent(stress=dict.fromkeys(tracks, 0), harms=dict(c.harms), fatigue=c.fatigue)
-        agent.fortune = (c.fortune if c.fortune is not None else c.starting_fortune) if c.pc else 0
+        start = c.starting_fortune if c.starting_fortune is not None else profile.starting_meta
+        agent.fortune = (c.fortune if c.fortune is not None else start) if c.pc else 0
         agent.zone = zones.resolve(c.zone) if c.zone is not None else None
         for key, value in c.conditions.items():
             agent.conditions[key] = value

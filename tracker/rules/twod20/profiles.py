@@ -69,6 +69,7 @@ PROFILES: dict[str, Profile] = {
         name="infinity",
         gm_pool="heat",
         meta_currency="infinity points",
+        starting_meta=0,  # not in the seeds: the GM gives each player's `fortune` (B30)
         default_track="vigour",
         tracks=(("vigour", "wound", "armor"), ("resolve", "metanoia", "courage"), ("firewall", "breach", "bts")),
         mental_harm="metanoia",

@@ -32,9 +32,9 @@ class TwoD20Combatant(Strict):
     morale: int = Field(default=0, ge=0)
     zone: str | None = None
     fatigue: int = Field(default=0, ge=0)
-    #: Player meta-currency now; defaults to starting_fortune for player characters (B43).
+    #: Player meta-currency now; defaults to starting_fortune, else the profile's start (B43, B30).
     fortune: int | None = Field(default=None, ge=0)
-    starting_fortune: int = Field(default=3, ge=0, le=5)
+    starting_fortune: int | None = Field(default=None, ge=0, le=5)
     harms: dict[str, int] = Field(default_factory=dict)
     #: Initiative score for the "initiative" order; defaults to max(Agility, Insight).
     initiative: int | None = None

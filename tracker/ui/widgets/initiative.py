@@ -52,6 +52,8 @@ class InitiativePanel(Panel):
         if data["system"] == "2d20":
             waiting = [c["name"] for c in data["combatants"] if not c["acted"] and c["status"] not in ("dead",)]
             parts.append(f"{len(waiting)} still to act")
+            if data["kept_by"]:
+                parts.append(f"{data['kept_by']} kept last: an enemy acts before they keep again")
         if data.get("phase") == "ended":
             parts.append("ended")
         return " · ".join(parts)
@@ -64,7 +66,12 @@ class InitiativePanel(Panel):
         if data["system"] == "ttb":
             ap = f"{pips(c['ap'], 2)} {pips(c['combat_ap'], 1)}" if active else ""
             rank_text = "Fated" if c["kind"] == "fated" else str(c.get("rank") or "")
-            return (mark, c["name"], str(c["initiative"]), rank_text, status,
+            init = str(c["initiative"])
+            if c["initiative_change"]:
+                init += f"→{c['initiative'] + c['initiative_change']}"  # Pass/Wait from next round
+            if c["name"] in data["tied"]:
+                init += " ="  # tied: the table decides each round
+            return (mark, c["name"], init, rank_text, status,
                     f"{c['wounds']}/{c['wounds_max']}", ap, conds)
         stress = " ".join(f"{v}/{c['stress_max'][t]}" for t, v in c["stress"].items())
         harms = " ".join(f"{k[0].upper()}{v}" for k, v in c["harms"].items() if v)
