@@ -201,3 +201,16 @@ def test_theme_cycles_is_remembered_and_a_broken_theme_is_a_notice(tmp_path: Pat
             assert again.theme == load_config()["theme"]
 
     asyncio.run(reopen())
+
+
+def test_q_quits(tmp_path: Path) -> None:
+    """The footer's Quit key ends the app (a binding on the screen must reach the app's action)."""
+    app = make_app(tmp_path, "duel.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("q")
+            await pilot.pause()
+            assert not app.is_running
+
+    asyncio.run(drive())

@@ -72,7 +72,7 @@ def ttb_json(session: Session) -> dict[str, Any]:
         "prompt": st.prompt.question if st.prompt else None,
         "prompt_options": list(st.prompt.options) if st.prompt else [],
         "phase": st.phase,
-        "tied": sorted({n for group in tied_groups(eng) for n in group}),
+        "tied": sorted({n for group in tied_groups(eng) for n in group}) if st.phase != "setup" else [],
     }
 
 

@@ -48,6 +48,10 @@ def new_state(setup: TTBFile, seed: int) -> TTBState:
 
 def make_engine(setup: TTBFile, state: TTBState) -> TTBEngine:
     eng = TTBEngine(setup, state)
+    if state.phase == "setup":
+        # Before `start` the known totals show already (Rank Value + Initiative, or a GM-set card).
+        for name in eng.sheets:
+            initiative.recompute(eng, name)
     eng.steps = dict(lifecycle.STEPS)
     eng.steps["disengage_offer"] = lambda e, s: effects.disengage_offer(e, str(s.who), str(s.arg))
     eng.steps["move_done"] = lambda e, s: effects.move_done(e, str(s.who), str(s.arg))

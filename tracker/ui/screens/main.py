@@ -59,7 +59,7 @@ class TrackerScreen(Screen[None]):
         Binding("question_mark,f1", "help", "Help", id="help"),
         *[Binding(str(i), f"answer({i})", f"Answer {i}", id=f"answer-{i}", show=False) for i in range(1, 10)],
         Binding("escape", "focus_order", "Back to the order", id="focus-order", show=False),
-        Binding("q", "quit", "Quit", id="quit"),
+        Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
     #: Bumped after every accepted command; every panel is bound to it.

@@ -24,7 +24,7 @@ class PlayerScreen(Screen[None]):
 
     BINDINGS = [
         Binding("t", "cycle_theme", "Theme", id="player.theme"),
-        Binding("q", "quit", "Quit", id="player.quit"),
+        Binding("q", "app.quit", "Quit", id="player.quit"),
     ]
     DEFAULT_CSS = """
     PlayerScreen #player-top { height: auto; background: $primary 25%; padding: 0 1; }
