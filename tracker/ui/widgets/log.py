@@ -34,13 +34,15 @@ class LogPanel(Panel):
         new = st.logged - self._seen
         if new <= 0:
             return
+        batch = Text()
         for entry in st.log[-new:] if new <= len(st.log) else st.log:
             round_no, turn, text = entry.split("|", 2)
             if (round_no, turn) != self._group:
                 self._group = (round_no, turn)
                 title = f"Round {round_no}" + (f" · {turn}" if turn else "")
                 if round_no != "0":
-                    view.write(Text(title, style="bold underline"))
-            style = "italic" if text.startswith("?") else ""
-            view.write(Text(f"  {text}", style=style))
+                    batch.append(title + "\n", style="bold underline")
+            batch.append(f"  {text}\n", style="italic" if text.startswith("?") else "")
+        batch.rstrip()
+        view.write(batch)  # one write: one refresh of the log however many lines came
         self._seen = st.logged

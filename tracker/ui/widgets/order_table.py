@@ -73,8 +73,12 @@ class OrderTable(ScrollView, can_focus=True):
             self._cache.clear()
         self.columns, self.keys, self.rows, self.active, self.down, self.widths = (
             columns, keys, rows, active, down, widths)
-        self.virtual_size = Size(sum(widths) + len(widths), len(keys) + 1)
-        self.cursor = min(self.cursor, max(0, len(keys) - 1))
+        size = Size(sum(widths) + len(widths), len(keys) + 1)
+        if size != self.virtual_size:
+            self.virtual_size = size
+        cursor = min(self.cursor, max(0, len(keys) - 1))
+        if cursor != self.cursor:
+            self.cursor = cursor
         self.refresh()
 
     def selected(self) -> str | None:
