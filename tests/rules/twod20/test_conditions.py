@@ -456,3 +456,14 @@ def test_s3_13_scene_end_clears_stress_and_stun() -> None:
     assert "stunned" not in conditions(s, "Thug")
     assert s.state.momentum == 1
     assert all(c["stress"] == {"stress": 0} for c in state_json(s)["combatants"])
+
+
+def test_s3_13_scene_end_ends_round_counted_effects() -> None:
+    """RULES.md §3.13 scene_end (judgement, README): Persistent and Burning, counted in turns and rounds,
+    end with the scene instead of ticking into the next one."""
+    s = infinity()
+    run(s, "start", "pick Ana", "damage Ana 9 icons=2 persistent=1 incendiary=2")
+    assert s.state.fighters["Ana"].persistent and s.state.fighters["Ana"].conditions.get("burning")
+    run(s, "end")
+    ana = s.state.fighters["Ana"]
+    assert not ana.persistent and "burning" not in ana.conditions and "persistent" not in ana.conditions

@@ -300,6 +300,13 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
         a.deferred = False
         a.yielded = False  # voluntary Defeat blocks revival only for the rest of that scene [004:L1886]
         a.conditions.pop("stunned", None)
+        # Effects counted in rounds and turns end with the conflict (judgement; RULES.md is silent).
+        if a.persistent or a.burning_rounds:
+            a.persistent = []
+            a.conditions.pop("persistent", None)
+            a.burning_rounds = 0
+            a.conditions.pop("burning", None)
+            eng.log(f"{name}'s Persistent and Burning damage end with the scene")
     if eng.profile.stress_recovery == "scene_end":
         eng.log("All stress is recovered")
     if st.momentum:
