@@ -98,7 +98,7 @@ class TrackerApp(App[None]):
         folder = self.path.resolve().parent
         name = self.path.name
         self.reload_file()
-        async for changes in awatch(folder, debounce=10, step=10, recursive=False,
+        async for changes in awatch(folder, debounce=20, step=20, recursive=False,
                                     watch_filter=lambda _change, p: Path(p).name == name):
             if changes:
                 self.reload_file()
