@@ -3,35 +3,12 @@ A37, A38)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from tests.conftest import run, session_from
+from tests.rules.ttb.fighters import combatant
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
-
-
-def combatant(name: str, **fields: object) -> str:
-    """One ``[[combatants]]`` table; a Fatemaster character gets Rank Value 5 unless told otherwise."""
-    if fields.get("kind") != "fated":
-        fields.setdefault("rank_value", 5)
-    fields.setdefault("wounds", 6)
-    lines = ["[[combatants]]", f"name = {json.dumps(name)}"]
-    lines += [f"{key} = {_toml(value)}" for key, value in fields.items()]
-    return "\n".join(lines) + "\n"
-
-
-def _toml(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, str):
-        return json.dumps(value)
-    return str(value)
 
 
 def target(settings: str = "", **fields: object) -> Session:
