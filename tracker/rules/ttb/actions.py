@@ -198,13 +198,9 @@ def available(eng: TTBEngine, who: str) -> list[tuple[str, Action, str | None]]:
     """Every catalogued action with its reason to be refused now (None when legal), legal first."""
     out = []
     for key, act in ACTIONS.items():
-        args = ["1"] if act.cost is None else []
-        if key == "wait":
-            args = ["strike"]
-        reason = legality(eng, who, key, args)
-        if act.target and reason is None:
-            reason = None
-        out.append((key, act, reason))
+        # "#" actions are judged at their smallest cost; Wait at its commonest use (wait strike).
+        args = ["strike"] if key == "wait" else ["1"] if act.cost is None else []
+        out.append((key, act, legality(eng, who, key, args)))
     return sorted(out, key=lambda item: item[2] is not None)
 
 

@@ -7,7 +7,7 @@ turn opens for the GM or a prompt waits for the table.
 from __future__ import annotations
 
 from tracker.rules import rng
-from tracker.rules.commands import WHILE_PROMPTED, Command, count
+from tracker.rules.commands import WHILE_PROMPTED, Command, count, signed_int
 from tracker.rules.errors import Refusal
 from tracker.rules.model import TTBFile, starting_fate_points
 from tracker.rules.ttb import answers, conditions, damage, deck, effects, initiative, lifecycle
@@ -141,7 +141,7 @@ def _damage(eng: TTBEngine, cmd: Command) -> None:
         if "margin" in cmd.options:
             modifier = damage.modifier_from_margin(count(cmd.options["margin"], "margin"))
         elif "mod" in cmd.options:
-            modifier = int(cmd.options["mod"]) if cmd.options["mod"].lstrip("+-").isdigit() else 99
+            modifier = signed_int(cmd.options["mod"], "mod=")
             if not -3 <= modifier <= 3:
                 raise Refusal("mod= is a net fate modifier from -3 to +3")
         card = cmd.options.get("card")
