@@ -34,8 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int)
     p.add_argument("--json", action="store_true", help="print the state as JSON")
     p.add_argument("--save", action="store_true", help="write the file back atomically")
-    p = sub.add_parser("check", help="validate an encounter file")
-    p.add_argument("file")
+    p = sub.add_parser("check", help="validate encounter files")
+    p.add_argument("file", nargs="+")
     p = sub.add_parser("new", help="write a commented starter encounter")
     p.add_argument("file")
     p.add_argument("--system", choices=["ttb", "2d20"], required=True)
@@ -155,16 +155,20 @@ def summary(session: object) -> str:
     return "\n".join(lines)
 
 
-def cmd_check(path: str) -> int:
+def cmd_check(paths: list[str]) -> int:
+    """Exit 0 when every file is valid; otherwise 1 and one line per problem."""
     from tracker.store.check import check_file
 
-    problems = check_file(path)
-    if problems:
+    status = 0
+    for path in paths:
+        problems = check_file(path)
         for line in problems:
             print(line, file=sys.stderr)
-        return 1
-    print(f"{path}: ok")
-    return 0
+        if problems:
+            status = 1
+        else:
+            print(f"{path}: ok")
+    return status
 
 
 def cmd_new(path: str, system: str) -> int:

@@ -66,7 +66,10 @@ ALIASES = {"prone": "drop_prone", "stand": "stand_up", "quick": "quick_action", 
 
 def action_key(text: str) -> str:
     key = names.normalise(text)
-    return names.resolve(ALIASES.get(key, key), ACTIONS, what="action")
+    try:
+        return names.resolve(ALIASES.get(key, key), ACTIONS, what="action")
+    except Refusal as exc:  # name the actions the way the GM types them
+        raise Refusal(str(exc).replace("_", "-")) from None
 
 
 def display(key: str) -> str:

@@ -69,7 +69,10 @@ ACTIONS: dict[str, Action] = {
 
 def action_key(text: str) -> str:
     key = names.normalise(text)
-    return names.resolve({"move": "movement", "prone": "drop_prone"}.get(key, key), ACTIONS, what="action")
+    try:
+        return names.resolve({"move": "movement", "prone": "drop_prone"}.get(key, key), ACTIONS, what="action")
+    except Refusal as exc:  # name the actions the way the GM types them
+        raise Refusal(str(exc).replace("_", "-")) from None
 
 
 def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:

@@ -42,20 +42,22 @@ class TrackerScreen(Screen[None]):
     BINDINGS = [
         Binding("n", "next_turn", "Next", id="next", tooltip="End the turn (or start the fight)"),
         Binding("u", "undo", "Undo", id="undo"),
-        Binding("ctrl+y", "redo", "Redo", id="redo"),
+        Binding("ctrl+y", "redo", "Redo", id="redo", show=False),
         Binding("s", "spend", "Spend", id="spend"),
         Binding("d", "prefill('damage')", "Damage", id="damage"),
-        Binding("h", "prefill('heal')", "Heal", id="heal"),
+        Binding("h", "prefill('heal')", "Heal", id="heal", show=False),
         Binding("a", "prefill('add')", "Add cond.", id="add"),
-        Binding("r", "prefill('remove')", "Remove cond.", id="remove"),
+        Binding("r", "prefill('remove')", "Remove cond.", id="remove", show=False),
         Binding("m", "prefill('move')", "Move", id="move"),
         Binding("plus", "pool('momentum', 1)", "Momentum +1", id="momentum-up", show=False),
         Binding("minus", "pool('momentum', -1)", "Momentum −1", id="momentum-down", show=False),
         Binding("right_square_bracket", "pool('threat', 1)", "Threat +1", id="threat-up", show=False),
         Binding("left_square_bracket", "pool('threat', -1)", "Threat −1", id="threat-down", show=False),
         Binding("colon", "command", "Command", id="command"),
-        Binding("i", "rule", "Rule", id="rule"),
-        Binding("t", "cycle_theme", "Theme", id="theme"),
+        Binding("i", "rule", "Rule", id="rule", show=False),
+        Binding("t", "cycle_theme", "Theme", id="theme", show=False),
+        Binding("comma", "tab(-1)", "Previous tab", id="tab-prev", show=False),
+        Binding("full_stop", "tab(1)", "Next tab", id="tab-next", show=False),
         Binding("question_mark,f1", "help", "Help", id="help"),
         *[Binding(str(i), f"answer({i})", f"Answer {i}", id=f"answer-{i}", show=False) for i in range(1, 10)],
         Binding("escape", "focus_order", "Back to the order", id="focus-order", show=False),
@@ -139,11 +141,13 @@ class TrackerScreen(Screen[None]):
         session = app.session
         st = session.state
         label = "VIEW ONLY · " if self.read_only else ""
-        system = "Through the Breach" if session.system == "ttb" else f"2d20 ({session.engine.profile.name})"
+        system = "Through the Breach" if session.system == "ttb" else f"2d20 {session.engine.profile.name}"
         where = f"Round {st.round}" if st.round else "not started"
         active = f" · {st.active}'s turn" if st.active else ""
+        if session.system == "2d20":  # the pools first: the active name is in the order panel too
+            active = f" · Momentum {st.momentum} · {session.engine.pool_name} {st.threat}" + active
         self.query_one("#title", Static).update(
-            f"{label}{session.setup.encounter.name} — {system} — {where}{active}", layout=False
+            f"{label}{session.setup.encounter.name} · {system} · {where}{active}", layout=False
         )
 
     # --- selection ---------------------------------------------------------------------
@@ -291,8 +295,24 @@ class TrackerScreen(Screen[None]):
                         entries.append((rule2.title, rule2.summary, rule2.section))
         self.app.push_screen(RuleScreen(entries))
 
+    def action_tab(self, step: int) -> None:
+        """`,` and `.` move between the side panel's tabs (Turn, Conditions, Melee/Zones, …)."""
+        tabs = self.query_one("#side", TabbedContent)
+        panes = [pane.id for pane in tabs.query(TabPane) if pane.id]
+        if tabs.active in panes:
+            tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
+
     def action_help(self) -> None:
-        rows = [(b.key.replace("_", " "), b.description) for b in self.BINDINGS if isinstance(b, Binding)]
+        rows = []
+        for b in self.BINDINGS:
+            if not isinstance(b, Binding):
+                continue
+            action, _, args = b.action.partition("(")
+            params = tuple(a.strip(" '\")") for a in args.split(",")) if args else ()
+            if self.check_action(action.removeprefix("app."), params) is False:
+                continue  # keys that do nothing in this encounter (2d20 keys in a TTB fight)
+            keys = " ".join(self.app.get_key_display(Binding(k, b.action)) for k in b.key.split(","))
+            rows.append((keys, b.description))
         self.app.push_screen(HelpScreen(rows))
 
     def action_cycle_theme(self) -> None:

@@ -33,7 +33,7 @@ class HelpScreen(ModalScreen[None]):
         out = Text()
         out.append("Keys\n", style="bold underline")
         for key, description in self._rows:
-            out.append(f"  {key:<12}", style="bold")
+            out.append(f"  {key:<14}", style="bold")
             out.append(f"{description}\n")
         out.append("\nCommands (type after ':')\n", style="bold underline")
         for _, (_, _, usage) in VERBS.items():

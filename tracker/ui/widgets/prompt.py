@@ -36,11 +36,19 @@ class PromptBar(Panel):
         out = Text()
         out.append("? ", style="bold")
         out.append(prompt.question + "\n", style="bold")
+        # Options are packed line by line so a name never breaks across two lines.
+        width = max(20, self.size.width - 2)
+        used = 0
         for i, option in enumerate(prompt.options[:9], 1):
+            chunk = len(f" {i}   {option}  ")
+            if used and used + chunk > width:
+                out.append("\n")
+                used = 0
             out.append(f" {i} ", style="reverse")
             out.append(f" {option}  ")
+            used += chunk
         if prompt.kind in ("critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard"):
             out.append("  or type a card: answer 9R", style="dim")
-        if prompt.kind in ("pick", "round"):
-            out.append("  (keep NAME pays to keep the initiative)", style="dim")
+        if "keep NAME" in prompt.question:
+            out.append("  (type keep NAME to keep the initiative)", style="dim")
         self.put(body, out)
