@@ -247,8 +247,10 @@ class TrackerScreen(Screen[None]):
         if session.system == "ttb":
             from tracker.rules.ttb import actions
 
-            rows = [(k, f"{actions.display(k):<16} {'#' if a.cost is None else a.cost} AP", reason)
-                    for k, a, reason in actions.available(session.engine, who)]
+            rows = []
+            for k, a, reason in actions.available(session.engine, who):
+                cost = "X AP (you say how many)" if a.cost is None else f"{a.cost} AP"
+                rows.append((k, f"{actions.display(k):<16} {cost}", reason))
         else:
             from tracker.rules.twod20 import actions as twod20_actions
 

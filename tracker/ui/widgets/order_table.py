@@ -71,8 +71,15 @@ class OrderTable(ScrollView, can_focus=True):
         widths[-1] = min(widths[-1], 48)
         if widths != self.widths or columns != self.columns:
             self._cache.clear()
+        follow = active is not None and active != self.active
         self.columns, self.keys, self.rows, self.active, self.down, self.widths = (
             columns, keys, rows, active, down, widths)
+        if follow and active in keys and self.size.height > 1:
+            # Keep the acting combatant in view when the turn passes to someone off-screen.
+            at = keys.index(active)
+            top, visible = self.scroll_offset.y, self.size.height - 1
+            if not top <= at < top + visible:
+                self.scroll_to(y=max(0, at - visible // 2), animate=False)
         size = Size(sum(widths) + len(widths), len(keys) + 1)
         if size != self.virtual_size:
             self.virtual_size = size

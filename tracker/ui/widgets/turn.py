@@ -47,7 +47,7 @@ class TurnPanel(Panel):
             out.append(f"Engaged by {', '.join(engaged)}: no shooting, no Charge\n", style="bold")
         out.append("\n")
         for key, act, reason in actions.available(eng, who):
-            cost = "#" if act.cost is None else str(act.cost)
+            cost = "X" if act.cost is None else str(act.cost)
             line = f"{actions.display(key):<15} {cost:>2} AP  "
             if reason is None:
                 out.append(line + "\n")
