@@ -6,6 +6,8 @@ into a `RichLog` with a line limit (ARCHITECTURE.md practice 9).
 
 from __future__ import annotations
 
+from rich.console import Group
+from rich.padding import Padding
 from rich.text import Text
 from textual.widgets import RichLog
 
@@ -34,15 +36,15 @@ class LogPanel(Panel):
         new = st.logged - self._seen
         if new <= 0:
             return
-        batch = Text()
+        parts: list[Text | Padding] = []
         for entry in st.log[-new:] if new <= len(st.log) else st.log:
             round_no, turn, text = entry.split("|", 2)
             if (round_no, turn) != self._group:
                 self._group = (round_no, turn)
                 title = f"Round {round_no}" + (f" · {turn}" if turn else "")
                 if round_no != "0":
-                    batch.append(title + "\n", style="bold underline")
-            batch.append(f"  {text}\n", style="italic" if text.startswith("?") else "")
-        batch.rstrip()
-        view.write(batch)  # one write: one refresh of the log however many lines came
+                    parts.append(Text(title, style="bold underline"))
+            # Padding keeps wrapped lines indented under their event.
+            parts.append(Padding(Text(text, style="italic" if text.startswith("?") else ""), (0, 0, 0, 2)))
+        view.write(Group(*parts))  # one write: one refresh of the log however many lines came
         self._seen = st.logged
