@@ -6,7 +6,9 @@ import textwrap
 from collections.abc import Callable
 
 import pytest
+import tomli_w
 
+from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.store.files import parse_text
 
@@ -36,3 +38,22 @@ def run(session: Session, *lines: str) -> Session:
 @pytest.fixture
 def make() -> Callable[..., Session]:
     return session_from
+
+
+def reloaded(session: Session) -> Session:
+    """The session as a restart would see it: saved to TOML text and loaded again."""
+    return Session(parse_text(tomli_w.dumps(session.to_document()), "x"))
+
+
+def assert_same_course(a: Session, b: Session, line: str) -> None:
+    """Apply `line` to both: the same acceptance or refusal, and the same state and history after."""
+    outcomes = []
+    for s in (a, b):
+        try:
+            s.execute(line)
+            outcomes.append("ok")
+        except Refusal as exc:
+            outcomes.append(str(exc))
+    assert outcomes[0] == outcomes[1], line
+    assert b.state.model_dump() == a.state.model_dump(), line
+    assert b.history.model_dump() == a.history.model_dump(), line

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.conftest import assert_same_course, reloaded
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -267,10 +267,6 @@ def play(session: Session, line: str, check_undo: bool) -> bool:
     return True
 
 
-def reloaded(session: Session) -> Session:
-    return Session(parse_text(tomli_w.dumps(session.to_document()), "x"))
-
-
 @settings(max_examples=55, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(session=sessions(), data=st.data())
 def test_s3_random_commands_keep_the_invariants(session: Session, data: st.DataObject) -> None:
@@ -298,13 +294,4 @@ def test_s3_save_load_mid_fight_then_continue_identically(session: Session, data
     assert copy.state.model_dump() == session.state.model_dump()
     assert copy.history.model_dump() == session.history.model_dump()
     for _ in range(data.draw(st.integers(1, 10), label="after save")):
-        line = data.draw(command_lines(session))
-        outcomes = []
-        for s in (session, copy):
-            try:
-                s.execute(line)
-                outcomes.append("ok")
-            except Refusal as exc:
-                outcomes.append(str(exc))
-        assert outcomes[0] == outcomes[1], line
-        assert copy.state.model_dump() == session.state.model_dump(), line
+        assert_same_course(session, copy, data.draw(command_lines(session)))
