@@ -100,13 +100,11 @@ def damage_flip(
         damage(eng, name, 0, armor=armor, why="Black Joker")
         return
     amount = wms[("weak", "moderate", "severe").index(sev)]
-    if kills_at_zero:
-        eng.log(f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}{chosen.label()}, {sev} {amount}")
-        damage(eng, name, wms[("weak", "moderate", "severe").index(sev)], armor=armor, kills_at_zero=True,
-               why="Suffocating")
-        return
     eng.log(f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}{chosen.label()}, {sev} {amount}")
-    damage(eng, name, amount, armor=armor, severity=sev, why=f"{sev} damage", red_joker=chosen.is_red_joker)
+    if kills_at_zero:
+        damage(eng, name, amount, armor=armor, kills_at_zero=True, why="Suffocating")
+    else:
+        damage(eng, name, amount, armor=armor, severity=sev, why=f"{sev} damage", red_joker=chosen.is_red_joker)
 
 
 def modifier_from_margin(margin: int) -> int:
