@@ -38,15 +38,19 @@ def encounter_text(n: int = COMBATANTS) -> str:
 
 def twod20_text(n: int = COMBATANTS, zones: int = 10) -> str:
     """A large 2d20 conflict over a chain of zones, initiative order (no hand-over prompts)."""
-    parts = ['[encounter]\nname = "Benchmark firefight"\nsystem = "2d20"\nseed = 5\nprofile = "srd"\n'
-             'action_order = "initiative"\n']
+    parts = [
+        '[encounter]\nname = "Benchmark firefight"\nsystem = "2d20"\nseed = 5\nprofile = "srd"\n'
+        'action_order = "initiative"\n'
+    ]
     for z in range(zones):
         nxt = f'"Zone {z + 1}"' if z + 1 < zones else ""
         parts.append(f'[[zones]]\nname = "Zone {z}"\nadjacent = [{nxt}]\n')
     for i in range(n):
-        npc = '' if i % 4 == 0 else 'npc_type = "minor"\n'
-        parts.append(f'[[combatants]]\nname = "Agent {i:03d}"\n{npc}initiative = {i}\nstress = 12\narmor = 1\n'
-                     f'zone = "Zone {i % zones}"\nconditions = {{ prone = true, dazed = true, persistent = 1 }}\n')
+        npc = "" if i % 4 == 0 else 'npc_type = "minor"\n'
+        parts.append(
+            f'[[combatants]]\nname = "Agent {i:03d}"\n{npc}initiative = {i}\nstress = 12\narmor = 1\n'
+            f'zone = "Zone {i % zones}"\nconditions = {{ prone = true, dazed = true, persistent = 1 }}\n'
+        )
     return "\n".join(parts)
 
 
@@ -81,14 +85,18 @@ def run_family(label: str, text: str) -> None:
         undo_time = time.perf_counter() - t0
 
     def ms(values: list[float]) -> str:
-        return (f"median {statistics.median(values) * 1000:.3f} ms, "
-                f"p95 {sorted(values)[int(len(values) * 0.95)] * 1000:.3f} ms")
+        return (
+            f"median {statistics.median(values) * 1000:.3f} ms, "
+            f"p95 {sorted(values)[int(len(values) * 0.95)] * 1000:.3f} ms"
+        )
 
     print(f"{label}: {COMBATANTS} combatants × 3 conditions, {COMMANDS} `next` (round {session.state.round})")
     print(f"engine alone      : {ms(engine_times)}   (target ≤ 1 ms)")
     print(f"engine + durable  : {ms(durable_times)}   (target ≤ 10 ms)")
-    print(f"file after the run: {size / 1024:.0f} KiB; load {load_time * 1000:.0f} ms; "
-          f"undo after restart (replay of {COMMANDS + 1} commands) {undo_time * 1000:.0f} ms")
+    print(
+        f"file after the run: {size / 1024:.0f} KiB; load {load_time * 1000:.0f} ms; "
+        f"undo after restart (replay of {COMMANDS + 1} commands) {undo_time * 1000:.0f} ms"
+    )
 
 
 def main() -> None:

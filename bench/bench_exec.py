@@ -21,7 +21,10 @@ def main() -> None:
         t0 = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-m", "tracker", "exec", str(EXAMPLE), "--json"],
-            input="start\n", capture_output=True, text=True, check=False,
+            input="start\n",
+            capture_output=True,
+            text=True,
+            check=False,
         )
         times.append(time.perf_counter() - t0)
         if done.returncode != 0:
@@ -31,8 +34,10 @@ def main() -> None:
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-c", "pass"], check=True)
         bare.append(time.perf_counter() - t0)
-    print(f"tracker exec (1 command), {RUNS} runs: median {statistics.median(times) * 1000:.0f} ms, "
-          f"max {max(times) * 1000:.0f} ms   (target ≤ 250 ms)")
+    print(
+        f"tracker exec (1 command), {RUNS} runs: median {statistics.median(times) * 1000:.0f} ms, "
+        f"max {max(times) * 1000:.0f} ms   (target ≤ 250 ms)"
+    )
     print(f"bare python start for comparison: median {statistics.median(bare) * 1000:.0f} ms")
 
 

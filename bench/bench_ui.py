@@ -115,12 +115,16 @@ async def main_async() -> None:
         bare = [await first_frame(BareApp) for _ in range(5)]
         ours = [await first_frame(lambda: brawl_app(folder)) for _ in range(5)]
         b, o = statistics.median(bare), statistics.median(ours)
-        print(f"first full frame: tracker {o * 1000:.0f} ms, bare app {b * 1000:.0f} ms, ratio {o / b:.2f}× "
-              "(target ≤ 1.3×)")
+        print(
+            f"first full frame: tracker {o * 1000:.0f} ms, bare app {b * 1000:.0f} ms, ratio {o / b:.2f}× "
+            "(target ≤ 1.3×)"
+        )
         for n, target in ((20, 16), (100, 16), (500, 33)):
             median, p95, rss = await next_latency(n, folder)
-            print(f"next → repainted frame, {n} combatants: median {median * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms "
-                  f"(target ≤ {target} ms); resident memory {rss:.0f} MiB")
+            print(
+                f"next → repainted frame, {n} combatants: median {median * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms "
+                f"(target ≤ {target} ms); resident memory {rss:.0f} MiB"
+            )
     print("(resident memory target at 500 combatants: ≤ 80 MiB)")
 
 

@@ -37,8 +37,16 @@ def run(viewers: int, folder: Path, idle_seconds: float = 0.0) -> None:
     session.execute("initiative Sofia 9")
     files.write_text(path, session.to_toml())
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TRACKER_CONFIG_DIR": str(folder / "config")}
-    procs = [subprocess.Popen([sys.executable, "-m", "bench.viewer_probe", str(path)], stdout=subprocess.PIPE,
-                              text=True, env=env, cwd=ROOT) for _ in range(viewers)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "bench.viewer_probe", str(path)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        for _ in range(viewers)
+    ]
     try:
         for p in procs:
             assert p.stdout is not None
@@ -49,8 +57,10 @@ def run(viewers: int, folder: Path, idle_seconds: float = 0.0) -> None:
             before = [cpu_seconds(p.pid) for p in procs]
             time.sleep(idle_seconds)
             used = [cpu_seconds(p.pid) - b for p, b in zip(procs, before, strict=True)]
-            print(f"idle viewer CPU over {idle_seconds:.0f} s: {100 * max(used) / idle_seconds:.2f} % "
-                  f"({max(used):.2f} s of CPU)")
+            print(
+                f"idle viewer CPU over {idle_seconds:.0f} s: {100 * max(used) / idle_seconds:.2f} % "
+                f"({max(used):.2f} s of CPU)"
+            )
         latencies: list[float] = []
         lines = ["start"] + ["next"] * (WRITES - 1)
         for line in lines:
@@ -68,9 +78,11 @@ def run(viewers: int, folder: Path, idle_seconds: float = 0.0) -> None:
                         break
             time.sleep(0.05)
         latencies.sort()
-        print(f"write → viewer frame, {viewers} viewer(s), {len(latencies)} samples: median "
-              f"{statistics.median(latencies) * 1000:.1f} ms, p95 {latencies[int(len(latencies) * 0.95)] * 1000:.1f} ms"
-              " (target ≤ 100 ms)")
+        print(
+            f"write → viewer frame, {viewers} viewer(s), {len(latencies)} samples: median "
+            f"{statistics.median(latencies) * 1000:.1f} ms, p95 {latencies[int(len(latencies) * 0.95)] * 1000:.1f} ms"
+            " (target ≤ 100 ms)"
+        )
     finally:
         for p in procs:
             p.kill()

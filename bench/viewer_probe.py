@@ -11,6 +11,7 @@ from tracker.ui.app import TrackerApp
 
 class ProbeViewer(TrackerApp):
     CSS_PATH = str(Path(__file__).resolve().parent.parent / "tracker" / "ui" / "app.tcss")
+
     def bump(self) -> None:
         super().bump()
         commands = len(self.session.history.commands)

@@ -59,8 +59,9 @@ PROBE = textwrap.dedent(
 def test_headless_commands_never_load_textual(tmp_path: Path) -> None:
     path = tmp_path / "hygiene.toml"
     path.write_text(ENCOUNTER, encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True,
-                          timeout=60, check=False, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True, timeout=60, check=False, cwd=tmp_path
+    )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report == {"check": 0, "exec": 0, "textual": []}
@@ -68,8 +69,13 @@ def test_headless_commands_never_load_textual(tmp_path: Path) -> None:
 
 def test_textual_is_importable_so_the_probe_means_something() -> None:
     """The probe above would pass vacuously if textual were not installed at all."""
-    proc = subprocess.run([sys.executable, "-c", "import textual, sys; print('textual' in sys.modules)"],
-                          capture_output=True, text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", "import textual, sys; print('textual' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.stdout.strip() == "True", proc.stderr
 
 

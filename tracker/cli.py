@@ -238,8 +238,11 @@ def cmd_serve(path: str, port: int, player: bool, write: bool, host: str) -> int
     from textual_serve.server import Server
 
     if host not in ("127.0.0.1", "localhost", "::1"):
-        print(f"tracker: warning: serving on {host}: textual-serve has no authentication; anyone who can reach "
-              f"this address can {'drive' if write else 'watch'} the encounter", file=sys.stderr)
+        print(
+            f"tracker: warning: serving on {host}: textual-serve has no authentication; anyone who can reach "
+            f"this address can {'drive' if write else 'watch'} the encounter",
+            file=sys.stderr,
+        )
     mode = "run" if write and not player else "view"
     command = f"{shlex.quote(sys.executable)} -m tracker {mode} {shlex.quote(str(Path(path).resolve()))}"
     if player:

@@ -125,7 +125,7 @@ def test_builtin_demo_and_starter_are_valid(check: Any, tmp_path: Path) -> None:
 
 
 def test_unknown_key_points_at_its_line(check: Any, tmp_path: Path) -> None:
-    text = VALID.replace("rank_value = 5\n", "rank_value = 5\nfavourite_colour = \"red\"\n")
+    text = VALID.replace("rank_value = 5\n", 'rank_value = 5\nfavourite_colour = "red"\n')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
     assert (line, col) == (line_of(text, "favourite_colour"), 1)
@@ -226,8 +226,11 @@ def test_demo_step_that_would_be_refused(check: Any, tmp_path: Path) -> None:
 
 
 def test_several_problems_one_line_each_in_file_order(check: Any, tmp_path: Path) -> None:
-    text = VALID.replace("wounds = 8", "wounds = 0").replace("rank_value = 5", "rank_value = 9").replace(
-        'seed = 3', 'seed = 3\nmood = "grim"')
+    text = (
+        VALID.replace("wounds = 8", "wounds = 0")
+        .replace("rank_value = 5", "rank_value = 9")
+        .replace("seed = 3", 'seed = 3\nmood = "grim"')
+    )
     path = write(tmp_path, text)
     found = problems(check(path), path)
     lines = [line for line, _, _ in found]
@@ -260,11 +263,13 @@ def test_a_saved_file_is_valid_and_a_broken_history_is_reported(
 def test_subprocess_reports_without_traceback(tmp_path: Path) -> None:
     good = write(tmp_path, VALID, "good.toml")
     bad = write(tmp_path, VALID.replace("rank_value = 5", "rank_value = 9").replace("dazed", "dizzy"), "bad.toml")
-    ok = subprocess.run([sys.executable, "-m", "tracker", "check", str(good)], capture_output=True, text=True,
-                        timeout=60, check=False)
+    ok = subprocess.run(
+        [sys.executable, "-m", "tracker", "check", str(good)], capture_output=True, text=True, timeout=60, check=False
+    )
     assert ok.returncode == 0, ok.stderr
-    failed = subprocess.run([sys.executable, "-m", "tracker", "check", str(bad)], capture_output=True, text=True,
-                            timeout=60, check=False)
+    failed = subprocess.run(
+        [sys.executable, "-m", "tracker", "check", str(bad)], capture_output=True, text=True, timeout=60, check=False
+    )
     assert failed.returncode == 1
     assert "Traceback" not in failed.stderr + failed.stdout
     lines = failed.stderr.strip().splitlines()

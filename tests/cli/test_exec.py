@@ -103,6 +103,7 @@ def one_line_error(result: Result) -> str:
 
 # --- JSON state (CONTRACT.md §4) ---------------------------------------------------------------
 
+
 def test_json_state_carries_the_contract_keys(cli: Any, encounter: Path) -> None:
     result = cli("exec", encounter, "--json", stdin=SOFIA_FIRST)
     assert result.code == 0, result.err
@@ -151,8 +152,12 @@ def test_json_shows_the_pending_prompt_as_its_question(cli: Any, encounter: Path
 
 
 def test_conditions_and_statuses_in_json(cli: Any, encounter: Path) -> None:
-    result = cli("exec", encounter, "--json",
-                 stdin=SOFIA_FIRST + "add thug burning 2\nadd sofia dazed\ndamage spider 9\nanswer 5R\n")
+    result = cli(
+        "exec",
+        encounter,
+        "--json",
+        stdin=SOFIA_FIRST + "add thug burning 2\nadd sofia dazed\ndamage spider 9\nanswer 5R\n",
+    )
     state = result.json()
     assert state["prompt"] is None
     by_name = {c["name"]: c for c in state["combatants"]}
@@ -174,6 +179,7 @@ def test_without_json_prints_a_summary(cli: Any, encounter: Path) -> None:
 
 # --- --seed ----------------------------------------------------------------------------------
 
+
 def test_same_seed_same_output(cli: Any, encounter: Path) -> None:
     lines = "start\nflip 5\nreshuffle\nflip 2\n"
     first = cli("exec", encounter, "--json", "--seed", "7", stdin=lines)
@@ -193,11 +199,14 @@ def test_different_seeds_flip_different_cards(cli: Any, encounter: Path) -> None
 def test_file_seed_is_used_without_the_option(cli: Any, encounter: Path) -> None:
     lines = "start\nflip 3\n"
     assert cli("exec", encounter, "--json", stdin=lines).out == cli("exec", encounter, "--json", stdin=lines).out
-    assert cli("exec", encounter, "--json", stdin=lines).out == cli(
-        "exec", encounter, "--json", "--seed", "42", stdin=lines).out
+    assert (
+        cli("exec", encounter, "--json", stdin=lines).out
+        == cli("exec", encounter, "--json", "--seed", "42", stdin=lines).out
+    )
 
 
 # --- --save ----------------------------------------------------------------------------------
+
 
 def test_save_writes_the_state_and_a_restart_continues(cli: Any, encounter: Path) -> None:
     played = cli("exec", encounter, "--json", "--save", stdin=SOFIA_FIRST + "spend sofia walk\nflip 2\n")
@@ -260,10 +269,16 @@ REFUSED = [
     pytest.param("add Nobody burning\n", "line 1: no combatant named 'Nobody'", id="unknown-combatant"),
     pytest.param("add sofia onfire\n", "line 1: no condition named 'onfire'", id="unknown-condition"),
     pytest.param(SOFIA_FIRST + "spend sofia dance\n", "line 3: no action named 'dance'", id="unknown-action"),
-    pytest.param(SOFIA_FIRST + "spend sofia run\nspend sofia walk\n",
-                 "line 4: Sofia Ramos has 0 General AP left; Walk costs 1", id="ap-you-do-not-have"),
-    pytest.param(SOFIA_FIRST + "engage sofia thug\nspend sofia charge thug\n",
-                 "line 4: Sofia Ramos is engaged with Guild Thug: no Charge", id="charge-while-engaged"),
+    pytest.param(
+        SOFIA_FIRST + "spend sofia run\nspend sofia walk\n",
+        "line 4: Sofia Ramos has 0 General AP left; Walk costs 1",
+        id="ap-you-do-not-have",
+    ),
+    pytest.param(
+        SOFIA_FIRST + "engage sofia thug\nspend sofia charge thug\n",
+        "line 4: Sofia Ramos is engaged with Guild Thug: no Charge",
+        id="charge-while-engaged",
+    ),
     pytest.param("start\nanswer pass\n", "line 2: there is no question to answer", id="answer-nothing-pending"),
     pytest.param("undo\n", "line 1: nothing to undo", id="undo-no-history"),
     pytest.param("redo\n", "line 1: nothing to redo", id="redo-nothing-undone"),
@@ -338,10 +353,17 @@ def test_bad_arguments(cli: Any, encounter: Path, args: list[str]) -> None:
 
 # --- the real process ----------------------------------------------------------------------------
 
+
 def test_subprocess_has_no_traceback(encounter: Path) -> None:
     def run(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "tracker", *args], input=stdin, capture_output=True,
-                              text=True, timeout=60, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "tracker", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
 
     before = encounter.read_bytes()
     refused = run("exec", str(encounter), "--json", "--save", stdin="start\nspend sofia dance\n")

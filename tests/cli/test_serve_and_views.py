@@ -39,8 +39,9 @@ def test_serve_binds_loopback_by_default(fake_server: type[FakeServer], capsys: 
     assert "warning" not in capsys.readouterr().err
 
 
-def test_serve_elsewhere_warns_about_no_authentication(fake_server: type[FakeServer],
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_serve_elsewhere_warns_about_no_authentication(
+    fake_server: type[FakeServer], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["serve", str(EXAMPLE), "--host", "0.0.0.0", "--port", "9000"]) == 0
     assert "no authentication" in capsys.readouterr().err
     assert fake_server.made[0]["host"] == "0.0.0.0"

@@ -151,16 +151,24 @@ def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
     n = st.integers(-1, 12).map(str)
     small = st.integers(1, 4).map(str)
     spend_arg = st.one_of(
-        st.just(""), st.just(""), small, who, st.sampled_from(ACTION_WORDS), st.sampled_from(list(CONDITIONS)),
+        st.just(""),
+        st.just(""),
+        small,
+        who,
+        st.sampled_from(ACTION_WORDS),
+        st.sampled_from(list(CONDITIONS)),
         st.sampled_from(CARDS),
     )
     spend = st.one_of(
-        st.tuples(actor, st.sampled_from(ACTION_WORDS), spend_arg).map(
-            lambda t: f"spend {t[0]} {t[1]} {t[2]}".strip()),
+        st.tuples(actor, st.sampled_from(ACTION_WORDS), spend_arg).map(lambda t: f"spend {t[0]} {t[1]} {t[2]}".strip()),
         st.tuples(actor, st.sampled_from(TARGETED), who).map(lambda t: f"spend {t[0]} {t[1]} {t[2]}"),
     )
-    add_remove = st.tuples(st.sampled_from(["add", "add", "remove"]), who, st.sampled_from(CONDITION_WORDS),
-                           st.sampled_from(["", "", "1", "2", "4", "10", "0"])).map(lambda t: " ".join(t).strip())
+    add_remove = st.tuples(
+        st.sampled_from(["add", "add", "remove"]),
+        who,
+        st.sampled_from(CONDITION_WORDS),
+        st.sampled_from(["", "", "1", "2", "4", "10", "0"]),
+    ).map(lambda t: " ".join(t).strip())
     plain = st.one_of(
         st.sampled_from(["start", "next", "undo", "redo", "reshuffle", "flip", "end"]),
         st.just("next"),
@@ -173,8 +181,7 @@ def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
         add_remove,
         # Bleeding Out at +10 kills (§2.7.2): deaths must happen often enough to test the order.
         st.tuples(who, st.sampled_from(["4", "9", "10"])).map(lambda t: f"add {t[0]} bleeding_out {t[1]}"),
-        st.tuples(who, n, st.sampled_from(["", "", "no-armor"])).map(
-            lambda t: f"damage {t[0]} {t[1]} {t[2]}".strip()),
+        st.tuples(who, n, st.sampled_from(["", "", "no-armor"])).map(lambda t: f"damage {t[0]} {t[1]} {t[2]}".strip()),
         st.tuples(who, st.integers(0, 5)).map(lambda t: f"heal {t[0]} {t[1]}"),
         st.tuples(st.sampled_from(["engage", "disengage"]), who, who).map(" ".join),
         st.tuples(who, st.sampled_from(CARDS)).map(lambda t: f"initiative {t[0]} {t[1]}"),

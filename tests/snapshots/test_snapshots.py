@@ -35,11 +35,27 @@ def app_for(tmp_path: Path, example: str, commands: list[str]) -> TrackerApp:
     return TrackerApp(session, target)
 
 
-TTB_MIDFIGHT = ["initiative Sofia 10", "initiative Ash 8", "initiative Marguerite 5", "start", "answer Belle",
-                "engage Sofia 'Guild Thug'", "add Ash bleeding_out 3", "add Marguerite burning 2",
-                "spend Sofia strike"]
-TWOD20_MIDFIGHT = ["start", "pick Ada", "spend Ada attack", "damage Cultist 4 icons=1", "next", "pick Enforcer",
-                   "move Enforcer Boathouse", "reach Enforcer Brann"]
+TTB_MIDFIGHT = [
+    "initiative Sofia 10",
+    "initiative Ash 8",
+    "initiative Marguerite 5",
+    "start",
+    "answer Belle",
+    "engage Sofia 'Guild Thug'",
+    "add Ash bleeding_out 3",
+    "add Marguerite burning 2",
+    "spend Sofia strike",
+]
+TWOD20_MIDFIGHT = [
+    "start",
+    "pick Ada",
+    "spend Ada attack",
+    "damage Cultist 4 icons=1",
+    "next",
+    "pick Enforcer",
+    "move Enforcer Boathouse",
+    "reach Enforcer Brann",
+]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])

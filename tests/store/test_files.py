@@ -57,6 +57,7 @@ def boom(*args: Any, **kwargs: Any) -> NoReturn:
 
 # --- atomic save ------------------------------------------------------------------------------
 
+
 def test_save_writes_the_whole_document(tmp_path: Path) -> None:
     path = tmp_path / "enc.toml"
     session = played_session("start", "flip 2", "damage thug 2")
@@ -81,9 +82,7 @@ def test_save_replaces_an_existing_file_and_keeps_its_permissions(tmp_path: Path
     assert leftovers(tmp_path) == []
 
 
-def test_a_failed_rename_leaves_the_old_file_and_no_temp_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_failed_rename_leaves_the_old_file_and_no_temp_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "enc.toml"
     path.write_text(ENCOUNTER, encoding="utf-8")
     before = path.read_bytes()
@@ -95,9 +94,7 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temp_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["enc.toml"]
 
 
-def test_a_failed_fsync_leaves_the_old_file_and_no_temp_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_failed_fsync_leaves_the_old_file_and_no_temp_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "enc.toml"
     path.write_text(ENCOUNTER, encoding="utf-8")
     before = path.read_bytes()

@@ -36,10 +36,14 @@ def test_lock_is_released_when_the_holder_is_killed(tmp_path: Path) -> None:
     """A killed GM never leaves a stale lock: the OS drops an fcntl lock with its process."""
     path = copy(tmp_path)
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys, time; from pathlib import Path; from tracker.store.lock import WriterLock; "
-         f"WriterLock(Path({str(path)!r})).acquire(); print('held', flush=True); time.sleep(60)"],
-        stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; from tracker.store.lock import WriterLock; "
+            f"WriterLock(Path({str(path)!r})).acquire(); print('held', flush=True); time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
     )
     assert holder.stdout is not None
     assert holder.stdout.readline().strip() == "held"
@@ -53,8 +57,9 @@ def test_lock_is_released_when_the_holder_is_killed(tmp_path: Path) -> None:
     lock.release()
 
 
-def test_exec_save_is_refused_on_a_held_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_exec_save_is_refused_on_a_held_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = copy(tmp_path)
     before = path.read_bytes()
     monkeypatch.setattr(sys, "stdin", io.StringIO("start\n"))
@@ -65,8 +70,9 @@ def test_exec_save_is_refused_on_a_held_file(tmp_path: Path, monkeypatch: pytest
     assert path.read_bytes() == before
 
 
-def test_run_on_a_held_file_offers_the_view(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_on_a_held_file_offers_the_view(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Without a terminal to ask on, `tracker run` names the holder and the view command, and exits 1."""
     path = copy(tmp_path)
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))

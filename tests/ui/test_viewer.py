@@ -93,8 +93,16 @@ def test_player_view_shows_nothing_gm_only_ttb(tmp_path: Path) -> None:
     """gm_only combatants never appear; Fatemaster wounds show as words, not numbers (player_view)."""
     path = tmp_path / "brawl.toml"
     shutil.copy(EXAMPLES / "brawl.toml", path)
-    advance(path, "initiative Sofia 10", "initiative Ash 8", "initiative Marguerite 5", "start", "answer Belle",
-            "damage Thug 3", "spend Sofia strike")
+    advance(
+        path,
+        "initiative Sofia 10",
+        "initiative Ash 8",
+        "initiative Marguerite 5",
+        "start",
+        "answer Belle",
+        "damage Thug 3",
+        "spend Sofia strike",
+    )
     app = TrackerApp.viewer(path, player=True)
 
     async def drive() -> None:

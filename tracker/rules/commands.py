@@ -59,9 +59,28 @@ VERBS: dict[str, tuple[int, int | None, str]] = {
 #: Verbs that may run while a prompt waits for its answer (CONTRACT.md §3).
 WHILE_PROMPTED = {"answer", "pick", "keep", "undo", "redo"}
 
-FLAGS = {"no-armor", "no_armor", "noarmor", "weak", "moderate", "severe", "intense", "stun", "knockdown",
-         "drain", "area", "snare", "perilous", "vicious", "piercing", "persistent", "destructive", "mental",
-         "yield", "ignore-soak"}
+FLAGS = {
+    "no-armor",
+    "no_armor",
+    "noarmor",
+    "weak",
+    "moderate",
+    "severe",
+    "intense",
+    "stun",
+    "knockdown",
+    "drain",
+    "area",
+    "snare",
+    "perilous",
+    "vicious",
+    "piercing",
+    "persistent",
+    "destructive",
+    "mental",
+    "yield",
+    "ignore-soak",
+}
 
 
 def parse(line: str) -> Command:

@@ -115,9 +115,7 @@ class TTBSettings(Strict):
     #: TN of the Athletics challenge for swimming in rough water (§2.6; the seeds give no number).
     rough_water_tn: int = Field(default=10, ge=1)
     #: Order of end-of-turn effects (decision A14); expiries always run last.
-    end_of_turn_order: list[EndOfTurnEffect] = Field(
-        default_factory=lambda: list(END_OF_TURN_DEFAULT)
-    )
+    end_of_turn_order: list[EndOfTurnEffect] = Field(default_factory=lambda: list(END_OF_TURN_DEFAULT))
 
     @field_validator("hazard_damage")
     @classmethod

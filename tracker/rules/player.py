@@ -72,15 +72,29 @@ def player_view(session: Session) -> dict[str, Any]:
                 health = stress_word(c["stress"][track], c["stress_max"][track], harms)
             else:
                 health = ""
-        rows.append({"name": c["name"], "status": c["status"], "health": health, "conditions": conditions,
-                     "active": data["active"] == c["name"], "acted": c["acted"],
-                     "zone": c.get("zone")})
+        rows.append(
+            {
+                "name": c["name"],
+                "status": c["status"],
+                "health": health,
+                "conditions": conditions,
+                "active": data["active"] == c["name"],
+                "acted": c["acted"],
+                "zone": c.get("zone"),
+            }
+        )
     rank = {name: i for i, name in enumerate(data["order"])}
     rows.sort(key=lambda r: rank.get(r["name"], len(rank)))
     active = data["active"] if data["active"] not in hidden else None
     prompt = data["prompt"] if data["prompt"] and not mentions(data["prompt"], hidden) else None
-    view: dict[str, Any] = {"system": data["system"], "round": data["round"], "active": active, "rows": rows,
-                            "prompt": prompt, "name": session.setup.encounter.name}
+    view: dict[str, Any] = {
+        "system": data["system"],
+        "round": data["round"],
+        "active": active,
+        "rows": rows,
+        "prompt": prompt,
+        "name": session.setup.encounter.name,
+    }
     if data["system"] == "2d20":
         view["momentum"] = data["pools"]["momentum"]
     else:

@@ -107,8 +107,7 @@ class Session:
 
     def to_document(self) -> dict[str, Any]:
         """The whole file as plain data for TOML: setup, live state and history."""
-        doc = self.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True,
-                                    exclude={"state", "history"})
+        doc = self.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True, exclude={"state", "history"})
         doc["encounter"] = self.setup.encounter.model_dump(mode="json", exclude_none=True)
         # Defaults are left out: a smaller file is a faster durable save, and loading restores them.
         doc["state"] = self.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True)

@@ -84,8 +84,12 @@ def parse_text(text: str, path: str) -> EncounterFile:
         for err in exc.errors():
             loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
             # Unions report per branch ('int', 'literal'); keep the key path only.
-            loc = tuple(p for p in loc if p not in ("int", "str", "bool", "list[str]", "TwistSuits",
-                                                      "literal['--']", "function-after[_wms(), str]"))
+            loc = tuple(
+                p
+                for p in loc
+                if p
+                not in ("int", "str", "bool", "list[str]", "TwistSuits", "literal['--']", "function-after[_wms(), str]")
+            )
             line, col = pos.find(loc)
             problems.append(Problem(line, col, _message({**err, "loc": loc})))
         unique = list(dict.fromkeys(problems))

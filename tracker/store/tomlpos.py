@@ -61,7 +61,7 @@ class Positions:
             if brace != -1:
                 for inner in _INLINE_KEY.finditer(line, brace):
                     self.where.setdefault((*path, inner.group(1).strip("\"'")), (lineno, inner.start(1) + 1))
-            if line[key.end():].lstrip().startswith("["):
+            if line[key.end() :].lstrip().startswith("["):
                 # An array value: number its inline tables as pydantic does (``weapons.1.damage``).
                 found = _Array(path)
                 found.scan(self.where, lineno, line, key.end())

@@ -98,8 +98,9 @@ class TrackerApp(App[None]):
         folder = self.path.resolve().parent
         name = self.path.name
         self.reload_file()
-        async for changes in awatch(folder, debounce=20, step=20, recursive=False,
-                                    watch_filter=lambda _change, p: Path(p).name == name):
+        async for changes in awatch(
+            folder, debounce=20, step=20, recursive=False, watch_filter=lambda _change, p: Path(p).name == name
+        ):
             if changes:
                 self.reload_file()
 

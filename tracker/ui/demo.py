@@ -24,8 +24,9 @@ class DemoApp(TrackerApp):
 
     BINDINGS = [Binding("space", "toggle_pause", "Pause/resume", id="demo.pause")]
 
-    def __init__(self, copy: Path, setup: EncounterFile, *, delay: float, seed: int | None,
-                 theme: str | None, loop: bool) -> None:
+    def __init__(
+        self, copy: Path, setup: EncounterFile, *, delay: float, seed: int | None, theme: str | None, loop: bool
+    ) -> None:
         self._setup = setup.model_copy(update={"state": None, "history": None})
         self._seed = seed
         session = Session(self._setup, seed=seed)

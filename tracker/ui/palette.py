@@ -20,8 +20,10 @@ def offers(screen: Any) -> list[tuple[str, str, Callable[[], Any]]]:
     st = session.state
     out: list[tuple[str, str, Callable[[], Any]]] = []
     if screen.read_only:
-        return [("Help", "every key and command", screen.action_help),
-                ("Cycle theme", "switch to the next theme", screen.action_cycle_theme)]
+        return [
+            ("Help", "every key and command", screen.action_help),
+            ("Cycle theme", "switch to the next theme", screen.action_cycle_theme),
+        ]
     if st.prompt is not None:
         from tracker.ui.widgets.prompt import answer_line
 
@@ -43,8 +45,13 @@ def offers(screen: Any) -> list[tuple[str, str, Callable[[], Any]]]:
             out.append(("Momentum +1", "the group pool", partial(screen.run_line, "momentum +1 GM")))
             out.append(("Threat +1", "the GM's pool", partial(screen.run_line, "threat +1 GM")))
         if st.phase != "ended":
-            out.append(("End Dramatic Time" if session.system == "ttb" else "End the scene", "end",
-                        partial(screen.run_line, "end")))
+            out.append(
+                (
+                    "End Dramatic Time" if session.system == "ttb" else "End the scene",
+                    "end",
+                    partial(screen.run_line, "end"),
+                )
+            )
     if session.history.commands:
         out.append(("Undo", f"undo: {session.history.commands[-1]}", partial(screen.run_line, "undo")))
     if session.history.undone:

@@ -18,7 +18,6 @@ def combatant(name: str, **fields: object) -> str:
     return "\n".join(lines) + "\n"
 
 
-
 def _toml(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -31,9 +30,7 @@ def _toml(value: object) -> str:
     return str(value)
 
 
-
-def duo(first: dict[str, object] | None = None, second: dict[str, object] | None = None,
-        settings: str = "") -> Session:
+def duo(first: dict[str, object] | None = None, second: dict[str, object] | None = None, settings: str = "") -> Session:
     """Combatant A acts before B (initiative 20 against 0); both Living Fatemaster Minions, 6 Wounds."""
     a = {"initiative": 20, **(first or {})}
     b = {"initiative": 0, **(second or {})}

@@ -80,21 +80,21 @@ def test_unspent_ap_does_not_carry_over() -> None:
 
 def test_fast_gives_three_general_ap() -> None:
     """RULES.md §2.4: Fast adds 1 General AP at turn start (Combat AP unchanged)."""
-    s = solo('conditions = { fast = true }')
+    s = solo("conditions = { fast = true }")
     run(s, "start")
     assert ap(s) == (3, 1)
 
 
 def test_slow_gives_one_general_ap() -> None:
     """RULES.md §2.4: Slow removes 1 General AP at turn start (Combat AP unchanged)."""
-    s = solo('conditions = { slow = true }')
+    s = solo("conditions = { slow = true }")
     run(s, "start")
     assert ap(s) == (1, 1)
 
 
 def test_slow_never_goes_below_one_general_ap() -> None:
     """RULES.md §2.4: with Slow, General AP is at least 1 (here base 1 − 1 stays 1)."""
-    s = solo('base_general_ap = 1\nconditions = { slow = true }')
+    s = solo("base_general_ap = 1\nconditions = { slow = true }")
     run(s, "start")
     assert ap(s) == (1, 1)
 
@@ -109,7 +109,7 @@ def test_fast_and_slow_held_together_cancel() -> None:
 
 def test_paralyzed_character_gets_no_ap_and_cannot_act() -> None:
     """RULES.md §2.4: a Paralyzed character generates 0 General and 0 Combat AP and declares nothing."""
-    s = solo('conditions = { paralyzed = true }')
+    s = solo("conditions = { paralyzed = true }")
     run(s, "start")
     assert s.state.active == "Hero"
     assert ap(s) == (0, 0)
@@ -119,7 +119,7 @@ def test_paralyzed_character_gets_no_ap_and_cannot_act() -> None:
 
 def test_unconscious_character_gets_no_ap_and_cannot_act() -> None:
     """RULES.md §2.4: an Unconscious character generates 0 AP of either kind and takes no action."""
-    s = solo('conditions = { unconscious = true }')
+    s = solo("conditions = { unconscious = true }")
     run(s, "start")
     assert ap(s) == (0, 0)
     refused(s, "spend Hero walk")
@@ -219,7 +219,7 @@ def test_wait_for_a_combat_action_is_paid_with_general_ap_only() -> None:
 
 def test_action_costing_more_than_left_is_refused() -> None:
     """RULES.md §2.4: an action needing more AP than the character has is refused (state unchanged)."""
-    s = solo('conditions = { slow = true }')
+    s = solo("conditions = { slow = true }")
     run(s, "start")
     refused(s, "spend Hero run")
     refused(s, "spend Hero doctor Other")
@@ -235,7 +235,7 @@ def test_spend_out_of_turn_is_refused() -> None:
 def test_C17_combat_ap_cannot_pay_for_defensive_stance() -> None:
     """RULES.md §4 C17 (AP part): a Fast character with 3 General + 1 Combat AP spends all 3 General AP
     on Defensive Stance; its Combat AP stays unspent and cannot pay for a 4th point."""
-    s = solo('conditions = { fast = true }', fate_points=1)
+    s = solo("conditions = { fast = true }", fate_points=1)
     run(s, "start")
     assert ap(s) == (3, 1)
     refused(s, "spend Hero defensive 4")

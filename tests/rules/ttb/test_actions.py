@@ -27,9 +27,7 @@ def ap(s: Session, name: str) -> tuple[int, int]:
     return f.ap, f.combat_ap
 
 
-def duo(
-    hero: str = "", other: str = "", hero_kind: str = "rank_value = 5", other_side: str = "rivals"
-) -> Session:
+def duo(hero: str = "", other: str = "", hero_kind: str = "rank_value = 5", other_side: str = "rivals") -> Session:
     """Hero acts first, Other second (an enemy on another side); FM Minions unless told otherwise."""
     return session_from(f"""
         [[combatants]]

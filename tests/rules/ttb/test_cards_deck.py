@@ -443,10 +443,10 @@ def test_negative_margin_is_refused() -> None:
 @pytest.mark.parametrize(
     ("card", "armor", "wounds_after"),
     [
-        ("8", 0, 17),   # Moderate 3
-        ("8", 1, 18),   # Moderate 3 − Armor 1 = 2
-        ("4", 0, 18),   # Weak 2
-        ("4", 2, 19),   # Weak 2 − Armor 2 → minimum 1
+        ("8", 0, 17),  # Moderate 3
+        ("8", 1, 18),  # Moderate 3 − Armor 1 = 2
+        ("4", 0, 18),  # Weak 2
+        ("4", 2, 19),  # Weak 2 − Armor 2 → minimum 1
         ("13", 0, 15),  # Severe 5
         ("BJ", 0, 20),  # Black Joker: no damage
         ("BJ", 2, 20),  # Black Joker: still 0 against armor
@@ -500,14 +500,17 @@ def test_damage_card_option_takes_that_card_out_of_the_deck() -> None:
 def test_two_overfull_hands_are_settled_one_after_the_other() -> None:
     """RULES.md §2.2.2: every Fated over five cards after a reshuffle discards down to five; the
     engine asks each player in turn."""
-    s = session_from(FULL_HAND + """
+    s = session_from(
+        FULL_HAND
+        + """
 [[combatants]]
 name = "Marco"
 kind = "fated"
 wounds = 8
 hand = ["1M", "2M", "3M", "4M", "5M"]
 twist_deck = ["1M", "2M", "3M", "4M", "5M", "6M"]
-""")
+"""
+    )
     run(s, "reshuffle")
     first = s.state.prompt
     assert first is not None and first.kind == "hand_discard"
@@ -524,7 +527,7 @@ twist_deck = ["1M", "2M", "3M", "4M", "5M", "6M"]
 def test_end_of_dramatic_time_refills_hands_to_three() -> None:
     """RULES.md §2.2.2 (§5 A23b): at the end of Dramatic Time a Fated refills its Control Hand to 3;
     a hand already holding 3 or more draws nothing."""
-    s = session_from(TWO_FATED_AND_FM.replace('hand = []', 'hand = ["1T", "2T", "3T", "4T"]'))
+    s = session_from(TWO_FATED_AND_FM.replace("hand = []", 'hand = ["1T", "2T", "3T", "4T"]'))
     run(s, "initiative Sofia 5", "initiative Marco 5", "start", "end")
     assert len(s.state.fighters["Sofia"].hand) == 3
     assert s.state.fighters["Marco"].hand == ["1T", "2T", "3T", "4T"]

@@ -119,8 +119,9 @@ def test_poison_on_non_living_blocked_by_setting() -> None:
 # --- §2.7.1 cancelling pairs, decision A12 ---------------------------------------------------------
 
 
-@pytest.mark.parametrize(("held", "gained"), [("fast", "slow"), ("slow", "fast"),
-                                              ("paralyzed", "reactivate"), ("reactivate", "paralyzed")])
+@pytest.mark.parametrize(
+    ("held", "gained"), [("fast", "slow"), ("slow", "fast"), ("paralyzed", "reactivate"), ("reactivate", "paralyzed")]
+)
 def test_cancelling_pair_removes_both(held: str, gained: str) -> None:
     """RULES.md §2.7.1 / §5 A12: gaining one of Fast/Slow or Paralyzed/Reactivate while holding the
     other removes both, and the new one is not added."""

@@ -44,8 +44,9 @@ def test_no_armor_flag_skips_armor() -> None:
     assert s.state.fighters["T"].wounds == 3
 
 
-@pytest.mark.parametrize(("card", "armor", "taken"),
-                         [("8R", 0, 3), ("8R", 1, 2), ("4R", 0, 2), ("4R", 2, 1), ("13R", 0, 5), ("BJ", 2, 0)])
+@pytest.mark.parametrize(
+    ("card", "armor", "taken"), [("8R", 0, 3), ("8R", 1, 2), ("4R", 0, 2), ("4R", 2, 1), ("13R", 0, 5), ("BJ", 2, 0)]
+)
 def test_damage_flip_severity_and_armor(card: str, armor: int, taken: int) -> None:
     """RULES.md §2.8.1 step 4-5 (C20): a 2/3/5 weapon: 1-5 Weak, 6-10 Moderate, 11-13 Severe, Black
     Joker none (0 even against Armor +2)."""
@@ -84,8 +85,7 @@ def test_damage_above_zero_has_no_critical() -> None:
     assert s.state.fighters["F"].criticals == []
 
 
-@pytest.mark.parametrize(("card", "location"),
-                         [("5R", "Chest"), ("5T", "Head"), ("5C", "Arms"), ("5M", "Legs")])
+@pytest.mark.parametrize(("card", "location"), [("5R", "Chest"), ("5T", "Head"), ("5C", "Arms"), ("5M", "Legs")])
 def test_critical_location_by_suit(card: str, location: str) -> None:
     """RULES.md §2.8.2 step 2 / §5 A7: Rams → Chest, Tomes → Head, Crows → Arms, Masks → Legs."""
     s = target(wounds=2)

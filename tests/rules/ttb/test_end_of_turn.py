@@ -221,8 +221,14 @@ def test_suffocating_damage_to_zero_kills() -> None:
 
 def test_suffocating_kills_even_an_fm_ignoring_criticals() -> None:
     """RULES.md §5 A35: an FM ignoring critical effects still dies of Suffocating damage to ≤0."""
-    s = duo(first={"wounds": 3, "ignores_critical_effects": True, "rank_value": 9,
-                   "conditions": {"unconscious": True, "suffocating": 1}})
+    s = duo(
+        first={
+            "wounds": 3,
+            "ignores_critical_effects": True,
+            "rank_value": 9,
+            "conditions": {"unconscious": True, "suffocating": 1},
+        }
+    )
     run(s, "start", "next", "answer 12M")
     assert s.state.fighters["A"].dead
 
@@ -255,8 +261,11 @@ def test_suffocating_uses_the_turn_end_snapshot_of_consciousness() -> None:
 
 def _tick_lines(s: Session) -> list[str]:
     keys = ("Burning +", "Poison +", "Suffocating", "Bleeding Out +")
-    return [next(k for k in keys if k in line) for line in s.state.log
-            if line.split("|", 2)[2].startswith("end of A's turn")]
+    return [
+        next(k for k in keys if k in line)
+        for line in s.state.log
+        if line.split("|", 2)[2].startswith("end of A's turn")
+    ]
 
 
 def test_default_end_of_turn_order() -> None:
@@ -274,8 +283,10 @@ def test_default_end_of_turn_order() -> None:
 
 def test_end_of_turn_order_setting() -> None:
     """RULES.md §5 A14: the table may reorder the effects (`end_of_turn_order`)."""
-    s = duo(first={"conditions": {"bleeding_out": 1, "suffocating": 1, "poison": 1, "burning": 1}},
-            settings='end_of_turn_order = ["bleeding_out", "suffocating", "poison", "burning"]')
+    s = duo(
+        first={"conditions": {"bleeding_out": 1, "suffocating": 1, "poison": 1, "burning": 1}},
+        settings='end_of_turn_order = ["bleeding_out", "suffocating", "poison", "burning"]',
+    )
     run(s, "start", "next")
     a = s.state.fighters["A"]
     assert kinds(s) == "suffocating_duel"
@@ -288,8 +299,10 @@ def test_end_of_turn_order_setting() -> None:
 
 def test_end_of_turn_order_decides_which_prompt_comes_first() -> None:
     """RULES.md §5 A14: with Suffocating before Burning, the duel is asked before Burning's critical."""
-    s = duo(first={"conditions": {"burning": 6, "suffocating": 2}},
-            settings='end_of_turn_order = ["suffocating", "burning", "poison", "bleeding_out"]')
+    s = duo(
+        first={"conditions": {"burning": 6, "suffocating": 2}},
+        settings='end_of_turn_order = ["suffocating", "burning", "poison", "bleeding_out"]',
+    )
     run(s, "start", "next")
     assert kinds(s) == "suffocating_duel"
     run(s, "answer pass")

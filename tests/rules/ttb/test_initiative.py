@@ -179,7 +179,9 @@ def test_tie_prompt_refuses_other_commands_and_names_outside_the_tie() -> None:
 
 def test_three_way_tie_is_asked_until_one_remains() -> None:
     """RULES.md §2.3.3: a tie among three asks twice (the last one left needs no answer)."""
-    text = TWO_FATED.format(ann_speed=5, bob_speed=5) + """
+    text = (
+        TWO_FATED.format(ann_speed=5, bob_speed=5)
+        + """
 [[combatants]]
 name = "Cat"
 kind = "fated"
@@ -188,6 +190,7 @@ speed = 5
 wounds = 8
 hand = []
 """
+    )
     s = session_from(text)
     run(s, "initiative Ann 9", "initiative Bob 9", "initiative Cat 9", "start")
     assert s.state.prompt is not None

@@ -125,8 +125,18 @@ def conditions(s: Session, name: str) -> dict[str, int | bool]:
 
 def test_s3_11_catalogue_marks_the_infinity_conditions() -> None:
     """RULES.md §3.11.2: Bleeding, Blind, Burning, Deafened, Fatigued, Staggered … are Infinity conditions."""
-    assert {"bleeding", "blind", "burning", "deafened", "fatigued", "staggered", "helpless", "marked", "stuck",
-            "checked"} <= set(INFINITY_ONLY)
+    assert {
+        "bleeding",
+        "blind",
+        "burning",
+        "deafened",
+        "fatigued",
+        "staggered",
+        "helpless",
+        "marked",
+        "stuck",
+        "checked",
+    } <= set(INFINITY_ONLY)
     assert not {"prone", "stunned", "snared", "persistent", "unconscious"} & set(INFINITY_ONLY)
 
 
@@ -313,13 +323,17 @@ def test_s3_11_2_b28_blind_and_deafened_deal_mental_damage_on_gain(condition: st
 def test_s3_11_2_blind_on_a_combatant_without_resolve_is_no_crash() -> None:
     """RULES.md §3.11.2: Blind on a Vigour-only combatant (no Resolve track) still blinds it and deals no
     mental damage (the engine must not half-apply a command and then refuse it)."""
-    text = HEADER.format(profile="infinity") + INFINITY_CAST + """
+    text = (
+        HEADER.format(profile="infinity")
+        + INFINITY_CAST
+        + """
 [[combatants]]
 name = "Drone"
 npc_type = "minor"
 stress = 6
 zone = "C"
 """
+    )
     s = session_from(text)
     run(s, "add Drone blind")
     assert conditions(s, "Drone") == {"blind": True}
@@ -365,12 +379,15 @@ def test_s3_11_c40_prone_constants_per_profile() -> None:
     assert PROFILES["infinity"].prone_hindered and not PROFILES["srd"].prone_hindered
 
 
-@pytest.mark.parametrize(("shooter_zone", "weapon", "expected"), [
-    ("C", "close", "Long range, Difficulty 4"),  # C37: base 2 + 2
-    ("D", "medium", "Extreme range, Difficulty 4"),  # C37: base 2 + 2
-    ("B", "medium", "Medium range, Difficulty 2"),
-    ("A", "long", "Close range, Difficulty 4"),
-])
+@pytest.mark.parametrize(
+    ("shooter_zone", "weapon", "expected"),
+    [
+        ("C", "close", "Long range, Difficulty 4"),  # C37: base 2 + 2
+        ("D", "medium", "Extreme range, Difficulty 4"),  # C37: base 2 + 2
+        ("B", "medium", "Medium range, Difficulty 2"),
+        ("A", "long", "Close range, Difficulty 4"),
+    ],
+)
 def test_s3_6_c37_srd_range_table_through_range_report(shooter_zone: str, weapon: str, expected: str) -> None:
     """C37, RULES.md §3.6: the SRD range table on top of the ranged base Difficulty 2 (B1)."""
     s = srd()
@@ -388,14 +405,16 @@ def test_s3_6_c37_reach_penalty_for_ranged_not_melee() -> None:
     assert range_report(s.engine, "Kit", "Brute", None, kind="melee") == "Close range, Difficulty 1"
 
 
-@pytest.mark.parametrize(("trooper_zone", "weapon", "difficulty"), [
-    ("C", "close", 3),  # 2 categories away
-    ("A", "long", 3),  # 2 categories away, the other direction
-    ("B", "medium", 1),
-    ("D", "close", 4),
-])
-def test_s3_6_c37_infinity_one_per_category_either_direction(trooper_zone: str, weapon: str,
-                                                            difficulty: int) -> None:
+@pytest.mark.parametrize(
+    ("trooper_zone", "weapon", "difficulty"),
+    [
+        ("C", "close", 3),  # 2 categories away
+        ("A", "long", 3),  # 2 categories away, the other direction
+        ("B", "medium", 1),
+        ("D", "close", 4),
+    ],
+)
+def test_s3_6_c37_infinity_one_per_category_either_direction(trooper_zone: str, weapon: str, difficulty: int) -> None:
     """C37, RULES.md §3.6: Infinity Ballistics is D1 + 1 per range category away in either direction."""
     s = infinity()
     if trooper_zone != "B":

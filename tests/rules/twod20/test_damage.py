@@ -259,8 +259,11 @@ def test_s3_9_b41_no_stress_means_no_effect_at_all() -> None:
 
 def test_s3_9_b41_infinity_incendiary_needs_stress_too() -> None:
     """RULES.md §3.9, B41 (all profiles): a soaked Incendiary hit sets nothing on fire."""
-    s = started(KIT.replace("stress = 10", "stress = { vigour = 10, resolve = 8 }"),
-                BOSS.replace("stress = 12", "stress = { vigour = 12, resolve = 8 }"), profile="infinity")
+    s = started(
+        KIT.replace("stress = 10", "stress = { vigour = 10, resolve = 8 }"),
+        BOSS.replace("stress = 12", "stress = { vigour = 12, resolve = 8 }"),
+        profile="infinity",
+    )
     run(s, "damage Boss 3 icons=2 incendiary=2")
     assert conditions(s, "Boss") == {}
     assert s.state.fighters["Boss"].burning_rounds == 0
@@ -392,8 +395,9 @@ def test_s3_10_1_mental_damage_gives_trauma() -> None:
 # --- §3.8 Stun (B20) --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("target", "icons", "stunned"), [("Thug", 0, False), ("Thug", 1, True),
-                                                          ("Boss", 2, False), ("Boss", 3, True)])
+@pytest.mark.parametrize(
+    ("target", "icons", "stunned"), [("Thug", 0, False), ("Thug", 1, True), ("Boss", 2, False), ("Boss", 3, True)]
+)
 def test_s3_8_stun_needs_effects_at_least_survive(target: str, icons: int, stunned: bool) -> None:
     """RULES.md §3.8 Stun: only if Effects ≥ max(1, the target's Survive) (Thug Survive 0, Boss Survive 3)."""
     s = started(KIT, THUG, BOSS)
@@ -438,8 +442,9 @@ def test_s3_8_b20_stun_during_own_turn_costs_the_next_turn() -> None:
 # --- §3.8 Knockdown, Drain, Snare, Perilous, Area ---------------------------------------------------
 
 
-@pytest.mark.parametrize(("target", "icons", "prone"), [("Thug", 1, True), ("Thug", 0, False),
-                                                        ("Boss", 1, False), ("Boss", 2, True)])
+@pytest.mark.parametrize(
+    ("target", "icons", "prone"), [("Thug", 1, True), ("Thug", 0, False), ("Boss", 1, False), ("Boss", 2, True)]
+)
 def test_s3_8_knockdown_needs_effects_at_least_move(target: str, icons: int, prone: bool) -> None:
     """RULES.md §3.8 Knockdown: Prone if Effects ≥ max(1, the target's Move skill) (Thug Move 0, Boss Move 2)."""
     s = started(KIT, THUG, BOSS)
@@ -465,12 +470,15 @@ def test_s3_8_snare_records_the_break_free_difficulty() -> None:
     assert conditions(s, "Thug")["snared"] == 2
 
 
-@pytest.mark.parametrize(("line", "delta"), [
-    ("damage Thug 5 icons=2 perilous from=Kit", 2),  # a PC's weapon: +1 Threat per Effect
-    ("damage Thug 5 icons=2 perilous", 2),  # no attacker named: the PC case
-    ("damage Kit 5 icons=2 perilous from=Thug", -2),  # an NPC's weapon: −1 Threat per Effect
-    ("damage Kit 5 icons=0 perilous from=Thug", 0),  # no Effect, no effect
-])
+@pytest.mark.parametrize(
+    ("line", "delta"),
+    [
+        ("damage Thug 5 icons=2 perilous from=Kit", 2),  # a PC's weapon: +1 Threat per Effect
+        ("damage Thug 5 icons=2 perilous", 2),  # no attacker named: the PC case
+        ("damage Kit 5 icons=2 perilous from=Thug", -2),  # an NPC's weapon: −1 Threat per Effect
+        ("damage Kit 5 icons=0 perilous from=Thug", 0),  # no Effect, no effect
+    ],
+)
 def test_s3_8_perilous_changes_threat_by_attacker_side(line: str, delta: int) -> None:
     """RULES.md §3.8 Perilous: +1 Threat per Effect; from an NPC −1 Threat per Effect."""
     s = started(KIT, THUG)
@@ -583,16 +591,19 @@ def test_s3_8_b19_mental_persistent_ticks_mental(mental: str) -> None:
 # --- command handling --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("line", [
-    "damage Thug 3 bogus=1",
-    "damage Thug 3 icons=1 wobbly",
-    "damage Thug -2",
-    "damage Thug 3 icons=-1",
-    "damage Thug 3 track=firewall",
-    "damage Thug 3 yield",
-    "damage Thug 3 from=Nobody",
-    "damage Nobody 3",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "damage Thug 3 bogus=1",
+        "damage Thug 3 icons=1 wobbly",
+        "damage Thug -2",
+        "damage Thug 3 icons=-1",
+        "damage Thug 3 track=firewall",
+        "damage Thug 3 yield",
+        "damage Thug 3 from=Nobody",
+        "damage Nobody 3",
+    ],
+)
 def test_s3_8_bad_damage_commands_are_refused_without_change(line: str) -> None:
     """CONTRACT.md §3: a malformed or illegal damage command is refused and changes nothing."""
     s = started(KIT, THUG)

@@ -114,14 +114,17 @@ def test_s3_10_srd_physical_wound_mental_trauma() -> None:
     assert entry(s, "Kit")["stress"] == {"stress": 10}
 
 
-@pytest.mark.parametrize(("option", "track", "kind", "soak"), [
-    ("", "vigour", "wound", 1),
-    ("track=vigour", "vigour", "wound", 1),
-    ("mental", "resolve", "metanoia", 2),
-    ("track=resolve", "resolve", "metanoia", 2),
-    ("track=firewall", "firewall", "breach", 3),
-    ("track=digital", "firewall", "breach", 3),
-])
+@pytest.mark.parametrize(
+    ("option", "track", "kind", "soak"),
+    [
+        ("", "vigour", "wound", 1),
+        ("track=vigour", "vigour", "wound", 1),
+        ("mental", "resolve", "metanoia", 2),
+        ("track=resolve", "resolve", "metanoia", 2),
+        ("track=firewall", "firewall", "breach", 3),
+        ("track=digital", "firewall", "breach", 3),
+    ],
+)
 def test_s3_10_infinity_track_harm_and_soak(option: str, track: str, kind: str, soak: int) -> None:
     """RULES.md §3.0 and §3.9 (Infinity): Vigour → Wound (Armour), Resolve → Metanoia (Morale/Courage),
     Firewall → Breach (BTS); each track is evaluated separately."""

@@ -376,8 +376,19 @@ def test_s3_4_round_end_pick_opens_the_next_round_for_free() -> None:
 
 def test_s3_4_round_end_keep_costs_2_and_opens_with_own_side() -> None:
     """RULES.md §3.4 rule 5: the last actor's side pays 2 (NPCs: 2 Threat) to open the next round."""
-    s = run(duel(threat=6), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss",
-            "next", "keep Thug")
+    s = run(
+        duel(threat=6),
+        "start",
+        "pick Kit",
+        "next",
+        "pick Thug",
+        "next",
+        "pick Ada",
+        "next",
+        "pick Boss",
+        "next",
+        "keep Thug",
+    )
     assert s.state.round == 2
     assert s.state.active == "Thug"
     assert pools(s) == (2, 4)
@@ -385,8 +396,19 @@ def test_s3_4_round_end_keep_costs_2_and_opens_with_own_side() -> None:
 
 def test_s3_4_round_end_pc_keep_costs_2_momentum() -> None:
     """RULES.md §3.4 rule 5: a PC's side keeps the first turn of the next round for 2 Momentum."""
-    s = run(duel(momentum=4), "start", "pick Thug", "next", "pick Kit", "next", "pick Boss", "next", "pick Ada",
-            "next", "keep Kit")
+    s = run(
+        duel(momentum=4),
+        "start",
+        "pick Thug",
+        "next",
+        "pick Kit",
+        "next",
+        "pick Boss",
+        "next",
+        "pick Ada",
+        "next",
+        "keep Kit",
+    )
     assert s.state.round == 2
     assert s.state.active == "Kit"
     assert pools(s) == (2, 2)
@@ -400,8 +422,7 @@ def test_s3_4_round_end_own_side_needs_keep() -> None:
 
 def test_s3_4_round_end_keep_refused_when_the_npc_pool_is_short() -> None:
     """RULES.md §3.4 rule 5, §3.3: an NPC side with 1 Threat cannot pay to open the round."""
-    s = run(duel(threat=1), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss",
-            "next")
+    s = run(duel(threat=1), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
     refused(s, "keep Boss", "costs 2 Threat")
 
 
@@ -494,7 +515,7 @@ def test_s3_4_unconscious_characters_take_no_turns() -> None:
 def test_s3_4_the_dead_take_no_turns() -> None:
     """RULES.md §3.10.2, §3.13: a character killed mid-round (a Wound while Defeated) drops out of the
     hand-over and cannot be picked."""
-    hurt = THUG.replace('stress = 5', 'stress = 5\nharms = { wound = 2 }')
+    hurt = THUG.replace("stress = 5", "stress = 5\nharms = { wound = 2 }")
     s = fight(KIT, ADA, hurt, BOSS)
     run(s, "start", "pick Kit", "damage Thug 9")  # the 3rd Wound defeats, the 4th kills (§3.10.2)
     assert s.state.fighters["Thug"].dead
@@ -505,7 +526,7 @@ def test_s3_4_the_dead_take_no_turns() -> None:
 
 def test_s3_4_a_side_wiped_out_leaves_the_other_side_to_act() -> None:
     """RULES.md §3.4 rule 4: with the only enemy dead, the players pick among themselves."""
-    hurt = THUG.replace('stress = 5', 'stress = 5\nharms = { wound = 2 }')
+    hurt = THUG.replace("stress = 5", "stress = 5\nharms = { wound = 2 }")
     s = fight(KIT, ADA, hurt)
     run(s, "start", "pick Kit", "damage Thug 9", "next")
     assert s.state.fighters["Thug"].dead

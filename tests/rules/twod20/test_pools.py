@@ -33,10 +33,20 @@ zone = "A"
 """
 
 
-def encounter(pcs: tuple[str, ...] = ("Kit", "Ada"), npcs: tuple[str, ...] = ("Thug",), momentum: int | None = 2,
-              threat: int | None = 4, profile: str = "srd", kit: str = "") -> str:
+def encounter(
+    pcs: tuple[str, ...] = ("Kit", "Ada"),
+    npcs: tuple[str, ...] = ("Thug",),
+    momentum: int | None = 2,
+    threat: int | None = 4,
+    profile: str = "srd",
+    kit: str = "",
+) -> str:
     header = [
-        "[encounter]", 'name = "Pier"', 'system = "2d20"', "seed = 1", f'profile = "{profile}"',
+        "[encounter]",
+        'name = "Pier"',
+        'system = "2d20"',
+        "seed = 1",
+        f'profile = "{profile}"',
         'action_order = "alternating"',
     ]
     if momentum is not None:
@@ -44,14 +54,20 @@ def encounter(pcs: tuple[str, ...] = ("Kit", "Ada"), npcs: tuple[str, ...] = ("T
     if threat is not None:
         header.append(f"threat = {threat}")
     stress = "{ vigour = 10 }" if profile == "infinity" else "10"
-    blocks = [PC.format(name=n, extra=kit if n == "Kit" else "").replace("stress = 10", f"stress = {stress}")
-              for n in pcs]
+    blocks = [
+        PC.format(name=n, extra=kit if n == "Kit" else "").replace("stress = 10", f"stress = {stress}") for n in pcs
+    ]
     blocks += [NPC.format(name=n).replace("stress = 5", f"stress = {stress}") for n in npcs]
     return "\n".join(header) + '\n\n[[zones]]\nname = "A"\n' + "".join(blocks)
 
 
-def started(momentum: int | None = 2, threat: int | None = 4, profile: str = "srd", kit: str = "",
-            pcs: tuple[str, ...] = ("Kit", "Ada")) -> Session:
+def started(
+    momentum: int | None = 2,
+    threat: int | None = 4,
+    profile: str = "srd",
+    kit: str = "",
+    pcs: tuple[str, ...] = ("Kit", "Ada"),
+) -> Session:
     """The scene started and Kit's turn open."""
     s = session_from(encounter(pcs, momentum=momentum, threat=threat, profile=profile, kit=kit))
     return run(s, "start", "pick Kit")

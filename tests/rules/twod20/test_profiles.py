@@ -124,8 +124,12 @@ def test_s3_0_secret_war_parameters() -> None:
     assert p.ranged_base_difficulty == 1
     assert p.secondary_target == "full"
     assert p.stress_recovery == "scene_start"
-    silent = {f.name for f in fields(Profile)} - {"name", "ranged_base_difficulty", "secondary_target",
-                                                   "stress_recovery"}
+    silent = {f.name for f in fields(Profile)} - {
+        "name",
+        "ranged_base_difficulty",
+        "secondary_target",
+        "stress_recovery",
+    }
     for key in silent:
         assert getattr(p, key) == getattr(srd, key), key
 

@@ -113,8 +113,23 @@ zone = "Road"
 
 CONDITION_WORDS = [*CONDITIONS, "fatigue", "stun", "Burning", "wobbly"]
 ACTION_WORDS = [*(k.replace("_", "-") for k in ACTIONS), "fly"]
-EFFECTS = ["piercing=1", "piercing=3", "vicious", "vicious=2", "intense", "stun", "persistent=1", "persistent=2",
-           "knockdown", "drain", "snare", "perilous", "area", "incendiary=2", "destructive"]
+EFFECTS = [
+    "piercing=1",
+    "piercing=3",
+    "vicious",
+    "vicious=2",
+    "intense",
+    "stun",
+    "persistent=1",
+    "persistent=2",
+    "knockdown",
+    "drain",
+    "snare",
+    "perilous",
+    "area",
+    "incendiary=2",
+    "destructive",
+]
 TRACKS = ["stress", "vigour", "resolve", "firewall", "mental", "digital", "physical", "bogus"]
 
 
@@ -139,8 +154,9 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
     """
     names = list(session.state.fighters)
     known = st.sampled_from(names).map(quote)
-    who = st.one_of(known, known, known, known, known, known, st.sampled_from(names).map(lambda n: n[:3].lower()),
-                    st.just("Nobody"))
+    who = st.one_of(
+        known, known, known, known, known, known, st.sampled_from(names).map(lambda n: n[:3].lower()), st.just("Nobody")
+    )
     active = session.state.active
     actor = st.one_of(st.just(quote(active)), st.just(quote(active)), who) if active else who
     zones = st.sampled_from(["Yard", "Gate", "Road", "Moon"])
@@ -165,9 +181,14 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
         ),
     ).map(lambda t: " ".join(["damage", t[0], str(t[1]), *t[2]]))
     roll = st.tuples(actor, st.integers(6, 16), st.integers(0, 4), st.integers(0, 4)).map(
-        lambda t: f"roll {t[0]} {t[1]} {t[2]}" + (f" bought={t[3]}" if t[3] else ""))
-    add_remove = st.tuples(st.sampled_from(["add", "add", "remove"]), who, st.sampled_from(CONDITION_WORDS),
-                           st.sampled_from(["", "", "1", "2", "3", "0"])).map(lambda t: " ".join(t).strip())
+        lambda t: f"roll {t[0]} {t[1]} {t[2]}" + (f" bought={t[3]}" if t[3] else "")
+    )
+    add_remove = st.tuples(
+        st.sampled_from(["add", "add", "remove"]),
+        who,
+        st.sampled_from(CONDITION_WORDS),
+        st.sampled_from(["", "", "1", "2", "3", "0"]),
+    ).map(lambda t: " ".join(t).strip())
     spend = st.tuples(actor, st.sampled_from(ACTION_WORDS)).map(lambda t: f"spend {t[0]} {t[1]}")
     plain = st.one_of(
         st.sampled_from(["next", "next", "next", "end", "undo", "redo", "start"]),
@@ -183,7 +204,8 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
         damage,
         damage,
         st.tuples(who, st.integers(0, 6), st.sampled_from(["", "", "track=resolve", "track=stress"])).map(
-            lambda t: f"heal {t[0]} {t[1]} {t[2]}".strip()),
+            lambda t: f"heal {t[0]} {t[1]} {t[2]}".strip()
+        ),
         add_remove,
         add_remove,
         st.tuples(who, zones).map(lambda t: f"move {t[0]} {t[1]}"),

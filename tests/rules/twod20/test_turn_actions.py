@@ -101,10 +101,31 @@ def pools(s: Session) -> tuple[int, int]:
 
 def test_s3_5_catalogue_kinds() -> None:
     """RULES.md §3.5.1-§3.5.2: the action table's types (Major, Minor, Free, Reaction, Momentum/Fortune spends)."""
-    majors = {"attack", "aid", "assist", "create_advantage", "overcome", "pass", "protect", "ready", "recover",
-              "rush", "skill_test"}
-    minors = {"aim", "bolster", "defend", "disengage", "draw_item", "drop_prone", "stand", "interact", "movement",
-              "prepare"}
+    majors = {
+        "attack",
+        "aid",
+        "assist",
+        "create_advantage",
+        "overcome",
+        "pass",
+        "protect",
+        "ready",
+        "recover",
+        "rush",
+        "skill_test",
+    }
+    minors = {
+        "aim",
+        "bolster",
+        "defend",
+        "disengage",
+        "draw_item",
+        "drop_prone",
+        "stand",
+        "interact",
+        "movement",
+        "prepare",
+    }
     assert all(ACTIONS[k].kind == "major" for k in majors)
     assert all(ACTIONS[k].kind == "minor" for k in minors)
     assert ACTIONS["speak"].kind == ACTIONS["shift"].kind == ACTIONS["drop"].kind == "free"
@@ -216,8 +237,9 @@ def test_s3_5_swift_and_surge_together_still_cap_at_2() -> None:
 
 def test_s3_5_majors_reset_each_round() -> None:
     """RULES.md §3.13 round_start: majors_this_round returns to 0 in the next round."""
-    s = run(kit_turn(), "spend Kit attack", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next",
-            "pick Kit")
+    s = run(
+        kit_turn(), "spend Kit attack", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit"
+    )
     assert s.state.round == 2
     assert s.state.fighters["Kit"].majors == 0
     run(s, "spend Kit attack")
@@ -264,8 +286,9 @@ def test_s3_5_each_minor_once_per_turn() -> None:
 
 def test_s3_5_minors_reset_each_turn() -> None:
     """RULES.md §3.13 turn_start: the Minor list starts empty on each of the character's turns."""
-    s = run(kit_turn(), "spend Kit aim", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next",
-            "pick Kit")
+    s = run(
+        kit_turn(), "spend Kit aim", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit"
+    )
     assert s.state.fighters["Kit"].minors == []
     run(s, "spend Kit aim")
     assert pools(s) == (2, 4)
@@ -392,8 +415,9 @@ def test_s3_5_rush_not_after_the_movement_minor() -> None:
 
 def test_s3_5_rush_resets_next_round() -> None:
     """RULES.md §3.13 round_start: rush_used is cleared at the start of each round."""
-    s = run(kit_turn(), "spend Kit rush", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next",
-            "pick Kit")
+    s = run(
+        kit_turn(), "spend Kit rush", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit"
+    )
     assert not s.state.fighters["Kit"].rush_used
     run(s, "spend Kit rush")
 
@@ -516,8 +540,18 @@ def test_s3_5_defeated_one_free_action_per_turn_only() -> None:
 
 def test_s3_5_defeated_free_action_renews_each_turn() -> None:
     """RULES.md §3.10.2 [004:L1872]: the one Free Action is per Turn; it comes back on the next own turn."""
-    s = run(defeated_kit(), "spend Kit speak", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss",
-            "next", "pick Kit")
+    s = run(
+        defeated_kit(),
+        "spend Kit speak",
+        "next",
+        "pick Thug",
+        "next",
+        "pick Ada",
+        "next",
+        "pick Boss",
+        "next",
+        "pick Kit",
+    )
     assert any("Kit is Defeated: one Free Action this turn" in line for line in s.state.log)
     run(s, "spend Kit speak")
     assert s.state.fighters["Kit"].free_actions == 1
@@ -566,8 +600,21 @@ def test_s3_5_the_dead_take_no_actions() -> None:
 
 def test_s3_5_turn_start_resets_the_turn_bookkeeping() -> None:
     """RULES.md §3.13 turn_start: Minors, paid extras, Free Actions and the turn's Major allowance start fresh."""
-    s = run(kit_turn(momentum=6), "spend Kit swift", "spend Kit aim", "spend Kit prepare", "spend Kit speak",
-            "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit")
+    s = run(
+        kit_turn(momentum=6),
+        "spend Kit swift",
+        "spend Kit aim",
+        "spend Kit prepare",
+        "spend Kit speak",
+        "next",
+        "pick Thug",
+        "next",
+        "pick Ada",
+        "next",
+        "pick Boss",
+        "next",
+        "pick Kit",
+    )
     kit = s.state.fighters["Kit"]
     assert (kit.minors, kit.extra_minors, kit.free_actions) == ([], 0, 0)
     assert (kit.majors_allowed, kit.majors_turn, kit.majors) == (1, 0, 0)

@@ -60,8 +60,15 @@ ACTIONS: dict[str, Action] = {
     "second_wind": Action("Second Wind", 0, "fate", summary="1 Fate Point: heal 2."),
     "competence": Action("Competence", 0, "fate", summary="1 Fate Point: ⊞ on one duel."),
 }
-ALIASES = {"prone": "drop_prone", "stand": "stand_up", "quick": "quick_action", "defend": "defensive",
-           "fire": "shoot", "attack": "strike", "reduce": "reduce_burning"}
+ALIASES = {
+    "prone": "drop_prone",
+    "stand": "stand_up",
+    "quick": "quick_action",
+    "defend": "defensive",
+    "fire": "shoot",
+    "attack": "strike",
+    "reduce": "reduce_burning",
+}
 
 
 def action_key(text: str) -> str:
@@ -288,4 +295,3 @@ def pay(eng: TTBEngine, who: str, key: str, cost: int) -> None:
     if from_combat:
         paid.append(f"{from_combat} Combat")
     eng.log(f"{who}: {act.title} ({' + '.join(paid) or '0'} AP; {f.ap} General, {f.combat_ap} Combat left)")
-

@@ -42,8 +42,10 @@ def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
         total = card.value + av + bonus
         passed = not card.is_black_joker and total >= tn
         extra = f" + Assist {bonus}" if bonus else ""
-        eng.log(f"{who} flips {card.label()} + {skill.title() or 'AV'} {av}{extra} = {total} vs TN {tn}: "
-                f"{'pass' if passed else 'fail'}")
+        eng.log(
+            f"{who} flips {card.label()} + {skill.title() or 'AV'} {av}{extra} = {total} vs TN {tn}: "
+            f"{'pass' if passed else 'fail'}"
+        )
         if bonus and who:
             eng.fighter(who).assist = 0
             eng.fighter(who).assist_turns = 0
@@ -214,6 +216,5 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
     elif p.kind in ("hand_discard", "discard"):
         wanted = parse_card(value)
         hand = eng.fighter(p.who or "").hand
-        if not any(c == wanted.code or (wanted.suit is None and c.rstrip("RCTM") == str(wanted.value))
-                   for c in hand):
+        if not any(c == wanted.code or (wanted.suit is None and c.rstrip("RCTM") == str(wanted.value)) for c in hand):
             raise Refusal(f"{p.who}'s Control Hand has no {value} (hand: {', '.join(hand)})")

@@ -30,9 +30,7 @@ CONDITIONS: dict[str, ConditionRule] = {
     "bleeding_out": ConditionRule(
         "Bleeding Out", True, "only", summary="+1 at the end of each own turn; dies at +10. Doctor (2 AP) ends it."
     ),
-    "burning": ConditionRule(
-        "Burning", True, summary="At own turn end: damage equal to the value, then Burning ends."
-    ),
+    "burning": ConditionRule("Burning", True, summary="At own turn end: damage equal to the value, then Burning ends."),
     "crazy": ConditionRule("Crazy", True, summary="−value to duels with a Mental Aspect."),
     "dazed": ConditionRule("Dazed", False, summary="+2 TN on every action."),
     "defensive": ConditionRule(
@@ -52,15 +50,11 @@ CONDITIONS: dict[str, ConditionRule] = {
         cancels="reactivate",
         summary="No AP and no actions; gained mid-turn, the turn ends at once.",
     ),
-    "poison": ConditionRule(
-        "Poison", True, "generally", summary="At own turn end: 1 damage, then −1."
-    ),
+    "poison": ConditionRule("Poison", True, "generally", summary="At own turn end: 1 damage, then −1."),
     "reactivate": ConditionRule(
         "Reactivate", False, cancels="paralyzed", summary="At the end of the round: one extra turn."
     ),
-    "slow": ConditionRule(
-        "Slow", False, expires="turn_end", cancels="fast", summary="−1 General AP (minimum 1)."
-    ),
+    "slow": ConditionRule("Slow", False, expires="turn_end", cancels="fast", summary="−1 General AP (minimum 1)."),
     "suffocating": ConditionRule(
         "Suffocating",
         True,
@@ -77,11 +71,15 @@ CONDITIONS: dict[str, ConditionRule] = {
     ),
     "swimming": ConditionRule("Swimming", False, summary="No Charge.", section="§2.6"),
     "hazardous": ConditionRule(
-        "In hazardous terrain", False, summary="A damage flip after moving or at turn end; then immune till next turn.",
+        "In hazardous terrain",
+        False,
+        summary="A damage flip after moving or at turn end; then immune till next turn.",
         section="§2.6",
     ),
     "rough_water": ConditionRule(
-        "Swimming in rough water", False, summary="Athletics at turn start; failure: Suffocating +1, turn ends.",
+        "Swimming in rough water",
+        False,
+        summary="Athletics at turn start; failure: Suffocating +1, turn ends.",
         section="§2.6",
     ),
     "flying": ConditionRule(
@@ -99,5 +97,3 @@ def condition_key(text: str) -> str:
     aliases = {"bleeding": "bleeding_out", "useless_limb": "useless_arm", "poisoned": "poison"}
     key = aliases.get(key, key)
     return names.resolve(key, [*CONDITIONS, *STATES], what="condition")
-
-

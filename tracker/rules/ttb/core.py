@@ -57,10 +57,7 @@ class TTBEngine:
         """Able to make a melee attack: alive, conscious, not Paralyzed, melee weapon readied (A20, A21)."""
         f = self.st.fighters[name]
         return (
-            not f.dead
-            and not f.unconscious
-            and not f.conditions.get("paralyzed")
-            and self.sheets[name].melee_range > 0
+            not f.dead and not f.unconscious and not f.conditions.get("paralyzed") and self.sheets[name].melee_range > 0
         )
 
     def enemies(self, a: str, b: str) -> bool:

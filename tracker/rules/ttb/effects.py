@@ -35,8 +35,6 @@ def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str]) -> N
     apply_action(eng, who, key, args, target, cost)
 
 
-
-
 def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: str | None, cost: int) -> None:
     f = eng.fighter(who)
     sheet = eng.sheet(who)
@@ -70,13 +68,25 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
     elif key in ("impose", "trick"):
         assert target is not None
         skill = "Intimidate vs Centering" if key == "impose" else "Deceive vs Scrutiny"
-        eng.ask(key, f"{who} tries to {title} {target} ({skill}): pass or fail? (pass N for N Margins)",
-                ["pass", "fail"], who=who, target=target)
+        eng.ask(
+            key,
+            f"{who} tries to {title} {target} ({skill}): pass or fail? (pass N for N Margins)",
+            ["pass", "fail"],
+            who=who,
+            target=target,
+        )
     elif key == "doctor":
         assert target is not None
         tn = 20 if target == who else 15
-        eng.ask("doctor", f"{who} treats {target}'s Bleeding Out: Doctor duel TN {tn} — pass or fail? (or flip)",
-                ["pass", "fail", "flip"], who=who, target=target, tn=tn, skill="doctor")
+        eng.ask(
+            "doctor",
+            f"{who} treats {target}'s Bleeding Out: Doctor duel TN {tn} — pass or fail? (or flip)",
+            ["pass", "fail", "flip"],
+            who=who,
+            target=target,
+            tn=tn,
+            skill="doctor",
+        )
     elif key == "reduce_burning":
         assert target is not None
         conditions.lower(eng, target, "burning", 1, f"{who} beats at the flames")
@@ -95,8 +105,10 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
     elif key == "show":
         assert target is not None
         taller = eng.sheet(target).height < sheet.height
-        eng.log(f"{who} Shows {target} (Athletics vs Athletics{', ⊞ for height' if taller else ''}); "
-                "a push ignores terrain and provokes no disengaging strike")
+        eng.log(
+            f"{who} Shows {target} (Athletics vs Athletics{', ⊞ for height' if taller else ''}); "
+            "a push ignores terrain and provokes no disengaging strike"
+        )
     elif key == "quick_action":
         f.quick_action_used = True
         f.ap += 1
@@ -161,12 +173,10 @@ def disengage_offer(eng: TTBEngine, who: str, striker: str) -> None:
 def move_done(eng: TTBEngine, who: str, key: str) -> None:
     """Every strike missed or was declined: the move completes and the engagements end."""
     before = len(eng.st.engagements)
-    eng.st.engagements = [
-        pair for pair in eng.st.engagements
-        if who not in pair or not eng.enemies(pair[0], pair[1])
-    ]
-    eng.log(f"{who} completes the {actions.ACTIONS[key].title} and leaves {before - len(eng.st.engagements)} "
-            "engagement(s)")
+    eng.st.engagements = [pair for pair in eng.st.engagements if who not in pair or not eng.enemies(pair[0], pair[1])]
+    eng.log(
+        f"{who} completes the {actions.ACTIONS[key].title} and leaves {before - len(eng.st.engagements)} engagement(s)"
+    )
 
 
 def cancel_move(eng: TTBEngine, who: str) -> None:
@@ -242,7 +252,9 @@ def resolve_contest(eng: TTBEngine, kind: str, who: str, target: str, passed: bo
     magnitude = 1 + margins if kind == "impose" else 1
     eng.st.effects.append(CardEffect(kind=kind, owner=who, target=target, magnitude=magnitude))
     if kind == "impose":
-        eng.log(f"{who} Imposes on {target}: {'⊟' * magnitude} on attacks not targeting {who} "
-                f"until the start of {who}'s next turn")
+        eng.log(
+            f"{who} Imposes on {target}: {'⊟' * magnitude} on attacks not targeting {who} "
+            f"until the start of {who}'s next turn"
+        )
     else:
         eng.log(f"{who} Tricks {target}: ⊞ on attack and damage flips against it until {who}'s next turn")

@@ -18,7 +18,6 @@ from tracker.rules.ttb.state import Fighter, Step, TTBState
 TWO_D20_VERBS = {"move", "reach", "momentum", "threat", "pick", "keep"}
 
 
-
 def new_state(setup: TTBFile, seed: int) -> TTBState:
     """The state before `start`: full Wounds, file conditions, a shuffled Fate Deck, Twist Decks."""
     st = TTBState(seed=seed, fighters={}, deck=full_deck())
@@ -33,8 +32,8 @@ def new_state(setup: TTBFile, seed: int) -> TTBState:
                 f.conditions[key] = value
         if not sheet.fated:
             assert sheet.rank_value is not None
-            f.fate_points = sheet.fate_points if sheet.fate_points is not None else starting_fate_points(
-                sheet.rank_value
+            f.fate_points = (
+                sheet.fate_points if sheet.fate_points is not None else starting_fate_points(sheet.rank_value)
             )
         else:
             f.hand = [parse_card(c).code for c in (sheet.hand or [])]

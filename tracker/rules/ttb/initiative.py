@@ -86,7 +86,6 @@ def apply_pending_mods(eng: TTBEngine) -> None:
         f = eng.fighter(name)
         if f.pending_init_mod:
             f.init_mod += f.pending_init_mod
-            eng.log(f"{name}'s initiative {'+' if f.pending_init_mod > 0 else ''}{f.pending_init_mod}"
-                    f" from Pass/Wait")
+            eng.log(f"{name}'s initiative {'+' if f.pending_init_mod > 0 else ''}{f.pending_init_mod} from Pass/Wait")
             f.pending_init_mod = 0
         recompute(eng, name)

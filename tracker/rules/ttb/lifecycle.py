@@ -183,8 +183,13 @@ def hazard(eng: TTBEngine, s: Step) -> None:
         eng.log(f"{name} suffers the hazardous terrain")
         damage.damage_flip(eng, name, profile, 0, None, armor=True)
         return
-    eng.ask("hazard_flip", f"{name} suffers hazardous terrain: {profile} damage flip — which card? (or flip)",
-            ["flip"], who=name, profile=profile)
+    eng.ask(
+        "hazard_flip",
+        f"{name} suffers hazardous terrain: {profile} damage flip — which card? (or flip)",
+        ["flip"],
+        who=name,
+        profile=profile,
+    )
 
 
 def tick_burning(eng: TTBEngine, s: Step) -> None:

@@ -13,8 +13,18 @@ from tracker.rules.twod20.zones import ZoneMap
 
 TTB_VERBS = {"initiative", "flip", "engage", "disengage", "reshuffle"}
 EFFECT_OPTIONS = {"vicious", "piercing", "persistent", "incendiary"}
-EFFECT_FLAGS = {"intense", "stun", "knockdown", "drain", "area", "snare", "perilous", "destructive", "vicious",
-                "piercing"}
+EFFECT_FLAGS = {
+    "intense",
+    "stun",
+    "knockdown",
+    "drain",
+    "area",
+    "snare",
+    "perilous",
+    "destructive",
+    "vicious",
+    "piercing",
+}
 
 
 def new_state(setup: object, seed: int) -> TwoD20State:
@@ -160,8 +170,11 @@ def _add(eng: TwoD20Engine, cmd: Command) -> None:
                 eng.log(f"{name} has no {mental.title()} track: no mental damage from {rule.title}")
                 return
             roll = dice.roll_challenge(eng.st, 3)
-            harm.damage(eng, name, harm.Hit(total=roll.total, icons=roll.icons, track=mental,
-                                            why=f"{rule.title} ({roll.describe()})"))
+            harm.damage(
+                eng,
+                name,
+                harm.Hit(total=roll.total, icons=roll.icons, track=mental, why=f"{rule.title} ({roll.describe()})"),
+            )
 
 
 def _remove(eng: TwoD20Engine, cmd: Command) -> None:
@@ -198,8 +211,10 @@ def _damage(eng: TwoD20Engine, cmd: Command) -> None:
     known = {"icons", "track", "cover", "soak", "from", *EFFECT_OPTIONS}
     unknown = set(opts) - known
     if unknown:
-        raise Refusal(f"unknown damage option '{sorted(unknown)[0]}' (icons=, track=, cover=, soak=, from=, "
-                      "vicious=, piercing=, persistent=, incendiary=)")
+        raise Refusal(
+            f"unknown damage option '{sorted(unknown)[0]}' (icons=, track=, cover=, soak=, from=, "
+            "vicious=, piercing=, persistent=, incendiary=)"
+        )
     flags = set(cmd.flags) - {"no-armor"}
     bad = flags - EFFECT_FLAGS - {"mental", "yield", "ignore-soak"}
     if bad:
@@ -254,8 +269,10 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
     a.zone = zone
     eng.st.reach = [p for p in eng.st.reach if name not in p]
     distance = eng.zones.distance(before, zone) if before else None
-    eng.log(f"{name} moves {'from ' + before + ' ' if before else ''}to {zone}"
-            + (f" ({distance} zone{'s' if distance != 1 else ''})" if distance is not None else ""))
+    eng.log(
+        f"{name} moves {'from ' + before + ' ' if before else ''}to {zone}"
+        + (f" ({distance} zone{'s' if distance != 1 else ''})" if distance is not None else "")
+    )
 
 
 def _reach(eng: TwoD20Engine, cmd: Command) -> None:
@@ -333,8 +350,9 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     rng_range = count(opts.get("range", "1"), "complication range")
     # Everything that can refuse comes before the pools change (a refused roll leaves the state as it was).
     pools.check_pay(eng, name, cost, f"{bought} bought d20")
-    result = dice.roll_pool(eng.st, tn, difficulty, dice=2 + bought, focus=focus, complication_range=rng_range,
-                            faces=faces)
+    result = dice.roll_pool(
+        eng.st, tn, difficulty, dice=2 + bought, focus=focus, complication_range=rng_range, faces=faces
+    )
     if cost:
         if eng.sheet(name).pc and opts.get("pay") not in ("threat", "heat") and eng.st.momentum < cost:
             from_pool = eng.st.momentum
@@ -348,8 +366,10 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
         if eng.sheet(name).pc:
             pools.momentum(eng, result.momentum, f"{name}'s test")
         else:
-            eng.log(f"{name} (NPC) has {result.momentum} Momentum to spend now; unspent, the GM may bank it "
-                    f"as {eng.pool_name} ('threat +{result.momentum}')")
+            eng.log(
+                f"{name} (NPC) has {result.momentum} Momentum to spend now; unspent, the GM may bank it "
+                f"as {eng.pool_name} ('threat +{result.momentum}')"
+            )
 
 
 def _challenge(eng: TwoD20Engine, cmd: Command) -> None:

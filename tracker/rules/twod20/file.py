@@ -46,8 +46,10 @@ class TwoD20File(Strict):
             if isinstance(c.stress, dict):
                 unknown = set(c.stress) - tracks
                 if unknown:
-                    problems.append(f"{c.name}: no stress track '{sorted(unknown)[0]}' in profile "
-                                    f"{profile.name} (tracks: {', '.join(sorted(tracks))})")
+                    problems.append(
+                        f"{c.name}: no stress track '{sorted(unknown)[0]}' in profile "
+                        f"{profile.name} (tracks: {', '.join(sorted(tracks))})"
+                    )
             bad = set(c.harms) - harm_kinds
             if bad:
                 problems.append(f"{c.name}: unknown harm '{sorted(bad)[0]}' (kinds: {', '.join(sorted(harm_kinds))})")

@@ -97,8 +97,11 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         resist, detail = 0, "ignoring Soak"
     else:
         persistent = int(getattr(sheet, resist_field, 0))
-        dice_count = hit.cover if hit.cover is not None else (sheet.morale if resist_field == "courage" else
-                                                              sheet.cover if resist_field == "armor" else 0)
+        dice_count = (
+            hit.cover
+            if hit.cover is not None
+            else (sheet.morale if resist_field == "courage" else sheet.cover if resist_field == "armor" else 0)
+        )
         rolled = dice.roll_challenge(eng.st, dice_count) if dice_count else None
         conditional = rolled.total if rolled else 0
         if rolled and a.conditions.get("prone") and eng.profile.prone_bonus_momentum > 1 and resist_field == "armor":
@@ -125,8 +128,10 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
     if icons and fx.get("intense") and count:
         count += 1
     shown = _stress_text(eng, name, track)
-    eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown})"
-            + (f", {count} {plural(harm_kind.title(), count)}" if count else ""))
+    eng.log(
+        f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown})"
+        + (f", {count} {plural(harm_kind.title(), count)}" if count else "")
+    )
     if count:
         suffer(eng, name, harm_kind, count, yielded=hit.yield_)
     if icons and not a.dead:
@@ -240,8 +245,10 @@ def _defeat(eng: TwoD20Engine, name: str, yielded: bool) -> None:
     if a.dying:
         a.stabilized = False  # Dying again after a revival needs new medical attention (B42, C30)
     how = "yields: Defeated (voluntary), not Dying" if yielded else "is Defeated: Prone, one Free Action per turn"
-    eng.log(f"{name} {how}" + (" — and Dying (Wounds > Traumas): dies at the end of the scene unless treated"
-                                if a.dying else ""))
+    eng.log(
+        f"{name} {how}"
+        + (" — and Dying (Wounds > Traumas): dies at the end of the scene unless treated" if a.dying else "")
+    )
 
 
 def _die(eng: TwoD20Engine, name: str, why: str) -> None:

@@ -105,8 +105,7 @@ def ask_handover(eng: TwoD20Engine) -> None:
     if eng.order_rule == "player-priority":
         pcs = [n for n in left if eng.sheet(n).pc]
         if pcs:
-            eng.ask("pick", f"The players pick who acts next (the GM may insert an NPC for 1 {eng.pool_name})",
-                    left)
+            eng.ask("pick", f"The players pick who acts next (the GM may insert an NPC for 1 {eng.pool_name})", left)
         else:
             eng.ask("pick", "The NPCs act: pick NAME", left)
         return
@@ -127,8 +126,12 @@ def ask_round_opener(eng: TwoD20Engine) -> None:
     last = st.last_actor
     mine = eng.side(last) if last else ""
     everyone = [n for n in eng.sheets if eng.can_take_turn(n)]
-    eng.ask("round", f"Round {st.round + 1}: {last} nominates the other side (pick NAME), or keep NAME for "
-            f"{mine} ({KEEP_COST} to open the round)", everyone)
+    eng.ask(
+        "round",
+        f"Round {st.round + 1}: {last} nominates the other side (pick NAME), or keep NAME for "
+        f"{mine} ({KEEP_COST} to open the round)",
+        everyone,
+    )
 
 
 def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
@@ -157,14 +160,20 @@ def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
                 raise Refusal(f"{eng.side(last)} kept the initiative last time: an enemy must act first")
             cost, reason = KEEP_COST, "keep the initiative"
         elif same and others_waiting:
-            raise Refusal(f"the hand-over goes to the other side: pick one of theirs, or keep {name} "
-                          f"({KEEP_COST} to keep the initiative)")
+            raise Refusal(
+                f"the hand-over goes to the other side: pick one of theirs, or keep {name} "
+                f"({KEEP_COST} to keep the initiative)"
+            )
     elif keep and eng.order_rule == "alternating":
         raise Refusal("keep answers a hand-over; the first actor is picked")
     if last is None and eng.order_rule == "alternating" and not eng.sheet(name).pc:
         cost, reason = KEEP_COST, "an NPC acts first"
-    if (eng.order_rule == "player-priority" and not round_opening and not eng.sheet(name).pc
-            and any(eng.sheet(n).pc for n in waiting(eng))):
+    if (
+        eng.order_rule == "player-priority"
+        and not round_opening
+        and not eng.sheet(name).pc
+        and any(eng.sheet(n).pc for n in waiting(eng))
+    ):
         cost, reason = 1, "the GM inserts an NPC turn"
     pools.check_pay(eng, name, cost, reason)
     st.prompt = None

@@ -128,8 +128,14 @@ class TrackerScreen(Screen[None]):
         app: Any = self.app
         st = app.session.state
         prompt = st.prompt
-        return (st.phase, st.active is None, prompt.kind if prompt else None, len(prompt.options) if prompt else 0,
-                bool(app.session.history.commands), bool(app.session.history.undone))
+        return (
+            st.phase,
+            st.active is None,
+            prompt.kind if prompt else None,
+            len(prompt.options) if prompt else 0,
+            bool(app.session.history.commands),
+            bool(app.session.history.undone),
+        )
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """Panels in hidden tabs skip their redraws; the one coming into view catches up."""
@@ -254,15 +260,30 @@ class TrackerScreen(Screen[None]):
         else:
             from tracker.rules.twod20 import actions as twod20_actions
 
-            rows = [(k, f"{k.replace('_', '-'):<16} {a.kind}", twod20_actions.legality(session.engine, who, k))
-                    for k, a in twod20_actions.ACTIONS.items()]
+            rows = [
+                (k, f"{k.replace('_', '-'):<16} {a.kind}", twod20_actions.legality(session.engine, who, k))
+                for k, a in twod20_actions.ACTIONS.items()
+            ]
             rows.sort(key=lambda r: r[2] is not None)
 
         def chosen(key: str | None) -> None:
             if key is None:
                 return
-            needs_more = key in ("charge", "assist", "impose", "trick", "order", "show", "doctor", "defensive",
-                                 "wait", "cast", "cast_resisted", "reload", "recovery")
+            needs_more = key in (
+                "charge",
+                "assist",
+                "impose",
+                "trick",
+                "order",
+                "show",
+                "doctor",
+                "defensive",
+                "wait",
+                "cast",
+                "cast_resisted",
+                "reload",
+                "recovery",
+            )
             name = f"'{who}'" if " " in who else who
             text = f"spend {name} {key.replace('_', '-')}"
             if needs_more:

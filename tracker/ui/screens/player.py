@@ -74,15 +74,18 @@ class PlayerScreen(Screen[None]):
         for row in view["rows"]:
             name = row["name"]
             seen.add(name)
-            cells = ("▶" if row["active"] else ("✓" if row["acted"] else ""),
-                     Text(name, style="bold" if row["active"] else ""), status_text(row["status"]),
-                     row["health"], condition_list(row["conditions"], 60))
+            cells = (
+                "▶" if row["active"] else ("✓" if row["acted"] else ""),
+                Text(name, style="bold" if row["active"] else ""),
+                status_text(row["status"]),
+                row["health"],
+                condition_list(row["conditions"], 60),
+            )
             old = self._rows.get(name)
             if old is None:
                 table.add_row(*cells, key=name)
             else:
-                for col, before, after in zip(("▶", "Name", "Status", "Health", "Conditions"), old, cells,
-                                              strict=True):
+                for col, before, after in zip(("▶", "Name", "Status", "Health", "Conditions"), old, cells, strict=True):
                     if before != after:
                         table.update_cell(name, col, after)
             self._rows[name] = cells

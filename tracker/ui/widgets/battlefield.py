@@ -31,8 +31,9 @@ class BattlefieldPanel(Panel):
         engaged = [n for n in eng.sheets if eng.engaged_by(n)]
         for name in engaged:
             foes = ", ".join(eng.engaged_by(name))
-            out.append(f"  {name}: engaged by {foes} — no shooting, no Charge; walking away provokes a "
-                       "disengaging strike\n")
+            out.append(
+                f"  {name}: engaged by {foes} — no shooting, no Charge; walking away provokes a disengaging strike\n"
+            )
         return out
 
     def _zones(self, session: Session) -> Text:

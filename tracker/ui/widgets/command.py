@@ -14,8 +14,25 @@ from textual.widgets import Input
 from tracker.rules.commands import VERBS
 from tracker.rules.session import Session
 
-NAME_FIRST = {"add", "remove", "damage", "heal", "spend", "initiative", "engage", "disengage", "move", "reach",
-              "pick", "keep", "roll", "treat", "stabilize", "revive", "fortune"}
+NAME_FIRST = {
+    "add",
+    "remove",
+    "damage",
+    "heal",
+    "spend",
+    "initiative",
+    "engage",
+    "disengage",
+    "move",
+    "reach",
+    "pick",
+    "keep",
+    "roll",
+    "treat",
+    "stabilize",
+    "revive",
+    "fortune",
+}
 
 
 def words_for(session: Session, verb: str, position: int) -> list[str]:
@@ -67,7 +84,7 @@ class CommandSuggester(Suggester):
             return None
         if len(words) == 1:
             matches = [v for v in VERBS if v.startswith(words[0].casefold())]
-            return value + matches[0][len(words[0]):] + " " if matches else None
+            return value + matches[0][len(words[0]) :] + " " if matches else None
         session = self._session()
         partial = words[-1]
         options = words_for(session, words[0].casefold(), len(words) - 1)

@@ -71,8 +71,7 @@ class InitiativePanel(Panel):
                 init += f"→{c['initiative'] + c['initiative_change']}"  # Pass/Wait from next round
             if c["name"] in data["tied"]:
                 init += " ="  # tied: the table decides each round
-            return (mark, c["name"], init, rank_text, status,
-                    f"{c['wounds']}/{c['wounds_max']}", ap, conds)
+            return (mark, c["name"], init, rank_text, status, f"{c['wounds']}/{c['wounds_max']}", ap, conds)
         stress = " ".join(f"{v}/{c['stress_max'][t]}" for t, v in c["stress"].items())
         harms = " ".join(f"{k[0].upper()}{v}" for k, v in c["harms"].items() if v)
         return (mark, c["name"], c["side"], c["zone"] or "", status, stress, harms, conds)

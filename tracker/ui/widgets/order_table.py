@@ -23,8 +23,13 @@ Row = tuple[str, ...]
 class OrderTable(ScrollView, can_focus=True):
     """Rows keyed by combatant name; the first line is the header."""
 
-    COMPONENT_CLASSES = {"order-table--header", "order-table--cursor", "order-table--active",
-                         "order-table--zebra", "order-table--down"}
+    COMPONENT_CLASSES = {
+        "order-table--header",
+        "order-table--cursor",
+        "order-table--active",
+        "order-table--zebra",
+        "order-table--down",
+    }
     DEFAULT_CSS = """
     OrderTable { height: 1fr; }
     OrderTable > .order-table--header { text-style: bold; background: $panel; }
@@ -61,8 +66,7 @@ class OrderTable(ScrollView, can_focus=True):
         self._cache: dict[str, tuple[object, Strip]] = {}
 
     # --- data ---------------------------------------------------------------------------
-    def set_rows(self, columns: Row, keys: list[str], rows: dict[str, Row], active: str | None,
-                 down: set[str]) -> None:
+    def set_rows(self, columns: Row, keys: list[str], rows: dict[str, Row], active: str | None, down: set[str]) -> None:
         """Replace the content; rows whose cells did not change keep their rendered line."""
         widths = [len(c) for c in columns]
         for row in rows.values():
@@ -73,7 +77,13 @@ class OrderTable(ScrollView, can_focus=True):
             self._cache.clear()
         follow = active is not None and active != self.active
         self.columns, self.keys, self.rows, self.active, self.down, self.widths = (
-            columns, keys, rows, active, down, widths)
+            columns,
+            keys,
+            rows,
+            active,
+            down,
+            widths,
+        )
         if follow and active in keys and self.size.height > 1:
             # Keep the acting combatant in view when the turn passes to someone off-screen.
             at = keys.index(active)

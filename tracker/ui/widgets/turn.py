@@ -64,8 +64,11 @@ class TurnPanel(Panel):
         out.append(f"Major {majors_turn} this turn ({a.majors}/2 this round)\n")
         extra = f" (+{len(a.minors) - 1} paid)" if len(a.minors) > 1 else ""
         out.append(f"Minor {len(a.minors)}{extra}: {', '.join(a.minors) or '—'}\n")
-        out.append(f"Reactions this round: {a.reactions}"
-                   + (" (the next costs more Heat)" if eng.profile.reactions == "escalating" else " of 1") + "\n")
+        out.append(
+            f"Reactions this round: {a.reactions}"
+            + (" (the next costs more Heat)" if eng.profile.reactions == "escalating" else " of 1")
+            + "\n"
+        )
         if a.conditions.get("stunned"):
             out.append("Stunned: no actions this turn\n", style="bold")
         if a.defeated:
