@@ -222,7 +222,7 @@ def target_of(eng: TTBEngine, who: str, key: str, args: list[str]) -> str | None
         return None
     if not args:
         raise Refusal(f"{act.title} needs a target (e.g. 'spend {who} {display(key)} NAME')")
-    target = eng.living_fighter(args[0])
+    target = eng.living(args[0])
     if target == who and key not in ("doctor", "reduce_burning"):
         raise Refusal(f"{who} cannot {act.title} itself")
     return target

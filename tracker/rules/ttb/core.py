@@ -43,7 +43,7 @@ class TTBEngine:
     def fighter(self, name: str) -> Fighter:
         return self.st.fighters[name]
 
-    def living_fighter(self, text: str) -> str:
+    def living(self, text: str) -> str:
         """Resolve a name and refuse the dead, who take no part any more."""
         name = self.name(text)
         if self.st.fighters[name].dead:

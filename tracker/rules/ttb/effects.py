@@ -16,7 +16,7 @@ from tracker.rules.ttb.state import CardEffect
 
 def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str]) -> None:
     """`spend NAME ACTION [ARG]`: check, pay, apply; or trigger a declared Wait out of turn."""
-    who = eng.living_fighter(who_text)
+    who = eng.living(who_text)
     key = actions.action_key(action_text)
     f = eng.fighter(who)
     triggered = not eng.is_active(who) and f.wait == key

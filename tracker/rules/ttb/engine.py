@@ -95,7 +95,7 @@ def _next(eng: TTBEngine, cmd: Command) -> None:
 
 
 def _add(eng: TTBEngine, cmd: Command) -> None:
-    name = eng.living_fighter(cmd.args[0])
+    name = eng.living(cmd.args[0])
     key = conditions.condition_key(cmd.args[1])
     amount = count(cmd.args[2], "the amount") if len(cmd.args) > 2 else None
     if key == "unconscious":
@@ -110,7 +110,7 @@ def _add(eng: TTBEngine, cmd: Command) -> None:
 
 
 def _remove(eng: TTBEngine, cmd: Command) -> None:
-    name = eng.living_fighter(cmd.args[0])
+    name = eng.living(cmd.args[0])
     key = conditions.condition_key(cmd.args[1])
     amount = count(cmd.args[2], "the amount") if len(cmd.args) > 2 else None
     if key == "unconscious":
@@ -124,7 +124,7 @@ def _remove(eng: TTBEngine, cmd: Command) -> None:
 
 
 def _damage(eng: TTBEngine, cmd: Command) -> None:
-    name = eng.living_fighter(cmd.args[0])
+    name = eng.living(cmd.args[0])
     unknown = set(cmd.options) - {"margin", "mod", "card"}
     if unknown:
         raise Refusal(f"unknown damage option '{sorted(unknown)[0]}' (Through the Breach: margin=, mod=, card=)")
@@ -159,7 +159,7 @@ def _damage(eng: TTBEngine, cmd: Command) -> None:
 
 
 def _heal(eng: TTBEngine, cmd: Command) -> None:
-    name = eng.living_fighter(cmd.args[0])
+    name = eng.living(cmd.args[0])
     if set(cmd.options) - {"card"} or cmd.flags:
         raise Refusal("usage: heal NAME N  or  heal NAME W/M/S [card=C]")
     text = cmd.args[1]
@@ -183,7 +183,7 @@ def _spend(eng: TTBEngine, cmd: Command) -> None:
 
 
 def _initiative(eng: TTBEngine, cmd: Command) -> None:
-    name = eng.living_fighter(cmd.args[0])
+    name = eng.living(cmd.args[0])
     if not eng.sheet(name).fated:
         raise Refusal(f"{name} is a Fatemaster character: Rank Value + Initiative, no flip")
     card = parse_card(cmd.args[1])
@@ -201,7 +201,7 @@ def _flip(eng: TTBEngine, cmd: Command) -> None:
 
 
 def _engage(eng: TTBEngine, cmd: Command) -> None:
-    a, b = eng.living_fighter(cmd.args[0]), eng.living_fighter(cmd.args[1])
+    a, b = eng.living(cmd.args[0]), eng.living(cmd.args[1])
     if a == b:
         raise Refusal("a character cannot engage itself")
     pair = sorted([a, b])

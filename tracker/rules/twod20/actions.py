@@ -77,7 +77,7 @@ def action_key(text: str) -> str:
 
 def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
     """Why `who` may not take `key` now, or None."""
-    a = eng.agent(who)
+    a = eng.fighter(who)
     act = ACTIONS[key]
     own = eng.st.active == who and eng.st.phase == "turn"
     if a.dead:
@@ -151,7 +151,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
     reason = legality(eng, who, key)
     if reason:
         raise Refusal(reason)
-    a = eng.agent(who)
+    a = eng.fighter(who)
     act = ACTIONS[key]
     if act.kind == "major":
         if a.conditions.get("staggered"):

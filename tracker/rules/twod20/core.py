@@ -7,7 +7,7 @@ from tracker.rules.errors import Refusal
 from tracker.rules.model import Prompt
 from tracker.rules.twod20.profiles import Profile, resolve_profile
 from tracker.rules.twod20.sheet import TwoD20Combatant
-from tracker.rules.twod20.state import Agent, TwoD20State
+from tracker.rules.twod20.state import Fighter, TwoD20State
 from tracker.rules.twod20.zones import ZoneMap
 
 LOG_LIMIT = 200
@@ -33,7 +33,7 @@ class TwoD20Engine:
     def sheet(self, name: str) -> TwoD20Combatant:
         return self.sheets[name]
 
-    def agent(self, name: str) -> Agent:
+    def fighter(self, name: str) -> Fighter:
         return self.st.fighters[name]
 
     def living(self, text: str) -> str:
@@ -50,14 +50,14 @@ class TwoD20Engine:
 
     def can_take_turn(self, name: str) -> bool:
         """The dead and the unconscious take no turns; the Defeated still do (one Free Action) [004:L1872]."""
-        a = self.agent(name)
+        a = self.fighter(name)
         return not a.dead and not a.unconscious
 
     def in_reach_of_enemy(self, name: str) -> list[str]:
         out = []
         for x, y in self.st.reach:
             other = y if x == name else x if y == name else None
-            if other and self.enemies(name, other) and not self.agent(other).dead:
+            if other and self.enemies(name, other) and not self.fighter(other).dead:
                 out.append(other)
         return out
 
@@ -65,7 +65,7 @@ class TwoD20Engine:
         """Each stress track's maximum after Fatigue (−1 per point on the first track, RULES.md §3.10.3)."""
         sheet = self.sheets[name]
         base = {self.profile.default_track: sheet.stress} if isinstance(sheet.stress, int) else dict(sheet.stress)
-        fatigue = self.agent(name).fatigue
+        fatigue = self.fighter(name).fatigue
         first = next(iter(base))
         base[first] = max(0, base[first] - fatigue)
         return base
@@ -89,7 +89,7 @@ def range_report(eng: TwoD20Engine, attacker: str, target: str, weapon_range: st
     """What the screens show: the range category and Difficulty from `attacker` to `target` (C37)."""
     from tracker.rules.twod20.zones import attack_difficulty
 
-    a, t = eng.agent(attacker), eng.agent(target)
+    a, t = eng.fighter(attacker), eng.fighter(target)
     if a.zone is None or t.zone is None:
         raise Refusal("both need a zone for a range")
     distance = eng.zones.distance(a.zone, t.zone)

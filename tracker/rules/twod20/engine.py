@@ -8,7 +8,7 @@ from tracker.rules.twod20 import actions, dice, harm, order, pools, turns
 from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.profiles import resolve_profile
-from tracker.rules.twod20.state import Agent, Persistent, TwoD20State
+from tracker.rules.twod20.state import Fighter, Persistent, TwoD20State
 from tracker.rules.twod20.zones import ZoneMap
 
 TTB_VERBS = {"initiative", "flip", "engage", "disengage", "reshuffle"}
@@ -37,7 +37,7 @@ def new_state(setup: object, seed: int) -> TwoD20State:
     fighters = {}
     for c in setup.combatants:
         tracks = list(c.stress) if isinstance(c.stress, dict) else [profile.default_track]
-        agent = Agent(stress=dict.fromkeys(tracks, 0), harms=dict(c.harms), fatigue=c.fatigue)
+        agent = Fighter(stress=dict.fromkeys(tracks, 0), harms=dict(c.harms), fatigue=c.fatigue)
         start = c.starting_fortune if c.starting_fortune is not None else profile.starting_meta
         agent.fortune = (c.fortune if c.fortune is not None else start) if c.pc else 0
         agent.zone = zones.resolve(c.zone) if c.zone is not None else None
@@ -127,7 +127,7 @@ def _add(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     raw = cmd.args[1].casefold().replace("-", "_")
     n = _amount(cmd)
-    a = eng.agent(name)
+    a = eng.fighter(name)
     if raw == "fatigue":
         harm.fatigue(eng, name, n or 1, "GM")
         return
@@ -180,7 +180,7 @@ def _add(eng: TwoD20Engine, cmd: Command) -> None:
 def _remove(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     n = _amount(cmd)
-    a = eng.agent(name)
+    a = eng.fighter(name)
     if cmd.args[1].casefold() == "fatigue":
         if a.fatigue < 1:
             raise Refusal(f"{name} has no Fatigue")
@@ -257,7 +257,7 @@ def _spend(eng: TwoD20Engine, cmd: Command) -> None:
 def _move(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     zone = eng.zones.resolve(cmd.args[1])
-    a = eng.agent(name)
+    a = eng.fighter(name)
     if a.zone == zone:
         raise Refusal(f"{name} is already in {zone}")
     foes = eng.in_reach_of_enemy(name)
@@ -279,7 +279,7 @@ def _reach(eng: TwoD20Engine, cmd: Command) -> None:
     a, b = eng.living(cmd.args[0]), eng.living(cmd.args[1])
     if a == b:
         raise Refusal("a character is always within its own Reach")
-    if eng.agent(a).zone != eng.agent(b).zone:
+    if eng.fighter(a).zone != eng.fighter(b).zone:
         raise Refusal(f"{a} and {b} are not in the same zone: Reach is within a zone")
     pair = sorted([a, b])
     if pair in eng.st.reach:
@@ -386,7 +386,7 @@ def _treat(eng: TwoD20Engine, cmd: Command) -> None:
     """`treat NAME KIND [N]`: mark Harms treated (no penalty; they still count, B42)."""
     name = eng.living(cmd.args[0])
     kind = cmd.args[1].casefold()
-    a = eng.agent(name)
+    a = eng.fighter(name)
     n = _amount(cmd) or 1
     have = a.harms.get(kind, 0) - a.treated.get(kind, 0)
     if have < n:
@@ -397,7 +397,7 @@ def _treat(eng: TwoD20Engine, cmd: Command) -> None:
 
 def _stabilize(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
-    a = eng.agent(name)
+    a = eng.fighter(name)
     if not a.dying:
         raise Refusal(f"{name} is not Dying")
     a.stabilized = True
@@ -407,7 +407,7 @@ def _stabilize(eng: TwoD20Engine, cmd: Command) -> None:
 
 def _revive(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
-    a = eng.agent(name)
+    a = eng.fighter(name)
     if not a.defeated:
         raise Refusal(f"{name} is not Defeated")
     if a.yielded:

@@ -85,7 +85,7 @@ def resolve_track(eng: TwoD20Engine, name: str, hit: Hit) -> tuple[str, str, str
 def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
     """Apply one hit to `name` with every rule of §3.8-§3.10."""
     sheet = eng.sheet(name)
-    a = eng.agent(name)
+    a = eng.fighter(name)
     track, harm_kind, resist_field = resolve_track(eng, name, hit)
     if hit.mental and len(eng.profile.tracks) == 1:
         harm_kind, resist_field = eng.profile.mental_harm, "courage"
@@ -140,7 +140,7 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
 
 def _stress_text(eng: TwoD20Engine, name: str, track: str) -> str:
     maximum = eng.tracks(name)[track]
-    taken = eng.agent(name).stress.get(track, 0)
+    taken = eng.fighter(name).stress.get(track, 0)
     if eng.profile.stress_display == "remaining":
         return f"{track.title()} {maximum - taken}/{maximum} left"
     return f"{track.title()} {taken}/{maximum}"
@@ -148,7 +148,7 @@ def _stress_text(eng: TwoD20Engine, name: str, track: str) -> str:
 
 def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
     """Damage effects, each needing ≥1 Effect rolled (§3.8)."""
-    a = eng.agent(name)
+    a = eng.fighter(name)
     sheet = eng.sheet(name)
     fx = hit.effects
     icons = hit.icons
@@ -192,7 +192,7 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
 
 def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = False) -> None:
     """Harms and what they lead to: Defeated, Dying, death, a mental break (§3.10.2)."""
-    a = eng.agent(name)
+    a = eng.fighter(name)
     p = eng.profile
     physical = {h for t, h, _ in p.tracks if t in PHYSICAL}
     if a.defeated and (p.defeat_at_harms or eng.sheet(name).harm_capacity):
@@ -233,7 +233,7 @@ def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = 
 
 
 def _defeat(eng: TwoD20Engine, name: str, yielded: bool) -> None:
-    a = eng.agent(name)
+    a = eng.fighter(name)
     if a.defeated:
         return
     a.defeated = True
@@ -252,7 +252,7 @@ def _defeat(eng: TwoD20Engine, name: str, yielded: bool) -> None:
 
 
 def _die(eng: TwoD20Engine, name: str, why: str) -> None:
-    a = eng.agent(name)
+    a = eng.fighter(name)
     a.dead = True
     a.dying = False
     eng.st.reach = [p for p in eng.st.reach if name not in p]
@@ -261,7 +261,7 @@ def _die(eng: TwoD20Engine, name: str, why: str) -> None:
 
 def fatigue(eng: TwoD20Engine, name: str, amount: int, why: str) -> None:
     """Fatigue lowers max stress; current stress is capped, with no Harm (B21); at 0, unconsciousness."""
-    a = eng.agent(name)
+    a = eng.fighter(name)
     track = next(iter(eng.tracks(name)))
     if eng.tracks(name)[track] == 0:
         if a.unconscious:
@@ -278,7 +278,7 @@ def fatigue(eng: TwoD20Engine, name: str, amount: int, why: str) -> None:
 
 
 def recover(eng: TwoD20Engine, name: str, amount: int, track: str | None) -> None:
-    a = eng.agent(name)
+    a = eng.fighter(name)
     t = track or next(iter(eng.tracks(name)))
     if t not in eng.tracks(name):
         raise Refusal(f"{name} has no '{t}' track")

@@ -16,14 +16,14 @@ KEEP_COST = 2
 
 def waiting(eng: TwoD20Engine) -> list[str]:
     """Everyone who can still take a turn this round."""
-    return [n for n in eng.sheets if eng.can_take_turn(n) and not eng.agent(n).acted]
+    return [n for n in eng.sheets if eng.can_take_turn(n) and not eng.fighter(n).acted]
 
 
 def initiative_order(eng: TwoD20Engine) -> list[str]:
     """Initiative variant: highest score first; across sides the PC first; then by name [004:L1406-1416]."""
     return sorted(
         (n for n in eng.sheets if eng.can_take_turn(n)),
-        key=lambda n: (-eng.agent(n).initiative, 0 if eng.sheet(n).pc else 1, n),
+        key=lambda n: (-eng.fighter(n).initiative, 0 if eng.sheet(n).pc else 1, n),
     )
 
 
@@ -36,7 +36,7 @@ def roll_initiative(eng: TwoD20Engine) -> None:
             r = dice.roll_challenge(eng.st, score)
             eng.log(f"{name} rolls {r.describe()} for initiative")
             score = r.total
-        eng.agent(name).initiative = score
+        eng.fighter(name).initiative = score
 
 
 def begin_round(eng: TwoD20Engine, opener: str | None = None) -> None:
@@ -78,7 +78,7 @@ def after_turn(eng: TwoD20Engine) -> None:
         return
     if eng.order_rule == "initiative":
         # A character that deferred (Pass, no Minor) waits until someone else has taken a turn [004:L1472].
-        queue = sorted((n for n in initiative_order(eng) if n in left), key=lambda n: eng.agent(n).deferred)
+        queue = sorted((n for n in initiative_order(eng) if n in left), key=lambda n: eng.fighter(n).deferred)
         open_turn(eng, queue[0])
         return
     ask_handover(eng)
@@ -144,7 +144,7 @@ def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
     last = st.last_actor
     if not eng.can_take_turn(name):
         raise Refusal(f"{name} cannot act (unconscious)")
-    if not round_opening and eng.agent(name).acted:
+    if not round_opening and eng.fighter(name).acted:
         raise Refusal(f"{name} has already acted this round")
     cost = 0
     reason = ""

@@ -49,7 +49,7 @@ def check_pay(eng: TwoD20Engine, who: str, cost: int, why: str) -> None:
 
 
 def fortune(eng: TwoD20Engine, who: str, delta: int, why: str) -> None:
-    a = eng.agent(who)
+    a = eng.fighter(who)
     if a.fortune + delta < 0:
         raise Refusal(f"{who} has only {a.fortune} {eng.profile.meta_currency.title()}")
     before = a.fortune

@@ -18,7 +18,7 @@ class Persistent(Strict):
     mental: bool = False
 
 
-class Agent(Strict):
+class Fighter(Strict):
     """A 2d20 combatant's live record."""
 
     #: Stress taken per track (B32: Infinity displays what remains, the state keeps what was taken).
@@ -77,7 +77,7 @@ class TwoD20State(Strict):
     kept_by: str | None = None
     #: Turns taken this round, in order; with the initiative variant, the whole round's order.
     order: list[str] = Field(default_factory=list)
-    fighters: dict[str, Agent]
+    fighters: dict[str, Fighter]
     momentum: int = 0
     threat: int = 0
     #: Declared Reach pairs (B22: a state, not a zone distance).

@@ -10,7 +10,7 @@ from tracker.rules.twod20.harm import Hit, damage
 def open_turn(eng: TwoD20Engine, name: str) -> None:
     """turn_start(c): reset the turn's actions, Infinity Bleeding, a Stun, Defeat's limit."""
     st = eng.st
-    a = eng.agent(name)
+    a = eng.fighter(name)
     st.active = name
     st.phase = "turn"
     st.bonus_momentum = 0
@@ -40,7 +40,7 @@ def end_turn(eng: TwoD20Engine) -> None:
     st = eng.st
     name = st.active
     assert name is not None
-    a = eng.agent(name)
+    a = eng.fighter(name)
     for inst in list(a.persistent):
         if a.dead:
             break
@@ -75,8 +75,8 @@ def end_turn(eng: TwoD20Engine) -> None:
         eng.log(f"{name}'s Stun is spent")
     passed = a.deferred
     if passed and not a.minors:
-        others = [n for n in eng.sheets if n != name and eng.can_take_turn(n) and not eng.agent(n).acted]
-        if others and not all(eng.agent(n).deferred for n in others):
+        others = [n for n in eng.sheets if n != name and eng.can_take_turn(n) and not eng.fighter(n).acted]
+        if others and not all(eng.fighter(n).deferred for n in others):
             a.acted = False
             # The turn was not used, so its Pass is no Major Action against the 2 per round [004:L1452, L1472].
             a.majors = max(0, a.majors - 1)

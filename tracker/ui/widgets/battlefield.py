@@ -56,7 +56,7 @@ class BattlefieldPanel(Panel):
         if eng.st.reach:
             out.append("Reach: " + "; ".join(f"{a}–{b}" for a, b in eng.st.reach) + "\n")
         who = self.focus_name()
-        if who and eng.agent(who).zone:
+        if who and eng.fighter(who).zone:
             out.append(f"\nFrom {who} (Close-range weapon):\n", style="bold")
             for other, a in eng.st.fighters.items():
                 if other == who or a.dead or a.zone is None:

@@ -57,7 +57,7 @@ class TurnPanel(Panel):
 
     def _twod20(self, session: Session, who: str) -> Text:
         eng = session.engine
-        a = eng.agent(who)
+        a = eng.fighter(who)
         out = Text()
         out.append(f"{who}\n", style="bold")
         majors_turn = f"{a.majors_turn}/{a.majors_allowed}"
