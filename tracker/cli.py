@@ -132,27 +132,11 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
 
 
 def summary(session: object) -> str:
-    """A few lines of plain text: the round, whose turn, everyone's state, the prompt."""
+    """A few lines of plain text: the round, whose turn, everyone's state, the prompt (the family words them)."""
     from tracker.rules.session import Session
-    from tracker.rules.snapshot import state_json
 
     assert isinstance(session, Session)
-    data = state_json(session)
-    lines = [f"round {data['round']}, " + (f"{data['active']}'s turn" if data["active"] else data["phase"])]
-    if "pools" in data:
-        lines[0] += ", " + ", ".join(f"{k} {v}" for k, v in data["pools"].items())
-    for c in data["combatants"]:
-        conds = ", ".join(k if v is True else f"{k} {v}" for k, v in c["conditions"].items())
-        if data["system"] == "ttb":
-            body = f"init {c['initiative']}, wounds {c['wounds']}/{c['wounds_max']}, AP {c['ap']}+{c['combat_ap']}"
-        else:
-            stress = ", ".join(f"{t} {v}/{c['stress_max'][t]}" for t, v in c["stress"].items())
-            harms = ", ".join(f"{k} {v}" for k, v in c["harms"].items() if v)
-            body = f"{c['zone'] or '-'}; {stress}" + (f"; {harms}" if harms else "")
-        lines.append(f"  {c['name']} ({c['status']}): {body}" + (f" [{conds}]" if conds else ""))
-    if data["prompt"]:
-        lines.append(f"? {data['prompt']}")
-    return "\n".join(lines)
+    return "\n".join(session.engine.summary())
 
 
 def cmd_check(paths: list[str]) -> int:
@@ -298,7 +282,7 @@ def cmd_demo(path: str | None, delay: float, seed: int | None) -> int:
             print(f"tracker: demo step {n} ('{demo_step.do}') refused: {exc}", file=sys.stderr)
             return 2
         for entry in session.state.log[before:]:
-            print("    " + entry.split("|", 2)[2])
+            print("    " + entry.text)
         if delay:
             time.sleep(delay)
     return 0

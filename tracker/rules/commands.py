@@ -1,15 +1,26 @@
-"""The GM command language (CONTRACT.md §3): one line → one typed command.
+"""The GM command language (CONTRACT.md §3): one command table per rule family, one parser.
 
-The TUI's command line, its key bindings, ``tracker exec`` and ``[[demo]]`` steps all parse through
-`parse`. Names stay as typed here; the engine resolves them (unique prefixes) against the encounter.
+A `VerbSpec` says everything about one verb: its argument kinds, its ``key=value`` options and bare
+flags, whether a key binding leaves the line open for more input, its usage line and one-line help.
+Each family owns a `VerbTable` of its own verbs (the shared ones are defined once here), and every
+place that speaks about commands reads that table: the parser, the command line's completion, the
+action picker, key prefills, the palette, ``?`` help and every usage or refusal message. That is how
+a 2d20 screen never offers a Through the Breach verb, and the reverse.
+
+Names stay as typed here; the engine resolves them (unique prefixes) against the encounter.
 """
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from tracker.rules.errors import Refusal
+
+#: What a positional argument is, so completion can offer the right words.
+ArgKind = Literal["name", "condition", "action", "zone", "number", "signed", "card", "answer", "text", "word"]
 
 
 @dataclass(frozen=True)
@@ -23,96 +34,136 @@ class Command:
     line: str = ""
 
 
-#: verb → (minimum words, maximum words or None, usage)
-VERBS: dict[str, tuple[int, int | None, str]] = {
-    "start": (0, 0, "start"),
-    "next": (0, 0, "next"),
-    "add": (2, 3, "add NAME CONDITION [N]"),
-    "remove": (2, 3, "remove NAME CONDITION [N]"),
-    "damage": (2, 2, "damage NAME N [no-armor] [weak|moderate|severe]  or  damage NAME W/M/S [margin=D]"),
-    "heal": (2, 2, "heal NAME N  or  heal NAME W/M/S"),
-    "spend": (2, None, "spend NAME ACTION [ARG …]"),
-    "initiative": (2, 2, "initiative NAME CARD"),
-    "flip": (0, 1, "flip [N]"),
-    "engage": (2, 2, "engage A B"),
-    "disengage": (2, 2, "disengage A B"),
-    "move": (2, 2, "move NAME ZONE"),
-    "reach": (2, 2, "reach A B"),
-    "momentum": (1, None, "momentum ±N [REASON]"),
-    "threat": (1, None, "threat ±N [REASON]"),
-    "pick": (1, 2, "pick NAME"),
-    "keep": (1, 2, "keep NAME [threat]"),
-    "roll": (3, None, "roll NAME TN DIFFICULTY [bought=K] [focus=F] [faces=a,b] [pay=threat]"),
-    "challenge": (1, 2, "challenge N [faces=a,b,…]"),
-    "treat": (2, 3, "treat NAME wound|trauma [N]"),
-    "stabilize": (1, 1, "stabilize NAME"),
-    "revive": (1, 1, "revive NAME"),
-    "fortune": (2, None, "fortune NAME ±N [REASON]"),
-    "answer": (1, None, "answer VALUE"),
-    "undo": (0, 0, "undo"),
-    "redo": (0, 0, "redo"),
-    "reshuffle": (0, 0, "reshuffle"),
-    "end": (0, 0, "end"),
-    "seed": (1, 1, "seed N"),
-}
+@dataclass(frozen=True)
+class VerbSpec:
+    """One verb of one rule family's command language."""
 
-#: Verbs that may run while a prompt waits for its answer (CONTRACT.md §3).
+    verb: str
+    #: Kinds of the positional arguments in order; the last repeats when `most` is None.
+    args: tuple[ArgKind, ...]
+    #: Fewest and most positional words (None: the rest of the line, e.g. a reason or an answer).
+    least: int
+    most: int | None
+    usage: str
+    help: str
+    #: "both" for the verbs every family has, else the family's name ("ttb", "2d20").
+    family: str = "both"
+    #: ``key=value`` options the verb knows (names as typed, lower case).
+    options: tuple[str, ...] = ()
+    #: Bare words recognised as flags once the required arguments are given.
+    flags: tuple[str, ...] = ()
+    #: A key that prefills this verb leaves the line open for the GM to finish (a number, a condition).
+    needs_more: bool = True
+    #: Accepted while a prompt waits for its answer (CONTRACT.md §3).
+    while_prompted: bool = False
+    #: Its entry in the command palette ("Damage…"); empty: not offered there.
+    title: str = ""
+
+    def kind_at(self, position: int) -> ArgKind | None:
+        """The kind of the positional argument at `position` (1 = the first word after the verb)."""
+        if position < 1:
+            return None
+        if position <= len(self.args):
+            return self.args[position - 1]
+        return self.args[-1] if self.args and self.most is None else None
+
+
+def _normal_flag(word: str) -> str:
+    return word.casefold().replace("_", "-")
+
+
+class VerbTable:
+    """A family's verbs: parsing, lookups and the texts that describe them."""
+
+    def __init__(self, family_title: str, specs: Iterable[VerbSpec]) -> None:
+        self.family_title = family_title
+        self._specs: dict[str, VerbSpec] = {s.verb: s for s in specs}
+
+    def __iter__(self) -> Iterator[VerbSpec]:
+        return iter(self._specs.values())
+
+    def __contains__(self, verb: object) -> bool:
+        return verb in self._specs
+
+    def get(self, verb: str) -> VerbSpec | None:
+        return self._specs.get(verb)
+
+    def verbs(self) -> list[str]:
+        return list(self._specs)
+
+    def while_prompted(self) -> frozenset[str]:
+        return frozenset(v for v, s in self._specs.items() if s.while_prompted)
+
+    def usage(self, verb: str) -> str:
+        """``usage: …`` for one verb, as this family spells it."""
+        spec = self._specs.get(verb)
+        return f"usage: {spec.usage}" if spec else f"usage: {verb}"
+
+    def resolve_verb(self, text: str) -> VerbSpec:
+        """The verb `text` names: exact, or a unique prefix, among this family's verbs only."""
+        key = text.casefold()
+        if key in self._specs:
+            return self._specs[key]
+        matches = [v for v in self._specs if v.startswith(key)]
+        if len(matches) == 1:
+            return self._specs[matches[0]]
+        if matches:
+            raise Refusal(f"'{text}' is ambiguous: {', '.join(matches)}")
+        raise Refusal(
+            f"unknown command '{text}' in a {self.family_title} encounter (commands: {', '.join(self._specs)})"
+        )
+
+    def parse(self, line: str) -> Command:
+        """Parse one command line; raises a one-line Refusal for anything malformed."""
+        try:
+            words = shlex.split(line, comments=False, posix=True)
+        except ValueError as exc:
+            raise Refusal(f"cannot read '{line.strip()}': {exc}") from None
+        if not words:
+            raise Refusal("empty command")
+        spec = self.resolve_verb(words[0])
+        args: list[str] = []
+        options: dict[str, str] = {}
+        flags: set[str] = set()
+        for word in words[1:]:
+            if spec.options and "=" in word and not word.startswith("="):
+                key, value = word.split("=", 1)
+                key = _normal_flag(key)
+                if key not in spec.options:
+                    known = ", ".join(f"{o}=" for o in spec.options)
+                    raise Refusal(f"unknown {spec.verb} option '{key}' (it knows {known})")
+                options[key] = value
+            elif spec.flags and len(args) >= spec.least and _normal_flag(word) in spec.flags:
+                flags.add(_normal_flag(word))
+            else:
+                args.append(word)
+        if len(args) < spec.least or (spec.most is not None and len(args) > spec.most):
+            raise Refusal(self.usage(spec.verb))
+        return Command(spec.verb, tuple(args), options, frozenset(flags), line.strip())
+
+
+# --- the verbs every family has -------------------------------------------------------------
+
+START = VerbSpec("start", (), 0, 0, "start", "begin the fight: initiative, round 1, the first turn", needs_more=False)
+NEXT = VerbSpec("next", (), 0, 0, "next", "end the active turn (end-of-turn effects), start the next", needs_more=False)
+ANSWER = VerbSpec("answer", ("answer",), 1, None, "answer VALUE", "resolve the pending question", while_prompted=True)
+UNDO = VerbSpec(
+    "undo", (), 0, 0, "undo", "step back one command, with all its effects", needs_more=False, while_prompted=True
+)
+REDO = VerbSpec("redo", (), 0, 0, "redo", "step forward again after an undo", needs_more=False, while_prompted=True)
+SEED = VerbSpec("seed", ("number",), 1, 1, "seed N", "set the random seed for the flips and rolls to come")
+
+
+def table(family_title: str, specs: Sequence[VerbSpec]) -> VerbTable:
+    """A family's table: its own verbs, then the shared ones it does not redefine."""
+    own = {s.verb for s in specs}
+    first = [s for s in (START, NEXT) if s.verb not in own]
+    last = [s for s in (ANSWER, UNDO, REDO, SEED) if s.verb not in own]
+    return VerbTable(family_title, [*first, *specs, *last])
+
+
+#: Verbs that may run while a prompt waits for its answer (CONTRACT.md §3), in either family.
 WHILE_PROMPTED = {"answer", "pick", "keep", "undo", "redo"}
-
-FLAGS = {
-    "no-armor",
-    "no_armor",
-    "noarmor",
-    "weak",
-    "moderate",
-    "severe",
-    "intense",
-    "stun",
-    "knockdown",
-    "drain",
-    "area",
-    "snare",
-    "perilous",
-    "vicious",
-    "piercing",
-    "persistent",
-    "destructive",
-    "mental",
-    "yield",
-    "ignore-soak",
-}
-
-
-def parse(line: str) -> Command:
-    """Parse one command line; raises a one-line Refusal for anything malformed."""
-    try:
-        words = shlex.split(line, comments=False, posix=True)
-    except ValueError as exc:
-        raise Refusal(f"cannot read '{line.strip()}': {exc}") from None
-    if not words:
-        raise Refusal("empty command")
-    verb_text = words[0].casefold()
-    verbs = [v for v in VERBS if v == verb_text] or [v for v in VERBS if v.startswith(verb_text)]
-    if len(verbs) != 1:
-        if verbs:
-            raise Refusal(f"'{words[0]}' is ambiguous: {', '.join(verbs)}")
-        raise Refusal(f"unknown command '{words[0]}' (commands: {', '.join(VERBS)})")
-    verb = verbs[0]
-    args: list[str] = []
-    options: dict[str, str] = {}
-    flags: set[str] = set()
-    for w in words[1:]:
-        if verb in ("damage", "heal") and "=" in w and not w.startswith("="):
-            k, v = w.split("=", 1)
-            options[k.casefold().replace("_", "-")] = v
-        elif verb in ("damage", "heal") and len(args) >= 2 and w.casefold() in FLAGS:
-            flags.add(w.casefold().replace("_", "-"))
-        else:
-            args.append(w)
-    low, high, usage = VERBS[verb]
-    if len(args) < low or (high is not None and len(args) > high):
-        raise Refusal(f"usage: {usage}")
-    return Command(verb, tuple(args), options, frozenset(flags), line.strip())
 
 
 def signed_int(text: str, what: str) -> int:

@@ -1,35 +1,35 @@
-"""The rule families a session can run, behind one small interface.
+"""Which rule family plays a file: a registry from the file's ``system`` to the family.
 
-Each family provides a fresh state from the setup, its engine over a state, `apply` for one command,
-and the validation of a saved ``[state]``; the session does the rest (history, undo, redo).
+Each family is imported only when a file of its system is read, so a Through the Breach session never
+loads the 2d20 rules (and the reverse); `tests/test_import_hygiene.py` checks it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
-from tracker.rules.commands import Command
+from tracker.rules.family import RuleFamily
 
 
-@dataclass(frozen=True)
-class Family:
-    name: str
-    new_state: Callable[[Any, int], Any]
-    make_engine: Callable[[Any, Any], Any]
-    apply: Callable[[Any, Command], None]
-    load_state: Callable[[dict[str, Any]], Any]
+def _ttb() -> RuleFamily:
+    from tracker.rules.ttb.family import FAMILY
+
+    return FAMILY
 
 
-def family_of(setup: Any) -> Family:
-    """The family that runs `setup` (imported lazily: a TTB session never loads the 2d20 rules)."""
-    if setup.encounter.system == "2d20":
-        from tracker.rules.twod20 import engine as twod20
-        from tracker.rules.twod20.state import TwoD20State
+def _twod20() -> RuleFamily:
+    from tracker.rules.twod20.family import FAMILY
 
-        return Family("2d20", twod20.new_state, twod20.make_engine, twod20.apply, TwoD20State.model_validate)
-    from tracker.rules.ttb import engine as ttb
-    from tracker.rules.ttb.state import TTBState
+    return FAMILY
 
-    return Family("ttb", ttb.new_state, ttb.make_engine, ttb.apply, TTBState.model_validate)
+
+#: ``system`` in ``[encounter]`` → the family (CONTRACT.md §2).
+FAMILIES: dict[str, Callable[[], RuleFamily]] = {"ttb": _ttb, "2d20": _twod20}
+#: The family of a file whose ``system`` cannot be read (its errors are reported as this family's).
+DEFAULT = "ttb"
+
+
+def family_named(system: object) -> RuleFamily:
+    """The family for a ``system`` value; the default one for anything unknown (validation says why)."""
+    load = FAMILIES.get(system, FAMILIES[DEFAULT]) if isinstance(system, str) else FAMILIES[DEFAULT]
+    return load()

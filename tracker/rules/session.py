@@ -3,17 +3,19 @@
 Undo replays the accepted history from the setup with the recorded seed. Randomness is a pure function
 of (seed, draw count), so the replay reproduces every card exactly; that is what lets undo and redo
 cover every command with all its effects, and survive a restart (the history is in the file).
+
+The session knows no rule family: it holds the file's `RuleFamily` (its command table) and a
+`FamilyEngine`, and asks them (`tracker.rules.family`).
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
-from tracker.rules.commands import Command, parse
-from tracker.rules.encounter import EncounterFile
+from tracker.rules.commands import Command
+from tracker.rules.engine import LiveState
 from tracker.rules.errors import Refusal
-from tracker.rules.families import Family, family_of
+from tracker.rules.family import EncounterFile, FamilyEngine, RuleFamily
 from tracker.rules.model import History
 
 
@@ -21,17 +23,14 @@ class Session:
     """The encounter being played. `execute` is the only way it changes."""
 
     def __init__(self, setup: EncounterFile, seed: int | None = None) -> None:
-        self.setup = setup.model_copy(update={"state": None, "history": None})
-        self.family: Family = family_of(setup)
-        self._setup_toml: str | None = None
+        self.setup: EncounterFile = setup.model_copy(update={"state": None, "history": None})
+        self.family: RuleFamily = setup.rule_family()
         self.history: History
-        #: The rule family's engine (TTBEngine or TwoD20Engine); its ``st`` is the live state.
-        self.engine: Any
+        self.engine: FamilyEngine
         if setup.state is not None and setup.history is not None:
-            state = self.family.load_state(setup.state)
+            self.engine = self.setup.resume(setup.state)
             self.history = setup.history.model_copy(deep=True)
-            self.engine = self.family.make_engine(self.setup, state)
-            if seed is not None and seed != state.seed:
+            if seed is not None and seed != self.engine.state.seed:
                 self.execute(f"seed {seed}")
         else:
             start_seed = seed if seed is not None else setup.encounter.seed
@@ -40,27 +39,27 @@ class Session:
             self.history = History(seed=start_seed)
             self.engine = self._fresh()
 
-    def _fresh(self) -> Any:
-        return self.family.make_engine(self.setup, self.family.new_state(self.setup, self.history.seed))
+    def _fresh(self) -> FamilyEngine:
+        return self.setup.start(self.history.seed)
 
     @property
-    def system(self) -> str:
-        return self.setup.encounter.system
+    def state(self) -> LiveState:
+        """The live state in the shape both families share (the engine has the family's own)."""
+        return self.engine.state
 
-    @property
-    def state(self) -> Any:
-        """The live state: a TTBState or a TwoD20State, by the encounter's system."""
-        return self.engine.st
+    def parse(self, line: str) -> Command:
+        """One line of the family's command language as a typed command (Refusal when malformed)."""
+        return self.family.verbs.parse(line)
 
     def execute(self, line: str) -> Command:
         """Parse and apply one GM command; raises Refusal (state unchanged) when it is refused."""
-        cmd = parse(line)
+        cmd = self.parse(line)
         if cmd.verb == "undo":
             self.undo()
         elif cmd.verb == "redo":
             self.redo()
         else:
-            self.family.apply(self.engine, cmd)
+            self.engine.apply(cmd)
             self.history.commands.append(cmd.line)
             self.history.undone.clear()
         return cmd
@@ -77,39 +76,16 @@ class Session:
         if not self.history.undone:
             raise Refusal("nothing to redo")
         line = self.history.undone[-1]
-        self.family.apply(self.engine, parse(line))
+        self.engine.apply(self.parse(line))
         self.history.undone.pop()
         self.history.commands.append(line)
 
-    def replay(self, lines: list[str]) -> Any:
+    def replay(self, lines: list[str]) -> FamilyEngine:
         """A new engine with `lines` applied to the setup; the history was accepted once, so it replays."""
         eng = self._fresh()
         for n, line in enumerate(lines, 1):
             try:
-                self.family.apply(eng, parse(line))
+                eng.apply(self.parse(line))
             except Refusal as exc:
                 raise Refusal(f"the history no longer replays at command {n} ('{line}'): {exc}") from None
         return eng
-
-    def to_toml(self) -> str:
-        """The whole file as TOML text. The setup never changes during play, so its text is made once
-        and reused: a durable save then only serializes the live state and the history."""
-        import tomli_w
-
-        if self._setup_toml is None:
-            doc = self.to_document()
-            self._setup_toml = tomli_w.dumps({k: v for k, v in doc.items() if k not in ("state", "history")})
-        live = {
-            "state": self.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
-            "history": self.history.model_dump(mode="json"),
-        }
-        return self._setup_toml + "\n" + tomli_w.dumps(live)
-
-    def to_document(self) -> dict[str, Any]:
-        """The whole file as plain data for TOML: setup, live state and history."""
-        doc = self.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True, exclude={"state", "history"})
-        doc["encounter"] = self.setup.encounter.model_dump(mode="json", exclude_none=True)
-        # Defaults are left out: a smaller file is a faster durable save, and loading restores them.
-        doc["state"] = self.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
-        doc["history"] = self.history.model_dump(mode="json")
-        return doc

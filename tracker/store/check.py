@@ -11,7 +11,6 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from tracker.rules.errors import Refusal
-from tracker.rules.families import family_of
 from tracker.rules.session import Session
 from tracker.store.files import FileInvalid, Problem, parse_text
 from tracker.store.tomlpos import Positions
@@ -37,7 +36,7 @@ def check_file(path: str) -> list[str]:
             problems.append(Problem(line, col, "[state] and [history] are written together; one is missing"))
         else:
             try:
-                family_of(setup).load_state(setup.state)
+                setup.resume(setup.state)
             except ValidationError as exc:
                 for err in exc.errors():
                     line, col = pos.find(("state", *err["loc"]))

@@ -8,7 +8,6 @@ before on screen). If the write fails, the session goes back to the last durable
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -17,8 +16,8 @@ from textual.widgets import Static
 
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
 from tracker.store import files
+from tracker.store.save import encounter_text
 from tracker.ui.config import load_config, save_config
 from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.screens.player import PlayerScreen
@@ -50,9 +49,9 @@ class TrackerApp(App[None]):
         self.player = player
         self.follow = follow
         self._theme_choice = theme
-        self._durable = session.to_toml() if session is not None else ""
-        self._snapshot: tuple[int, dict[str, Any]] | None = None
-        self._revision = 0
+        self._durable = encounter_text(session) if session is not None else ""
+        #: Counts accepted commands (and file changes a viewer saw); the screens' views carry it.
+        self.revision = 0
         self._last_text = self._durable
 
     @classmethod
@@ -130,19 +129,15 @@ class TrackerApp(App[None]):
         else:
             self.bump()
 
-    # --- the state panels read -----------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
-        """The JSON state of the current revision, computed once however many panels ask."""
-        if self._snapshot is None or self._snapshot[0] != self._revision:
-            self._snapshot = (self._revision, state_json(self.session))
-        return self._snapshot[1]
-
+    # --- what the screens show -------------------------------------------------------------
     def bump(self) -> None:
-        """A new revision: every panel redraws from the session."""
-        self._revision += 1
+        """A new revision: each screen asks the family for its new view once."""
+        self.revision += 1
         for screen in self.screen_stack:
-            if isinstance(screen, TrackerScreen | PlayerScreen):
-                screen.revision = self._revision
+            if isinstance(screen, TrackerScreen):
+                screen.rebuild(self.revision)
+            elif isinstance(screen, PlayerScreen):
+                screen.revision = self.revision
 
     # --- the one way state changes ----------------------------------------------------------
     def submit(self, line: str) -> str | None:
@@ -153,7 +148,7 @@ class TrackerApp(App[None]):
             self.session.execute(line)
         except Refusal as exc:
             return str(exc)
-        text = self.session.to_toml()
+        text = encounter_text(self.session)
         try:
             files.write_text(self.path, text)
         except OSError as exc:

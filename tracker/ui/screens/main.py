@@ -1,12 +1,14 @@
 """The GM's screen: every panel, the prompt bar and the command line, and the keys that drive them.
 
-Data flows one way: a key or the command line → `TrackerApp.submit` (command → engine → durable save)
-→ `revision` → every panel redraws from the state. Panels never change state themselves.
+Data flows one way (ARCHITECTURE.md): a key or the command line → a `Submit` message → the app runs
+the command (engine → durable save) → the family builds one typed `EncounterView` → the screen sets
+its slices (`header`, `order`, `turn` …) → each panel, bound to its slice with `data_bind`, redraws only
+when its slice changed. No panel reads the session; the screen asks the family, never "which system?".
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,21 +17,26 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
+from tracker.rules.family import FamilyEngine
+from tracker.rules.view import Block, ConditionNote, EncounterView, HeaderView, OrderView, PromptView
+from tracker.rules.words import quote
+from tracker.ui.messages import Submit
 from tracker.ui.palette import TrackerCommands
 from tracker.ui.screens.modals import ActionPicker, HelpScreen, RuleScreen
 from tracker.ui.widgets.base import Panel
-from tracker.ui.widgets.battlefield import BattlefieldPanel
 from tracker.ui.widgets.command import CommandLine, CommandSuggester
 from tracker.ui.widgets.conditions import ConditionsPanel
 from tracker.ui.widgets.initiative import InitiativePanel
-from tracker.ui.widgets.log import LogPanel
+from tracker.ui.widgets.log import LogPanel, LogSlice
 from tracker.ui.widgets.order_table import OrderTable
-from tracker.ui.widgets.prompt import PromptBar, answer_line
-from tracker.ui.widgets.resources import ResourcesPanel
-from tracker.ui.widgets.turn import TurnPanel
+from tracker.ui.widgets.prompt import PromptBar
+from tracker.ui.widgets.text_panel import TextPanel
+
+if TYPE_CHECKING:
+    from tracker.rules.session import Session
+    from tracker.ui.app import TrackerApp
 
 GM_ONLY_ACTIONS = {"next_turn", "undo", "redo", "spend", "prefill", "pool", "command", "answer"}
-TWOD20_ACTIONS = {"pool"}
 
 
 class TrackerScreen(Screen[None]):
@@ -64,41 +71,61 @@ class TrackerScreen(Screen[None]):
         Binding("q", "app.quit", "Quit", id="quit"),
     ]
 
-    #: Bumped after every accepted command; every panel is bound to it.
-    revision = var(0)
-    #: The combatant selected in the order table.
+    #: The whole typed view of this revision, built once by the family after each accepted command.
+    view: var[EncounterView | None] = var(None)
+    #: The combatant selected in the order table (None: the active one).
     selected: var[str | None] = var(None)
+    # The slices of `view` the panels are bound to; a panel redraws only when its slice changed.
+    header: var[HeaderView | None] = var(None)
+    order: var[OrderView | None] = var(None)
+    turn: var[Block] = var(())
+    focus: var[str | None] = var(None)
+    conditions: var[tuple[ConditionNote, ...]] = var(())
+    field: var[Block] = var(())
+    resources: var[Block] = var(())
+    prompt: var[PromptView | None] = var(None)
+    log: var[LogSlice] = var(((), 0))
 
     def __init__(self, read_only: bool = False) -> None:
         super().__init__()
         self.read_only = read_only
 
+    @property
+    def tracker(self) -> TrackerApp:
+        return cast("TrackerApp", self.app)
+
+    @property
+    def session(self) -> Session:
+        return self.tracker.session
+
+    @property
+    def engine(self) -> FamilyEngine:
+        return self.session.engine
+
     def compose(self) -> ComposeResult:
-        app: Any = self.app
-        session = app.session
-        system = session.system
+        family = self.session.family
         yield Static(id="title")
         yield Static(id="caption")
         with Horizontal(id="body"):
-            yield InitiativePanel(id="order").data_bind(TrackerScreen.revision, TrackerScreen.selected)
+            yield InitiativePanel(id="order").data_bind(order=TrackerScreen.order)
             with TabbedContent(id="side"):
                 with TabPane("Turn", id="tab-turn"):
-                    yield TurnPanel().data_bind(TrackerScreen.revision)
+                    yield TextPanel(id="turn").data_bind(block=TrackerScreen.turn)
                 with TabPane("Conditions", id="tab-conditions"):
-                    yield ConditionsPanel().data_bind(TrackerScreen.revision, TrackerScreen.selected)
-                with TabPane("Melee" if system == "ttb" else "Zones", id="tab-field"):
-                    yield BattlefieldPanel().data_bind(TrackerScreen.revision, TrackerScreen.selected)
-                with TabPane("Fate Deck" if system == "ttb" else "Pools", id="tab-resources"):
-                    yield ResourcesPanel().data_bind(TrackerScreen.revision)
+                    yield ConditionsPanel().data_bind(TrackerScreen.focus, notes=TrackerScreen.conditions)
+                with TabPane(family.tab_titles["field"], id="tab-field"):
+                    yield TextPanel(id="field").data_bind(block=TrackerScreen.field)
+                with TabPane(family.tab_titles["resources"], id="tab-resources"):
+                    yield TextPanel(id="resources").data_bind(block=TrackerScreen.resources)
                 with TabPane("Log", id="tab-log"):
-                    yield LogPanel().data_bind(TrackerScreen.revision)
+                    yield LogPanel().data_bind(TrackerScreen.log)
         with Vertical(id="log-strip"):
-            yield LogPanel(id="log-bottom").data_bind(TrackerScreen.revision)
-        yield PromptBar(id="prompt").data_bind(TrackerScreen.revision)
+            yield LogPanel(id="log-bottom").data_bind(TrackerScreen.log)
+        yield PromptBar(id="prompt").data_bind(TrackerScreen.prompt)
         if not self.read_only:
             yield CommandLine(
                 placeholder="command (e.g. damage thug 4) — Enter to run, Esc to leave",
-                suggester=CommandSuggester(lambda: app.session),
+                suggester=CommandSuggester(lambda: self.engine),
                 select_on_focus=False,
                 id="command-line",
             )
@@ -107,7 +134,46 @@ class TrackerScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#order-table", OrderTable).focus()
         self.query_one("#caption", Static).display = False
-        self._update_title()
+        self.rebuild(self.tracker.revision)
+
+    # --- the view ----------------------------------------------------------------------------
+    def rebuild(self, revision: int) -> None:
+        """Ask the family for the view of this revision (after a command, a file change, a selection)."""
+        self.view = self.engine.view(revision, self.selected)
+
+    def watch_selected(self) -> None:
+        if self.is_mounted and self.view is not None:
+            self.rebuild(self.view.revision)
+
+    def watch_view(self, view: EncounterView | None) -> None:
+        if view is None:
+            return
+        self.header = view.header
+        self.order = view.order
+        self.turn = view.turn
+        self.focus = view.focus
+        self.conditions = view.conditions
+        self.field = view.field
+        self.resources = view.resources
+        self.prompt = view.prompt
+        self.log = (view.log, view.logged)
+        # The footer is rebuilt only when the set of usable keys can have changed.
+        history = self.session.history
+        signature = (view.phase, view.header.active is None, view.prompt, bool(history.commands),
+                     bool(history.undone))
+        if signature != getattr(self, "_signature", None):
+            self._signature = signature
+            self.refresh_bindings()
+
+    def watch_header(self, header: HeaderView | None) -> None:
+        if header is None:
+            return
+        label = "VIEW ONLY · " if self.read_only else ""
+        pools = f" · {header.pools}" if header.pools else ""  # the pools first: the name is in the order too
+        active = f" · {header.active}'s turn" if header.active else ""
+        self.query_one("#title", Static).update(
+            f"{label}{header.encounter} · {header.family} · {header.where}{pools}{active}", layout=False
+        )
 
     def show_caption(self, text: str | None) -> None:
         """The demo's caption for the step being played (hidden when None)."""
@@ -115,46 +181,10 @@ class TrackerScreen(Screen[None]):
         caption.update(text or "")
         caption.display = bool(text)
 
-    def watch_revision(self) -> None:
-        if self.is_mounted:
-            self._update_title()
-            # The footer is rebuilt only when the set of usable keys can have changed.
-            signature = self._bindings_signature()
-            if signature != getattr(self, "_signature", None):
-                self._signature = signature
-                self.refresh_bindings()
-
-    def _bindings_signature(self) -> tuple[object, ...]:
-        app: Any = self.app
-        st = app.session.state
-        prompt = st.prompt
-        return (
-            st.phase,
-            st.active is None,
-            prompt.kind if prompt else None,
-            len(prompt.options) if prompt else 0,
-            bool(app.session.history.commands),
-            bool(app.session.history.undone),
-        )
-
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """Panels in hidden tabs skip their redraws; the one coming into view catches up."""
         for panel in event.pane.query(Panel):
             panel.catch_up()
-
-    def _update_title(self) -> None:
-        app: Any = self.app
-        session = app.session
-        st = session.state
-        label = "VIEW ONLY · " if self.read_only else ""
-        system = "Through the Breach" if session.system == "ttb" else f"2d20 {session.engine.profile.name}"
-        where = f"Round {st.round}" if st.round else "not started"
-        active = f" · {st.active}'s turn" if st.active else ""
-        if session.system == "2d20":  # the pools first: the active name is in the order panel too
-            active = f" · Momentum {st.momentum} · {session.engine.pool_name} {st.threat}" + active
-        self.query_one("#title", Static).update(
-            f"{label}{session.setup.encounter.name} · {system} · {where}{active}", layout=False
-        )
 
     # --- selection ---------------------------------------------------------------------
     def on_order_table_highlighted(self, event: OrderTable.Highlighted) -> None:
@@ -162,36 +192,36 @@ class TrackerScreen(Screen[None]):
 
     # --- which keys make sense now (footer and palette) -----------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        app: Any = self.app
-        session = app.session
         if self.read_only and action in GM_ONLY_ACTIONS:
             return False
-        if action in TWOD20_ACTIONS and session.system != "2d20":
-            return False
-        if action == "prefill" and parameters and parameters[0] == "move" and session.system != "2d20":
-            return False
-        st = session.state
+        verbs = self.session.family.verbs
+        if action in ("prefill", "pool") and parameters and str(parameters[0]) not in verbs:
+            return False  # a verb this family does not have (move, momentum … in a TTB fight)
+        st = self.engine.state
         if action == "answer":
             prompt = st.prompt
             return prompt is not None and int(str(parameters[0])) <= len(prompt.options)
         if action == "spend":
             return st.active is not None or None
         if action == "undo":
-            return bool(session.history.commands) or None
+            return bool(self.session.history.commands) or None
         if action == "redo":
-            return bool(session.history.undone) or None
+            return bool(self.session.history.undone) or None
         return True
 
     # --- actions -------------------------------------------------------------------------
-    def run_line(self, line: str) -> None:
-        app: Any = self.app
-        error = app.submit(line)
+    def on_submit(self, message: Submit) -> None:
+        self.run_line(message.line)
+
+    def run_line(self, line: str) -> bool:
+        """Submit one command; a refusal is shown as a notification. True when it was accepted."""
+        error = self.tracker.submit(line)
         if error:
             self.notify(error, severity="error", timeout=6)
+        return error is None
 
     def action_next_turn(self) -> None:
-        app: Any = self.app
-        phase = app.session.state.phase
+        phase = self.engine.state.phase
         self.run_line("start" if phase in ("setup", "ended") else "next")
 
     def action_undo(self) -> None:
@@ -204,24 +234,25 @@ class TrackerScreen(Screen[None]):
         self.run_line(f"{pool} {delta:+d} GM")
 
     def action_answer(self, number: int) -> None:
-        app: Any = self.app
-        prompt = app.session.state.prompt
-        if prompt is not None and number <= len(prompt.options):
-            self.run_line(answer_line(app.session, prompt.options[number - 1]))
+        prompt = self.view.prompt if self.view else None
+        if prompt is not None and number <= len(prompt.answers):
+            self.run_line(prompt.answers[number - 1])
 
     def _target(self) -> str | None:
-        app: Any = self.app
-        return self.selected or app.session.state.active
+        return self.selected or self.engine.state.active
+
+    def open_line(self, text: str) -> None:
+        """Put `text` on the command line for the GM to finish."""
+        line = self.query_one("#command-line", Input)
+        line.value = text
+        line.cursor_position = len(line.value)
+        line.focus()
 
     def action_prefill(self, verb: str) -> None:
         if self.read_only:
             return
         who = self._target()
-        name = f"'{who}'" if who and " " in who else (who or "")
-        line = self.query_one("#command-line", Input)
-        line.value = f"{verb} {name} " if name else f"{verb} "
-        line.cursor_position = len(line.value)
-        line.focus()
+        self.open_line(f"{verb} {quote(who)} " if who else f"{verb} ")
 
     def action_command(self) -> None:
         if not self.read_only:
@@ -235,88 +266,32 @@ class TrackerScreen(Screen[None]):
         if not line:
             self.action_focus_order()
             return
-        app: Any = self.app
-        error = app.submit(line)
-        if error:
-            self.notify(error, severity="error", timeout=6)
-        else:
+        if self.run_line(line):
             event.input.value = ""
             self.action_focus_order()
 
     def action_spend(self) -> None:
-        app: Any = self.app
-        session = app.session
-        who = session.state.active
+        who = self.engine.state.active
         if who is None:
             self.notify("No turn is open: n starts or moves to the next turn", severity="warning")
             return
-        if session.system == "ttb":
-            from tracker.rules.ttb import actions
-
-            rows = []
-            for k, a, reason in actions.available(session.engine, who):
-                cost = "X AP (you say how many)" if a.cost is None else f"{a.cost} AP"
-                rows.append((k, f"{actions.display(k):<16} {cost}", reason))
-        else:
-            from tracker.rules.twod20 import actions as twod20_actions
-
-            rows = [
-                (k, f"{k.replace('_', '-'):<16} {a.kind}", twod20_actions.legality(session.engine, who, k))
-                for k, a in twod20_actions.ACTIONS.items()
-            ]
-            rows.sort(key=lambda r: r[2] is not None)
+        choices = {c.key: c for c in self.engine.actions_for(who)}
+        rows = [(c.key, f"{c.label:<16} {c.cost}", c.reason) for c in choices.values()]
 
         def chosen(key: str | None) -> None:
-            if key is None:
+            choice = choices.get(key) if key else None
+            if choice is None:
                 return
-            needs_more = key in (
-                "charge",
-                "assist",
-                "impose",
-                "trick",
-                "order",
-                "show",
-                "doctor",
-                "defensive",
-                "wait",
-                "cast",
-                "cast_resisted",
-                "reload",
-                "recovery",
-            )
-            name = f"'{who}'" if " " in who else who
-            text = f"spend {name} {key.replace('_', '-')}"
-            if needs_more:
-                line = self.query_one("#command-line", Input)
-                line.value = text + " "
-                line.cursor_position = len(line.value)
-                line.focus()
+            if choice.needs_more:
+                self.open_line(choice.line + " ")
             else:
-                self.run_line(text)
+                self.run_line(choice.line)
 
         self.app.push_screen(ActionPicker(who, rows), chosen)
 
     def action_rule(self) -> None:
-        app: Any = self.app
-        session = app.session
-        who = self._target()
-        entries = []
-        if who is not None:
-            if session.system == "ttb":
-                from tracker.rules.ttb.catalogue import CONDITIONS as TTB_CONDITIONS
-
-                for key in session.state.fighters[who].conditions:
-                    rule = TTB_CONDITIONS.get(key)
-                    if rule:
-                        entries.append((rule.title, rule.summary, rule.section))
-            else:
-                from tracker.rules.twod20.catalogue import CONDITIONS as TWOD20_CONDITIONS
-
-                for key in session.state.fighters[who].conditions:
-                    rule2 = TWOD20_CONDITIONS.get(key)
-                    if rule2:
-                        entries.append((rule2.title, rule2.summary, rule2.section))
-        self.app.push_screen(RuleScreen(entries))
+        notes = self.view.conditions if self.view and self._target() else ()
+        self.app.push_screen(RuleScreen([(n.title, n.summary, n.section) for n in notes if n.section]))
 
     def action_tab(self, step: int) -> None:
         """`,` and `.` move between the side panel's tabs (Turn, Conditions, Melee/Zones, …)."""
@@ -336,11 +311,10 @@ class TrackerScreen(Screen[None]):
                 continue  # keys that do nothing in this encounter (2d20 keys in a TTB fight)
             keys = " ".join(self.app.get_key_display(Binding(k, b.action)) for k in b.key.split(","))
             rows.append((keys, b.description))
-        self.app.push_screen(HelpScreen(rows))
+        self.app.push_screen(HelpScreen(rows, self.session.family.help_lines()))
 
     def action_cycle_theme(self) -> None:
-        app: Any = self.app
-        app.cycle_theme()
+        self.tracker.cycle_theme()
 
     def panels(self) -> list[Panel]:
         return list(self.query(Panel))

@@ -12,8 +12,6 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tracker.rules.commands import VERBS
-
 
 class HelpScreen(ModalScreen[None]):
     """Every binding with its description, and the command language."""
@@ -25,9 +23,11 @@ class HelpScreen(ModalScreen[None]):
                                   background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, bindings: list[tuple[str, str]]) -> None:
+    def __init__(self, bindings: list[tuple[str, str]], commands: list[tuple[str, str]]) -> None:
         super().__init__()
         self._rows = bindings
+        #: (usage, help) of every verb of this encounter's family, from its command table.
+        self._commands = commands
 
     def compose(self) -> ComposeResult:
         out = Text()
@@ -36,8 +36,9 @@ class HelpScreen(ModalScreen[None]):
             out.append(f"  {key:<14}", style="bold")
             out.append(f"{description}\n")
         out.append("\nCommands (type after ':')\n", style="bold underline")
-        for _, (_, _, usage) in VERBS.items():
+        for usage, text in self._commands:
             out.append(f"  {usage}\n")
+            out.append(f"      {text}\n", style="dim")
         out.append("\nNames are case-insensitive; a unique prefix works; quote names with spaces.\n", style="dim")
         with VerticalScroll():
             yield Static(out)

@@ -1,11 +1,11 @@
 """The player's screen: the order, conditions and the active turn in large type, nothing GM-only.
 
-It reads only `tracker.rules.player.player_view`, so whatever is hidden never reaches a widget.
+It reads only the family's `player_view` (a typed `PlayerView`), so whatever is hidden never reaches a widget.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,8 +15,10 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Digits, Footer, Static
 
-from tracker.rules.player import player_view
-from tracker.ui.present import condition_list, status_text
+from tracker.rules.words import condition_list, status_text
+
+if TYPE_CHECKING:
+    from tracker.ui.app import TrackerApp
 
 
 class PlayerScreen(Screen[None]):
@@ -36,6 +38,7 @@ class PlayerScreen(Screen[None]):
     """
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
 
+    #: Bumped by the app after every change of the file; the screen then asks for the player view.
     revision = var(0)
 
     def compose(self) -> ComposeResult:
@@ -60,26 +63,26 @@ class PlayerScreen(Screen[None]):
             self.show()
 
     def show(self) -> None:
-        app: Any = self.app
-        view = player_view(app.session)
-        self.query_one(Digits).update(str(view["round"]))
-        who = view["active"]
+        app = cast("TrackerApp", self.app)
+        view = app.session.engine.player_view()
+        self.query_one(Digits).update(str(view.round))
+        who = view.active
         line = Text()
-        line.append(f"{view['name']}\n", style="dim")
-        line.append(f"Round {view['round']} · ", style="bold")
+        line.append(f"{view.name}\n", style="dim")
+        line.append(f"Round {view.round} · ", style="bold")
         line.append(f"{who}'s turn" if who else "waiting", style="bold reverse" if who else "italic")
         self.query_one("#active-name", Static).update(line)
         table: DataTable[Any] = self.query_one(DataTable)
         seen = set()
-        for row in view["rows"]:
-            name = row["name"]
+        for row in view.rows:
+            name = row.name
             seen.add(name)
             cells = (
-                "▶" if row["active"] else ("✓" if row["acted"] else ""),
-                Text(name, style="bold" if row["active"] else ""),
-                status_text(row["status"]),
-                row["health"],
-                condition_list(row["conditions"], 60),
+                "▶" if row.active else ("✓" if row.acted else ""),
+                Text(name, style="bold" if row.active else ""),
+                status_text(row.status),
+                row.health,
+                condition_list(dict(row.conditions), 60),
             )
             old = self._rows.get(name)
             if old is None:
@@ -93,14 +96,13 @@ class PlayerScreen(Screen[None]):
             if name not in seen:
                 table.remove_row(name)
                 del self._rows[name]
-        order = [r["name"] for r in view["rows"]]
+        order = [r.name for r in view.rows]
         if order != getattr(self, "_order", None):
             table.sort("Name", key=lambda cell: order.index(str(cell)) if str(cell) in order else len(order))
             self._order = order
         prompt = self.query_one("#player-prompt", Static)
-        prompt.update(f"? {view['prompt']}" if view["prompt"] else "")
-        prompt.display = bool(view["prompt"])
+        prompt.update(f"? {view.prompt}" if view.prompt else "")
+        prompt.display = bool(view.prompt)
 
     def action_cycle_theme(self) -> None:
-        app: Any = self.app
-        app.cycle_theme()
+        cast("TrackerApp", self.app).cycle_theme()

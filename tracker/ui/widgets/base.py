@@ -1,61 +1,47 @@
-"""What every panel shares: it follows the screen's `revision` and redraws from the session.
+"""What every panel shares: it draws a slice of the screen's typed view, and skips work while hidden.
 
-The screen bumps `revision` after each accepted command (or each file change a viewer sees); panels
-are bound to it with `data_bind`, so one reactive drives every panel and nothing is kept in sync by hand.
+The screen holds one `EncounterView` per revision and binds each panel's own reactive to its slice with
+`data_bind`; a panel never reads the session. A panel in a tab that is not showing marks itself stale
+instead of drawing (a layout for nothing) and catches up when its tab is shown.
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.reactive import var
 from textual.widgets import Static, TabPane
 
-if TYPE_CHECKING:
-    from tracker.rules.session import Session
+from tracker.rules.view import Block
+
+#: How each emphasis of the rules' text looks on screen.
+EMPHASIS = {"": "", "bold": "bold", "dim": "dim", "italic": "italic", "key": "reverse"}
+
+
+def to_text(block: Block) -> Text:
+    """A rules-side text block as Rich text."""
+    out = Text()
+    for span in block:
+        out.append(span.text, style=EMPHASIS[span.emphasis])
+    return out
 
 
 class Panel(Vertical):
-    """A panel: `show(session)` runs whenever the bound `revision` or `selected` changes."""
+    """A panel: `draw()` runs whenever one of its bound reactives changes (and it is showing)."""
 
-    #: Bumped by the screen after every accepted command.
-    revision = var(0)
-    #: The combatant the GM has selected in the order table (None: the active one).
-    selected: var[str | None] = var(None)
-
-    def session(self) -> Session:
-        return self.app.session  # type: ignore[attr-defined, no-any-return]
-
-    def data(self) -> dict[str, Any]:
-        """The JSON state of this revision, computed once for all panels by the app."""
-        return self.app.snapshot()  # type: ignore[attr-defined, no-any-return]
-
-    def focus_name(self) -> str | None:
-        """The selected combatant, else the active one."""
-        st = self.session().state
-        return self.selected or st.active
-
-    def watch_revision(self) -> None:
-        self._redraw()
-
-    def watch_selected(self) -> None:
-        self._redraw()
-
-    def _redraw(self) -> None:
-        if not self.is_mounted or self.app.session is None:  # type: ignore[attr-defined]
+    def redraw(self) -> None:
+        """Draw now, or later if the panel is hidden; watchers of the bound reactives call this."""
+        if not self.is_mounted:
             return
         if self._hidden():
-            # A panel in a tab that is not showing costs a layout for nothing: it catches up when shown.
             self._stale = True
             return
         self._stale = False
-        # Bound reactives can fire before the panel's children are composed; on_mount redraws then.
+        # Bound reactives can fire before the panel's children are composed; on_mount draws then.
         with contextlib.suppress(NoMatches):
-            self.show(self.session())
+            self.draw()
 
     def _hidden(self) -> bool:
         node = self.parent
@@ -76,10 +62,10 @@ class Panel(Vertical):
         if getattr(self, "_stale", False):
             self._stale = False
             with contextlib.suppress(NoMatches):
-                self.show(self.session())
+                self.draw()
 
     def on_mount(self) -> None:
-        self._redraw()
+        self.redraw()
 
-    def show(self, session: Session) -> None:
-        """Redraw from the session's state; every panel overrides it."""
+    def draw(self) -> None:
+        """Draw the bound slice; every panel overrides it."""

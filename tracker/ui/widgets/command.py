@@ -1,6 +1,8 @@
-"""The command line (CONTRACT.md §3) with completion of verbs, names, conditions and actions.
+"""The command line (CONTRACT.md §3) with completion of verbs, names, conditions, actions and zones.
 
 Completion is a Textual `Suggester`: the grey suggestion after the cursor is accepted with → or Tab.
+What may come at each position is read from the family's command table (`VerbSpec.kind_at`) and the
+words the family's engine gives for that kind, so a 2d20 line never completes a Through the Breach verb.
 """
 
 from __future__ import annotations
@@ -11,66 +13,16 @@ from collections.abc import Callable
 from textual.suggester import Suggester
 from textual.widgets import Input
 
-from tracker.rules.commands import VERBS
-from tracker.rules.session import Session
-
-NAME_FIRST = {
-    "add",
-    "remove",
-    "damage",
-    "heal",
-    "spend",
-    "initiative",
-    "engage",
-    "disengage",
-    "move",
-    "reach",
-    "pick",
-    "keep",
-    "roll",
-    "treat",
-    "stabilize",
-    "revive",
-    "fortune",
-}
-
-
-def words_for(session: Session, verb: str, position: int) -> list[str]:
-    """What may come at `position` (1 = the word after the verb)."""
-    names = list(session.engine.sheets)
-    if verb in NAME_FIRST and position == 1:
-        return names
-    if verb in ("engage", "disengage", "reach") and position == 2:
-        return names
-    if verb in ("add", "remove") and position == 2:
-        if session.system == "ttb":
-            from tracker.rules.ttb.catalogue import CONDITIONS
-        else:
-            from tracker.rules.twod20.catalogue import CONDITIONS  # type: ignore[assignment]
-        return list(CONDITIONS)
-    if verb == "spend" and position == 2:
-        if session.system == "ttb":
-            from tracker.rules.ttb.actions import ACTIONS
-        else:
-            from tracker.rules.twod20.actions import ACTIONS  # type: ignore[assignment]
-        return [k.replace("_", "-") for k in ACTIONS]
-    if verb == "move" and position == 2:
-        return list(session.engine.zones.names())
-    if verb == "answer" and position == 1 and session.state.prompt is not None:
-        return list(session.state.prompt.options)
-    return []
-
-
-def quote(word: str) -> str:
-    return f"'{word}'" if " " in word else word
+from tracker.rules.family import FamilyEngine
+from tracker.rules.words import quote
 
 
 class CommandSuggester(Suggester):
     """Suggests the rest of the word being typed, from the encounter's own names."""
 
-    def __init__(self, session: Callable[[], Session]) -> None:
+    def __init__(self, engine: Callable[[], FamilyEngine]) -> None:
         super().__init__(use_cache=False, case_sensitive=False)
-        self._session = session
+        self._engine = engine
 
     async def get_suggestion(self, value: str) -> str | None:
         if not value or value.endswith(" "):
@@ -82,13 +34,17 @@ class CommandSuggester(Suggester):
             words[-1] = words[-1].lstrip("'\"")
         if not words:
             return None
+        engine = self._engine()
+        verbs = engine.family.verbs
         if len(words) == 1:
-            matches = [v for v in VERBS if v.startswith(words[0].casefold())]
+            matches = [v for v in verbs.verbs() if v.startswith(words[0].casefold())]
             return value + matches[0][len(words[0]) :] + " " if matches else None
-        session = self._session()
+        spec = verbs.get(words[0].casefold())
+        kind = spec.kind_at(len(words) - 1) if spec else None
+        if kind is None:
+            return None
         partial = words[-1]
-        options = words_for(session, words[0].casefold(), len(words) - 1)
-        for option in options:
+        for option in engine.choices(kind):
             if option.casefold().startswith(partial.casefold()) and option.casefold() != partial.casefold():
                 head = value[: len(value) - len(partial)].rstrip("'\"")
                 return head + quote(option) + " "

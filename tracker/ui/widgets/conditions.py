@@ -3,33 +3,42 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.reactive import var
 from textual.widgets import Static
 
-from tracker.rules.session import Session
-from tracker.ui.present import timing
+from tracker.rules.view import ConditionNote
 from tracker.ui.widgets.base import Panel
 
 
 class ConditionsPanel(Panel):
     DEFAULT_CSS = "ConditionsPanel { overflow-y: auto; }"
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    #: Whom the panel speaks about (the selection, else the active combatant).
+    focus: var[str | None] = var(None)
+    #: That combatant's conditions as the family explains them.
+    notes: var[tuple[ConditionNote, ...]] = var(())
+
+    def compose(self) -> ComposeResult:
         yield Static(id="conditions-body")
 
-    def show(self, session: Session) -> None:
+    def watch_focus(self) -> None:
+        self.redraw()
+
+    def watch_notes(self) -> None:
+        self.redraw()
+
+    def draw(self) -> None:
         body = self.query_one("#conditions-body", Static)
-        who = self.focus_name()
-        if who is None:
+        if self.focus is None:
             self.put(body, Text("Select a combatant in the order (↑/↓).", style="italic"))
             return
-        conditions = dict(session.state.fighters[who].conditions)
         out = Text()
-        out.append(f"{who}\n", style="bold")
-        if not conditions:
+        out.append(f"{self.focus}\n", style="bold")
+        if not self.notes:
             out.append("No conditions.\n", style="italic")
-        for key, value in conditions.items():
-            label = key.replace("_", " ").title() + ("" if value is True else f" +{value}")
-            out.append(f"{label:<18}", style="bold")
-            out.append(timing(session.system, key, value) + "\n")
+        for note in self.notes:
+            out.append(f"{note.label:<18}", style="bold")
+            out.append(note.timing + "\n")
         out.append("\ni: the rule in our words", style="dim")
         self.put(body, out)

@@ -1,6 +1,6 @@
 """The log: every event, grouped by round and turn, automatic effects included.
 
-It appends only the lines written since it last looked (the state counts every line ever logged),
+It appends only the entries written since it last looked (the state counts every entry ever logged),
 into a `RichLog` with a line limit (ARCHITECTURE.md practice 9).
 """
 
@@ -9,42 +9,53 @@ from __future__ import annotations
 from rich.console import Group
 from rich.padding import Padding
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.reactive import var
 from textual.widgets import RichLog
 
-from tracker.rules.session import Session
+from tracker.rules.log import LogEntry
 from tracker.ui.widgets.base import Panel
+
+#: The entries the state keeps, and how many were ever written.
+LogSlice = tuple[tuple[LogEntry, ...], int]
 
 
 class LogPanel(Panel):
     DEFAULT_CSS = "LogPanel > RichLog { height: 1fr; }"
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    #: Bound to the screen's log slice.
+    log: var[LogSlice] = var(((), 0))
+
+    def compose(self) -> ComposeResult:
         yield RichLog(max_lines=2000, wrap=True, markup=False)
 
     def on_mount(self) -> None:
         self._seen = 0
-        self._group = ("", "")
+        self._group: tuple[int, str | None] = (-1, None)
         super().on_mount()
 
-    def show(self, session: Session) -> None:
-        st = session.state
+    def watch_log(self) -> None:
+        self.redraw()
+
+    def draw(self) -> None:
+        entries, logged = self.log
         view = self.query_one(RichLog)
-        if st.logged < self._seen:  # an undo went back: start again from what the state keeps
+        if logged < self._seen:  # an undo went back: start again from what the state keeps
             view.clear()
-            self._seen = st.logged - len(st.log)
-            self._group = ("", "")
-        new = st.logged - self._seen
+            self._seen = logged - len(entries)
+            self._group = (-1, None)
+        new = logged - self._seen
         if new <= 0:
             return
         parts: list[Text | Padding] = []
-        for entry in st.log[-new:] if new <= len(st.log) else st.log:
-            round_no, turn, text = entry.split("|", 2)
-            if (round_no, turn) != self._group:
-                self._group = (round_no, turn)
-                title = f"Round {round_no}" + (f" · {turn}" if turn else "")
-                if round_no != "0":
+        for entry in entries[-new:] if new <= len(entries) else entries:
+            if (entry.round, entry.actor) != self._group:
+                self._group = (entry.round, entry.actor)
+                if entry.round:
+                    title = f"Round {entry.round}" + (f" · {entry.actor}" if entry.actor else "")
                     parts.append(Text(title, style="bold underline"))
             # Padding keeps wrapped lines indented under their event.
-            parts.append(Padding(Text(text, style="italic" if text.startswith("?") else ""), (0, 0, 0, 2)))
+            style = "italic" if entry.kind == "prompt" else ""
+            parts.append(Padding(Text(entry.text, style=style), (0, 0, 0, 2)))
         view.write(Group(*parts))  # one write: one refresh of the log however many lines came
-        self._seen = st.logged
+        self._seen = logged

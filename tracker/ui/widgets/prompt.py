@@ -3,18 +3,12 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.reactive import var
 from textual.widgets import Static
 
-from tracker.rules.session import Session
+from tracker.rules.view import PromptView
 from tracker.ui.widgets.base import Panel
-
-
-def answer_line(session: Session, option: str) -> str:
-    """The command one prompt option stands for: `answer` for TTB, `pick` for the 2d20 hand-over."""
-    prompt = session.state.prompt
-    if prompt is not None and prompt.kind in ("pick", "round"):
-        return f"pick '{option}'"
-    return f"answer '{option}'" if " " in option else f"answer {option}"
 
 
 class PromptBar(Panel):
@@ -23,11 +17,17 @@ class PromptBar(Panel):
     PromptBar.-idle { background: $panel; }
     """
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    #: The pending question, or None.
+    prompt: var[PromptView | None] = var(None)
+
+    def compose(self) -> ComposeResult:
         yield Static(id="prompt-body")
 
-    def show(self, session: Session) -> None:
-        prompt = session.state.prompt
+    def watch_prompt(self) -> None:
+        self.redraw()
+
+    def draw(self) -> None:
+        prompt = self.prompt
         body = self.query_one("#prompt-body", Static)
         self.set_class(prompt is None, "-idle")
         if prompt is None:
@@ -47,8 +47,6 @@ class PromptBar(Panel):
             out.append(f" {i} ", style="reverse")
             out.append(f" {option}  ")
             used += chunk
-        if prompt.kind in ("critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard"):
-            out.append("  or type a card: answer 9R", style="dim")
-        if "keep NAME" in prompt.question:
-            out.append("  (type keep NAME to keep the initiative)", style="dim")
+        if prompt.hint:
+            out.append(f"  {prompt.hint}", style="dim")
         self.put(body, out)

@@ -1,0 +1,228 @@
+"""The seam between the rule families and everything else (ARCHITECTURE.md "The family seam").
+
+Modelled on harlequin's adapter (``src/harlequin/adapter.py``): a `RuleFamily` is the static side (its
+name, its command table, its tab titles and capability flags, how to read its file), like
+``HarlequinAdapter``; a `FamilyEngine` is one encounter in play (apply a command, the JSON state, the
+typed screen view, the player view, completions, the action catalogue), like ``HarlequinConnection``.
+Through the Breach implements both in ``rules/ttb/``, the 2d20 System in ``rules/twod20/``.
+
+Code outside those two folders asks the family, never "which system is this?": a capability is a flag
+or a verb in the family's table, not a comparison of names or an ``isinstance``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
+
+from tracker.rules.commands import ArgKind, Command, VerbTable
+from tracker.rules.model import Strict
+from tracker.rules.view import (
+    ActionChoice,
+    Block,
+    ConditionNote,
+    EncounterView,
+    HeaderView,
+    OrderView,
+    PlayerRow,
+    PlayerView,
+    PromptView,
+)
+from tracker.rules.words import mentions
+
+if TYPE_CHECKING:
+    from tracker.rules.engine import LiveState
+    from tracker.rules.model import DemoStep, EncounterInfo, History
+
+#: JSON data as CONTRACT.md §4 prints it.
+JSONValue: TypeAlias = "str | int | float | bool | Sequence[JSONValue] | Mapping[str, JSONValue] | None"
+JSONObject: TypeAlias = "dict[str, JSONValue]"
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a family's screen offers beyond the common panels (flags, never name checks)."""
+
+    #: Zones and range bands (the `m` key prefills `move`).
+    zones: bool = False
+    #: A Momentum pool and a GM pool the `+ - ] [` keys change.
+    pools: bool = False
+    #: A Fate Deck of cards (typed card answers on prompts).
+    deck: bool = False
+
+
+class FamilyEngine(ABC):
+    """One encounter in play under one rule family: the live side of the seam.
+
+    The screen asks for the whole `view` once per accepted command; the family answers each part.
+    """
+
+    #: The family this engine plays.
+    family: RuleFamily
+
+    @property
+    @abstractmethod
+    def state(self) -> LiveState:
+        """The live state (round, active, order, prompt, log) in the shape both families share."""
+
+    @abstractmethod
+    def apply(self, cmd: Command) -> None:
+        """Apply one command; raise Refusal before changing anything when it is refused."""
+
+    @abstractmethod
+    def combatant_names(self) -> list[str]:
+        """Everyone in the encounter, in the file's order."""
+
+    @abstractmethod
+    def state_json(self) -> JSONObject:
+        """CONTRACT.md §4: the state as ``tracker exec --json`` prints it."""
+
+    @abstractmethod
+    def summary(self) -> list[str]:
+        """A few plain lines for ``tracker exec`` without ``--json``."""
+
+    # --- the parts of the GM screen's view -----------------------------------------------------
+    @abstractmethod
+    def header(self) -> HeaderView:
+        """The title line: encounter, family, round, pools, whose turn."""
+
+    @abstractmethod
+    def order(self) -> OrderView:
+        """The initiative order table and its round line."""
+
+    @abstractmethod
+    def turn(self) -> Block:
+        """The active combatant's budget for this turn (AP, or Major/Minor/Reaction use)."""
+
+    @abstractmethod
+    def field(self, focus: str | None) -> Block:
+        """Where everyone stands (melee engagements, or zones with ranges from `focus`)."""
+
+    @abstractmethod
+    def resources(self) -> Block:
+        """The table's resources (the Fate Deck and hands, or the pools)."""
+
+    @abstractmethod
+    def conditions_of(self, who: str) -> tuple[ConditionNote, ...]:
+        """`who`'s conditions with what each does and when."""
+
+    @abstractmethod
+    def prompt_view(self) -> PromptView | None:
+        """The pending question with the command each answer stands for."""
+
+    @abstractmethod
+    def words(self, kind: ArgKind) -> list[str]:
+        """The family's own words for an argument of `kind` (conditions, actions, zones)."""
+
+    @abstractmethod
+    def actions_for(self, who: str) -> list[ActionChoice]:
+        """The action catalogue for `who`, legal first, each illegal one with its reason."""
+
+    @abstractmethod
+    def player_row(self, name: str, hidden: set[str]) -> PlayerRow:
+        """`name` as players may see it; text that names a `hidden` combatant is left out."""
+
+    @abstractmethod
+    def hidden_names(self) -> set[str]:
+        """Combatants marked ``gm_only``: never shown to players."""
+
+    # --- what both families build the same way --------------------------------------------------
+    def in_order(self) -> list[str]:
+        """This round's order, then everyone not in it, in the file's order."""
+        order = self.state.order
+        return [*order, *(n for n in self.combatant_names() if n not in order)]
+
+    def view(self, revision: int, selected: str | None) -> EncounterView:
+        """Everything the GM screen shows, about `selected` (None or unknown: the active combatant)."""
+        st = self.state
+        focus = selected if selected in self.combatant_names() else st.active
+        return EncounterView(
+            revision=revision,
+            header=self.header(),
+            order=self.order(),
+            focus=focus,
+            turn=self.turn(),
+            conditions=self.conditions_of(focus) if focus else (),
+            field=self.field(focus),
+            resources=self.resources(),
+            prompt=self.prompt_view(),
+            log=tuple(st.log),
+            logged=st.logged,
+            phase=st.phase,
+        )
+
+    def choices(self, kind: ArgKind) -> list[str]:
+        """Words the command line may complete for an argument of `kind`."""
+        if kind == "name":
+            return self.combatant_names()
+        if kind == "answer":
+            prompt = self.state.prompt
+            return list(prompt.options) if prompt else []
+        return self.words(kind)
+
+    def player_view(self) -> PlayerView:
+        """What players may see (``tracker view --player``): nothing GM-only reaches it."""
+        st = self.state
+        hidden = self.hidden_names()
+        rows = tuple(self.player_row(n, hidden) for n in self.in_order() if n not in hidden)
+        active = st.active if st.active not in hidden else None
+        question = st.prompt.question if st.prompt and not mentions(st.prompt.question, hidden) else None
+        return PlayerView(self.encounter_name(), st.round, active, rows, question)
+
+    @abstractmethod
+    def encounter_name(self) -> str:
+        """The encounter's name from its file."""
+
+
+class RuleFamily(ABC):
+    """A rule family: its name, its command language, its screen words and its capabilities."""
+
+    #: The ``system`` value in the encounter file.
+    name: str
+    #: How the screens name it ("Through the Breach", "2d20").
+    title: str
+    #: The family's command table: the only verbs its screens and errors speak of.
+    verbs: VerbTable
+    capabilities: Capabilities
+    #: Titles of the side panel's family tabs: "field" (Melee / Zones) and "resources" (Fate Deck / Pools).
+    tab_titles: Mapping[str, str]
+
+    @abstractmethod
+    def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:
+        """The file's setup as this family's model (pydantic ValidationError when it is wrong)."""
+
+    def help_lines(self) -> list[tuple[str, str]]:
+        """(usage, one-line help) for every verb, in the table's order."""
+        return [(spec.usage, spec.help) for spec in self.verbs]
+
+
+class EncounterFile(Strict):
+    """Base of both families' file models: what the session and the store use of any encounter file.
+
+    Each family's model declares the fields itself (their order is the file's order on save) and
+    answers for its own family here, so nothing outside the family asks which system a file is.
+    """
+
+    if TYPE_CHECKING:
+        encounter: EncounterInfo
+        demo: list[DemoStep]
+        state: dict[str, object] | None
+        history: History | None
+
+    def rule_family(self) -> RuleFamily:
+        """The family that plays this file."""
+        raise NotImplementedError
+
+    def start(self, seed: int) -> FamilyEngine:
+        """A fresh engine: the state before ``start``."""
+        raise NotImplementedError
+
+    def resume(self, state: Mapping[str, object]) -> FamilyEngine:
+        """An engine over a saved ``[state]`` (pydantic ValidationError when it is wrong)."""
+        raise NotImplementedError
+
+    def hidden_names(self) -> set[str]:
+        """Combatants marked ``gm_only``."""
+        raise NotImplementedError

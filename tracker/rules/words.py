@@ -1,0 +1,74 @@
+"""Words and symbols both families use to say things the way the table says them.
+
+Status is never shown by colour alone: each has a symbol and a word. Nothing here changes state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+STATUS_MARK = {
+    "ok": "●",
+    "unconscious": "◌",
+    "defeated": "▼",
+    "dying": "✚",
+    "dead": "✖",
+}
+
+
+def status_text(status: str) -> str:
+    return f"{STATUS_MARK.get(status, '?')} {status}"
+
+
+def pips(left: int, total: int) -> str:
+    """``●●○``: filled pips left, hollow ones spent."""
+    total = max(total, left)
+    return "●" * left + "○" * (total - left)
+
+
+def condition_list(conditions: Mapping[str, object], limit: int = 40) -> str:
+    """``burning 2, prone``, cut with an ellipsis at `limit` characters."""
+    parts = [k.replace("_", " ") if v is True else f"{k.replace('_', ' ')} {v}" for k, v in conditions.items()]
+    text = ", ".join(parts)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def plain_conditions(conditions: Mapping[str, object]) -> str:
+    """``burning 2, prone`` with the keys as the JSON state writes them (``tracker exec``)."""
+    return ", ".join(k if v is True else f"{k} {v}" for k, v in conditions.items())
+
+
+def quote(word: str) -> str:
+    """A name as the command language wants it: quoted when it has a space."""
+    return f"'{word}'" if " " in word else word
+
+
+def wound_word(current: int, maximum: int) -> str:
+    """A descriptor for how hurt someone looks, never a number."""
+    if current <= 0:
+        return "down"
+    share = current / maximum
+    if share >= 1:
+        return "unhurt"
+    if share > 0.5:
+        return "hurt"
+    if share > 0.25:
+        return "bloodied"
+    return "badly hurt"
+
+
+def stress_word(taken: int, maximum: int, harms: int) -> str:
+    """A descriptor for a 2d20 combatant's state, never a number."""
+    if harms >= 2:
+        return "badly hurt"
+    if harms == 1:
+        return "wounded"
+    if taken == 0:
+        return "fresh"
+    return "strained" if taken < maximum else "spent"
+
+
+def mentions(text: str, names: set[str]) -> bool:
+    """Whether `text` names anyone in `names` (the player view drops such text)."""
+    low = text.casefold()
+    return any(n.casefold() in low for n in names)
