@@ -1,18 +1,19 @@
 """The encounter file of either rule family: `validate_document` picks the model by ``system``.
 
-The 2d20 models are imported only when a 2d20 file is read, so `tracker exec` on a TTB file starts fast.
+Each family's models are imported only when a file of that system is read: `tracker exec` on a TTB file
+never loads the 2d20 models (it starts fast), and a 2d20 file never loads the TTB ones. This shared layer
+may import a family lazily; the families never import each other (import-linter contract).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from tracker.rules.model import TTBFile
-
 if TYPE_CHECKING:
+    from tracker.rules.ttb.file import TTBFile
     from tracker.rules.twod20.file import TwoD20File
 
-#: Either family's file (a string alias so the 2d20 models stay unimported at run time).
+#: Either family's file (a string alias so neither family's models are imported at run time).
 EncounterFile: TypeAlias = "TTBFile | TwoD20File"
 
 
@@ -24,4 +25,6 @@ def validate_document(data: dict[str, Any]) -> EncounterFile:
         from tracker.rules.twod20.file import TwoD20File
 
         return TwoD20File.model_validate(data)
+    from tracker.rules.ttb.file import TTBFile
+
     return TTBFile.model_validate(data)
