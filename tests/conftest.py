@@ -11,6 +11,7 @@ import tomli_w
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.store.files import parse_text
+from tracker.store.save import encounter_document
 
 HEADER = """
 [encounter]
@@ -42,7 +43,7 @@ def make() -> Callable[..., Session]:
 
 def reloaded(session: Session) -> Session:
     """The session as a restart would see it: saved to TOML text and loaded again."""
-    return Session(parse_text(tomli_w.dumps(session.to_document()), "x"))
+    return Session(parse_text(tomli_w.dumps(encounter_document(session)), "x"))
 
 
 def assert_same_course(a: Session, b: Session, line: str) -> None:

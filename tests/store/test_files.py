@@ -17,6 +17,7 @@ from tracker.cli import main
 from tracker.rules.session import Session
 from tracker.store import files
 from tracker.store.files import FileInvalid
+from tracker.store.save import encounter_document
 from tracker.store.tomlpos import Positions
 
 ENCOUNTER = textwrap.dedent(
@@ -61,7 +62,7 @@ def boom(*args: Any, **kwargs: Any) -> NoReturn:
 def test_save_writes_the_whole_document(tmp_path: Path) -> None:
     path = tmp_path / "enc.toml"
     session = played_session("start", "flip 2", "damage thug 2")
-    document = session.to_document()
+    document = encounter_document(session)
     files.save(path, document)
     assert tomllib.loads(path.read_text(encoding="utf-8")) == document
     assert leftovers(tmp_path) == []
@@ -75,7 +76,7 @@ def test_save_replaces_an_existing_file_and_keeps_its_permissions(tmp_path: Path
     path = tmp_path / "enc.toml"
     path.write_text(ENCOUNTER, encoding="utf-8")
     os.chmod(path, 0o640)
-    document = played_session("start").to_document()
+    document = encounter_document(played_session("start"))
     files.save(path, document)
     assert tomllib.loads(path.read_text(encoding="utf-8")) == document
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
@@ -88,7 +89,7 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temp_file(tmp_path: Path, mo
     before = path.read_bytes()
     monkeypatch.setattr(os, "replace", boom)
     with pytest.raises(OSError, match="No space left"):
-        files.save(path, played_session("start", "flip 3").to_document())
+        files.save(path, encounter_document(played_session("start", "flip 3")))
     assert path.read_bytes() == before
     assert leftovers(tmp_path) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["enc.toml"]
@@ -100,7 +101,7 @@ def test_a_failed_fsync_leaves_the_old_file_and_no_temp_file(tmp_path: Path, mon
     before = path.read_bytes()
     monkeypatch.setattr(os, "fsync", boom)
     with pytest.raises(OSError):
-        files.save(path, played_session("start").to_document())
+        files.save(path, encounter_document(played_session("start")))
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["enc.toml"]
 
@@ -109,7 +110,7 @@ def test_a_failed_first_save_creates_nothing(tmp_path: Path, monkeypatch: pytest
     path = tmp_path / "new.toml"
     monkeypatch.setattr(os, "replace", boom)
     with pytest.raises(OSError):
-        files.save(path, played_session().to_document())
+        files.save(path, encounter_document(played_session()))
     assert list(tmp_path.iterdir()) == []
 
 

@@ -3,6 +3,8 @@
 Undo replays the accepted history from the setup with the recorded seed. Randomness is a pure function
 of (seed, draw count), so the replay reproduces every card exactly; that is what lets undo and redo
 cover every command with all its effects, and survive a restart (the history is in the file).
+
+Turning a session into file text is storage, not rules: `tracker.store.save` does it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ class Session:
     def __init__(self, setup: EncounterFile, seed: int | None = None) -> None:
         self.setup = setup.model_copy(update={"state": None, "history": None})
         self.family: Family = family_of(setup)
-        self._setup_toml: str | None = None
         self.history: History
         #: The rule family's engine (TTBEngine or TwoD20Engine); its ``st`` is the live state.
         self.engine: Any
@@ -90,26 +91,3 @@ class Session:
             except Refusal as exc:
                 raise Refusal(f"the history no longer replays at command {n} ('{line}'): {exc}") from None
         return eng
-
-    def to_toml(self) -> str:
-        """The whole file as TOML text. The setup never changes during play, so its text is made once
-        and reused: a durable save then only serializes the live state and the history."""
-        import tomli_w
-
-        if self._setup_toml is None:
-            doc = self.to_document()
-            self._setup_toml = tomli_w.dumps({k: v for k, v in doc.items() if k not in ("state", "history")})
-        live = {
-            "state": self.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
-            "history": self.history.model_dump(mode="json"),
-        }
-        return self._setup_toml + "\n" + tomli_w.dumps(live)
-
-    def to_document(self) -> dict[str, Any]:
-        """The whole file as plain data for TOML: setup, live state and history."""
-        doc = self.setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True, exclude={"state", "history"})
-        doc["encounter"] = self.setup.encounter.model_dump(mode="json", exclude_none=True)
-        # Defaults are left out: a smaller file is a faster durable save, and loading restores them.
-        doc["state"] = self.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
-        doc["history"] = self.history.model_dump(mode="json")
-        return doc

@@ -19,6 +19,7 @@ from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
 from tracker.store import files
+from tracker.store.save import encounter_text
 from tracker.ui.config import load_config, save_config
 from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.screens.player import PlayerScreen
@@ -50,7 +51,7 @@ class TrackerApp(App[None]):
         self.player = player
         self.follow = follow
         self._theme_choice = theme
-        self._durable = session.to_toml() if session is not None else ""
+        self._durable = encounter_text(session) if session is not None else ""
         self._snapshot: tuple[int, dict[str, Any]] | None = None
         self._revision = 0
         self._last_text = self._durable
@@ -153,7 +154,7 @@ class TrackerApp(App[None]):
             self.session.execute(line)
         except Refusal as exc:
             return str(exc)
-        text = self.session.to_toml()
+        text = encounter_text(self.session)
         try:
             files.write_text(self.path, text)
         except OSError as exc:

@@ -15,6 +15,7 @@ from textual.binding import Binding
 from tracker.rules.encounter import EncounterFile
 from tracker.rules.session import Session
 from tracker.store import files
+from tracker.store.save import encounter_text
 from tracker.ui.app import TrackerApp
 from tracker.ui.screens.main import TrackerScreen
 
@@ -30,7 +31,7 @@ class DemoApp(TrackerApp):
         self._setup = setup.model_copy(update={"state": None, "history": None})
         self._seed = seed
         session = Session(self._setup, seed=seed)
-        files.write_text(copy, session.to_toml())
+        files.write_text(copy, encounter_text(session))
         super().__init__(session, copy, theme=theme)
         self.delay = delay
         self.loop = loop
@@ -73,6 +74,6 @@ class DemoApp(TrackerApp):
                 return
             await self._wait(self.delay * 2)
             self.session = Session(self._setup, seed=self._seed)
-            files.write_text(self.path, self.session.to_toml())
+            files.write_text(self.path, encounter_text(self.session))
             self._caption("The demo starts again…")
             self.bump()
