@@ -4,6 +4,7 @@ occupants, Reach pairs and the range and Difficulty from the selected combatant 
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tracker.rules.errors import Refusal
@@ -14,7 +15,7 @@ from tracker.ui.widgets.base import Panel
 class BattlefieldPanel(Panel):
     DEFAULT_CSS = "BattlefieldPanel { overflow-y: auto; }"
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static(id="field-body")
 
     def show(self, session: Session) -> None:

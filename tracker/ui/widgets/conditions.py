@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tracker.rules.session import Session
@@ -13,7 +14,7 @@ from tracker.ui.widgets.base import Panel
 class ConditionsPanel(Panel):
     DEFAULT_CSS = "ConditionsPanel { overflow-y: auto; }"
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static(id="conditions-body")
 
     def show(self, session: Session) -> None:

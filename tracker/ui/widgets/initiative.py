@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tracker.rules.session import Session
@@ -26,7 +27,7 @@ class InitiativePanel(Panel):
     InitiativePanel > #round-line { height: 1; padding: 0 1; text-style: bold; }
     """
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static(id="round-line")
         yield OrderTable(id="order-table")
 

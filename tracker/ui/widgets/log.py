@@ -9,6 +9,7 @@ from __future__ import annotations
 from rich.console import Group
 from rich.padding import Padding
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.widgets import RichLog
 
 from tracker.rules.session import Session
@@ -18,7 +19,7 @@ from tracker.ui.widgets.base import Panel
 class LogPanel(Panel):
     DEFAULT_CSS = "LogPanel > RichLog { height: 1fr; }"
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield RichLog(max_lines=2000, wrap=True, markup=False)
 
     def on_mount(self) -> None:

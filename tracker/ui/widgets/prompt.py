@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tracker.rules.session import Session
@@ -23,7 +24,7 @@ class PromptBar(Panel):
     PromptBar.-idle { background: $panel; }
     """
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static(id="prompt-body")
 
     def show(self, session: Session) -> None:

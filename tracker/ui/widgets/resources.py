@@ -4,6 +4,7 @@ Points), or the 2d20 pools (Momentum, Threat or Heat, each player's Fortune)."""
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tracker.rules.session import Session
@@ -14,7 +15,7 @@ from tracker.ui.widgets.base import Panel
 class ResourcesPanel(Panel):
     DEFAULT_CSS = "ResourcesPanel { overflow-y: auto; }"
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static(id="resources-body")
 
     def show(self, session: Session) -> None:

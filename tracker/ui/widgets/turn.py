@@ -4,6 +4,7 @@ legality (and why not); 2d20 Major, Minor and Reaction use this turn and round."
 from __future__ import annotations
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.widgets import Static
 
 from tracker.rules.session import Session
@@ -17,7 +18,7 @@ class TurnPanel(Panel):
     TurnPanel > Static { width: 1fr; }
     """
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static(id="turn-body")
 
     def show(self, session: Session) -> None:
