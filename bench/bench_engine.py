@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from tracker.rules.session import Session
-from tracker.store import files
+from tracker.store import files, save
 
 COMBATANTS = 100
 COMMANDS = 1000
@@ -70,11 +70,11 @@ def run_family(label: str, text: str) -> None:
     durable_times = []
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.toml"
-        files.write_text(path, session.to_toml())
+        files.write_text(path, save.encounter_text(session))
         for _ in range(COMMANDS):
             t0 = time.perf_counter()
             session.execute("next")
-            files.write_text(path, session.to_toml())
+            files.write_text(path, save.encounter_text(session))
             durable_times.append(time.perf_counter() - t0)
         size = path.stat().st_size
         t0 = time.perf_counter()

@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Footer, Input, RichLog, Static, TabbedCon
 
 from bench.bench_engine import encounter_text
 from tracker.rules.session import Session
-from tracker.store import files
+from tracker.store import files, save
 from tracker.ui.app import TrackerApp
 
 os.environ.setdefault("TRACKER_CONFIG_DIR", tempfile.mkdtemp(prefix="tracker-bench-config-"))
@@ -85,7 +85,7 @@ async def next_latency(n: int, folder: Path, presses: int = 40) -> tuple[float, 
     target.write_text(encounter_text(n))
     session = Session(files.load(target))
     session.execute("start")
-    files.write_text(target, session.to_toml())
+    files.write_text(target, save.encounter_text(session))
     app = TrackerApp(session, target)
     times = []
     async with app.run_test(size=(160, 50)) as pilot:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from tracker.rules.session import Session
 from tracker.store import files
+from tracker.store.save import encounter_text
 
 ROOT = Path(__file__).resolve().parent.parent
 WRITES = 30
@@ -35,7 +36,7 @@ def run(viewers: int, folder: Path, idle_seconds: float = 0.0) -> None:
     shutil.copy(ROOT / "examples" / "duel.toml", path)
     session = Session(files.load(path))
     session.execute("initiative Sofia 9")
-    files.write_text(path, session.to_toml())
+    files.write_text(path, encounter_text(session))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TRACKER_CONFIG_DIR": str(folder / "config")}
     procs = [
         subprocess.Popen(
@@ -65,7 +66,7 @@ def run(viewers: int, folder: Path, idle_seconds: float = 0.0) -> None:
         lines = ["start"] + ["next"] * (WRITES - 1)
         for line in lines:
             session.execute(line)
-            text = session.to_toml()
+            text = encounter_text(session)
             written = time.time()
             files.write_text(path, text)
             want = len(session.history.commands)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from tracker.rules.session import Session
 from tracker.store import files
+from tracker.store.save import encounter_text
 from tracker.ui.app import TrackerApp
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +29,7 @@ async def shoot(name: str, example: str, commands: list[str], folder: Path) -> N
     session = Session(files.load(target))
     for line in commands:
         session.execute(line)
-    files.write_text(target, session.to_toml())
+    files.write_text(target, encounter_text(session))
     app = TrackerApp(session, target)
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()

@@ -6,11 +6,11 @@ import textwrap
 from collections.abc import Callable
 
 import pytest
-import tomli_w
 
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.store.files import parse_text
+from tracker.store.save import encounter_text
 
 HEADER = """
 [encounter]
@@ -41,8 +41,9 @@ def make() -> Callable[..., Session]:
 
 
 def reloaded(session: Session) -> Session:
-    """The session as a restart would see it: saved to TOML text and loaded again."""
-    return Session(parse_text(tomli_w.dumps(session.to_document()), "x"))
+    """The session as a restart would see it: the text the app saves (`encounter_text`, the same call
+    `TrackerApp.submit` and `tracker exec --save` make) parsed back the way `files.load` parses it."""
+    return Session(parse_text(encounter_text(session), "x"))
 
 
 def assert_same_course(a: Session, b: Session, line: str) -> None:

@@ -15,6 +15,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 ENCOUNTER = textwrap.dedent(
@@ -67,6 +69,39 @@ def test_headless_commands_never_load_textual(tmp_path: Path) -> None:
     assert report == {"check": 0, "exec": 0, "textual": []}
 
 
+FAMILY_PROBE = textwrap.dedent(
+    """\
+    import importlib, json, sys
+    importlib.import_module(sys.argv[1])
+    loaded = sorted(m for m in sys.modules if m == sys.argv[2] or m.startswith(sys.argv[2] + "."))
+    print(json.dumps(loaded))
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("module", "other_family"),
+    [
+        ("tracker.rules.ttb.file", "tracker.rules.twod20"),
+        ("tracker.rules.ttb.engine", "tracker.rules.twod20"),
+        ("tracker.rules.twod20.file", "tracker.rules.ttb"),
+        ("tracker.rules.twod20.engine", "tracker.rules.ttb"),
+    ],
+)
+def test_a_family_never_loads_the_other(module: str, other_family: str) -> None:
+    """The shared file layer (`tracker.rules.model`) imports neither family, so one family's file model
+    and engine load without the other's: a TTB run never pays for the 2d20 models and vice versa."""
+    proc = subprocess.run(
+        [sys.executable, "-c", FAMILY_PROBE, module, other_family],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == []
+
+
 def test_textual_is_importable_so_the_probe_means_something() -> None:
     """The probe above would pass vacuously if textual were not installed at all."""
     proc = subprocess.run(
@@ -84,7 +119,16 @@ def test_import_linter_contract_is_kept() -> None:
     command = str(exe) if exe.exists() else shutil.which("lint-imports")
     assert command, "lint-imports is not installed (pip install -e '.[test]')"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([command], capture_output=True, text=True, timeout=120, check=False, cwd=ROOT, env=env)
+    # --no-cache: a cached graph can miss a package that just gained its __init__.py.
+    proc = subprocess.run(
+        [command, "--no-cache"], capture_output=True, text=True, timeout=120, check=False, cwd=ROOT, env=env
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "The rules core never imports textual KEPT" in proc.stdout
+    for contract in (
+        "The two rule families never import each other",
+        "The rules never import storage or the UI",
+        "Storage never imports the UI",
+        "The rules core never imports textual",
+    ):
+        assert f"{contract} KEPT" in proc.stdout, contract
     assert "0 broken" in proc.stdout

@@ -104,6 +104,7 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
     from tracker.rules.session import Session
     from tracker.rules.snapshot import state_json
     from tracker.store import files
+    from tracker.store.save import encounter_text
 
     session = Session(files.load(path), seed=seed)
     for number, raw in enumerate(sys.stdin.read().splitlines(), 1):
@@ -120,7 +121,7 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
 
         try:
             with WriterLock(Path(path)):
-                files.write_text(Path(path), session.to_toml())
+                files.write_text(Path(path), encounter_text(session))
         except FileHeld as exc:
             print(f"tracker: not saved: {exc}", file=sys.stderr)
             return 1

@@ -14,6 +14,7 @@ import pytest
 
 from tracker.rules.session import Session
 from tracker.store import files
+from tracker.store.save import encounter_text
 from tracker.ui.app import TrackerApp
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -31,7 +32,7 @@ def app_for(tmp_path: Path, example: str, commands: list[str]) -> TrackerApp:
     session = Session(files.load(target))
     for line in commands:
         session.execute(line)
-    files.write_text(target, session.to_toml())
+    files.write_text(target, encounter_text(session))
     return TrackerApp(session, target)
 
 

@@ -17,15 +17,16 @@ import sys
 from pathlib import Path
 from tracker.rules.session import Session
 from tracker.store import files
+from tracker.store.save import encounter_text
 
 path = Path(sys.argv[1])
 session = Session(files.load(path))
 if session.state.phase == "setup":
     session.execute("start")
-    files.write_text(path, session.to_toml())
+    files.write_text(path, encounter_text(session))
 while True:
     session.execute("next")
-    files.write_text(path, session.to_toml())
+    files.write_text(path, encounter_text(session))
     print(len(session.history.commands), flush=True)   # the acknowledgement: after the durable write
 """
 

@@ -17,6 +17,7 @@ from tracker.cli import main
 from tracker.rules.session import Session
 from tracker.store import files
 from tracker.store.files import FileInvalid
+from tracker.store.save import encounter_document, encounter_text
 from tracker.store.tomlpos import Positions
 
 ENCOUNTER = textwrap.dedent(
@@ -58,15 +59,44 @@ def boom(*args: Any, **kwargs: Any) -> NoReturn:
 # --- atomic save ------------------------------------------------------------------------------
 
 
+def save(path: Path, session: Session) -> None:
+    """Save exactly as the app does after each accepted command (`TrackerApp.submit`)."""
+    files.write_text(path, encounter_text(session))
+
+
 def test_save_writes_the_whole_document(tmp_path: Path) -> None:
     path = tmp_path / "enc.toml"
     session = played_session("start", "flip 2", "damage thug 2")
-    document = session.to_document()
-    files.save(path, document)
-    assert tomllib.loads(path.read_text(encoding="utf-8")) == document
+    save(path, session)
+    text = path.read_text(encoding="utf-8")
+    assert tomllib.loads(text) == encounter_document(session)
     assert leftovers(tmp_path) == []
     # The saved file loads back as the same fight (state and history).
-    again = Session(files.load(path))
+    again = Session(files.parse_text(text, str(path)))
+    assert again.state.model_dump() == session.state.model_dump()
+    assert again.history.model_dump() == session.history.model_dump()
+
+
+def test_every_save_of_a_session_reloads_as_the_fight_so_far(tmp_path: Path) -> None:
+    """The setup text is made once per session and reused; each later save still holds the whole fight."""
+    path = tmp_path / "enc.toml"
+    session = played_session()
+    for line in ("start", "flip 2", "damage thug 2", "next", "undo"):
+        session.execute(line)
+        save(path, session)
+        text = path.read_text(encoding="utf-8")
+        assert tomllib.loads(text) == encounter_document(session), line
+        again = Session(files.parse_text(text, str(path)))
+        assert again.state.model_dump() == session.state.model_dump(), line
+        assert again.history.model_dump() == session.history.model_dump(), line
+
+
+def test_a_given_setup_text_is_written_as_it_is() -> None:
+    """The hook for keeping the GM's own setup (CONTRACT.md §2): the setup part goes out verbatim."""
+    session = played_session("start", "flip 2")
+    text = encounter_text(session, setup_text=ENCOUNTER)
+    assert text.startswith(ENCOUNTER)
+    again = Session(files.parse_text(text, "<test>"))
     assert again.state.model_dump() == session.state.model_dump()
     assert again.history.model_dump() == session.history.model_dump()
 
@@ -75,9 +105,9 @@ def test_save_replaces_an_existing_file_and_keeps_its_permissions(tmp_path: Path
     path = tmp_path / "enc.toml"
     path.write_text(ENCOUNTER, encoding="utf-8")
     os.chmod(path, 0o640)
-    document = played_session("start").to_document()
-    files.save(path, document)
-    assert tomllib.loads(path.read_text(encoding="utf-8")) == document
+    session = played_session("start")
+    save(path, session)
+    assert tomllib.loads(path.read_text(encoding="utf-8")) == encounter_document(session)
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert leftovers(tmp_path) == []
 
@@ -88,7 +118,7 @@ def test_a_failed_rename_leaves_the_old_file_and_no_temp_file(tmp_path: Path, mo
     before = path.read_bytes()
     monkeypatch.setattr(os, "replace", boom)
     with pytest.raises(OSError, match="No space left"):
-        files.save(path, played_session("start", "flip 3").to_document())
+        save(path, played_session("start", "flip 3"))
     assert path.read_bytes() == before
     assert leftovers(tmp_path) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["enc.toml"]
@@ -100,7 +130,7 @@ def test_a_failed_fsync_leaves_the_old_file_and_no_temp_file(tmp_path: Path, mon
     before = path.read_bytes()
     monkeypatch.setattr(os, "fsync", boom)
     with pytest.raises(OSError):
-        files.save(path, played_session("start").to_document())
+        save(path, played_session("start"))
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["enc.toml"]
 
@@ -109,7 +139,7 @@ def test_a_failed_first_save_creates_nothing(tmp_path: Path, monkeypatch: pytest
     path = tmp_path / "new.toml"
     monkeypatch.setattr(os, "replace", boom)
     with pytest.raises(OSError):
-        files.save(path, played_session().to_document())
+        save(path, played_session())
     assert list(tmp_path.iterdir()) == []
 
 

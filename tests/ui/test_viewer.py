@@ -12,6 +12,7 @@ from pathlib import Path
 from tests.ui.conftest import EXAMPLES
 from tracker.rules.session import Session
 from tracker.store import files
+from tracker.store.save import encounter_text
 from tracker.ui.app import TrackerApp, WaitingScreen
 from tracker.ui.screens.player import PlayerScreen
 
@@ -21,7 +22,7 @@ def advance(path: Path, *lines: str) -> Session:
     session = Session(files.load(path))
     for line in lines:
         session.execute(line)
-    files.write_text(path, session.to_toml())
+    files.write_text(path, encounter_text(session))
     return session
 
 

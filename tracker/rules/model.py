@@ -9,59 +9,25 @@ The file has three layers:
 * ``[history]``: the seed and the accepted command lines (and the undone ones, for redo).
 
 Every model forbids unknown keys, so a typo in a file is an error with its line, not a silent default.
+
+This module holds only what both rule families share (the header, prompts, demo steps, history, zones).
+Each family's own models live in its package: `tracker.rules.ttb.file` (+ ``ttb.sheet``) and
+`tracker.rules.twod20.file` (+ ``twod20.sheet``). Keeping this module free of both families is what lets
+them stay independent of each other: a model here that reached into one family would make the other
+depend on it through this shared layer.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
-
-from tracker.rules.ttb.cards import parse_damage_profile
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 
 class Strict(BaseModel):
     """Base for every file model: unknown keys are errors."""
 
     model_config = ConfigDict(extra="forbid")
-
-
-#: Rank bands of Fatemaster characters, RULES.md §2.1 [000:L419-424].
-RANKS: tuple[tuple[str, int, int, int], ...] = (
-    # name, lowest rank value, highest rank value, starting Fate Points
-    ("Peon", 1, 4, 0),
-    ("Minion", 5, 6, 1),
-    ("Enforcer", 7, 8, 2),
-    ("Henchman", 9, 11, 3),
-    ("Master", 12, 13, 4),
-    ("Tyrant", 14, 14, 5),
-)
-RANK_NAMES = tuple(r[0].lower() for r in RANKS)
-
-
-def rank_of(rank_value: int) -> str:
-    """The rank name a Rank Value falls in (the tracker stores the value and derives the rank)."""
-    for name, low, high, _ in RANKS:
-        if low <= rank_value <= high:
-            return name
-    raise ValueError(f"Rank Value {rank_value} is outside 1-14")
-
-
-def starting_fate_points(rank_value: int) -> int:
-    """Fate Points a Fatemaster character starts with, by rank [000:L419-424]."""
-    for _, low, high, points in RANKS:
-        if low <= rank_value <= high:
-            return points
-    raise ValueError(f"Rank Value {rank_value} is outside 1-14")
 
 
 class Prompt(Strict):
@@ -89,207 +55,7 @@ class EncounterInfo(Strict):
     player_view: Literal["hidden", "descriptor", "exact"] = "descriptor"
 
 
-EndOfTurnEffect = Literal["burning", "poison", "suffocating", "bleeding_out"]
-END_OF_TURN_DEFAULT: tuple[EndOfTurnEffect, ...] = ("burning", "poison", "suffocating", "bleeding_out")
-
-
-class TTBSettings(Strict):
-    """``[settings]`` for Through the Breach: every option RULES.md §5.1 marks as a table choice.
-
-    Each default is the recommended decision of RULES.md; the README lists them.
-    """
-
-    #: Combat AP per turn, spent only on Combat actions before General AP (§2.4, decision A4).
-    combat_ap: int = Field(default=1, ge=0, le=3)
-    #: Armor reduces condition damage such as Burning (decision A15; minimum 1 still applies).
-    armor_vs_conditions: bool = True
-    #: Poison on a non-Living character: "apply" with a warning, or "block" (decision A29).
-    poison_non_living: Literal["apply", "block"] = "apply"
-    #: Flips the rules need (critical, Suffocating damage, hazards): "prompt" the table for a card
-    #: (the answer may be ``flip``), or "auto" to flip from the tracker's Fate Deck at once.
-    flips: Literal["prompt", "auto"] = "prompt"
-    #: 1E option: re-check unconsciousness at every round end while at 0 Wounds or less (decision A10).
-    recheck_unconscious_each_round: bool = False
-    #: Damage flip of hazardous terrain (§2.6: "usually 1/2/3").
-    hazard_damage: str = "1/2/3"
-    #: TN of the Athletics challenge for swimming in rough water (§2.6; the seeds give no number).
-    rough_water_tn: int = Field(default=10, ge=1)
-    #: Order of end-of-turn effects (decision A14); expiries always run last.
-    end_of_turn_order: list[EndOfTurnEffect] = Field(default_factory=lambda: list(END_OF_TURN_DEFAULT))
-
-    @field_validator("hazard_damage")
-    @classmethod
-    def _profile(cls, value: str) -> str:
-        if parse_damage_profile(value) is None:
-            raise ValueError("must be weak/moderate/severe damage, e.g. '1/2/3'")
-        return value
-
-    @field_validator("end_of_turn_order")
-    @classmethod
-    def _all_four_once(cls, value: list[str]) -> list[str]:
-        if sorted(value) != sorted(["burning", "poison", "suffocating", "bleeding_out"]):
-            raise ValueError("must list burning, poison, suffocating and bleeding_out, each once")
-        return value
-
-
-class Weapon(Strict):
-    """A readied weapon (§2.1 ``readied_weapons``)."""
-
-    name: str = Field(min_length=1)
-    kind: Literal["melee", "projectile"] = "melee"
-    range: int = Field(default=1, ge=0)
-    damage: str = "1/2/3"
-    #: AP needed to reload (0: never needs reloading); AP may be spread over turns (§2.5 Reload).
-    reload: int = Field(default=0, ge=0)
-    #: Shots before a reload is needed; absent means the tracker does not count shots.
-    capacity: int | None = Field(default=None, ge=1)
-
-    @field_validator("damage")
-    @classmethod
-    def _wms(cls, value: str) -> str:
-        if parse_damage_profile(value) is None:
-            raise ValueError("damage must be weak/moderate/severe, e.g. '2/3/5'")
-        return value
-
-
-class TwistSuits(Strict):
-    """A Twist Deck described by the character's suit choices (13 cards, values 1-13) [001:L25]."""
-
-    defining: Literal["rams", "crows", "tomes", "masks"] = "rams"
-    ascendant: Literal["rams", "crows", "tomes", "masks"] = "crows"
-    center: Literal["rams", "crows", "tomes", "masks"] = "tomes"
-    descendant: Literal["rams", "crows", "tomes", "masks"] = "masks"
-
-    def cards(self) -> list[str]:
-        """Defining suit on 1, 5, 9, 13; ascendant 2, 6, 10; center 3, 7, 11; descendant 4, 8, 12."""
-        by_slot = [self.defining, self.ascendant, self.center, self.descendant]
-        return [f"{v}{by_slot[(v - 1) % 4][0].upper()}" for v in range(1, 14)]
-
-
 ConditionValue = Annotated[StrictBool | StrictInt, Field(union_mode="left_to_right")]
-
-
-class TTBCombatant(Strict):
-    """One ``[[combatants]]`` entry for Through the Breach (RULES.md §2.1)."""
-
-    name: str = Field(min_length=1)
-    side: str | None = None
-    kind: Literal["fated", "fatemaster"] = "fatemaster"
-    #: Optional: when given, rank_value must fall in its band (Minion 5-6 …), decision A26.
-    rank: Literal["peon", "minion", "enforcer", "henchman", "master", "tyrant"] | None = None
-    rank_value: int | None = Field(default=None, ge=1, le=14)
-    initiative: int = 0
-    speed: int = 0
-    wounds: int = Field(ge=1)
-    defense: int = 0
-    willpower: int = 0
-    walk: int = Field(default=5, ge=0)
-    #: Charge in yards; "--" (written as the string) means the character cannot Charge.
-    charge: int | Literal["--"] = 5
-    height: int = Field(default=2, ge=0)
-    armor: int = Field(default=0, ge=0)
-    living: bool = True
-    subordinate: bool = False
-    #: Who may Order this subordinate (§2.5 Order); any character may when absent.
-    controller: str | None = None
-    fate_points: int | None = Field(default=None, ge=0)
-    #: Readied melee weapon's engagement range in yards; 0 means no melee weapon readied.
-    melee_range: int = Field(default=1, ge=0)
-    twist_deck: TwistSuits | list[str] | None = None
-    #: The Control Hand at the start; absent means "draw 3 at the start of Dramatic Time".
-    hand: list[str] | None = None
-    #: Acting values the tracker adds when the GM answers a duel prompt with ``flip``.
-    skills: dict[str, int] = Field(default_factory=dict)
-    weapons: list[Weapon] = Field(default_factory=list)
-    ignores_critical_effects: bool = False
-    surprised: bool = False
-    base_general_ap: int = Field(default=2, ge=0, le=5)
-    conditions: dict[str, ConditionValue] = Field(default_factory=dict)
-    gm_only: bool = False
-    notes: str = ""
-
-    @field_validator("conditions")
-    @classmethod
-    def _known_conditions(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
-        """Condition names are case-insensitive; valued ones take an int ≥ 1, others true."""
-        from tracker.rules.errors import Refusal
-        from tracker.rules.ttb.catalogue import CONDITIONS, STATES, condition_key
-
-        out: dict[str, int | bool] = {}
-        problems: list[str] = []
-        for raw, v in value.items():
-            try:
-                key = condition_key(raw)
-            except Refusal as exc:
-                problems.append(str(exc))
-                continue
-            if key in STATES:
-                if v is not True:
-                    problems.append(f"{key} takes true")
-            elif CONDITIONS[key].valued:
-                if isinstance(v, bool) or v < 1:
-                    problems.append(f"{CONDITIONS[key].title} is valued: give a number of 1 or more")
-            elif v is not True:
-                problems.append(f"{CONDITIONS[key].title} is not valued: write {key} = true")
-            out[key] = v
-        if problems:
-            raise ValueError("; ".join(problems))
-        return out
-
-    @field_validator("rank_value")
-    @classmethod
-    def _rank_band(cls, value: int | None, info: ValidationInfo) -> int | None:
-        """A Rank Value must fall in its rank's band when the rank is named (decision A26)."""
-        rank = info.data.get("rank")
-        if value is not None and rank is not None:
-            for title, low, high, _ in RANKS:
-                if title.lower() == rank and not low <= value <= high:
-                    band = f"{low}-{high}" if low != high else f"{low}"
-                    raise ValueError(f"a {title} has Rank Value {band}, not {value}")
-        return value
-
-    @model_validator(mode="after")
-    def _living_only(self) -> TTBCombatant:
-        """Bleeding Out, Intoxicated and Suffocating only affect Living characters (§2.7.1, C2)."""
-        from tracker.rules.ttb.catalogue import CONDITIONS
-
-        if not self.living:
-            held = [CONDITIONS[k].title for k in self.conditions if k in CONDITIONS and CONDITIONS[k].living == "only"]
-            if held:
-                raise ValueError(f"{', '.join(held)} only affect(s) Living characters; {self.name} has living = false")
-        return self
-
-    @model_validator(mode="after")
-    def _kind_rules(self) -> TTBCombatant:
-        if self.kind == "fatemaster":
-            if self.rank_value is None:
-                raise ValueError("a Fatemaster character needs rank_value (Peon 1-4 … Tyrant 14)")
-        else:
-            if self.rank_value is not None or self.rank is not None:
-                raise ValueError("rank and rank_value are for Fatemaster characters; Fated flip for initiative")
-            if self.fate_points is not None:
-                raise ValueError("fate_points are for Fatemaster characters (Fated have a Control Hand)")
-        return self
-
-    @property
-    def fated(self) -> bool:
-        return self.kind == "fated"
-
-    @property
-    def side_name(self) -> str:
-        return self.side or ("players" if self.fated else "fatemaster")
-
-    def rank_title(self) -> str | None:
-        return None if self.rank_value is None else rank_of(self.rank_value)
-
-    def enforcer_or_higher(self) -> bool:
-        """Fate Point abilities are for non-subordinate Enforcers and up [000:L394]."""
-        return self.rank_value is not None and self.rank_value >= 7 and not self.subordinate
-
-    def twist_cards(self) -> list[str]:
-        if isinstance(self.twist_deck, list):
-            return list(self.twist_deck)
-        return (self.twist_deck or TwistSuits()).cards()
 
 
 class Zone(Strict):
@@ -323,21 +89,3 @@ def unique_names(combatants: list[Any]) -> None:
         if key in seen:
             raise ValueError(f"two combatants are named '{c.name}'")
         seen.add(key)
-
-
-class TTBFile(Strict):
-    """A Through the Breach encounter file."""
-
-    encounter: EncounterInfo
-    settings: TTBSettings = Field(default_factory=TTBSettings)
-    combatants: list[TTBCombatant] = Field(default_factory=list)
-    demo: list[DemoStep] = Field(default_factory=list)
-    state: dict[str, Any] | None = None
-    history: History | None = None
-
-    @model_validator(mode="after")
-    def _consistent(self) -> TTBFile:
-        if self.encounter.system != "ttb":
-            raise ValueError("this file is not a Through the Breach encounter")
-        unique_names(self.combatants)
-        return self

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import tomli_w
 from pydantic import ValidationError
 
 from tracker.rules.encounter import EncounterFile, validate_document
@@ -110,16 +109,11 @@ def load(path: str | Path) -> EncounterFile:
     return parse_text(text, str(path))
 
 
-def dumps(document: dict[str, Any]) -> str:
-    return tomli_w.dumps(document)
-
-
-def save(path: str | Path, document: dict[str, Any]) -> None:
-    """Write atomically and durably: temp file, flush, fsync, rename, fsync the folder."""
-    write_text(Path(path), dumps(document))
-
-
 def write_text(target: Path, text: str) -> None:
+    """Write atomically and durably: temp file, flush, fsync, rename, fsync the folder.
+
+    The text of an encounter comes from `tracker.store.save.encounter_text`; this only puts it on disk.
+    """
     folder = target.resolve().parent
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:

@@ -74,6 +74,6 @@ class DemoApp(TrackerApp):
                 return
             await self._wait(self.delay * 2)
             self.session = Session(self._setup, seed=self._seed)
-            files.write_text(self.path, self.encounter_text(session))
+            files.write_text(self.path, encounter_text(self.session))
             self._caption("The demo starts again…")
             self.bump()

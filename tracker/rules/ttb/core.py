@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 from tracker.rules import names
 from tracker.rules.errors import Refusal
-from tracker.rules.model import TTBCombatant, TTBFile
+from tracker.rules.ttb.file import TTBFile
+from tracker.rules.ttb.sheet import TTBCombatant
 from tracker.rules.ttb.state import Fighter, Prompt, Step, TTBState
 
 #: Most recent log lines kept in the state (older ones are dropped, deterministically).

@@ -9,10 +9,11 @@ from __future__ import annotations
 from tracker.rules import rng
 from tracker.rules.commands import WHILE_PROMPTED, Command, count, signed_int
 from tracker.rules.errors import Refusal
-from tracker.rules.model import TTBFile, starting_fate_points
 from tracker.rules.ttb import answers, conditions, damage, deck, effects, initiative, lifecycle
 from tracker.rules.ttb.cards import full_deck, parse_card, parse_damage_profile
 from tracker.rules.ttb.core import TTBEngine, step
+from tracker.rules.ttb.file import TTBFile
+from tracker.rules.ttb.sheet import starting_fate_points
 from tracker.rules.ttb.state import Fighter, Step, TTBState
 
 TWO_D20_VERBS = {"move", "reach", "momentum", "threat", "pick", "keep"}

@@ -1,0 +1,31 @@
+"""The Through the Breach encounter file (CONTRACT.md §2, RULES.md §2.1): header, settings, combatants.
+
+Mirrors `tracker.rules.twod20.file`; `tracker.rules.encounter` picks one of the two by ``system``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from tracker.rules.model import DemoStep, EncounterInfo, History, Strict, unique_names
+from tracker.rules.ttb.sheet import TTBCombatant, TTBSettings
+
+
+class TTBFile(Strict):
+    """A Through the Breach encounter file."""
+
+    encounter: EncounterInfo
+    settings: TTBSettings = Field(default_factory=TTBSettings)
+    combatants: list[TTBCombatant] = Field(default_factory=list)
+    demo: list[DemoStep] = Field(default_factory=list)
+    state: dict[str, Any] | None = None
+    history: History | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TTBFile:
+        if self.encounter.system != "ttb":
+            raise ValueError("this file is not a Through the Breach encounter")
+        unique_names(self.combatants)
+        return self
