@@ -5,15 +5,17 @@ Mirrors `tracker.rules.twod20.file`; `tracker.rules.encounter` picks one of the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import Field, model_validator
 
-from tracker.rules.model import DemoStep, EncounterInfo, History, Strict, unique_names
+from tracker.rules.family import EncounterFile, FamilyEngine, RuleFamily
+from tracker.rules.model import DemoStep, EncounterInfo, History, unique_names
 from tracker.rules.ttb.sheet import TTBCombatant, TTBSettings
 
 
-class TTBFile(Strict):
+class TTBFile(EncounterFile):
     """A Through the Breach encounter file."""
 
     encounter: EncounterInfo
@@ -29,3 +31,23 @@ class TTBFile(Strict):
             raise ValueError("this file is not a Through the Breach encounter")
         unique_names(self.combatants)
         return self
+
+    # --- the family seam (`tracker.rules.family.EncounterFile`) ---------------------------------
+    def rule_family(self) -> RuleFamily:
+        from tracker.rules.ttb.family import FAMILY
+
+        return FAMILY
+
+    def start(self, seed: int) -> FamilyEngine:
+        from tracker.rules.ttb.engine import make_engine, new_state
+
+        return make_engine(self, new_state(self, seed))
+
+    def resume(self, state: Mapping[str, object]) -> FamilyEngine:
+        from tracker.rules.ttb.engine import make_engine
+        from tracker.rules.ttb.state import TTBState
+
+        return make_engine(self, TTBState.model_validate(state))
+
+    def hidden_names(self) -> set[str]:
+        return {c.name for c in self.combatants if c.gm_only}

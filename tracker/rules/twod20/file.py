@@ -5,18 +5,20 @@ Kept apart from the TTB models so that a Through the Breach file never pays for 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import Field, model_validator
 
 from tracker.rules.errors import Refusal
-from tracker.rules.model import DemoStep, EncounterInfo, History, Strict, Zone, unique_names
+from tracker.rules.family import EncounterFile, FamilyEngine, RuleFamily
+from tracker.rules.model import DemoStep, EncounterInfo, History, Zone, unique_names
 from tracker.rules.names import resolve
 from tracker.rules.twod20.profiles import resolve_profile
 from tracker.rules.twod20.sheet import TwoD20Combatant, TwoD20Settings
 
 
-class TwoD20File(Strict):
+class TwoD20File(EncounterFile):
     """A 2d20 encounter file: profile, zones and combatants (CONTRACT.md §2, RULES.md §3)."""
 
     encounter: EncounterInfo
@@ -64,3 +66,23 @@ class TwoD20File(Strict):
         if problems:
             raise ValueError("; ".join(problems))
         return self
+
+    # --- the family seam (`tracker.rules.family.EncounterFile`) ---------------------------------
+    def rule_family(self) -> RuleFamily:
+        from tracker.rules.twod20.family import FAMILY
+
+        return FAMILY
+
+    def start(self, seed: int) -> FamilyEngine:
+        from tracker.rules.twod20.engine import make_engine, new_state
+
+        return make_engine(self, new_state(self, seed))
+
+    def resume(self, state: Mapping[str, object]) -> FamilyEngine:
+        from tracker.rules.twod20.engine import make_engine
+        from tracker.rules.twod20.state import TwoD20State
+
+        return make_engine(self, TwoD20State.model_validate(state))
+
+    def hidden_names(self) -> set[str]:
+        return {c.name for c in self.combatants if c.gm_only}
