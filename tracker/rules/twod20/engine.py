@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tracker.rules.commands import WHILE_PROMPTED, Command, count, signed_int
+from collections.abc import Callable
+
+from tracker.rules.commands import Command, count, signed_int
 from tracker.rules.errors import Refusal
 from tracker.rules.twod20 import actions, dice, harm, order, pools, turns
 from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
@@ -11,7 +13,6 @@ from tracker.rules.twod20.profiles import resolve_profile
 from tracker.rules.twod20.state import Fighter, Persistent, TwoD20State
 from tracker.rules.twod20.zones import ZoneMap
 
-TTB_VERBS = {"initiative", "flip", "engage", "disengage", "reshuffle"}
 EFFECT_OPTIONS = {"vicious", "piercing", "persistent", "incendiary"}
 EFFECT_FLAGS = {
     "intense",
@@ -54,33 +55,21 @@ def new_state(setup: object, seed: int) -> TwoD20State:
 
 
 def make_engine(setup: object, state: TwoD20State) -> TwoD20Engine:
+    from tracker.rules.twod20.file import TwoD20File
+
+    assert isinstance(setup, TwoD20File)
     return TwoD20Engine(setup, state)
 
 
 def apply(eng: TwoD20Engine, cmd: Command) -> None:
-    st = eng.st
-    if st.prompt is not None and cmd.verb not in WHILE_PROMPTED:
-        raise Refusal(f"waiting for an answer: {st.prompt.question}")
-    handler = HANDLERS.get(cmd.verb)
-    if handler is None:
-        if cmd.verb in TTB_VERBS:
-            raise Refusal(f"'{cmd.verb}' is a Through the Breach command; this encounter is 2d20")
-        raise Refusal(f"'{cmd.verb}' cannot be used here")
-    handler(eng, cmd)
-
-
-def _started(eng: TwoD20Engine) -> None:
-    if eng.st.phase == "setup":
-        raise Refusal("the scene has not started: use 'start' first")
-    if eng.st.phase == "ended":
-        raise Refusal("the scene has ended ('start' begins a new one)")
+    """Apply one command (undo/redo are handled by the session)."""
+    eng.apply(cmd)
 
 
 def _start(eng: TwoD20Engine, cmd: Command) -> None:
     """scene_start: pools, Fortune, initiative scores if used, round 1 (RULES.md §3.13)."""
     st = eng.st
-    if st.phase not in ("setup", "ended"):
-        raise Refusal("the scene has already started")
+    eng.require_not_started()
     if not any(eng.can_take_turn(n) for n in eng.sheets):
         raise Refusal("nobody is able to act")
     info = eng.setup.encounter
@@ -104,7 +93,7 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _next(eng: TwoD20Engine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     if eng.st.phase != "turn" or eng.st.active is None:
         raise Refusal("no turn is open: answer the hand-over with pick or keep")
     turns.end_turn(eng)
@@ -112,7 +101,7 @@ def _next(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _pick(eng: TwoD20Engine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     use_threat = len(cmd.args) > 1 and cmd.args[1].casefold() in ("threat", "heat")
     if len(cmd.args) > 1 and not use_threat:
         raise Refusal(f"usage: {cmd.verb} NAME [threat]")
@@ -250,7 +239,7 @@ def _heal(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _spend(eng: TwoD20Engine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     actions.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
 
 
@@ -302,7 +291,7 @@ def _pool(eng: TwoD20Engine, cmd: Command) -> None:
 
 def _end(eng: TwoD20Engine, cmd: Command) -> None:
     """scene_end (RULES.md §3.13): stress clears, Momentum −1, the untreated Dying die."""
-    _started(eng)
+    eng.require_started()
     st = eng.st
     st.prompt = None
     st.active = None
@@ -431,13 +420,7 @@ def _answer(eng: TwoD20Engine, cmd: Command) -> None:
     raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
 
 
-def _seed(eng: TwoD20Engine, cmd: Command) -> None:
-    eng.st.seed = signed_int(cmd.args[0], "seed")
-    eng.st.draws = 0
-    eng.log(f"random seed set to {eng.st.seed}")
-
-
-HANDLERS = {
+HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "start": _start,
     "next": _next,
     "pick": _pick,
@@ -459,5 +442,5 @@ HANDLERS = {
     "revive": _revive,
     "fortune": _fortune,
     "answer": _answer,
-    "seed": _seed,
 }
+TwoD20Engine.install(HANDLERS)
