@@ -61,14 +61,22 @@ StateT = TypeVar("StateT", bound=LiveState[Any])
 Handler = Callable[[Any, Command], None]
 
 
+def seed(eng: Engine[Any, Any, Any, Any], cmd: Command) -> None:
+    """``seed N``: draw from a new random sequence from here on (the history replays it exactly)."""
+    eng.st.seed = signed_int(cmd.args[0], "seed")
+    eng.st.draws = 0
+    eng.log(f"random seed set to {eng.st.seed}")
+
+
 class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
     """One encounter's setup and live state, with the plumbing every rule uses.
 
     ``HANDLERS`` maps each verb to its handler; a family fills its own with `install`.
     """
 
-    #: verb → handler, per family (`install`); typed loosely because a ClassVar cannot name ``Self``.
-    HANDLERS: ClassVar[Mapping[str, Handler]] = {}
+    #: verb → handler: the verbs every family handles alike here, each family's own added by `install`.
+    #: Typed loosely because a ClassVar cannot name ``Self``; `install` checks the handlers' type.
+    HANDLERS: ClassVar[Mapping[str, Handler]] = {"seed": seed}
     #: What the family calls the stretch of play from ``start`` to ``end``, as its refusals say it.
     PLAY: ClassVar[str] = "play"
 
@@ -80,8 +88,8 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
 
     @classmethod
     def install(cls, handlers: Mapping[str, Callable[[Self, Command], None]]) -> None:
-        """Make `handlers` this family's verbs, over the ones every family has (``seed``)."""
-        cls.HANDLERS = {**SHARED_HANDLERS, **handlers}
+        """Add `handlers` to the verbs this class inherits (every family has ``seed``)."""
+        cls.HANDLERS = {**cls.HANDLERS, **handlers}
 
     # --- lookups -------------------------------------------------------------------------
     def name(self, text: str) -> str:
@@ -161,14 +169,3 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
 
     def after_command(self) -> None:
         """Work a family runs after every accepted command (TTB: its agenda); none by default."""
-
-
-def seed(eng: Engine[Any, Any, Any, Any], cmd: Command) -> None:
-    """``seed N``: draw from a new random sequence from here on (the history replays it exactly)."""
-    eng.st.seed = signed_int(cmd.args[0], "seed")
-    eng.st.draws = 0
-    eng.log(f"random seed set to {eng.st.seed}")
-
-
-#: The verbs every family handles the same way.
-SHARED_HANDLERS: Mapping[str, Handler] = {"seed": seed}
