@@ -327,7 +327,7 @@ def test_wait_lapses_at_the_next_turn_start_without_refund() -> None:
     assert s.state.active == "Hero"
     assert s.state.fighters["Hero"].wait is None
     assert ap(s, "Hero") == (2, 1)
-    assert any("lapses" in line for line in s.state.log)
+    assert any("lapses" in line.text for line in s.state.log)
 
 
 def test_wait_trigger_refused_when_the_action_became_illegal() -> None:

@@ -33,7 +33,7 @@ def test_C6_non_valued_condition_does_not_stack() -> None:
     s = duo()
     run(s, "add A dazed", "add A dazed")
     assert conds(s, "A") == {"dazed": True}
-    assert any("already has Dazed" in line for line in s.state.log)
+    assert any("already has Dazed" in line.text for line in s.state.log)
 
 
 def test_valued_condition_without_a_number_gains_one() -> None:
@@ -95,7 +95,7 @@ def test_C2_non_living_bleeding_out_stored_nowhere_and_nothing_at_turn_end() -> 
     a = s.state.fighters["A"]
     assert a.conditions == {}
     assert a.wounds == 6 and not a.dead
-    assert not any("Bleeding Out" in line for line in s.state.log)
+    assert not any("Bleeding Out" in line.text for line in s.state.log)
 
 
 def test_poison_on_non_living_warns_and_applies_by_default() -> None:
@@ -103,7 +103,7 @@ def test_poison_on_non_living_warns_and_applies_by_default() -> None:
     s = duo(first={"living": False})
     run(s, "add A poison 2")
     assert conds(s, "A") == {"poison": 2}
-    assert any("warning" in line and "Poison" in line for line in s.state.log)
+    assert any("warning" in line.text and "Poison" in line.text for line in s.state.log)
 
 
 def test_poison_on_non_living_blocked_by_setting() -> None:
@@ -128,7 +128,7 @@ def test_cancelling_pair_removes_both(held: str, gained: str) -> None:
     s = duo()
     run(s, f"add B {held}", f"add B {gained}")
     assert conds(s, "B") == {}
-    assert any("cancels" in line for line in s.state.log)
+    assert any("cancels" in line.text for line in s.state.log)
 
 
 def test_fast_cancelling_slow_mid_turn_does_not_adjust_ap() -> None:
@@ -262,7 +262,7 @@ def test_C10_paralyzed_mid_turn_ends_the_turn_at_once() -> None:
     assert a.acted
     assert a.wounds == 5  # Burning +1 ticked in A's turn_end
     assert a.conditions == {}  # Burning ended, Paralyzed expired
-    assert any("Paralyzed" in line and "turn ends at once" in line for line in st.log)
+    assert any("Paralyzed" in line.text and "turn ends at once" in line.text for line in st.log)
 
 
 def test_paralyzed_gained_on_another_turn_blocks_the_next_own_turn() -> None:

@@ -232,7 +232,7 @@ def test_C22_fm_falls_unconscious_automatically() -> None:
     assert len(t.criticals) == 1
     assert t.unconscious and t.conditions.get("prone")
     assert s.state.prompt is None
-    assert any("fails the check automatically" in line for line in s.state.log)
+    assert any("fails the check automatically" in line.text for line in s.state.log)
 
 
 def test_C22_tyrant_also_falls_unconscious_automatically() -> None:

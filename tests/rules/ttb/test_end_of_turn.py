@@ -261,11 +261,7 @@ def test_suffocating_uses_the_turn_end_snapshot_of_consciousness() -> None:
 
 def _tick_lines(s: Session) -> list[str]:
     keys = ("Burning +", "Poison +", "Suffocating", "Bleeding Out +")
-    return [
-        next(k for k in keys if k in line)
-        for line in s.state.log
-        if line.split("|", 2)[2].startswith("end of A's turn")
-    ]
+    return [next(k for k in keys if k in line.text) for line in s.state.log if line.text.startswith("end of A's turn")]
 
 
 def test_default_end_of_turn_order() -> None:

@@ -158,7 +158,7 @@ def test_s3_9_c36_piercing_and_rolled_cover_option() -> None:
     run(s, "damage Boss 8 icons=1 piercing=2 cover=2")
     assert stress(s, "Boss") == 4
     assert harms(s, "Boss") == {}
-    assert "resistance armor 3 cover 2[CD]: 1, 2 → 3, 0 Effects Piercing −2 = 4" in s.state.log[-1]
+    assert "resistance armor 3 cover 2[CD]: 1, 2 → 3, 0 Effects Piercing −2 = 4" in s.state.log[-1].text
 
 
 def test_s3_9_c36_cover_from_the_combatant_field() -> None:
@@ -254,7 +254,7 @@ def test_s3_9_b41_no_stress_means_no_effect_at_all() -> None:
     assert boss.persistent == []
     assert boss.fatigue == 0
     assert s.state.threat == threat
-    assert "no further effect" in s.state.log[-1]
+    assert "no further effect" in s.state.log[-1].text
 
 
 def test_s3_9_b41_infinity_incendiary_needs_stress_too() -> None:
@@ -426,7 +426,7 @@ def test_s3_8_stun_does_not_stack() -> None:
     s = started(KIT, THUG)
     run(s, "damage Thug 2 icons=1 stun", "damage Thug 2 icons=2 stun")
     assert conditions(s, "Thug") == {"stunned": True}
-    assert "does not stack" in s.state.log[-1]
+    assert "does not stack" in s.state.log[-1].text
     run(s, "next", "pick Thug", "next", "pick Kit", "next", "pick Thug", "spend Thug attack")
 
 
@@ -500,7 +500,7 @@ def test_s3_8_area_is_reported_and_costs_nothing() -> None:
     s = started(KIT, THUG)
     run(s, "damage Thug 3 icons=1 area")
     assert stress(s, "Thug") == 3
-    assert "Area" in s.state.log[-1]
+    assert "Area" in s.state.log[-1].text
 
 
 def test_s3_8_incendiary_is_infinity_only() -> None:

@@ -143,7 +143,7 @@ def test_s3_10_b32_infinity_json_keeps_stress_taken_per_track() -> None:
     e = entry(s, "Ana")
     assert e["stress"] == {"vigour": 3, "resolve": 3, "firewall": 0}
     assert e["stress_max"] == {"vigour": 12, "resolve": 10, "firewall": 8}
-    assert "Vigour 9/12 left" in s.state.log[-2]
+    assert "Vigour 9/12 left" in s.state.log[-2].text
 
 
 def test_s3_10_b3_infinity_three_mixed_harms_do_not_defeat() -> None:
@@ -172,7 +172,7 @@ def test_s3_10_2_b3_infinity_five_breaches_destroy_the_system_not_the_character(
     run(s, "damage Ana 8 track=firewall")
     assert s.state.fighters["Ana"].harms == {"breach": 5}
     assert not s.state.fighters["Ana"].dead
-    assert "system is destroyed" in s.state.log[-1]
+    assert "system is destroyed" in s.state.log[-1].text
 
 
 def test_s3_10_2_per_combatant_harm_capacity_in_infinity() -> None:

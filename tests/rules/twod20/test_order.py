@@ -165,7 +165,7 @@ def test_s3_4_an_npc_first_costs_2_threat() -> None:
     s = run(duel(threat=4), "start", "pick Thug")
     assert s.state.active == "Thug"
     assert pools(s) == (2, 2)
-    assert any("Threat -2" in line and "an NPC acts first" in line for line in s.state.log)
+    assert any("Threat -2" in line.text and "an NPC acts first" in line.text for line in s.state.log)
 
 
 def test_s3_4_an_npc_first_is_refused_without_2_threat() -> None:
@@ -247,7 +247,7 @@ def test_s3_4_keep_for_a_pc_costs_2_momentum() -> None:
     assert s.state.active == "Ada"
     assert pools(s) == (1, 4)
     assert s.state.kept_by == "players"
-    assert any("Momentum -2" in line and "keep the initiative" in line for line in s.state.log)
+    assert any("Momentum -2" in line.text and "keep the initiative" in line.text for line in s.state.log)
 
 
 def test_s3_4_keep_for_a_pc_adds_2_threat_when_momentum_is_short() -> None:
@@ -436,7 +436,7 @@ def test_s3_4_pass_without_a_minor_does_not_use_the_turn() -> None:
     kit = s.state.fighters["Kit"]
     assert not kit.acted
     assert "Kit" not in s.state.order
-    assert any("has not used its turn" in line for line in s.state.log)
+    assert any("has not used its turn" in line.text for line in s.state.log)
     assert "Kit" in options(s)
     run(s, "pick Thug", "next", "pick Kit")
     assert s.state.active == "Kit"
@@ -578,8 +578,8 @@ def test_s3_4_initiative_variant_random_scores_rolled_once_per_scene() -> None:
     max(Agility, Insight) once when the conflict starts (logged); the total is the score all scene."""
     text = encounter(KIT, THUG, BOSS, order="initiative", settings="random_initiative = true")
     s = run(session_from(text), "start")
-    rolls = [line for line in s.state.log if "for initiative" in line]
-    assert [line.split("|")[2].split(" rolls ")[0] for line in rolls] == ["Kit", "Thug", "Boss"]
+    rolls = [line.text for line in s.state.log if "for initiative" in line.text]
+    assert [line.split(" rolls ")[0] for line in rolls] == ["Kit", "Thug", "Boss"]
     assert "10[CD]" in rolls[0] and "12[CD]" in rolls[2]
     scores = {n: a.initiative for n, a in s.state.fighters.items()}
     for name, line in zip(("Kit", "Thug", "Boss"), rolls, strict=True):
@@ -588,7 +588,7 @@ def test_s3_4_initiative_variant_random_scores_rolled_once_per_scene() -> None:
     run(s, "next", "next", "next")
     assert s.state.round == 2
     assert {n: a.initiative for n, a in s.state.fighters.items()} == scores, "kept for the whole scene"
-    assert len([line for line in s.state.log if "for initiative" in line]) == 3
+    assert len([line for line in s.state.log if "for initiative" in line.text]) == 3
 
 
 def test_s3_4_initiative_variant_skips_the_dead_and_unconscious() -> None:
@@ -636,7 +636,7 @@ def test_s3_4_player_priority_inserting_an_npc_costs_1_threat() -> None:
     s = run(duel(order="player-priority", threat=4), "start", "pick Thug")
     assert s.state.active == "Thug"
     assert pools(s) == (2, 3)
-    assert any("the GM inserts an NPC turn" in line for line in s.state.log)
+    assert any("the GM inserts an NPC turn" in line.text for line in s.state.log)
     run(s, "next", "pick Kit", "next", "pick Boss")
     assert pools(s) == (2, 2)
 

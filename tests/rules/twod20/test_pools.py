@@ -85,8 +85,8 @@ def refused(s: Session, line: str, match: str = "") -> Refusal:
 
 
 def last_log(s: Session) -> str:
-    """The newest log line without its `round|active|` prefix."""
-    return str(s.state.log[-1]).split("|", 2)[2]
+    """The newest log line's text."""
+    return str(s.state.log[-1].text)
 
 
 def engine_of(s: Session) -> TwoD20Engine:
@@ -158,7 +158,7 @@ def test_s3_3_scene_end_with_an_empty_pool_stays_at_0() -> None:
     """RULES.md §3.3: the decay never takes the pool below 0."""
     s = run(started(momentum=0), "end")
     assert s.state.momentum == 0
-    assert not any("end of the scene" in line for line in s.state.log)
+    assert not any("end of the scene" in line.text for line in s.state.log)
 
 
 def test_s3_3_scene_end_is_once_per_scene() -> None:
@@ -207,7 +207,7 @@ def test_s3_3_starting_threat_from_the_file() -> None:
     """RULES.md §3.3: the encounter's `threat` sets the starting pool; its `momentum` the Momentum pool."""
     s = run(session_from(encounter(momentum=3, threat=7)), "start")
     assert (s.state.momentum, s.state.threat) == (3, 7)
-    assert "Momentum 3, Threat 7" in s.state.log[0]
+    assert "Momentum 3, Threat 7" in s.state.log[0].text
 
 
 def test_s3_3_starting_threat_defaults_to_2_per_pc() -> None:
@@ -215,7 +215,7 @@ def test_s3_3_starting_threat_defaults_to_2_per_pc() -> None:
     without `momentum` the Momentum pool starts empty."""
     s = run(session_from(encounter(("Kit", "Ada", "Cy"), ("Thug", "Grunt"), momentum=None, threat=None)), "start")
     assert (s.state.momentum, s.state.threat) == (0, 6)
-    assert "(2 per player character, 3)" in s.state.log[0]
+    assert "(2 per player character, 3)" in s.state.log[0].text
 
 
 def test_s3_3_explicit_zero_threat_is_kept() -> None:
@@ -329,8 +329,8 @@ def test_c32_three_bought_dice_cost_6_split_momentum_then_threat() -> None:
     """RULES.md §3.3, C32: with a pool of 3, buying 3 d20s costs 6: the 3 Momentum and +3 Threat."""
     s = run(started(momentum=3, threat=4), "roll Kit 10 1 bought=3 faces=20,20,20,20,20")
     assert (s.state.momentum, s.state.threat) == (0, 7)
-    assert any("Momentum -3 (Kit buys d20s): 3 → 0" in line for line in s.state.log)
-    assert any("Threat +3 (Kit buys d20s): 4 → 7" in line for line in s.state.log)
+    assert any("Momentum -3 (Kit buys d20s): 3 → 0" in line.text for line in s.state.log)
+    assert any("Threat +3 (Kit buys d20s): 4 → 7" in line.text for line in s.state.log)
 
 
 @pytest.mark.parametrize("momentum", [0, 1, 2, 3, 4, 5, 6])

@@ -228,7 +228,7 @@ def test_s3_0_settings_override_momentum_cap_in_play() -> None:
     s = run(session_from(encounter(settings="momentum_max = 8")), "start")
     run(s, f"pick '{s.state.prompt.options[0]}'", "momentum +9 test")
     assert s.state.momentum == 8
-    assert "2 → 8 (3 lost over the cap of 8)" in s.state.log[-1]
+    assert "2 → 8 (3 lost over the cap of 8)" in s.state.log[-1].text
 
 
 @pytest.mark.parametrize(

@@ -164,7 +164,7 @@ def test_s3_5_one_major_per_turn() -> None:
     s = run(kit_turn(), "spend Kit attack")
     kit = s.state.fighters["Kit"]
     assert (kit.majors, kit.majors_turn) == (1, 1)
-    assert "Kit: Attack (Major 1 this round)" in s.state.log[-1]
+    assert "Kit: Attack (Major 1 this round)" in s.state.log[-1].text
     refused(s, "spend Kit protect", "has taken its Major Action this turn")
     assert state_json(s)["combatants"][0]["majors_this_round"] == 1
 
@@ -174,7 +174,7 @@ def test_s3_5_swift_action_costs_2_momentum_for_another_major() -> None:
     s = run(kit_turn(momentum=3), "spend Kit attack", "spend Kit swift", "spend Kit attack")
     assert s.state.fighters["Kit"].majors == 2
     assert pools(s) == (1, 4)
-    assert any("Momentum -2" in line and "Swift Action" in line for line in s.state.log)
+    assert any("Momentum -2" in line.text and "Swift Action" in line.text for line in s.state.log)
 
 
 def test_s3_5_swift_before_the_first_major() -> None:
@@ -204,7 +204,7 @@ def test_s3_5_surge_costs_1_fortune_for_another_major() -> None:
     s = run(kit_turn(), "spend Kit attack", "spend Kit surge", "spend Kit attack")
     assert s.state.fighters["Kit"].majors == 2
     assert s.state.fighters["Kit"].fortune == 2
-    assert any("Fortune -1 (Surge of Activity): 3 → 2" in line for line in s.state.log)
+    assert any("Fortune -1 (Surge of Activity): 3 → 2" in line.text for line in s.state.log)
 
 
 def test_s3_5_surge_refused_without_fortune() -> None:
@@ -254,7 +254,7 @@ def test_s3_5_first_minor_is_free() -> None:
     s = run(kit_turn(), "spend Kit aim")
     assert s.state.fighters["Kit"].minors == ["aim"]
     assert pools(s) == (2, 4)
-    assert "Kit: Aim (Minor)" in s.state.log[-1]
+    assert "Kit: Aim (Minor)" in s.state.log[-1].text
 
 
 def test_s3_5_extra_minor_costs_1_momentum_for_a_pc() -> None:
@@ -262,7 +262,7 @@ def test_s3_5_extra_minor_costs_1_momentum_for_a_pc() -> None:
     s = run(kit_turn(momentum=2), "spend Kit aim", "spend Kit draw_item", "spend Kit interact")
     assert s.state.fighters["Kit"].minors == ["aim", "draw_item", "interact"]
     assert pools(s) == (0, 4)
-    assert any("Momentum -1" in line and "an extra Minor (Draw Item)" in line for line in s.state.log)
+    assert any("Momentum -1" in line.text and "an extra Minor (Draw Item)" in line.text for line in s.state.log)
 
 
 def test_s3_5_extra_minor_adds_1_threat_for_a_pc_without_momentum() -> None:
@@ -462,7 +462,7 @@ def test_s3_5_infinity_pc_reactions_add_escalating_heat() -> None:
     run(s, "spend Ada defence")
     assert pools(s) == (2, 10)
     assert s.state.fighters["Ada"].reactions == 3
-    assert any("Heat +3 (Ada's Reaction #3 this round)" in line for line in s.state.log)
+    assert any("Heat +3 (Ada's Reaction #3 this round)" in line.text for line in s.state.log)
 
 
 def test_s3_5_infinity_npc_reactions_spend_escalating_heat() -> None:
@@ -503,7 +503,7 @@ def test_s3_5_stunned_takes_no_actions_that_turn() -> None:
     """RULES.md §3.13 turn_start 3: a Stunned character takes no actions that turn (Major, Minor or Free);
     the Stun is spent at its turn end and its next turn is normal."""
     s = run(kit_turn(), "add Thug stunned", "next", "pick Thug")
-    assert any("Thug is Stunned: no actions this turn" in line for line in s.state.log)
+    assert any("Thug is Stunned: no actions this turn" in line.text for line in s.state.log)
     refused(s, "spend Thug attack", "Stunned")
     refused(s, "spend Thug aim", "Stunned")
     refused(s, "spend Thug speak", "Stunned")
@@ -552,7 +552,7 @@ def test_s3_5_defeated_free_action_renews_each_turn() -> None:
         "next",
         "pick Kit",
     )
-    assert any("Kit is Defeated: one Free Action this turn" in line for line in s.state.log)
+    assert any("Kit is Defeated: one Free Action this turn" in line.text for line in s.state.log)
     run(s, "spend Kit speak")
     assert s.state.fighters["Kit"].free_actions == 1
 

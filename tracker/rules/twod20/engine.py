@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from tracker.rules.commands import WHILE_PROMPTED, Command, count, signed_int
+from collections.abc import Callable
+
+from tracker.rules.commands import Command, count, signed_int
 from tracker.rules.errors import Refusal
-from tracker.rules.twod20 import actions, dice, harm, order, pools, turns
-from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
+from tracker.rules.twod20 import actions, conditions, dice, harm, order, pools, turns
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.profiles import resolve_profile
 from tracker.rules.twod20.state import Fighter, Persistent, TwoD20State
 from tracker.rules.twod20.zones import ZoneMap
 
-TTB_VERBS = {"initiative", "flip", "engage", "disengage", "reshuffle"}
 EFFECT_OPTIONS = {"vicious", "piercing", "persistent", "incendiary"}
 EFFECT_FLAGS = {
     "intense",
@@ -54,33 +54,21 @@ def new_state(setup: object, seed: int) -> TwoD20State:
 
 
 def make_engine(setup: object, state: TwoD20State) -> TwoD20Engine:
+    from tracker.rules.twod20.file import TwoD20File
+
+    assert isinstance(setup, TwoD20File)
     return TwoD20Engine(setup, state)
 
 
 def apply(eng: TwoD20Engine, cmd: Command) -> None:
-    st = eng.st
-    if st.prompt is not None and cmd.verb not in WHILE_PROMPTED:
-        raise Refusal(f"waiting for an answer: {st.prompt.question}")
-    handler = HANDLERS.get(cmd.verb)
-    if handler is None:
-        if cmd.verb in TTB_VERBS:
-            raise Refusal(f"'{cmd.verb}' is a Through the Breach command; this encounter is 2d20")
-        raise Refusal(f"'{cmd.verb}' cannot be used here")
-    handler(eng, cmd)
-
-
-def _started(eng: TwoD20Engine) -> None:
-    if eng.st.phase == "setup":
-        raise Refusal("the scene has not started: use 'start' first")
-    if eng.st.phase == "ended":
-        raise Refusal("the scene has ended ('start' begins a new one)")
+    """Apply one command (undo/redo are handled by the session)."""
+    eng.apply(cmd)
 
 
 def _start(eng: TwoD20Engine, cmd: Command) -> None:
     """scene_start: pools, Fortune, initiative scores if used, round 1 (RULES.md §3.13)."""
     st = eng.st
-    if st.phase not in ("setup", "ended"):
-        raise Refusal("the scene has already started")
+    eng.require_not_started()
     if not any(eng.can_take_turn(n) for n in eng.sheets):
         raise Refusal("nobody is able to act")
     info = eng.setup.encounter
@@ -104,7 +92,7 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _next(eng: TwoD20Engine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     if eng.st.phase != "turn" or eng.st.active is None:
         raise Refusal("no turn is open: answer the hand-over with pick or keep")
     turns.end_turn(eng)
@@ -112,7 +100,7 @@ def _next(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _pick(eng: TwoD20Engine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     use_threat = len(cmd.args) > 1 and cmd.args[1].casefold() in ("threat", "heat")
     if len(cmd.args) > 1 and not use_threat:
         raise Refusal(f"usage: {cmd.verb} NAME [threat]")
@@ -124,84 +112,11 @@ def _amount(cmd: Command) -> int | None:
 
 
 def _add(eng: TwoD20Engine, cmd: Command) -> None:
-    name = eng.living(cmd.args[0])
-    raw = cmd.args[1].casefold().replace("-", "_")
-    n = _amount(cmd)
-    a = eng.fighter(name)
-    if raw == "fatigue":
-        harm.fatigue(eng, name, n or 1, "GM")
-        return
-    key = condition_key(cmd.args[1])
-    rule = CONDITIONS[key]
-    if rule.infinity_only and not eng.profile.infinity_conditions:
-        raise Refusal(f"{rule.title} is an Infinity condition; this encounter's profile is {eng.profile.name}")
-    if n is not None and not rule.valued:
-        raise Refusal(f"{rule.title} is not valued: add it without a number")
-    if n is not None and n < 1:
-        raise Refusal(f"{rule.title} must gain at least 1")
-    if key == "dazed" and a.conditions.get("dazed") and eng.profile.dazed_twice_staggered:
-        a.conditions["staggered"] = True
-        eng.log(f"{name} is Dazed again: Staggered (1 Momentum per Standard Action)")
-        return
-    if key == "persistent":
-        a.persistent.append(Persistent(x=n or 1, track=next(iter(eng.tracks(name))), ticks=1))
-        a.conditions["persistent"] = sum(p.ticks for p in a.persistent)
-        eng.log(f"{name} gains Persistent {n or 1} (one tick at its next turn end)")
-        return
-    if key == "burning":
-        a.conditions["burning"] = max(int(a.conditions.get("burning", 0)), n or 1)
-        a.burning_rounds = max(a.burning_rounds, 1)
-        eng.log(f"{name} is Burning {a.conditions['burning']} ({a.burning_rounds} round(s))")
-        return
-    if rule.valued:
-        a.conditions[key] = int(a.conditions.get(key, 0)) + (n or 1)
-        eng.log(f"{name} gains {rule.title} +{n or 1} → {a.conditions[key]}")
-    else:
-        held = bool(a.conditions.get(key))
-        a.conditions[key] = True
-        if key == "unconscious":
-            a.unconscious = True
-        eng.log(f"{name} {'already has' if held else 'gains'} {rule.title}")
-        if key in ("blind", "deafened") and not held and eng.profile.infinity_conditions:
-            mental = eng.profile.tracks[1][0] if len(eng.profile.tracks) > 1 else "mental"
-            if mental != "mental" and mental not in eng.tracks(name):
-                # No Resolve track (a drone, an object): nothing takes the mental damage. Damaging it anyway
-                # was refused only after the condition was set, leaving a refused command half-applied.
-                eng.log(f"{name} has no {mental.title()} track: no mental damage from {rule.title}")
-                return
-            roll = dice.roll_challenge(eng.st, 3)
-            harm.damage(
-                eng,
-                name,
-                harm.Hit(total=roll.total, icons=roll.icons, track=mental, why=f"{rule.title} ({roll.describe()})"),
-            )
+    conditions.gain(eng, eng.living(cmd.args[0]), cmd.args[1], _amount(cmd))
 
 
 def _remove(eng: TwoD20Engine, cmd: Command) -> None:
-    name = eng.living(cmd.args[0])
-    n = _amount(cmd)
-    a = eng.fighter(name)
-    if cmd.args[1].casefold() == "fatigue":
-        if a.fatigue < 1:
-            raise Refusal(f"{name} has no Fatigue")
-        a.fatigue = max(0, a.fatigue - (n or a.fatigue))
-        eng.log(f"{name}'s Fatigue is now {a.fatigue}")
-        return
-    key = condition_key(cmd.args[1])
-    if not a.conditions.get(key):
-        raise Refusal(f"{name} does not have {CONDITIONS[key].title}")
-    if key == "persistent":
-        a.persistent = []
-    if key == "unconscious":
-        a.unconscious = False
-    if key == "burning":
-        a.burning_rounds = 0
-    if n is not None and CONDITIONS[key].valued and int(a.conditions[key]) > n:
-        a.conditions[key] = int(a.conditions[key]) - n
-        eng.log(f"{name}'s {CONDITIONS[key].title} −{n} → {a.conditions[key]}")
-    else:
-        del a.conditions[key]
-        eng.log(f"{name}'s {CONDITIONS[key].title} ends")
+    conditions.lose(eng, eng.living(cmd.args[0]), cmd.args[1], _amount(cmd))
 
 
 def _damage(eng: TwoD20Engine, cmd: Command) -> None:
@@ -250,7 +165,7 @@ def _heal(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _spend(eng: TwoD20Engine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     actions.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
 
 
@@ -302,7 +217,7 @@ def _pool(eng: TwoD20Engine, cmd: Command) -> None:
 
 def _end(eng: TwoD20Engine, cmd: Command) -> None:
     """scene_end (RULES.md §3.13): stress clears, Momentum −1, the untreated Dying die."""
-    _started(eng)
+    eng.require_started()
     st = eng.st
     st.prompt = None
     st.active = None
@@ -431,13 +346,7 @@ def _answer(eng: TwoD20Engine, cmd: Command) -> None:
     raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
 
 
-def _seed(eng: TwoD20Engine, cmd: Command) -> None:
-    eng.st.seed = signed_int(cmd.args[0], "seed")
-    eng.st.draws = 0
-    eng.log(f"random seed set to {eng.st.seed}")
-
-
-HANDLERS = {
+HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "start": _start,
     "next": _next,
     "pick": _pick,
@@ -459,5 +368,5 @@ HANDLERS = {
     "revive": _revive,
     "fortune": _fortune,
     "answer": _answer,
-    "seed": _seed,
 }
+TwoD20Engine.install(HANDLERS)

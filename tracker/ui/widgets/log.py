@@ -12,6 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import RichLog
 
+from tracker.rules.log import LogEntry
 from tracker.rules.session import Session
 from tracker.ui.widgets.base import Panel
 
@@ -24,7 +25,8 @@ class LogPanel(Panel):
 
     def on_mount(self) -> None:
         self._seen = 0
-        self._group = ("", "")
+        #: (round, actor) of the last entry shown: a new pair starts a new heading.
+        self._group: tuple[int, str | None] | None = None
         super().on_mount()
 
     def show(self, session: Session) -> None:
@@ -33,19 +35,20 @@ class LogPanel(Panel):
         if st.logged < self._seen:  # an undo went back: start again from what the state keeps
             view.clear()
             self._seen = st.logged - len(st.log)
-            self._group = ("", "")
+            self._group = None
         new = st.logged - self._seen
         if new <= 0:
             return
         parts: list[Text | Padding] = []
+        entry: LogEntry
         for entry in st.log[-new:] if new <= len(st.log) else st.log:
-            round_no, turn, text = entry.split("|", 2)
-            if (round_no, turn) != self._group:
-                self._group = (round_no, turn)
-                title = f"Round {round_no}" + (f" · {turn}" if turn else "")
-                if round_no != "0":
+            if (entry.round, entry.actor) != self._group:
+                self._group = (entry.round, entry.actor)
+                title = f"Round {entry.round}" + (f" · {entry.actor}" if entry.actor else "")
+                if entry.round != 0:
                     parts.append(Text(title, style="bold underline"))
-            # Padding keeps wrapped lines indented under their event.
-            parts.append(Padding(Text(text, style="italic" if text.startswith("?") else ""), (0, 0, 0, 2)))
+            # Padding keeps wrapped lines indented under their event; the table's questions stand apart.
+            style = "italic" if entry.kind == "prompt" else ""
+            parts.append(Padding(Text(entry.text, style=style), (0, 0, 0, 2)))
         view.write(Group(*parts))  # one write: one refresh of the log however many lines came
         self._seen = st.logged
