@@ -8,7 +8,13 @@ from collections.abc import Callable
 import pytest
 
 from tracker.rules.errors import Refusal
+from tracker.rules.model import Prompt
 from tracker.rules.session import Session
+from tracker.rules.state import LiveState
+from tracker.rules.ttb.state import TTBState
+from tracker.rules.ttb.views import TTBEncounter
+from tracker.rules.twod20.state import TwoD20State
+from tracker.rules.twod20.views import TwoD20Encounter
 from tracker.store.files import parse_text
 from tracker.store.save import encounter_text
 
@@ -58,3 +64,32 @@ def assert_same_course(a: Session, b: Session, line: str) -> None:
     assert outcomes[0] == outcomes[1], line
     assert b.state.model_dump() == a.state.model_dump(), line
     assert b.history.model_dump() == a.history.model_dump(), line
+
+
+# --- typed access to one family's engine, for tests that check its rules from the inside ----------
+def ttb(s: Session) -> TTBEncounter:
+    """The session's Through the Breach engine (the seam types it as any family's)."""
+    eng = s.engine
+    assert isinstance(eng, TTBEncounter), "not a Through the Breach encounter"
+    return eng
+
+
+def ttb_state(s: Session) -> TTBState:
+    return ttb(s).st
+
+
+def d20(s: Session) -> TwoD20Encounter:
+    """The session's 2d20 engine (the seam types it as any family's)."""
+    eng = s.engine
+    assert isinstance(eng, TwoD20Encounter), "not a 2d20 encounter"
+    return eng
+
+
+def d20_state(s: Session) -> TwoD20State:
+    return d20(s).st
+
+
+def pending(st: LiveState[object]) -> Prompt:
+    """The prompt that waits (the test expects one; a missing prompt fails here with a clear message)."""
+    assert st.prompt is not None, "no prompt is pending"
+    return st.prompt

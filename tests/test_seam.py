@@ -22,14 +22,21 @@ def outside_families() -> list[Path]:
 
 
 def test_at_most_two_places_outside_the_families_compare_the_system_name() -> None:
-    asks = [f"{p.relative_to(ROOT)}:{n}" for p in outside_families()
-            for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if ASKS.search(line)]
+    asks = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in outside_families()
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if ASKS.search(line)
+    ]
     assert len(asks) <= 2, asks
 
 
 def test_the_ui_imports_no_family_module() -> None:
-    offenders = [str(p.relative_to(ROOT)) for p in (ROOT / "ui").rglob("*.py")
-                 if re.search(r"tracker\.rules\.(ttb|twod20)", p.read_text(encoding="utf-8"))]
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "ui").rglob("*.py")
+        if re.search(r"tracker\.rules\.(ttb|twod20)", p.read_text(encoding="utf-8"))
+    ]
     assert offenders == []
 
 
@@ -63,14 +70,19 @@ def twod20() -> Session:
 
 
 def ttb() -> Session:
-    return session_from('[[combatants]]\nname = "Kit"\nkind = "fated"\nwounds = 6\n'
-                        '[[combatants]]\nname = "Thug"\nrank_value = 5\nwounds = 6\n')
+    return session_from(
+        '[[combatants]]\nname = "Kit"\nkind = "fated"\nwounds = 6\n'
+        '[[combatants]]\nname = "Thug"\nrank_value = 5\nwounds = 6\n'
+    )
 
 
-@pytest.mark.parametrize(("make", "tabs", "foreign"), [
-    (ttb, {"field": "Melee", "resources": "Fate Deck"}, {"move", "momentum", "threat", "roll", "pick"}),
-    (twod20, {"field": "Zones", "resources": "Pools"}, {"flip", "reshuffle", "engage", "initiative"}),
-])
+@pytest.mark.parametrize(
+    ("make", "tabs", "foreign"),
+    [
+        (ttb, {"field": "Melee", "resources": "Fate Deck"}, {"move", "momentum", "threat", "roll", "pick"}),
+        (twod20, {"field": "Zones", "resources": "Pools"}, {"flip", "reshuffle", "engage", "initiative"}),
+    ],
+)
 def test_the_family_answers_for_its_screen(make: object, tabs: dict[str, str], foreign: set[str]) -> None:
     assert callable(make)
     s = make()

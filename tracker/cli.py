@@ -276,13 +276,15 @@ def cmd_demo(path: str | None, delay: float, seed: int | None) -> int:
         if demo_step.say:
             print(f"\n» {demo_step.say}")
         print(f"  > {demo_step.do}")
-        before = len(session.state.log)
+        before = session.state.logged
         try:
             session.execute(demo_step.do)
         except Refusal as exc:
             print(f"tracker: demo step {n} ('{demo_step.do}') refused: {exc}", file=sys.stderr)
             return 2
-        for entry in session.state.log[before:]:
+        # Count by `logged`: the kept log is capped, so its length stops growing in a long demo.
+        new = session.state.logged - before
+        for entry in session.state.log[-new:] if new else []:
             print("    " + entry.text)
         if delay:
             time.sleep(delay)

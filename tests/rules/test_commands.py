@@ -34,7 +34,8 @@ def test_help_and_usage_name_only_the_familys_own_verbs(table: VerbTable, foreig
     for spec in table:
         assert spec.usage.split()[0] == spec.verb
         assert not words(spec.usage) & foreign, spec.usage
-        assert not words(spec.help) & foreign, spec.help
+        # "initiative" is also a plain rules word in 2d20 ("keep the initiative"), not the TTB command.
+        assert not words(spec.help) & (foreign - {"initiative"}), spec.help
         assert spec.family in ("both", "ttb", "2d20")
 
 

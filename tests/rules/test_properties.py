@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import assert_same_course, reloaded
+from tests.conftest import assert_same_course, reloaded, ttb, ttb_state
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.ttb.actions import ACTIONS
@@ -144,9 +144,9 @@ def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
     from its options (every other command is refused then, which is worth checking too). `pace`
     adds weight to `next`, so some sequences run through several rounds (turn ends, round ends).
     """
-    names = list(session.state.fighters)
+    names = list(ttb_state(session).fighters)
     who = name_words(names)
-    active = session.state.active
+    active = ttb_state(session).active
     actor = st.one_of(st.just(quote(active)), st.just(quote(active)), who) if active else who
     n = st.integers(-1, 12).map(str)
     small = st.integers(1, 4).map(str)
@@ -190,7 +190,7 @@ def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
     )
     if pace:
         plain = st.one_of(plain, *[st.just("next")] * pace)
-    prompt = session.state.prompt
+    prompt = ttb_state(session).prompt
     if prompt is None:
         return plain
     options = st.sampled_from(prompt.options or ["flip"]).map(lambda a: f"answer {quote(a)}")
@@ -200,14 +200,14 @@ def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
 
 def check_invariants(session: Session) -> None:
     """The invariants of RULES.md that hold after every command, accepted or refused."""
-    state = session.state
+    state = ttb_state(session)
     # §2.2.1: 54 cards, each exactly once, between the deck, the discards and the table.
     cards = [*state.deck, *state.discards, *state.table]
     assert len(cards) == 54
     assert sorted(cards) == sorted(full_deck())
     hand_prompt = state.prompt is not None and state.prompt.kind == "hand_discard"
     for name, f in state.fighters.items():
-        sheet = session.engine.sheet(name)
+        sheet = ttb(session).sheet(name)
         # §2.4: AP never negative.
         assert f.ap >= 0, (name, f.ap)
         assert f.combat_ap >= 0, (name, f.combat_ap)
@@ -231,7 +231,7 @@ def check_invariants(session: Session) -> None:
 
 
 def snapshot(session: Session) -> tuple[dict[str, Any], dict[str, Any]]:
-    return session.state.model_dump(), session.history.model_dump()
+    return ttb_state(session).model_dump(), session.history.model_dump()
 
 
 def play(session: Session, line: str, check_undo: bool) -> bool:
@@ -250,7 +250,7 @@ def play(session: Session, line: str, check_undo: bool) -> bool:
     if check_undo and verb != "undo":
         after = snapshot(session)
         session.execute("undo")
-        assert session.state.model_dump() == before[0], f"undo after {line!r} is not the previous state"
+        assert ttb_state(session).model_dump() == before[0], f"undo after {line!r} is not the previous state"
         session.execute("redo")
         assert snapshot(session) == after, f"redo after undoing {line!r} is not the state after it"
     return True
@@ -269,7 +269,7 @@ def test_random_commands_keep_the_invariants(session: Session, data: st.DataObje
         line = data.draw(command_lines(session, pace), label="command")
         play(session, line, check_undo=data.draw(st.booleans(), label="check undo"))
     again = reloaded(session)
-    assert again.state.model_dump() == session.state.model_dump()
+    assert ttb_state(again).model_dump() == ttb_state(session).model_dump()
     assert again.history.model_dump() == session.history.model_dump()
 
 
@@ -281,7 +281,7 @@ def test_save_load_mid_fight_then_continue_identically(session: Session, data: s
     for _ in range(data.draw(st.integers(3, 20), label="before save")):
         play(session, data.draw(command_lines(session)), check_undo=False)
     copy = reloaded(session)
-    assert copy.state.model_dump() == session.state.model_dump()
+    assert ttb_state(copy).model_dump() == ttb_state(session).model_dump()
     assert copy.history.model_dump() == session.history.model_dump()
     for _ in range(data.draw(st.integers(1, 10), label="after save")):
         assert_same_course(session, copy, data.draw(command_lines(session)))
@@ -291,14 +291,14 @@ def test_save_load_mid_fight_then_continue_identically(session: Session, data: s
 @given(session=sessions(), data=st.data())
 def test_undo_all_the_way_back_is_the_fresh_state(session: Session, data: st.DataObject) -> None:
     """Undoing every accepted command returns to the state before the first one; redo replays them all."""
-    fresh = session.state.model_dump()
+    fresh = ttb_state(session).model_dump()
     for _ in range(data.draw(st.integers(1, 25), label="steps")):
         play(session, data.draw(command_lines(session)), check_undo=False)
     final = snapshot(session)
     accepted = len(session.history.commands)
     for _ in range(accepted):
         session.execute("undo")
-    assert session.state.model_dump() == fresh
+    assert ttb_state(session).model_dump() == fresh
     with pytest.raises(Refusal, match="nothing to undo"):
         session.execute("undo")
     for _ in range(accepted):

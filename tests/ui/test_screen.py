@@ -9,9 +9,11 @@ import pytest
 from textual.binding import Binding
 from textual.widgets import Input
 
+from tests.conftest import d20_state, ttb, ttb_state
 from tests.ui.conftest import make_app
 from tracker.rules.session import Session
 from tracker.store import files
+from tracker.ui.app import TrackerApp
 from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.widgets.order_table import OrderTable
 
@@ -29,13 +31,13 @@ def test_ttb_round_by_keys(tmp_path: Path) -> None:
             await pilot.press("s")  # the action picker, legal actions first: walk
             await pilot.press("enter")
             await pilot.pause()
-            assert app.session.state.fighters[first].ap == 1
+            assert ttb_state(app.session).fighters[first].ap == 1
             await pilot.press("d")  # damage prefilled for the active combatant
             line = app.screen.query_one("#command-line", Input)
             assert line.value.startswith("damage ")
             await pilot.press("2", "enter")
             await pilot.pause()
-            assert app.session.state.fighters[first].wounds < app.session.engine.sheet(first).wounds
+            assert ttb_state(app.session).fighters[first].wounds < ttb(app.session).sheet(first).wounds
             await pilot.press("n")  # next turn
             assert app.session.state.active != first
             await pilot.press("n")  # back round to the first combatant: round 2
@@ -61,7 +63,7 @@ def test_twod20_round_by_keys(tmp_path: Path) -> None:
             await pilot.press("1")  # the first option: Ada Vance
             assert app.session.state.active == "Ada Vance"
             await pilot.press("plus")  # Momentum +1
-            assert app.session.state.momentum == 2
+            assert d20_state(app.session).momentum == 2
             await pilot.press("n")  # end the turn: the hand-over question
             assert app.session.state.prompt is not None
             options = app.session.state.prompt.options
@@ -139,14 +141,14 @@ def test_palette_offers_only_what_makes_sense(tmp_path: Path) -> None:
 
     async def drive() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            titles = [t for t, _, _ in offers(app.screen)]
+            titles = [t for t, _, _ in offers(main_screen(app))]
             assert "Start the fight" in titles and "End the turn" not in titles and "Undo" not in titles
             await pilot.press("n")  # start: the tie prompt waits
-            titles = [t for t, _, _ in offers(app.screen)]
+            titles = [t for t, _, _ in offers(main_screen(app))]
             assert "Answer: Dockside Cutthroat" in titles and "End the turn" not in titles
             assert "Undo" in titles
             await pilot.press("1")
-            titles = [t for t, _, _ in offers(app.screen)]
+            titles = [t for t, _, _ in offers(main_screen(app))]
             assert "End the turn" in titles and "Start the fight" not in titles
 
     asyncio.run(drive())
@@ -214,3 +216,9 @@ def test_q_quits(tmp_path: Path) -> None:
             assert not app.is_running
 
     asyncio.run(drive())
+
+
+def main_screen(app: TrackerApp) -> TrackerScreen:
+    screen = app.screen
+    assert isinstance(screen, TrackerScreen)
+    return screen

@@ -144,7 +144,7 @@ class VerbTable:
 
 # --- the verbs every family has -------------------------------------------------------------
 
-START = VerbSpec("start", (), 0, 0, "start", "begin the fight: initiative, round 1, the first turn", needs_more=False)
+START = VerbSpec("start", (), 0, 0, "start", "begin the fight: the order, round 1, the first turn", needs_more=False)
 NEXT = VerbSpec("next", (), 0, 0, "next", "end the active turn (end-of-turn effects), start the next", needs_more=False)
 ANSWER = VerbSpec("answer", ("answer",), 1, None, "answer VALUE", "resolve the pending question", while_prompted=True)
 UNDO = VerbSpec(

@@ -64,7 +64,7 @@ class FamilyEngine(ABC):
 
     @property
     @abstractmethod
-    def state(self) -> LiveState:
+    def state(self) -> LiveState[object]:
         """The live state (round, active, order, prompt, log) in the shape both families share."""
 
     @abstractmethod

@@ -43,7 +43,7 @@ class Session:
         return self.setup.start(self.history.seed)
 
     @property
-    def state(self) -> LiveState:
+    def state(self) -> LiveState[object]:
         """The live state in the shape both families share (the engine has the family's own)."""
         return self.engine.state
 

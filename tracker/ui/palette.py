@@ -32,8 +32,10 @@ def offers(screen: TrackerScreen) -> list[Offer]:
     prompt = screen.view.prompt if screen.view else None
     out: list[Offer] = []
     if screen.read_only:
-        return [("Help", "every key and command", screen.action_help),
-                ("Cycle theme", "switch to the next theme", screen.action_cycle_theme)]
+        return [
+            ("Help", "every key and command", screen.action_help),
+            ("Cycle theme", "switch to the next theme", screen.action_cycle_theme),
+        ]
     if prompt is not None:
         for option, line in zip(prompt.options, prompt.answers, strict=True):
             out.append((f"Answer: {option}", prompt.question, partial(screen.run_line, line)))

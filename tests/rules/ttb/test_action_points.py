@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import run, session_from, ttb_state
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -13,10 +13,10 @@ from tracker.rules.snapshot import state_json
 
 def refused(s: Session, line: str) -> Refusal:
     """RULES.md §1 (engine-wide): a refused command raises Refusal and leaves the state unchanged."""
-    before = s.state.model_dump()
+    before = ttb_state(s).model_dump()
     with pytest.raises(Refusal) as info:
         s.execute(line)
-    assert s.state.model_dump() == before
+    assert ttb_state(s).model_dump() == before
     return info.value
 
 
@@ -44,7 +44,7 @@ def solo(extra: str = "", settings: str = "", rank_value: int = 5, fate_points: 
 
 
 def ap(s: Session, name: str = "Hero") -> tuple[int, int]:
-    f = s.state.fighters[name]
+    f = ttb_state(s).fighters[name]
     return f.ap, f.combat_ap
 
 
@@ -74,7 +74,7 @@ def test_unspent_ap_does_not_carry_over() -> None:
     """RULES.md §2.4: unspent AP of either kind is lost; the next turn generates 2 + 1 again."""
     s = solo()
     run(s, "start", "next", "next")
-    assert s.state.round == 2
+    assert ttb_state(s).round == 2
     assert ap(s) == (2, 1)
 
 
@@ -103,7 +103,7 @@ def test_fast_and_slow_held_together_cancel() -> None:
     """RULES.md §2.4 and §2.7.1 (§5 A12): gaining Slow while Fast removes both: 2 General AP."""
     s = solo()
     run(s, "add Hero fast", "add Hero slow", "start")
-    assert "fast" not in s.state.fighters["Hero"].conditions
+    assert "fast" not in ttb_state(s).fighters["Hero"].conditions
     assert ap(s) == (2, 1)
 
 
@@ -111,7 +111,7 @@ def test_paralyzed_character_gets_no_ap_and_cannot_act() -> None:
     """RULES.md §2.4: a Paralyzed character generates 0 General and 0 Combat AP and declares nothing."""
     s = solo("conditions = { paralyzed = true }")
     run(s, "start")
-    assert s.state.active == "Hero"
+    assert ttb_state(s).active == "Hero"
     assert ap(s) == (0, 0)
     refused(s, "spend Hero strike")
     refused(s, "spend Hero pass")
@@ -165,9 +165,9 @@ def test_paralyzed_mid_turn_ends_the_turn_and_loses_ap() -> None:
     s = solo()
     run(s, "start", "spend Hero walk", "add Hero paralyzed")
     assert ap(s) == (0, 0)
-    assert s.state.active == "Other"
-    assert s.state.fighters["Hero"].acted
-    assert "paralyzed" not in s.state.fighters["Hero"].conditions
+    assert ttb_state(s).active == "Other"
+    assert ttb_state(s).fighters["Hero"].acted
+    assert "paralyzed" not in ttb_state(s).fighters["Hero"].conditions
 
 
 # --- paying: Combat AP first, General only for the rest ----------------------------------------
@@ -241,7 +241,7 @@ def test_C17_combat_ap_cannot_pay_for_defensive_stance() -> None:
     refused(s, "spend Hero defensive 4")
     run(s, "spend Hero defensive 3")
     assert ap(s) == (0, 1)
-    assert s.state.fighters["Hero"].conditions["defensive"] == 3
+    assert ttb_state(s).fighters["Hero"].conditions["defensive"] == 3
 
 
 # --- Quick Action (§2.4, §2.10) and C27 --------------------------------------------------------
@@ -252,10 +252,10 @@ def test_C27_quick_action_once_per_turn() -> None:
     Action: 3 General AP, still 1 Combat AP, 1 FP; a second Quick Action this turn is refused."""
     s = solo(rank_value=7)
     run(s, "start")
-    assert s.state.fighters["Hero"].fate_points == 2
+    assert ttb_state(s).fighters["Hero"].fate_points == 2
     run(s, "spend Hero quick-action")
     assert ap(s) == (3, 1)
-    assert s.state.fighters["Hero"].fate_points == 1
+    assert ttb_state(s).fighters["Hero"].fate_points == 1
     refused(s, "spend Hero quick-action")
 
 
@@ -263,10 +263,10 @@ def test_C27_quick_action_available_again_next_turn() -> None:
     """RULES.md §4 C27 and §2.10: "once per turn" resets at the character's next turn."""
     s = solo(rank_value=7)
     run(s, "start", "spend Hero quick-action", "next", "next")
-    assert s.state.active == "Hero"
+    assert ttb_state(s).active == "Hero"
     run(s, "spend Hero quick-action")
     assert ap(s) == (3, 1)
-    assert s.state.fighters["Hero"].fate_points == 0
+    assert ttb_state(s).fighters["Hero"].fate_points == 0
 
 
 def test_C27_subordinate_enforcer_cannot_use_quick_action() -> None:
@@ -280,7 +280,7 @@ def test_C27_minion_cannot_use_quick_action() -> None:
     """RULES.md §4 C27 and §2.10: a Minion (1 FP) is below Enforcer and may not Quick Action."""
     s = solo(rank_value=6)
     run(s, "start")
-    assert s.state.fighters["Hero"].fate_points == 1
+    assert ttb_state(s).fighters["Hero"].fate_points == 1
     refused(s, "spend Hero quick-action")
 
 
@@ -289,7 +289,7 @@ def test_C27_minion_spends_its_fate_point_instead_of_a_discard() -> None:
     its 1 Fate Point instead; with no Fate Point left the stance is refused."""
     s = solo(rank_value=5)
     run(s, "start", "spend Hero defensive 1")
-    hero = s.state.fighters["Hero"]
+    hero = ttb_state(s).fighters["Hero"]
     assert hero.fate_points == 0
     assert hero.conditions["defensive"] == 1
     refused(s, "spend Hero defensive 1")

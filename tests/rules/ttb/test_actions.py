@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import pending, run, session_from, ttb_state
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -15,15 +15,15 @@ from tracker.rules.ttb.cards import net_modifier
 
 def refused(s: Session, line: str) -> Refusal:
     """RULES.md §1 (engine-wide): a refused command raises Refusal and leaves the state unchanged."""
-    before = s.state.model_dump()
+    before = ttb_state(s).model_dump()
     with pytest.raises(Refusal) as info:
         s.execute(line)
-    assert s.state.model_dump() == before
+    assert ttb_state(s).model_dump() == before
     return info.value
 
 
 def ap(s: Session, name: str) -> tuple[int, int]:
-    f = s.state.fighters[name]
+    f = ttb_state(s).fighters[name]
     return f.ap, f.combat_ap
 
 
@@ -117,10 +117,10 @@ def test_drop_prone_and_stand_up() -> None:
     run(s, "start")
     refused(s, "spend Hero stand-up")
     run(s, "spend Hero drop-prone")
-    assert s.state.fighters["Hero"].conditions.get("prone") is True
+    assert ttb_state(s).fighters["Hero"].conditions.get("prone") is True
     refused(s, "spend Hero drop-prone")
     run(s, "spend Hero stand-up")
-    assert "prone" not in s.state.fighters["Hero"].conditions
+    assert "prone" not in ttb_state(s).fighters["Hero"].conditions
     assert ap(s, "Hero") == (0, 1)
 
 
@@ -182,7 +182,7 @@ def test_charge_needs_a_target_and_engages_it() -> None:
     refused(s, "spend Hero charge")
     refused(s, "spend Hero charge Hero")
     run(s, "spend Hero charge Other")
-    assert ["Hero", "Other"] in s.state.engagements
+    assert ["Hero", "Other"] in ttb_state(s).engagements
     assert state_json(s)["combatants"][0]["engaged_with"] == ["Other"]
 
 
@@ -230,28 +230,28 @@ def test_order_subordinate_acts_right_after_and_only_once() -> None:
     ordering character, and that turn replaces its normal one this round."""
     s = session_from(ORDER.format(goon_init=0))
     run(s, "initiative Sofia 5", "start")
-    assert s.state.order == ["Boss", "Sofia", "Goon", "Free"]
+    assert ttb_state(s).order == ["Boss", "Sofia", "Goon", "Free"]
     run(s, "spend Boss order Goon")
     assert ap(s, "Boss") == (1, 1)
     run(s, "next")
-    assert s.state.active == "Goon"
+    assert ttb_state(s).active == "Goon"
     assert ap(s, "Goon") == (2, 1)
     run(s, "next")
-    assert s.state.active == "Sofia"
+    assert ttb_state(s).active == "Sofia"
     run(s, "next")
-    assert s.state.active == "Free"
+    assert ttb_state(s).active == "Free"
     run(s, "next")
-    assert s.state.round == 2
-    assert s.state.active == "Boss"
+    assert ttb_state(s).round == 2
+    assert ttb_state(s).active == "Boss"
 
 
 def test_order_refused_for_an_already_acted_subordinate() -> None:
     """RULES.md §2.5 Order (§5 A18): a subordinate that already acted this round cannot be Ordered."""
     s = session_from(ORDER.format(goon_init=9))
     run(s, "initiative Sofia 5", "start")
-    assert s.state.active == "Goon"
+    assert ttb_state(s).active == "Goon"
     run(s, "next")
-    assert s.state.active == "Boss"
+    assert ttb_state(s).active == "Boss"
     refused(s, "spend Boss order Goon")
 
 
@@ -260,10 +260,10 @@ def test_order_refused_for_a_non_subordinate_or_another_controllers_subordinate(
     its controller."""
     s = session_from(ORDER.format(goon_init=0))
     run(s, "initiative Sofia 13", "start")
-    assert s.state.active == "Sofia"
+    assert ttb_state(s).active == "Sofia"
     refused(s, "spend Sofia order Goon")
     run(s, "next")
-    assert s.state.active == "Boss"
+    assert ttb_state(s).active == "Boss"
     refused(s, "spend Boss order Free")
 
 
@@ -275,7 +275,7 @@ def test_wait_costs_the_named_action_plus_one() -> None:
     s = duo()
     run(s, "start", "spend Hero wait walk")
     assert ap(s, "Hero") == (0, 1)
-    assert s.state.fighters["Hero"].wait == "walk"
+    assert ttb_state(s).fighters["Hero"].wait == "walk"
     assert state_json(s)["combatants"][0]["conditions"]["waiting"] == "walk"
 
 
@@ -303,13 +303,13 @@ def test_wait_triggers_out_of_turn_without_further_cost() -> None:
     named action at once (already paid); the Wait is used up."""
     s = duo()
     run(s, "start", "spend Hero wait strike", "next")
-    assert s.state.active == "Other"
+    assert ttb_state(s).active == "Other"
     before = ap(s, "Other")
     run(s, "spend Hero strike")
-    assert s.state.fighters["Hero"].wait is None
+    assert ttb_state(s).fighters["Hero"].wait is None
     assert ap(s, "Hero") == (0, 0)
     assert ap(s, "Other") == before
-    assert s.state.active == "Other"
+    assert ttb_state(s).active == "Other"
     refused(s, "spend Hero strike")
 
 
@@ -324,10 +324,10 @@ def test_wait_lapses_at_the_next_turn_start_without_refund() -> None:
     """RULES.md §2.3.6: an untriggered Wait lapses at the character's next turn start, no refund."""
     s = duo()
     run(s, "start", "spend Hero wait strike", "next", "next")
-    assert s.state.active == "Hero"
-    assert s.state.fighters["Hero"].wait is None
+    assert ttb_state(s).active == "Hero"
+    assert ttb_state(s).fighters["Hero"].wait is None
     assert ap(s, "Hero") == (2, 1)
-    assert any("lapses" in line for line in s.state.log)
+    assert any("lapses" in line.text for line in ttb_state(s).log)
 
 
 def test_wait_trigger_refused_when_the_action_became_illegal() -> None:
@@ -337,7 +337,7 @@ def test_wait_trigger_refused_when_the_action_became_illegal() -> None:
     run(s, "start", "spend Hero wait shoot", "next", "engage Hero Other")
     refused(s, "spend Hero shoot")
     run(s, "next")
-    assert s.state.fighters["Hero"].wait is None
+    assert ttb_state(s).fighters["Hero"].wait is None
 
 
 def test_wait_trigger_refused_while_paralyzed() -> None:
@@ -354,7 +354,7 @@ def test_triggered_wait_counts_the_ap_paid_for_the_named_action() -> None:
     run(s, "start", "spend Hero wait defensive 2")
     assert ap(s, "Hero") == (0, 1)
     run(s, "next", "spend Hero defensive")
-    hero = s.state.fighters["Hero"]
+    hero = ttb_state(s).fighters["Hero"]
     assert hero.conditions["defensive"] == 2
     assert hero.fate_points == 1
     assert hero.wait is None
@@ -372,7 +372,7 @@ def test_shooting_empties_a_weapon_and_an_empty_weapon_cannot_fire() -> None:
     """RULES.md §2.5 Reload: a weapon with capacity 1 is empty after a shot until reloaded."""
     s = duo(hero=PISTOL)
     run(s, "start", "spend Hero shoot")
-    assert s.state.fighters["Hero"].shots["Pistol"] == 0
+    assert ttb_state(s).fighters["Hero"].shots["Pistol"] == 0
     refused(s, "spend Hero shoot")
 
 
@@ -381,7 +381,7 @@ def test_reload_spreads_over_turns() -> None:
     spread over several turns if needed; Reload is Tactical (General AP only)."""
     s = duo(hero=PISTOL)
     run(s, "start", "spend Hero shoot", "spend Hero reload")
-    hero = s.state.fighters["Hero"]
+    hero = ttb_state(s).fighters["Hero"]
     assert ap(s, "Hero") == (1, 0)
     assert hero.reload_progress["Pistol"] == 1
     assert hero.shots["Pistol"] == 0
@@ -396,7 +396,7 @@ def test_reload_in_one_go() -> None:
     """RULES.md §2.5 Reload: spending the full Reload cost at once reloads the weapon."""
     s = duo(hero=PISTOL)
     run(s, "start", "spend Hero shoot", "spend Hero reload 2")
-    assert s.state.fighters["Hero"].shots["Pistol"] == 1
+    assert ttb_state(s).fighters["Hero"].shots["Pistol"] == 1
     assert ap(s, "Hero") == (0, 0)
 
 
@@ -404,7 +404,7 @@ def test_triggered_wait_reload_counts_towards_the_reload() -> None:
     """RULES.md §2.3.6 and §2.5 Reload: a Waited Reload (1 AP + 1) adds its 1 AP when it triggers."""
     s = duo(hero=PISTOL)
     run(s, "start", "spend Hero shoot", "spend Hero wait reload", "next", "spend Hero reload")
-    assert s.state.fighters["Hero"].reload_progress["Pistol"] == 1
+    assert ttb_state(s).fighters["Hero"].reload_progress["Pistol"] == 1
 
 
 def test_reload_refused_without_a_weapon_that_reloads() -> None:
@@ -438,7 +438,7 @@ def test_fated_defensive_stance_discards_the_named_card() -> None:
     +AP spent."""
     s = session_from(FATED_HERO.format(hand='["9R", "4C"]', extra=""), seed=1)
     run(s, "initiative Sofia 9", "start", "spend Sofia defensive 2 4C")
-    sofia = s.state.fighters["Sofia"]
+    sofia = ttb_state(s).fighters["Sofia"]
     assert sofia.hand == ["9R"]
     assert sofia.twist_discards == ["4C"]
     assert sofia.conditions["defensive"] == 2
@@ -449,12 +449,12 @@ def test_fated_defensive_stance_without_a_card_asks_which() -> None:
     """RULES.md §2.5 Defensive Stance: when no card is named the player is asked which to discard."""
     s = session_from(FATED_HERO.format(hand='["9R", "4C"]', extra=""))
     run(s, "initiative Sofia 9", "start", "spend Sofia defensive 1")
-    assert s.state.prompt is not None
-    assert sorted(s.state.prompt.options) == ["4C", "9R"]
+    assert ttb_state(s).prompt is not None
+    assert sorted(pending(ttb_state(s)).options) == ["4C", "9R"]
     refused(s, "answer 13M")
     run(s, "answer 9R")
-    assert s.state.fighters["Sofia"].hand == ["4C"]
-    assert s.state.fighters["Sofia"].conditions["defensive"] == 1
+    assert ttb_state(s).fighters["Sofia"].hand == ["4C"]
+    assert ttb_state(s).fighters["Sofia"].conditions["defensive"] == 1
 
 
 def test_fated_defensive_stance_refused_with_empty_hand_or_missing_card() -> None:
@@ -472,8 +472,8 @@ def test_fm_defensive_stance_pays_a_fate_point() -> None:
     the discard; with none it is refused."""
     s = duo(hero="fate_points = 1")
     run(s, "start", "spend Hero defensive 1")
-    assert s.state.fighters["Hero"].fate_points == 0
-    assert s.state.fighters["Hero"].conditions["defensive"] == 1
+    assert ttb_state(s).fighters["Hero"].fate_points == 0
+    assert ttb_state(s).fighters["Hero"].conditions["defensive"] == 1
     refused(s, "spend Hero defensive 1")
 
 
@@ -485,7 +485,7 @@ def test_C17_defensive_value_stacks_benefit_caps_expires_at_next_turn_start() ->
     run(s, "initiative Sofia 9", "start")
     assert ap(s, "Sofia") == (3, 1)
     run(s, "spend Sofia defensive 3 9R")
-    sofia = s.state.fighters["Sofia"]
+    sofia = ttb_state(s).fighters["Sofia"]
     assert sofia.conditions["defensive"] == 3
     assert ap(s, "Sofia") == (0, 1)
     assert sofia.hand == ["4C"]
@@ -494,7 +494,7 @@ def test_C17_defensive_value_stacks_benefit_caps_expires_at_next_turn_start() ->
     assert sofia.conditions["defensive"] == 5
     assert net_modifier(int(sofia.conditions["defensive"]), 0) == 3
     run(s, "next")
-    assert s.state.active == "Sofia"
+    assert ttb_state(s).active == "Sofia"
     assert "defensive" not in sofia.conditions
 
 
@@ -505,11 +505,11 @@ def test_focus_gives_focused_plus_one_until_end_of_turn() -> None:
     """RULES.md §2.5 Focus and §2.7.2 Focused: +1 per Focus (valued, stacking), ends at turn end."""
     s = duo()
     run(s, "start", "spend Hero focus")
-    assert s.state.fighters["Hero"].conditions["focused"] == 1
+    assert ttb_state(s).fighters["Hero"].conditions["focused"] == 1
     run(s, "spend Hero focus")
-    assert s.state.fighters["Hero"].conditions["focused"] == 2
+    assert ttb_state(s).fighters["Hero"].conditions["focused"] == 2
     run(s, "next")
-    assert "focused" not in s.state.fighters["Hero"].conditions
+    assert "focused" not in ttb_state(s).fighters["Hero"].conditions
 
 
 # --- Doctor and Reduce Burning (§2.5 Condition actions) -------------------------------------------
@@ -520,19 +520,19 @@ def test_doctor_on_another_is_tn_15_and_success_removes_bleeding_out() -> None:
     entirely (not −1)."""
     s = duo(other="conditions = { bleeding_out = 4 }")
     run(s, "start", "spend Hero doctor Other")
-    p = s.state.prompt
+    p = ttb_state(s).prompt
     assert p is not None and p.kind == "doctor"
     assert p.data["tn"] == 15
     assert ap(s, "Hero") == (0, 1)
     run(s, "answer pass")
-    assert "bleeding_out" not in s.state.fighters["Other"].conditions
+    assert "bleeding_out" not in ttb_state(s).fighters["Other"].conditions
 
 
 def test_doctor_on_oneself_is_tn_20() -> None:
     """RULES.md §2.5 Doctor and §4 C2: treating oneself is TN 20."""
     s = duo(hero="conditions = { bleeding_out = 2 }")
     run(s, "start", "spend Hero doctor Hero")
-    p = s.state.prompt
+    p = ttb_state(s).prompt
     assert p is not None and p.data["tn"] == 20
 
 
@@ -540,7 +540,7 @@ def test_doctor_failure_leaves_bleeding_out() -> None:
     """RULES.md §2.5 Doctor: a failed duel leaves Bleeding Out as it was; the AP stay spent."""
     s = duo(other="conditions = { bleeding_out = 4 }")
     run(s, "start", "spend Hero doctor Other", "answer fail")
-    assert s.state.fighters["Other"].conditions["bleeding_out"] == 4
+    assert ttb_state(s).fighters["Other"].conditions["bleeding_out"] == 4
     assert ap(s, "Hero") == (0, 1)
 
 
@@ -549,10 +549,10 @@ def test_doctor_flip_adds_the_doctor_skill() -> None:
     (12 + 3 = 15 meets TN 15)."""
     s = duo(hero="skills = { doctor = 3 }", other="conditions = { bleeding_out = 4 }")
     run(s, "start", "spend Hero doctor Other")
-    s.state.deck[-1] = "12R"
+    ttb_state(s).deck[-1] = "12R"
     run(s, "answer flip")
-    assert "bleeding_out" not in s.state.fighters["Other"].conditions
-    assert s.state.discards[-1] == "12R"
+    assert "bleeding_out" not in ttb_state(s).fighters["Other"].conditions
+    assert ttb_state(s).discards[-1] == "12R"
 
 
 def test_doctor_refused_when_target_is_not_bleeding() -> None:
@@ -567,9 +567,9 @@ def test_reduce_burning_lowers_by_one() -> None:
     lowers Burning by 1."""
     s = duo(hero="conditions = { burning = 1 }", other="conditions = { burning = 3 }")
     run(s, "start", "spend Hero reduce-burning Other")
-    assert s.state.fighters["Other"].conditions["burning"] == 2
+    assert ttb_state(s).fighters["Other"].conditions["burning"] == 2
     run(s, "spend Hero reduce-burning")
-    assert "burning" not in s.state.fighters["Hero"].conditions
+    assert "burning" not in ttb_state(s).fighters["Hero"].conditions
     assert ap(s, "Hero") == (0, 1)
     refused(s, "spend Hero reduce-burning Hero")
 
@@ -611,7 +611,7 @@ melee_range = {f_range}
 def c26(e_extra: str = "", f_range: int = 0) -> Session:
     s = session_from(C26.format(e_extra=e_extra, f_range=f_range))
     run(s, "initiative X 9", "start", "engage X E")
-    assert s.state.active == "X"
+    assert ttb_state(s).active == "X"
     return s
 
 
@@ -619,7 +619,7 @@ def test_C26_engaged_x_cannot_shoot_or_charge() -> None:
     """RULES.md §4 C26 (§2.9): X within E's 2-yard melee range is engaged: no projectile attack and
     no Charge."""
     s = c26()
-    assert s.state.fighters["X"].ap == 2
+    assert ttb_state(s).fighters["X"].ap == 2
     refused(s, "spend X shoot")
     refused(s, "spend X charge E")
 
@@ -629,7 +629,7 @@ def test_C26_walking_away_prompts_the_gm_for_a_disengaging_strike() -> None:
     tracker prompts (hit, miss or no) and other commands wait."""
     s = c26()
     run(s, "spend X walk")
-    p = s.state.prompt
+    p = ttb_state(s).prompt
     assert p is not None and p.kind == "disengaging_strike"
     assert p.who == "E"
     assert p.options == ["hit", "miss", "no"]
@@ -642,9 +642,9 @@ def test_C26_hit_cancels_the_walk_and_its_ap_with_no_damage() -> None:
     1 General AP and 1 Combat AP left."""
     s = c26()
     run(s, "spend X walk", "answer hit")
-    assert s.state.prompt is None
-    assert s.state.fighters["X"].wounds == 8
-    assert ["E", "X"] in s.state.engagements
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).fighters["X"].wounds == 8
+    assert ["E", "X"] in ttb_state(s).engagements
     assert ap(s, "X") == (1, 1)
     refused(s, "spend X shoot")
 
@@ -654,8 +654,8 @@ def test_C26_miss_or_declined_completes_the_walk(answer: str) -> None:
     """RULES.md §4 C26: on a miss, or if the GM declines, X completes the Walk and leaves engagement."""
     s = c26()
     run(s, "spend X walk", f"answer {answer}")
-    assert s.state.prompt is None
-    assert s.state.engagements == []
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).engagements == []
     assert ap(s, "X") == (1, 1)
     run(s, "spend X shoot")
     assert ap(s, "X") == (1, 0)
@@ -666,19 +666,19 @@ def test_C26_run_also_provokes_the_strike() -> None:
     hit loses both AP of the Run."""
     s = c26()
     run(s, "spend X run")
-    assert s.state.prompt is not None and s.state.prompt.kind == "disengaging_strike"
+    assert ttb_state(s).prompt is not None and pending(ttb_state(s)).kind == "disengaging_strike"
     run(s, "answer hit")
     assert ap(s, "X") == (0, 1)
-    assert ["E", "X"] in s.state.engagements
+    assert ["E", "X"] in ttb_state(s).engagements
 
 
 def test_C26_push_by_show_provokes_no_disengaging_strike() -> None:
     """RULES.md §4 C26 (§2.6 Pushes): being pushed by a Show triggers no disengaging strike."""
     s = c26()
     run(s, "next")
-    assert s.state.active == "E"
+    assert ttb_state(s).active == "E"
     run(s, "spend E show X")
-    assert s.state.prompt is None
+    assert ttb_state(s).prompt is None
     assert ap(s, "E") == (2, 0)
 
 
@@ -686,7 +686,7 @@ def test_disengaging_strike_only_from_enemies_able_to_attack() -> None:
     """RULES.md §2.9 (§5 A20): a Paralyzed enemy makes no disengaging strike; the Walk completes."""
     s = c26(e_extra="conditions = { paralyzed = true }")
     run(s, "spend X walk")
-    assert s.state.prompt is None
+    assert ttb_state(s).prompt is None
 
 
 def test_one_strike_offer_per_engaging_enemy_and_a_hit_ends_the_offers() -> None:
@@ -694,29 +694,29 @@ def test_one_strike_offer_per_engaging_enemy_and_a_hit_ends_the_offers() -> None
     move is cancelled and no further strike is offered."""
     s = c26(f_range=1)
     run(s, "engage X F", "spend X walk")
-    p = s.state.prompt
+    p = ttb_state(s).prompt
     assert p is not None and p.who == "E"
     run(s, "answer miss")
-    p = s.state.prompt
+    p = ttb_state(s).prompt
     assert p is not None and p.who == "F"
     run(s, "answer hit")
-    assert s.state.prompt is None
-    assert ["E", "X"] in s.state.engagements
-    assert ["F", "X"] in s.state.engagements
+    assert ttb_state(s).prompt is None
+    assert ["E", "X"] in ttb_state(s).engagements
+    assert ["F", "X"] in ttb_state(s).engagements
 
     s = c26(f_range=1)
     run(s, "engage X F", "spend X walk", "answer hit")
-    assert s.state.prompt is None
-    assert len(s.state.engagements) == 2
+    assert ttb_state(s).prompt is None
+    assert len(ttb_state(s).engagements) == 2
 
 
 def test_undo_restores_the_walk_before_the_strike_answer() -> None:
     """RULES.md §2.9 and CONTRACT §3: `undo` steps back over the answer; the prompt is asked again."""
     s = c26()
     run(s, "spend X walk", "answer hit", "undo")
-    assert s.state.prompt is not None and s.state.prompt.kind == "disengaging_strike"
+    assert ttb_state(s).prompt is not None and pending(ttb_state(s)).kind == "disengaging_strike"
     run(s, "answer miss")
-    assert s.state.engagements == []
+    assert ttb_state(s).engagements == []
 
 
 # --- §2.10 Fate Points: Recovery, Second Wind, Competence ---------------------------------------------
@@ -726,7 +726,7 @@ def test_recovery_removes_one_condition_for_a_fate_point() -> None:
     """RULES.md §2.10 Recovery: on its turn, 1 FP removes 1 condition affecting the character."""
     s = duo(hero="conditions = { burning = 3, dazed = true }", hero_kind="rank_value = 7")
     run(s, "start", "spend Hero recovery burning")
-    hero = s.state.fighters["Hero"]
+    hero = ttb_state(s).fighters["Hero"]
     assert "burning" not in hero.conditions
     assert hero.conditions.get("dazed") is True
     assert hero.fate_points == 1
@@ -748,7 +748,7 @@ def test_second_wind_heals_two_up_to_the_maximum() -> None:
     """RULES.md §2.10 Second Wind and §2.8.3 (§5 A38): 1 FP heals 2 damage, never above maximum."""
     s = duo(hero_kind="rank_value = 9")
     run(s, "start", "damage Hero 3 no-armor", "spend Hero second-wind")
-    hero = s.state.fighters["Hero"]
+    hero = ttb_state(s).fighters["Hero"]
     assert hero.wounds == 9
     assert hero.fate_points == 2
     run(s, "spend Hero second-wind")
@@ -760,7 +760,7 @@ def test_second_wind_and_recovery_refused_while_unconscious_or_paralyzed() -> No
     """RULES.md §2.10 (§5 A36): the "on its turn" abilities cannot be used Unconscious or Paralyzed."""
     s = duo(hero="conditions = { unconscious = true }", hero_kind="rank_value = 9")
     run(s, "start")
-    assert s.state.active == "Hero"
+    assert ttb_state(s).active == "Hero"
     refused(s, "spend Hero second-wind")
     refused(s, "spend Hero recovery prone")
     s = duo(hero="conditions = { paralyzed = true }", hero_kind="rank_value = 9")
@@ -773,7 +773,7 @@ def test_competence_costs_a_fate_point_and_may_be_used_off_turn() -> None:
     Willpower included (so also on another character's turn)."""
     s = duo(hero_kind="rank_value = 7")
     run(s, "start", "next", "spend Hero competence")
-    assert s.state.fighters["Hero"].fate_points == 1
+    assert ttb_state(s).fighters["Hero"].fate_points == 1
     assert ap(s, "Hero") == (0, 0)
 
 

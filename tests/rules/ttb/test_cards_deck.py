@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import run, session_from, ttb_state
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -65,10 +65,10 @@ def cards(*codes: str) -> list[Card]:
 
 def refused(s: Session, line: str) -> Refusal:
     """RULES.md §1 (engine-wide): a refused command raises Refusal and leaves the state unchanged."""
-    before = s.state.model_dump()
+    before = ttb_state(s).model_dump()
     with pytest.raises(Refusal) as info:
         s.execute(line)
-    assert s.state.model_dump() == before
+    assert ttb_state(s).model_dump() == before
     return info.value
 
 
@@ -119,19 +119,19 @@ def test_new_encounter_deck_is_54_shuffled_and_seeded() -> None:
     a = session_from(FATED_AND_FM, seed=7)
     b = session_from(FATED_AND_FM, seed=7)
     c = session_from(FATED_AND_FM, seed=8)
-    assert sorted(a.state.deck) == sorted(full_deck())
-    assert a.state.deck != full_deck()
-    assert a.state.deck == b.state.deck
-    assert a.state.deck != c.state.deck
+    assert sorted(ttb_state(a).deck) == sorted(full_deck())
+    assert ttb_state(a).deck != full_deck()
+    assert ttb_state(a).deck == ttb_state(b).deck
+    assert ttb_state(a).deck != ttb_state(c).deck
 
 
 def test_flip_moves_cards_from_the_top_of_the_deck_to_the_discards() -> None:
     """RULES.md §2.2.1: flipped cards leave the deck for its own discard pile."""
     s = session_from(FATED_AND_FM)
-    top = list(s.state.deck[-3:])
+    top = list(ttb_state(s).deck[-3:])
     run(s, "flip 3")
-    assert len(s.state.deck) == 51
-    assert sorted(s.state.discards) == sorted(top)
+    assert len(ttb_state(s).deck) == 51
+    assert sorted(ttb_state(s).discards) == sorted(top)
     assert state_json(s)["deck"]["left"] == 51
     assert state_json(s)["deck"]["discards"] == 3
 
@@ -147,7 +147,7 @@ def test_empty_deck_reshuffles_and_each_fated_draws_a_twist_card() -> None:
     """RULES.md §2.2.1 and §5 A22: flipping from an empty Fate Deck shuffles the discards into a new
     deck; every Fated draws 1 Twist card; a FM character gains no Fate Point from a reshuffle."""
     s = session_from(TWO_FATED_AND_FM)
-    st = s.state
+    st = ttb_state(s)
     st.discards = list(st.deck)
     st.deck = []
     sofia_twist = len(st.fighters["Sofia"].twist_deck)
@@ -166,15 +166,15 @@ def test_reshuffled_deck_order_is_seeded_and_undo_restores_it() -> None:
     """RULES.md §2.2.1 and §1.3: the reshuffle is reproducible from the seed; undo restores the deck."""
     s = session_from(FATED_AND_FM, seed=3)
     run(s, "flip 5")
-    deck_before = list(s.state.deck)
+    deck_before = list(ttb_state(s).deck)
     run(s, "reshuffle")
-    shuffled = list(s.state.deck)
+    shuffled = list(ttb_state(s).deck)
     assert sorted(shuffled) == sorted(full_deck())
     run(s, "undo")
-    assert s.state.deck == deck_before
-    assert s.state.reshuffles == 0
+    assert ttb_state(s).deck == deck_before
+    assert ttb_state(s).reshuffles == 0
     run(s, "redo")
-    assert s.state.deck == shuffled
+    assert ttb_state(s).deck == shuffled
 
 
 def test_manual_reshuffle_command_draws_twist_cards_like_an_empty_deck() -> None:
@@ -182,13 +182,13 @@ def test_manual_reshuffle_command_draws_twist_cards_like_an_empty_deck() -> None
     the same Twist draw for every Fated."""
     s = session_from(TWO_FATED_AND_FM)
     run(s, "flip 4")
-    assert len(s.state.deck) == 50
+    assert len(ttb_state(s).deck) == 50
     run(s, "reshuffle")
-    assert len(s.state.deck) == 54
-    assert s.state.discards == []
-    assert s.state.reshuffles == 1
-    assert len(s.state.fighters["Sofia"].hand) == 2
-    assert len(s.state.fighters["Marco"].hand) == 1
+    assert len(ttb_state(s).deck) == 54
+    assert ttb_state(s).discards == []
+    assert ttb_state(s).reshuffles == 1
+    assert len(ttb_state(s).fighters["Sofia"].hand) == 2
+    assert len(ttb_state(s).fighters["Marco"].hand) == 1
     assert state_json(s)["deck"]["reshuffles"] == 1
 
 
@@ -196,11 +196,11 @@ def test_empty_twist_deck_reshuffles_its_own_discards_without_extra_draws() -> N
     """RULES.md §2.2.1: an empty Twist Deck shuffles its own discard pile into a new Twist Deck;
     exactly one card is drawn and the Fate discards never mix in."""
     s = session_from(TWO_FATED_AND_FM)
-    marco = s.state.fighters["Marco"]
+    marco = ttb_state(s).fighters["Marco"]
     marco.twist_deck = []
     marco.twist_discards = ["4T", "5T", "6T"]
     run(s, "flip 2")
-    fate_discards = list(s.state.discards)
+    fate_discards = list(ttb_state(s).discards)
     run(s, "reshuffle")
     assert len(marco.hand) == 1
     assert marco.hand[0] in {"4T", "5T", "6T"}
@@ -212,12 +212,12 @@ def test_empty_twist_deck_reshuffles_its_own_discards_without_extra_draws() -> N
 def test_twist_deck_and_discard_both_empty_draws_nothing() -> None:
     """RULES.md §2.2.1: with no Twist cards anywhere nothing is drawn (the reshuffle still happens)."""
     s = session_from(TWO_FATED_AND_FM)
-    marco = s.state.fighters["Marco"]
+    marco = ttb_state(s).fighters["Marco"]
     marco.twist_deck = []
     marco.twist_discards = []
     run(s, "reshuffle")
     assert marco.hand == []
-    assert s.state.reshuffles == 1
+    assert ttb_state(s).reshuffles == 1
 
 
 def test_prologue_draws_three_twist_cards_when_no_hand_is_given() -> None:
@@ -230,10 +230,10 @@ def test_prologue_draws_three_twist_cards_when_no_hand_is_given() -> None:
         twist_deck = ["1R", "2R", "3R", "4R", "5R"]
     """)
     run(s, "start")
-    hand = s.state.fighters["Sofia"].hand
+    hand = ttb_state(s).fighters["Sofia"].hand
     assert len(hand) == 3
     assert set(hand) <= {"1R", "2R", "3R", "4R", "5R"}
-    assert len(s.state.fighters["Sofia"].twist_deck) == 2
+    assert len(ttb_state(s).fighters["Sofia"].twist_deck) == 2
 
 
 # --- §2.2.2 Control Hand maximum 5 -----------------------------------------------------------
@@ -257,7 +257,7 @@ def test_hand_over_five_asks_for_a_discard() -> None:
     """RULES.md §2.2.2 and §5 A23: a sixth card queues a discard; the player chooses which card."""
     s = session_from(FULL_HAND)
     run(s, "reshuffle")
-    st = s.state
+    st = ttb_state(s)
     assert st.fighters["Sofia"].hand == ["1R", "2C", "3T", "4M", "5R", "9T"]
     assert st.prompt is not None
     assert st.prompt.kind == "hand_discard"
@@ -273,19 +273,19 @@ def test_hand_discard_prompt_blocks_other_commands_and_rejects_cards_not_in_hand
     refused(s, "start")
     refused(s, "flip")
     refused(s, "answer 13M")
-    assert s.state.prompt is not None
+    assert ttb_state(s).prompt is not None
 
 
 def test_hand_discard_answer_settles_to_five_into_the_twist_discard() -> None:
     """RULES.md §2.2.1-2.2.2: the discarded card goes to the Twist discard, never the Fate discards."""
     s = session_from(FULL_HAND)
     run(s, "reshuffle", "answer 3T")
-    sofia = s.state.fighters["Sofia"]
-    assert s.state.prompt is None
+    sofia = ttb_state(s).fighters["Sofia"]
+    assert ttb_state(s).prompt is None
     assert len(sofia.hand) == 5
     assert "3T" not in sofia.hand
     assert sofia.twist_discards == ["3T"]
-    assert "3T" not in s.state.discards
+    assert "3T" not in ttb_state(s).discards
     assert sofia.pending_discard == 0
 
 
@@ -293,7 +293,7 @@ def test_hand_overflow_during_a_damage_flip_settles_after_the_action() -> None:
     """RULES.md §2.2.2 (001:L40, §5 A23): a draw made during an action (a damage flip that empties
     the deck) is discarded at the end of that action: the damage is applied first."""
     s = session_from(FULL_HAND)
-    st = s.state
+    st = ttb_state(s)
     st.discards = ["7R", "8R", "9R"]
     st.deck = []
     run(s, "damage Thug 2/3/5")
@@ -410,28 +410,28 @@ def test_C19_margin_zero_flips_three_and_keeps_the_lowest() -> None:
     """RULES.md §4 C19 and §2.8.1 step 2: a tied attack (margin 0) flips 3 cards with ⊟⊟ and the
     lowest is used, even a Red Joker does not help (§5 A34)."""
     s = target_session()
-    s.state.deck[-3:] = ["2R", "RJ", "12T"]
+    ttb_state(s).deck[-3:] = ["2R", "RJ", "12T"]
     run(s, "damage Target 2/3/5 margin=0")
-    assert len(s.state.discards) == 3
-    assert s.state.fighters["Target"].wounds == 18
+    assert len(ttb_state(s).discards) == 3
+    assert ttb_state(s).fighters["Target"].wounds == 18
 
 
 def test_C19_margin_eleven_flips_two_and_uses_the_best() -> None:
     """RULES.md §4 C19: a difference of 11 gives ⊞: 2 cards, the higher is used."""
     s = target_session()
-    s.state.deck[-2:] = ["12T", "2R"]
+    ttb_state(s).deck[-2:] = ["12T", "2R"]
     run(s, "damage Target 2/3/5 margin=11")
-    assert len(s.state.discards) == 2
-    assert s.state.fighters["Target"].wounds == 15
+    assert len(ttb_state(s).discards) == 2
+    assert ttb_state(s).fighters["Target"].wounds == 15
 
 
 def test_C19_margin_eight_flips_one_card() -> None:
     """RULES.md §4 C19: a difference of 8 has no modifier: exactly 1 card is flipped."""
     s = target_session()
-    s.state.deck[-1:] = ["7M"]
+    ttb_state(s).deck[-1:] = ["7M"]
     run(s, "damage Target 2/3/5 margin=8")
-    assert s.state.discards == ["7M"]
-    assert s.state.fighters["Target"].wounds == 17
+    assert ttb_state(s).discards == ["7M"]
+    assert ttb_state(s).fighters["Target"].wounds == 17
 
 
 def test_negative_margin_is_refused() -> None:
@@ -457,7 +457,7 @@ def test_C20_severity_armor_and_black_joker(card: str, armor: int, wounds_after:
     minimum of 1 only when the raw damage is ≥ 1."""
     s = target_session(armor=armor)
     run(s, f"damage Target 2/3/5 card={card}")
-    assert s.state.fighters["Target"].wounds == wounds_after
+    assert ttb_state(s).fighters["Target"].wounds == wounds_after
 
 
 def test_C20_red_joker_severe_damage_plus_severe_critical_above_zero() -> None:
@@ -465,7 +465,7 @@ def test_C20_red_joker_severe_damage_plus_severe_critical_above_zero() -> None:
     the target stays above 0 Wounds."""
     s = target_session()
     run(s, "damage Target 2/3/5 card=RJ")
-    st = s.state
+    st = ttb_state(s)
     assert st.fighters["Target"].wounds == 15
     assert st.prompt is not None and st.prompt.kind == "critical"
     assert st.prompt.data["severity"] == "severe"
@@ -492,9 +492,9 @@ def test_damage_card_option_takes_that_card_out_of_the_deck() -> None:
     discards, so the deck still totals 54."""
     s = target_session()
     run(s, "damage Target 2/3/5 card=8R")
-    assert "8R" not in s.state.deck
-    assert s.state.discards == ["8R"]
-    assert len(s.state.deck) + len(s.state.discards) == 54
+    assert "8R" not in ttb_state(s).deck
+    assert ttb_state(s).discards == ["8R"]
+    assert len(ttb_state(s).deck) + len(ttb_state(s).discards) == 54
 
 
 def test_two_overfull_hands_are_settled_one_after_the_other() -> None:
@@ -512,16 +512,16 @@ twist_deck = ["1M", "2M", "3M", "4M", "5M", "6M"]
 """
     )
     run(s, "reshuffle")
-    first = s.state.prompt
+    first = ttb_state(s).prompt
     assert first is not None and first.kind == "hand_discard"
     run(s, f"answer {first.options[0]}")
-    second = s.state.prompt
+    second = ttb_state(s).prompt
     assert second is not None and second.kind == "hand_discard"
     assert second.who != first.who
     run(s, f"answer {second.options[0]}")
-    assert s.state.prompt is None
-    assert len(s.state.fighters["Sofia"].hand) == 5
-    assert len(s.state.fighters["Marco"].hand) == 5
+    assert ttb_state(s).prompt is None
+    assert len(ttb_state(s).fighters["Sofia"].hand) == 5
+    assert len(ttb_state(s).fighters["Marco"].hand) == 5
 
 
 def test_end_of_dramatic_time_refills_hands_to_three() -> None:
@@ -529,5 +529,5 @@ def test_end_of_dramatic_time_refills_hands_to_three() -> None:
     a hand already holding 3 or more draws nothing."""
     s = session_from(TWO_FATED_AND_FM.replace("hand = []", 'hand = ["1T", "2T", "3T", "4T"]'))
     run(s, "initiative Sofia 5", "initiative Marco 5", "start", "end")
-    assert len(s.state.fighters["Sofia"].hand) == 3
-    assert s.state.fighters["Marco"].hand == ["1T", "2T", "3T", "4T"]
+    assert len(ttb_state(s).fighters["Sofia"].hand) == 3
+    assert ttb_state(s).fighters["Marco"].hand == ["1T", "2T", "3T", "4T"]

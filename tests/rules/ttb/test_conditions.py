@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run
+from tests.conftest import pending, run, ttb_state
 from tests.rules.ttb.fighters import duo
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 
 
 def conds(s: Session, name: str) -> dict[str, int | bool]:
-    return dict(s.state.fighters[name].conditions)
+    return dict(ttb_state(s).fighters[name].conditions)
 
 
 # --- §2.7.1 stacking -------------------------------------------------------------------------------
@@ -33,7 +33,7 @@ def test_C6_non_valued_condition_does_not_stack() -> None:
     s = duo()
     run(s, "add A dazed", "add A dazed")
     assert conds(s, "A") == {"dazed": True}
-    assert any("already has Dazed" in line for line in s.state.log)
+    assert any("already has Dazed" in line.text for line in ttb_state(s).log)
 
 
 def test_valued_condition_without_a_number_gains_one() -> None:
@@ -46,10 +46,10 @@ def test_valued_condition_without_a_number_gains_one() -> None:
 def test_non_valued_condition_with_a_number_is_refused() -> None:
     """RULES.md §2.7.1: non-valued conditions carry no value; `add A dazed 2` is refused, nothing changes."""
     s = duo()
-    before = s.state.model_dump()
+    before = ttb_state(s).model_dump()
     with pytest.raises(Refusal):
         s.execute("add A dazed 2")
-    assert s.state.model_dump() == before
+    assert ttb_state(s).model_dump() == before
 
 
 def test_valued_condition_lowered_and_ended_at_zero() -> None:
@@ -77,10 +77,10 @@ def test_removing_an_absent_condition_is_refused() -> None:
 def test_living_only_condition_refused_on_non_living(condition: str) -> None:
     """RULES.md §2.7.1 / §5 A29: Bleeding Out, Suffocating and Intoxicated are refused when living=false."""
     s = duo(first={"living": False})
-    before = s.state.model_dump()
+    before = ttb_state(s).model_dump()
     with pytest.raises(Refusal, match="Living"):
         s.execute(f"add A {condition}")
-    assert s.state.model_dump() == before
+    assert ttb_state(s).model_dump() == before
     assert conds(s, "A") == {}
 
 
@@ -92,10 +92,10 @@ def test_C2_non_living_bleeding_out_stored_nowhere_and_nothing_at_turn_end() -> 
     with pytest.raises(Refusal):
         s.execute("add A bleeding_out 3")
     run(s, "next")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert a.conditions == {}
     assert a.wounds == 6 and not a.dead
-    assert not any("Bleeding Out" in line for line in s.state.log)
+    assert not any("Bleeding Out" in line.text for line in ttb_state(s).log)
 
 
 def test_poison_on_non_living_warns_and_applies_by_default() -> None:
@@ -103,7 +103,7 @@ def test_poison_on_non_living_warns_and_applies_by_default() -> None:
     s = duo(first={"living": False})
     run(s, "add A poison 2")
     assert conds(s, "A") == {"poison": 2}
-    assert any("warning" in line and "Poison" in line for line in s.state.log)
+    assert any("warning" in line.text and "Poison" in line.text for line in ttb_state(s).log)
 
 
 def test_poison_on_non_living_blocked_by_setting() -> None:
@@ -128,7 +128,7 @@ def test_cancelling_pair_removes_both(held: str, gained: str) -> None:
     s = duo()
     run(s, f"add B {held}", f"add B {gained}")
     assert conds(s, "B") == {}
-    assert any("cancels" in line for line in s.state.log)
+    assert any("cancels" in line.text for line in ttb_state(s).log)
 
 
 def test_fast_cancelling_slow_mid_turn_does_not_adjust_ap() -> None:
@@ -136,10 +136,10 @@ def test_fast_cancelling_slow_mid_turn_does_not_adjust_ap() -> None:
     generated stay as they are."""
     s = duo(first={"conditions": {"slow": True}})
     run(s, "start")
-    assert s.state.active == "A"
-    assert s.state.fighters["A"].ap == 1  # Slow: 2 − 1
+    assert ttb_state(s).active == "A"
+    assert ttb_state(s).fighters["A"].ap == 1  # Slow: 2 − 1
     run(s, "add A fast")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert a.conditions == {}
     assert a.ap == 1  # no +1 from Fast: it was cancelled, and Slow's −1 is not refunded
 
@@ -149,11 +149,11 @@ def test_C12_paralyzed_and_reactivate_cancel() -> None:
     end, and the next turn generates the normal 2 General and 1 Combat AP."""
     s = duo(second={"conditions": {"reactivate": True}})
     run(s, "start")
-    assert s.state.active == "A"
+    assert ttb_state(s).active == "A"
     run(s, "add B paralyzed")
     assert conds(s, "B") == {}
     run(s, "next")  # B's turn: normal AP, not Paralyzed
-    st = s.state
+    st = ttb_state(s)
     assert st.active == "B"
     assert (st.fighters["B"].ap, st.fighters["B"].combat_ap) == (2, 1)
     run(s, "next")  # round end: no Reactivate offer
@@ -192,19 +192,19 @@ def test_bleeding_out_raised_to_ten_by_add_kills() -> None:
     not only at turn end; the dead leave the initiative order."""
     s = duo()
     run(s, "start", "add B bleeding_out 9")
-    assert not s.state.fighters["B"].dead
+    assert not ttb_state(s).fighters["B"].dead
     run(s, "add B bleeding_out 1")
-    b = s.state.fighters["B"]
+    b = ttb_state(s).fighters["B"]
     assert b.conditions["bleeding_out"] == 10
     assert b.dead
-    assert "B" not in s.state.order
+    assert "B" not in ttb_state(s).order
 
 
 def test_bleeding_out_ten_at_once_kills_even_ignoring_criticals() -> None:
     """RULES.md §2.7.2 Bleeding Out / §5 A35: an FM that ignores critical effects still dies at +10."""
     s = duo(second={"rank_value": 14, "ignores_critical_effects": True})
     run(s, "add B bleeding_out 10")
-    assert s.state.fighters["B"].dead
+    assert ttb_state(s).fighters["B"].dead
 
 
 def test_dead_combatant_takes_no_more_conditions() -> None:
@@ -222,7 +222,7 @@ def test_fast_gained_mid_turn_gives_one_general_ap_at_once() -> None:
     """RULES.md §2.7.2 Fast / §2.4: gained mid-turn, +1 General AP at once; Combat AP unchanged."""
     s = duo()
     run(s, "start", "add A fast")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert (a.ap, a.combat_ap) == (3, 1)
 
 
@@ -231,7 +231,7 @@ def test_slow_gained_mid_turn_takes_one_general_ap_if_any() -> None:
     untouched."""
     s = duo()
     run(s, "start", "add A slow")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert (a.ap, a.combat_ap) == (1, 1)
     run(s, "remove A slow", "spend A walk", "add A slow")
     assert (a.ap, a.combat_ap) == (0, 1)  # nothing left to lose, never negative
@@ -241,10 +241,10 @@ def test_fast_gained_outside_own_turn_changes_no_ap_now() -> None:
     """RULES.md §2.7.2 Fast: the +1 General AP at once applies only to the owner's own open turn."""
     s = duo()
     run(s, "start", "add B fast")
-    assert s.state.fighters["B"].ap == 0
+    assert ttb_state(s).fighters["B"].ap == 0
     run(s, "next")
-    assert s.state.active == "B"
-    assert s.state.fighters["B"].ap == 3
+    assert ttb_state(s).active == "B"
+    assert ttb_state(s).fighters["B"].ap == 3
 
 
 def test_C10_paralyzed_mid_turn_ends_the_turn_at_once() -> None:
@@ -253,16 +253,16 @@ def test_C10_paralyzed_mid_turn_ends_the_turn_at_once() -> None:
     removed at that turn_end because it was gained before turn_end began."""
     s = duo(first={"conditions": {"burning": 1}})
     run(s, "start", "spend A walk")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert (a.ap, a.combat_ap) == (1, 1)
     run(s, "add A paralyzed")
-    st = s.state
+    st = ttb_state(s)
     assert st.active == "B"  # the next turn started with no `next`
     assert (a.ap, a.combat_ap) == (0, 0)
     assert a.acted
     assert a.wounds == 5  # Burning +1 ticked in A's turn_end
     assert a.conditions == {}  # Burning ended, Paralyzed expired
-    assert any("Paralyzed" in line and "turn ends at once" in line for line in st.log)
+    assert any("Paralyzed" in line.text and "turn ends at once" in line.text for line in st.log)
 
 
 def test_paralyzed_gained_on_another_turn_blocks_the_next_own_turn() -> None:
@@ -270,7 +270,7 @@ def test_paralyzed_gained_on_another_turn_blocks_the_next_own_turn() -> None:
     owner's next turn: that turn has 0 General and 0 Combat AP and no actions."""
     s = duo()
     run(s, "start", "add B paralyzed", "next")
-    st = s.state
+    st = ttb_state(s)
     b = st.fighters["B"]
     assert st.active == "B"
     assert (b.ap, b.combat_ap) == (0, 0)
@@ -291,7 +291,7 @@ def test_C2_doctor_on_an_ally_is_tn_15_and_removes_bleeding_out_entirely() -> No
     entirely (not −1)."""
     s = duo(second={"conditions": {"bleeding_out": 4}})
     run(s, "start", "spend A doctor B")
-    st = s.state
+    st = ttb_state(s)
     assert st.fighters["A"].ap == 0
     assert st.prompt is not None and st.prompt.kind == "doctor"
     assert st.prompt.data["tn"] == 15
@@ -303,14 +303,14 @@ def test_C2_doctor_failure_leaves_bleeding_out() -> None:
     """RULES.md §4 C2 / §2.5 Doctor: a failed Doctor duel leaves Bleeding Out as it was."""
     s = duo(second={"conditions": {"bleeding_out": 4}})
     run(s, "start", "spend A doctor B", "answer fail")
-    assert s.state.fighters["B"].conditions == {"bleeding_out": 4}
+    assert ttb_state(s).fighters["B"].conditions == {"bleeding_out": 4}
 
 
 def test_C2_doctor_on_oneself_is_tn_20() -> None:
     """RULES.md §4 C2 / §2.5 Doctor: treating oneself is TN 20."""
     s = duo(first={"conditions": {"bleeding_out": 4}})
     run(s, "start", "spend A doctor")
-    assert s.state.prompt is not None
-    assert s.state.prompt.data["tn"] == 20
+    assert ttb_state(s).prompt is not None
+    assert pending(ttb_state(s)).data["tn"] == 20
     run(s, "answer pass")
-    assert "bleeding_out" not in s.state.fighters["A"].conditions
+    assert "bleeding_out" not in ttb_state(s).fighters["A"].conditions

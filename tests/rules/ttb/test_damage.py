@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import pending, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
@@ -23,7 +23,7 @@ def fated(settings: str = "", **fields: object) -> Session:
 
 
 def kind(s: Session) -> str | None:
-    return s.state.prompt.kind if s.state.prompt else None
+    return pending(ttb_state(s)).kind if ttb_state(s).prompt else None
 
 
 # --- §2.8.1 step 5: armor, decision A27 -------------------------------------------------------------
@@ -34,14 +34,14 @@ def test_armor_reduces_with_minimum_one(raw: int, armor: int, taken: int) -> Non
     """RULES.md §2.8.1 step 5 / §5 A27: final = max(1, raw − Armor) when raw ≥ 1; raw 0 stays 0."""
     s = target(armor=armor)
     run(s, f"damage T {raw}")
-    assert s.state.fighters["T"].wounds == 6 - taken
+    assert ttb_state(s).fighters["T"].wounds == 6 - taken
 
 
 def test_no_armor_flag_skips_armor() -> None:
     """RULES.md §2.8.1 step 5: damage that may not be reduced by armor ignores it."""
     s = target(armor=2)
     run(s, "damage T 3 no-armor")
-    assert s.state.fighters["T"].wounds == 3
+    assert ttb_state(s).fighters["T"].wounds == 3
 
 
 @pytest.mark.parametrize(
@@ -52,26 +52,26 @@ def test_damage_flip_severity_and_armor(card: str, armor: int, taken: int) -> No
     Joker none (0 even against Armor +2)."""
     s = target(wounds=9, armor=armor)
     run(s, f"damage T 2/3/5 card={card}")
-    assert s.state.fighters["T"].wounds == 9 - taken
-    assert s.state.prompt is None
+    assert ttb_state(s).fighters["T"].wounds == 9 - taken
+    assert ttb_state(s).prompt is None
 
 
 def test_damage_flip_with_minus_uses_the_lowest_card() -> None:
     """RULES.md §2.8.1 step 1-2 / §5 A2, A34: a tie (margin 0) gives ⊟⊟: 3 cards, the lowest is used,
     and the Red Joker's ⊟ exception does not apply to a damage flip."""
     s = target(wounds=9)
-    s.state.deck += ["9R", "RJ", "12C"]
+    ttb_state(s).deck += ["9R", "RJ", "12C"]
     run(s, "damage T 2/3/5 margin=0")
-    assert s.state.fighters["T"].wounds == 9 - 3  # 9 → Moderate
-    assert s.state.prompt is None  # no Red Joker critical
+    assert ttb_state(s).fighters["T"].wounds == 9 - 3  # 9 → Moderate
+    assert ttb_state(s).prompt is None  # no Red Joker critical
 
 
 def test_damage_flip_with_plus_chooses_the_best_card() -> None:
     """RULES.md §2.8.1 step 1-2 / §5 A2: a margin of 11+ gives ⊞: 2 cards, the higher is used."""
     s = target(wounds=9)
-    s.state.deck += ["3R", "12C"]
+    ttb_state(s).deck += ["3R", "12C"]
     run(s, "damage T 2/3/5 margin=11")
-    assert s.state.fighters["T"].wounds == 9 - 5
+    assert ttb_state(s).fighters["T"].wounds == 9 - 5
 
 
 # --- §2.8.2 criticals and the unconsciousness check -------------------------------------------------
@@ -81,8 +81,8 @@ def test_damage_above_zero_has_no_critical() -> None:
     """RULES.md §2.8.2: only damage that leaves Wounds ≤ 0 triggers the critical procedure."""
     s = fated(wounds=6)
     run(s, "damage F 5")
-    assert s.state.prompt is None
-    assert s.state.fighters["F"].criticals == []
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).fighters["F"].criticals == []
 
 
 @pytest.mark.parametrize(("card", "location"), [("5R", "Chest"), ("5T", "Head"), ("5C", "Arms"), ("5M", "Legs")])
@@ -92,7 +92,7 @@ def test_critical_location_by_suit(card: str, location: str) -> None:
     run(s, "damage T 3")
     assert kind(s) == "critical"
     run(s, f"answer {card}")
-    (crit,) = s.state.fighters["T"].criticals
+    (crit,) = ttb_state(s).fighters["T"].criticals
     assert crit.location == location
     assert crit.card == card
     assert crit.negative_wounds == 1
@@ -102,13 +102,13 @@ def test_critical_severity_follows_the_damage_level() -> None:
     """RULES.md §2.8.2 step 1: the critical table matches the damage level; no level means Weak."""
     s = target(wounds=2)
     run(s, "damage T 3 moderate", "answer 9R")
-    assert s.state.fighters["T"].criticals[0].severity == "moderate"
+    assert ttb_state(s).fighters["T"].criticals[0].severity == "moderate"
     s = target(wounds=2)
     run(s, "damage T 3", "answer 9R")
-    assert s.state.fighters["T"].criticals[0].severity == "weak"
+    assert ttb_state(s).fighters["T"].criticals[0].severity == "weak"
     s = target(wounds=2)
     run(s, "damage T 2/3/5 card=12C", "answer 9R")
-    assert s.state.fighters["T"].criticals[0].severity == "severe"
+    assert ttb_state(s).fighters["T"].criticals[0].severity == "severe"
 
 
 def test_red_joker_on_the_critical_flip_means_no_effect() -> None:
@@ -116,7 +116,7 @@ def test_red_joker_on_the_critical_flip_means_no_effect() -> None:
     stands and an FM still falls unconscious."""
     s = target(wounds=2)
     run(s, "damage T 3", "answer RJ")
-    t = s.state.fighters["T"]
+    t = ttb_state(s).fighters["T"]
     assert t.criticals == []
     assert t.wounds == -1
     assert t.unconscious
@@ -126,7 +126,7 @@ def test_black_joker_on_the_critical_flip_is_gms_choice_location() -> None:
     """RULES.md §2.8.2 step 2 / §5 A28: Black Joker = no suit, the GM picks the location (maximum effect)."""
     s = target(wounds=2)
     run(s, "damage T 3", "answer BJ")
-    (crit,) = s.state.fighters["T"].criticals
+    (crit,) = ttb_state(s).fighters["T"].criticals
     assert crit.card == "BJ"
     assert crit.location == "GM's choice"
 
@@ -135,9 +135,9 @@ def test_critical_answer_flip_uses_the_fate_deck() -> None:
     """RULES.md §2.8.2 / CONTRACT §3 `answer flip`: the tracker flips the critical card."""
     s = target(wounds=2)
     run(s, "damage T 3")
-    s.state.deck.append("7M")
+    ttb_state(s).deck.append("7M")
     run(s, "answer flip")
-    assert s.state.fighters["T"].criticals[0].location == "Legs"
+    assert ttb_state(s).fighters["T"].criticals[0].location == "Legs"
 
 
 def test_critical_bad_answer_is_refused_and_prompt_stays() -> None:
@@ -152,10 +152,10 @@ def test_critical_bad_answer_is_refused_and_prompt_stays() -> None:
 def test_critical_flips_automatic_with_flips_auto() -> None:
     """RULES.md §2.8.2 / settings flips = "auto": the critical card is flipped without a prompt."""
     s = target(wounds=2, settings='flips = "auto"')
-    s.state.deck.append("4C")
+    ttb_state(s).deck.append("4C")
     run(s, "damage T 3")
-    t = s.state.fighters["T"]
-    assert s.state.prompt is None
+    t = ttb_state(s).fighters["T"]
+    assert ttb_state(s).prompt is None
     assert t.criticals[0].location == "Arms" and t.criticals[0].card == "4C"
     assert t.unconscious
 
@@ -166,7 +166,7 @@ def test_C21_fated_below_zero_moderate_critical_and_toughness_check() -> None:
     0 General and 0 Combat AP; healed to ≥1 Wound it is no longer Unconscious."""
     s = fated(wounds=6, initiative=20)
     run(s, "initiative F 5", "start", "damage F 4", "damage F 3 moderate")
-    st = s.state
+    st = ttb_state(s)
     f = st.fighters["F"]
     assert f.wounds == -1
     assert kind(s) == "critical"
@@ -193,9 +193,9 @@ def test_fated_passing_the_toughness_check_stays_conscious() -> None:
     """RULES.md §2.8.2 step 4: a passed TN 10 Toughness challenge keeps the Fated conscious."""
     s = fated(wounds=2)
     run(s, "damage F 3", "answer 5R", "answer pass")
-    f = s.state.fighters["F"]
+    f = ttb_state(s).fighters["F"]
     assert f.wounds == -1 and not f.unconscious
-    assert s.state.prompt is None
+    assert ttb_state(s).prompt is None
 
 
 @pytest.mark.parametrize(("card", "conscious"), [("7R", True), ("6R", False), ("RJ", True), ("BJ", False)])
@@ -203,9 +203,9 @@ def test_toughness_check_flip_adds_the_toughness_skill(card: str, conscious: boo
     """RULES.md §2.8.2 step 4: `answer flip` = card + skills.toughness (3) vs TN 10; Black Joker fails."""
     s = fated(wounds=2, skills={"toughness": 3})
     run(s, "damage F 3", "answer 5R")
-    s.state.deck.append(card)
+    ttb_state(s).deck.append(card)
     run(s, "answer flip")
-    assert s.state.fighters["F"].unconscious is (not conscious)
+    assert ttb_state(s).fighters["F"].unconscious is (not conscious)
 
 
 def test_every_damage_at_or_below_zero_triggers_again() -> None:
@@ -216,7 +216,7 @@ def test_every_damage_at_or_below_zero_triggers_again() -> None:
     run(s, "answer 6M")
     assert kind(s) == "unconscious_check"
     run(s, "answer pass")
-    f = s.state.fighters["F"]
+    f = ttb_state(s).fighters["F"]
     assert [c.location for c in f.criticals] == ["Chest", "Legs"]
     assert f.criticals[1].negative_wounds == 2
 
@@ -228,18 +228,18 @@ def test_C22_fm_falls_unconscious_automatically() -> None:
     run(s, "damage T 5", "damage T 2")
     assert kind(s) == "critical"
     run(s, "answer 3C")
-    t = s.state.fighters["T"]
+    t = ttb_state(s).fighters["T"]
     assert len(t.criticals) == 1
     assert t.unconscious and t.conditions.get("prone")
-    assert s.state.prompt is None
-    assert any("fails the check automatically" in line for line in s.state.log)
+    assert ttb_state(s).prompt is None
+    assert any("fails the check automatically" in line.text for line in ttb_state(s).log)
 
 
 def test_C22_tyrant_also_falls_unconscious_automatically() -> None:
     """RULES.md §4 C22 / §5 A9: every FM rank, a Tyrant included, fails the check automatically."""
     s = target(wounds=1, rank_value=14)
     run(s, "damage T 2", "answer 3C")
-    t = s.state.fighters["T"]
+    t = ttb_state(s).fighters["T"]
     assert len(t.criticals) == 1 and t.unconscious
 
 
@@ -249,8 +249,8 @@ def test_C22_ignores_critical_effects(rank: int) -> None:
     at ≤0 Wounds, and keeps acting."""
     s = target(wounds=1, rank_value=rank, ignores_critical_effects=True, initiative=30)
     run(s, "start", "damage T 2")
-    t = s.state.fighters["T"]
-    assert s.state.prompt is None
+    t = ttb_state(s).fighters["T"]
+    assert ttb_state(s).prompt is None
     assert t.wounds == -1 and t.criticals == [] and not t.unconscious
     run(s, "spend T walk")  # it keeps acting
     assert t.ap == 1
@@ -261,13 +261,13 @@ def test_red_joker_damage_flip_above_zero_is_severe_plus_severe_critical() -> No
     Wounds stay above 0; no unconsciousness check then."""
     s = fated(wounds=9)
     run(s, "damage F 2/3/5 card=RJ")
-    f = s.state.fighters["F"]
+    f = ttb_state(s).fighters["F"]
     assert f.wounds == 4
     assert kind(s) == "critical"
-    assert s.state.prompt is not None and s.state.prompt.data["severity"] == "severe"
+    assert ttb_state(s).prompt is not None and pending(ttb_state(s)).data["severity"] == "severe"
     run(s, "answer 8R")
     assert [(c.severity, c.location) for c in f.criticals] == [("severe", "Chest")]
-    assert s.state.prompt is None  # no unconsciousness check above 0 Wounds
+    assert ttb_state(s).prompt is None  # no unconsciousness check above 0 Wounds
     assert not f.unconscious
 
 
@@ -280,18 +280,18 @@ def test_red_joker_damage_flip_to_zero_is_one_critical_and_a_check() -> None:
     run(s, "answer 8R")
     assert kind(s) == "unconscious_check"
     run(s, "answer fail")
-    f = s.state.fighters["F"]
+    f = ttb_state(s).fighters["F"]
     assert [c.severity for c in f.criticals] == ["severe"]
     assert f.unconscious
-    assert s.state.prompt is None
+    assert ttb_state(s).prompt is None
 
 
 def test_red_joker_damage_flip_on_fm_ignoring_criticals_has_no_critical() -> None:
     """RULES.md §5 A35: an FM ignoring critical effects suffers no critical, the Red Joker's included."""
     s = target(wounds=9, rank_value=9, ignores_critical_effects=True)
     run(s, "damage T 2/3/5 card=RJ")
-    t = s.state.fighters["T"]
-    assert t.wounds == 4 and t.criticals == [] and s.state.prompt is None
+    t = ttb_state(s).fighters["T"]
+    assert t.wounds == 4 and t.criticals == [] and ttb_state(s).prompt is None
 
 
 def test_ignores_critical_effects_is_for_fm_only() -> None:
@@ -305,10 +305,10 @@ def test_damage_prompt_blocks_other_commands() -> None:
     """RULES.md §2.8.2 / CONTRACT §3: while the critical prompt waits, other commands are refused."""
     s = target(wounds=1)
     run(s, "damage T 2")
-    before = s.state.model_dump()
+    before = ttb_state(s).model_dump()
     with pytest.raises(Refusal, match="waiting"):
         s.execute("damage E 1")
-    assert s.state.model_dump() == before
+    assert ttb_state(s).model_dump() == before
 
 
 # --- §2.8.3 healing, decision A38 -------------------------------------------------------------------
@@ -318,14 +318,14 @@ def test_healing_is_capped_at_max_wounds() -> None:
     """RULES.md §2.8.3 / §5 A38: healing never raises Wounds above the maximum."""
     s = target(wounds=6)
     run(s, "damage T 2", "heal T 5")
-    assert s.state.fighters["T"].wounds == 6
+    assert ttb_state(s).fighters["T"].wounds == 6
 
 
 def test_healing_that_stays_at_or_below_zero_does_not_wake() -> None:
     """RULES.md §2.8.3: any healing ends Unconscious only if the character ends at ≥1 Wound."""
     s = target(wounds=2)
     run(s, "damage T 5", "answer 3R")
-    t = s.state.fighters["T"]
+    t = ttb_state(s).fighters["T"]
     assert t.wounds == -3 and t.unconscious
     run(s, "heal T 3")
     assert t.wounds == 0 and t.unconscious
@@ -338,9 +338,9 @@ def test_unconscious_at_positive_wounds_wakes_on_any_healing() -> None:
     """RULES.md §2.7.2 Unconscious: a character already at ≥1 Wound still needs some healing to wake."""
     s = target(wounds=6, conditions={"unconscious": True})
     run(s, "damage T 1")
-    assert s.state.fighters["T"].unconscious
+    assert ttb_state(s).fighters["T"].unconscious
     run(s, "heal T 1")
-    assert not s.state.fighters["T"].unconscious
+    assert not ttb_state(s).fighters["T"].unconscious
 
 
 @pytest.mark.parametrize(("card", "wounds"), [("RJ", 8), ("BJ", 1), ("4R", 2), ("7R", 3), ("12R", 4)])
@@ -349,16 +349,16 @@ def test_healing_flip(card: str, wounds: int) -> None:
     Red Joker all damage (up to the maximum)."""
     s = target(wounds=8)
     run(s, "damage T 7", f"heal T 1/2/3 card={card}")
-    assert s.state.fighters["T"].wounds == wounds
+    assert ttb_state(s).fighters["T"].wounds == wounds
 
 
 def test_healing_flip_red_joker_wakes_the_unconscious() -> None:
     """RULES.md §2.8.3: a Red Joker healing flip heals all damage, ending Unconscious."""
     s = target(wounds=3)
     run(s, "damage T 5", "answer 3R")
-    assert s.state.fighters["T"].unconscious
+    assert ttb_state(s).fighters["T"].unconscious
     run(s, "heal T 1/2/3 card=RJ")
-    t = s.state.fighters["T"]
+    t = ttb_state(s).fighters["T"]
     assert t.wounds == 3 and not t.unconscious
 
 
@@ -366,7 +366,7 @@ def test_healing_flip_from_the_deck() -> None:
     """RULES.md §2.8.3: without card= the tracker flips the healing card from the Fate Deck."""
     s = target(wounds=8)
     run(s, "damage T 7")
-    s.state.deck.append("9T")
+    ttb_state(s).deck.append("9T")
     run(s, "heal T 1/2/3")
-    assert s.state.fighters["T"].wounds == 3
-    assert s.state.discards[-1] == "9T"
+    assert ttb_state(s).fighters["T"].wounds == 3
+    assert ttb_state(s).discards[-1] == "9T"

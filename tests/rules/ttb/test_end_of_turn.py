@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import pending, run, session_from, ttb, ttb_state
 from tests.rules.ttb.fighters import combatant, duo
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
@@ -12,15 +12,15 @@ from tracker.rules.ttb import conditions
 
 
 def kinds(s: Session) -> str | None:
-    return s.state.prompt.kind if s.state.prompt else None
+    return pending(ttb_state(s)).kind if ttb_state(s).prompt else None
 
 
 def a_round(s: Session) -> None:
     """From A's open turn: end A's turn and B's turn; A's next turn is open again."""
     run(s, "next")
-    assert s.state.active == "B"
+    assert ttb_state(s).active == "B"
     run(s, "next")
-    assert s.state.active == "A"
+    assert ttb_state(s).active == "A"
 
 
 # --- Bleeding Out -----------------------------------------------------------------------------------
@@ -31,7 +31,7 @@ def test_C1_bleeding_out_reaches_ten_and_kills() -> None:
     character dies and leaves the initiative order."""
     s = duo(first={"wounds": 5, "conditions": {"bleeding_out": 9}})
     run(s, "start", "next")
-    st = s.state
+    st = ttb_state(s)
     a = st.fighters["A"]
     assert a.conditions["bleeding_out"] == 10
     assert a.dead
@@ -46,9 +46,9 @@ def test_bleeding_out_rises_only_at_its_owners_turn_end() -> None:
     """RULES.md §2.7.2 Bleeding Out: +1 at the end of the owner's own turn, not at others' turns."""
     s = duo(second={"conditions": {"bleeding_out": 2}})
     run(s, "start", "next")  # A's turn ends
-    assert s.state.fighters["B"].conditions["bleeding_out"] == 2
+    assert ttb_state(s).fighters["B"].conditions["bleeding_out"] == 2
     run(s, "next")  # B's turn ends
-    assert s.state.fighters["B"].conditions["bleeding_out"] == 3
+    assert ttb_state(s).fighters["B"].conditions["bleeding_out"] == 3
 
 
 def test_last_combatant_dying_stops_the_rounds() -> None:
@@ -56,7 +56,7 @@ def test_last_combatant_dying_stops_the_rounds() -> None:
     the engine stops (it used to cycle round_end/round_start forever) and `end` closes Dramatic Time."""
     s = session_from(combatant("A", wounds=5, conditions={"bleeding_out": 9}))
     run(s, "start", "next")
-    st = s.state
+    st = ttb_state(s)
     assert st.fighters["A"].dead
     assert st.active is None and st.agenda == []
     with pytest.raises(Refusal):
@@ -73,7 +73,7 @@ def test_C3_burning_damage_then_ends() -> None:
     Burning is removed; the next turn end deals nothing."""
     s = duo(first={"conditions": {"burning": 3}})
     run(s, "start", "next")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert a.wounds == 3
     assert "burning" not in a.conditions
     run(s, "next", "next")
@@ -84,38 +84,38 @@ def test_burning_armor_applies_by_default() -> None:
     """RULES.md §5 A15 / §2.8.1 step 5: armor reduces Burning damage (Burning +3, Armor +1 → 2)."""
     s = duo(first={"armor": 1, "conditions": {"burning": 3}})
     run(s, "start", "next")
-    assert s.state.fighters["A"].wounds == 4
+    assert ttb_state(s).fighters["A"].wounds == 4
 
 
 def test_burning_armor_keeps_minimum_one() -> None:
     """RULES.md §5 A15: armor against condition damage still leaves at least 1 (Burning +1, Armor +2)."""
     s = duo(first={"armor": 2, "conditions": {"burning": 1}})
     run(s, "start", "next")
-    assert s.state.fighters["A"].wounds == 5
+    assert ttb_state(s).fighters["A"].wounds == 5
 
 
 def test_burning_ignores_armor_when_setting_off() -> None:
     """RULES.md §5 A15: armor_vs_conditions = false: Burning +3 against Armor +2 deals the full 3."""
     s = duo(first={"armor": 2, "conditions": {"burning": 3}}, settings="armor_vs_conditions = false")
     run(s, "start", "next")
-    assert s.state.fighters["A"].wounds == 3
+    assert ttb_state(s).fighters["A"].wounds == 3
 
 
 def test_burning_ticks_only_at_its_owners_turn_end() -> None:
     """RULES.md §2.7.2 Burning: the timing is the owner's own turn_end."""
     s = duo(second={"conditions": {"burning": 2}})
     run(s, "start", "next")
-    assert s.state.fighters["B"].wounds == 6
-    assert s.state.fighters["B"].conditions == {"burning": 2}
+    assert ttb_state(s).fighters["B"].wounds == 6
+    assert ttb_state(s).fighters["B"].conditions == {"burning": 2}
     run(s, "next")
-    assert s.state.fighters["B"].wounds == 4
+    assert ttb_state(s).fighters["B"].wounds == 4
 
 
 def test_reduce_burning_action_lowers_by_one() -> None:
     """RULES.md §2.5 Reduce Burning / §2.7.2 Burning: (1) AP lowers Burning by 1; at 0 no damage."""
     s = duo(first={"conditions": {"burning": 2}})
     run(s, "start", "spend A reduce-burning", "spend A reduce-burning")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert a.conditions == {} and a.ap == 0
     run(s, "next")
     assert a.wounds == 6
@@ -129,7 +129,7 @@ def test_C5_poison_ticks_down() -> None:
     Wounds, Poison removed; third turn end: nothing."""
     s = duo(first={"wounds": 4, "conditions": {"poison": 2}})
     run(s, "start")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     a_round(s)
     assert (a.wounds, a.conditions) == (3, {"poison": 1})
     a_round(s)
@@ -143,7 +143,7 @@ def test_poison_one_damage_through_armor(setting: str) -> None:
     """RULES.md §5 A15: Poison deals 1 whatever the armor (minimum 1), with or without armor applying."""
     s = duo(first={"armor": 3, "conditions": {"poison": 1}}, settings=setting)
     run(s, "start", "next")
-    assert s.state.fighters["A"].wounds == 5
+    assert ttb_state(s).fighters["A"].wounds == 5
 
 
 # --- Suffocating ------------------------------------------------------------------------------------
@@ -154,7 +154,7 @@ def test_suffocating_conscious_duel_prompt_pass() -> None:
     `suffocating_duel`); pass keeps it conscious and Suffocating stays."""
     s = duo(first={"conditions": {"suffocating": 4}})
     run(s, "start", "next")
-    st = s.state
+    st = ttb_state(s)
     assert kinds(s) == "suffocating_duel"
     assert st.prompt is not None and st.prompt.data["tn"] == 4 and st.prompt.who == "A"
     with pytest.raises(Refusal):
@@ -170,7 +170,7 @@ def test_suffocating_conscious_duel_fail_makes_unconscious_and_prone() -> None:
     """RULES.md §2.7.2 Suffocating / §2.11 step 3: failure → Unconscious (+Prone), no damage."""
     s = duo(first={"conditions": {"suffocating": 4}})
     run(s, "start", "next", "answer fail")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert a.unconscious and a.conditions.get("prone")
     assert a.wounds == 6
 
@@ -181,9 +181,9 @@ def test_suffocating_duel_flip_adds_toughness(card: str, passed: bool) -> None:
     (TN 5, Toughness 3); the Black Joker always fails."""
     s = duo(first={"skills": {"toughness": 3}, "conditions": {"suffocating": 5}})
     run(s, "start", "next")
-    s.state.deck.append(card)
+    ttb_state(s).deck.append(card)
     run(s, "answer flip")
-    assert s.state.fighters["A"].unconscious is (not passed)
+    assert ttb_state(s).fighters["A"].unconscious is (not passed)
 
 
 def test_suffocating_unconscious_flip_ignores_armor() -> None:
@@ -191,11 +191,11 @@ def test_suffocating_unconscious_flip_ignores_armor() -> None:
     flip that armor cannot reduce (13 → Severe 5 against Armor +2)."""
     s = duo(first={"armor": 2, "conditions": {"unconscious": True, "suffocating": 1}})
     run(s, "start")
-    assert s.state.fighters["A"].ap == 0  # unconscious: no AP
+    assert ttb_state(s).fighters["A"].ap == 0  # unconscious: no AP
     run(s, "next")
     assert kinds(s) == "suffocating_flip"
     run(s, "answer 13R")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert a.wounds == 1 and not a.dead
 
 
@@ -204,7 +204,7 @@ def test_suffocating_flip_severities(card: str, wounds: int) -> None:
     """RULES.md §2.7.2 Suffocating: 3/4/5 by severity; the Black Joker deals nothing."""
     s = duo(first={"conditions": {"unconscious": True, "suffocating": 2}})
     run(s, "start", "next", f"answer {card}")
-    assert s.state.fighters["A"].wounds == wounds
+    assert ttb_state(s).fighters["A"].wounds == wounds
 
 
 def test_suffocating_damage_to_zero_kills() -> None:
@@ -212,7 +212,7 @@ def test_suffocating_damage_to_zero_kills() -> None:
     Weak 3 → 0), with no critical flip."""
     s = duo(first={"wounds": 3, "conditions": {"unconscious": True, "suffocating": 2}})
     run(s, "start", "next", "answer 4T")
-    st = s.state
+    st = ttb_state(s)
     a = st.fighters["A"]
     assert a.wounds == 0 and a.dead
     assert a.criticals == []
@@ -230,18 +230,18 @@ def test_suffocating_kills_even_an_fm_ignoring_criticals() -> None:
         }
     )
     run(s, "start", "next", "answer 12M")
-    assert s.state.fighters["A"].dead
+    assert ttb_state(s).fighters["A"].dead
 
 
 def test_suffocating_flip_automatic_with_flips_auto() -> None:
     """RULES.md §2.7.2 Suffocating / settings flips = "auto": the tracker flips from the Fate Deck."""
     s = duo(first={"conditions": {"unconscious": True, "suffocating": 1}}, settings='flips = "auto"')
     run(s, "start")
-    s.state.deck.append("7M")
+    ttb_state(s).deck.append("7M")
     run(s, "next")
-    assert s.state.prompt is None
-    assert s.state.fighters["A"].wounds == 2  # Moderate 4
-    assert "7M" in s.state.discards
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).fighters["A"].wounds == 2  # Moderate 4
+    assert "7M" in ttb_state(s).discards
 
 
 def test_suffocating_uses_the_turn_end_snapshot_of_consciousness() -> None:
@@ -251,7 +251,7 @@ def test_suffocating_uses_the_turn_end_snapshot_of_consciousness() -> None:
     run(s, "start", "next")
     assert kinds(s) == "critical"
     run(s, "answer 3R")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert a.unconscious  # FM: automatic
     assert kinds(s) == "suffocating_duel"
 
@@ -262,9 +262,7 @@ def test_suffocating_uses_the_turn_end_snapshot_of_consciousness() -> None:
 def _tick_lines(s: Session) -> list[str]:
     keys = ("Burning +", "Poison +", "Suffocating", "Bleeding Out +")
     return [
-        next(k for k in keys if k in line)
-        for line in s.state.log
-        if line.split("|", 2)[2].startswith("end of A's turn")
+        next(k for k in keys if k in line.text) for line in ttb_state(s).log if line.text.startswith("end of A's turn")
     ]
 
 
@@ -273,7 +271,7 @@ def test_default_end_of_turn_order() -> None:
     s = duo(first={"conditions": {"bleeding_out": 1, "suffocating": 1, "poison": 1, "burning": 1}})
     run(s, "start", "next")
     assert kinds(s) == "suffocating_duel"
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert a.wounds == 4  # Burning and Poison already done
     assert a.conditions["bleeding_out"] == 1  # not yet
     run(s, "answer pass")
@@ -288,7 +286,7 @@ def test_end_of_turn_order_setting() -> None:
         settings='end_of_turn_order = ["bleeding_out", "suffocating", "poison", "burning"]',
     )
     run(s, "start", "next")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert kinds(s) == "suffocating_duel"
     assert a.conditions["bleeding_out"] == 2  # Bleeding Out already ran
     assert a.wounds == 6  # Poison and Burning not yet
@@ -323,10 +321,10 @@ def test_defensive_expires_at_owners_next_turn_start() -> None:
     of the owner's next turn."""
     s = duo()
     run(s, "start", "add A defensive 2", "next")
-    assert s.state.fighters["A"].conditions == {"defensive": 2}
+    assert ttb_state(s).fighters["A"].conditions == {"defensive": 2}
     run(s, "next")
-    assert s.state.active == "A"
-    assert s.state.fighters["A"].conditions == {}
+    assert ttb_state(s).active == "A"
+    assert ttb_state(s).fighters["A"].conditions == {}
 
 
 @pytest.mark.parametrize("condition", ["fast", "slow", "focused", "paralyzed"])
@@ -335,19 +333,19 @@ def test_until_end_of_turn_conditions_expire_at_owners_turn_end(condition: str) 
     turn and end at the end of the owner's next own turn."""
     s = duo()
     run(s, "start", f"add B {condition}", "next")
-    assert condition in s.state.fighters["B"].conditions  # A's turn end does not touch B
-    assert s.state.active == "B"
+    assert condition in ttb_state(s).fighters["B"].conditions  # A's turn end does not touch B
+    assert ttb_state(s).active == "B"
     run(s, "next")
-    assert condition not in s.state.fighters["B"].conditions
+    assert condition not in ttb_state(s).fighters["B"].conditions
 
 
 def test_focus_action_gives_focused_until_end_of_turn() -> None:
     """RULES.md §2.5 Focus / §2.7.2 Focused: Focused +1 for 1 AP, gone at that turn's end."""
     s = duo()
     run(s, "start", "spend A focus")
-    assert s.state.fighters["A"].conditions == {"focused": 1}
+    assert ttb_state(s).fighters["A"].conditions == {"focused": 1}
     run(s, "next")
-    assert s.state.fighters["A"].conditions == {}
+    assert ttb_state(s).fighters["A"].conditions == {}
 
 
 def test_paralyzed_gained_during_own_turn_end_lasts_to_the_next_turn_end() -> None:
@@ -359,14 +357,14 @@ def test_paralyzed_gained_during_own_turn_end_lasts_to_the_next_turn_end() -> No
     """
     s = duo(first={"conditions": {"suffocating": 1}})
     run(s, "start", "next")
-    assert kinds(s) == "suffocating_duel" and s.state.ending == "A"
-    conditions.gain(s.engine, "A", "paralyzed", why="test: gained during turn end")
-    conditions.gain(s.engine, "A", "fast", why="test: gained during turn end")
+    assert kinds(s) == "suffocating_duel" and ttb_state(s).ending == "A"
+    conditions.gain(ttb(s), "A", "paralyzed", why="test: gained during turn end")
+    conditions.gain(ttb(s), "A", "fast", why="test: gained during turn end")
     run(s, "answer pass")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert a.conditions.get("paralyzed") and a.conditions.get("fast")
     run(s, "next")  # B's turn ends; A's next turn opens
-    assert s.state.active == "A"
+    assert ttb_state(s).active == "A"
     assert (a.ap, a.combat_ap) == (0, 0)
     run(s, "next", "answer pass")
     assert "paralyzed" not in a.conditions and "fast" not in a.conditions
@@ -377,8 +375,8 @@ def test_unconscious_turn_has_no_ap_but_turn_end_effects_run() -> None:
     its turn_end effects still run (Burning)."""
     s = duo(first={"conditions": {"unconscious": True, "burning": 2}})
     run(s, "start")
-    a = s.state.fighters["A"]
-    assert s.state.active == "A" and (a.ap, a.combat_ap) == (0, 0)
+    a = ttb_state(s).fighters["A"]
+    assert ttb_state(s).active == "A" and (a.ap, a.combat_ap) == (0, 0)
     with pytest.raises(Refusal, match="unconscious"):
         s.execute("spend A walk")
     run(s, "next")
@@ -390,9 +388,9 @@ def test_fast_gained_mid_turn_expires_at_that_turn_end() -> None:
     turn_end began) gives +1 General AP at once and ends at that turn's end."""
     s = duo()
     run(s, "start", "add A fast")
-    assert s.state.fighters["A"].ap == 3
+    assert ttb_state(s).fighters["A"].ap == 3
     run(s, "next")
-    assert s.state.fighters["A"].conditions == {}
+    assert ttb_state(s).fighters["A"].conditions == {}
 
 
 def test_held_fast_gained_again_during_turn_end_takes_the_longer_duration() -> None:
@@ -404,14 +402,14 @@ def test_held_fast_gained_again_during_turn_end_takes_the_longer_duration() -> N
     """
     s = duo(first={"conditions": {"fast": True, "suffocating": 1}})
     run(s, "start")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert a.ap == 3
     run(s, "next")
-    assert s.state.prompt is not None and s.state.ending == "A"
-    conditions.gain(s.engine, "A", "fast", why="test: gained again during turn end")
+    assert ttb_state(s).prompt is not None and ttb_state(s).ending == "A"
+    conditions.gain(ttb(s), "A", "fast", why="test: gained again during turn end")
     run(s, "answer pass")
     assert a.conditions.get("fast")
     run(s, "next")
-    assert s.state.active == "A" and a.ap == 3
+    assert ttb_state(s).active == "A" and a.ap == 3
     run(s, "next", "answer pass")
     assert "fast" not in a.conditions

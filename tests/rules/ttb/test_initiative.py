@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import pending, run, session_from, ttb_state
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -13,19 +13,19 @@ from tracker.rules.ttb.cards import can_cheat, parse_card
 
 def refused(s: Session, line: str) -> Refusal:
     """RULES.md §1 (engine-wide): a refused command raises Refusal and leaves the state unchanged."""
-    before = s.state.model_dump()
+    before = ttb_state(s).model_dump()
     with pytest.raises(Refusal) as info:
         s.execute(line)
-    assert s.state.model_dump() == before
+    assert ttb_state(s).model_dump() == before
     return info.value
 
 
 def actives(s: Session, turns: int) -> list[str]:
     """Who is active now and after each of the next `turns - 1` `next` commands."""
-    seen = [str(s.state.active)]
+    seen = [str(ttb_state(s).active)]
     for _ in range(turns - 1):
         run(s, "next")
-        seen.append(str(s.state.active))
+        seen.append(str(ttb_state(s).active))
     return seen
 
 
@@ -57,22 +57,22 @@ wounds = 6
 def test_fated_initiative_is_flip_plus_initiative_aspect() -> None:
     """RULES.md §2.3.1: a Fated flips 1 card from the Fate Deck and adds its Initiative Aspect."""
     s = session_from(C14)
-    top = parse_card(s.state.deck[-1])
+    top = parse_card(ttb_state(s).deck[-1])
     run(s, "start")
-    sofia = s.state.fighters["Sofia"]
+    sofia = ttb_state(s).fighters["Sofia"]
     assert sofia.init_card == top.code
     assert sofia.init == top.value + 3
-    assert s.state.discards == [top.code]
+    assert ttb_state(s).discards == [top.code]
 
 
 def test_fatemaster_initiative_is_rank_value_plus_initiative_without_a_flip() -> None:
     """RULES.md §2.3.2: FM characters use Rank Value + Initiative and flip nothing."""
     s = session_from(C14)
     run(s, "initiative Sofia 9", "start")
-    assert s.state.fighters["Henchman"].init == 12
-    assert s.state.fighters["Minion"].init == 9
-    assert s.state.discards == []
-    assert len(s.state.deck) == 54
+    assert ttb_state(s).fighters["Henchman"].init == 12
+    assert ttb_state(s).fighters["Minion"].init == 9
+    assert ttb_state(s).discards == []
+    assert len(ttb_state(s).deck) == 54
 
 
 def test_initiative_command_is_refused_for_fatemaster_characters() -> None:
@@ -85,7 +85,7 @@ def test_red_joker_initiative_is_fourteen_plus_aspect() -> None:
     """RULES.md §2.3.1: the Red Joker counts 14 on an initiative flip."""
     s = session_from(C14)
     run(s, "initiative Sofia RJ", "start")
-    assert s.state.fighters["Sofia"].init == 17
+    assert ttb_state(s).fighters["Sofia"].init == 17
     assert state_json(s)["combatants"][0]["initiative"] == 17
 
 
@@ -94,10 +94,10 @@ def test_C14_fated_beats_fm_on_a_tie_then_order_by_total() -> None:
     Speed; the Minion (5+4 = 9) is last."""
     s = session_from(C14)
     run(s, "initiative Sofia 9", "start")
-    assert s.state.fighters["Sofia"].init == 12
-    assert s.state.fighters["Henchman"].init == 12
-    assert s.state.order == ["Sofia", "Henchman", "Minion"]
-    assert s.state.prompt is None
+    assert ttb_state(s).fighters["Sofia"].init == 12
+    assert ttb_state(s).fighters["Henchman"].init == 12
+    assert ttb_state(s).order == ["Sofia", "Henchman", "Minion"]
+    assert ttb_state(s).prompt is None
     assert actives(s, 3) == ["Sofia", "Henchman", "Minion"]
 
 
@@ -106,8 +106,8 @@ def test_C14_black_joker_initiative_is_zero_plus_aspect_and_cannot_be_cheated() 
     it acts last; cheating an initiative flip (or a Black Joker) is refused."""
     s = session_from(C14)
     run(s, "initiative Sofia BJ", "start")
-    assert s.state.fighters["Sofia"].init == 3
-    assert s.state.order == ["Henchman", "Minion", "Sofia"]
+    assert ttb_state(s).fighters["Sofia"].init == 3
+    assert ttb_state(s).order == ["Henchman", "Minion", "Sofia"]
     bj = [parse_card("BJ")]
     assert not can_cheat(bj, 0, initiative=True)
     assert not can_cheat([parse_card("5R")], 0, initiative=True)
@@ -142,8 +142,8 @@ def test_C15_fated_tie_broken_by_higher_speed() -> None:
     """RULES.md §4 C15 (§2.3.3): two Fated tied at 12, Speed 6 beats Speed 5; nobody is asked."""
     s = session_from(TWO_FATED.format(ann_speed=5, bob_speed=6))
     run(s, "initiative Ann 9", "initiative Bob 9", "start")
-    assert s.state.prompt is None
-    assert s.state.order == ["Bob", "Ann", "Thug"]
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).order == ["Bob", "Ann", "Thug"]
 
 
 def test_C15_equal_speed_asks_the_players_every_round() -> None:
@@ -151,7 +151,7 @@ def test_C15_equal_speed_asks_the_players_every_round() -> None:
     start of every round; the answer (a name) orders the tied pair for that round only."""
     s = session_from(TWO_FATED.format(ann_speed=5, bob_speed=5))
     run(s, "initiative Ann 9", "initiative Bob 9", "start")
-    st = s.state
+    st = ttb_state(s)
     assert st.prompt is not None and st.prompt.kind == "tie"
     assert sorted(st.prompt.options) == ["Ann", "Bob"]
     assert st.active is None
@@ -174,7 +174,7 @@ def test_tie_prompt_refuses_other_commands_and_names_outside_the_tie() -> None:
     refused(s, "next")
     refused(s, "spend Ann walk")
     refused(s, "answer Thug")
-    assert s.state.prompt is not None
+    assert ttb_state(s).prompt is not None
 
 
 def test_three_way_tie_is_asked_until_one_remains() -> None:
@@ -193,14 +193,14 @@ hand = []
     )
     s = session_from(text)
     run(s, "initiative Ann 9", "initiative Bob 9", "initiative Cat 9", "start")
-    assert s.state.prompt is not None
-    assert sorted(s.state.prompt.options) == ["Ann", "Bob", "Cat"]
+    assert ttb_state(s).prompt is not None
+    assert sorted(pending(ttb_state(s)).options) == ["Ann", "Bob", "Cat"]
     run(s, "answer Cat")
-    assert s.state.prompt is not None
-    assert sorted(s.state.prompt.options) == ["Ann", "Bob"]
+    assert ttb_state(s).prompt is not None
+    assert sorted(pending(ttb_state(s)).options) == ["Ann", "Bob"]
     run(s, "answer Bob")
-    assert s.state.prompt is None
-    assert s.state.order == ["Cat", "Bob", "Ann", "Thug"]
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).order == ["Cat", "Bob", "Ann", "Thug"]
 
 
 def test_fm_tie_with_equal_speed_is_also_asked() -> None:
@@ -221,9 +221,9 @@ def test_fm_tie_with_equal_speed_is_also_asked() -> None:
         wounds = 6
     """)
     run(s, "start")
-    assert s.state.prompt is not None and s.state.prompt.kind == "tie"
+    assert ttb_state(s).prompt is not None and pending(ttb_state(s)).kind == "tie"
     run(s, "answer Blue")
-    assert s.state.order == ["Blue", "Red"]
+    assert ttb_state(s).order == ["Blue", "Red"]
 
 
 def test_fm_tie_broken_by_speed() -> None:
@@ -244,8 +244,8 @@ def test_fm_tie_broken_by_speed() -> None:
         wounds = 6
     """)
     run(s, "start")
-    assert s.state.prompt is None
-    assert s.state.order == ["Blue", "Red"]
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).order == ["Blue", "Red"]
 
 
 PASS_WAIT = """
@@ -270,17 +270,17 @@ def test_pass_adds_one_initiative_from_the_next_round() -> None:
     the next round's re-sort (no reorder mid-round), then reorders."""
     s = session_from(PASS_WAIT)
     run(s, "start")
-    assert s.state.order == ["Beta", "Alpha"]
+    assert ttb_state(s).order == ["Beta", "Alpha"]
     run(s, "next")
-    assert s.state.active == "Alpha"
+    assert ttb_state(s).active == "Alpha"
     run(s, "spend Alpha pass", "spend Alpha pass")
-    assert s.state.fighters["Alpha"].init == 7
-    assert s.state.order == ["Beta", "Alpha"]
+    assert ttb_state(s).fighters["Alpha"].init == 7
+    assert ttb_state(s).order == ["Beta", "Alpha"]
     run(s, "next")
-    assert s.state.round == 2
-    assert s.state.fighters["Alpha"].init == 9
-    assert s.state.order == ["Alpha", "Beta"]
-    assert s.state.active == "Alpha"
+    assert ttb_state(s).round == 2
+    assert ttb_state(s).fighters["Alpha"].init == 9
+    assert ttb_state(s).order == ["Alpha", "Beta"]
+    assert ttb_state(s).active == "Alpha"
 
 
 def test_wait_subtracts_one_initiative_from_the_next_round() -> None:
@@ -288,24 +288,24 @@ def test_wait_subtracts_one_initiative_from_the_next_round() -> None:
     round start."""
     s = session_from(PASS_WAIT)
     run(s, "start", "spend Beta wait strike")
-    assert s.state.fighters["Beta"].init == 8
+    assert ttb_state(s).fighters["Beta"].init == 8
     run(s, "next", "next")
-    assert s.state.round == 2
-    assert s.state.fighters["Beta"].init == 7
-    assert s.state.order == ["Alpha", "Beta"]
+    assert ttb_state(s).round == 2
+    assert ttb_state(s).fighters["Beta"].init == 7
+    assert ttb_state(s).order == ["Alpha", "Beta"]
 
 
 def test_pass_lasts_until_end_of_dramatic_time() -> None:
     """RULES.md §2.3.5 and §2.3.9: the Pass bonus stays in later rounds and clears at `end`."""
     s = session_from(PASS_WAIT)
     run(s, "start", "next", "spend Alpha pass", "next")
-    assert s.state.fighters["Alpha"].init == 8
+    assert ttb_state(s).fighters["Alpha"].init == 8
     run(s, "next", "next")
-    assert s.state.round == 3
-    assert s.state.fighters["Alpha"].init == 8
+    assert ttb_state(s).round == 3
+    assert ttb_state(s).fighters["Alpha"].init == 8
     run(s, "end")
-    assert s.state.fighters["Alpha"].init_mod == 0
-    assert s.state.fighters["Alpha"].pending_init_mod == 0
+    assert ttb_state(s).fighters["Alpha"].init_mod == 0
+    assert ttb_state(s).fighters["Alpha"].pending_init_mod == 0
 
 
 def test_pass_bonus_can_create_a_tie_that_speed_breaks() -> None:
@@ -326,8 +326,8 @@ def test_pass_bonus_can_create_a_tie_that_speed_breaks() -> None:
         wounds = 6
     """)
     run(s, "start", "next", "spend Alpha pass", "next")
-    assert s.state.fighters["Alpha"].init == s.state.fighters["Beta"].init == 8
-    assert s.state.order == ["Alpha", "Beta"]
+    assert ttb_state(s).fighters["Alpha"].init == ttb_state(s).fighters["Beta"].init == 8
+    assert ttb_state(s).order == ["Alpha", "Beta"]
 
 
 def test_surprised_character_is_slow_on_its_first_turn_only() -> None:
@@ -348,14 +348,14 @@ def test_surprised_character_is_slow_on_its_first_turn_only() -> None:
         wounds = 6
     """)
     run(s, "start")
-    v = s.state.fighters["Victim"]
-    assert s.state.active == "Victim"
+    v = ttb_state(s).fighters["Victim"]
+    assert ttb_state(s).active == "Victim"
     assert v.conditions.get("slow") is True
     assert (v.ap, v.combat_ap) == (1, 1)
     run(s, "next")
     assert "slow" not in v.conditions
     run(s, "next")
-    assert s.state.active == "Victim"
+    assert ttb_state(s).active == "Victim"
     assert (v.ap, v.combat_ap) == (2, 1)
 
 
@@ -371,7 +371,7 @@ def test_surprised_character_with_fast_cancels_to_normal_ap() -> None:
         conditions = { fast = true }
     """)
     run(s, "start")
-    v = s.state.fighters["Victim"]
+    v = ttb_state(s).fighters["Victim"]
     assert "fast" not in v.conditions and "slow" not in v.conditions
     assert (v.ap, v.combat_ap) == (2, 1)
 
@@ -380,18 +380,18 @@ def test_initiative_card_after_start_reorders() -> None:
     """RULES.md §2.3.1: setting a Fated's card after `start` recomputes its initiative and the order."""
     s = session_from(C14)
     run(s, "initiative Sofia 1", "start")
-    assert s.state.order[-1] == "Sofia"
+    assert ttb_state(s).order[-1] == "Sofia"
     run(s, "initiative Sofia 13")
-    assert s.state.fighters["Sofia"].init == 16
-    assert s.state.order[0] == "Sofia"
+    assert ttb_state(s).fighters["Sofia"].init == 16
+    assert ttb_state(s).order[0] == "Sofia"
 
 
 def test_dead_characters_leave_the_initiative_order() -> None:
     """RULES.md §2.3 and §2.7.2 Dead: the dead are removed from the order and skipped."""
     s = session_from(C14)
     run(s, "initiative Sofia 9", "start", "add Minion bleeding_out 10")
-    assert "Minion" not in s.state.order
+    assert "Minion" not in ttb_state(s).order
     assert actives(s, 2) == ["Sofia", "Henchman"]
     run(s, "next")
-    assert s.state.round == 2
-    assert s.state.active == "Sofia"
+    assert ttb_state(s).round == 2
+    assert ttb_state(s).active == "Sofia"

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import pending, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant, duo
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 
 
 def prompt_of(s: Session) -> tuple[str, str | None] | None:
-    p = s.state.prompt
+    p = ttb_state(s).prompt
     return (p.kind, p.who) if p else None
 
 
@@ -24,14 +24,14 @@ def test_C8_surprise_makes_the_first_turn_slow() -> None:
     Combat AP; Slow ends at that turn's end; the second turn has 2 General and 1 Combat AP."""
     s = duo(first={"surprised": True})
     run(s, "start")
-    a = s.state.fighters["A"]
-    assert s.state.active == "A"
+    a = ttb_state(s).fighters["A"]
+    assert ttb_state(s).active == "A"
     assert a.conditions == {"slow": True}
     assert (a.ap, a.combat_ap) == (1, 1)
     run(s, "next")
     assert a.conditions == {}
     run(s, "next")
-    assert s.state.active == "A" and s.state.round == 2
+    assert ttb_state(s).active == "A" and ttb_state(s).round == 2
     assert (a.ap, a.combat_ap) == (2, 1)
     assert a.conditions == {}
 
@@ -41,8 +41,8 @@ def test_C7_surprise_slow_cancels_a_fast_gained_before_the_first_turn() -> None:
     cancels with Fast, both are removed, and it has 2 General AP (not 3, not 1) and 1 Combat AP."""
     s = duo(first={"surprised": True})
     run(s, "add A fast", "start")
-    a = s.state.fighters["A"]
-    assert s.state.active == "A"
+    a = ttb_state(s).fighters["A"]
+    assert ttb_state(s).active == "A"
     assert a.conditions == {}
     assert (a.ap, a.combat_ap) == (2, 1)
 
@@ -51,9 +51,9 @@ def test_surprise_applies_on_the_first_turn_only_even_if_late() -> None:
     """RULES.md §2.3 item 4 / §2.11 encounter_start: the flag is set for the first turn, whenever it is."""
     s = duo(second={"surprised": True})
     run(s, "start")
-    assert s.state.fighters["B"].conditions == {}  # not yet: Slow comes at its turn_start
+    assert ttb_state(s).fighters["B"].conditions == {}  # not yet: Slow comes at its turn_start
     run(s, "next")
-    b = s.state.fighters["B"]
+    b = ttb_state(s).fighters["B"]
     assert (b.ap, b.combat_ap) == (1, 1)
 
 
@@ -61,7 +61,7 @@ def test_combat_ap_setting() -> None:
     """RULES.md §2.4 / §5 A4: setting combat_ap = 0 gives no Combat AP per turn."""
     s = duo(settings="combat_ap = 0")
     run(s, "start")
-    a = s.state.fighters["A"]
+    a = ttb_state(s).fighters["A"]
     assert (a.ap, a.combat_ap) == (2, 0)
 
 
@@ -73,12 +73,12 @@ def test_reactivate_offered_at_round_end_and_declined() -> None:
     declining removes Reactivate and the next round begins."""
     s = duo(first={"conditions": {"reactivate": True}})
     run(s, "start", "next")
-    assert s.state.prompt is None  # A's own turn end makes no offer
+    assert ttb_state(s).prompt is None  # A's own turn end makes no offer
     run(s, "next")
     assert prompt_of(s) == ("reactivate", "A")
-    assert s.state.prompt is not None and s.state.prompt.options == ["yes", "no"]
+    assert ttb_state(s).prompt is not None and pending(ttb_state(s)).options == ["yes", "no"]
     run(s, "answer no")
-    st = s.state
+    st = ttb_state(s)
     assert st.fighters["A"].conditions == {}
     assert st.round == 2 and st.active == "A"
 
@@ -97,7 +97,7 @@ def test_reactivate_extra_turn_is_a_full_turn() -> None:
     effects (Burning, Bleeding Out); Reactivate is gone afterwards."""
     s = duo(first={"conditions": {"reactivate": True}})
     run(s, "start", "add A defensive 1", "next", "next", "answer yes")
-    st = s.state
+    st = ttb_state(s)
     a = st.fighters["A"]
     assert st.active == "A" and st.extra_turn and st.round == 1
     assert (a.ap, a.combat_ap) == (2, 1)
@@ -118,11 +118,11 @@ def test_reactivate_offers_follow_initiative_order() -> None:
     run(s, "start", "next", "next")
     assert prompt_of(s) == ("reactivate", "High")
     run(s, "answer yes")
-    assert s.state.active == "High"
+    assert ttb_state(s).active == "High"
     run(s, "next")
     assert prompt_of(s) == ("reactivate", "Low")
     run(s, "answer yes", "next")
-    assert s.state.round == 2 and s.state.prompt is None
+    assert ttb_state(s).round == 2 and ttb_state(s).prompt is None
 
 
 def test_reactivate_gained_during_the_extra_turn_waits_for_the_next_round_end() -> None:
@@ -130,7 +130,7 @@ def test_reactivate_gained_during_the_extra_turn_waits_for_the_next_round_end() 
     own extra turn is kept and offered only at the next round's end (at most one extra turn a round)."""
     s = duo(first={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next", "answer yes", "add A reactivate", "next")
-    st = s.state
+    st = ttb_state(s)
     assert st.prompt is None
     assert st.round == 2 and st.active == "A"
     assert st.fighters["A"].conditions == {"reactivate": True}
@@ -142,9 +142,9 @@ def test_reactivate_gained_by_a_non_holder_during_round_end_waits() -> None:
     """RULES.md §5 A24: a condition gained during the round-end phase waits for the next round end."""
     s = duo(first={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next", "answer yes", "add B reactivate", "next")
-    assert s.state.prompt is None
-    assert s.state.round == 2
-    assert s.state.fighters["B"].conditions == {"reactivate": True}
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).round == 2
+    assert ttb_state(s).fighters["B"].conditions == {"reactivate": True}
 
 
 def test_reactivate_holder_paralyzed_before_its_offer_is_skipped() -> None:
@@ -152,20 +152,20 @@ def test_reactivate_holder_paralyzed_before_its_offer_is_skipped() -> None:
     the first holder's extra turn) gets no offer."""
     s = duo(first={"conditions": {"reactivate": True}}, second={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next", "answer yes", "add B paralyzed")
-    assert s.state.fighters["B"].conditions == {}
+    assert ttb_state(s).fighters["B"].conditions == {}
     run(s, "next")
-    assert s.state.prompt is None
-    assert s.state.round == 2
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).round == 2
 
 
 def test_reactivate_holder_dead_before_its_offer_is_skipped() -> None:
     """RULES.md §2.11 round_end: a holder that died before its offer is skipped."""
     s = duo(first={"conditions": {"reactivate": True}}, second={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next", "answer yes", "add B bleeding_out 10")
-    assert s.state.fighters["B"].dead
+    assert ttb_state(s).fighters["B"].dead
     run(s, "next")
-    assert s.state.prompt is None
-    assert s.state.round == 2 and s.state.order == ["A"]
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).round == 2 and ttb_state(s).order == ["A"]
 
 
 def test_paralyzed_mid_extra_turn_ends_it_and_the_round_end_resumes() -> None:
@@ -174,7 +174,7 @@ def test_paralyzed_mid_extra_turn_ends_it_and_the_round_end_resumes() -> None:
     s = duo(first={"conditions": {"reactivate": True}}, second={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next", "answer yes", "add A paralyzed")
     assert prompt_of(s) == ("reactivate", "B")
-    assert s.state.fighters["A"].conditions == {}  # expired at that turn end (gained before it)
+    assert ttb_state(s).fighters["A"].conditions == {}  # expired at that turn end (gained before it)
 
 
 # --- §2.7.2 Dead: out of the order ------------------------------------------------------------------
@@ -184,16 +184,16 @@ def test_dead_combatant_takes_no_more_turns() -> None:
     """RULES.md §2.7.2 Dead: removed from initiative; its turns are skipped in later rounds."""
     s = duo()
     run(s, "start", "add B bleeding_out 10")
-    assert s.state.order == ["A"]
+    assert ttb_state(s).order == ["A"]
     run(s, "next")
-    assert s.state.round == 2 and s.state.active == "A"
+    assert ttb_state(s).round == 2 and ttb_state(s).active == "A"
 
 
 def test_dying_on_its_own_turn_ends_that_turn() -> None:
     """RULES.md §2.7.2 Dead: a character that dies during its own turn stops acting; the next starts."""
     s = duo()
     run(s, "start", "add A bleeding_out 10")
-    st = s.state
+    st = ttb_state(s)
     assert st.fighters["A"].dead
     assert st.active == "B"
 
@@ -202,7 +202,7 @@ def test_dying_on_its_own_turn_ends_that_turn() -> None:
 
 
 def dump(s: Session) -> dict[str, object]:
-    data: dict[str, object] = s.state.model_dump()
+    data: dict[str, object] = ttb_state(s).model_dump()
     return data
 
 
@@ -230,7 +230,7 @@ def test_undo_an_answer_restores_the_pending_prompt() -> None:
     before = dump(s)
     run(s, "answer flip")  # a tracker flip: the replay reproduces the same card
     after = dump(s)
-    assert s.state.fighters["B"].unconscious
+    assert ttb_state(s).fighters["B"].unconscious
     run(s, "undo")
     assert dump(s) == before
     assert prompt_of(s) == ("critical", "B")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import d20, d20_state, run, session_from
 from tracker.rules import rng
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
@@ -109,15 +109,15 @@ class _Probe:
 def force(s: Session, faces: Sequence[int]) -> None:
     """Make the next Challenge Dice the engine rolls show `faces` (the seed and draw counter drive every die)."""
     for start in range(200_000):
-        probe = _Probe(s.state.seed, start)
+        probe = _Probe(d20_state(s).seed, start)
         if all(rng.roll(probe, 6) == face for face in faces):
-            s.state.draws = start
+            d20_state(s).draws = start
             return
     raise AssertionError(f"no draw counter rolls {faces}")
 
 
 def conditions(s: Session, name: str) -> dict[str, int | bool]:
-    return dict(s.state.fighters[name].conditions)
+    return dict(d20_state(s).fighters[name].conditions)
 
 
 # --- §3.11 which conditions exist where -------------------------------------------------------------
@@ -144,10 +144,10 @@ def test_s3_11_catalogue_marks_the_infinity_conditions() -> None:
 def test_s3_11_srd_refuses_infinity_only_conditions(condition: str) -> None:
     """RULES.md §3.11: an SRD encounter refuses Infinity-only conditions, and the refusal changes nothing."""
     s = srd()
-    before = s.state.model_dump()
+    before = d20_state(s).model_dump()
     with pytest.raises(Refusal, match="Infinity condition"):
         run(s, f"add Kit {condition}")
-    assert s.state.model_dump() == before
+    assert d20_state(s).model_dump() == before
 
 
 @pytest.mark.parametrize("condition", ["prone", "stunned", "unconscious"])
@@ -179,24 +179,24 @@ def test_s3_11_2_b26_bleeding_ticks_at_turn_start_ignoring_soak_with_harm() -> N
     run(s, "add Ana bleeding", "start")
     force(s, [2, 2, 2])
     run(s, "pick Ana")
-    ana = s.state.fighters["Ana"]
+    ana = d20_state(s).fighters["Ana"]
     assert ana.stress["vigour"] == 6
     assert ana.harms == {"wound": 1}
     assert conditions(s, "Ana") == {"bleeding": True}  # it goes on until Absterge or treatment (B25)
     run(s, "next", "pick Trooper", "next", "pick Brute", "next")
     force(s, [1, 3, 4])
     run(s, "pick Ana")
-    assert s.state.fighters["Ana"].stress["vigour"] == 7
-    assert s.state.fighters["Ana"].harms == {"wound": 1}
+    assert d20_state(s).fighters["Ana"].stress["vigour"] == 7
+    assert d20_state(s).fighters["Ana"].harms == {"wound": 1}
 
 
 def test_s3_11_2_bleeding_only_at_its_owner_turn_start() -> None:
     """RULES.md §3.13: Bleeding ticks at the start of the bleeding character's own turns, not others'."""
     s = infinity()
     run(s, "add Ana bleeding", "start", "pick Trooper")
-    assert s.state.fighters["Ana"].stress["vigour"] == 0
+    assert d20_state(s).fighters["Ana"].stress["vigour"] == 0
     run(s, "next")
-    assert s.state.fighters["Ana"].stress["vigour"] == 0
+    assert d20_state(s).fighters["Ana"].stress["vigour"] == 0
 
 
 # --- §3.11.2 Burning X (B27) ------------------------------------------------------------------------
@@ -209,10 +209,10 @@ def test_s3_11_2_b27_burning_rolled_once_applied_to_vigour_and_resolve() -> None
     run(s, "start", "pick Ana", "add Ana burning 2")
     assert conditions(s, "Ana") == {"burning": 2}
     force(s, [2, 1])
-    drawn = s.state.draws
+    drawn = d20_state(s).draws
     run(s, "next")
-    assert s.state.draws == drawn + 2  # one roll of 2[CD], not one per track
-    ana = s.state.fighters["Ana"]
+    assert d20_state(s).draws == drawn + 2  # one roll of 2[CD], not one per track
+    ana = d20_state(s).fighters["Ana"]
     assert ana.stress == {"vigour": 1, "resolve": 2, "firewall": 0}
     assert "burning" not in conditions(s, "Ana")
     assert ana.burning_rounds == 0
@@ -225,7 +225,7 @@ def test_s3_11_2_b27_burning_effects_extend_it() -> None:
     force(s, [2, 5])  # 3 damage, 1 Effect
     run(s, "next")
     assert conditions(s, "Ana") == {"burning": 2}
-    assert s.state.fighters["Ana"].burning_rounds == 1
+    assert d20_state(s).fighters["Ana"].burning_rounds == 1
     assert state_json(s)["combatants"][0]["conditions"] == {"burning": 2}
     run(s, "pick Trooper", "next", "pick Brute", "next")
     force(s, [3, 4])
@@ -237,7 +237,7 @@ def test_s3_11_2_burning_ticks_only_at_its_owner_turn_end() -> None:
     """RULES.md §3.13 turn_end, B27: "each turn" is the burning character's own turn."""
     s = infinity()
     run(s, "start", "pick Ana", "add Trooper burning 3", "next")
-    assert s.state.fighters["Trooper"].stress == {"vigour": 0, "resolve": 0}
+    assert d20_state(s).fighters["Trooper"].stress == {"vigour": 0, "resolve": 0}
     assert conditions(s, "Trooper") == {"burning": 3}
 
 
@@ -246,15 +246,15 @@ def test_s3_11_2_incendiary_sets_burning_for_the_effects_rolled() -> None:
     s = infinity()
     run(s, "start", "pick Ana", "damage Trooper 4 icons=2 incendiary=3")
     assert conditions(s, "Trooper") == {"burning": 3}
-    assert s.state.fighters["Trooper"].burning_rounds == 2
+    assert d20_state(s).fighters["Trooper"].burning_rounds == 2
 
 
 def test_s3_11_2_removing_burning_ends_it() -> None:
     """RULES.md §3.11.2: Burning ends when removed (Absterge or the GM)."""
     s = infinity()
     run(s, "start", "pick Ana", "add Ana burning 2", "remove Ana burning", "next")
-    assert s.state.fighters["Ana"].stress["vigour"] == 0
-    assert s.state.fighters["Ana"].burning_rounds == 0
+    assert d20_state(s).fighters["Ana"].stress["vigour"] == 0
+    assert d20_state(s).fighters["Ana"].burning_rounds == 0
 
 
 # --- §3.11.2 Dazed → Staggered (C40) ----------------------------------------------------------------
@@ -284,23 +284,23 @@ def test_s3_11_2_c40_staggered_pays_one_momentum_per_standard_action() -> None:
     s = infinity()
     run(s, "add Ana staggered", "start", "pick Ana", "momentum -1")
     run(s, "spend Ana attack")
-    assert s.state.momentum == 0
+    assert d20_state(s).momentum == 0
     run(s, "spend Ana movement")  # a Minor costs nothing extra
-    assert s.state.momentum == 0
+    assert d20_state(s).momentum == 0
     s2 = infinity()
     run(s2, "add Ana staggered", "start", "pick Ana", "momentum -2")
-    heat = s2.state.threat
+    heat = d20_state(s2).threat
     run(s2, "spend Ana attack")
-    assert s2.state.threat == heat + 1
+    assert d20_state(s2).threat == heat + 1
 
 
 def test_s3_11_2_staggered_npc_pays_heat() -> None:
     """RULES.md §3.3 with §3.11.2: an NPC's Momentum costs come from the GM's pool (Heat)."""
     s = infinity()
     run(s, "add Trooper staggered", "start", "pick Ana", "next", "pick Trooper")
-    heat = s.state.threat
+    heat = d20_state(s).threat
     run(s, "spend Trooper attack")
-    assert s.state.threat == heat - 1
+    assert d20_state(s).threat == heat - 1
 
 
 # --- §3.11.2 Blind / Deafened (B28) -----------------------------------------------------------------
@@ -313,11 +313,11 @@ def test_s3_11_2_b28_blind_and_deafened_deal_mental_damage_on_gain(condition: st
     s = infinity()
     force(s, [2, 2, 1])
     run(s, f"add Ana {condition}")
-    ana = s.state.fighters["Ana"]
+    ana = d20_state(s).fighters["Ana"]
     assert ana.stress == {"vigour": 0, "resolve": 4, "firewall": 0}
     assert ana.conditions == {condition: True}
     run(s, f"add Ana {condition}")
-    assert s.state.fighters["Ana"].stress["resolve"] == 4
+    assert d20_state(s).fighters["Ana"].stress["resolve"] == 4
 
 
 def test_s3_11_2_blind_on_a_combatant_without_resolve_is_no_crash() -> None:
@@ -337,7 +337,7 @@ zone = "C"
     s = session_from(text)
     run(s, "add Drone blind")
     assert conditions(s, "Drone") == {"blind": True}
-    assert s.state.fighters["Drone"].stress == {"vigour": 0}
+    assert d20_state(s).fighters["Drone"].stress == {"vigour": 0}
 
 
 # --- Prone per profile (C40, B4, B37) and range_report (C37) ----------------------------------------
@@ -346,9 +346,9 @@ zone = "C"
 def test_s3_11_1_c40_srd_prone_adds_one_at_medium_range() -> None:
     """C40, RULES.md §3.11.1: a Prone target is +1 Difficulty to ranged attacks from Medium range (SRD base 2)."""
     s = srd()
-    assert range_report(s.engine, "Kit", "Thug", "medium") == "Medium range, Difficulty 2"
+    assert range_report(d20(s), "Kit", "Thug", "medium") == "Medium range, Difficulty 2"
     run(s, "add Thug prone")
-    report = range_report(s.engine, "Kit", "Thug", "medium")
+    report = range_report(d20(s), "Kit", "Thug", "medium")
     assert report.startswith("Medium range, Difficulty 3")
     assert "Prone" in report
 
@@ -356,19 +356,19 @@ def test_s3_11_1_c40_srd_prone_adds_one_at_medium_range() -> None:
 def test_s3_11_2_c40_infinity_prone_adds_two_at_medium_range() -> None:
     """C40, RULES.md §3.11.2: in Infinity the same Prone target is +2 Difficulty (base D1)."""
     s = infinity()
-    assert range_report(s.engine, "Ana", "Trooper", "medium") == "Medium range, Difficulty 1"
+    assert range_report(d20(s), "Ana", "Trooper", "medium") == "Medium range, Difficulty 1"
     run(s, "add Trooper prone")
-    assert range_report(s.engine, "Ana", "Trooper", "medium").startswith("Medium range, Difficulty 3")
+    assert range_report(d20(s), "Ana", "Trooper", "medium").startswith("Medium range, Difficulty 3")
 
 
 @pytest.mark.parametrize("make", [srd, infinity])
 def test_s3_11_prone_is_no_harder_to_shoot_at_close_range(make: Callable[[], Session]) -> None:
     """RULES.md §3.11: the Prone penalty is for ranged attacks from Medium or further, not Close."""
     s = make()
-    shooter = "Kit" if "Kit" in s.state.fighters else "Ana"
-    before = range_report(s.engine, shooter, "Brute", "close")
+    shooter = "Kit" if "Kit" in d20_state(s).fighters else "Ana"
+    before = range_report(d20(s), shooter, "Brute", "close")
     run(s, "add Brute prone")
-    assert range_report(s.engine, shooter, "Brute", "close") == before
+    assert range_report(d20(s), shooter, "Brute", "close") == before
 
 
 def test_s3_11_c40_prone_constants_per_profile() -> None:
@@ -393,7 +393,7 @@ def test_s3_6_c37_srd_range_table_through_range_report(shooter_zone: str, weapon
     s = srd()
     if shooter_zone != "B":
         run(s, f"move Thug {shooter_zone}")
-    assert range_report(s.engine, "Thug", "Kit", weapon).startswith(expected)
+    assert range_report(d20(s), "Thug", "Kit", weapon).startswith(expected)
 
 
 def test_s3_6_c37_reach_penalty_for_ranged_not_melee() -> None:
@@ -401,8 +401,8 @@ def test_s3_6_c37_reach_penalty_for_ranged_not_melee() -> None:
     s = srd()
     run(s, "move Thug C")
     run(s, "reach Kit Brute")  # Kit (zone A) is within Reach of the Brute
-    assert range_report(s.engine, "Kit", "Thug", "close").startswith("Long range, Difficulty 6")
-    assert range_report(s.engine, "Kit", "Brute", None, kind="melee") == "Close range, Difficulty 1"
+    assert range_report(d20(s), "Kit", "Thug", "close").startswith("Long range, Difficulty 6")
+    assert range_report(d20(s), "Kit", "Brute", None, kind="melee") == "Close range, Difficulty 1"
 
 
 @pytest.mark.parametrize(
@@ -419,7 +419,7 @@ def test_s3_6_c37_infinity_one_per_category_either_direction(trooper_zone: str, 
     s = infinity()
     if trooper_zone != "B":
         run(s, f"move Trooper {trooper_zone}")
-    assert f"Difficulty {difficulty}" in range_report(s.engine, "Ana", "Trooper", weapon)
+    assert f"Difficulty {difficulty}" in range_report(d20(s), "Ana", "Trooper", weapon)
 
 
 def test_s3_11_2_b37_infinity_prone_adds_two_soak_per_cover_effect() -> None:
@@ -428,7 +428,7 @@ def test_s3_11_2_b37_infinity_prone_adds_two_soak_per_cover_effect() -> None:
     run(s, "add Ana prone")
     force(s, [5])  # Cover 1[CD]: 1 + an Effect → 1 + 2
     run(s, "damage Ana 10 cover=1")
-    assert s.state.fighters["Ana"].stress["vigour"] == 10 - 2 - 3
+    assert d20_state(s).fighters["Ana"].stress["vigour"] == 10 - 2 - 3
 
 
 def test_s3_11_1_b37_srd_prone_gets_no_extra_soak() -> None:
@@ -437,7 +437,7 @@ def test_s3_11_1_b37_srd_prone_gets_no_extra_soak() -> None:
     run(s, "add Kit prone")
     force(s, [5])
     run(s, "damage Kit 10 cover=1")
-    assert s.state.fighters["Kit"].stress["stress"] == 10 - 1 - 1
+    assert d20_state(s).fighters["Kit"].stress["stress"] == 10 - 1 - 1
 
 
 def test_s3_11_1_stand_ends_prone() -> None:
@@ -459,7 +459,7 @@ def test_s3_11_1_added_persistent_ticks_once_at_turn_end() -> None:
     assert conditions(s, "Kit") == {"persistent": 1}
     force(s, [2, 2])
     run(s, "next")
-    assert s.state.fighters["Kit"].stress == {"stress": 3}
+    assert d20_state(s).fighters["Kit"].stress == {"stress": 3}
     assert "persistent" not in conditions(s, "Kit")
 
 
@@ -470,10 +470,10 @@ def test_s3_13_scene_end_clears_stress_and_stun() -> None:
     run(s, "start", "pick Kit", "damage Thug 4 icons=1 stun", "damage Kit 4")
     assert conditions(s, "Thug") == {"stunned": True}
     run(s, "end")
-    assert s.state.fighters["Thug"].stress == {"stress": 0}
-    assert s.state.fighters["Kit"].stress == {"stress": 0}
+    assert d20_state(s).fighters["Thug"].stress == {"stress": 0}
+    assert d20_state(s).fighters["Kit"].stress == {"stress": 0}
     assert "stunned" not in conditions(s, "Thug")
-    assert s.state.momentum == 1
+    assert d20_state(s).momentum == 1
     assert all(c["stress"] == {"stress": 0} for c in state_json(s)["combatants"])
 
 
@@ -482,7 +482,7 @@ def test_s3_13_scene_end_ends_round_counted_effects() -> None:
     end with the scene instead of ticking into the next one."""
     s = infinity()
     run(s, "start", "pick Ana", "damage Ana 9 icons=2 persistent=1 incendiary=2")
-    assert s.state.fighters["Ana"].persistent and s.state.fighters["Ana"].conditions.get("burning")
+    assert d20_state(s).fighters["Ana"].persistent and d20_state(s).fighters["Ana"].conditions.get("burning")
     run(s, "end")
-    ana = s.state.fighters["Ana"]
+    ana = d20_state(s).fighters["Ana"]
     assert not ana.persistent and "burning" not in ana.conditions and "persistent" not in ana.conditions

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import d20, d20_state, run, session_from
 from tracker.rules import rng
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
@@ -117,21 +117,21 @@ def draws_for(seed: int, faces: Sequence[int], sides: int = 6) -> int:
 
 def force(s: Session, *faces: int) -> None:
     """Make the next Challenge Dice the engine rolls show `faces` (the seed and counter drive every die)."""
-    s.state.draws = draws_for(s.state.seed, faces)
-    check = _Probe(s.state.seed, s.state.draws)
+    d20_state(s).draws = draws_for(d20_state(s).seed, faces)
+    check = _Probe(d20_state(s).seed, d20_state(s).draws)
     assert dice.roll_challenge(check, len(faces)).faces == tuple(faces)
 
 
 def stress(s: Session, name: str, track: str = "stress") -> int:
-    return int(s.state.fighters[name].stress[track])
+    return int(d20_state(s).fighters[name].stress[track])
 
 
 def harms(s: Session, name: str) -> dict[str, int]:
-    return dict(s.state.fighters[name].harms)
+    return dict(d20_state(s).fighters[name].harms)
 
 
 def conditions(s: Session, name: str) -> dict[str, int | bool]:
-    return dict(s.state.fighters[name].conditions)
+    return dict(d20_state(s).fighters[name].conditions)
 
 
 def started(*combatants: str, first: str = "Kit", profile: str = "srd") -> Session:
@@ -158,7 +158,7 @@ def test_s3_9_c36_piercing_and_rolled_cover_option() -> None:
     run(s, "damage Boss 8 icons=1 piercing=2 cover=2")
     assert stress(s, "Boss") == 4
     assert harms(s, "Boss") == {}
-    assert "resistance armor 3 cover 2[CD]: 1, 2 → 3, 0 Effects Piercing −2 = 4" in s.state.log[-1]
+    assert "resistance armor 3 cover 2[CD]: 1, 2 → 3, 0 Effects Piercing −2 = 4" in d20_state(s).log[-1].text
 
 
 def test_s3_9_c36_cover_from_the_combatant_field() -> None:
@@ -173,10 +173,10 @@ def test_s3_9_c36_cover_from_the_combatant_field() -> None:
 def test_s3_9_cover_option_overrides_the_field() -> None:
     """RULES.md §3.9: `cover=0` rolls no conditional dice even for a combatant with standing Cover."""
     s = started(KIT, WALL)
-    draws = s.state.draws
+    draws = d20_state(s).draws
     run(s, "damage Wall 5 cover=0")
     assert stress(s, "Wall") == 2
-    assert s.state.draws == draws
+    assert d20_state(s).draws == draws
 
 
 def test_s3_9_c36_reaching_max_gives_the_harm() -> None:
@@ -199,7 +199,7 @@ def test_s3_9_c36_infinity_penetration(vigour: int, expected_harms: int) -> None
     s = started(KIT.replace("stress = 10", "stress = { vigour = 10, resolve = 8 }"), target, profile="infinity")
     force(s, 1, 2)
     run(s, "damage Boss 8 icons=1 piercing=4 cover=2")
-    boss = s.state.fighters["Boss"]
+    boss = d20_state(s).fighters["Boss"]
     assert boss.stress["vigour"] == 6
     assert boss.harms == {"wound": expected_harms}
 
@@ -207,10 +207,10 @@ def test_s3_9_c36_infinity_penetration(vigour: int, expected_harms: int) -> None
 def test_s3_9_soak_adds_a_fixed_resistance() -> None:
     """RULES.md §3.9: `soak=V` is a fixed conditional value (no dice) added to the persistent resistance."""
     s = started(KIT, BOSS)
-    draws = s.state.draws
+    draws = d20_state(s).draws
     run(s, "damage Boss 8 soak=2")
     assert stress(s, "Boss") == 3
-    assert s.state.draws == draws
+    assert d20_state(s).draws == draws
 
 
 def test_s3_9_piercing_counts_per_effect() -> None:
@@ -245,16 +245,16 @@ def test_s3_9_mental_uses_courage_and_morale_not_armor() -> None:
 def test_s3_9_b41_no_stress_means_no_effect_at_all() -> None:
     """RULES.md §3.9, B41: stress ≤ 0 after resistance → no stress, no Harm, and none of the damage effects."""
     s = started(KIT, BOSS)
-    threat = s.state.threat
+    threat = d20_state(s).threat
     run(s, "damage Boss 3 icons=4 stun knockdown drain snare persistent=2 perilous intense area from=Kit")
-    boss = s.state.fighters["Boss"]
+    boss = d20_state(s).fighters["Boss"]
     assert stress(s, "Boss") == 0
     assert harms(s, "Boss") == {}
     assert boss.conditions == {}
     assert boss.persistent == []
     assert boss.fatigue == 0
-    assert s.state.threat == threat
-    assert "no further effect" in s.state.log[-1]
+    assert d20_state(s).threat == threat
+    assert "no further effect" in d20_state(s).log[-1].text
 
 
 def test_s3_9_b41_infinity_incendiary_needs_stress_too() -> None:
@@ -266,7 +266,7 @@ def test_s3_9_b41_infinity_incendiary_needs_stress_too() -> None:
     )
     run(s, "damage Boss 3 icons=2 incendiary=2")
     assert conditions(s, "Boss") == {}
-    assert s.state.fighters["Boss"].burning_rounds == 0
+    assert d20_state(s).fighters["Boss"].burning_rounds == 0
 
 
 # --- §3.8 Vicious (B13) -----------------------------------------------------------------------------
@@ -418,7 +418,7 @@ def test_s3_8_b20_stunned_target_loses_its_next_turn_only() -> None:
     run(s, "next")
     assert "stunned" not in conditions(s, "Thug")
     run(s, "pick Kit", "next", "pick Thug", "spend Thug attack")
-    assert s.state.fighters["Thug"].majors == 1
+    assert d20_state(s).fighters["Thug"].majors == 1
 
 
 def test_s3_8_stun_does_not_stack() -> None:
@@ -426,7 +426,7 @@ def test_s3_8_stun_does_not_stack() -> None:
     s = started(KIT, THUG)
     run(s, "damage Thug 2 icons=1 stun", "damage Thug 2 icons=2 stun")
     assert conditions(s, "Thug") == {"stunned": True}
-    assert "does not stack" in s.state.log[-1]
+    assert "does not stack" in d20_state(s).log[-1].text
     run(s, "next", "pick Thug", "next", "pick Kit", "next", "pick Thug", "spend Thug attack")
 
 
@@ -456,8 +456,8 @@ def test_s3_8_drain_adds_fatigue_per_effect() -> None:
     """RULES.md §3.8 Drain, §3.10.3: +1 Fatigue per Effect; Fatigue lowers max stress."""
     s = started(KIT, THUG)
     run(s, "damage Thug 3 icons=2 drain")
-    assert s.state.fighters["Thug"].fatigue == 2
-    assert s.engine.tracks("Thug") == {"stress": 10}
+    assert d20_state(s).fighters["Thug"].fatigue == 2
+    assert d20(s).tracks("Thug") == {"stress": 10}
     assert state_json(s)["combatants"][1]["stress_max"] == {"stress": 10}
 
 
@@ -482,9 +482,9 @@ def test_s3_8_snare_records_the_break_free_difficulty() -> None:
 def test_s3_8_perilous_changes_threat_by_attacker_side(line: str, delta: int) -> None:
     """RULES.md §3.8 Perilous: +1 Threat per Effect; from an NPC −1 Threat per Effect."""
     s = started(KIT, THUG)
-    threat = s.state.threat
+    threat = d20_state(s).threat
     run(s, line)
-    assert s.state.threat == threat + delta
+    assert d20_state(s).threat == threat + delta
 
 
 def test_s3_8_perilous_from_an_npc_stops_at_zero_threat() -> None:
@@ -492,7 +492,7 @@ def test_s3_8_perilous_from_an_npc_stops_at_zero_threat() -> None:
     s = started(KIT, THUG)
     run(s, "threat -3")
     run(s, "damage Kit 5 icons=3 perilous from=Thug")
-    assert s.state.threat == 0
+    assert d20_state(s).threat == 0
 
 
 def test_s3_8_area_is_reported_and_costs_nothing() -> None:
@@ -500,7 +500,7 @@ def test_s3_8_area_is_reported_and_costs_nothing() -> None:
     s = started(KIT, THUG)
     run(s, "damage Thug 3 icons=1 area")
     assert stress(s, "Thug") == 3
-    assert "Area" in s.state.log[-1]
+    assert "Area" in d20_state(s).log[-1].text
 
 
 def test_s3_8_incendiary_is_infinity_only() -> None:
@@ -517,7 +517,7 @@ def _c34() -> Session:
     """Thug (Armor 1) acts first; on Kit's turn it takes Persistent 2 with 2 Effects."""
     thug = THUG.replace("stress = 12", "stress = 12\narmor = 1")
     s = run(encounter(KIT, thug), "start", "pick Thug", "next", "pick Kit")
-    assert s.state.fighters["Thug"].acted
+    assert d20_state(s).fighters["Thug"].acted
     run(s, "damage Thug 3 icons=2 persistent=2")
     assert stress(s, "Thug") == 2
     return s
@@ -541,7 +541,7 @@ def test_s3_8_c34_persistent_one_tick_per_effect_with_resistance() -> None:
     run(s, "next")
     assert stress(s, "Thug") == 4 + 2
     assert "persistent" not in conditions(s, "Thug")
-    assert s.state.fighters["Thug"].persistent == []
+    assert d20_state(s).fighters["Thug"].persistent == []
     run(s, "pick Kit", "next", "pick Thug", "next")
     assert stress(s, "Thug") == 6
 
@@ -560,7 +560,7 @@ def test_s3_8_c34_no_effect_no_persistent() -> None:
     """C34: with 0 Effects there is no persistent effect."""
     s = started(KIT, THUG)
     run(s, "damage Thug 3 icons=0 persistent=2")
-    assert s.state.fighters["Thug"].persistent == []
+    assert d20_state(s).fighters["Thug"].persistent == []
     assert "persistent" not in conditions(s, "Thug")
 
 
@@ -569,10 +569,10 @@ def test_s3_8_b19_instances_from_different_attacks_are_independent() -> None:
     s = started(KIT, THUG)
     run(s, "damage Thug 1 icons=1 persistent=1", "damage Thug 1 icons=2 persistent=2")
     assert conditions(s, "Thug") == {"persistent": 3}
-    assert [(p.x, p.ticks) for p in s.state.fighters["Thug"].persistent] == [(1, 1), (2, 2)]
+    assert [(p.x, p.ticks) for p in d20_state(s).fighters["Thug"].persistent] == [(1, 1), (2, 2)]
     run(s, "next", "pick Thug", "next")
     assert conditions(s, "Thug") == {"persistent": 1}
-    assert [(p.x, p.ticks) for p in s.state.fighters["Thug"].persistent] == [(2, 1)]
+    assert [(p.x, p.ticks) for p in d20_state(s).fighters["Thug"].persistent] == [(2, 1)]
 
 
 @pytest.mark.parametrize("mental", ["mental", "track=mental"])
@@ -607,17 +607,17 @@ def test_s3_8_b19_mental_persistent_ticks_mental(mental: str) -> None:
 def test_s3_8_bad_damage_commands_are_refused_without_change(line: str) -> None:
     """CONTRACT.md §3: a malformed or illegal damage command is refused and changes nothing."""
     s = started(KIT, THUG)
-    before = s.state.model_dump()
+    before = d20_state(s).model_dump()
     with pytest.raises(Refusal):
         s.execute(line)
-    assert s.state.model_dump() == before
+    assert d20_state(s).model_dump() == before
 
 
 def test_s3_9_undo_restores_rolled_resistance() -> None:
     """RULES.md §1.3: undoing a damage command with rolled Cover gives back the stress and the dice draws."""
     s = started(KIT, WALL)
-    before = s.state.model_dump()
+    before = d20_state(s).model_dump()
     run(s, "damage Wall 9 icons=1 stun")
-    assert s.state.model_dump() != before
+    assert d20_state(s).model_dump() != before
     run(s, "undo")
-    assert s.state.model_dump() == before
+    assert d20_state(s).model_dump() == before

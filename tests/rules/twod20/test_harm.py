@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import d20, d20_state, run, session_from
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -109,7 +109,7 @@ def test_s3_10_srd_physical_wound_mental_trauma() -> None:
     s = srd(kit(), THUG)
     run(s, "damage Kit 6")  # 5 stress
     run(s, "damage Kit 7 mental")  # Courage 2 → 5 stress, max reached: 2 Traumas
-    assert s.state.fighters["Kit"].harms == {"wound": 1, "trauma": 2}
+    assert d20_state(s).fighters["Kit"].harms == {"wound": 1, "trauma": 2}
     assert entry(s, "Kit")["harms"] == {"wound": 1, "trauma": 2}
     assert entry(s, "Kit")["stress"] == {"stress": 10}
 
@@ -130,7 +130,7 @@ def test_s3_10_infinity_track_harm_and_soak(option: str, track: str, kind: str, 
     Firewall → Breach (BTS); each track is evaluated separately."""
     s = infinity()
     run(s, f"damage Ana {5 + soak} {option}")
-    ana = s.state.fighters["Ana"]
+    ana = d20_state(s).fighters["Ana"]
     assert ana.stress[track] == 5
     assert sum(ana.stress.values()) == 5
     assert ana.harms == {kind: 1}
@@ -143,14 +143,14 @@ def test_s3_10_b32_infinity_json_keeps_stress_taken_per_track() -> None:
     e = entry(s, "Ana")
     assert e["stress"] == {"vigour": 3, "resolve": 3, "firewall": 0}
     assert e["stress_max"] == {"vigour": 12, "resolve": 10, "firewall": 8}
-    assert "Vigour 9/12 left" in s.state.log[-2]
+    assert "Vigour 9/12 left" in d20_state(s).log[-2].text
 
 
 def test_s3_10_b3_infinity_three_mixed_harms_do_not_defeat() -> None:
     """RULES.md §5 B3: Infinity has no "3 Harms of any kind" rule."""
     s = infinity()
     run(s, "damage Ana 6", "damage Ana 7 track=resolve", "damage Ana 8 track=firewall")
-    ana = s.state.fighters["Ana"]
+    ana = d20_state(s).fighters["Ana"]
     assert sum(ana.harms.values()) == 3
     assert not ana.defeated
     assert entry(s, "Ana")["status"] == "ok"
@@ -160,7 +160,7 @@ def test_s3_10_2_b3_infinity_five_wounds_kill() -> None:
     """RULES.md §3.10.2, B3: in Infinity, 5 Wounds kill."""
     s = infinity(ana="harms = { wound = 4 }")
     run(s, "damage Ana 6")
-    assert s.state.fighters["Ana"].dead
+    assert d20_state(s).fighters["Ana"].dead
     assert entry(s, "Ana")["status"] == "dead"
     with pytest.raises(Refusal, match="dead"):
         run(s, "damage Ana 3")
@@ -170,18 +170,18 @@ def test_s3_10_2_b3_infinity_five_breaches_destroy_the_system_not_the_character(
     """RULES.md §3.10.2, B3: 5 Breaches destroy a quantronic system; the character lives."""
     s = infinity(ana="harms = { breach = 4 }")
     run(s, "damage Ana 8 track=firewall")
-    assert s.state.fighters["Ana"].harms == {"breach": 5}
-    assert not s.state.fighters["Ana"].dead
-    assert "system is destroyed" in s.state.log[-1]
+    assert d20_state(s).fighters["Ana"].harms == {"breach": 5}
+    assert not d20_state(s).fighters["Ana"].dead
+    assert "system is destroyed" in d20_state(s).log[-1].text
 
 
 def test_s3_10_2_per_combatant_harm_capacity_in_infinity() -> None:
     """RULES.md §3.1/§5 B3: a combatant's `harm_capacity` defeats it even where the profile has no such rule."""
     s = infinity(trooper="harm_capacity = 2")
     run(s, "damage Trooper 5")
-    assert not s.state.fighters["Trooper"].defeated
+    assert not d20_state(s).fighters["Trooper"].defeated
     run(s, "damage Trooper 5 mental")
-    trooper = s.state.fighters["Trooper"]
+    trooper = d20_state(s).fighters["Trooper"]
     assert trooper.defeated
     assert trooper.conditions.get("prone") is True
     assert not trooper.dying  # 1 Wound, 1 Metanoia
@@ -191,9 +191,9 @@ def test_s3_10_2_per_combatant_harm_capacity_in_srd() -> None:
     """RULES.md §3.1: a minor NPC with `harm_capacity = 1` is Defeated by its first Harm; its next Wound kills."""
     s = srd(kit(), THUG.replace("stress = 12", "stress = 12\nharm_capacity = 1"))
     run(s, "damage Thug 5")
-    assert s.state.fighters["Thug"].defeated
+    assert d20_state(s).fighters["Thug"].defeated
     run(s, "damage Thug 5")
-    assert s.state.fighters["Thug"].dead
+    assert d20_state(s).fighters["Thug"].dead
 
 
 # --- §3.10.2 Defeated, Dying, death (C30) -----------------------------------------------------------
@@ -203,7 +203,7 @@ def test_s3_10_2_c30_third_harm_defeats_prone_and_dying() -> None:
     """C30: 1 Wound + 1 Trauma, a 3rd Harm (a Wound) → Defeated, Prone, Dying (Wounds 2 > Traumas 1)."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6")
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert kit_.harms == {"wound": 2, "trauma": 1}
     assert kit_.defeated and kit_.dying
     assert kit_.conditions.get("prone") is True
@@ -226,7 +226,7 @@ def test_s3_10_2_three_mixed_harms_defeat_without_dying() -> None:
     """RULES.md §3.10.2: 3 Harms of any mix defeat; with Wounds ≤ Traumas the character is not Dying."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 7 mental")
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert kit_.defeated and not kit_.dying
     assert entry(s, "Kit")["status"] == "defeated"
 
@@ -235,7 +235,7 @@ def test_s3_10_2_c30_dying_dies_at_scene_end() -> None:
     """C30, RULES.md §3.13 scene_end: the Dying who were not stabilized die at the end of the scene."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6", "end")
-    assert s.state.fighters["Kit"].dead
+    assert d20_state(s).fighters["Kit"].dead
     assert entry(s, "Kit")["status"] == "dead"
 
 
@@ -243,11 +243,11 @@ def test_s3_10_2_c30_stabilized_survives_still_defeated() -> None:
     """C30: stabilized (medical attention succeeded), it is alive at the scene end but still Defeated."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6", "stabilize Kit")
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert kit_.stabilized and not kit_.dying and kit_.defeated
     run(s, "end")
-    assert not s.state.fighters["Kit"].dead
-    assert s.state.fighters["Kit"].defeated
+    assert not d20_state(s).fighters["Kit"].dead
+    assert d20_state(s).fighters["Kit"].defeated
     assert entry(s, "Kit")["status"] == "defeated"
 
 
@@ -262,7 +262,7 @@ def test_s3_10_2_c30_another_wound_while_defeated_kills() -> None:
     """C30: another Wound while Defeated → death at once (stabilized or not)."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6", "stabilize Kit", "damage Kit 6")
-    assert s.state.fighters["Kit"].dead
+    assert d20_state(s).fighters["Kit"].dead
     assert entry(s, "Kit")["status"] == "dead"
 
 
@@ -270,7 +270,7 @@ def test_s3_10_2_trauma_while_defeated_is_a_mental_break() -> None:
     """RULES.md §3.10.2: another Trauma while Defeated → a mental break (not death)."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6", "damage Kit 7 mental")
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert kit_.broken
     assert not kit_.dead
 
@@ -281,14 +281,14 @@ def test_s3_10_2_b42_leaving_defeated_ends_dying_and_next_harm_defeats_again(lea
     defeats again, and Dying again when Wounds > Traumas."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6", leave)
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert not kit_.defeated and not kit_.dying
     assert kit_.fortune == (2 if "spend" in leave else 3)
     assert entry(s, "Kit")["status"] == "ok"
     run(s, "heal Kit 10", "damage Kit 4 mental")  # 2 stress: no Harm, still up
-    assert not s.state.fighters["Kit"].defeated
+    assert not d20_state(s).fighters["Kit"].defeated
     run(s, "damage Kit 6")  # 5 stress: a Wound
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert kit_.harms == {"wound": 3, "trauma": 1}
     assert kit_.defeated and kit_.dying
 
@@ -297,7 +297,7 @@ def test_s3_10_2_b42_revived_then_trauma_defeats_without_dying() -> None:
     """B42: after leaving Defeated, a Trauma defeats again; Wounds 2 = Traumas 2, so not Dying."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6", "revive Kit", "heal Kit 10", "damage Kit 7 mental")
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert kit_.defeated and not kit_.dying
 
 
@@ -306,10 +306,10 @@ def test_s3_10_2_b42_stabilized_then_revived_then_dying_again_needs_new_attentio
     again, and dies at the scene end unless stabilized again."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6", "stabilize Kit", "spend Kit undefeated", "heal Kit 10", "damage Kit 6")
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert kit_.defeated and kit_.dying and not kit_.stabilized
     run(s, "end")
-    assert s.state.fighters["Kit"].dead
+    assert d20_state(s).fighters["Kit"].dead
 
 
 def test_s3_10_2_undefeated_and_revive_refusals() -> None:
@@ -320,7 +320,7 @@ def test_s3_10_2_undefeated_and_revive_refusals() -> None:
     with pytest.raises(Refusal, match="not Defeated"):
         run(s, "revive Kit")
     run(s, "damage Kit 12", "damage Kit 2")  # 2 Harms, then 1 more on the full track: the 3rd defeats
-    assert s.state.fighters["Kit"].defeated and not s.state.fighters["Kit"].dead
+    assert d20_state(s).fighters["Kit"].defeated and not d20_state(s).fighters["Kit"].dead
     with pytest.raises(Refusal, match="Fortune"):
         run(s, "spend Kit undefeated")
 
@@ -333,7 +333,7 @@ def test_s3_10_2_voluntary_defeat_one_harm_fortune_not_dying() -> None:
     Prone, not Dying."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 12 yield")  # 10 stress, max reached: 2 Harms, reduced to 1
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert kit_.harms == {"wound": 1}
     assert kit_.fortune == 4
     assert kit_.defeated and not kit_.dying
@@ -350,14 +350,14 @@ def test_s3_10_2_voluntary_defeat_blocks_revival_this_scene() -> None:
     with pytest.raises(Refusal, match="yielded"):
         run(s, "spend Kit undefeated")
     run(s, "end", "start", "pick Kit", "revive Kit")
-    assert not s.state.fighters["Kit"].defeated
+    assert not d20_state(s).fighters["Kit"].defeated
 
 
 def test_s3_10_2_yield_without_harm_does_nothing() -> None:
     """RULES.md §3.10.2: voluntary Defeat is taken "when suffering Harm(s)"; a Harm-free hit is just stress."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 3 yield")
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert not kit_.defeated
     assert kit_.fortune == 3
     assert kit_.stress == {"stress": 2}
@@ -377,10 +377,10 @@ def test_s3_10_4_treated_harms_still_count_toward_defeat_and_dying() -> None:
     """RULES.md §3.10.4, B42: treated Harms impose no penalty but still count toward 3 Harms and Wounds > Traumas."""
     s = srd(kit("wound = 2"), THUG)
     run(s, "treat Kit wound 2")
-    assert s.state.fighters["Kit"].treated == {"wound": 2}
+    assert d20_state(s).fighters["Kit"].treated == {"wound": 2}
     assert entry(s, "Kit")["treated"] == {"wound": 2}
     run(s, "damage Kit 7 mental")  # a Trauma: the 3rd Harm
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert kit_.defeated and kit_.dying
     assert kit_.treated == {"wound": 2}  # a Trauma does not un-treat Wounds
 
@@ -389,9 +389,9 @@ def test_s3_10_4_new_wound_untreats_wounds() -> None:
     """RULES.md §3.10.4: a new Wound un-treats all treated Wounds."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "treat Kit wound", "treat Kit trauma 1")
-    assert s.state.fighters["Kit"].treated == {"wound": 1, "trauma": 1}
+    assert d20_state(s).fighters["Kit"].treated == {"wound": 1, "trauma": 1}
     run(s, "damage Kit 6")
-    assert s.state.fighters["Kit"].treated == {"trauma": 1}
+    assert d20_state(s).fighters["Kit"].treated == {"trauma": 1}
 
 
 def test_s3_10_4_cannot_treat_more_than_untreated() -> None:
@@ -412,9 +412,9 @@ def test_s3_10_3_b21_fatigue_lowers_max_and_caps_stress_without_harm() -> None:
     s = srd(kit(), THUG)
     run(s, "damage Kit 9")  # 8 stress, 1 Wound
     run(s, "add Kit fatigue 4")
-    kit_ = s.state.fighters["Kit"]
+    kit_ = d20_state(s).fighters["Kit"]
     assert kit_.fatigue == 4
-    assert s.engine.tracks("Kit") == {"stress": 6}
+    assert d20(s).tracks("Kit") == {"stress": 6}
     assert kit_.stress == {"stress": 6}
     assert kit_.harms == {"wound": 1}
     assert entry(s, "Kit")["stress_max"] == {"stress": 6}
@@ -424,31 +424,31 @@ def test_s3_10_3_fatigue_lowers_the_threshold_for_reaching_max() -> None:
     """RULES.md §3.10.1 with §3.10.3: "max" is the max after Fatigue, so a Fatigued track fills sooner."""
     s = srd(kit(extra="fatigue = 6"), THUG)
     run(s, "damage Kit 5")  # 4 stress reaches max 4
-    assert s.state.fighters["Kit"].harms == {"wound": 1}
+    assert d20_state(s).fighters["Kit"].harms == {"wound": 1}
 
 
 def test_s3_10_3_fatigue_at_zero_max_unconscious_then_death() -> None:
     """RULES.md §3.10.3: at max Stress 0 further Fatigue → Unconscious; more Fatigue while so → death."""
     s = srd(kit(), ADA, THUG)
     run(s, "add Ada fatigue 10")
-    assert s.engine.tracks("Ada") == {"stress": 0}
-    assert not s.state.fighters["Ada"].unconscious
+    assert d20(s).tracks("Ada") == {"stress": 0}
+    assert not d20_state(s).fighters["Ada"].unconscious
     run(s, "add Ada fatigue")
-    assert s.state.fighters["Ada"].unconscious
+    assert d20_state(s).fighters["Ada"].unconscious
     assert entry(s, "Ada")["status"] == "unconscious"
-    assert not s.state.fighters["Ada"].harms
+    assert not d20_state(s).fighters["Ada"].harms
     run(s, "add Ada fatigue")
-    assert s.state.fighters["Ada"].dead
+    assert d20_state(s).fighters["Ada"].dead
 
 
 def test_s3_10_3_removing_fatigue_restores_max() -> None:
     """RULES.md §3.10.3: removing Fatigue raises max Stress again (stress stays where it was)."""
     s = srd(kit(extra="fatigue = 3"), THUG)
     run(s, "damage Kit 5", "remove Kit fatigue 2")
-    assert s.engine.tracks("Kit") == {"stress": 9}
-    assert s.state.fighters["Kit"].stress == {"stress": 4}
+    assert d20(s).tracks("Kit") == {"stress": 9}
+    assert d20_state(s).fighters["Kit"].stress == {"stress": 4}
     run(s, "remove Kit fatigue")
-    assert s.state.fighters["Kit"].fatigue == 0
+    assert d20_state(s).fighters["Kit"].fatigue == 0
     with pytest.raises(Refusal, match="no Fatigue"):
         run(s, "remove Kit fatigue")
 
@@ -460,17 +460,17 @@ def test_s3_10_4_heal_removes_stress_not_harm() -> None:
     """RULES.md §3.10.4: Aid/Recover remove stress (never below 0); Harms stay."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 7", "heal Kit 3")
-    assert s.state.fighters["Kit"].stress == {"stress": 3}
-    assert s.state.fighters["Kit"].harms == {"wound": 1}
+    assert d20_state(s).fighters["Kit"].stress == {"stress": 3}
+    assert d20_state(s).fighters["Kit"].harms == {"wound": 1}
     run(s, "heal Kit 9")
-    assert s.state.fighters["Kit"].stress == {"stress": 0}
+    assert d20_state(s).fighters["Kit"].stress == {"stress": 0}
 
 
 def test_s3_10_4_heal_by_track_in_infinity() -> None:
     """RULES.md §3.10.4 (Infinity Recover/Treat): stress is removed from the named track only."""
     s = infinity()
     run(s, "damage Ana 5", "damage Ana 6 track=resolve", "heal Ana 2 track=resolve")
-    assert s.state.fighters["Ana"].stress == {"vigour": 4, "resolve": 2, "firewall": 0}
+    assert d20_state(s).fighters["Ana"].stress == {"vigour": 4, "resolve": 2, "firewall": 0}
     with pytest.raises(Refusal, match="no 'morale' track"):
         run(s, "heal Ana 1 track=morale")
 
@@ -479,9 +479,9 @@ def test_s3_10_4_scene_end_removes_all_stress_not_harms() -> None:
     """RULES.md §3.10.4, §3.13 scene_end (SRD): all Stress is removed at the end of the scene; Harms remain."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 7", "damage Thug 4", "end")
-    assert s.state.fighters["Kit"].stress == {"stress": 0}
-    assert s.state.fighters["Thug"].stress == {"stress": 0}
-    assert s.state.fighters["Kit"].harms == {"wound": 1}
+    assert d20_state(s).fighters["Kit"].stress == {"stress": 0}
+    assert d20_state(s).fighters["Thug"].stress == {"stress": 0}
+    assert d20_state(s).fighters["Kit"].harms == {"wound": 1}
 
 
 def test_s3_10_2_harms_past_the_defeating_one_are_suffered_while_defeated() -> None:
@@ -489,5 +489,5 @@ def test_s3_10_2_harms_past_the_defeating_one_are_suffered_while_defeated() -> N
     while Defeated, so the character dies."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 12")  # 11 stress: ≥5 and the track fills: 2 Wounds at once
-    assert s.state.fighters["Kit"].dead
-    assert s.state.fighters["Kit"].harms["wound"] == 3
+    assert d20_state(s).fighters["Kit"].dead
+    assert d20_state(s).fighters["Kit"].harms["wound"] == 3

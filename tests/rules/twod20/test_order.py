@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import d20_state, pending, run, session_from
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -104,22 +104,22 @@ def duel(order: str = "alternating", momentum: int = 2, threat: int = 4) -> Sess
 
 def refused(s: Session, line: str, match: str = "") -> Refusal:
     """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = s.state.model_dump()
+    before = d20_state(s).model_dump()
     history = list(s.history.commands)
     with pytest.raises(Refusal, match=re.escape(match)) as info:
         s.execute(line)
-    assert s.state.model_dump() == before
+    assert d20_state(s).model_dump() == before
     assert s.history.commands == history
     return info.value
 
 
 def options(s: Session) -> list[str]:
-    assert s.state.prompt is not None, "a prompt should be pending"
-    return list(s.state.prompt.options)
+    assert d20_state(s).prompt is not None, "a prompt should be pending"
+    return list(pending(d20_state(s)).options)
 
 
 def pools(s: Session) -> tuple[int, int]:
-    return s.state.momentum, s.state.threat
+    return d20_state(s).momentum, d20_state(s).threat
 
 
 # --- §3.4 rule 1: the first actor --------------------------------------------------------------------
@@ -129,7 +129,7 @@ def test_s3_4_start_asks_who_acts_first() -> None:
     """RULES.md §3.4 rule 1: `start` opens round 1 with the first-actor prompt listing everyone able to act;
     no turn is open until it is answered, and the question says an NPC first costs 2 Threat."""
     s = run(duel(), "start")
-    st = s.state
+    st = d20_state(s)
     assert st.round == 1
     assert st.active is None
     assert st.phase == "handover"
@@ -145,7 +145,7 @@ def test_s3_4_start_asks_who_acts_first() -> None:
 def test_s3_4_pick_a_pc_first_is_free() -> None:
     """RULES.md §3.4 rule 1: the GM picks a PC to act first at no cost; that turn opens."""
     s = run(duel(), "start", "pick Kit")
-    st = s.state
+    st = d20_state(s)
     assert st.active == "Kit"
     assert st.phase == "turn"
     assert st.prompt is None
@@ -157,15 +157,15 @@ def test_s3_4_pick_a_pc_first_is_free() -> None:
 def test_s3_4_pick_accepts_a_unique_prefix_any_case() -> None:
     """CONTRACT.md §3 with RULES.md §3.4: names are case-insensitive and a unique prefix is accepted."""
     s = run(duel(), "start", "pick ki")
-    assert s.state.active == "Kit"
+    assert d20_state(s).active == "Kit"
 
 
 def test_s3_4_an_npc_first_costs_2_threat() -> None:
     """RULES.md §3.4 rule 1: the GM spends 2 Threat to have an NPC act first; the spend is logged."""
     s = run(duel(threat=4), "start", "pick Thug")
-    assert s.state.active == "Thug"
+    assert d20_state(s).active == "Thug"
     assert pools(s) == (2, 2)
-    assert any("Threat -2" in line and "an NPC acts first" in line for line in s.state.log)
+    assert any("Threat -2" in line.text and "an NPC acts first" in line.text for line in d20_state(s).log)
 
 
 def test_s3_4_an_npc_first_is_refused_without_2_threat() -> None:
@@ -173,7 +173,7 @@ def test_s3_4_an_npc_first_is_refused_without_2_threat() -> None:
     s = run(duel(threat=1), "start")
     refused(s, "pick Thug", "costs 2 Threat")
     run(s, "pick Kit")
-    assert s.state.active == "Kit"
+    assert d20_state(s).active == "Kit"
 
 
 def test_s3_4_keep_cannot_answer_the_first_actor_prompt() -> None:
@@ -209,7 +209,7 @@ def test_s3_4_handover_prompt_after_next() -> None:
     """RULES.md §3.4 rule 2: after a turn the opposing side picks one of its characters who has not acted;
     the prompt also offers the acting side's waiting allies for `keep`."""
     s = run(duel(), "start", "pick Kit", "next")
-    st = s.state
+    st = d20_state(s)
     assert st.active is None
     assert st.phase == "handover"
     assert st.prompt is not None and st.prompt.kind == "pick"
@@ -221,8 +221,8 @@ def test_s3_4_handover_prompt_after_next() -> None:
 def test_s3_4_the_other_side_picks_for_free() -> None:
     """RULES.md §3.4 rule 2: picking an opposing character costs nothing and opens its turn."""
     s = run(duel(), "start", "pick Kit", "next", "pick Boss")
-    assert s.state.active == "Boss"
-    assert s.state.order == ["Kit", "Boss"]
+    assert d20_state(s).active == "Boss"
+    assert d20_state(s).order == ["Kit", "Boss"]
     assert pools(s) == (2, 4)
 
 
@@ -244,23 +244,23 @@ def test_s3_4_pick_must_name_someone_who_has_not_acted() -> None:
 def test_s3_4_keep_for_a_pc_costs_2_momentum() -> None:
     """RULES.md §3.4 rule 3: the players keep the initiative for an ally by paying 2 Momentum (logged)."""
     s = run(duel(momentum=3), "start", "pick Kit", "next", "keep Ada")
-    assert s.state.active == "Ada"
+    assert d20_state(s).active == "Ada"
     assert pools(s) == (1, 4)
-    assert s.state.kept_by == "players"
-    assert any("Momentum -2" in line and "keep the initiative" in line for line in s.state.log)
+    assert d20_state(s).kept_by == "players"
+    assert any("Momentum -2" in line.text and "keep the initiative" in line.text for line in d20_state(s).log)
 
 
 def test_s3_4_keep_for_a_pc_adds_2_threat_when_momentum_is_short() -> None:
     """RULES.md §3.4 rule 3, §3.3: PCs may pay any Momentum cost with Threat; with 1 Momentum, +2 Threat."""
     s = run(duel(momentum=1, threat=4), "start", "pick Kit", "next", "keep Ada")
-    assert s.state.active == "Ada"
+    assert d20_state(s).active == "Ada"
     assert pools(s) == (1, 6)
 
 
 def test_s3_4_keep_name_threat_pays_with_threat_by_choice() -> None:
     """RULES.md §3.4 rule 3: `keep NAME threat` adds 2 Threat even when the Momentum pool could pay."""
     s = run(duel(momentum=5, threat=4), "start", "pick Kit", "next", "keep Ada threat")
-    assert s.state.active == "Ada"
+    assert d20_state(s).active == "Ada"
     assert pools(s) == (5, 6)
 
 
@@ -273,9 +273,9 @@ def test_s3_4_keep_with_a_stray_word_is_refused() -> None:
 def test_s3_4_keep_for_an_npc_costs_2_threat() -> None:
     """RULES.md §3.4 rule 3: enemy NPCs keep the initiative by spending 2 Threat."""
     s = run(duel(threat=4), "start", "pick Kit", "next", "pick Thug", "next", "keep Boss")
-    assert s.state.active == "Boss"
+    assert d20_state(s).active == "Boss"
     assert pools(s) == (2, 2)
-    assert s.state.kept_by == "npcs"
+    assert d20_state(s).kept_by == "npcs"
 
 
 def test_s3_4_keep_for_an_npc_is_refused_when_threat_cannot_pay() -> None:
@@ -283,7 +283,7 @@ def test_s3_4_keep_for_an_npc_is_refused_when_threat_cannot_pay() -> None:
     s = run(duel(threat=1), "start", "pick Kit", "next", "pick Thug", "next")
     refused(s, "keep Boss", "costs 2 Threat")
     run(s, "pick Ada")
-    assert s.state.active == "Ada"
+    assert d20_state(s).active == "Ada"
 
 
 def test_s3_4_keep_must_name_an_ally() -> None:
@@ -304,14 +304,14 @@ def test_s3_4_keep_not_twice_in_a_row_but_again_after_an_enemy_acted() -> None:
     keep it again; once an enemy has acted, keeping is allowed (and paid) again."""
     s = fight(KIT, ADA, CY, DEE, THUG, BOSS, momentum=6)
     run(s, "start", "pick Kit", "next", "keep Ada", "next")
-    assert s.state.prompt is not None and "keep NAME" not in s.state.prompt.question
+    assert d20_state(s).prompt is not None and "keep NAME" not in pending(d20_state(s)).question
     assert options(s) == ["Thug", "Boss"]
     refused(s, "keep Cy", "kept the initiative last time")
     run(s, "pick Thug", "next", "pick Cy", "next")
-    assert s.state.kept_by is None
+    assert d20_state(s).kept_by is None
     run(s, "keep Dee")
-    assert s.state.active == "Dee"
-    assert s.state.momentum == 2, "two keeps at 2 Momentum each from 6"
+    assert d20_state(s).active == "Dee"
+    assert d20_state(s).momentum == 2, "two keeps at 2 Momentum each from 6"
 
 
 def test_s3_4_kept_npc_side_cannot_keep_twice() -> None:
@@ -319,7 +319,7 @@ def test_s3_4_kept_npc_side_cannot_keep_twice() -> None:
     s = fight(KIT, ADA, THUG, BOSS, GRUNT, threat=10)
     run(s, "start", "pick Kit", "next", "pick Thug", "next", "keep Boss", "next")
     refused(s, "keep Grunt", "kept the initiative last time")
-    assert s.state.threat == 8
+    assert d20_state(s).threat == 8
 
 
 # --- §3.4 rule 4: a side with nobody left --------------------------------------------------------------
@@ -330,11 +330,11 @@ def test_s3_4_a_side_with_nobody_left_lets_the_other_side_continue() -> None:
     own characters for free (it is no keep)."""
     s = fight(KIT, ADA, CY, THUG, momentum=2)
     run(s, "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next")
-    assert s.state.prompt is not None
-    assert "Only players have actors left" in s.state.prompt.question
+    assert d20_state(s).prompt is not None
+    assert "Only players have actors left" in pending(d20_state(s)).question
     assert options(s) == ["Cy"]
     run(s, "pick Cy")
-    assert s.state.active == "Cy"
+    assert d20_state(s).active == "Cy"
     assert pools(s) == (2, 4)
 
 
@@ -344,7 +344,7 @@ def test_s3_4_the_last_side_left_hands_over_to_itself_after_the_other_side_ran_o
     run(s, "start", "pick Kit", "next", "pick Thug", "next")
     assert options(s) == ["Boss", "Grunt"]
     run(s, "pick Boss")
-    assert s.state.threat == 10
+    assert d20_state(s).threat == 10
 
 
 # --- §3.4 rule 5: the round's end ----------------------------------------------------------------------
@@ -354,7 +354,7 @@ def test_s3_4_round_end_asks_who_opens_the_next_round() -> None:
     """RULES.md §3.4 rule 5: when everyone has acted, the last actor nominates the other side (pick) or
     pays 2 to keep (keep); the round does not advance until answered."""
     s = run(duel(), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
-    st = s.state
+    st = d20_state(s)
     assert st.round == 1
     assert st.prompt is not None and st.prompt.kind == "round"
     assert "Round 2" in st.prompt.question
@@ -366,7 +366,7 @@ def test_s3_4_round_end_pick_opens_the_next_round_for_free() -> None:
     character; everyone's turn bookkeeping is reset."""
     s = run(duel(), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
     run(s, "pick Kit")
-    st = s.state
+    st = d20_state(s)
     assert st.round == 2
     assert st.active == "Kit"
     assert st.order == ["Kit"]
@@ -389,8 +389,8 @@ def test_s3_4_round_end_keep_costs_2_and_opens_with_own_side() -> None:
         "next",
         "keep Thug",
     )
-    assert s.state.round == 2
-    assert s.state.active == "Thug"
+    assert d20_state(s).round == 2
+    assert d20_state(s).active == "Thug"
     assert pools(s) == (2, 4)
 
 
@@ -409,8 +409,8 @@ def test_s3_4_round_end_pc_keep_costs_2_momentum() -> None:
         "next",
         "keep Kit",
     )
-    assert s.state.round == 2
-    assert s.state.active == "Kit"
+    assert d20_state(s).round == 2
+    assert d20_state(s).active == "Kit"
     assert pools(s) == (2, 2)
 
 
@@ -433,20 +433,20 @@ def test_s3_4_pass_without_a_minor_does_not_use_the_turn() -> None:
     """RULES.md §3.4 rule 6, §3.13 turn_end 4: Pass and no Minor Action: the character has not used its turn,
     leaves the order, hands over, and may be picked again later this round."""
     s = run(duel(), "start", "pick Kit", "spend Kit pass", "next")
-    kit = s.state.fighters["Kit"]
+    kit = d20_state(s).fighters["Kit"]
     assert not kit.acted
-    assert "Kit" not in s.state.order
-    assert any("has not used its turn" in line for line in s.state.log)
+    assert "Kit" not in d20_state(s).order
+    assert any("has not used its turn" in line.text for line in d20_state(s).log)
     assert "Kit" in options(s)
     run(s, "pick Thug", "next", "pick Kit")
-    assert s.state.active == "Kit"
-    assert s.state.order == ["Thug", "Kit"]
+    assert d20_state(s).active == "Kit"
+    assert d20_state(s).order == ["Thug", "Kit"]
 
 
 def test_s3_4_pass_with_a_minor_uses_the_turn() -> None:
     """RULES.md §3.4 rule 6: a Pass that took a Minor Action has used the turn."""
     s = run(duel(), "start", "pick Kit", "spend Kit pass", "spend Kit aim", "next")
-    assert s.state.fighters["Kit"].acted
+    assert d20_state(s).fighters["Kit"].acted
     assert "Kit" not in options(s)
 
 
@@ -454,20 +454,20 @@ def test_s3_4_a_deferred_character_acting_later_uses_its_turn() -> None:
     """RULES.md §3.4 rule 6: the deferral belongs to the turn that passed; when the character is picked
     again and attacks, that turn counts, even if the enemy deferred in between too."""
     s = run(duel(), "start", "pick Kit", "spend Kit pass", "next", "pick Thug", "spend Thug pass", "next")
-    assert not s.state.fighters["Thug"].acted
+    assert not d20_state(s).fighters["Thug"].acted
     run(s, "pick Kit", "spend Kit attack", "next")
-    assert s.state.fighters["Kit"].acted
+    assert d20_state(s).fighters["Kit"].acted
     assert "Kit" not in options(s)
-    assert s.state.fighters["Kit"].majors == 1
+    assert d20_state(s).fighters["Kit"].majors == 1
 
 
 def test_s3_4_a_deferred_pass_is_not_a_major_action_of_the_round() -> None:
     """RULES.md §3.4 rule 6 with §3.5.1 (2 Majors per round): an unused turn's Pass does not count, so the
     later turn may still take 2 Major Actions with a Swift Action."""
     s = run(duel(momentum=4), "start", "pick Kit", "spend Kit pass", "next", "pick Thug", "next", "pick Kit")
-    assert s.state.fighters["Kit"].majors == 0
+    assert d20_state(s).fighters["Kit"].majors == 0
     run(s, "spend Kit attack", "spend Kit swift", "spend Kit attack")
-    assert s.state.fighters["Kit"].majors == 2
+    assert d20_state(s).fighters["Kit"].majors == 2
 
 
 def test_s3_4_loop_guard_when_everyone_left_has_deferred() -> None:
@@ -475,23 +475,23 @@ def test_s3_4_loop_guard_when_everyone_left_has_deferred() -> None:
     actually taken, the latest deferral counts as a turn, so the round always ends."""
     s = fight(KIT, THUG, momentum=2)
     run(s, "start", "pick Kit", "spend Kit pass", "next")
-    assert not s.state.fighters["Kit"].acted
+    assert not d20_state(s).fighters["Kit"].acted
     run(s, "pick Thug", "spend Thug pass", "next")
-    assert s.state.fighters["Thug"].acted, "Kit had deferred, so Thug's deferral counts as its turn"
-    assert s.state.order == ["Thug"]
+    assert d20_state(s).fighters["Thug"].acted, "Kit had deferred, so Thug's deferral counts as its turn"
+    assert d20_state(s).order == ["Thug"]
     assert options(s) == ["Kit"]
     run(s, "pick Kit", "spend Kit pass", "next")
-    assert s.state.fighters["Kit"].acted, "the last character without a turn cannot defer"
-    assert s.state.prompt is not None and s.state.prompt.kind == "round"
+    assert d20_state(s).fighters["Kit"].acted, "the last character without a turn cannot defer"
+    assert d20_state(s).prompt is not None and pending(d20_state(s)).kind == "round"
 
 
 def test_s3_4_a_real_turn_clears_the_deferrals() -> None:
     """RULES.md §3.13 turn_end 4: the loop guard counts deferrals since the last turn actually taken."""
     s = fight(KIT, ADA, THUG, momentum=2)
     run(s, "start", "pick Kit", "spend Kit pass", "next")
-    assert s.state.fighters["Kit"].deferred
+    assert d20_state(s).fighters["Kit"].deferred
     run(s, "pick Thug", "spend Thug attack", "next")
-    assert not s.state.fighters["Kit"].deferred
+    assert not d20_state(s).fighters["Kit"].deferred
     assert sorted(options(s)) == ["Ada", "Kit"]
 
 
@@ -509,7 +509,7 @@ def test_s3_4_unconscious_characters_take_no_turns() -> None:
     run(s, "pick Ada", "next")
     assert options(s) == ["Thug"]
     run(s, "pick Thug", "next")
-    assert s.state.prompt is not None and s.state.prompt.kind == "round"
+    assert d20_state(s).prompt is not None and pending(d20_state(s)).kind == "round"
 
 
 def test_s3_4_the_dead_take_no_turns() -> None:
@@ -518,7 +518,7 @@ def test_s3_4_the_dead_take_no_turns() -> None:
     hurt = THUG.replace("stress = 5", "stress = 5\nharms = { wound = 2 }")
     s = fight(KIT, ADA, hurt, BOSS)
     run(s, "start", "pick Kit", "damage Thug 9")  # the 3rd Wound defeats, the 4th kills (§3.10.2)
-    assert s.state.fighters["Thug"].dead
+    assert d20_state(s).fighters["Thug"].dead
     run(s, "next")
     assert options(s) == ["Boss", "Ada"]
     refused(s, "pick Thug", "dead")
@@ -529,10 +529,10 @@ def test_s3_4_a_side_wiped_out_leaves_the_other_side_to_act() -> None:
     hurt = THUG.replace("stress = 5", "stress = 5\nharms = { wound = 2 }")
     s = fight(KIT, ADA, hurt)
     run(s, "start", "pick Kit", "damage Thug 9", "next")
-    assert s.state.fighters["Thug"].dead
+    assert d20_state(s).fighters["Thug"].dead
     assert options(s) == ["Ada"]
     run(s, "pick Ada")
-    assert s.state.active == "Ada"
+    assert d20_state(s).active == "Ada"
 
 
 # --- variant: Initiative Scores -----------------------------------------------------------------------
@@ -543,15 +543,15 @@ def test_s3_4_initiative_variant_orders_by_score_without_prompts() -> None:
     highest first with no prompt; a cross-side tie goes to the PC (Kit 10 before Thug 10)."""
     s = fight(KIT, ADA, CY, THUG, BOSS, GRUNT, order="initiative")
     run(s, "start")
-    st = s.state
+    st = d20_state(s)
     scores = {n: a.initiative for n, a in st.fighters.items()}
     assert scores == {"Kit": 10, "Ada": 11, "Cy": 7, "Thug": 10, "Boss": 12, "Grunt": 3}
     assert st.prompt is None
     seen = [st.active]
     for _ in range(5):
         run(s, "next")
-        assert s.state.prompt is None
-        seen.append(s.state.active)
+        assert d20_state(s).prompt is None
+        seen.append(d20_state(s).active)
     assert seen == ["Boss", "Ada", "Kit", "Thug", "Cy", "Grunt"]
     assert state_json(s)["combatants"][0]["initiative"] == 10
 
@@ -560,9 +560,9 @@ def test_s3_4_initiative_variant_next_round_starts_with_the_highest() -> None:
     """RULES.md §3.4 Initiative Scores: later rounds start with the highest score, automatically, free."""
     s = fight(KIT, THUG, BOSS, order="initiative")
     run(s, "start", "next", "next", "next")
-    assert s.state.round == 2
-    assert s.state.active == "Boss"
-    assert s.state.prompt is None
+    assert d20_state(s).round == 2
+    assert d20_state(s).active == "Boss"
+    assert d20_state(s).prompt is None
     assert pools(s) == (2, 4)
 
 
@@ -578,44 +578,44 @@ def test_s3_4_initiative_variant_random_scores_rolled_once_per_scene() -> None:
     max(Agility, Insight) once when the conflict starts (logged); the total is the score all scene."""
     text = encounter(KIT, THUG, BOSS, order="initiative", settings="random_initiative = true")
     s = run(session_from(text), "start")
-    rolls = [line for line in s.state.log if "for initiative" in line]
-    assert [line.split("|")[2].split(" rolls ")[0] for line in rolls] == ["Kit", "Thug", "Boss"]
+    rolls = [line.text for line in d20_state(s).log if "for initiative" in line.text]
+    assert [line.split(" rolls ")[0] for line in rolls] == ["Kit", "Thug", "Boss"]
     assert "10[CD]" in rolls[0] and "12[CD]" in rolls[2]
-    scores = {n: a.initiative for n, a in s.state.fighters.items()}
+    scores = {n: a.initiative for n, a in d20_state(s).fighters.items()}
     for name, line in zip(("Kit", "Thug", "Boss"), rolls, strict=True):
         assert f"→ {scores[name]}," in line or line.endswith(f"→ {scores[name]} for initiative")
     assert 0 <= scores["Kit"] <= 20 and 0 <= scores["Boss"] <= 24
     run(s, "next", "next", "next")
-    assert s.state.round == 2
-    assert {n: a.initiative for n, a in s.state.fighters.items()} == scores, "kept for the whole scene"
-    assert len([line for line in s.state.log if "for initiative" in line]) == 3
+    assert d20_state(s).round == 2
+    assert {n: a.initiative for n, a in d20_state(s).fighters.items()} == scores, "kept for the whole scene"
+    assert len([line for line in d20_state(s).log if "for initiative" in line.text]) == 3
 
 
 def test_s3_4_initiative_variant_skips_the_dead_and_unconscious() -> None:
     """RULES.md §3.4 with §3.13: the unconscious take no turns in initiative order either."""
     sleeper = BOSS.replace('zone = "B"', 'zone = "B"\nconditions = { unconscious = true }')
     s = run(fight(KIT, THUG, sleeper, order="initiative"), "start")
-    assert s.state.active == "Kit"
+    assert d20_state(s).active == "Kit"
     run(s, "next")
-    assert s.state.active == "Thug"
+    assert d20_state(s).active == "Thug"
     run(s, "next")
-    assert s.state.round == 2 and s.state.active == "Kit"
+    assert d20_state(s).round == 2 and d20_state(s).active == "Kit"
 
 
 def test_s3_4_initiative_variant_pass_defers_past_the_next_actor() -> None:
     """RULES.md §3.4 rule 6 in the Initiative variant: a Pass without a Minor does not use the turn; the next
     character in order acts, and the passer then takes its turn later in the round."""
     s = run(fight(KIT, ADA, THUG, order="initiative"), "start")
-    assert s.state.active == "Ada"
+    assert d20_state(s).active == "Ada"
     run(s, "spend Ada pass", "next")
-    assert s.state.active == "Kit"
-    assert not s.state.fighters["Ada"].acted
+    assert d20_state(s).active == "Kit"
+    assert not d20_state(s).fighters["Ada"].acted
     run(s, "next")
-    assert s.state.active == "Ada"
+    assert d20_state(s).active == "Ada"
     run(s, "next")
-    assert s.state.active == "Thug"
+    assert d20_state(s).active == "Thug"
     run(s, "next")
-    assert s.state.round == 2
+    assert d20_state(s).round == 2
 
 
 # --- variant: Player Priority ---------------------------------------------------------------------------
@@ -624,19 +624,19 @@ def test_s3_4_initiative_variant_pass_defers_past_the_next_actor() -> None:
 def test_s3_4_player_priority_pcs_pick_for_free() -> None:
     """RULES.md §3.4 Player Priority: the PCs act in the order they choose, at no cost."""
     s = run(duel(order="player-priority"), "start")
-    assert s.state.prompt is not None
-    assert "an NPC first costs" not in s.state.prompt.question
+    assert d20_state(s).prompt is not None
+    assert "an NPC first costs" not in pending(d20_state(s)).question
     run(s, "pick Ada", "next", "pick Kit")
-    assert s.state.active == "Kit"
+    assert d20_state(s).active == "Kit"
     assert pools(s) == (2, 4)
 
 
 def test_s3_4_player_priority_inserting_an_npc_costs_1_threat() -> None:
     """RULES.md §3.4 Player Priority: before a PC turn the GM may spend 1 Threat to insert an NPC turn."""
     s = run(duel(order="player-priority", threat=4), "start", "pick Thug")
-    assert s.state.active == "Thug"
+    assert d20_state(s).active == "Thug"
     assert pools(s) == (2, 3)
-    assert any("the GM inserts an NPC turn" in line for line in s.state.log)
+    assert any("the GM inserts an NPC turn" in line.text for line in d20_state(s).log)
     run(s, "next", "pick Kit", "next", "pick Boss")
     assert pools(s) == (2, 2)
 
@@ -651,13 +651,13 @@ def test_s3_4_player_priority_npcs_act_free_once_pcs_are_done() -> None:
     """RULES.md §3.4 Player Priority: once every PC has acted, the NPCs act at no cost; the next round starts
     by itself with the players choosing again."""
     s = run(duel(order="player-priority", threat=4), "start", "pick Kit", "next", "pick Ada", "next")
-    assert s.state.prompt is not None and "The NPCs act" in s.state.prompt.question
+    assert d20_state(s).prompt is not None and "The NPCs act" in pending(d20_state(s)).question
     run(s, "pick Boss", "next", "pick Thug")
     assert pools(s) == (2, 4)
     run(s, "next")
-    assert s.state.round == 2
-    assert s.state.prompt is not None and s.state.prompt.kind == "pick"
-    assert "The players pick" in s.state.prompt.question
+    assert d20_state(s).round == 2
+    assert d20_state(s).prompt is not None and pending(d20_state(s)).kind == "pick"
+    assert "The players pick" in pending(d20_state(s)).question
 
 
 # --- variant: Narrative First ---------------------------------------------------------------------------
@@ -666,20 +666,20 @@ def test_s3_4_player_priority_npcs_act_free_once_pcs_are_done() -> None:
 def test_s3_4_narrative_gm_picks_anyone_for_free() -> None:
     """RULES.md §3.4 Narrative First: the GM picks every actor, any side, in any sequence, at no cost."""
     s = run(duel(order="narrative", threat=0), "start")
-    assert s.state.prompt is not None and "an NPC first costs" not in s.state.prompt.question
+    assert d20_state(s).prompt is not None and "an NPC first costs" not in pending(d20_state(s)).question
     run(s, "pick Thug", "next", "pick Boss", "next", "pick Kit", "next", "pick Ada")
-    assert s.state.order == ["Thug", "Boss", "Kit", "Ada"]
+    assert d20_state(s).order == ["Thug", "Boss", "Kit", "Ada"]
     assert pools(s) == (2, 0)
 
 
 def test_s3_4_narrative_next_round_is_picked_again() -> None:
     """RULES.md §3.4 Narrative First: at the round's end the next round begins and the GM picks again."""
     s = run(fight(KIT, THUG, order="narrative"), "start", "pick Thug", "next", "pick Kit", "next")
-    assert s.state.round == 2
-    assert s.state.prompt is not None and "Who acts next?" in s.state.prompt.question
+    assert d20_state(s).round == 2
+    assert d20_state(s).prompt is not None and "Who acts next?" in pending(d20_state(s)).question
     refused(s, "pick Nobody", "no combatant")
     run(s, "pick Thug")
-    assert s.state.active == "Thug"
+    assert d20_state(s).active == "Thug"
 
 
 def test_s3_4_narrative_still_refuses_someone_who_acted() -> None:
@@ -694,6 +694,6 @@ def test_s3_4_narrative_still_refuses_someone_who_acted() -> None:
 def test_s3_4_undo_restores_a_paid_keep() -> None:
     """RULES.md §3.4 with CONTRACT.md §3 undo: undoing a keep gives back the 2 Momentum and the prompt."""
     s = run(duel(momentum=3), "start", "pick Kit", "next")
-    before = s.state.model_dump()
+    before = d20_state(s).model_dump()
     run(s, "keep Ada", "undo")
-    assert s.state.model_dump() == before
+    assert d20_state(s).model_dump() == before

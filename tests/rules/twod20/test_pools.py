@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import d20_state, run, session_from
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -75,18 +75,18 @@ def started(
 
 def refused(s: Session, line: str, match: str = "") -> Refusal:
     """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = s.state.model_dump()
+    before = d20_state(s).model_dump()
     history = list(s.history.commands)
     with pytest.raises(Refusal, match=re.escape(match)) as info:
         s.execute(line)
-    assert s.state.model_dump() == before
+    assert d20_state(s).model_dump() == before
     assert s.history.commands == history
     return info.value
 
 
 def last_log(s: Session) -> str:
-    """The newest log line without its `round|active|` prefix."""
-    return str(s.state.log[-1]).split("|", 2)[2]
+    """The newest log line's text."""
+    return str(d20_state(s).log[-1].text)
 
 
 def engine_of(s: Session) -> TwoD20Engine:
@@ -101,10 +101,10 @@ def engine_of(s: Session) -> TwoD20Engine:
 def test_s3_3_momentum_add_and_spend_logged_with_reason() -> None:
     """RULES.md §3.3: `momentum ±N [reason]` changes the group pool; the log gives the reason and the change."""
     s = run(started(momentum=2), "momentum +3 Kit attack")
-    assert s.state.momentum == 5
+    assert d20_state(s).momentum == 5
     assert last_log(s) == "Momentum +3 (Kit attack): 2 → 5"
     run(s, "momentum -4 bonus damage")
-    assert s.state.momentum == 1
+    assert d20_state(s).momentum == 1
     assert last_log(s) == "Momentum -4 (bonus damage): 5 → 1"
     run(s, "momentum 1")
     assert last_log(s) == "Momentum +1 (GM): 1 → 2"
@@ -114,14 +114,14 @@ def test_s3_3_momentum_add_and_spend_logged_with_reason() -> None:
 def test_c31_momentum_cap_6_overflow_lost_and_logged() -> None:
     """RULES.md §3.3, C31: with a pool of 5, +3 Momentum leaves 6 and the 2 over the cap are lost (logged)."""
     s = run(started(momentum=5), "momentum +3 test")
-    assert s.state.momentum == 6
+    assert d20_state(s).momentum == 6
     assert last_log(s) == "Momentum +3 (test): 5 → 6 (2 lost over the cap of 6)"
 
 
 def test_s3_3_momentum_at_the_cap_loses_everything_added() -> None:
     """RULES.md §3.3: a full pool keeps 6; all the new Momentum is lost."""
     s = run(started(momentum=6), "momentum +2")
-    assert s.state.momentum == 6
+    assert d20_state(s).momentum == 6
     assert "(2 lost over the cap of 6)" in last_log(s)
 
 
@@ -130,7 +130,7 @@ def test_s3_3_momentum_below_zero_refused() -> None:
     s = started(momentum=2)
     refused(s, "momentum -3", "the Momentum pool holds only 2")
     run(s, "momentum -2")
-    assert s.state.momentum == 0
+    assert d20_state(s).momentum == 0
 
 
 def test_s3_3_momentum_amount_must_be_a_number() -> None:
@@ -149,16 +149,16 @@ def test_s3_3_pools_are_set_at_start_so_changes_before_it_are_refused() -> None:
 def test_c31_scene_end_lowers_momentum_by_1() -> None:
     """RULES.md §3.3 [004:L538], §3.13 scene_end, C31: at the end of the scene the pool loses 1 (6 → 5)."""
     s = run(started(momentum=5), "momentum +3", "end")
-    assert s.state.momentum == 5
-    assert s.state.phase == "ended"
+    assert d20_state(s).momentum == 5
+    assert d20_state(s).phase == "ended"
     assert last_log(s) == "Momentum -1 (end of the scene): 6 → 5"
 
 
 def test_s3_3_scene_end_with_an_empty_pool_stays_at_0() -> None:
     """RULES.md §3.3: the decay never takes the pool below 0."""
     s = run(started(momentum=0), "end")
-    assert s.state.momentum == 0
-    assert not any("end of the scene" in line for line in s.state.log)
+    assert d20_state(s).momentum == 0
+    assert not any("end of the scene" in line.text for line in d20_state(s).log)
 
 
 def test_s3_3_scene_end_is_once_per_scene() -> None:
@@ -166,8 +166,8 @@ def test_s3_3_scene_end_is_once_per_scene() -> None:
     s = run(started(momentum=4, threat=5), "end")
     refused(s, "end", "the scene has ended")
     run(s, "start")
-    assert (s.state.momentum, s.state.threat) == (3, 5)
-    assert s.state.scene == 2
+    assert (d20_state(s).momentum, d20_state(s).threat) == (3, 5)
+    assert d20_state(s).scene == 2
 
 
 def test_s3_3_end_before_start_refused() -> None:
@@ -181,10 +181,10 @@ def test_s3_3_end_before_start_refused() -> None:
 def test_s3_3_threat_add_and_spend_logged() -> None:
     """RULES.md §3.3: `threat ±N [reason]`; Threat has no cap; every change is logged with its reason."""
     s = run(started(threat=4), "threat +10 escalation")
-    assert s.state.threat == 14
+    assert d20_state(s).threat == 14
     assert last_log(s) == "Threat +10 (escalation): 4 → 14"
     run(s, "threat -14 reinforcements")
-    assert s.state.threat == 0
+    assert d20_state(s).threat == 0
     assert last_log(s) == "Threat -14 (reinforcements): 14 → 0"
 
 
@@ -197,7 +197,7 @@ def test_s3_3_threat_below_zero_refused() -> None:
 def test_s3_3_infinity_gm_pool_is_heat() -> None:
     """RULES.md §3.0, §3.3: under Infinity the GM's pool is Heat (same command, Heat in the log and JSON)."""
     s = run(started(threat=3, profile="infinity"), "threat +2 complication")
-    assert s.state.threat == 5
+    assert d20_state(s).threat == 5
     assert last_log(s) == "Heat +2 (complication): 3 → 5"
     assert state_json(s)["pools"]["heat"] == 5
     refused(s, "threat -6", "the Heat pool holds only 5")
@@ -206,22 +206,22 @@ def test_s3_3_infinity_gm_pool_is_heat() -> None:
 def test_s3_3_starting_threat_from_the_file() -> None:
     """RULES.md §3.3: the encounter's `threat` sets the starting pool; its `momentum` the Momentum pool."""
     s = run(session_from(encounter(momentum=3, threat=7)), "start")
-    assert (s.state.momentum, s.state.threat) == (3, 7)
-    assert "Momentum 3, Threat 7" in s.state.log[0]
+    assert (d20_state(s).momentum, d20_state(s).threat) == (3, 7)
+    assert "Momentum 3, Threat 7" in d20_state(s).log[0].text
 
 
 def test_s3_3_starting_threat_defaults_to_2_per_pc() -> None:
     """RULES.md §3.3 [004:L560], §3.13 scene_start: without `threat`, the pool starts at 2 per PC (3 PCs → 6);
     without `momentum` the Momentum pool starts empty."""
     s = run(session_from(encounter(("Kit", "Ada", "Cy"), ("Thug", "Grunt"), momentum=None, threat=None)), "start")
-    assert (s.state.momentum, s.state.threat) == (0, 6)
-    assert "(2 per player character, 3)" in s.state.log[0]
+    assert (d20_state(s).momentum, d20_state(s).threat) == (0, 6)
+    assert "(2 per player character, 3)" in d20_state(s).log[0].text
 
 
 def test_s3_3_explicit_zero_threat_is_kept() -> None:
     """RULES.md §3.3: `threat = 0` in the file means 0, not the 2-per-PC default."""
     s = run(session_from(encounter(threat=0)), "start")
-    assert s.state.threat == 0
+    assert d20_state(s).threat == 0
 
 
 # --- Fortune ---------------------------------------------------------------------------------------------
@@ -230,9 +230,9 @@ def test_s3_3_explicit_zero_threat_is_kept() -> None:
 def test_b43_starting_fortune_defaults_to_3() -> None:
     """RULES.md §3.3, B43: each PC starts with its `starting_fortune`, 3 by default; NPCs have none."""
     s = session_from(encounter())
-    assert s.state.fighters["Kit"].fortune == 3
-    assert s.state.fighters["Ada"].fortune == 3
-    assert s.state.fighters["Thug"].fortune == 0
+    assert d20_state(s).fighters["Kit"].fortune == 3
+    assert d20_state(s).fighters["Ada"].fortune == 3
+    assert d20_state(s).fighters["Thug"].fortune == 0
     data = state_json(s)
     assert data["combatants"][0]["fortune"] == 3
     assert "fortune" not in data["combatants"][2]
@@ -241,14 +241,14 @@ def test_b43_starting_fortune_defaults_to_3() -> None:
 def test_b43_starting_fortune_per_character() -> None:
     """RULES.md §3.3, B43: `starting_fortune` is per character (what character creation left)."""
     s = session_from(encounter(kit="starting_fortune = 1"))
-    assert s.state.fighters["Kit"].fortune == 1
-    assert s.state.fighters["Ada"].fortune == 3
+    assert d20_state(s).fighters["Kit"].fortune == 1
+    assert d20_state(s).fighters["Ada"].fortune == 3
 
 
 def test_b43_current_fortune_field_wins_over_the_start() -> None:
     """RULES.md §3.3, B43: a file carrying the character's current `fortune` starts from it."""
     s = session_from(encounter(kit="starting_fortune = 2\nfortune = 5"))
-    assert s.state.fighters["Kit"].fortune == 5
+    assert d20_state(s).fighters["Kit"].fortune == 5
 
 
 def test_b43_starting_fortune_above_5_is_a_file_error() -> None:
@@ -261,14 +261,14 @@ def test_b43_starting_fortune_above_5_is_a_file_error() -> None:
 def test_s3_3_fortune_change_logged_with_reason() -> None:
     """RULES.md §3.3: `fortune NAME ±N [reason]` changes one PC's Fortune, logged with the reason."""
     s = run(started(), "fortune Kit -2 Perfect Opportunity")
-    assert s.state.fighters["Kit"].fortune == 1
+    assert d20_state(s).fighters["Kit"].fortune == 1
     assert last_log(s) == "Kit's Fortune -2 (Perfect Opportunity): 3 → 1"
 
 
 def test_s3_3_fortune_capped_at_5() -> None:
     """RULES.md §3.3 [004:L596], B43: max 5; the excess is discarded."""
     s = run(started(), "fortune Kit +4 voluntary failure")
-    assert s.state.fighters["Kit"].fortune == 5
+    assert d20_state(s).fighters["Kit"].fortune == 5
     assert last_log(s) == "Kit's Fortune +4 (voluntary failure): 3 → 5"
 
 
@@ -290,13 +290,13 @@ def test_s3_3_pc_costs_paid_with_momentum_or_threat() -> None:
     s = started(momentum=3, threat=4)
     eng = engine_of(s)
     pools.pay(eng, "Kit", 2, "spend")
-    assert (s.state.momentum, s.state.threat) == (1, 4)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (1, 4)
     pools.pay(eng, "Kit", 2, "spend")
-    assert (s.state.momentum, s.state.threat) == (1, 6)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (1, 6)
     pools.pay(eng, "Kit", 1, "spend", use_threat=True)
-    assert (s.state.momentum, s.state.threat) == (1, 7)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (1, 7)
     pools.pay(eng, "Kit", 0, "nothing")
-    assert (s.state.momentum, s.state.threat) == (1, 7)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (1, 7)
 
 
 def test_s3_3_npc_costs_paid_with_threat_or_refused() -> None:
@@ -304,12 +304,12 @@ def test_s3_3_npc_costs_paid_with_threat_or_refused() -> None:
     s = started(momentum=3, threat=2)
     eng = engine_of(s)
     pools.pay(eng, "Thug", 2, "spend")
-    assert (s.state.momentum, s.state.threat) == (3, 0)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (3, 0)
     with pytest.raises(Refusal, match="costs 1 Threat; the pool holds 0"):
         pools.check_pay(eng, "Thug", 1, "spend")
     with pytest.raises(Refusal):
         pools.pay(eng, "Thug", 1, "spend")
-    assert (s.state.momentum, s.state.threat) == (3, 0)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (3, 0)
     pools.check_pay(eng, "Kit", 5, "a PC can always add Threat")
 
 
@@ -322,29 +322,29 @@ def test_s3_3_bought_dice_cost_1_3_6_from_momentum(bought: int, cost: int) -> No
     s = started(momentum=6, threat=4)
     faces = ",".join(["20"] * (2 + bought))
     run(s, f"roll Kit 10 1 bought={bought} faces={faces}")
-    assert (s.state.momentum, s.state.threat) == (6 - cost, 4)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (6 - cost, 4)
 
 
 def test_c32_three_bought_dice_cost_6_split_momentum_then_threat() -> None:
     """RULES.md §3.3, C32: with a pool of 3, buying 3 d20s costs 6: the 3 Momentum and +3 Threat."""
     s = run(started(momentum=3, threat=4), "roll Kit 10 1 bought=3 faces=20,20,20,20,20")
-    assert (s.state.momentum, s.state.threat) == (0, 7)
-    assert any("Momentum -3 (Kit buys d20s): 3 → 0" in line for line in s.state.log)
-    assert any("Threat +3 (Kit buys d20s): 4 → 7" in line for line in s.state.log)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (0, 7)
+    assert any("Momentum -3 (Kit buys d20s): 3 → 0" in line.text for line in d20_state(s).log)
+    assert any("Threat +3 (Kit buys d20s): 4 → 7" in line.text for line in d20_state(s).log)
 
 
 @pytest.mark.parametrize("momentum", [0, 1, 2, 3, 4, 5, 6])
 def test_c32_total_cost_is_6_however_split(momentum: int) -> None:
     """RULES.md §3.3, C32: Momentum spent plus Threat added is always 6 for 3 bought dice."""
     s = run(started(momentum=momentum, threat=0), "roll Kit 10 1 bought=3 faces=20,20,20,20,20")
-    spent = momentum - s.state.momentum
-    assert spent + s.state.threat == 6
+    spent = momentum - d20_state(s).momentum
+    assert spent + d20_state(s).threat == 6
 
 
 def test_c32_bought_dice_paid_all_with_threat_by_choice() -> None:
     """RULES.md §3.3: `pay=threat` puts the whole price on the GM's pool even with Momentum to spare."""
     s = run(started(momentum=6, threat=0), "roll Kit 10 1 bought=2 faces=20,20,20,20 pay=threat")
-    assert (s.state.momentum, s.state.threat) == (6, 3)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (6, 3)
 
 
 def test_c32_a_fourth_bought_die_refused() -> None:
@@ -355,7 +355,7 @@ def test_c32_a_fourth_bought_die_refused() -> None:
 def test_s3_3_npc_bought_dice_spend_threat() -> None:
     """RULES.md §3.3: an NPC's bought dice are paid from Threat (2 dice: 3 Threat)."""
     s = run(started(momentum=2, threat=4), "roll Thug 10 1 bought=2 faces=20,20,20,20")
-    assert (s.state.momentum, s.state.threat) == (2, 1)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (2, 1)
 
 
 def test_s3_3_npc_bought_dice_refused_when_threat_is_short() -> None:
@@ -375,7 +375,7 @@ def test_c31_pc_test_momentum_goes_to_the_pool_capped() -> None:
     """RULES.md §3.3, C31: a PC's test generates 3 Momentum (TN 10, D1, two natural 1s: 4 successes) and
     the pool of 5 becomes 6; the other 2 are lost (logged)."""
     s = run(started(momentum=5), "roll Kit 10 1 faces=1,1")
-    assert s.state.momentum == 6
+    assert d20_state(s).momentum == 6
     assert "Momentum +3 (Kit's test): 5 → 6 (2 lost over the cap of 6)" in last_log(s)
 
 
@@ -383,21 +383,21 @@ def test_s3_3_pc_test_after_buying_dice_adds_its_momentum() -> None:
     """RULES.md §3.3: the dice are paid first, then the test's Momentum is saved
     (pool 4 − 1 + 2 = 5: faces 1, 5, 20 score 3 successes against D1)."""
     s = run(started(momentum=4), "roll Kit 10 1 bought=1 faces=1,5,20")
-    assert s.state.momentum == 5
+    assert d20_state(s).momentum == 5
 
 
 def test_s3_3_failed_or_d0_test_adds_no_momentum() -> None:
     """RULES.md §3.2: a failed test, and a Difficulty 0 test, generate no Momentum."""
     s = run(started(momentum=2), "roll Kit 10 2 faces=5,20")
-    assert s.state.momentum == 2
+    assert d20_state(s).momentum == 2
     run(s, "roll Kit 10 0 faces=1,1")
-    assert s.state.momentum == 2
+    assert d20_state(s).momentum == 2
 
 
 def test_c31_npc_test_momentum_is_not_saved_to_the_pool() -> None:
     """RULES.md §3.3, C31: an NPC's Momentum is not the players' pool; the log offers to bank it as Threat."""
     s = run(started(momentum=2, threat=4), "roll Thug 10 1 faces=1,1")
-    assert (s.state.momentum, s.state.threat) == (2, 4)
+    assert (d20_state(s).momentum, d20_state(s).threat) == (2, 4)
     assert "3 Momentum to spend now" in last_log(s)
     assert "'threat +3'" in last_log(s)
 
@@ -405,6 +405,6 @@ def test_c31_npc_test_momentum_is_not_saved_to_the_pool() -> None:
 def test_s3_3_undo_gives_back_a_paid_roll() -> None:
     """RULES.md §3.3 with CONTRACT.md §3 undo: undoing a roll restores both pools exactly."""
     s = started(momentum=3, threat=4)
-    before = s.state.model_dump()
+    before = d20_state(s).model_dump()
     run(s, "roll Kit 10 1 bought=3", "undo")
-    assert s.state.model_dump() == before
+    assert d20_state(s).model_dump() == before

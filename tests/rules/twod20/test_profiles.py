@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import d20, d20_state, pending, run, session_from
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -226,9 +226,9 @@ def test_s3_0_settings_override_momentum_cap_in_play() -> None:
     """RULES.md §3.0, §3.3: the Momentum cap is a parameter; `momentum_max = 8` lets the pool hold 8
     (2 + 9 = 11: 8 kept, 3 lost)."""
     s = run(session_from(encounter(settings="momentum_max = 8")), "start")
-    run(s, f"pick '{s.state.prompt.options[0]}'", "momentum +9 test")
-    assert s.state.momentum == 8
-    assert "2 → 8 (3 lost over the cap of 8)" in s.state.log[-1]
+    run(s, f"pick '{pending(d20_state(s)).options[0]}'", "momentum +9 test")
+    assert d20_state(s).momentum == 8
+    assert "2 → 8 (3 lost over the cap of 8)" in d20_state(s).log[-1].text
 
 
 @pytest.mark.parametrize(
@@ -258,10 +258,10 @@ def test_s3_0_random_initiative_is_a_table_setting() -> None:
     with pytest.raises(Refusal, match="takes a bool"):
         resolve_profile("srd", {"random_initiative": "yes"})
     setup = parse_text(encounter(settings="random_initiative = true"), "r.toml")
-    assert Session(setup, seed=1).engine.profile.random_initiative is True
+    assert d20(Session(setup, seed=1)).profile.random_initiative is True
 
 
 def test_s3_0_good_settings_override_validates() -> None:
     """RULES.md §3.0: a well-typed override of a known parameter is a valid file."""
     setup = parse_text(encounter(settings='ranged_base_difficulty = 1\nreactions = "escalating"'), "ok.toml")
-    assert Session(setup, seed=1).engine.profile.reactions == "escalating"
+    assert d20(Session(setup, seed=1)).profile.reactions == "escalating"

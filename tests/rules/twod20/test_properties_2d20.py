@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import assert_same_course, reloaded
+from tests.conftest import assert_same_course, d20, d20_state, reloaded
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -152,12 +152,12 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
     While the hand-over (or first-actor) question waits, mostly `pick`/`keep` from its options (everything
     else is refused then, which is worth checking too); before the scene or after its end, often `start`.
     """
-    names = list(session.state.fighters)
+    names = list(d20_state(session).fighters)
     known = st.sampled_from(names).map(quote)
     who = st.one_of(
         known, known, known, known, known, known, st.sampled_from(names).map(lambda n: n[:3].lower()), st.just("Nobody")
     )
-    active = session.state.active
+    active = d20_state(session).active
     actor = st.one_of(st.just(quote(active)), st.just(quote(active)), who) if active else who
     zones = st.sampled_from(["Yard", "Gate", "Road", "Moon"])
     damage = st.tuples(
@@ -216,24 +216,24 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
         st.tuples(who, st.sampled_from(["wound", "trauma", "metanoia"])).map(lambda t: f"treat {t[0]} {t[1]}"),
         st.tuples(who, st.integers(-2, 2)).map(lambda t: f"fortune {t[0]} {t[1]:+d}"),
     )
-    prompt = session.state.prompt
+    prompt = d20_state(session).prompt
     if prompt is not None:
         options = st.sampled_from(prompt.options or names).map(quote)
         answer = st.tuples(st.sampled_from(["pick", "pick", "pick", "keep"]), options).map(" ".join)
         return st.one_of(answer, answer, answer, answer, answer, answer, plain)
-    if session.state.phase in ("setup", "ended"):
+    if d20_state(session).phase in ("setup", "ended"):
         return st.one_of(st.just("start"), plain, plain)
     return plain
 
 
 def harm_counts(session: Session) -> dict[str, dict[str, int]]:
-    return {name: dict(a.harms) for name, a in session.state.fighters.items()}
+    return {name: dict(a.harms) for name, a in d20_state(session).fighters.items()}
 
 
 def check_invariants(session: Session) -> None:
     """The invariants of RULES.md §3 that hold after every command, accepted or refused."""
-    state = session.state
-    eng = session.engine
+    state = d20_state(session)
+    eng = d20(session)
     # §3.3 pools.
     assert 0 <= state.momentum <= eng.profile.momentum_max, state.momentum
     assert state.threat >= 0, state.threat
@@ -258,7 +258,7 @@ def check_invariants(session: Session) -> None:
 
 
 def snapshot(session: Session) -> tuple[dict[str, Any], dict[str, Any]]:
-    return session.state.model_dump(), session.history.model_dump()
+    return d20_state(session).model_dump(), session.history.model_dump()
 
 
 def play(session: Session, line: str, check_undo: bool) -> bool:
@@ -283,7 +283,7 @@ def play(session: Session, line: str, check_undo: bool) -> bool:
     if check_undo and verb != "undo":
         after = snapshot(session)
         session.execute("undo")
-        assert session.state.model_dump() == before[0], f"undo after {line!r} is not the previous state"
+        assert d20_state(session).model_dump() == before[0], f"undo after {line!r} is not the previous state"
         session.execute("redo")
         assert snapshot(session) == after, f"redo after undoing {line!r} is not the state after it"
     return True
@@ -301,7 +301,7 @@ def test_s3_random_commands_keep_the_invariants(session: Session, data: st.DataO
         line = data.draw(command_lines(session), label="command")
         play(session, line, check_undo=data.draw(st.booleans(), label="check undo"))
     again = reloaded(session)
-    assert again.state.model_dump() == session.state.model_dump()
+    assert d20_state(again).model_dump() == d20_state(session).model_dump()
     assert again.history.model_dump() == session.history.model_dump()
 
 
@@ -313,7 +313,7 @@ def test_s3_save_load_mid_fight_then_continue_identically(session: Session, data
     for _ in range(data.draw(st.integers(3, 20), label="before save")):
         play(session, data.draw(command_lines(session)), check_undo=False)
     copy = reloaded(session)
-    assert copy.state.model_dump() == session.state.model_dump()
+    assert d20_state(copy).model_dump() == d20_state(session).model_dump()
     assert copy.history.model_dump() == session.history.model_dump()
     for _ in range(data.draw(st.integers(1, 10), label="after save")):
         assert_same_course(session, copy, data.draw(command_lines(session)))

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.conftest import run, session_from
+from tests.conftest import d20_state, run, session_from
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -83,17 +83,17 @@ def thug_turn(profile: str = "srd", momentum: int = 2, threat: int = 4, thug: st
 
 def refused(s: Session, line: str, match: str = "") -> Refusal:
     """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = s.state.model_dump()
+    before = d20_state(s).model_dump()
     history = list(s.history.commands)
     with pytest.raises(Refusal, match=re.escape(match)) as info:
         s.execute(line)
-    assert s.state.model_dump() == before
+    assert d20_state(s).model_dump() == before
     assert s.history.commands == history
     return info.value
 
 
 def pools(s: Session) -> tuple[int, int]:
-    return s.state.momentum, s.state.threat
+    return d20_state(s).momentum, d20_state(s).threat
 
 
 # --- the catalogue -------------------------------------------------------------------------------------
@@ -162,9 +162,9 @@ def test_s3_5_spend_before_start_is_refused() -> None:
 def test_s3_5_one_major_per_turn() -> None:
     """RULES.md §3.5.1 [004:L1448]: one Major Action per turn; a second is refused."""
     s = run(kit_turn(), "spend Kit attack")
-    kit = s.state.fighters["Kit"]
+    kit = d20_state(s).fighters["Kit"]
     assert (kit.majors, kit.majors_turn) == (1, 1)
-    assert "Kit: Attack (Major 1 this round)" in s.state.log[-1]
+    assert "Kit: Attack (Major 1 this round)" in d20_state(s).log[-1].text
     refused(s, "spend Kit protect", "has taken its Major Action this turn")
     assert state_json(s)["combatants"][0]["majors_this_round"] == 1
 
@@ -172,15 +172,15 @@ def test_s3_5_one_major_per_turn() -> None:
 def test_s3_5_swift_action_costs_2_momentum_for_another_major() -> None:
     """RULES.md §3.0 Swift Action / B8: 2 Momentum buys a second Major Action this turn (logged)."""
     s = run(kit_turn(momentum=3), "spend Kit attack", "spend Kit swift", "spend Kit attack")
-    assert s.state.fighters["Kit"].majors == 2
+    assert d20_state(s).fighters["Kit"].majors == 2
     assert pools(s) == (1, 4)
-    assert any("Momentum -2" in line and "Swift Action" in line for line in s.state.log)
+    assert any("Momentum -2" in line.text and "Swift Action" in line.text for line in d20_state(s).log)
 
 
 def test_s3_5_swift_before_the_first_major() -> None:
     """RULES.md §3.5.1: the extra Major may be bought before the first one is taken."""
     s = run(kit_turn(momentum=2), "spend Kit swift", "spend Kit attack", "spend Kit recover")
-    assert s.state.fighters["Kit"].majors == 2
+    assert d20_state(s).fighters["Kit"].majors == 2
     assert pools(s) == (0, 4)
 
 
@@ -193,7 +193,7 @@ def test_s3_5_swift_refused_for_a_pc_without_2_momentum() -> None:
 def test_s3_5_npc_swift_spends_2_threat_and_needs_it() -> None:
     """RULES.md §3.3: NPCs pay Momentum costs from Threat; 2 Threat for a Swift Action, refused below 2."""
     s = run(thug_turn(threat=3), "spend Thug swift", "spend Thug attack", "spend Thug attack")
-    assert s.state.fighters["Thug"].majors == 2
+    assert d20_state(s).fighters["Thug"].majors == 2
     assert pools(s) == (2, 1)
     poor = thug_turn(threat=1)
     refused(poor, "spend Thug swift", "costs 2 Threat")
@@ -202,9 +202,9 @@ def test_s3_5_npc_swift_spends_2_threat_and_needs_it() -> None:
 def test_s3_5_surge_costs_1_fortune_for_another_major() -> None:
     """RULES.md §3.3 Fortune, Surge of Activity: 1 Fortune for an extra Major Action (logged)."""
     s = run(kit_turn(), "spend Kit attack", "spend Kit surge", "spend Kit attack")
-    assert s.state.fighters["Kit"].majors == 2
-    assert s.state.fighters["Kit"].fortune == 2
-    assert any("Fortune -1 (Surge of Activity): 3 → 2" in line for line in s.state.log)
+    assert d20_state(s).fighters["Kit"].majors == 2
+    assert d20_state(s).fighters["Kit"].fortune == 2
+    assert any("Fortune -1 (Surge of Activity): 3 → 2" in line.text for line in d20_state(s).log)
 
 
 def test_s3_5_surge_refused_without_fortune() -> None:
@@ -225,14 +225,14 @@ def test_s3_5_never_more_than_2_majors_per_round() -> None:
     refused(s, "spend Kit attack", "2 Major Actions this round")
     refused(s, "spend Kit swift", "no more than 2 Major Actions")
     assert pools(s) == (4, 4)
-    assert s.state.fighters["Kit"].fortune == 3
+    assert d20_state(s).fighters["Kit"].fortune == 3
 
 
 def test_s3_5_swift_and_surge_together_still_cap_at_2() -> None:
     """RULES.md §3.5.1, B31: buying the extra Major twice in one turn is refused before anything is paid."""
     s = run(kit_turn(momentum=6), "spend Kit surge")
     refused(s, "spend Kit swift", "no more than 2 Major Actions")
-    assert s.state.momentum == 6
+    assert d20_state(s).momentum == 6
 
 
 def test_s3_5_majors_reset_each_round() -> None:
@@ -240,10 +240,10 @@ def test_s3_5_majors_reset_each_round() -> None:
     s = run(
         kit_turn(), "spend Kit attack", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit"
     )
-    assert s.state.round == 2
-    assert s.state.fighters["Kit"].majors == 0
+    assert d20_state(s).round == 2
+    assert d20_state(s).fighters["Kit"].majors == 0
     run(s, "spend Kit attack")
-    assert s.state.fighters["Kit"].majors == 1
+    assert d20_state(s).fighters["Kit"].majors == 1
 
 
 # --- Minor Actions -------------------------------------------------------------------------------------
@@ -252,17 +252,17 @@ def test_s3_5_majors_reset_each_round() -> None:
 def test_s3_5_first_minor_is_free() -> None:
     """RULES.md §3.5.1 [004:L1448]: one Minor Action per turn comes with the turn."""
     s = run(kit_turn(), "spend Kit aim")
-    assert s.state.fighters["Kit"].minors == ["aim"]
+    assert d20_state(s).fighters["Kit"].minors == ["aim"]
     assert pools(s) == (2, 4)
-    assert "Kit: Aim (Minor)" in s.state.log[-1]
+    assert "Kit: Aim (Minor)" in d20_state(s).log[-1].text
 
 
 def test_s3_5_extra_minor_costs_1_momentum_for_a_pc() -> None:
     """RULES.md §3.5.1 [004:L1483]: each extra Minor costs 1 Momentum (logged)."""
     s = run(kit_turn(momentum=2), "spend Kit aim", "spend Kit draw_item", "spend Kit interact")
-    assert s.state.fighters["Kit"].minors == ["aim", "draw_item", "interact"]
+    assert d20_state(s).fighters["Kit"].minors == ["aim", "draw_item", "interact"]
     assert pools(s) == (0, 4)
-    assert any("Momentum -1" in line and "an extra Minor (Draw Item)" in line for line in s.state.log)
+    assert any("Momentum -1" in line.text and "an extra Minor (Draw Item)" in line.text for line in d20_state(s).log)
 
 
 def test_s3_5_extra_minor_adds_1_threat_for_a_pc_without_momentum() -> None:
@@ -289,7 +289,7 @@ def test_s3_5_minors_reset_each_turn() -> None:
     s = run(
         kit_turn(), "spend Kit aim", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit"
     )
-    assert s.state.fighters["Kit"].minors == []
+    assert d20_state(s).fighters["Kit"].minors == []
     run(s, "spend Kit aim")
     assert pools(s) == (2, 4)
 
@@ -305,8 +305,8 @@ def test_s3_5_minor_and_major_only_on_own_turn() -> None:
 def test_s3_5_free_actions_on_other_turns() -> None:
     """RULES.md §3.5.1 [004:L1511]: Free Actions may be taken on other characters' turns too."""
     s = run(kit_turn(), "spend Ada speak", "spend Kit speak", "spend Kit drop")
-    assert s.state.fighters["Ada"].free_actions == 1
-    assert s.state.fighters["Kit"].free_actions == 2
+    assert d20_state(s).fighters["Ada"].free_actions == 1
+    assert d20_state(s).fighters["Kit"].free_actions == 2
     assert pools(s) == (2, 4)
 
 
@@ -316,14 +316,14 @@ def test_s3_5_free_actions_on_other_turns() -> None:
 def test_s3_5_movement_minor_allowed_with_no_enemy_in_reach() -> None:
     """RULES.md §3.5.1 Movement: a free Minor when no enemy is within Reach; an ally in Reach does not matter."""
     s = run(kit_turn(), "reach Kit Ada", "spend Kit movement")
-    assert s.state.fighters["Kit"].minors == ["movement"]
+    assert d20_state(s).fighters["Kit"].minors == ["movement"]
 
 
 def test_s3_5_movement_minor_refused_within_reach_of_an_enemy() -> None:
     """RULES.md §3.5.1 [004:L1494], §3.6, B22: Movement is refused while an enemy is within Reach (declared with
     `reach A B`, same zone); the refusal names the enemy and suggests Disengage."""
     s = run(kit_turn(), "reach Kit Thug")
-    assert s.state.reach == [["Kit", "Thug"]]
+    assert d20_state(s).reach == [["Kit", "Thug"]]
     refused(s, "spend Kit movement", "within Reach of Thug: Disengage")
     refused(s, "spend Kit move", "Disengage")
 
@@ -347,9 +347,9 @@ def test_s3_5_disengage_ends_the_enemy_reach_pairs_only() -> None:
     """RULES.md §3.5.1 Disengage, B22: Disengage leaves every enemy's Reach (Kit–Thug ends) but keeps an ally's
     (Kit–Ada); Movement is then allowed as a paid extra Minor."""
     s = run(kit_turn(momentum=2), "reach Kit Thug", "reach Kit Ada", "spend Kit disengage")
-    assert s.state.reach == [["Ada", "Kit"]]
+    assert d20_state(s).reach == [["Ada", "Kit"]]
     run(s, "spend Kit movement")
-    assert s.state.fighters["Kit"].minors == ["disengage", "movement"]
+    assert d20_state(s).fighters["Kit"].minors == ["disengage", "movement"]
     assert pools(s) == (1, 4)
 
 
@@ -358,7 +358,7 @@ def test_s3_5_move_command_refused_within_enemy_reach_in_srd() -> None:
     s = run(kit_turn(), "reach Kit Thug")
     refused(s, "move Kit B", "Disengage first")
     run(s, "spend Kit disengage", "move Kit B")
-    assert s.state.fighters["Kit"].zone == "B"
+    assert d20_state(s).fighters["Kit"].zone == "B"
 
 
 # --- Drop Prone, Stand, Prone, Rush ---------------------------------------------------------------------
@@ -367,14 +367,14 @@ def test_s3_5_move_command_refused_within_enemy_reach_in_srd() -> None:
 def test_s3_5_drop_prone_and_stand_not_both_in_a_turn() -> None:
     """RULES.md §3.5.1 [004:L1492]: Drop Prone and Stand are not both taken in one turn."""
     s = run(kit_turn(momentum=4), "spend Kit drop_prone")
-    assert s.state.fighters["Kit"].conditions.get("prone") is True
+    assert d20_state(s).fighters["Kit"].conditions.get("prone") is True
     refused(s, "spend Kit stand", "not both taken in one turn")
 
 
 def test_s3_5_stand_then_drop_prone_refused() -> None:
     """RULES.md §3.5.1 [004:L1492], §3.11.1: Stand ends Prone; dropping again the same turn is refused."""
     s = run(kit_turn(momentum=4, kit="conditions = { prone = true }"), "spend Kit stand")
-    assert "prone" not in s.state.fighters["Kit"].conditions
+    assert "prone" not in d20_state(s).fighters["Kit"].conditions
     refused(s, "spend Kit drop_prone", "not both taken in one turn")
 
 
@@ -389,7 +389,7 @@ def test_s3_5_prone_forbids_movement_majors() -> None:
     s = kit_turn(kit="conditions = { prone = true }")
     refused(s, "spend Kit rush", "Prone: no movement Major Actions")
     run(s, "spend Kit attack")
-    assert s.state.fighters["Kit"].majors == 1
+    assert d20_state(s).fighters["Kit"].majors == 1
 
 
 def test_s3_5_infinity_prone_forbids_sprint_and_withdraw() -> None:
@@ -402,7 +402,7 @@ def test_s3_5_infinity_prone_forbids_sprint_and_withdraw() -> None:
 def test_s3_5_rush_once_per_round() -> None:
     """RULES.md §3.5.1 Rush [004:L1476]: once per Round, even with a Swift Action for a second Major."""
     s = run(kit_turn(momentum=2), "spend Kit rush", "spend Kit swift")
-    assert s.state.fighters["Kit"].rush_used
+    assert d20_state(s).fighters["Kit"].rush_used
     refused(s, "spend Kit rush", "once per round")
     run(s, "spend Kit attack")
 
@@ -418,7 +418,7 @@ def test_s3_5_rush_resets_next_round() -> None:
     s = run(
         kit_turn(), "spend Kit rush", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit"
     )
-    assert not s.state.fighters["Kit"].rush_used
+    assert not d20_state(s).fighters["Kit"].rush_used
     run(s, "spend Kit rush")
 
 
@@ -428,7 +428,7 @@ def test_s3_5_rush_resets_next_round() -> None:
 def test_s3_5_srd_one_reaction_per_round_on_others_turns() -> None:
     """RULES.md §3.5.1 [004:L1523], B23: a Reaction on another's turn; a second in the round is refused."""
     s = run(kit_turn(), "spend Ada hit_the_dirt")
-    ada = s.state.fighters["Ada"]
+    ada = d20_state(s).fighters["Ada"]
     assert ada.reactions == 1
     assert ada.conditions.get("prone") is True
     assert pools(s) == (2, 4)
@@ -447,9 +447,9 @@ def test_s3_5_srd_reaction_count_is_per_round_not_per_turn() -> None:
     s = run(kit_turn(), "spend Ada hit_the_dirt", "next", "pick Thug")
     refused(s, "spend Ada hit_the_dirt", "already reacted")
     run(s, "next", "pick Ada", "next", "pick Boss", "next", "pick Kit")
-    assert s.state.round == 2
+    assert d20_state(s).round == 2
     run(s, "spend Ada hit_the_dirt")
-    assert s.state.fighters["Ada"].reactions == 1
+    assert d20_state(s).fighters["Ada"].reactions == 1
 
 
 def test_s3_5_infinity_pc_reactions_add_escalating_heat() -> None:
@@ -461,8 +461,8 @@ def test_s3_5_infinity_pc_reactions_add_escalating_heat() -> None:
     assert pools(s) == (2, 7)
     run(s, "spend Ada defence")
     assert pools(s) == (2, 10)
-    assert s.state.fighters["Ada"].reactions == 3
-    assert any("Heat +3 (Ada's Reaction #3 this round)" in line for line in s.state.log)
+    assert d20_state(s).fighters["Ada"].reactions == 3
+    assert any("Heat +3 (Ada's Reaction #3 this round)" in line.text for line in d20_state(s).log)
 
 
 def test_s3_5_infinity_npc_reactions_spend_escalating_heat() -> None:
@@ -479,16 +479,16 @@ def test_s3_5_infinity_npc_reaction_refused_when_heat_is_short() -> None:
     s = run(kit_turn("infinity", threat=2), "spend Thug defence")
     assert pools(s) == (2, 1)
     refused(s, "spend Thug defence", "Reaction #2 costs 2 Heat")
-    assert s.state.fighters["Thug"].reactions == 1
+    assert d20_state(s).fighters["Thug"].reactions == 1
 
 
 def test_s3_5_infinity_reaction_costs_restart_each_round() -> None:
     """RULES.md §3.13 round_start, B23: the escalation restarts at 1 in each round."""
     s = run(kit_turn("infinity", threat=4), "spend Ada defence", "spend Ada defence")
-    assert s.state.threat == 7
+    assert d20_state(s).threat == 7
     run(s, "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit", "spend Ada defence")
-    assert s.state.round == 2
-    assert s.state.threat == 8
+    assert d20_state(s).round == 2
+    assert d20_state(s).threat == 8
 
 
 def test_s3_5_infinity_reaction_never_on_own_turn() -> None:
@@ -503,26 +503,26 @@ def test_s3_5_stunned_takes_no_actions_that_turn() -> None:
     """RULES.md §3.13 turn_start 3: a Stunned character takes no actions that turn (Major, Minor or Free);
     the Stun is spent at its turn end and its next turn is normal."""
     s = run(kit_turn(), "add Thug stunned", "next", "pick Thug")
-    assert any("Thug is Stunned: no actions this turn" in line for line in s.state.log)
+    assert any("Thug is Stunned: no actions this turn" in line.text for line in d20_state(s).log)
     refused(s, "spend Thug attack", "Stunned")
     refused(s, "spend Thug aim", "Stunned")
     refused(s, "spend Thug speak", "Stunned")
     run(s, "next")
-    assert "stunned" not in s.state.fighters["Thug"].conditions
+    assert "stunned" not in d20_state(s).fighters["Thug"].conditions
     run(s, "pick Ada", "next", "pick Boss", "next", "pick Kit", "next", "pick Thug", "spend Thug attack")
-    assert s.state.fighters["Thug"].majors == 1
+    assert d20_state(s).fighters["Thug"].majors == 1
 
 
 def test_s3_5_stunned_character_may_still_react_on_others_turns() -> None:
     """RULES.md §3.13 turn_start 3: the Stun takes that character's own turn only."""
     s = run(kit_turn(), "add Thug stunned", "spend Thug defence")
-    assert s.state.fighters["Thug"].reactions == 1
+    assert d20_state(s).fighters["Thug"].reactions == 1
 
 
 def defeated_kit() -> Session:
     """Kit with 2 Wounds takes a third (6 damage, no armour) on his own turn: Defeated and Dying."""
     s = run(kit_turn(kit="harms = { wound = 2 }"), "damage Kit 6")
-    assert s.state.fighters["Kit"].defeated
+    assert d20_state(s).fighters["Kit"].defeated
     return s
 
 
@@ -552,18 +552,18 @@ def test_s3_5_defeated_free_action_renews_each_turn() -> None:
         "next",
         "pick Kit",
     )
-    assert any("Kit is Defeated: one Free Action this turn" in line for line in s.state.log)
+    assert any("Kit is Defeated: one Free Action this turn" in line.text for line in d20_state(s).log)
     run(s, "spend Kit speak")
-    assert s.state.fighters["Kit"].free_actions == 1
+    assert d20_state(s).fighters["Kit"].free_actions == 1
 
 
 def test_s3_5_undefeated_costs_1_fortune() -> None:
     """RULES.md §3.3 Fortune Undefeated, §3.10.2, B42: 1 Fortune removes Defeated (and Dying); the character
     may then act normally."""
     s = defeated_kit()
-    assert s.state.fighters["Kit"].dying
+    assert d20_state(s).fighters["Kit"].dying
     run(s, "spend Kit undefeated")
-    kit = s.state.fighters["Kit"]
+    kit = d20_state(s).fighters["Kit"]
     assert (kit.defeated, kit.dying, kit.revived) == (False, False, True)
     assert kit.fortune == 2
     assert state_json(s)["combatants"][0]["status"] == "ok"
@@ -580,7 +580,7 @@ def test_s3_5_undefeated_refused_without_fortune_or_defeat() -> None:
 def test_s3_5_undefeated_refused_after_voluntary_defeat() -> None:
     """RULES.md §3.10.2 Voluntary Defeat: no revival by Fortune during the scene."""
     s = run(kit_turn(), "damage Kit 6 yield")
-    assert s.state.fighters["Kit"].defeated and s.state.fighters["Kit"].yielded
+    assert d20_state(s).fighters["Kit"].defeated and d20_state(s).fighters["Kit"].yielded
     refused(s, "spend Kit undefeated", "yielded this scene")
 
 
@@ -594,7 +594,7 @@ def test_s3_5_unconscious_takes_no_actions() -> None:
 def test_s3_5_the_dead_take_no_actions() -> None:
     """RULES.md §3.10.2: a dead character does nothing (a Wound while Defeated kills)."""
     s = run(kit_turn(thug="harms = { wound = 2 }"), "damage Thug 6", "damage Thug 6")
-    assert s.state.fighters["Thug"].dead
+    assert d20_state(s).fighters["Thug"].dead
     refused(s, "spend Thug defence", "dead")
 
 
@@ -615,6 +615,6 @@ def test_s3_5_turn_start_resets_the_turn_bookkeeping() -> None:
         "next",
         "pick Kit",
     )
-    kit = s.state.fighters["Kit"]
+    kit = d20_state(s).fighters["Kit"]
     assert (kit.minors, kit.extra_minors, kit.free_actions) == ([], 0, 0)
     assert (kit.majors_allowed, kit.majors_turn, kit.majors) == (1, 0, 0)

@@ -1,32 +1,29 @@
 """The Through the Breach engine object: the setup, the live state, and the plumbing every rule uses.
 
 Rules live in the sibling modules (deck, conditions, damage, initiative, lifecycle, actions); each is a
-set of functions over a `TTBEngine`. This module only holds lookups, the log, prompts and the agenda.
+set of functions over a `TTBEngine`. This module adds TTB's lookups and the agenda to the shared
+`Engine` (lookups, log, prompts, dispatch).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from tracker.rules import names
-from tracker.rules.errors import Refusal
+from tracker.rules.engine import Engine
 from tracker.rules.ttb.file import TTBFile
 from tracker.rules.ttb.sheet import TTBCombatant
-from tracker.rules.ttb.state import Fighter, Prompt, Step, TTBState
-
-#: Most recent log lines kept in the state (older ones are dropped, deterministically).
-LOG_LIMIT = 200
+from tracker.rules.ttb.state import Fighter, Step, TTBState
 
 StepRunner = Callable[["TTBEngine", Step], None]
 
 
-class TTBEngine:
+class TTBEngine(Engine[TTBFile, TTBCombatant, Fighter, TTBState]):
     """Holds one encounter's setup and live state; the rule modules act on it."""
 
+    PLAY = "Dramatic Time"
+
     def __init__(self, setup: TTBFile, state: TTBState) -> None:
-        self.setup = setup
-        self.st = state
-        self.sheets: dict[str, TTBCombatant] = {c.name: c for c in setup.combatants}
+        super().__init__(setup, state)
         self.settings = setup.settings
         #: Set by the engine module: op name → function running that agenda step.
         self.steps: dict[str, StepRunner] = {}
@@ -34,23 +31,6 @@ class TTBEngine:
         self.halt = False
 
     # --- lookups -------------------------------------------------------------------------
-    def name(self, text: str) -> str:
-        """Resolve a typed name (unique prefix, any case) to a combatant's name."""
-        return names.resolve(text, self.sheets.keys())
-
-    def sheet(self, name: str) -> TTBCombatant:
-        return self.sheets[name]
-
-    def fighter(self, name: str) -> Fighter:
-        return self.st.fighters[name]
-
-    def living(self, text: str) -> str:
-        """Resolve a name and refuse the dead, who take no part any more."""
-        name = self.name(text)
-        if self.st.fighters[name].dead:
-            raise Refusal(f"{name} is dead")
-        return name
-
     def is_active(self, name: str) -> bool:
         return self.st.phase == "turn" and self.st.active == name
 
@@ -60,9 +40,6 @@ class TTBEngine:
         return (
             not f.dead and not f.unconscious and not f.conditions.get("paralyzed") and self.sheets[name].melee_range > 0
         )
-
-    def enemies(self, a: str, b: str) -> bool:
-        return self.sheets[a].side_name != self.sheets[b].side_name
 
     def engaged_by(self, name: str) -> list[str]:
         """Enemies that engage `name` now: linked in melee and able to attack (§2.9)."""
@@ -77,27 +54,7 @@ class TTBEngine:
         """Everyone in a melee engagement link with `name`, able to attack or not."""
         return [b if a == name else a for a, b in self.st.engagements if name in (a, b)]
 
-    # --- log -----------------------------------------------------------------------------
-    def log(self, text: str) -> None:
-        """Append a log line tagged with the round and whose turn it is (the UI groups by them)."""
-        self.st.log.append(f"{self.st.round}|{self.st.active or ''}|{text}")
-        self.st.logged += 1
-        if len(self.st.log) > LOG_LIMIT:
-            del self.st.log[: len(self.st.log) - LOG_LIMIT]
-
-    # --- prompts and agenda ----------------------------------------------------------------
-    def ask(
-        self,
-        kind: str,
-        question: str,
-        options: list[str],
-        who: str | None = None,
-        **data: str | int | bool | list[str],
-    ) -> None:
-        """Stop and wait for the table: the agenda resumes once `answer` resolves this prompt."""
-        self.st.prompt = Prompt(kind=kind, question=question, options=options, who=who, data=dict(data))
-        self.log(f"? {question}")
-
+    # --- agenda ------------------------------------------------------------------------
     def push(self, *steps: Step) -> None:
         """Put steps at the front of the agenda, in the order given."""
         self.st.agenda[0:0] = list(steps)
@@ -116,6 +73,10 @@ class TTBEngine:
             self.st.after_turn = self.st.agenda + self.st.after_turn
             self.st.agenda = []
         self.halt = False
+
+    def after_command(self) -> None:
+        """Every accepted command may have queued lifecycle work: run the agenda on."""
+        self.run()
 
     def close_turn(self, who: str, effects: bool = True) -> None:
         """End `who`'s open turn: its turn-end effects (unless it died), then what comes next.

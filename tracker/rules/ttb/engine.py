@@ -6,9 +6,13 @@ turn opens for the GM or a prompt waits for the table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from tracker.rules import rng
-from tracker.rules.commands import WHILE_PROMPTED, Command, count, signed_int
+from tracker.rules.commands import Command, count, signed_int
 from tracker.rules.errors import Refusal
+from tracker.rules.state import reset
 from tracker.rules.ttb import answers, conditions, damage, deck, effects, initiative, lifecycle
 from tracker.rules.ttb.cards import full_deck, parse_card, parse_damage_profile
 from tracker.rules.ttb.core import TTBEngine, step
@@ -16,7 +20,8 @@ from tracker.rules.ttb.file import TTBFile
 from tracker.rules.ttb.sheet import starting_fate_points
 from tracker.rules.ttb.state import Fighter, Step, TTBState
 
-TWO_D20_VERBS = {"move", "reach", "momentum", "threat", "pick", "keep"}
+if TYPE_CHECKING:
+    from tracker.rules.ttb.views import TTBEncounter
 
 
 def new_state(setup: TTBFile, seed: int) -> TTBState:
@@ -46,8 +51,11 @@ def new_state(setup: TTBFile, seed: int) -> TTBState:
     return st
 
 
-def make_engine(setup: TTBFile, state: TTBState) -> TTBEngine:
-    eng = TTBEngine(setup, state)
+def make_engine(setup: TTBFile, state: TTBState) -> TTBEncounter:
+    """The engine over `state`, as the family seam sees it (`TTBEncounter`), with its agenda steps."""
+    from tracker.rules.ttb.views import TTBEncounter
+
+    eng = TTBEncounter(setup, state)
     if state.phase == "setup":
         # Before `start` the known totals show already (Rank Value + Initiative, or a GM-set card).
         for name in eng.sheets:
@@ -58,37 +66,15 @@ def make_engine(setup: TTBFile, state: TTBState) -> TTBEngine:
     return eng
 
 
-def apply(eng: TTBEngine, cmd: Command) -> None:
-    """Apply one command (undo/redo are handled by the session)."""
-    st = eng.st
-    if st.prompt is not None and cmd.verb not in WHILE_PROMPTED:
-        raise Refusal(f"waiting for an answer: {st.prompt.question}")
-    handler = HANDLERS.get(cmd.verb)
-    if handler is None:
-        if cmd.verb in TWO_D20_VERBS:
-            raise Refusal(f"'{cmd.verb}' is a 2d20 command; this encounter is Through the Breach")
-        raise Refusal(f"'{cmd.verb}' cannot be used here")
-    handler(eng, cmd)
-    eng.run()
-
-
-def _started(eng: TTBEngine) -> None:
-    if eng.st.phase == "setup":
-        raise Refusal("Dramatic Time has not started: use 'start' first")
-    if eng.st.phase == "ended":
-        raise Refusal("Dramatic Time has ended ('start' begins a new one)")
-
-
 def _start(eng: TTBEngine, cmd: Command) -> None:
-    if eng.st.phase not in ("setup", "ended"):
-        raise Refusal("Dramatic Time has already started")
+    eng.require_not_started()
     if not any(not f.dead for f in eng.st.fighters.values()):
         raise Refusal("nobody is left to fight")
     eng.push(Step(op="begin"))
 
 
 def _next(eng: TTBEngine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     st = eng.st
     if st.phase != "turn" or st.active is None:
         raise Refusal("no turn is open")
@@ -126,12 +112,7 @@ def _remove(eng: TTBEngine, cmd: Command) -> None:
 
 def _damage(eng: TTBEngine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
-    unknown = set(cmd.options) - {"margin", "mod", "card"}
-    if unknown:
-        raise Refusal(f"unknown damage option '{sorted(unknown)[0]}' (Through the Breach: margin=, mod=, card=)")
-    bad_flags = set(cmd.flags) - {"no-armor", "noarmor", "weak", "moderate", "severe"}
-    if bad_flags:
-        raise Refusal(f"'{sorted(bad_flags)[0]}' is a 2d20 damage effect; this encounter is Through the Breach")
+    # Options and flags were checked by the TTB command table (`ttb.verbs`): only known ones arrive.
     armor = not ({"no-armor", "noarmor"} & cmd.flags)
     text = cmd.args[1]
     if parse_damage_profile(text) is not None:
@@ -161,8 +142,6 @@ def _damage(eng: TTBEngine, cmd: Command) -> None:
 
 def _heal(eng: TTBEngine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
-    if set(cmd.options) - {"card"} or cmd.flags:
-        raise Refusal("usage: heal NAME N  or  heal NAME W/M/S [card=C]")
     text = cmd.args[1]
     if parse_damage_profile(text) is not None:
         card = cmd.options.get("card")
@@ -179,7 +158,7 @@ def _heal(eng: TTBEngine, cmd: Command) -> None:
 
 
 def _spend(eng: TTBEngine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     effects.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
 
 
@@ -232,36 +211,20 @@ def _reshuffle(eng: TTBEngine, cmd: Command) -> None:
 
 def _end(eng: TTBEngine, cmd: Command) -> None:
     """End of Dramatic Time: Pass/Wait changes clear; Fated refill their hands to three (A23b)."""
-    _started(eng)
+    eng.require_started()
     st = eng.st
     st.phase = "ended"
     st.active = None
     st.agenda = []
     eng.log("Dramatic Time ends")
     for name, f in st.fighters.items():
-        f.init_mod = 0
-        f.pending_init_mod = 0
-        f.ap = 0
-        f.combat_ap = 0
-        f.wait = None
-        f.acted = False
-        f.init_card = None
+        reset(f, "init_mod", "pending_init_mod", "ap", "combat_ap", "wait", "acted", "init_card")
         if eng.sheet(name).fated and not f.dead:
             deck.refill_hand(eng, name)
     st.effects = []
 
 
-def _seed(eng: TTBEngine, cmd: Command) -> None:
-    eng.st.seed = int(cmd.args[0]) if cmd.args[0].lstrip("-").isdigit() else _bad_seed(cmd.args[0])
-    eng.st.draws = 0
-    eng.log(f"random seed set to {eng.st.seed}")
-
-
-def _bad_seed(text: str) -> int:
-    raise Refusal(f"seed must be a whole number, not '{text}'")
-
-
-HANDLERS = {
+HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
     "start": _start,
     "next": _next,
     "add": _add,
@@ -276,7 +239,7 @@ HANDLERS = {
     "answer": _answer,
     "reshuffle": _reshuffle,
     "end": _end,
-    "seed": _seed,
 }
+TTBEngine.install(HANDLERS)
 
-__all__ = ["apply", "make_engine", "new_state", "step"]
+__all__ = ["make_engine", "new_state", "step"]

@@ -164,29 +164,10 @@ class TTBCombatant(Strict):
     @classmethod
     def _known_conditions(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
         """Condition names are case-insensitive; valued ones take an int ≥ 1, others true."""
-        from tracker.rules.errors import Refusal
+        from tracker.rules.conditions import check_conditions
         from tracker.rules.ttb.catalogue import CONDITIONS, STATES, condition_key
 
-        out: dict[str, int | bool] = {}
-        problems: list[str] = []
-        for raw, v in value.items():
-            try:
-                key = condition_key(raw)
-            except Refusal as exc:
-                problems.append(str(exc))
-                continue
-            if key in STATES:
-                if v is not True:
-                    problems.append(f"{key} takes true")
-            elif CONDITIONS[key].valued:
-                if isinstance(v, bool) or v < 1:
-                    problems.append(f"{CONDITIONS[key].title} is valued: give a number of 1 or more")
-            elif v is not True:
-                problems.append(f"{CONDITIONS[key].title} is not valued: write {key} = true")
-            out[key] = v
-        if problems:
-            raise ValueError("; ".join(problems))
-        return out
+        return check_conditions(value, condition_key, CONDITIONS, STATES)
 
     @field_validator("rank_value")
     @classmethod

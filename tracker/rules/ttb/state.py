@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field
 
 from tracker.rules.model import ConditionValue, Prompt, Strict
+from tracker.rules.state import LiveState
 
 __all__ = ["Prompt"]
 
@@ -94,18 +95,11 @@ class Fighter(Strict):
     criticals: list[Critical] = Field(default_factory=list)
 
 
-class TTBState(Strict):
-    """``[state]`` of a Through the Breach encounter."""
+class TTBState(LiveState[Fighter]):
+    """``[state]`` of a Through the Breach encounter; ``order`` is this round's initiative (the dead left out)."""
 
     system: Literal["ttb"] = "ttb"
-    seed: int
-    draws: int = 0
     phase: Phase = "setup"
-    round: int = 0
-    active: str | None = None
-    #: Initiative order of the current round (the dead are left out).
-    order: list[str] = Field(default_factory=list)
-    fighters: dict[str, Fighter]
     deck: list[str]
     discards: list[str] = Field(default_factory=list)
     #: Cards flipped and not yet discarded (a flip in progress).
@@ -120,11 +114,7 @@ class TTBState(Strict):
     ending: str | None = None
     #: The extra Reactivate turn in progress, if any (shown by the screens).
     extra_turn: bool = False
-    prompt: Prompt | None = None
     #: Tie-break picks the players made for this round: name → place among its tied group.
     tie_picks: list[str] = Field(default_factory=list)
-    log: list[str] = Field(default_factory=list)
-    #: Log lines ever written (the stored log keeps only the latest); lets a screen append only new lines.
-    logged: int = 0
     #: Reshuffles so far (shown in the Fate Deck panel).
     reshuffles: int = 0

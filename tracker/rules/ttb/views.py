@@ -6,9 +6,9 @@ view this module builds (`tracker.rules.view`) and draws it.
 
 from __future__ import annotations
 
-from tracker.rules.commands import ArgKind, Command
+from tracker.rules.commands import ArgKind
 from tracker.rules.family import FamilyEngine, JSONObject, JSONValue
-from tracker.rules.ttb import actions, engine
+from tracker.rules.ttb import actions
 from tracker.rules.ttb.catalogue import CONDITIONS
 from tracker.rules.ttb.core import TTBEngine
 from tracker.rules.ttb.family import FAMILY
@@ -292,9 +292,6 @@ class TTBEncounter(TTBEngine, FamilyEngine):
     @property
     def state(self) -> TTBState:
         return self.st
-
-    def apply(self, cmd: Command) -> None:
-        engine.apply(self, cmd)
 
     def combatant_names(self) -> list[str]:
         return list(self.sheets)

@@ -1,52 +1,26 @@
-"""The 2d20 engine object: setup, live state, profile and zone map, with the lookups the rules use."""
+"""The 2d20 engine object: the shared `Engine` plus the profile, the zone map and the lookups 2d20 rules use."""
 
 from __future__ import annotations
 
-from tracker.rules import names
+from tracker.rules.engine import Engine
 from tracker.rules.errors import Refusal
-from tracker.rules.model import Prompt
+from tracker.rules.twod20.file import TwoD20File
 from tracker.rules.twod20.profiles import Profile, resolve_profile
 from tracker.rules.twod20.sheet import TwoD20Combatant
 from tracker.rules.twod20.state import Fighter, TwoD20State
 from tracker.rules.twod20.zones import ZoneMap
 
-LOG_LIMIT = 200
 
+class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
+    """One 2d20 encounter's setup and live state, with its profile and zone map; the rule modules act on it."""
 
-class TwoD20Engine:
-    """One 2d20 encounter's setup and live state; the rule modules act on it."""
+    PLAY = "the scene"
 
-    def __init__(self, setup: object, state: TwoD20State) -> None:
-        from tracker.rules.twod20.file import TwoD20File
-
-        assert isinstance(setup, TwoD20File)
-        self.setup = setup
-        self.st = state
-        self.sheets: dict[str, TwoD20Combatant] = {c.name: c for c in setup.combatants}
+    def __init__(self, setup: TwoD20File, state: TwoD20State) -> None:
+        super().__init__(setup, state)
         self.profile: Profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
         self.zones = ZoneMap(setup.zones)
         self.order_rule = setup.encounter.action_order or "alternating"
-
-    def name(self, text: str) -> str:
-        return names.resolve(text, self.sheets.keys())
-
-    def sheet(self, name: str) -> TwoD20Combatant:
-        return self.sheets[name]
-
-    def fighter(self, name: str) -> Fighter:
-        return self.st.fighters[name]
-
-    def living(self, text: str) -> str:
-        name = self.name(text)
-        if self.st.fighters[name].dead:
-            raise Refusal(f"{name} is dead")
-        return name
-
-    def side(self, name: str) -> str:
-        return self.sheets[name].side_name
-
-    def enemies(self, a: str, b: str) -> bool:
-        return self.side(a) != self.side(b)
 
     def can_take_turn(self, name: str) -> bool:
         """The dead and the unconscious take no turns; the Defeated still do (one Free Action) [004:L1872]."""
@@ -69,16 +43,6 @@ class TwoD20Engine:
         first = next(iter(base))
         base[first] = max(0, base[first] - fatigue)
         return base
-
-    def log(self, text: str) -> None:
-        self.st.log.append(f"{self.st.round}|{self.st.active or ''}|{text}")
-        self.st.logged += 1
-        if len(self.st.log) > LOG_LIMIT:
-            del self.st.log[: len(self.st.log) - LOG_LIMIT]
-
-    def ask(self, kind: str, question: str, options: list[str]) -> None:
-        self.st.prompt = Prompt(kind=kind, question=question, options=options)
-        self.log(f"? {question}")
 
     @property
     def pool_name(self) -> str:

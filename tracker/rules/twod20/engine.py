@@ -2,36 +2,25 @@
 
 from __future__ import annotations
 
-from tracker.rules.commands import WHILE_PROMPTED, Command, count, signed_int
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from tracker.rules.commands import Command, count, signed_int
 from tracker.rules.errors import Refusal
-from tracker.rules.twod20 import actions, dice, harm, order, pools, turns
-from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
+from tracker.rules.twod20 import actions, conditions, dice, harm, order, pools, turns
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.profiles import resolve_profile
 from tracker.rules.twod20.state import Fighter, Persistent, TwoD20State
+from tracker.rules.twod20.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
 from tracker.rules.twod20.zones import ZoneMap
 
-TTB_VERBS = {"initiative", "flip", "engage", "disengage", "reshuffle"}
-EFFECT_OPTIONS = {"vicious", "piercing", "persistent", "incendiary"}
-EFFECT_FLAGS = {
-    "intense",
-    "stun",
-    "knockdown",
-    "drain",
-    "area",
-    "snare",
-    "perilous",
-    "destructive",
-    "vicious",
-    "piercing",
-}
-
-
-def new_state(setup: object, seed: int) -> TwoD20State:
-    """The state before `start`: no stress taken, the file's harms, fatigue, conditions and zones."""
+if TYPE_CHECKING:
     from tracker.rules.twod20.file import TwoD20File
+    from tracker.rules.twod20.views import TwoD20Encounter
 
-    assert isinstance(setup, TwoD20File)
+
+def new_state(setup: TwoD20File, seed: int) -> TwoD20State:
+    """The state before `start`: no stress taken, the file's harms, fatigue, conditions and zones."""
     profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
     zones = ZoneMap(setup.zones)
     fighters = {}
@@ -53,34 +42,17 @@ def new_state(setup: object, seed: int) -> TwoD20State:
     return TwoD20State(seed=seed, fighters=fighters)
 
 
-def make_engine(setup: object, state: TwoD20State) -> TwoD20Engine:
-    return TwoD20Engine(setup, state)
+def make_engine(setup: TwoD20File, state: TwoD20State) -> TwoD20Encounter:
+    """The engine over `state`, as the family seam sees it (`TwoD20Encounter`)."""
+    from tracker.rules.twod20.views import TwoD20Encounter
 
-
-def apply(eng: TwoD20Engine, cmd: Command) -> None:
-    st = eng.st
-    if st.prompt is not None and cmd.verb not in WHILE_PROMPTED:
-        raise Refusal(f"waiting for an answer: {st.prompt.question}")
-    handler = HANDLERS.get(cmd.verb)
-    if handler is None:
-        if cmd.verb in TTB_VERBS:
-            raise Refusal(f"'{cmd.verb}' is a Through the Breach command; this encounter is 2d20")
-        raise Refusal(f"'{cmd.verb}' cannot be used here")
-    handler(eng, cmd)
-
-
-def _started(eng: TwoD20Engine) -> None:
-    if eng.st.phase == "setup":
-        raise Refusal("the scene has not started: use 'start' first")
-    if eng.st.phase == "ended":
-        raise Refusal("the scene has ended ('start' begins a new one)")
+    return TwoD20Encounter(setup, state)
 
 
 def _start(eng: TwoD20Engine, cmd: Command) -> None:
     """scene_start: pools, Fortune, initiative scores if used, round 1 (RULES.md §3.13)."""
     st = eng.st
-    if st.phase not in ("setup", "ended"):
-        raise Refusal("the scene has already started")
+    eng.require_not_started()
     if not any(eng.can_take_turn(n) for n in eng.sheets):
         raise Refusal("nobody is able to act")
     info = eng.setup.encounter
@@ -104,7 +76,7 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _next(eng: TwoD20Engine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     if eng.st.phase != "turn" or eng.st.active is None:
         raise Refusal("no turn is open: answer the hand-over with pick or keep")
     turns.end_turn(eng)
@@ -112,7 +84,7 @@ def _next(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _pick(eng: TwoD20Engine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     use_threat = len(cmd.args) > 1 and cmd.args[1].casefold() in ("threat", "heat")
     if len(cmd.args) > 1 and not use_threat:
         raise Refusal(f"usage: {cmd.verb} NAME [threat]")
@@ -124,103 +96,21 @@ def _amount(cmd: Command) -> int | None:
 
 
 def _add(eng: TwoD20Engine, cmd: Command) -> None:
-    name = eng.living(cmd.args[0])
-    raw = cmd.args[1].casefold().replace("-", "_")
-    n = _amount(cmd)
-    a = eng.fighter(name)
-    if raw == "fatigue":
-        harm.fatigue(eng, name, n or 1, "GM")
-        return
-    key = condition_key(cmd.args[1])
-    rule = CONDITIONS[key]
-    if rule.infinity_only and not eng.profile.infinity_conditions:
-        raise Refusal(f"{rule.title} is an Infinity condition; this encounter's profile is {eng.profile.name}")
-    if n is not None and not rule.valued:
-        raise Refusal(f"{rule.title} is not valued: add it without a number")
-    if n is not None and n < 1:
-        raise Refusal(f"{rule.title} must gain at least 1")
-    if key == "dazed" and a.conditions.get("dazed") and eng.profile.dazed_twice_staggered:
-        a.conditions["staggered"] = True
-        eng.log(f"{name} is Dazed again: Staggered (1 Momentum per Standard Action)")
-        return
-    if key == "persistent":
-        a.persistent.append(Persistent(x=n or 1, track=next(iter(eng.tracks(name))), ticks=1))
-        a.conditions["persistent"] = sum(p.ticks for p in a.persistent)
-        eng.log(f"{name} gains Persistent {n or 1} (one tick at its next turn end)")
-        return
-    if key == "burning":
-        a.conditions["burning"] = max(int(a.conditions.get("burning", 0)), n or 1)
-        a.burning_rounds = max(a.burning_rounds, 1)
-        eng.log(f"{name} is Burning {a.conditions['burning']} ({a.burning_rounds} round(s))")
-        return
-    if rule.valued:
-        a.conditions[key] = int(a.conditions.get(key, 0)) + (n or 1)
-        eng.log(f"{name} gains {rule.title} +{n or 1} → {a.conditions[key]}")
-    else:
-        held = bool(a.conditions.get(key))
-        a.conditions[key] = True
-        if key == "unconscious":
-            a.unconscious = True
-        eng.log(f"{name} {'already has' if held else 'gains'} {rule.title}")
-        if key in ("blind", "deafened") and not held and eng.profile.infinity_conditions:
-            mental = eng.profile.tracks[1][0] if len(eng.profile.tracks) > 1 else "mental"
-            if mental != "mental" and mental not in eng.tracks(name):
-                # No Resolve track (a drone, an object): nothing takes the mental damage. Damaging it anyway
-                # was refused only after the condition was set, leaving a refused command half-applied.
-                eng.log(f"{name} has no {mental.title()} track: no mental damage from {rule.title}")
-                return
-            roll = dice.roll_challenge(eng.st, 3)
-            harm.damage(
-                eng,
-                name,
-                harm.Hit(total=roll.total, icons=roll.icons, track=mental, why=f"{rule.title} ({roll.describe()})"),
-            )
+    conditions.gain(eng, eng.living(cmd.args[0]), cmd.args[1], _amount(cmd))
 
 
 def _remove(eng: TwoD20Engine, cmd: Command) -> None:
-    name = eng.living(cmd.args[0])
-    n = _amount(cmd)
-    a = eng.fighter(name)
-    if cmd.args[1].casefold() == "fatigue":
-        if a.fatigue < 1:
-            raise Refusal(f"{name} has no Fatigue")
-        a.fatigue = max(0, a.fatigue - (n or a.fatigue))
-        eng.log(f"{name}'s Fatigue is now {a.fatigue}")
-        return
-    key = condition_key(cmd.args[1])
-    if not a.conditions.get(key):
-        raise Refusal(f"{name} does not have {CONDITIONS[key].title}")
-    if key == "persistent":
-        a.persistent = []
-    if key == "unconscious":
-        a.unconscious = False
-    if key == "burning":
-        a.burning_rounds = 0
-    if n is not None and CONDITIONS[key].valued and int(a.conditions[key]) > n:
-        a.conditions[key] = int(a.conditions[key]) - n
-        eng.log(f"{name}'s {CONDITIONS[key].title} −{n} → {a.conditions[key]}")
-    else:
-        del a.conditions[key]
-        eng.log(f"{name}'s {CONDITIONS[key].title} ends")
+    conditions.lose(eng, eng.living(cmd.args[0]), cmd.args[1], _amount(cmd))
 
 
 def _damage(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     total = count(cmd.args[1], "damage")
+    # Options and flags were checked by the 2d20 command table (`twod20.verbs`): only known ones arrive.
     opts = dict(cmd.options)
-    known = {"icons", "track", "cover", "soak", "from", *EFFECT_OPTIONS}
-    unknown = set(opts) - known
-    if unknown:
-        raise Refusal(
-            f"unknown damage option '{sorted(unknown)[0]}' (icons=, track=, cover=, soak=, from=, "
-            "vicious=, piercing=, persistent=, incendiary=)"
-        )
     flags = set(cmd.flags) - {"no-armor"}
-    bad = flags - EFFECT_FLAGS - {"mental", "yield", "ignore-soak"}
-    if bad:
-        raise Refusal(f"unknown damage effect '{sorted(bad)[0]}'")
     effects = {k: count(v, k) for k, v in opts.items() if k in EFFECT_OPTIONS}
-    for f in flags & EFFECT_FLAGS:
+    for f in flags & set(EFFECT_FLAGS):
         effects.setdefault(f, 1)
     attacker = eng.name(opts["from"]) if "from" in opts else None
     hit = harm.Hit(
@@ -243,14 +133,12 @@ def _damage(eng: TwoD20Engine, cmd: Command) -> None:
 
 def _heal(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
-    if set(cmd.options) - {"track"} or cmd.flags:
-        raise Refusal("usage: heal NAME N [track=T]")
     amount = count(cmd.args[1], "stress to remove")
     harm.recover(eng, name, amount, cmd.options.get("track"))
 
 
 def _spend(eng: TwoD20Engine, cmd: Command) -> None:
-    _started(eng)
+    eng.require_started()
     actions.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
 
 
@@ -302,7 +190,7 @@ def _pool(eng: TwoD20Engine, cmd: Command) -> None:
 
 def _end(eng: TwoD20Engine, cmd: Command) -> None:
     """scene_end (RULES.md §3.13): stress clears, Momentum −1, the untreated Dying die."""
-    _started(eng)
+    eng.require_started()
     st = eng.st
     st.prompt = None
     st.active = None
@@ -331,18 +219,14 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _roll(eng: TwoD20Engine, cmd: Command) -> None:
-    """`roll NAME TN D [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat]`: a d20 test."""
+    """`roll NAME TN D [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat]`: a d20 test.
+
+    The options were parsed, and unknown ones refused, by the 2d20 command table (`twod20.verbs`).
+    """
     name = eng.living(cmd.args[0])
-    if len(cmd.args) < 3:
-        raise Refusal("usage: roll NAME TN DIFFICULTY [bought=K] [focus=F] [faces=a,b,…] [pay=threat]")
     tn = count(cmd.args[1], "TN")
     difficulty = count(cmd.args[2], "Difficulty")
-    opts: dict[str, str] = {}
-    for w in cmd.args[3:]:
-        if "=" not in w:
-            raise Refusal(f"'{w}': options are key=value")
-        k, v = w.split("=", 1)
-        opts[k.casefold()] = v
+    opts = cmd.options
     bought = count(opts.get("bought", "0"), "bought dice")
     cost = dice.bought_dice_cost(bought)
     faces = [count(x, "face") for x in opts["faces"].split(",")] if "faces" in opts else None
@@ -374,10 +258,7 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
 
 def _challenge(eng: TwoD20Engine, cmd: Command) -> None:
     n = count(cmd.args[0], "dice")
-    faces = None
-    for w in cmd.args[1:]:
-        if w.casefold().startswith("faces="):
-            faces = [count(x, "face") for x in w.split("=", 1)[1].split(",")]
+    faces = [count(x, "face") for x in cmd.options["faces"].split(",")] if "faces" in cmd.options else None
     roll = dice.roll_challenge(eng.st, n, faces)
     eng.log(f"{roll.describe()}")
 
@@ -431,13 +312,7 @@ def _answer(eng: TwoD20Engine, cmd: Command) -> None:
     raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
 
 
-def _seed(eng: TwoD20Engine, cmd: Command) -> None:
-    eng.st.seed = signed_int(cmd.args[0], "seed")
-    eng.st.draws = 0
-    eng.log(f"random seed set to {eng.st.seed}")
-
-
-HANDLERS = {
+HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "start": _start,
     "next": _next,
     "pick": _pick,
@@ -459,5 +334,5 @@ HANDLERS = {
     "revive": _revive,
     "fortune": _fortune,
     "answer": _answer,
-    "seed": _seed,
 }
+TwoD20Engine.install(HANDLERS)

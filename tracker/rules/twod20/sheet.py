@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from tracker.rules.errors import Refusal
+from tracker.rules.conditions import check_conditions
 from tracker.rules.model import ConditionValue, Strict
 from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
 
@@ -48,23 +48,8 @@ class TwoD20Combatant(Strict):
     @field_validator("conditions")
     @classmethod
     def _known(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
-        out: dict[str, int | bool] = {}
-        problems = []
-        for raw, v in value.items():
-            try:
-                key = condition_key(raw)
-            except Refusal as exc:
-                problems.append(str(exc))
-                continue
-            rule = CONDITIONS[key]
-            if rule.valued and (isinstance(v, bool) or v < 1):
-                problems.append(f"{rule.title} is valued: give a number of 1 or more")
-            elif not rule.valued and v is not True:
-                problems.append(f"{rule.title} is not valued: write {key} = true")
-            out[key] = v
-        if problems:
-            raise ValueError("; ".join(problems))
-        return out
+        """Condition names are case-insensitive; valued ones take an int ≥ 1, others true."""
+        return check_conditions(value, condition_key, CONDITIONS)
 
     @field_validator("stress")
     @classmethod

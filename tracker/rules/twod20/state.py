@@ -6,7 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from tracker.rules.model import ConditionValue, Prompt, Strict
+from tracker.rules.model import ConditionValue, Strict
+from tracker.rules.state import LiveState
 
 
 class Persistent(Strict):
@@ -61,30 +62,20 @@ class Fighter(Strict):
 Phase = Literal["setup", "turn", "handover", "ended"]
 
 
-class TwoD20State(Strict):
-    """``[state]`` of a 2d20 encounter."""
+class TwoD20State(LiveState[Fighter]):
+    """``[state]`` of a 2d20 encounter; ``order`` is the turns taken this round (with the initiative
+    variant, the whole round's order)."""
 
     system: Literal["2d20"] = "2d20"
-    seed: int
-    draws: int = 0
     phase: Phase = "setup"
-    round: int = 0
     scene: int = 1
-    active: str | None = None
     #: Who took the last turn (the hand-over goes to an opposing side).
     last_actor: str | None = None
     #: The side that kept the initiative last; it may not keep again until an enemy has acted.
     kept_by: str | None = None
-    #: Turns taken this round, in order; with the initiative variant, the whole round's order.
-    order: list[str] = Field(default_factory=list)
-    fighters: dict[str, Fighter]
     momentum: int = 0
     threat: int = 0
     #: Declared Reach pairs (B22: a state, not a zone distance).
     reach: list[list[str]] = Field(default_factory=list)
-    prompt: Prompt | None = None
-    log: list[str] = Field(default_factory=list)
-    #: Log lines ever written (the stored log keeps only the latest); lets a screen append only new lines.
-    logged: int = 0
     #: Bonus Momentum from this turn (lost if unspent, never saved) [004:L518].
     bonus_momentum: int = 0

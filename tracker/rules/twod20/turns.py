@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tracker.rules.state import reset
 from tracker.rules.twod20 import dice
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.harm import Hit, damage
@@ -14,13 +15,8 @@ def open_turn(eng: TwoD20Engine, name: str) -> None:
     st.active = name
     st.phase = "turn"
     st.bonus_momentum = 0
-    a.minors = []
-    a.extra_minors = 0
-    a.free_actions = 0
-    a.majors_allowed = 1
-    a.majors_turn = 0
     # A Pass from an earlier, deferred turn does not carry into this one (RULES.md §3.4 rule 6).
-    a.deferred = False
+    reset(a, "minors", "extra_minors", "free_actions", "majors_allowed", "majors_turn", "deferred")
     a.acted = True
     if name not in st.order:
         st.order.append(name)

@@ -6,10 +6,10 @@ view this module builds (`tracker.rules.view`) and draws it.
 
 from __future__ import annotations
 
-from tracker.rules.commands import ArgKind, Command
+from tracker.rules.commands import ArgKind
 from tracker.rules.errors import Refusal
 from tracker.rules.family import FamilyEngine, JSONObject, JSONValue
-from tracker.rules.twod20 import actions, engine
+from tracker.rules.twod20 import actions
 from tracker.rules.twod20.catalogue import CONDITIONS
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.family import FAMILY
@@ -296,9 +296,6 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
     @property
     def state(self) -> TwoD20State:
         return self.st
-
-    def apply(self, cmd: Command) -> None:
-        engine.apply(self, cmd)
 
     def combatant_names(self) -> list[str]:
         return list(self.sheets)

@@ -79,12 +79,12 @@ class TrackerScreen(Screen[None]):
     header: var[HeaderView | None] = var(None)
     order: var[OrderView | None] = var(None)
     turn: var[Block] = var(())
-    focus: var[str | None] = var(None)
+    subject: var[str | None] = var(None)
     conditions: var[tuple[ConditionNote, ...]] = var(())
     field: var[Block] = var(())
     resources: var[Block] = var(())
     prompt: var[PromptView | None] = var(None)
-    log: var[LogSlice] = var(((), 0))
+    log_slice: var[LogSlice] = var(((), 0))
 
     def __init__(self, read_only: bool = False) -> None:
         super().__init__()
@@ -112,15 +112,15 @@ class TrackerScreen(Screen[None]):
                 with TabPane("Turn", id="tab-turn"):
                     yield TextPanel(id="turn").data_bind(block=TrackerScreen.turn)
                 with TabPane("Conditions", id="tab-conditions"):
-                    yield ConditionsPanel().data_bind(TrackerScreen.focus, notes=TrackerScreen.conditions)
+                    yield ConditionsPanel().data_bind(subject=TrackerScreen.subject, notes=TrackerScreen.conditions)
                 with TabPane(family.tab_titles["field"], id="tab-field"):
                     yield TextPanel(id="field").data_bind(block=TrackerScreen.field)
                 with TabPane(family.tab_titles["resources"], id="tab-resources"):
                     yield TextPanel(id="resources").data_bind(block=TrackerScreen.resources)
                 with TabPane("Log", id="tab-log"):
-                    yield LogPanel().data_bind(TrackerScreen.log)
+                    yield LogPanel().data_bind(entries=TrackerScreen.log_slice)
         with Vertical(id="log-strip"):
-            yield LogPanel(id="log-bottom").data_bind(TrackerScreen.log)
+            yield LogPanel(id="log-bottom").data_bind(entries=TrackerScreen.log_slice)
         yield PromptBar(id="prompt").data_bind(TrackerScreen.prompt)
         if not self.read_only:
             yield CommandLine(
@@ -151,16 +151,15 @@ class TrackerScreen(Screen[None]):
         self.header = view.header
         self.order = view.order
         self.turn = view.turn
-        self.focus = view.focus
+        self.subject = view.focus
         self.conditions = view.conditions
         self.field = view.field
         self.resources = view.resources
         self.prompt = view.prompt
-        self.log = (view.log, view.logged)
+        self.log_slice = (view.log, view.logged)
         # The footer is rebuilt only when the set of usable keys can have changed.
         history = self.session.history
-        signature = (view.phase, view.header.active is None, view.prompt, bool(history.commands),
-                     bool(history.undone))
+        signature = (view.phase, view.header.active is None, view.prompt, bool(history.commands), bool(history.undone))
         if signature != getattr(self, "_signature", None):
             self._signature = signature
             self.refresh_bindings()

@@ -15,14 +15,14 @@ class ConditionsPanel(Panel):
     DEFAULT_CSS = "ConditionsPanel { overflow-y: auto; }"
 
     #: Whom the panel speaks about (the selection, else the active combatant).
-    focus: var[str | None] = var(None)
+    subject: var[str | None] = var(None)
     #: That combatant's conditions as the family explains them.
     notes: var[tuple[ConditionNote, ...]] = var(())
 
     def compose(self) -> ComposeResult:
         yield Static(id="conditions-body")
 
-    def watch_focus(self) -> None:
+    def watch_subject(self) -> None:
         self.redraw()
 
     def watch_notes(self) -> None:
@@ -30,11 +30,11 @@ class ConditionsPanel(Panel):
 
     def draw(self) -> None:
         body = self.query_one("#conditions-body", Static)
-        if self.focus is None:
+        if self.subject is None:
             self.put(body, Text("Select a combatant in the order (↑/↓).", style="italic"))
             return
         out = Text()
-        out.append(f"{self.focus}\n", style="bold")
+        out.append(f"{self.subject}\n", style="bold")
         if not self.notes:
             out.append("No conditions.\n", style="italic")
         for note in self.notes:

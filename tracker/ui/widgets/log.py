@@ -24,7 +24,7 @@ class LogPanel(Panel):
     DEFAULT_CSS = "LogPanel > RichLog { height: 1fr; }"
 
     #: Bound to the screen's log slice.
-    log: var[LogSlice] = var(((), 0))
+    entries: var[LogSlice] = var(((), 0))
 
     def compose(self) -> ComposeResult:
         yield RichLog(max_lines=2000, wrap=True, markup=False)
@@ -34,11 +34,11 @@ class LogPanel(Panel):
         self._group: tuple[int, str | None] = (-1, None)
         super().on_mount()
 
-    def watch_log(self) -> None:
+    def watch_entries(self) -> None:
         self.redraw()
 
     def draw(self) -> None:
-        entries, logged = self.log
+        entries, logged = self.entries
         view = self.query_one(RichLog)
         if logged < self._seen:  # an undo went back: start again from what the state keeps
             view.clear()

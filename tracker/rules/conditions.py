@@ -1,0 +1,56 @@
+"""The check of a file's ``conditions = {...}`` table, shared by both families' combatant models.
+
+The families differ only in their catalogue (names, aliases, which conditions are valued), so each
+passes its own; the rule and the wording of every problem are the same for a GM writing either file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from typing import Protocol
+
+from tracker.rules.errors import Refusal
+
+
+class ConditionRule(Protocol):
+    """What the check needs of a catalogue entry: its title for messages, and whether it has a value."""
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def valued(self) -> bool: ...
+
+
+def check_conditions(
+    value: Mapping[str, int | bool],
+    key_of: Callable[[str], str],
+    rules: Mapping[str, ConditionRule],
+    states: Collection[str] = (),
+) -> dict[str, int | bool]:
+    """The table with canonical keys; raises ValueError listing every problem at once.
+
+    Names are case-insensitive (`key_of` resolves them, refusing unknown ones); valued conditions take
+    a whole number ≥ 1, the others ``true``. `states` are keys outside `rules` (TTB's Unconscious) that
+    only take ``true``.
+    """
+    out: dict[str, int | bool] = {}
+    problems: list[str] = []
+    for raw, v in value.items():
+        try:
+            key = key_of(raw)
+        except Refusal as exc:
+            problems.append(str(exc))
+            continue
+        if key in states:
+            if v is not True:
+                problems.append(f"{key} takes true")
+        elif rules[key].valued:
+            if isinstance(v, bool) or v < 1:
+                problems.append(f"{rules[key].title} is valued: give a number of 1 or more")
+        elif v is not True:
+            problems.append(f"{rules[key].title} is not valued: write {key} = true")
+        out[key] = v
+    if problems:
+        raise ValueError("; ".join(problems))
+    return out

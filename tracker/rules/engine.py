@@ -1,0 +1,171 @@
+"""The engine skeleton both rule families share: lookups, the log, prompts and command dispatch.
+
+A family's engine (`TTBEngine`, `TwoD20Engine`) subclasses `Engine` with its own file, sheet, fighter
+and state types and adds only what its rules need; its rule modules are functions over that engine.
+The plumbing lives here once so both families name things alike, log alike and refuse alike.
+
+Undo is not here: the session replays the accepted history from the setup, and randomness is a pure
+function of the state's seed and draw count (`tracker.rules.rng`), so an engine never needs to roll back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+
+from tracker.rules import names
+from tracker.rules.commands import WHILE_PROMPTED, Command, signed_int
+from tracker.rules.errors import Refusal
+from tracker.rules.log import LOG_LIMIT, PROMPT_MARK, LogEntry, LogKind
+from tracker.rules.model import Prompt
+from tracker.rules.state import LiveState
+
+__all__ = ["LOG_LIMIT", "Engine", "Handler", "LiveState", "LogEntry"]
+
+
+class Sheet(Protocol):
+    """What the skeleton needs of a ``[[combatants]]`` entry."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def side_name(self) -> str:
+        """The side it fights on (who its enemies are)."""
+        ...
+
+
+class Mortal(Protocol):
+    """What the skeleton needs of a combatant's live record."""
+
+    @property
+    def dead(self) -> bool: ...
+
+
+SheetT_co = TypeVar("SheetT_co", bound=Sheet, covariant=True)
+
+
+class Setup(Protocol[SheetT_co]):
+    """What the skeleton needs of an encounter file: its combatants."""
+
+    @property
+    def combatants(self) -> Sequence[SheetT_co]: ...
+
+
+SetupT = TypeVar("SetupT", bound=Setup[Any])
+SheetT = TypeVar("SheetT", bound=Sheet)
+FighterT = TypeVar("FighterT", bound=Mortal)
+StateT = TypeVar("StateT", bound=LiveState[Any])
+
+#: One verb's handler: checks what it can, then changes the engine's state (or raises Refusal).
+Handler = Callable[[Any, Command], None]
+
+
+def seed(eng: Engine[Any, Any, Any, Any], cmd: Command) -> None:
+    """``seed N``: draw from a new random sequence from here on (the history replays it exactly)."""
+    eng.st.seed = signed_int(cmd.args[0], "seed")
+    eng.st.draws = 0
+    eng.log(f"random seed set to {eng.st.seed}")
+
+
+class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
+    """One encounter's setup and live state, with the plumbing every rule uses.
+
+    ``HANDLERS`` maps each verb to its handler; a family fills its own with `install`.
+    """
+
+    #: verb → handler: the verbs every family handles alike here, each family's own added by `install`.
+    #: Typed loosely because a ClassVar cannot name ``Self``; `install` checks the handlers' type.
+    HANDLERS: ClassVar[Mapping[str, Handler]] = {"seed": seed}
+    #: What the family calls the stretch of play from ``start`` to ``end``, as its refusals say it.
+    PLAY: ClassVar[str] = "play"
+
+    def __init__(self, setup: SetupT, state: StateT) -> None:
+        self.setup = setup
+        #: The live state: what ``[state]`` in the file holds, mutated in place by the rules.
+        self.st = state
+        self.sheets: dict[str, SheetT] = {c.name: c for c in setup.combatants}
+
+    @classmethod
+    def install(cls, handlers: Mapping[str, Callable[[Self, Command], None]]) -> None:
+        """Add `handlers` to the verbs this class inherits (every family has ``seed``)."""
+        cls.HANDLERS = {**cls.HANDLERS, **handlers}
+
+    # --- lookups -------------------------------------------------------------------------
+    def name(self, text: str) -> str:
+        """Resolve a typed name (unique prefix, any case) to a combatant's name."""
+        return names.resolve(text, self.sheets.keys())
+
+    def sheet(self, name: str) -> SheetT:
+        """The combatant's file entry, as the GM wrote it (it never changes during play)."""
+        return self.sheets[name]
+
+    def fighter(self, name: str) -> FighterT:
+        """The combatant's live record."""
+        fighters: Mapping[str, FighterT] = self.st.fighters
+        return fighters[name]
+
+    def living(self, text: str) -> str:
+        """Resolve a name and refuse the dead, who take no part any more."""
+        name = self.name(text)
+        if self.fighter(name).dead:
+            raise Refusal(f"{name} is dead")
+        return name
+
+    def side(self, name: str) -> str:
+        return self.sheets[name].side_name
+
+    def enemies(self, a: str, b: str) -> bool:
+        return self.side(a) != self.side(b)
+
+    # --- phases ----------------------------------------------------------------------------
+    def require_started(self) -> None:
+        """Refuse a command that needs play under way: before ``start`` or after ``end``."""
+        if self.st.phase == "setup":
+            raise Refusal(f"{self.PLAY} has not started: use 'start' first")
+        if self.st.phase == "ended":
+            raise Refusal(f"{self.PLAY} has ended ('start' begins a new one)")
+
+    def require_not_started(self) -> None:
+        """Refuse ``start`` while play is under way (it begins the first one, or a new one after ``end``)."""
+        if self.st.phase not in ("setup", "ended"):
+            raise Refusal(f"{self.PLAY} has already started")
+
+    # --- log and prompts -------------------------------------------------------------------
+    def log(self, text: str, kind: LogKind = "event") -> None:
+        """Append a log entry tagged with the round and whose turn it is (the screens group by them)."""
+        st = self.st
+        st.log.append(LogEntry(round=st.round, actor=st.active, kind=kind, text=text))
+        st.logged += 1
+        if len(st.log) > LOG_LIMIT:
+            del st.log[: len(st.log) - LOG_LIMIT]
+
+    def ask(
+        self,
+        kind: str,
+        question: str,
+        options: list[str],
+        who: str | None = None,
+        **data: str | int | bool | list[str],
+    ) -> None:
+        """Stop and wait for the table: only the verbs of ``WHILE_PROMPTED`` run until it is answered."""
+        self.st.prompt = Prompt(kind=kind, question=question, options=options, who=who, data=dict(data))
+        self.log(f"{PROMPT_MARK}{question}", kind="prompt")
+
+    # --- commands ----------------------------------------------------------------------------
+    def apply(self, cmd: Command) -> None:
+        """Apply one command (undo and redo are the session's), then `after_command`.
+
+        A handler checks before it changes anything, so a refused command leaves the state as it was.
+        """
+        prompt = self.st.prompt
+        if prompt is not None and cmd.verb not in WHILE_PROMPTED:
+            raise Refusal(f"waiting for an answer: {prompt.question}")
+        handler = self.HANDLERS.get(cmd.verb)
+        if handler is None:
+            raise Refusal(f"'{cmd.verb}' cannot be used here")
+        handler(self, cmd)
+        self.after_command()
+
+    def after_command(self) -> None:
+        """Work a family runs after every accepted command (TTB: its agenda); none by default."""

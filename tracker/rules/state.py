@@ -1,0 +1,62 @@
+"""The part of ``[state]`` both rule families share: randomness, round and turn, order, prompt and log.
+
+Each family's state (`TTBState`, `TwoD20State`) subclasses `LiveState` with its own ``system`` and
+``phase`` literals, its fighters' record type and whatever else its rules track. Keeping the shared
+fields here is what lets `tracker.rules.engine.Engine` do the lookups, the log and the prompts once.
+
+Plain pydantic models without assignment validation, so the engine mutates them cheaply; the file
+loader validates them once when it reads ``[state]``.
+"""
+
+from __future__ import annotations
+
+from copy import copy
+from functools import cache
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, Field
+
+from tracker.rules.log import LogEntry
+from tracker.rules.model import Prompt, Strict
+
+#: The family's live record of one combatant (`ttb.state.Fighter`, `twod20.state.Fighter`). Covariant,
+#: so either family's state is a `LiveState[object]` where the seam speaks of any family's state.
+FighterT = TypeVar("FighterT", covariant=True)
+
+
+class LiveState(Strict, Generic[FighterT]):
+    """The live state of one encounter, whichever rules run it; it satisfies `rng.Seeded`."""
+
+    #: Randomness is a pure function of (seed, draws), so a replay draws the same cards and dice.
+    seed: int
+    draws: int = 0
+    #: ``setup`` before ``start`` and ``ended`` after ``end`` in both families; each family's state
+    #: narrows it to a Literal of its own phases in between.
+    phase: str = "setup"
+    round: int = 0
+    #: Whose turn is open, if anyone's.
+    active: str | None = None
+    #: The family's turn order (TTB: this round's initiative; 2d20: turns taken this round).
+    order: list[str] = Field(default_factory=list)
+    fighters: dict[str, FighterT]
+    #: The one question waiting for the table; every other command is refused until it is answered.
+    prompt: Prompt | None = None
+    log: list[LogEntry] = Field(default_factory=list)
+    #: Log entries ever written (the stored log keeps only the latest); lets a screen append only new ones.
+    logged: int = 0
+
+
+def reset(record: BaseModel, *fields: str) -> None:
+    """Put `fields` of `record` back to their declared defaults (a fresh list for a list field).
+
+    Turn and scene boundaries clear a handful of per-turn counters; naming them here keeps the
+    cleared value the one the model declares, instead of a second copy of it in the rule.
+    """
+    for name in fields:
+        setattr(record, name, copy(_declared_default(type(record), name)))
+
+
+@cache
+def _declared_default(model: type[BaseModel], name: str) -> Any:
+    """A field's default, looked up once per field: pydantic inspects a default factory on every call."""
+    return model.model_fields[name].get_default(call_default_factory=True)
