@@ -16,9 +16,11 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 from tracker.rules import names
 from tracker.rules.commands import WHILE_PROMPTED, Command, signed_int
 from tracker.rules.errors import Refusal
+from tracker.rules.family import RuleFamily
 from tracker.rules.log import LOG_LIMIT, PROMPT_MARK, LogEntry, LogKind
-from tracker.rules.model import Prompt
+from tracker.rules.model import EncounterInfo, Prompt
 from tracker.rules.state import LiveState
+from tracker.rules.view import Catalogue, ConditionNote, condition_notes
 
 __all__ = ["LOG_LIMIT", "Engine", "Handler", "LiveState", "LogEntry"]
 
@@ -34,12 +36,20 @@ class Sheet(Protocol):
         """The side it fights on (who its enemies are)."""
         ...
 
+    @property
+    def gm_only(self) -> bool:
+        """Hidden from the players' view."""
+        ...
+
 
 class Mortal(Protocol):
     """What the skeleton needs of a combatant's live record."""
 
     @property
     def dead(self) -> bool: ...
+
+    @property
+    def conditions(self) -> Mapping[str, int | bool]: ...
 
 
 SheetT_co = TypeVar("SheetT_co", bound=Sheet, covariant=True)
@@ -50,6 +60,11 @@ class Setup(Protocol[SheetT_co]):
 
     @property
     def combatants(self) -> Sequence[SheetT_co]: ...
+
+    @property
+    def encounter(self) -> EncounterInfo: ...
+
+    def rule_family(self) -> RuleFamily: ...
 
 
 SetupT = TypeVar("SetupT", bound=Setup[Any])
@@ -79,6 +94,8 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
     HANDLERS: ClassVar[Mapping[str, Handler]] = {"seed": seed}
     #: What the family calls the stretch of play from ``start`` to ``end``, as its refusals say it.
     PLAY: ClassVar[str] = "play"
+    #: The family's conditions (with when each acts) and actions, as its screens word them.
+    CATALOGUE: ClassVar[Catalogue] = Catalogue({}, {})
 
     def __init__(self, setup: SetupT, state: StateT) -> None:
         self.setup = setup
@@ -169,3 +186,32 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
 
     def after_command(self) -> None:
         """Work a family runs after every accepted command (TTB: its agenda); none by default."""
+
+    # --- what the family seam asks that both families answer alike (`tracker.rules.family`) --------
+    @property
+    def state(self) -> StateT:
+        """The live state (the seam's name for `st`)."""
+        return self.st
+
+    def combatant_names(self) -> list[str]:
+        return list(self.sheets)
+
+    def hidden_names(self) -> set[str]:
+        return {name for name, sheet in self.sheets.items() if sheet.gm_only}
+
+    def encounter_name(self) -> str:
+        return self.setup.encounter.name
+
+    def conditions_of(self, who: str) -> tuple[ConditionNote, ...]:
+        return condition_notes(self.fighter(who).conditions, self.CATALOGUE.conditions, self.CATALOGUE.timing)
+
+    def words(self, kind: str) -> list[str]:
+        if kind == "condition":
+            return list(self.CATALOGUE.conditions)
+        if kind == "action":
+            return [key.replace("_", "-") for key in self.CATALOGUE.actions]
+        return []
+
+    @property
+    def family(self) -> RuleFamily:
+        return self.setup.rule_family()

@@ -30,7 +30,7 @@ from tracker.rules.view import (
     PlayerView,
     PromptView,
 )
-from tracker.rules.words import mentions
+from tracker.rules.words import mentions, plain_conditions
 
 if TYPE_CHECKING:
     from tracker.rules.engine import LiveState
@@ -59,8 +59,10 @@ class FamilyEngine(ABC):
     The screen asks for the whole `view` once per accepted command; the family answers each part.
     """
 
-    #: The family this engine plays.
-    family: RuleFamily
+    @property
+    @abstractmethod
+    def family(self) -> RuleFamily:
+        """The family this engine plays."""
 
     @property
     @abstractmethod
@@ -76,17 +78,39 @@ class FamilyEngine(ABC):
         """Everyone in the encounter, in the file's order."""
 
     @abstractmethod
-    def state_json(self) -> JSONObject:
-        """CONTRACT.md §4: the state as ``tracker exec --json`` prints it."""
+    def side(self, name: str) -> str:
+        """The side `name` fights on."""
 
     @abstractmethod
-    def summary(self) -> list[str]:
-        """A few plain lines for ``tracker exec`` without ``--json``."""
+    def combatant_json(self, name: str) -> JSONObject:
+        """The family's own keys for one combatant in the JSON state (wounds and AP, or stress and zone)."""
+
+    @abstractmethod
+    def table_json(self) -> JSONObject:
+        """The family's own top-level keys in the JSON state (the deck, or the profile and pools)."""
+
+    @abstractmethod
+    def status(self, name: str) -> str:
+        """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead`` (CONTRACT.md §4)."""
+
+    @abstractmethod
+    def shown_conditions(self, name: str) -> Mapping[str, int | bool | str]:
+        """`name`'s conditions with the table effects shown beside them (Waiting, Stunned, Persistent …)."""
+
+    @abstractmethod
+    def family_label(self) -> str:
+        """The family as the title line names it ("Through the Breach", "2d20 infinity")."""
+
+    @abstractmethod
+    def pools_text(self, style: str = "title") -> str:
+        """The pools the table watches ("Momentum 2 · Threat 5", or "momentum 2, threat 5" in plain
+        ``style``); empty for a family without pools."""
+
+    @abstractmethod
+    def summary_body(self, name: str) -> str:
+        """One combatant's numbers for ``tracker exec`` (initiative, wounds and AP; or zone, stress, Harms)."""
 
     # --- the parts of the GM screen's view -----------------------------------------------------
-    @abstractmethod
-    def header(self) -> HeaderView:
-        """The title line: encounter, family, round, pools, whose turn."""
 
     @abstractmethod
     def order(self) -> OrderView:
@@ -129,6 +153,45 @@ class FamilyEngine(ABC):
         """Combatants marked ``gm_only``: never shown to players."""
 
     # --- what both families build the same way --------------------------------------------------
+    def header(self) -> HeaderView:
+        """The title line: encounter, family, round, pools, whose turn."""
+        st = self.state
+        where = f"Round {st.round}" if st.round else "not started"
+        return HeaderView(self.encounter_name(), self.family_label(), where, self.pools_text(), st.active)
+
+    def state_json(self) -> JSONObject:
+        """CONTRACT.md §4: the keys every family has, then the family's own (`combatant_json`, `table_json`)."""
+        st = self.state
+        combatants: list[JSONValue] = [
+            {"name": name, "side": self.side(name), "status": self.status(name), **self.combatant_json(name)}
+            for name in self.combatant_names()
+        ]
+        return {
+            "system": self.family.name,
+            "round": st.round,
+            "active": st.active,
+            "order": list(st.order),
+            "prompt": st.prompt.question if st.prompt else None,
+            "prompt_options": list(st.prompt.options) if st.prompt else [],
+            "phase": st.phase,
+            "combatants": combatants,
+            **self.table_json(),
+        }
+
+    def summary(self) -> list[str]:
+        """A few plain lines for ``tracker exec`` without ``--json``: the round, everyone, the prompt."""
+        st = self.state
+        first = f"round {st.round}, " + (f"{st.active}'s turn" if st.active else st.phase)
+        pools = self.pools_text("plain")
+        lines = [first + (f", {pools}" if pools else "")]
+        for name in self.combatant_names():
+            conds = plain_conditions(self.shown_conditions(name))
+            line = f"  {name} ({self.status(name)}): {self.summary_body(name)}"
+            lines.append(line + (f" [{conds}]" if conds else ""))
+        if st.prompt:
+            lines.append(f"? {st.prompt.question}")
+        return lines
+
     def in_order(self) -> list[str]:
         """This round's order, then everyone not in it, in the file's order."""
         order = self.state.order
@@ -215,14 +278,15 @@ class EncounterFile(Strict):
         """The family that plays this file."""
         raise NotImplementedError
 
+    def engine(self, state: Mapping[str, object] | None, seed: int) -> FamilyEngine:
+        """The family's engine: fresh from the setup when `state` is None, else over a saved ``[state]``
+        (pydantic ValidationError when it is wrong)."""
+        raise NotImplementedError
+
     def start(self, seed: int) -> FamilyEngine:
         """A fresh engine: the state before ``start``."""
-        raise NotImplementedError
+        return self.engine(None, seed)
 
     def resume(self, state: Mapping[str, object]) -> FamilyEngine:
         """An engine over a saved ``[state]`` (pydantic ValidationError when it is wrong)."""
-        raise NotImplementedError
-
-    def hidden_names(self) -> set[str]:
-        """Combatants marked ``gm_only``."""
-        raise NotImplementedError
+        return self.engine(state, 0)

@@ -183,6 +183,17 @@ class RuleText(Protocol):
     def section(self) -> str: ...
 
 
+@dataclass(frozen=True)
+class Catalogue:
+    """A family's words for its screens: conditions with their rules and timing, and its actions."""
+
+    conditions: Mapping[str, RuleText]
+    #: When each condition acts, in the GM's words ("{v}" is its value).
+    timing: Mapping[str, str]
+    #: Action keys, as ``spend NAME ACTION`` takes them (underscores typed as hyphens).
+    actions: tuple[str, ...] = ()
+
+
 def condition_notes(
     conditions: Mapping[str, int | bool], catalogue: Mapping[str, RuleText], timing: Mapping[str, str]
 ) -> tuple[ConditionNote, ...]:

@@ -5,7 +5,7 @@ Status is never shown by colour alone: each has a symbol and a word. Nothing her
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 STATUS_MARK = {
     "ok": "●",
@@ -72,3 +72,13 @@ def mentions(text: str, names: set[str]) -> bool:
     """Whether `text` names anyone in `names` (the player view drops such text)."""
     low = text.casefold()
     return any(n.casefold() in low for n in names)
+
+
+def round_line(phase: str, round_no: int, active: str | None, notes: Sequence[str] = ()) -> str:
+    """The line above the order: "Round 2 · Sofia acts · …", or how to start before the fight."""
+    if phase == "setup":
+        return "Not started: press n to start"
+    parts = [f"Round {round_no}"] + ([f"{active} acts"] if active else []) + list(notes)
+    if phase == "ended":
+        parts.append("ended")
+    return " · ".join(parts)

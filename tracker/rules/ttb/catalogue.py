@@ -97,3 +97,29 @@ def condition_key(text: str) -> str:
     aliases = {"bleeding": "bleeding_out", "useless_limb": "useless_arm", "poisoned": "poison"}
     key = aliases.get(key, key)
     return names.resolve(key, [*CONDITIONS, *STATES], what="condition")
+
+
+#: When each condition acts, in the GM's words (RULES.md §2.7.2, §2.11).
+TIMING = {
+    "burning": "end of turn: {v} damage (armor applies), then ends",
+    "poison": "end of turn: 1 damage, then −1",
+    "bleeding_out": "end of turn: +1; dies at +10 (now +{v})",
+    "suffocating": "end of turn: Toughness duel vs TN {v} (unconscious: 3/4/5, no armor)",
+    "defensive": "⊞ on Defense duels (max ⊞⊞⊞) until its next turn starts",
+    "fast": "+1 General AP; ends at the end of its turn",
+    "slow": "−1 General AP (min 1); ends at the end of its turn",
+    "focused": "spend for ⊞ per point; ends at the end of its turn",
+    "paralyzed": "no AP, no actions; ends at the end of its turn",
+    "reactivate": "round end: may take one extra turn",
+    "dazed": "+2 TN on every action",
+    "intoxicated": "⊟ on Willpower duels; again → Poison +1",
+    "crazy": "−{v} to Mental duels",
+    "prone": "⊞ Defense vs projectiles, ⊟ vs melee; Stand Up 1 AP",
+    "blind": "⊟⊟ on actions that need sight",
+    "useless_arm": "⊟⊟ on duels needing the arm",
+    "useless_leg": "Walk −2, no Run or Charge",
+    "hazardous": "damage flip after moving or at turn end",
+    "rough_water": "turn start: Athletics or Suffocating +1",
+    "swimming": "no Charge",
+    "flying": "ignores terrain; unstable platform",
+}

@@ -6,7 +6,7 @@ turn opens for the GM or a prompt waits for the table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from tracker.rules import rng
@@ -49,6 +49,11 @@ def new_state(setup: TTBFile, seed: int) -> TTBState:
         f.shots = {w.name: w.capacity for w in sheet.weapons if w.capacity}
         st.fighters[sheet.name] = f
     return st
+
+
+def open_engine(setup: TTBFile, state: Mapping[str, object] | None, seed: int) -> TTBEncounter:
+    """A fresh engine from the setup (no saved state), or one over a saved ``[state]`` (validated here)."""
+    return make_engine(setup, new_state(setup, seed) if state is None else TTBState.model_validate(state))
 
 
 def make_engine(setup: TTBFile, state: TTBState) -> TTBEncounter:

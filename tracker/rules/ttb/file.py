@@ -38,16 +38,7 @@ class TTBFile(EncounterFile):
 
         return FAMILY
 
-    def start(self, seed: int) -> FamilyEngine:
-        from tracker.rules.ttb.engine import make_engine, new_state
+    def engine(self, state: Mapping[str, object] | None, seed: int) -> FamilyEngine:
+        from tracker.rules.ttb.engine import open_engine
 
-        return make_engine(self, new_state(self, seed))
-
-    def resume(self, state: Mapping[str, object]) -> FamilyEngine:
-        from tracker.rules.ttb.engine import make_engine
-        from tracker.rules.ttb.state import TTBState
-
-        return make_engine(self, TTBState.model_validate(state))
-
-    def hidden_names(self) -> set[str]:
-        return {c.name for c in self.combatants if c.gm_only}
+        return open_engine(self, state, seed)

@@ -1,59 +1,21 @@
-"""What a Through the Breach fight looks like to its screens: the JSON state, the GM view, the player view.
+"""A Through the Breach fight as its screens and scripts see it (`TTBEncounter`, the seam's live side).
 
-Moved here from the panels so that the screen never reads a TTB engine's insides: it binds the typed
-view this module builds (`tracker.rules.view`) and draws it.
+The JSON state of CONTRACT.md §4, the GM screen's typed view (initiative with Rank and AP pips, the
+Turn panel's action catalogue, melee engagements, the Fate Deck and Control Hands) and the player view.
+The screen binds what this builds and never reads the engine itself.
 """
 
 from __future__ import annotations
 
-from tracker.rules.commands import ArgKind
-from tracker.rules.family import FamilyEngine, JSONObject, JSONValue
+from tracker.rules import view, words
+from tracker.rules.family import FamilyEngine, JSONObject
 from tracker.rules.ttb import actions
-from tracker.rules.ttb.catalogue import CONDITIONS
+from tracker.rules.ttb.catalogue import CONDITIONS, TIMING
 from tracker.rules.ttb.core import TTBEngine
-from tracker.rules.ttb.family import FAMILY
 from tracker.rules.ttb.initiative import tied_groups
-from tracker.rules.ttb.state import TTBState
-from tracker.rules.view import (
-    ActionChoice,
-    Block,
-    BlockWriter,
-    ConditionNote,
-    HeaderView,
-    OrderRow,
-    OrderView,
-    PlayerRow,
-    PromptView,
-    condition_notes,
-)
-from tracker.rules.words import condition_list, mentions, pips, plain_conditions, quote, status_text, wound_word
 
 COLUMNS = ("▶", "Name", "Init", "Rank", "Status", "Wounds", "AP", "Conditions")
 
-#: When each condition acts, in the GM's words (RULES.md §2.7.2, §2.11).
-TIMING = {
-    "burning": "end of turn: {v} damage (armor applies), then ends",
-    "poison": "end of turn: 1 damage, then −1",
-    "bleeding_out": "end of turn: +1; dies at +10 (now +{v})",
-    "suffocating": "end of turn: Toughness duel vs TN {v} (unconscious: 3/4/5, no armor)",
-    "defensive": "⊞ on Defense duels (max ⊞⊞⊞) until its next turn starts",
-    "fast": "+1 General AP; ends at the end of its turn",
-    "slow": "−1 General AP (min 1); ends at the end of its turn",
-    "focused": "spend for ⊞ per point; ends at the end of its turn",
-    "paralyzed": "no AP, no actions; ends at the end of its turn",
-    "reactivate": "round end: may take one extra turn",
-    "dazed": "+2 TN on every action",
-    "intoxicated": "⊟ on Willpower duels; again → Poison +1",
-    "crazy": "−{v} to Mental duels",
-    "prone": "⊞ Defense vs projectiles, ⊟ vs melee; Stand Up 1 AP",
-    "blind": "⊟⊟ on actions that need sight",
-    "useless_arm": "⊟⊟ on duels needing the arm",
-    "useless_leg": "Walk −2, no Run or Charge",
-    "hazardous": "damage flip after moving or at turn end",
-    "rough_water": "turn start: Athletics or Suffocating +1",
-    "swimming": "no Charge",
-    "flying": "ignores terrain; unstable platform",
-}
 
 #: Prompts a table may answer by typing a card rather than picking an option.
 CARD_PROMPTS = ("critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard")
@@ -76,11 +38,6 @@ NEEDS_MORE = {
 }
 
 
-def status_of(eng: TTBEngine, name: str) -> str:
-    f = eng.fighter(name)
-    return "dead" if f.dead else "unconscious" if f.unconscious else "ok"
-
-
 def conditions_json(eng: TTBEngine, name: str) -> dict[str, int | bool | str]:
     """The conditions and the table effects CONTRACT.md §4 lists with them (waiting, assisted, imposed …)."""
     f = eng.fighter(name)
@@ -95,91 +52,64 @@ def conditions_json(eng: TTBEngine, name: str) -> dict[str, int | bool | str]:
     return conds
 
 
-def round_line(eng: TTBEngine) -> str:
-    st = eng.st
-    if st.phase == "setup":
-        return "Not started: press n to start"
-    parts = [f"Round {st.round}"]
-    if st.active:
-        parts.append(f"{st.active} acts")
-    if st.phase == "ended":
-        parts.append("ended")
-    return " · ".join(parts)
-
-
 class TTBEncounter(TTBEngine, FamilyEngine):
     """TTBEngine as the rest of the program sees it: it answers the family seam."""
 
-    family = FAMILY
+    CATALOGUE = view.Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
 
-    def state_json(self) -> JSONObject:
-        """CONTRACT.md §4 for Through the Breach; extra keys are additions, never changes of meaning."""
+    def status(self, name: str) -> str:
+        """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead``: the worst that is true."""
+        f = self.fighter(name)
+        return "dead" if f.dead else "unconscious" if f.unconscious else "ok"
+
+    def combatant_json(self, name: str) -> JSONObject:
+        """Wounds, AP and initiative; a Fated's Control Hand, or a Fatemaster's rank and Fate Points."""
+        sheet, f = self.sheets[name], self.st.fighters[name]
+        entry: JSONObject = {
+            "kind": sheet.kind,
+            "initiative": f.init,
+            "initiative_change": f.pending_init_mod,
+            "wounds": f.wounds,
+            "wounds_max": sheet.wounds,
+            "ap": f.ap,
+            "combat_ap": f.combat_ap,
+            "conditions": conditions_json(self, name),
+            "engaged_with": sorted(self.linked(name)),
+            "acted": f.acted,
+        }
+        if sheet.fated:
+            entry["hand"] = len(f.hand)
+            entry["hand_cards"] = list(f.hand)
+        else:
+            entry["rank"] = sheet.rank_title()
+            entry["rank_value"] = sheet.rank_value
+            entry["fate_points"] = f.fate_points
+        if f.criticals:
+            entry["criticals"] = [c.model_dump() for c in f.criticals]
+        return entry
+
+    def table_json(self) -> JSONObject:
+        """The Fate Deck's counts, and who is tied on initiative (the table decides each round)."""
         st = self.st
-        combatants: list[JSONValue] = []
-        for sheet in self.sheets.values():
-            f = st.fighters[sheet.name]
-            entry: JSONObject = {
-                "name": sheet.name,
-                "side": sheet.side_name,
-                "kind": sheet.kind,
-                "status": status_of(self, sheet.name),
-                "initiative": f.init,
-                "initiative_change": f.pending_init_mod,
-                "wounds": f.wounds,
-                "wounds_max": sheet.wounds,
-                "ap": f.ap,
-                "combat_ap": f.combat_ap,
-                "conditions": conditions_json(self, sheet.name),
-                "engaged_with": sorted(self.linked(sheet.name)),
-                "acted": f.acted,
-            }
-            if sheet.fated:
-                entry["hand"] = len(f.hand)
-                entry["hand_cards"] = list(f.hand)
-            else:
-                entry["rank"] = sheet.rank_title()
-                entry["rank_value"] = sheet.rank_value
-                entry["fate_points"] = f.fate_points
-            if f.criticals:
-                entry["criticals"] = [c.model_dump() for c in f.criticals]
-            combatants.append(entry)
         return {
-            "system": "ttb",
-            "round": st.round,
-            "active": st.active,
-            "order": list(st.order),
-            "combatants": combatants,
             "deck": {"left": len(st.deck), "discards": len(st.discards), "reshuffles": st.reshuffles},
-            "prompt": st.prompt.question if st.prompt else None,
-            "prompt_options": list(st.prompt.options) if st.prompt else [],
-            "phase": st.phase,
             "tied": sorted({n for group in tied_groups(self) for n in group}) if st.phase != "setup" else [],
         }
 
-    def summary(self) -> list[str]:
-        """Plain lines for ``tracker exec``: initiative, wounds and AP of everyone."""
-        st = self.st
-        lines = [f"round {st.round}, " + (f"{st.active}'s turn" if st.active else st.phase)]
-        for name, sheet in self.sheets.items():
-            f = st.fighters[name]
-            conds = plain_conditions(conditions_json(self, name))
-            body = f"init {f.init}, wounds {f.wounds}/{sheet.wounds}, AP {f.ap}+{f.combat_ap}"
-            lines.append(f"  {name} ({status_of(self, name)}): {body}" + (f" [{conds}]" if conds else ""))
-        if st.prompt:
-            lines.append(f"? {st.prompt.question}")
-        return lines
+    def shown_conditions(self, name: str) -> dict[str, int | bool | str]:
+        return conditions_json(self, name)
 
-    def header(self) -> HeaderView:
-        st = self.st
-        return HeaderView(
-            self.setup.encounter.name,
-            "Through the Breach",
-            f"Round {st.round}" if st.round else "not started",
-            "",
-            st.active,
-        )
+    def family_label(self) -> str:
+        return "Through the Breach"
 
-    def order(self) -> OrderView:
+    def pools_text(self, style: str = "title") -> str:
+        return ""  # the Fate Deck is no pool: it has its own tab
+
+    def summary_body(self, name: str) -> str:
+        f, sheet = self.st.fighters[name], self.sheets[name]
+        return f"init {f.init}, wounds {f.wounds}/{sheet.wounds}, AP {f.ap}+{f.combat_ap}"
+
+    def order(self) -> view.OrderView:
         st = self.st
         tied = {n for group in tied_groups(self) for n in group} if st.phase != "setup" else set()
         rows = []
@@ -191,30 +121,32 @@ class TTBEncounter(TTBEngine, FamilyEngine):
                 init += f"→{f.init + f.pending_init_mod}"  # Pass/Wait from next round
             if name in tied:
                 init += " ="  # tied: the table decides each round
-            status = status_of(self, name)
+            status = self.status(name)
             cells = (
                 "▶" if active else ("✓" if f.acted else ""),
                 name,
                 init,
                 "Fated" if sheet.fated else str(sheet.rank_title() or ""),
-                status_text(status),
+                words.status_text(status),
                 f"{f.wounds}/{sheet.wounds}",
-                f"{pips(f.ap, 2)} {pips(f.combat_ap, 1)}" if active else "",
-                condition_list(conditions_json(self, name), 48),
+                f"{words.pips(f.ap, 2)} {words.pips(f.combat_ap, 1)}" if active else "",
+                words.condition_list(conditions_json(self, name), 48),
             )
-            rows.append(OrderRow(name, cells, status in ("dead", "unconscious")))
-        return OrderView(COLUMNS, tuple(rows), st.active, round_line(self))
+            rows.append(view.OrderRow(name, cells, status in ("dead", "unconscious")))
+        return view.OrderView(
+            COLUMNS, tuple(rows), st.active, words.round_line(self.st.phase, self.st.round, self.st.active)
+        )
 
-    def turn(self) -> Block:
+    def turn(self) -> view.Block:
         """The active combatant's General and Combat AP as pips, and every action's cost and legality."""
         who = self.st.active
-        out = BlockWriter()
+        out = view.BlockWriter()
         if who is None:
             return out.add("No turn is open.", "italic").block()
         f = self.fighter(who)
         base = max(f.ap, self.sheet(who).base_general_ap)
         out.line(who, "bold")
-        out.line(f"General AP {pips(f.ap, base)} {f.ap}   Combat AP {pips(f.combat_ap, 1)} {f.combat_ap}")
+        out.line(f"General AP {words.pips(f.ap, base)} {f.ap}   Combat AP {words.pips(f.combat_ap, 1)} {f.combat_ap}")
         if not self.sheet(who).fated:
             out.line(f"Fate Points {f.fate_points}")
         engaged = self.engaged_by(who)
@@ -230,9 +162,9 @@ class TTBEncounter(TTBEngine, FamilyEngine):
                 out.line(text + reason, "dim")
         return out.block()
 
-    def field(self, focus: str | None) -> Block:
+    def field(self, focus: str | None) -> view.Block:
         """Melee engagements and what they forbid (§2.9)."""
-        out = BlockWriter()
+        out = view.BlockWriter()
         if not self.st.engagements:
             out.line("Nobody is engaged in melee.", "italic")
         for a, b in self.st.engagements:
@@ -246,10 +178,10 @@ class TTBEncounter(TTBEngine, FamilyEngine):
                 )
         return out.block()
 
-    def resources(self) -> Block:
+    def resources(self) -> view.Block:
         """The Fate Deck, the Control Hands and the Fatemaster's Fate Points."""
         st = self.st
-        out = BlockWriter()
+        out = view.BlockWriter()
         out.add("Fate Deck ", "bold")
         out.line(f"{len(st.deck)} left · {len(st.discards)} discarded · {st.reshuffles} reshuffles")
         jokers = [c for c in st.discards if c in ("RJ", "BJ")]
@@ -268,57 +200,36 @@ class TTBEncounter(TTBEngine, FamilyEngine):
                 out.line(f"  {name}: {value}")
         return out.block()
 
-    def conditions_of(self, who: str) -> tuple[ConditionNote, ...]:
-        return condition_notes(self.fighter(who).conditions, CONDITIONS, TIMING)
-
-    def prompt_view(self) -> PromptView | None:
+    def prompt_view(self) -> view.PromptView | None:
         p = self.st.prompt
         if p is None:
             return None
-        answers = tuple(f"answer {quote(o)}" for o in p.options)
+        answers = tuple(f"answer {words.quote(o)}" for o in p.options)
         hint = "or type a card: answer 9R" if p.kind in CARD_PROMPTS else ""
-        return PromptView(p.question, tuple(p.options), answers, hint)
+        return view.PromptView(p.question, tuple(p.options), answers, hint)
 
-    def actions_for(self, who: str) -> list[ActionChoice]:
+    def actions_for(self, who: str) -> list[view.ActionChoice]:
         out = []
         for key, act, reason in actions.available(self, who):
             cost = "X AP (you say how many)" if act.cost is None else f"{act.cost} AP"
             typed = key.replace("_", "-")
             out.append(
-                ActionChoice(key, actions.display(key), cost, reason, f"spend {quote(who)} {typed}", key in NEEDS_MORE)
+                view.ActionChoice(
+                    key, actions.display(key), cost, reason, f"spend {words.quote(who)} {typed}", key in NEEDS_MORE
+                )
             )
         return out
 
-    @property
-    def state(self) -> TTBState:
-        return self.st
-
-    def combatant_names(self) -> list[str]:
-        return list(self.sheets)
-
-    def hidden_names(self) -> set[str]:
-        return {c.name for c in self.setup.combatants if c.gm_only}
-
-    def encounter_name(self) -> str:
-        return self.setup.encounter.name
-
-    def words(self, kind: ArgKind) -> list[str]:
-        if kind == "condition":
-            return list(CONDITIONS)
-        if kind == "action":
-            return [k.replace("_", "-") for k in actions.ACTIONS]
-        return []
-
-    def player_row(self, name: str, hidden: set[str]) -> PlayerRow:
+    def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
         """Fated wounds exactly; Fatemaster wounds as the encounter's ``player_view`` allows."""
         sheet, f = self.sheets[name], self.st.fighters[name]
         mode = self.setup.encounter.player_view
         if sheet.side_name == "players" or mode == "exact":
             health = f"{f.wounds}/{sheet.wounds} Wounds"
         elif mode == "descriptor":
-            health = wound_word(f.wounds, sheet.wounds)
+            health = words.wound_word(f.wounds, sheet.wounds)
         else:
             health = ""
         conds = conditions_json(self, name)
-        safe = tuple((k, v) for k, v in conds.items() if not (isinstance(v, str) and mentions(v, hidden)))
-        return PlayerRow(name, status_of(self, name), health, safe, self.st.active == name, f.acted)
+        safe = tuple((k, v) for k, v in conds.items() if not (isinstance(v, str) and words.mentions(v, hidden)))
+        return view.PlayerRow(name, self.status(name), health, safe, self.st.active == name, f.acted)

@@ -55,3 +55,16 @@ def condition_key(text: str) -> str:
     key = names.normalise(text)
     aliases = {"stun": "stunned", "snare": "snared", "fatigue": "fatigued", "stagger": "staggered"}
     return names.resolve(aliases.get(key, key), CONDITIONS, what="condition")
+
+
+#: When each effect acts, in the GM's words (RULES.md §3.8, §3.11).
+TIMING = {
+    "persistent": "end of turn: X[CD] per instance ({v} tick(s) left)",
+    "burning": "end of turn: {v}[CD] to Vigour and Resolve",
+    "bleeding": "start of turn: 3[CD] ignoring Soak",
+    "stunned": "no actions on its next turn",
+    "prone": "ranged from Medium+ harder; melee gains Momentum; Stand (Minor)",
+    "dazed": "+1 Difficulty; again → Staggered (Infinity)",
+    "staggered": "1 Momentum per Standard Action",
+    "snared": "only breaking free (Difficulty {v})",
+}

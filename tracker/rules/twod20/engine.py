@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from tracker.rules.commands import Command, count, signed_int
@@ -40,6 +40,11 @@ def new_state(setup: TwoD20File, seed: int) -> TwoD20State:
                 agent.persistent.append(Persistent(x=int(value), track=tracks[0], ticks=1))
         fighters[c.name] = agent
     return TwoD20State(seed=seed, fighters=fighters)
+
+
+def open_engine(setup: TwoD20File, state: Mapping[str, object] | None, seed: int) -> TwoD20Encounter:
+    """A fresh engine from the setup (no saved state), or one over a saved ``[state]`` (validated here)."""
+    return make_engine(setup, new_state(setup, seed) if state is None else TwoD20State.model_validate(state))
 
 
 def make_engine(setup: TwoD20File, state: TwoD20State) -> TwoD20Encounter:

@@ -73,16 +73,7 @@ class TwoD20File(EncounterFile):
 
         return FAMILY
 
-    def start(self, seed: int) -> FamilyEngine:
-        from tracker.rules.twod20.engine import make_engine, new_state
+    def engine(self, state: Mapping[str, object] | None, seed: int) -> FamilyEngine:
+        from tracker.rules.twod20.engine import open_engine
 
-        return make_engine(self, new_state(self, seed))
-
-    def resume(self, state: Mapping[str, object]) -> FamilyEngine:
-        from tracker.rules.twod20.engine import make_engine
-        from tracker.rules.twod20.state import TwoD20State
-
-        return make_engine(self, TwoD20State.model_validate(state))
-
-    def hidden_names(self) -> set[str]:
-        return {c.name for c in self.combatants if c.gm_only}
+        return open_engine(self, state, seed)

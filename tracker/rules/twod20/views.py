@@ -1,62 +1,23 @@
-"""What a 2d20 conflict looks like to its screens: the JSON state, the GM view, the player view.
+"""A 2d20 conflict as its screens and scripts see it (`TwoD20Encounter`, the seam's live side).
 
-Moved here from the panels so that the screen never reads a 2d20 engine's insides: it binds the typed
-view this module builds (`tracker.rules.view`) and draws it.
+CONTRACT.md §4's JSON (stress per track, Harms, zones, pools), then the GM view: stress and Harms in
+the order, Major/Minor/Reaction use, the zone map with ranges and Difficulty, Momentum and Threat.
 """
 
 from __future__ import annotations
 
-from tracker.rules.commands import ArgKind
+from tracker.rules import view, words
 from tracker.rules.errors import Refusal
-from tracker.rules.family import FamilyEngine, JSONObject, JSONValue
+from tracker.rules.family import FamilyEngine, JSONObject
 from tracker.rules.twod20 import actions
-from tracker.rules.twod20.catalogue import CONDITIONS
+from tracker.rules.twod20.catalogue import CONDITIONS, TIMING
 from tracker.rules.twod20.core import TwoD20Engine
-from tracker.rules.twod20.family import FAMILY
-from tracker.rules.twod20.state import TwoD20State
-from tracker.rules.view import (
-    ActionChoice,
-    Block,
-    BlockWriter,
-    ConditionNote,
-    HeaderView,
-    OrderRow,
-    OrderView,
-    PlayerRow,
-    PromptView,
-    condition_notes,
-)
-from tracker.rules.words import condition_list, mentions, pips, plain_conditions, quote, status_text, stress_word
 
 COLUMNS = ("▶", "Name", "Side", "Zone", "Status", "Stress", "Harms", "Conditions")
 
-#: When each effect acts, in the GM's words (RULES.md §3.8, §3.11).
-TIMING = {
-    "persistent": "end of turn: X[CD] per instance ({v} tick(s) left)",
-    "burning": "end of turn: {v}[CD] to Vigour and Resolve",
-    "bleeding": "start of turn: 3[CD] ignoring Soak",
-    "stunned": "no actions on its next turn",
-    "prone": "ranged from Medium+ harder; melee gains Momentum; Stand (Minor)",
-    "dazed": "+1 Difficulty; again → Staggered (Infinity)",
-    "staggered": "1 Momentum per Standard Action",
-    "snared": "only breaking free (Difficulty {v})",
-}
 
 #: Actions that need more words (a patient, a target): the picker opens the command line for them.
 NEEDS_MORE = {"assist"}
-
-
-def status_of(eng: TwoD20Engine, name: str) -> str:
-    a = eng.fighter(name)
-    if a.dead:
-        return "dead"
-    if a.dying:
-        return "dying"
-    if a.defeated:
-        return "defeated"
-    if a.unconscious:
-        return "unconscious"
-    return "ok"
 
 
 def harm_counts(eng: TwoD20Engine, name: str) -> dict[str, int]:
@@ -81,99 +42,85 @@ def pools(eng: TwoD20Engine) -> dict[str, int]:
     return out
 
 
-def round_line(eng: TwoD20Engine) -> str:
+def order_notes(eng: TwoD20Engine) -> list[str]:
+    """How many still act this round, and who kept the initiative last (they may not keep again yet)."""
     st = eng.st
-    if st.phase == "setup":
-        return "Not started: press n to start"
-    parts = [f"Round {st.round}"]
-    if st.active:
-        parts.append(f"{st.active} acts")
     waiting = [n for n, a in st.fighters.items() if not a.acted and not a.dead]
-    parts.append(f"{len(waiting)} still to act")
+    notes = [f"{len(waiting)} still to act"]
     if st.kept_by:
-        parts.append(f"{st.kept_by} kept last: an enemy acts before they keep again")
-    if st.phase == "ended":
-        parts.append("ended")
-    return " · ".join(parts)
+        notes.append(f"{st.kept_by} kept last: an enemy acts before they keep again")
+    return notes
 
 
 class TwoD20Encounter(TwoD20Engine, FamilyEngine):
     """TwoD20Engine as the rest of the program sees it: it answers the family seam."""
 
-    family = FAMILY
+    CATALOGUE = view.Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
 
-    def state_json(self) -> JSONObject:
-        """CONTRACT.md §4 for 2d20: stress per track, stress_max after Fatigue, harms per kind, zone."""
-        st = self.st
-        combatants: list[JSONValue] = []
-        for sheet in self.sheets.values():
-            a = st.fighters[sheet.name]
-            entry: JSONObject = {
-                "name": sheet.name,
-                "side": sheet.side_name,
-                "status": status_of(self, sheet.name),
-                "npc_type": sheet.npc_type,
-                "stress": dict(a.stress),
-                "stress_max": self.tracks(sheet.name),
-                "harms": harm_counts(self, sheet.name),
-                "treated": dict(a.treated),
-                "zone": a.zone,
-                "conditions": dict(a.conditions),
-                "acted": a.acted,
-                "fatigue": a.fatigue,
-                "majors_this_round": a.majors,
-                "minors_this_turn": list(a.minors),
-                "reactions_this_round": a.reactions,
-                "reach": sorted(n for pair in st.reach if sheet.name in pair for n in pair if n != sheet.name),
-            }
-            if sheet.pc:
-                entry[self.profile.meta_currency.replace(" ", "_")] = a.fortune
-            if self.order_rule == "initiative":
-                entry["initiative"] = a.initiative
-            combatants.append(entry)
+    def status(self, name: str) -> str:
+        """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead``: the worst that is true."""
+        a = self.fighter(name)
+        if a.dead:
+            return "dead"
+        if a.dying:
+            return "dying"
+        if a.defeated:
+            return "defeated"
+        if a.unconscious:
+            return "unconscious"
+        return "ok"
+
+    def combatant_json(self, name: str) -> JSONObject:
+        """Stress per track, its maxima after Fatigue, Harms per kind, the zone and this round's actions."""
+        sheet, a = self.sheets[name], self.st.fighters[name]
+        entry: JSONObject = {
+            "npc_type": sheet.npc_type,
+            "stress": dict(a.stress),
+            "stress_max": self.tracks(name),
+            "harms": harm_counts(self, name),
+            "treated": dict(a.treated),
+            "zone": a.zone,
+            "conditions": dict(a.conditions),
+            "acted": a.acted,
+            "fatigue": a.fatigue,
+            "majors_this_round": a.majors,
+            "minors_this_turn": list(a.minors),
+            "reactions_this_round": a.reactions,
+            "reach": sorted(n for pair in self.st.reach if name in pair for n in pair if n != name),
+        }
+        if sheet.pc:
+            entry[self.profile.meta_currency.replace(" ", "_")] = a.fortune
+        if self.order_rule == "initiative":
+            entry["initiative"] = a.initiative
+        return entry
+
+    def table_json(self) -> JSONObject:
+        """The profile, the pools (the GM's under its profile name too), and the hand-over's memory."""
         return {
-            "system": "2d20",
             "profile": self.profile.name,
-            "round": st.round,
-            "active": st.active,
-            "order": list(st.order),
-            "combatants": combatants,
             "pools": pools(self),
-            "prompt": st.prompt.question if st.prompt else None,
-            "prompt_options": list(st.prompt.options) if st.prompt else [],
-            "phase": st.phase,
-            "last_actor": st.last_actor,
-            "kept_by": st.kept_by,
+            "last_actor": self.st.last_actor,
+            "kept_by": self.st.kept_by,
         }
 
-    def summary(self) -> list[str]:
-        """Plain lines for ``tracker exec``: the pools, then zone, stress and Harms of everyone."""
-        st = self.st
-        first = f"round {st.round}, " + (f"{st.active}'s turn" if st.active else st.phase)
-        lines = [first + ", " + ", ".join(f"{k} {v}" for k, v in pools(self).items())]
-        for name in self.sheets:
-            a = st.fighters[name]
-            maxima = self.tracks(name)
-            stress = ", ".join(f"{t} {v}/{maxima[t]}" for t, v in a.stress.items())
-            harms = ", ".join(f"{k} {v}" for k, v in harm_counts(self, name).items() if v)
-            body = f"{a.zone or '-'}; {stress}" + (f"; {harms}" if harms else "")
-            conds = plain_conditions(a.conditions)
-            lines.append(f"  {name} ({status_of(self, name)}): {body}" + (f" [{conds}]" if conds else ""))
-        if st.prompt:
-            lines.append(f"? {st.prompt.question}")
-        return lines
+    def shown_conditions(self, name: str) -> dict[str, int | bool]:
+        return dict(self.st.fighters[name].conditions)
 
-    def header(self) -> HeaderView:
-        st = self.st
-        return HeaderView(
-            self.setup.encounter.name,
-            f"2d20 {self.profile.name}",
-            f"Round {st.round}" if st.round else "not started",
-            f"Momentum {st.momentum} · {self.pool_name} {st.threat}",
-            st.active,
-        )
+    def family_label(self) -> str:
+        return f"2d20 {self.profile.name}"
 
-    def order(self) -> OrderView:
+    def pools_text(self, style: str = "title") -> str:
+        if style == "plain":
+            return ", ".join(f"{k} {v}" for k, v in pools(self).items())
+        return f"Momentum {self.st.momentum} · {self.pool_name} {self.st.threat}"
+
+    def summary_body(self, name: str) -> str:
+        a, maxima = self.st.fighters[name], self.tracks(name)
+        stress = ", ".join(f"{t} {v}/{maxima[t]}" for t, v in a.stress.items())
+        harms = ", ".join(f"{k} {v}" for k, v in harm_counts(self, name).items() if v)
+        return f"{a.zone or '-'}; {stress}" + (f"; {harms}" if harms else "")
+
+    def order(self) -> view.OrderView:
         st = self.st
         rows = []
         for name in [*st.order, *(n for n in self.sheets if n not in st.order)]:
@@ -181,24 +128,29 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
             maxima = self.tracks(name)
             stress = " ".join(f"{v}/{maxima[t]}" for t, v in a.stress.items())
             harms = " ".join(f"{k[0].upper()}{v}" for k, v in harm_counts(self, name).items() if v)
-            status = status_of(self, name)
+            status = self.status(name)
             cells = (
                 "▶" if st.active == name else ("✓" if a.acted else ""),
                 name,
                 sheet.side_name,
                 a.zone or "",
-                status_text(status),
+                words.status_text(status),
                 stress,
                 harms,
-                condition_list(a.conditions, 48),
+                words.condition_list(a.conditions, 48),
             )
-            rows.append(OrderRow(name, cells, status in ("dead", "unconscious", "defeated")))
-        return OrderView(COLUMNS, tuple(rows), st.active, round_line(self))
+            rows.append(view.OrderRow(name, cells, status in ("dead", "unconscious", "defeated")))
+        return view.OrderView(
+            COLUMNS,
+            tuple(rows),
+            st.active,
+            words.round_line(self.st.phase, self.st.round, self.st.active, order_notes(self)),
+        )
 
-    def turn(self) -> Block:
+    def turn(self) -> view.Block:
         """Major, Minor and Reaction use of the active combatant this turn and round."""
         who = self.st.active
-        out = BlockWriter()
+        out = view.BlockWriter()
         if who is None:
             return out.add("No turn is open.", "italic").block()
         a = self.fighter(who)
@@ -217,11 +169,11 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
             out.line(f"Within Reach of {', '.join(foes)}: +2 Difficulty to non-melee tests; Disengage to move")
         return out.block()
 
-    def field(self, focus: str | None) -> Block:
+    def field(self, focus: str | None) -> view.Block:
         """The zone map with its occupants and Reach pairs, and range and Difficulty from `focus`."""
         from tracker.rules.twod20.core import range_report
 
-        out = BlockWriter()
+        out = view.BlockWriter()
         names = self.zones.names()
         if not names:
             return out.add("This encounter has no zones.", "italic").block()
@@ -247,12 +199,12 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
                     out.line(f"  {other}: {exc}")
         return out.block()
 
-    def resources(self) -> Block:
+    def resources(self) -> view.Block:
         """Momentum, Threat (or Heat) and each player character's Fortune."""
         st = self.st
-        out = BlockWriter()
+        out = view.BlockWriter()
         cap = self.profile.momentum_max
-        out.add("Momentum ", "bold").line(f"{pips(st.momentum, cap)} {st.momentum}/{cap}")
+        out.add("Momentum ", "bold").line(f"{words.pips(st.momentum, cap)} {st.momentum}/{cap}")
         out.add(f"{self.pool_name} ", "bold").line(f"{st.threat}")
         if st.bonus_momentum:
             out.line(f"Bonus Momentum this turn: {st.bonus_momentum} (lost if unspent)")
@@ -263,59 +215,34 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         out.line().line(f"Profile: {self.profile.name} · order: {self.order_rule}", "dim")
         return out.block()
 
-    def conditions_of(self, who: str) -> tuple[ConditionNote, ...]:
-        return condition_notes(self.fighter(who).conditions, CONDITIONS, TIMING)
-
-    def prompt_view(self) -> PromptView | None:
+    def prompt_view(self) -> view.PromptView | None:
         p = self.st.prompt
         if p is None:
             return None
         if p.kind in ("pick", "round"):
             answers = tuple(f"pick '{o}'" for o in p.options)
         else:
-            answers = tuple(f"answer {quote(o)}" for o in p.options)
+            answers = tuple(f"answer {words.quote(o)}" for o in p.options)
         hint = "(type keep NAME to keep the initiative)" if "keep NAME" in p.question else ""
-        return PromptView(p.question, tuple(p.options), answers, hint)
+        return view.PromptView(p.question, tuple(p.options), answers, hint)
 
-    def actions_for(self, who: str) -> list[ActionChoice]:
+    def actions_for(self, who: str) -> list[view.ActionChoice]:
         out = []
         for key, act in actions.ACTIONS.items():
             typed = key.replace("_", "-")
             out.append(
-                ActionChoice(
+                view.ActionChoice(
                     key,
                     typed,
                     act.kind,
                     actions.legality(self, who, key),
-                    f"spend {quote(who)} {typed}",
+                    f"spend {words.quote(who)} {typed}",
                     key in NEEDS_MORE,
                 )
             )
         return sorted(out, key=lambda c: c.reason is not None)
 
-    @property
-    def state(self) -> TwoD20State:
-        return self.st
-
-    def combatant_names(self) -> list[str]:
-        return list(self.sheets)
-
-    def hidden_names(self) -> set[str]:
-        return {c.name for c in self.setup.combatants if c.gm_only}
-
-    def encounter_name(self) -> str:
-        return self.setup.encounter.name
-
-    def words(self, kind: ArgKind) -> list[str]:
-        if kind == "condition":
-            return list(CONDITIONS)
-        if kind == "action":
-            return [k.replace("_", "-") for k in actions.ACTIONS]
-        if kind == "zone":
-            return list(self.zones.names())
-        return []
-
-    def player_row(self, name: str, hidden: set[str]) -> PlayerRow:
+    def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
         """Player characters' stress exactly; NPCs as the encounter's ``player_view`` allows."""
         sheet, a = self.sheets[name], self.st.fighters[name]
         mode = self.setup.encounter.player_view
@@ -327,8 +254,11 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
                 health += f", {harms} Harm{'s' if harms > 1 else ''}"
         elif mode == "descriptor":
             track = next(iter(a.stress))
-            health = stress_word(a.stress[track], maxima[track], harms)
+            health = words.stress_word(a.stress[track], maxima[track], harms)
         else:
             health = ""
-        safe = tuple((k, v) for k, v in a.conditions.items() if not (isinstance(v, str) and mentions(v, hidden)))
-        return PlayerRow(name, status_of(self, name), health, safe, self.st.active == name, a.acted, a.zone)
+        safe = tuple((k, v) for k, v in a.conditions.items() if not (isinstance(v, str) and words.mentions(v, hidden)))
+        return view.PlayerRow(name, self.status(name), health, safe, self.st.active == name, a.acted, a.zone)
+
+    def words(self, kind: str) -> list[str]:
+        return list(self.zones.names()) if kind == "zone" else super().words(kind)
