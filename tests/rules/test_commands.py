@@ -12,8 +12,10 @@ import pytest
 
 from tracker.rules.commands import VerbTable
 from tracker.rules.errors import Refusal
-from tracker.rules.ttb.verbs import VERBS as TTB
-from tracker.rules.twod20.verbs import VERBS as TWOD20
+from tracker.rules.verbs import table_for
+
+TTB = table_for("ttb")
+TWOD20 = table_for("2d20")
 
 TTB_ONLY = set(TTB.verbs()) - set(TWOD20.verbs())
 TWOD20_ONLY = set(TWOD20.verbs()) - set(TTB.verbs())

@@ -2,7 +2,8 @@
 
 A `VerbSpec` says everything about one verb: its argument kinds, its ``key=value`` options and bare
 flags, whether a key binding leaves the line open for more input, its usage line and one-line help.
-Each family owns a `VerbTable` of its own verbs (the shared ones are defined once here), and every
+Each family has a `VerbTable`: the shared verbs defined here plus its own from the one command table
+(`tracker.rules.verbs`, every verb tagged with its family), and every
 place that speaks about commands reads that table: the parser, the command line's completion, the
 action picker, key prefills, the palette, ``?`` help and every usage or refusal message. That is how
 a 2d20 screen never offers a Through the Breach verb, and the reverse.
@@ -151,15 +152,36 @@ UNDO = VerbSpec(
     "undo", (), 0, 0, "undo", "step back one command, with all its effects", needs_more=False, while_prompted=True
 )
 REDO = VerbSpec("redo", (), 0, 0, "redo", "step forward again after an undo", needs_more=False, while_prompted=True)
+ADD = VerbSpec(
+    "add",
+    ("name", "condition", "number"),
+    2,
+    3,
+    "add NAME CONDITION [N]",
+    "give a condition; a valued one gains +N (default 1)",
+    title="Add a condition…",
+)
+REMOVE = VerbSpec(
+    "remove",
+    ("name", "condition", "number"),
+    2,
+    3,
+    "remove NAME CONDITION [N]",
+    "lower a valued condition by N, or remove it",
+    title="Remove a condition…",
+)
+DAMAGE = VerbSpec("damage", ("name", "number"), 2, 2, "damage NAME N", "damage a combatant", title="Damage…")
+HEAL = VerbSpec("heal", ("name", "number"), 2, 2, "heal NAME N", "heal a combatant", title="Heal…")
+SPEND = VerbSpec("spend", ("name", "action", "word"), 2, None, "spend NAME ACTION [ARG …]", "take an action")
 SEED = VerbSpec("seed", ("number",), 1, 1, "seed N", "set the random seed for the flips and rolls to come")
 
 
 def table(family_title: str, specs: Sequence[VerbSpec]) -> VerbTable:
-    """A family's table: its own verbs, then the shared ones it does not redefine."""
-    own = {s.verb for s in specs}
-    first = [s for s in (START, NEXT) if s.verb not in own]
-    last = [s for s in (ANSWER, UNDO, REDO, SEED) if s.verb not in own]
-    return VerbTable(family_title, [*first, *specs, *last])
+    """A family's table: the shared verbs (or the family's own version of one) around its own."""
+    own = {s.verb: s for s in specs}
+    first = [own.pop(s.verb, s) for s in (START, NEXT, ADD, REMOVE)]
+    last = [own.pop(s.verb, s) for s in (ANSWER, UNDO, REDO, SEED)]
+    return VerbTable(family_title, [*first, *own.values(), *last])
 
 
 #: Verbs that may run while a prompt waits for its answer (CONTRACT.md §3), in either family.

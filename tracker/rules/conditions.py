@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Protocol
 
+from pydantic import field_validator
+
 from tracker.rules.errors import Refusal
+from tracker.rules.model import Strict
 
 
 class ConditionRule(Protocol):
@@ -54,3 +57,22 @@ def check_conditions(
     if problems:
         raise ValueError("; ".join(problems))
     return out
+
+
+#: How a family reads its conditions: the name resolver, the catalogue, and the keys that are states.
+ConditionCatalogue = tuple[Callable[[str], str], Mapping[str, ConditionRule], Collection[str]]
+
+
+class CombatantEntry(Strict):
+    """Base of both families' ``[[combatants]]`` models: their ``conditions`` table is checked here,
+    against the catalogue the family names in `condition_catalogue` (the field itself is the family's)."""
+
+    @classmethod
+    def condition_catalogue(cls) -> ConditionCatalogue:
+        raise NotImplementedError
+
+    @field_validator("conditions", check_fields=False)
+    @classmethod
+    def _known_conditions(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
+        """Condition names are case-insensitive; valued ones take an int ≥ 1, others true."""
+        return check_conditions(value, *cls.condition_catalogue())

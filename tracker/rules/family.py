@@ -17,11 +17,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
+from pydantic import Field
+
 from tracker.rules.commands import ArgKind, Command, VerbTable
-from tracker.rules.model import Strict
+from tracker.rules.model import DemoStep, EncounterInfo, History, Strict
 from tracker.rules.view import (
     ActionChoice,
     Block,
+    BlockWriter,
     ConditionNote,
     EncounterView,
     HeaderView,
@@ -34,7 +37,6 @@ from tracker.rules.words import mentions, plain_conditions
 
 if TYPE_CHECKING:
     from tracker.rules.engine import LiveState
-    from tracker.rules.model import DemoStep, EncounterInfo, History
 
 #: JSON data as CONTRACT.md §4 prints it.
 JSONValue: TypeAlias = "str | int | float | bool | Sequence[JSONValue] | Mapping[str, JSONValue] | None"
@@ -117,8 +119,8 @@ class FamilyEngine(ABC):
         """The initiative order table and its round line."""
 
     @abstractmethod
-    def turn(self) -> Block:
-        """The active combatant's budget for this turn (AP, or Major/Minor/Reaction use)."""
+    def turn_of(self, who: str) -> Block:
+        """`who`'s budget for the open turn (AP and legal actions, or Major/Minor/Reaction use)."""
 
     @abstractmethod
     def field(self, focus: str | None) -> Block:
@@ -177,6 +179,11 @@ class FamilyEngine(ABC):
             "combatants": combatants,
             **self.table_json(),
         }
+
+    def turn(self) -> Block:
+        """The Turn panel: the acting combatant's budget, or that no turn is open."""
+        who = self.state.active
+        return self.turn_of(who) if who is not None else BlockWriter().add("No turn is open.", "italic").block()
 
     def summary(self) -> list[str]:
         """A few plain lines for ``tracker exec`` without ``--json``: the round, everyone, the prompt."""
@@ -264,15 +271,17 @@ class RuleFamily(ABC):
 class EncounterFile(Strict):
     """Base of both families' file models: what the session and the store use of any encounter file.
 
-    Each family's model declares the fields itself (their order is the file's order on save) and
-    answers for its own family here, so nothing outside the family asks which system a file is.
+    The tables every encounter file has are declared here; each family's model adds its own
+    (``[settings]``, ``[[zones]]``, ``[[combatants]]``) and answers for its own family, so nothing
+    outside the family asks which system a file is. (The store writes the tables back in the order a
+    GM writes them, whatever the order of the fields.)
     """
 
-    if TYPE_CHECKING:
-        encounter: EncounterInfo
-        demo: list[DemoStep]
-        state: dict[str, object] | None
-        history: History | None
+    encounter: EncounterInfo
+    demo: list[DemoStep] = Field(default_factory=list)
+    #: The live ``[state]``, validated by the family when an engine resumes it.
+    state: dict[str, object] | None = None
+    history: History | None = None
 
     def rule_family(self) -> RuleFamily:
         """The family that plays this file."""

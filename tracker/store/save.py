@@ -33,6 +33,8 @@ _SETUP_TEXT: weakref.WeakKeyDictionary[Session, str] = weakref.WeakKeyDictionary
 
 #: The live tables a save regenerates; everything else in the file is the setup.
 LIVE_TABLES = ("state", "history")
+#: The setup's tables in the order a GM writes them (CONTRACT.md §2, the starter files).
+SETUP_ORDER = ("encounter", "settings", "zones", "combatants", "demo")
 
 
 def encounter_text(session: Session, setup_text: str | None = None) -> str:
@@ -62,7 +64,7 @@ def setup_document(session: Session) -> dict[str, Any]:
     doc = setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True, exclude=set(LIVE_TABLES))
     # The header keeps its defaults (player_view …), so the file says which rules run it.
     doc["encounter"] = setup.encounter.model_dump(mode="json", exclude_none=True)
-    return doc
+    return {key: doc[key] for key in sorted(doc, key=lambda k: SETUP_ORDER.index(k) if k in SETUP_ORDER else 99)}
 
 
 def live_document(session: Session) -> dict[str, Any]:

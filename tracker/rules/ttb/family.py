@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tracker.rules.family import Capabilities, EncounterFile, RuleFamily
-from tracker.rules.ttb.verbs import VERBS
+from tracker.rules.verbs import table_for
 
 
 class TTBFamily(RuleFamily):
@@ -16,7 +16,7 @@ class TTBFamily(RuleFamily):
 
     name = "ttb"
     title = "Through the Breach"
-    verbs = VERBS
+    verbs = table_for("ttb")
     capabilities = Capabilities(deck=True)
     tab_titles = {"field": "Melee", "resources": "Fate Deck"}
 

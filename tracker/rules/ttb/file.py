@@ -6,24 +6,19 @@ Mirrors `tracker.rules.twod20.file`; `tracker.rules.encounter` picks one of the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import Field, model_validator
 
 from tracker.rules.family import EncounterFile, FamilyEngine, RuleFamily
-from tracker.rules.model import DemoStep, EncounterInfo, History, unique_names
+from tracker.rules.model import unique_names
 from tracker.rules.ttb.sheet import TTBCombatant, TTBSettings
 
 
 class TTBFile(EncounterFile):
     """A Through the Breach encounter file."""
 
-    encounter: EncounterInfo
     settings: TTBSettings = Field(default_factory=TTBSettings)
     combatants: list[TTBCombatant] = Field(default_factory=list)
-    demo: list[DemoStep] = Field(default_factory=list)
-    state: dict[str, Any] | None = None
-    history: History | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> TTBFile:

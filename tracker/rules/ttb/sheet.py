@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from tracker.rules.conditions import CombatantEntry, ConditionCatalogue
 from tracker.rules.model import ConditionValue, Strict
 from tracker.rules.ttb.cards import parse_damage_profile
 
@@ -121,7 +122,7 @@ class TwistSuits(Strict):
         return [f"{v}{by_slot[(v - 1) % 4][0].upper()}" for v in range(1, 14)]
 
 
-class TTBCombatant(Strict):
+class TTBCombatant(CombatantEntry):
     """One ``[[combatants]]`` entry for Through the Breach (RULES.md §2.1)."""
 
     name: str = Field(min_length=1)
@@ -160,14 +161,11 @@ class TTBCombatant(Strict):
     gm_only: bool = False
     notes: str = ""
 
-    @field_validator("conditions")
     @classmethod
-    def _known_conditions(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
-        """Condition names are case-insensitive; valued ones take an int ≥ 1, others true."""
-        from tracker.rules.conditions import check_conditions
+    def condition_catalogue(cls) -> ConditionCatalogue:
         from tracker.rules.ttb.catalogue import CONDITIONS, STATES, condition_key
 
-        return check_conditions(value, condition_key, CONDITIONS, STATES)
+        return condition_key, CONDITIONS, STATES
 
     @field_validator("rank_value")
     @classmethod

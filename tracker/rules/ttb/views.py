@@ -137,12 +137,9 @@ class TTBEncounter(TTBEngine, FamilyEngine):
             COLUMNS, tuple(rows), st.active, words.round_line(self.st.phase, self.st.round, self.st.active)
         )
 
-    def turn(self) -> view.Block:
+    def turn_of(self, who: str) -> view.Block:
         """The active combatant's General and Combat AP as pips, and every action's cost and legality."""
-        who = self.st.active
         out = view.BlockWriter()
-        if who is None:
-            return out.add("No turn is open.", "italic").block()
         f = self.fighter(who)
         base = max(f.ap, self.sheet(who).base_general_ap)
         out.line(who, "bold")

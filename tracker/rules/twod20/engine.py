@@ -11,8 +11,8 @@ from tracker.rules.twod20 import actions, conditions, dice, harm, order, pools, 
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.profiles import resolve_profile
 from tracker.rules.twod20.state import Fighter, Persistent, TwoD20State
-from tracker.rules.twod20.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
 from tracker.rules.twod20.zones import ZoneMap
+from tracker.rules.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
 
 if TYPE_CHECKING:
     from tracker.rules.twod20.file import TwoD20File
@@ -111,7 +111,7 @@ def _remove(eng: TwoD20Engine, cmd: Command) -> None:
 def _damage(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     total = count(cmd.args[1], "damage")
-    # Options and flags were checked by the 2d20 command table (`twod20.verbs`): only known ones arrive.
+    # Options and flags were checked by the 2d20 command table (`tracker.rules.verbs`): only known ones arrive.
     opts = dict(cmd.options)
     flags = set(cmd.flags) - {"no-armor"}
     effects = {k: count(v, k) for k, v in opts.items() if k in EFFECT_OPTIONS}
@@ -226,7 +226,7 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
 def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     """`roll NAME TN D [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat]`: a d20 test.
 
-    The options were parsed, and unknown ones refused, by the 2d20 command table (`twod20.verbs`).
+    The options were parsed, and unknown ones refused, by the 2d20 command table (`tracker.rules.verbs`).
     """
     name = eng.living(cmd.args[0])
     tn = count(cmd.args[1], "TN")

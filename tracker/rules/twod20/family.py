@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tracker.rules.family import Capabilities, EncounterFile, RuleFamily
-from tracker.rules.twod20.verbs import VERBS
+from tracker.rules.verbs import table_for
 
 
 class TwoD20Family(RuleFamily):
@@ -16,7 +16,7 @@ class TwoD20Family(RuleFamily):
 
     name = "2d20"
     title = "2d20"
-    verbs = VERBS
+    verbs = table_for("2d20")
     capabilities = Capabilities(zones=True, pools=True)
     tab_titles = {"field": "Zones", "resources": "Pools"}
 

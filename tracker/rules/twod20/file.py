@@ -6,13 +6,12 @@ Kept apart from the TTB models so that a Through the Breach file never pays for 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import Field, model_validator
 
 from tracker.rules.errors import Refusal
 from tracker.rules.family import EncounterFile, FamilyEngine, RuleFamily
-from tracker.rules.model import DemoStep, EncounterInfo, History, Zone, unique_names
+from tracker.rules.model import Zone, unique_names
 from tracker.rules.names import resolve
 from tracker.rules.twod20.profiles import resolve_profile
 from tracker.rules.twod20.sheet import TwoD20Combatant, TwoD20Settings
@@ -21,13 +20,9 @@ from tracker.rules.twod20.sheet import TwoD20Combatant, TwoD20Settings
 class TwoD20File(EncounterFile):
     """A 2d20 encounter file: profile, zones and combatants (CONTRACT.md §2, RULES.md §3)."""
 
-    encounter: EncounterInfo
     settings: TwoD20Settings = Field(default_factory=TwoD20Settings)
     zones: list[Zone] = Field(default_factory=list)
     combatants: list[TwoD20Combatant] = Field(default_factory=list)
-    demo: list[DemoStep] = Field(default_factory=list)
-    state: dict[str, Any] | None = None
-    history: History | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> TwoD20File:

@@ -6,12 +6,12 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from tracker.rules.conditions import check_conditions
+from tracker.rules.conditions import CombatantEntry, ConditionCatalogue
 from tracker.rules.model import ConditionValue, Strict
 from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
 
 
-class TwoD20Combatant(Strict):
+class TwoD20Combatant(CombatantEntry):
     """One ``[[combatants]]`` entry of a 2d20 encounter."""
 
     name: str = Field(min_length=1)
@@ -45,11 +45,9 @@ class TwoD20Combatant(Strict):
     gm_only: bool = False
     notes: str = ""
 
-    @field_validator("conditions")
     @classmethod
-    def _known(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
-        """Condition names are case-insensitive; valued ones take an int ≥ 1, others true."""
-        return check_conditions(value, condition_key, CONDITIONS)
+    def condition_catalogue(cls) -> ConditionCatalogue:
+        return condition_key, CONDITIONS, ()
 
     @field_validator("stress")
     @classmethod

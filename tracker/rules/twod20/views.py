@@ -147,12 +147,9 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
             words.round_line(self.st.phase, self.st.round, self.st.active, order_notes(self)),
         )
 
-    def turn(self) -> view.Block:
+    def turn_of(self, who: str) -> view.Block:
         """Major, Minor and Reaction use of the active combatant this turn and round."""
-        who = self.st.active
         out = view.BlockWriter()
-        if who is None:
-            return out.add("No turn is open.", "italic").block()
         a = self.fighter(who)
         out.line(who, "bold")
         out.line(f"Major {a.majors_turn}/{a.majors_allowed} this turn ({a.majors}/2 this round)")
