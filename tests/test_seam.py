@@ -88,6 +88,7 @@ def test_the_family_answers_for_its_screen(make: object, tabs: dict[str, str], f
     s = make()
     assert isinstance(s, Session)
     assert dict(s.family.tab_titles) == tabs
+    assert s.family.capabilities.pools == ("momentum" in s.family.verbs)
     help_words = {u.split()[0] for u, _ in s.family.help_lines()}
     assert not help_words & foreign
     s.execute("start")

@@ -45,14 +45,14 @@ JSONObject: TypeAlias = "dict[str, JSONValue]"
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What a family's screen offers beyond the common panels (flags, never name checks)."""
+    """What a family offers beyond what every family has: flags the screen reads, never name checks.
 
-    #: Zones and range bands (the `m` key prefills `move`).
-    zones: bool = False
-    #: A Momentum pool and a GM pool the `+ - ] [` keys change.
+    A key that prefills a verb (``m`` for ``move``) is offered when the family's command table has the
+    verb; a capability is for what is more than one verb.
+    """
+
+    #: A group Momentum pool and a GM pool: the ``+ - ] [`` keys step them, the header shows them.
     pools: bool = False
-    #: A Fate Deck of cards (typed card answers on prompts).
-    deck: bool = False
 
 
 class FamilyEngine(ABC):

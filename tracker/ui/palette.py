@@ -49,7 +49,7 @@ def offers(screen: TrackerScreen) -> list[Offer]:
             spec = verbs.get(verb)
             if spec is not None and spec.title:
                 out.append((spec.title, spec.help, partial(screen.action_prefill, verb)))
-        for verb, text in POOLS:
+        for verb, text in POOLS if session.family.capabilities.pools else ():
             if verb in verbs:
                 out.append((f"{verb.title()} +1", text, partial(screen.run_line, f"{verb} +1 GM")))
         end = verbs.get("end")

@@ -17,7 +17,7 @@ class TTBFamily(RuleFamily):
     name = "ttb"
     title = "Through the Breach"
     verbs = table_for("ttb")
-    capabilities = Capabilities(deck=True)
+    capabilities = Capabilities()
     tab_titles = {"field": "Melee", "resources": "Fate Deck"}
 
     def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:

@@ -17,7 +17,7 @@ class TwoD20Family(RuleFamily):
     name = "2d20"
     title = "2d20"
     verbs = table_for("2d20")
-    capabilities = Capabilities(zones=True, pools=True)
+    capabilities = Capabilities(pools=True)
     tab_titles = {"field": "Zones", "resources": "Pools"}
 
     def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:

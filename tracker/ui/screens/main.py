@@ -193,9 +193,11 @@ class TrackerScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.read_only and action in GM_ONLY_ACTIONS:
             return False
-        verbs = self.session.family.verbs
-        if action in ("prefill", "pool") and parameters and str(parameters[0]) not in verbs:
-            return False  # a verb this family does not have (move, momentum … in a TTB fight)
+        family = self.session.family
+        if action == "pool" and not family.capabilities.pools:
+            return False  # no Momentum or GM pool in this family (a TTB fight)
+        if action == "prefill" and parameters and str(parameters[0]) not in family.verbs:
+            return False  # a verb this family does not have (move in a TTB fight)
         st = self.engine.state
         if action == "answer":
             prompt = st.prompt
