@@ -212,14 +212,18 @@ class TrackerScreen(Screen[None]):
 
     # --- actions -------------------------------------------------------------------------
     def on_submit(self, message: Submit) -> None:
-        self.run_line(message.line)
-
-    def run_line(self, line: str) -> bool:
-        """Submit one command; a refusal is shown as a notification. True when it was accepted."""
-        error = self.tracker.submit(line)
+        """Every command the screen's widgets and keys ask for arrives here, and only here."""
+        message.stop()
+        error = self.tracker.submit(message.line)
         if error:
             self.notify(error, severity="error", timeout=6)
-        return error is None
+        elif message.typed:
+            self.query_one("#command-line", Input).value = ""
+            self.action_focus_order()
+
+    def run_line(self, line: str) -> None:
+        """Ask for one command (as a `Submit` message, like every other source of commands)."""
+        self.post_message(Submit(line))
 
     def action_next_turn(self) -> None:
         phase = self.engine.state.phase
@@ -267,9 +271,7 @@ class TrackerScreen(Screen[None]):
         if not line:
             self.action_focus_order()
             return
-        if self.run_line(line):
-            event.input.value = ""
-            self.action_focus_order()
+        self.post_message(Submit(line, typed=True))
 
     def action_spend(self) -> None:
         who = self.engine.state.active
