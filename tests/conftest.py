@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 
 from tracker.rules.errors import Refusal
+from tracker.rules.family import FamilyEngine
 from tracker.rules.model import Prompt
 from tracker.rules.session import Session
 from tracker.rules.state import LiveState
@@ -67,11 +69,18 @@ def assert_same_course(a: Session, b: Session, line: str) -> None:
 
 
 # --- typed access to one family's engine, for tests that check its rules from the inside ----------
-def ttb(s: Session) -> TTBEncounter:
-    """The session's Through the Breach engine (the seam types it as any family's)."""
+EngineT = TypeVar("EngineT", bound=FamilyEngine)
+
+
+def engine_as(s: Session, kind: type[EngineT]) -> EngineT:
+    """The session's engine as `kind` (the seam types it as any family's); fails if it is another."""
     eng = s.engine
-    assert isinstance(eng, TTBEncounter), "not a Through the Breach encounter"
+    assert isinstance(eng, kind), f"not a {kind.__name__}: {type(eng).__name__}"
     return eng
+
+
+def ttb(s: Session) -> TTBEncounter:
+    return engine_as(s, TTBEncounter)
 
 
 def ttb_state(s: Session) -> TTBState:
@@ -79,10 +88,7 @@ def ttb_state(s: Session) -> TTBState:
 
 
 def d20(s: Session) -> TwoD20Encounter:
-    """The session's 2d20 engine (the seam types it as any family's)."""
-    eng = s.engine
-    assert isinstance(eng, TwoD20Encounter), "not a 2d20 encounter"
-    return eng
+    return engine_as(s, TwoD20Encounter)
 
 
 def d20_state(s: Session) -> TwoD20State:
