@@ -54,13 +54,27 @@ def plain(block: Block) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class ConditionTag:
+    """One condition in the order table: written out when there is room, else its short form,
+    which the table's legend explains ("Brn2" → "Brn burning")."""
+
+    full: str
+    short: str
+    #: The short form's stem and what it stands for, for the legend ("Brn", "burning").
+    stem: str
+    meaning: str
+
+
+@dataclass(frozen=True, slots=True)
 class OrderRow:
-    """One combatant's row in the order table; `cells` follow `OrderView.columns`."""
+    """One combatant's row in the order table; `cells` follow `OrderView.columns` but for the last
+    column, Conditions, which the table writes from `conditions` to fit its width."""
 
     name: str
     cells: tuple[str, ...]
     #: Out of the fight for now (dead, unconscious, defeated): drawn muted.
     down: bool = False
+    conditions: tuple[ConditionTag, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +85,8 @@ class OrderView:
     rows: tuple[OrderRow, ...]
     active: str | None
     round_line: str
+    #: Abbreviations the columns use besides conditions ("V Vigour · R Resolve"), shown under the table.
+    legend: str = ""
 
 
 @dataclass(frozen=True, slots=True)

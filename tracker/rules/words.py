@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from tracker.rules.view import ConditionTag
+
 STATUS_MARK = {
     "ok": "●",
     "unconscious": "◌",
@@ -82,3 +84,29 @@ def round_line(phase: str, round_no: int, active: str | None, notes: Sequence[st
     if phase == "ended":
         parts.append("ended")
     return " · ".join(parts)
+
+
+def condition_tags(
+    conditions: Mapping[str, object],
+    short: Mapping[str, str],
+    shown: Mapping[str, tuple[str, str]] | None = None,
+) -> tuple[ConditionTag, ...]:
+    """Conditions as the order table writes them: ``burning 2`` in full, ``Brn2`` when room is short.
+
+    `short` gives each key's stem (a key without one uses its first four letters); `shown` may give a
+    key's full and short text itself (a 2d20 Persistent with its rating and ticks).
+    """
+    tags = []
+    for key, value in conditions.items():
+        name = key.replace("_", " ")
+        stem = short.get(key) or key[:4].title()
+        full = name if value is True else f"{name} {value}"
+        brief = stem if value is True else f"{stem}:{value}" if isinstance(value, str) else f"{stem}{value}"
+        full, brief = (shown or {}).get(key, (full, brief))
+        tags.append(ConditionTag(full, brief, stem, name))
+    return tuple(tags)
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 tick``, ``2 ticks``."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"

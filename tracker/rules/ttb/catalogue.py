@@ -123,3 +123,32 @@ TIMING = {
     "swimming": "no Charge",
     "flying": "ignores terrain; unstable platform",
 }
+
+#: Short forms for the order table when its Conditions column is narrow (the table shows a legend).
+SHORT = {
+    "bleeding_out": "Bld",
+    "burning": "Brn",
+    "crazy": "Crz",
+    "dazed": "Dzd",
+    "defensive": "Def",
+    "fast": "Fst",
+    "focused": "Foc",
+    "intoxicated": "Itx",
+    "paralyzed": "Par",
+    "poison": "Psn",
+    "reactivate": "Rea",
+    "slow": "Slw",
+    "suffocating": "Suf",
+    "useless_arm": "UAr",
+    "useless_leg": "ULg",
+    "blind": "Bln",
+    "prone": "Prn",
+    "swimming": "Swm",
+    "hazardous": "Haz",
+    "rough_water": "Rgh",
+    "flying": "Fly",
+    "waiting": "Wt",
+    "assisted": "Ast",
+    "imposed_by": "ImpBy",
+    "tricked_by": "TrkBy",
+}

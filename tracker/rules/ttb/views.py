@@ -10,7 +10,7 @@ from __future__ import annotations
 from tracker.rules import view, words
 from tracker.rules.family import FamilyEngine, JSONObject
 from tracker.rules.ttb import actions
-from tracker.rules.ttb.catalogue import CONDITIONS, TIMING
+from tracker.rules.ttb.catalogue import CONDITIONS, SHORT, TIMING
 from tracker.rules.ttb.core import TTBEngine
 from tracker.rules.ttb.initiative import tied_groups
 
@@ -116,7 +116,9 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         for name in [*st.order, *(n for n in self.sheets if n not in st.order)]:
             sheet, f = self.sheets[name], st.fighters[name]
             active = st.active == name
-            init = str(f.init)
+            # Before a Fated flips, the column shows its Initiative aspect plus the card still to come, so it
+            # is not read as a total like a Fatemaster's (Rank Value + Initiative).
+            init = f"{sheet.initiative}+card" if sheet.fated and f.init_card is None else str(f.init)
             if f.pending_init_mod:
                 init += f"→{f.init + f.pending_init_mod}"  # Pass/Wait from next round
             if name in tied:
@@ -130,9 +132,9 @@ class TTBEncounter(TTBEngine, FamilyEngine):
                 words.status_text(status),
                 f"{f.wounds}/{sheet.wounds}",
                 f"{words.pips(f.ap, 2)} {words.pips(f.combat_ap, 1)}" if active else "",
-                words.condition_list(conditions_json(self, name), 48),
             )
-            rows.append(view.OrderRow(name, cells, status in ("dead", "unconscious")))
+            tags = words.condition_tags(conditions_json(self, name), SHORT)
+            rows.append(view.OrderRow(name, cells, status in ("dead", "unconscious"), tags))
         return view.OrderView(
             COLUMNS, tuple(rows), st.active, words.round_line(self.st.phase, self.st.round, self.st.active)
         )

@@ -68,3 +68,24 @@ TIMING = {
     "staggered": "1 Momentum per Standard Action",
     "snared": "only breaking free (Difficulty {v})",
 }
+
+#: Short forms for the order table when its Conditions column is narrow (the table shows a legend).
+SHORT = {
+    "prone": "Prn",
+    "stunned": "Stn",
+    "snared": "Snr",
+    "persistent": "Per",
+    "bleeding": "Bld",
+    "blind": "Bln",
+    "burning": "Brn",
+    "checked": "Chk",
+    "dazed": "Dzd",
+    "deafened": "Dfn",
+    "fatigued": "Ftg",
+    "helpless": "Hlp",
+    "hindered": "Hnd",
+    "marked": "Mrk",
+    "staggered": "Stg",
+    "stuck": "Stk",
+    "unconscious": "Unc",
+}

@@ -10,10 +10,11 @@ from tracker.rules import view, words
 from tracker.rules.errors import Refusal
 from tracker.rules.family import FamilyEngine, JSONObject
 from tracker.rules.twod20 import actions
-from tracker.rules.twod20.catalogue import CONDITIONS, TIMING
+from tracker.rules.twod20.catalogue import CONDITIONS, SHORT, TIMING
 from tracker.rules.twod20.core import TwoD20Engine
+from tracker.rules.twod20.state import Fighter
 
-COLUMNS = ("▶", "Name", "Side", "Zone", "Status", "Stress", "Harms", "Conditions")
+COLUMNS = ("▶", "Name", "Side", "Zone", "Status", "Stress left", "Harms", "Conditions")
 
 
 #: Actions that need more words (a patient, a target): the picker opens the command line for them.
@@ -40,6 +41,13 @@ def pools(eng: TwoD20Engine) -> dict[str, int]:
     if eng.profile.gm_pool != "threat":
         out["threat"] = st.threat
     return out
+
+
+def persistent_text(a: Fighter) -> tuple[str, str]:
+    """Persistent with each instance's rating and the ticks it has left: ``persistent 3 (1 tick left)``."""
+    full = ", ".join(f"{p.x} ({words.plural(p.ticks, 'tick')} left)" for p in a.persistent)
+    brief = "+".join(f"{p.x}/{p.ticks}t" for p in a.persistent)
+    return f"persistent {full}", f"Per{brief}"
 
 
 def order_notes(eng: TwoD20Engine) -> list[str]:
@@ -123,10 +131,14 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
     def order(self) -> view.OrderView:
         st = self.st
         rows = []
+        labelled = len(self.profile.tracks) > 1  # several tracks: each gets its letter (the legend says which)
         for name in [*st.order, *(n for n in self.sheets if n not in st.order)]:
             sheet, a = self.sheets[name], st.fighters[name]
             maxima = self.tracks(name)
-            stress = " ".join(f"{v}/{maxima[t]}" for t, v in a.stress.items())
+            # Stress as the log counts it: what is left of each track (the JSON state keeps what was taken).
+            stress = " ".join(
+                f"{t[0].upper() if labelled else ''}{maxima[t] - v}/{maxima[t]}" for t, v in a.stress.items()
+            )
             harms = " ".join(f"{k[0].upper()}{v}" for k, v in harm_counts(self, name).items() if v)
             status = self.status(name)
             cells = (
@@ -137,15 +149,26 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
                 words.status_text(status),
                 stress,
                 harms,
-                words.condition_list(a.conditions, 48),
             )
-            rows.append(view.OrderRow(name, cells, status in ("dead", "unconscious", "defeated")))
+            tags = words.condition_tags(a.conditions, SHORT, {"persistent": persistent_text(a)} if a.persistent else {})
+            rows.append(view.OrderRow(name, cells, status in ("dead", "unconscious", "defeated"), tags))
         return view.OrderView(
             COLUMNS,
             tuple(rows),
             st.active,
             words.round_line(self.st.phase, self.st.round, self.st.active, order_notes(self)),
+            self.legend(),
         )
+
+    def legend(self) -> str:
+        """What the Stress and Harms columns' letters stand for, under this profile."""
+        tracks = [t for t, _, _ in self.profile.tracks]
+        harms = dict.fromkeys([h for _, h, _ in self.profile.tracks] + [self.profile.mental_harm])
+        out = []
+        if len(tracks) > 1:
+            out.append("Stress left: " + " · ".join(f"{t[0].upper()} {t.title()}" for t in tracks))
+        out.append("Harms: " + " · ".join(f"{h[0].upper()} {h.title()}" for h in harms))
+        return " | ".join(out)
 
     def turn_of(self, who: str) -> view.Block:
         """Major, Minor and Reaction use of the active combatant this turn and round."""

@@ -1,7 +1,9 @@
 """The initiative order: who acts, who has acted, statuses, wounds or stress, AP, conditions.
 
 The family builds the rows (`OrderView`); the panel hands them to the line-API table, which re-renders
-only the rows that changed (ARCHITECTURE.md practice 9: never clear and refill).
+only the rows that changed (ARCHITECTURE.md practice 9: never clear and refill). The round line sits
+in the panel's border (a row saved for a combatant at 80×24), and a legend under the table explains
+every abbreviation the columns use at this width.
 """
 
 from __future__ import annotations
@@ -19,15 +21,20 @@ class InitiativePanel(Panel):
     """The order of the round, as a table the GM can move through to select a combatant."""
 
     DEFAULT_CSS = """
-    InitiativePanel > #round-line { height: 1; padding: 0 1; text-style: bold; }
+    InitiativePanel > #order-legend { dock: bottom; height: auto; padding: 0 1; color: $text-muted; }
     """
 
     #: Bound to the screen's order slice.
     order: var[OrderView | None] = var(None)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="round-line")
         yield OrderTable(id="order-table")
+        yield Static(id="order-legend")
+
+    def on_mount(self) -> None:
+        self.query_one("#order-legend", Static).display = False
+        self._conditions_legend = ""
+        # Panel.on_mount draws next: Textual runs each class's on_mount, so no super() call here.
 
     def watch_order(self) -> None:
         self.redraw()
@@ -36,10 +43,20 @@ class InitiativePanel(Panel):
         order = self.order
         if order is None:
             return
-        rows = {row.name: row.cells for row in order.rows}
-        down = {row.name for row in order.rows if row.down}
-        keys = [row.name for row in order.rows]
-        self.query_one(OrderTable).set_rows(order.columns, keys, rows, order.active, down)
-        if order.round_line != getattr(self, "_line", None):  # one fixed line: no layout needed
-            self._line = order.round_line
-            self.query_one("#round-line", Static).update(order.round_line, layout=False)
+        self.query_one(OrderTable).set_rows(order.columns, list(order.rows), order.active)
+        if order.round_line != self.border_title:
+            self.border_title = order.round_line
+        self._show_legend()
+
+    def on_order_table_legend(self, message: OrderTable.Legend) -> None:
+        self._conditions_legend = message.text
+        self._show_legend()
+
+    def _show_legend(self) -> None:
+        parts = [self.order.legend if self.order else "", self._conditions_legend]
+        text = " | ".join(p for p in parts if p)
+        legend = self.query_one("#order-legend", Static)
+        if text != getattr(self, "_legend_text", None):
+            self._legend_text = text
+            legend.update(text)
+            legend.display = bool(text)

@@ -32,7 +32,7 @@ class LogPanel(Panel):
     def on_mount(self) -> None:
         self._seen = 0
         self._group: tuple[int, str | None] = (-1, None)
-        super().on_mount()
+        # Panel.on_mount draws next: Textual runs each class's on_mount, so no super() call here.
 
     def watch_entries(self) -> None:
         self.redraw()

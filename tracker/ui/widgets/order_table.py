@@ -3,6 +3,12 @@
 Textual's DataTable re-renders every visible cell whenever any cell changes; at 500 combatants a turn
 change would repaint them all. Here a `next` re-renders the two rows that changed (the one that ended,
 the one that starts) and every other line comes from the cache (ARCHITECTURE.md practice 9).
+
+The table always fits its width, so no horizontal scrollbar ever covers a row. The Conditions column
+gets what the other columns leave (a very long name gives up characters first, with an ellipsis): each
+condition is written in full when there is room, else in its short form (the legend under the table says
+what each short form means), and short forms that still do not fit wrap onto the row's next lines.
+Nothing is cut silently.
 """
 
 from __future__ import annotations
@@ -10,14 +16,37 @@ from __future__ import annotations
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
-from textual.events import Click
+from textual.events import Click, Resize
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from tracker.rules.view import ConditionTag, OrderRow
+
 Row = tuple[str, ...]
+
+#: The Name column keeps at least this many characters when the width is short, and gives up
+#: characters beyond `NAME_ROOMY` before the Conditions column has to wrap.
+NAME_MIN = 10
+NAME_ROOMY = 24
+#: The Conditions column's smallest useful width (its title).
+CONDITIONS_MIN = len("Conditions")
+
+
+def fit_conditions(tags: tuple[ConditionTag, ...], width: int) -> tuple[list[str], list[ConditionTag]]:
+    """The conditions as lines of at most `width`, and the tags written in short form (for the legend)."""
+    full = ", ".join(t.full for t in tags)
+    if len(full) <= width:
+        return [full], []
+    lines = [""]
+    for tag in tags:
+        word = tag.short
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > width:
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {word}".strip()
+    return lines, list(tags)
 
 
 class OrderTable(ScrollView, can_focus=True):
@@ -31,7 +60,7 @@ class OrderTable(ScrollView, can_focus=True):
         "order-table--down",
     }
     DEFAULT_CSS = """
-    OrderTable { height: 1fr; }
+    OrderTable { height: 1fr; overflow-x: hidden; }
     OrderTable > .order-table--header { text-style: bold; background: $panel; }
     OrderTable > .order-table--cursor { background: $accent 35%; }
     OrderTable:focus > .order-table--cursor { background: $accent 55%; }
@@ -53,53 +82,99 @@ class OrderTable(ScrollView, can_focus=True):
             super().__init__()
             self.name = name
 
+    class Legend(Message):
+        """The short forms the Conditions column uses at this width changed: the panel shows them."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
     cursor = reactive(0)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.columns: Row = ()
         self.keys: list[str] = []
-        self.rows: dict[str, Row] = {}
+        self.source: dict[str, OrderRow] = {}
+        self.rows: dict[str, list[Row]] = {}
+        #: Each screen line below the header: (combatant, its line number within the row).
+        self.lines: list[tuple[str, int]] = []
         self.active: str | None = None
         self.down: set[str] = set()
         self.widths: list[int] = []
+        self.legend = ""
+        self._position: dict[str, int] = {}
+        #: Rendered lines by combatant and line number, with what they were rendered from.
         self._cache: dict[str, tuple[object, Strip]] = {}
 
     # --- data ---------------------------------------------------------------------------
-    def set_rows(self, columns: Row, keys: list[str], rows: dict[str, Row], active: str | None, down: set[str]) -> None:
+    def set_rows(self, columns: Row, rows: list[OrderRow], active: str | None) -> None:
         """Replace the content; rows whose cells did not change keep their rendered line."""
-        widths = [len(c) for c in columns]
-        for row in rows.values():
-            for i, cell in enumerate(row):
-                widths[i] = max(widths[i], len(cell))
-        widths[-1] = min(widths[-1], 48)
-        if widths != self.widths or columns != self.columns:
-            self._cache.clear()
+        keys = [row.name for row in rows]
         follow = active is not None and active != self.active
-        self.columns, self.keys, self.rows, self.active, self.down, self.widths = (
-            columns,
-            keys,
-            rows,
-            active,
-            down,
-            widths,
-        )
+        self.columns, self.keys, self.active = columns, keys, active
+        self._position = {key: i for i, key in enumerate(keys)}
+        self.source = {row.name: row for row in rows}
+        self.down = {row.name for row in rows if row.down}
+        self._fit()
         if follow and active in keys and self.size.height > 1:
             # Keep the acting combatant in view when the turn passes to someone off-screen.
-            at = keys.index(active)
+            at = self.first_line(active)
             top, visible = self.scroll_offset.y, self.size.height - 1
             if not top <= at < top + visible:
                 self.scroll_to(y=max(0, at - visible // 2), animate=False)
-        size = Size(sum(widths) + len(widths), len(keys) + 1)
-        if size != self.virtual_size:
-            self.virtual_size = size
         cursor = min(self.cursor, max(0, len(keys) - 1))
         if cursor != self.cursor:
             self.cursor = cursor
         self.refresh()
 
+    def _fit(self) -> None:
+        """Measure the columns against the width the table has now (again on every update and resize)."""
+        if not self.columns:
+            return
+        fixed = [len(c) for c in self.columns[:-1]]
+        for row in self.source.values():
+            for i, cell in enumerate(row.cells):
+                fixed[i] = max(fixed[i], len(cell))
+        room = self.size.width - 1 - len(self.columns) if self.size.width else 10_000
+        longest = max([0, *(len(", ".join(t.full for t in r.conditions)) for r in self.source.values())])
+        if len(fixed) > 1 and sum(fixed) + longest > room:
+            fixed[1] = min(fixed[1], max(NAME_MIN, NAME_ROOMY))  # a long name gives way first
+            if room - sum(fixed) < CONDITIONS_MIN:
+                fixed[1] = max(NAME_MIN, fixed[1] - (CONDITIONS_MIN - (room - sum(fixed))))
+        conditions_width = max(CONDITIONS_MIN, room - sum(fixed))
+        rows: dict[str, list[Row]] = {}
+        explained: dict[str, str] = {}
+        for key, row in self.source.items():
+            texts, brief = fit_conditions(row.conditions, conditions_width)
+            explained.update((t.stem, t.meaning) for t in brief)
+            cells = tuple(_cut(cell, fixed[i]) for i, cell in enumerate(row.cells))
+            blank = tuple("" for _ in cells)
+            rows[key] = [(*(cells if n == 0 else blank), text) for n, text in enumerate(texts)]
+        used = max([CONDITIONS_MIN, *(len(line[-1]) for lines in rows.values() for line in lines)])
+        widths = [*fixed, min(conditions_width, used)]
+        if widths != self.widths:
+            self._cache.clear()
+        self.rows, self.widths = rows, widths
+        self.lines = [(key, n) for key in self.keys for n in range(len(rows[key]))]
+        legend = " · ".join(f"{stem} {meaning}" for stem, meaning in explained.items())
+        if legend != self.legend:
+            self.legend = legend
+            self.post_message(self.Legend(legend))
+        size = Size(min(sum(widths) + len(widths), max(self.size.width, 1)), len(self.lines) + 1)
+        if size != self.virtual_size:
+            self.virtual_size = size
+
+    def on_resize(self, event: Resize) -> None:
+        self._fit()
+        self.refresh()
+
     def selected(self) -> str | None:
         return self.keys[self.cursor] if self.keys else None
+
+    def first_line(self, key: str) -> int:
+        """The screen line (below the header) where `key`'s row starts."""
+        return next((i for i, (k, n) in enumerate(self.lines) if k == key and n == 0), 0)
 
     # --- keys and mouse -------------------------------------------------------------------
     def _move(self, index: int) -> None:
@@ -116,15 +191,20 @@ class OrderTable(ScrollView, can_focus=True):
             self._move(index % len(self.keys))
 
     def on_click(self, event: Click) -> None:
-        row = event.y + self.scroll_offset.y - 1
-        if 0 <= row < len(self.keys):
-            self._move(row)
+        line = event.y + self.scroll_offset.y - 1
+        if 0 <= line < len(self.lines):
+            self._move(self._position[self.lines[line][0]])
 
     def watch_cursor(self, old: int, new: int) -> None:
-        if new >= self.scroll_offset.y + self.size.height - 1:
-            self.scroll_to(y=new - self.size.height + 2, animate=False)
-        elif new < self.scroll_offset.y:
-            self.scroll_to(y=new, animate=False)
+        if not self.keys:
+            return
+        key = self.keys[min(new, len(self.keys) - 1)]
+        top = self.first_line(key)
+        bottom = top + len(self.rows.get(key, [()])) - 1
+        if bottom >= self.scroll_offset.y + self.size.height - 1:
+            self.scroll_to(y=bottom - self.size.height + 2, animate=False)
+        elif top < self.scroll_offset.y:
+            self.scroll_to(y=top, animate=False)
         self.refresh()
 
     # --- rendering ------------------------------------------------------------------------
@@ -135,18 +215,18 @@ class OrderTable(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         base = self.rich_style
-        x = self.scroll_offset.x
         if y == 0:
             header = base + self.get_component_rich_style("order-table--header")
-            return self._line(self.columns, header).crop(x, x + width).adjust_cell_length(width, header)
-        index = self.scroll_offset.y + y - 1
-        if index >= len(self.keys):
+            return self._line(self.columns, header).crop(0, width).adjust_cell_length(width, header)
+        at = self.scroll_offset.y + y - 1
+        if at >= len(self.lines):
             return Strip.blank(width, base)
-        key = self.keys[index]
-        cells = self.rows[key]
+        key, part = self.lines[at]
+        index = self._position[key]
+        cells = self.rows[key][part]
         flags = (index == self.cursor, key == self.active, key in self.down, index % 2, self.has_focus)
-        cache_key = (cells, flags, width, x, base)
-        hit = self._cache.get(key)
+        cache_key = (cells, flags, width, base)
+        hit = self._cache.get(f"{key}\0{part}")
         if hit is not None and hit[0] == cache_key:
             return hit[1]
         style = base
@@ -158,6 +238,11 @@ class OrderTable(ScrollView, can_focus=True):
             style += self.get_component_rich_style("order-table--active")
         if index == self.cursor:
             style += self.get_component_rich_style("order-table--cursor")
-        strip = self._line(cells, style).crop(x, x + width).adjust_cell_length(width, style)
-        self._cache[key] = (cache_key, strip)
+        strip = self._line(cells, style).crop(0, width).adjust_cell_length(width, style)
+        self._cache[f"{key}\0{part}"] = (cache_key, strip)
         return strip
+
+
+def _cut(cell: str, width: int) -> str:
+    """A cell shortened to `width` with an ellipsis, never silently."""
+    return cell if len(cell) <= width else cell[: max(0, width - 1)] + "…"
