@@ -151,6 +151,14 @@ class FamilyEngine(ABC):
         """`name` as players may see it; text that names a `hidden` combatant is left out."""
 
     @abstractmethod
+    def player_question(self) -> str:
+        """The pending question in the players' words: no command syntax, nothing GM-only."""
+
+    @abstractmethod
+    def player_pools(self) -> str:
+        """The pools players may see ("Momentum 2"); empty when the family has none for them."""
+
+    @abstractmethod
     def hidden_names(self) -> set[str]:
         """Combatants marked ``gm_only``: never shown to players."""
 
@@ -238,8 +246,9 @@ class FamilyEngine(ABC):
         hidden = self.hidden_names()
         rows = tuple(self.player_row(n, hidden) for n in self.in_order() if n not in hidden)
         active = st.active if st.active not in hidden else None
-        question = st.prompt.question if st.prompt and not mentions(st.prompt.question, hidden) else None
-        return PlayerView(self.encounter_name(), st.round, active, rows, question)
+        question = self.player_question() if st.prompt and not mentions(st.prompt.question, hidden) else None
+        where = f"Round {st.round}" if st.round else "not started"
+        return PlayerView(self.encounter_name(), st.round, active, rows, question, where, self.player_pools())
 
     @abstractmethod
     def encounter_name(self) -> str:

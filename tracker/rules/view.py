@@ -184,6 +184,10 @@ class PlayerView:
     active: str | None
     rows: tuple[PlayerRow, ...]
     prompt: str | None
+    #: "Round 2", or "not started" before the fight.
+    where: str = ""
+    #: The players' own pools ("Momentum 2"); the GM's pool is never here.
+    pools: str = ""
 
 
 class RuleText(Protocol):

@@ -408,3 +408,15 @@ def test_s3_3_undo_gives_back_a_paid_roll() -> None:
     before = d20_state(s).model_dump()
     run(s, "roll Kit 10 1 bought=3", "undo")
     assert d20_state(s).model_dump() == before
+
+
+def test_s3_3_pools_before_start_show_the_files_values() -> None:
+    """CONTRACT.md §3 "Pools before start", RULES.md §3.3/§3.13: before `start` the JSON state, the header
+    and `tracker exec` show the pools the scene will start with (the file's, or 2 Threat per PC)."""
+    s = session_from(encounter(momentum=1, threat=5))
+    assert state_json(s)["pools"] == {"momentum": 1, "threat": 5}
+    assert s.engine.header().pools == "Momentum 1 · Threat 5"
+    s.execute("start")
+    assert state_json(s)["pools"] == {"momentum": 1, "threat": 5}
+    unset = session_from(encounter(momentum=None, threat=None))
+    assert state_json(unset)["pools"] == {"momentum": 0, "threat": 4}  # 2 per player character, 2 PCs

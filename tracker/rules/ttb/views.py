@@ -7,6 +7,8 @@ The screen binds what this builds and never reads the engine itself.
 
 from __future__ import annotations
 
+import re
+
 from tracker.rules import view, words
 from tracker.rules.family import FamilyEngine, JSONObject
 from tracker.rules.ttb import actions
@@ -232,3 +234,11 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         conds = conditions_json(self, name)
         safe = tuple((k, v) for k, v in conds.items() if not (isinstance(v, str) and words.mentions(v, hidden)))
         return view.PlayerRow(name, self.status(name), health, safe, self.st.active == name, f.acted)
+
+    def player_question(self) -> str:
+        """The question without the GM's answer hints ("(or flip)", "(yes/no)")."""
+        question = self.st.prompt.question if self.st.prompt else ""
+        return re.sub(r"\s*\((or flip|yes/no)\)", "", question)
+
+    def player_pools(self) -> str:
+        return ""  # the Fate Deck and the Fatemaster's Fate Points are the GM's

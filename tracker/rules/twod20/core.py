@@ -44,6 +44,13 @@ class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
         base[first] = max(0, base[first] - fatigue)
         return base
 
+    def starting_pools(self) -> tuple[int, int]:
+        """Momentum and the GM's pool as the scene starts: the file's, or 2 per player character for
+        Threat when the file gives none (RULES.md §3.3, §3.13)."""
+        info = self.setup.encounter
+        pcs = sum(1 for c in self.sheets.values() if c.pc)
+        return info.momentum or 0, info.threat if info.threat is not None else 2 * pcs
+
     @property
     def pool_name(self) -> str:
         return self.profile.gm_pool.title()

@@ -62,9 +62,8 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
         raise Refusal("nobody is able to act")
     info = eng.setup.encounter
     if st.phase == "setup":
+        st.momentum, st.threat = eng.starting_pools()
         pcs = sum(1 for c in eng.sheets.values() if c.pc)
-        st.momentum = info.momentum or 0
-        st.threat = info.threat if info.threat is not None else 2 * pcs
         why = "" if info.threat is not None else f" (2 per player character, {pcs})"
         eng.log(f"Scene begins: {info.name} — Momentum {st.momentum}, {eng.pool_name} {st.threat}{why}")
     else:

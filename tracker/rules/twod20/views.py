@@ -36,10 +36,12 @@ def harm_counts(eng: TwoD20Engine, name: str) -> dict[str, int]:
 
 
 def pools(eng: TwoD20Engine) -> dict[str, int]:
-    st = eng.st
-    out = {"momentum": st.momentum, eng.profile.gm_pool: st.threat}
+    """The pools by name (the GM's under its profile name, and as ``threat`` too); before ``start``
+    the values the scene will start with (CONTRACT.md §3 "Pools before start")."""
+    momentum, threat = eng.starting_pools() if eng.st.phase == "setup" else (eng.st.momentum, eng.st.threat)
+    out = {"momentum": momentum, eng.profile.gm_pool: threat}
     if eng.profile.gm_pool != "threat":
-        out["threat"] = st.threat
+        out["threat"] = threat
     return out
 
 
@@ -120,7 +122,8 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
     def pools_text(self, style: str = "title") -> str:
         if style == "plain":
             return ", ".join(f"{k} {v}" for k, v in pools(self).items())
-        return f"Momentum {self.st.momentum} · {self.pool_name} {self.st.threat}"
+        values = pools(self)
+        return f"Momentum {values['momentum']} · {self.pool_name} {values[self.profile.gm_pool]}"
 
     def summary_body(self, name: str) -> str:
         a, maxima = self.st.fighters[name], self.tracks(name)
@@ -282,3 +285,15 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
 
     def words(self, kind: str) -> list[str]:
         return list(self.zones.names()) if kind == "zone" else super().words(kind)
+
+    def player_question(self) -> str:
+        """Who acts next, in plain words: the hand-over's picks, keeps and costs are the GM's business."""
+        prompt = self.st.prompt
+        if prompt is None:
+            return ""
+        if prompt.kind in ("pick", "round"):
+            return "Who acts first?" if self.st.last_actor is None else "Who acts next?"
+        return prompt.question
+
+    def player_pools(self) -> str:
+        return f"Momentum {pools(self)['momentum']}"  # the group's pool; the GM's pool stays hidden

@@ -23,6 +23,7 @@ from tracker.rules.words import quote
 from tracker.ui.messages import Submit
 from tracker.ui.palette import TrackerCommands
 from tracker.ui.screens.modals import ActionPicker, HelpScreen, RuleScreen
+from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.command import CommandLine, CommandSuggester
 from tracker.ui.widgets.conditions import ConditionsPanel
@@ -164,15 +165,21 @@ class TrackerScreen(Screen[None]):
             self._signature = signature
             self.refresh_bindings()
 
-    def watch_header(self, header: HeaderView | None) -> None:
-        if header is None:
+    def watch_header(self) -> None:
+        self._draw_title()
+
+    def on_resize(self) -> None:
+        self._draw_title()
+
+    def _draw_title(self) -> None:
+        """The title, shortened by priority to the screen's width (`tracker.ui.title`)."""
+        if self.header is None or not self.is_mounted:
             return
-        label = "VIEW ONLY · " if self.read_only else ""
-        pools = f" · {header.pools}" if header.pools else ""  # the pools first: the name is in the order too
-        active = f" · {header.active}'s turn" if header.active else ""
-        self.query_one("#title", Static).update(
-            f"{label}{header.encounter} · {header.family} · {header.where}{pools}{active}", layout=False
-        )
+        width = max(20, self.size.width - 2)
+        text = fit_title(title_parts(self.header, self.read_only), width)
+        if text != getattr(self, "_title_text", None):
+            self._title_text = text
+            self.query_one("#title", Static).update(text, layout=False)
 
     def show_caption(self, text: str | None) -> None:
         """The demo's caption for the step being played (hidden when None)."""

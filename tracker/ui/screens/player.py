@@ -52,10 +52,8 @@ class PlayerScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for col in ("▶", "Name", "Status", "Health", "Conditions"):
-            table.add_column(col, key=col)
         self._rows: dict[str, tuple[Any, ...]] = {}
+        self._columns: tuple[str, ...] = ()
         self.show()
 
     def watch_revision(self) -> None:
@@ -65,14 +63,25 @@ class PlayerScreen(Screen[None]):
     def show(self) -> None:
         app = cast("TrackerApp", self.app)
         view = app.session.engine.player_view()
-        self.query_one(Digits).update(str(view.round))
+        digits = self.query_one(Digits)
+        digits.update(str(view.round))
+        digits.display = view.round > 0  # no "Round 0" before the fight
         who = view.active
         line = Text()
         line.append(f"{view.name}\n", style="dim")
-        line.append(f"Round {view.round} · ", style="bold")
+        line.append(f"{view.where} · ", style="bold")
+        if view.pools:
+            line.append(f"{view.pools} · ", style="bold")
         line.append(f"{who}'s turn" if who else "waiting", style="bold reverse" if who else "italic")
         self.query_one("#active-name", Static).update(line)
         table: DataTable[Any] = self.query_one(DataTable)
+        zones = any(row.zone for row in view.rows)
+        columns = ("▶", "Name", *(("Zone",) if zones else ()), "Status", "Health", "Conditions")
+        if columns != self._columns:  # a zone appeared (or the file changed family): rebuild once
+            table.clear(columns=True)
+            for col in columns:
+                table.add_column(col, key=col)
+            self._columns, self._rows = columns, {}
         seen = set()
         for row in view.rows:
             name = row.name
@@ -80,6 +89,7 @@ class PlayerScreen(Screen[None]):
             cells = (
                 "▶" if row.active else ("✓" if row.acted else ""),
                 Text(name, style="bold" if row.active else ""),
+                *((row.zone or "",) if zones else ()),
                 status_text(row.status),
                 row.health,
                 condition_list(dict(row.conditions), 60),
@@ -88,9 +98,10 @@ class PlayerScreen(Screen[None]):
             if old is None:
                 table.add_row(*cells, key=name)
             else:
-                for col, before, after in zip(("▶", "Name", "Status", "Health", "Conditions"), old, cells, strict=True):
+                for col, before, after in zip(columns, old, cells, strict=True):
                     if before != after:
-                        table.update_cell(name, col, after)
+                        # Re-measure the column: a longer value ("✚ dying", ", 1 Harm") must not be cut.
+                        table.update_cell(name, col, after, update_width=True)
             self._rows[name] = cells
         for name in list(self._rows):
             if name not in seen:

@@ -1,0 +1,41 @@
+"""The title line, shortened by priority so what matters mid-fight survives a narrow terminal.
+
+Kept apart from the screen so it can be tested on its own: the round, whose turn it is and the pools
+(GM pool and Momentum) stay; the family's name and then the encounter's name give way first, cut with
+an ellipsis before they are dropped.
+"""
+
+from __future__ import annotations
+
+from tracker.rules.view import HeaderView
+
+SEPARATOR = " · "
+#: A part cut shorter than this is dropped instead (an ellipsis after two letters helps nobody).
+SHORTEST = 8
+
+
+def title_parts(header: HeaderView, read_only: bool) -> list[tuple[str, int]]:
+    """The title's parts in reading order, each with its priority (higher stays longer)."""
+    parts = [("VIEW ONLY", 6)] if read_only else []
+    parts += [(header.encounter, 1), (header.family, 2), (header.where, 5)]
+    if header.pools:
+        parts.append((header.pools, 3))
+    if header.active:
+        parts.append((f"{header.active}'s turn", 4))
+    return parts
+
+
+def fit_title(parts: list[tuple[str, int]], width: int) -> str:
+    """Join the parts; while too long, cut then drop the lowest-priority part."""
+    texts = {i: text for i, (text, _) in enumerate(parts)}
+    for i in sorted(texts, key=lambda i: parts[i][1]):
+        line = SEPARATOR.join(texts[k] for k in sorted(texts))
+        if len(line) <= width:
+            return line
+        room = len(texts[i]) - (len(line) - width)
+        if room >= SHORTEST:
+            texts[i] = texts[i][: room - 1] + "…"
+        else:
+            del texts[i]
+    line = SEPARATOR.join(texts[k] for k in sorted(texts))
+    return line if len(line) <= width else line[: max(0, width - 1)] + "…"
