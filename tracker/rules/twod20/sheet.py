@@ -10,6 +10,21 @@ from tracker.rules.conditions import CombatantEntry, ConditionCatalogue
 from tracker.rules.model import ConditionValue, Strict
 from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
 
+RangeBand = Literal["reach", "close", "medium", "long", "extreme"]
+
+
+class TwoD20Weapon(Strict):
+    """A weapon in the file (CONTRACT.md §2): its range band says the Difficulty of a shot (RULES.md §3.6).
+
+    ``damage`` and ``effects`` are the weapon's profile as the table reads it (``effects`` as written in a
+    damage command, e.g. ``["piercing=2", "vicious"]``); the zones panel uses the range.
+    """
+
+    name: str = Field(min_length=1)
+    range: RangeBand = "close"
+    damage: int = Field(default=0, ge=0)
+    effects: list[str] = Field(default_factory=list)
+
 
 class TwoD20Combatant(CombatantEntry):
     """One ``[[combatants]]`` entry of a 2d20 encounter."""
@@ -41,6 +56,8 @@ class TwoD20Combatant(CombatantEntry):
     #: Harms that defeat this combatant; defaults to the profile's (SRD 3). The SRD's NPC chapter is
     #: missing from the seeds, so a table gives minor/notable NPCs their own number here.
     harm_capacity: int | None = Field(default=None, ge=1)
+    #: The first is the one the zones panel reports ranges with (a "reach" weapon: melee).
+    weapons: list[TwoD20Weapon] = Field(default_factory=list)
     conditions: dict[str, ConditionValue] = Field(default_factory=dict)
     gm_only: bool = False
     notes: str = ""

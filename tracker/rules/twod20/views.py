@@ -193,13 +193,17 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         return out.block()
 
     def field(self, focus: str | None) -> view.Block:
-        """The zone map with its occupants and Reach pairs, and range and Difficulty from `focus`."""
-        from tracker.rules.twod20.core import range_report
+        """Range and Difficulty from `focus` to everyone (enemies first) with its weapon, then the map.
 
+        The ranges come first because they are what the GM looks up mid-turn; the panel scrolls by keys
+        for the map below them.
+        """
         out = view.BlockWriter()
         names = self.zones.names()
         if not names:
             return out.add("This encounter has no zones.", "italic").block()
+        if focus and self.fighter(focus).zone:
+            self._ranges_from(focus, out)
         for zone in names:
             people = [n for n, a in self.st.fighters.items() if a.zone == zone and not a.dead]
             traits = self.zones.traits(zone)
@@ -211,16 +215,31 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
                 out.line(f"   {', '.join(people)}")
         if self.st.reach:
             out.line("Reach: " + "; ".join(f"{a}–{b}" for a, b in self.st.reach))
-        if focus and self.fighter(focus).zone:
-            out.line().line(f"From {focus} (Close-range weapon):", "bold")
-            for other, a in self.st.fighters.items():
-                if other == focus or a.dead or a.zone is None:
-                    continue
-                try:
-                    out.line(f"  {other}: {range_report(self, focus, other, 'close')}")
-                except Refusal as exc:
-                    out.line(f"  {other}: {exc}")
         return out.block()
+
+    def _ranges_from(self, who: str, out: view.BlockWriter) -> None:
+        from tracker.rules.twod20.core import range_report
+
+        weapons = self.sheet(who).weapons
+        weapon = weapons[0] if weapons else None
+        band = weapon.range if weapon else "close"
+        kind = "melee" if band == "reach" else "ranged"
+        said = f"{weapon.name}, {band}" if weapon else "no weapon in the file: Close assumed"
+        out.line(f"From {who} ({said}):", "bold")
+        others = [n for n, a in self.st.fighters.items() if n != who and not a.dead and a.zone is not None]
+        for label, group in (
+            ("", [n for n in others if self.enemies(who, n)]),
+            ("allies: ", [n for n in others if not self.enemies(who, n)]),
+        ):
+            for n, other in enumerate(group):
+                try:
+                    report = range_report(self, who, other, None if kind == "melee" else band, kind)
+                except Refusal as exc:
+                    report = str(exc)
+                if kind == "melee" and sorted([who, other]) not in self.st.reach:
+                    report = report.split(",")[0] + ": not within Reach (B22)"
+                out.line(f"  {label if n == 0 else ' ' * len(label)}{other}: {report}")
+        out.line()
 
     def resources(self) -> view.Block:
         """Momentum, Threat (or Heat) and each player character's Fortune."""

@@ -66,6 +66,15 @@ class TrackerScreen(Screen[None]):
         Binding("t", "cycle_theme", "Theme", id="theme", show=False),
         Binding("comma", "tab(-1)", "Previous tab", id="tab-prev", show=False),
         Binding("full_stop", "tab(1)", "Next tab", id="tab-next", show=False),
+        Binding("pageup,ctrl+up", "scroll_tab(-1)", "Scroll the tab up", id="tab-scroll-up", show=False, priority=True),
+        Binding(
+            "pagedown,ctrl+down",
+            "scroll_tab(1)",
+            "Scroll the tab down",
+            id="tab-scroll-down",
+            show=False,
+            priority=True,
+        ),
         Binding("question_mark,f1", "help", "Help", id="help"),
         *[Binding(str(i), f"answer({i})", f"Answer {i}", id=f"answer-{i}", show=False) for i in range(1, 10)],
         Binding("escape", "focus_order", "Back to the order", id="focus-order", show=False),
@@ -309,6 +318,17 @@ class TrackerScreen(Screen[None]):
         panes = [pane.id for pane in tabs.query(TabPane) if pane.id]
         if tabs.active in panes:
             tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
+
+    def action_scroll_tab(self, step: int) -> None:
+        """PageUp/PageDown scroll the side panel's open tab (the zone map, a long log) from anywhere."""
+        tabs = self.query_one("#side", TabbedContent)
+        pane = tabs.get_pane(tabs.active) if tabs.active else None
+        if pane is None:
+            return
+        for widget in [*pane.query(Panel), *pane.query("RichLog")]:
+            if widget.allow_vertical_scroll:
+                (widget.scroll_page_down if step > 0 else widget.scroll_page_up)(animate=False)
+                return
 
     def action_help(self) -> None:
         rows = []

@@ -2,6 +2,10 @@
 
 It appends only the entries written since it last looked (the state counts every entry ever logged),
 into a `RichLog` with a line limit (ARCHITECTURE.md practice 9).
+
+A RichLog wraps each write at the width it has then, and never less than its `min_width` (78 by
+default): narrower than that, lines were cut at the edge and words lost ("fai the check"). So the
+minimum is small, and when the width changes the panel writes the kept entries again at the new width.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ class LogPanel(Panel):
     entries: var[LogSlice] = var(((), 0))
 
     def compose(self) -> ComposeResult:
-        yield RichLog(max_lines=2000, wrap=True, markup=False)
+        yield RichLog(max_lines=2000, min_width=20, wrap=True, markup=False)
 
     def on_mount(self) -> None:
         self._seen = 0
@@ -36,6 +40,16 @@ class LogPanel(Panel):
 
     def watch_entries(self) -> None:
         self.redraw()
+
+    def on_resize(self) -> None:
+        """Wrapped text is laid out for one width: at a new width, write the kept entries again."""
+        width = self.size.width
+        if width and width != getattr(self, "_width", None):
+            self._width = width
+            self._seen = 0
+            self._group = (-1, None)
+            self.query_one(RichLog).clear()
+            self.redraw()
 
     def draw(self) -> None:
         entries, logged = self.entries
