@@ -6,6 +6,8 @@ the order, Major/Minor/Reaction use, the zone map with ranges and Difficulty, Mo
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tracker.rules import view, words
 from tracker.rules.errors import Refusal
 from tracker.rules.family import FamilyEngine, JSONObject
@@ -301,6 +303,15 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
             health = ""
         safe = tuple((k, v) for k, v in a.conditions.items() if not (isinstance(v, str) and words.mentions(v, hidden)))
         return view.PlayerRow(name, self.status(name), health, safe, self.st.active == name, a.acted, a.zone)
+
+    def conditions_of(self, who: str) -> tuple[view.ConditionNote, ...]:
+        """As every family's, but Persistent says its rating and ticks (the value alone is the ticks)."""
+        notes = super().conditions_of(who)
+        fighter = self.fighter(who)
+        if not fighter.persistent:
+            return notes
+        label = persistent_text(fighter)[0].capitalize()
+        return tuple(replace(n, label=label) if n.key == "persistent" else n for n in notes)
 
     def words(self, kind: str) -> list[str]:
         return list(self.zones.names()) if kind == "zone" else super().words(kind)

@@ -1,0 +1,135 @@
+"""The screen loses nothing (issue 9): the title keeps what matters, the order table fits its width
+without clipping silently, the log keeps its words, and the family says things the table's way."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from tests.conftest import d20, session_from, ttb
+from tests.ui.conftest import make_app
+from tracker.rules.view import ConditionTag, HeaderView
+from tracker.rules.words import condition_tags
+from tracker.ui.title import fit_title, title_parts
+from tracker.ui.widgets.order_table import OrderTable, fit_conditions
+
+HEADER = HeaderView("Firefight at Maglev Station Kappa", "2d20 infinity", "Round 2", "Momentum 2 · Heat 6", "Vel")
+
+
+def test_title_keeps_round_active_and_pools_before_the_encounter_name() -> None:
+    full = fit_title(title_parts(HEADER, False), 200)
+    assert full == "Firefight at Maglev Station Kappa · 2d20 infinity · Round 2 · Momentum 2 · Heat 6 · Vel's turn"
+    for width in (78, 60, 48):
+        text = fit_title(title_parts(HEADER, False), width)
+        assert len(text) <= width
+        assert "Round 2" in text and "Vel's turn" in text and "Heat 6" in text
+    assert "Firefight" not in fit_title(title_parts(HEADER, False), 48)
+    assert fit_title(title_parts(HEADER, True), 78).startswith("VIEW ONLY · ")
+
+
+def tags() -> tuple[ConditionTag, ...]:
+    return condition_tags(
+        {"burning": 2, "poison": 3, "dazed": True, "prone": True, "bleeding_out": 2},
+        {"burning": "Brn", "poison": "Psn", "dazed": "Dzd", "prone": "Prn", "bleeding_out": "Bld"},
+    )
+
+
+def test_conditions_in_full_when_they_fit_else_short_forms_that_wrap_never_cut() -> None:
+    lines, brief = fit_conditions(tags(), 80)
+    assert lines == ["burning 2, poison 3, dazed, prone, bleeding out 2"] and brief == []
+    lines, brief = fit_conditions(tags(), 24)
+    assert lines == ["Brn2 Psn3 Dzd Prn Bld2"] and [t.stem for t in brief] == ["Brn", "Psn", "Dzd", "Prn", "Bld"]
+    lines, _ = fit_conditions(tags(), 10)
+    assert " ".join(lines) == "Brn2 Psn3 Dzd Prn Bld2" and all(len(line) <= 10 for line in lines)
+
+
+def test_order_table_fits_80_columns_with_ten_combatants_and_a_legend(tmp_path: Path) -> None:
+    """All ten of the brawl fit at 80×24; five conditions wrap in short form, explained by the legend."""
+    app = make_app(tmp_path, "brawl.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for line in (
+                "start",
+                "answer Belle",
+                "add Sofia burning 2",
+                "add Sofia poison 3",
+                "add Sofia dazed",
+                "add Sofia prone",
+                "add Sofia bleeding_out 2",
+            ):
+                assert app.submit(line) is None, line
+            await pilot.pause()
+            table = app.screen.query_one(OrderTable)
+            assert table.virtual_size.width <= table.size.width  # no horizontal scrolling
+            assert len(table.keys) == 10 and table.size.height >= len(table.lines) + 1  # every row shows
+            sofia = [" ".join(line) for line in table.rows["Sofia Ramos"]]
+            assert "Brn2" in "".join(sofia) and "Bld2" in "".join(sofia)
+            assert "Brn burning" in table.legend and "Bld bleeding out" in table.legend
+
+    asyncio.run(drive())
+
+
+def test_stress_is_what_is_left_and_labelled_per_track(tmp_path: Path) -> None:
+    """RULES.md §3.10.1: the table counts stress left, as the log does ("Vigour 9/12 left")."""
+    from tracker.rules.session import Session
+    from tracker.store import files
+
+    s = Session(files.load(Path(__file__).resolve().parents[2] / "examples" / "firefight_infinity.toml"))
+    s.execute("start")
+    s.execute("damage Vel 3")
+    row = next(r for r in d20(s).order().rows if r.name == "Hacker Vel")
+    left = d20(s).tracks("Hacker Vel")["vigour"] - d20(s).st.fighters["Hacker Vel"].stress["vigour"]
+    assert row.cells[5].startswith(f"V{left}/")
+    assert "V Vigour" in d20(s).order().legend
+
+
+def test_persistent_shows_its_rating_and_ticks() -> None:
+    """RULES.md §3.8 Persistent X: the rating and the ticks left, not only the ticks."""
+    s = session_from(
+        '[encounter]\nname = "T"\nsystem = "2d20"\nseed = 1\n'
+        '[[zones]]\nname = "A"\n[[combatants]]\nname = "Kit"\nstress = 10\nzone = "A"\n'
+    )
+    s.execute("add Kit persistent 3")
+    row = d20(s).order().rows[0]
+    assert row.conditions[0].full == "persistent 3 (1 tick left)"
+    assert d20(s).conditions_of("Kit")[0].label == "Persistent 3 (1 tick left)"
+
+
+def test_fated_initiative_before_the_flip_is_marked_as_aspect_plus_card() -> None:
+    """RULES.md §2.2: a Fated's total is its Initiative plus a flipped card, not a number yet."""
+    s = session_from('[[combatants]]\nname = "Sofia"\nkind = "fated"\ninitiative = 3\nwounds = 6\n')
+    assert ttb(s).order().rows[0].cells[2] == "3+card"
+
+
+def test_player_view_words_the_question_without_command_syntax(tmp_path: Path) -> None:
+    from tracker.rules.session import Session
+    from tracker.store import files
+
+    s = Session(files.load(Path(__file__).resolve().parents[2] / "examples" / "skirmish_srd.toml"))
+    assert s.engine.player_view().where == "not started"
+    s.execute("start")
+    view = s.engine.player_view()
+    assert view.prompt == "Who acts first?" and "NAME" not in (view.prompt or "")
+    assert view.pools.startswith("Momentum ") and "Threat" not in view.pools
+    assert any(row.zone for row in view.rows)
+
+
+def test_log_keeps_every_word_at_80_columns(tmp_path: Path) -> None:
+    """A long log line wraps with its words intact (RichLog's 78-column minimum cut them before)."""
+    from textual.widgets import RichLog
+
+    app = make_app(tmp_path, "duel.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert app.submit("start") is None
+            assert app.submit("damage Sofia 2/3/4 margin=0") is None
+            await pilot.press("full_stop", "full_stop", "full_stop", "full_stop")  # to the Log tab
+            await pilot.pause()
+            log = app.screen.query_one("#tab-log RichLog", RichLog)
+            text = " ".join(strip.text.strip() for strip in log.lines)
+            entry = app.session.state.log[-2].text
+            assert all(word in text for word in entry.split()), (entry, text)
+
+    asyncio.run(drive())
