@@ -64,6 +64,8 @@ class OrderTable(ScrollView, can_focus=True):
         self.down: set[str] = set()
         self.widths: list[int] = []
         self._cache: dict[str, tuple[object, Strip]] = {}
+        #: A combatant the screen asked to select before its row was drawn (`select_name`).
+        self._wanted: str | None = None
 
     # --- data ---------------------------------------------------------------------------
     def set_rows(self, columns: Row, keys: list[str], rows: dict[str, Row], active: str | None, down: set[str]) -> None:
@@ -76,6 +78,9 @@ class OrderTable(ScrollView, can_focus=True):
         if widths != self.widths or columns != self.columns:
             self._cache.clear()
         follow = active is not None and active != self.active
+        # The cursor stays on the same combatant when the rows move (a new round re-sorts the order).
+        held = self._wanted or self.selected()
+        self._wanted = None
         self.columns, self.keys, self.rows, self.active, self.down, self.widths = (
             columns,
             keys,
@@ -93,13 +98,21 @@ class OrderTable(ScrollView, can_focus=True):
         size = Size(sum(widths) + len(widths), len(keys) + 1)
         if size != self.virtual_size:
             self.virtual_size = size
-        cursor = min(self.cursor, max(0, len(keys) - 1))
+        cursor = keys.index(held) if held in keys else min(self.cursor, max(0, len(keys) - 1))
         if cursor != self.cursor:
             self.cursor = cursor
         self.refresh()
 
     def selected(self) -> str | None:
-        return self.keys[self.cursor] if self.keys else None
+        return self.keys[self.cursor] if 0 <= self.cursor < len(self.keys) else None
+
+    def select_name(self, name: str) -> None:
+        """Put the cursor on `name` for the screen (a turn started), without announcing it as the GM's move:
+        the screen already selected them. A row not drawn yet is selected when it is."""
+        if name in self.keys:
+            self.cursor = self.keys.index(name)
+        else:
+            self._wanted = name
 
     # --- keys and mouse -------------------------------------------------------------------
     def _move(self, index: int) -> None:
