@@ -27,7 +27,10 @@ class CommandSuggester(Suggester):
     """Suggests the rest of the word being typed, from the encounter's own names."""
 
     def __init__(self, engine: Callable[[], FamilyEngine]) -> None:
-        super().__init__(use_cache=False, case_sensitive=False)
+        # Case-sensitive as far as Textual goes: it would lowercase the whole line it hands over, and the
+        # accepted suggestion would turn "remove 'Sofia Ramos' b" into "remove 'sofia ramos' burning".
+        # Matching here ignores case itself.
+        super().__init__(use_cache=False, case_sensitive=True)
         self._engine = engine
 
     async def get_suggestion(self, value: str) -> str | None:
