@@ -171,12 +171,14 @@ def test_undo_and_redo_say_what_they_undid(tmp_path: Path) -> None:
 
 
 def test_every_hand_over_option_is_visible_at_120x40(tmp_path: Path) -> None:
-    """Item 5: the prompt bar grows so every numbered option shows above the command line."""
+    """Item 5: the prompt bar grows so every numbered option shows above the command line, also when
+    the screen opens on a question already waiting (the bar is packed again once its width is known)."""
     app = make_app(tmp_path, "skirmish_srd.toml")
+    for line in ("start", "pick Ada", "next"):  # resumed mid hand-over
+        app.session.execute(line)
 
     async def drive() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("n", "1", "n")  # start, Ada first, end her turn: the hand-over
             await pilot.pause(0.2)
             screen = main_screen(app)
             shown = screen.view.prompt if screen.view else None
