@@ -20,8 +20,9 @@ from typing import Literal
 
 from tracker.rules.errors import Refusal
 
-#: What a positional argument is, so completion can offer the right words.
-ArgKind = Literal["name", "condition", "action", "zone", "number", "signed", "card", "answer", "text", "word"]
+#: What a positional argument is, so completion can offer the right words. ``held`` is a condition the
+#: combatant named before it has (``remove`` completes only those), ``condition`` any condition.
+ArgKind = Literal["name", "condition", "held", "action", "zone", "number", "signed", "card", "answer", "text", "word"]
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ ADD = VerbSpec(
 )
 REMOVE = VerbSpec(
     "remove",
-    ("name", "condition", "number"),
+    ("name", "held", "number"),
     2,
     3,
     "remove NAME CONDITION [N]",

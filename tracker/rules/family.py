@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from pydantic import Field
 
+from tracker.rules import names
 from tracker.rules.commands import ArgKind, Command, VerbTable
+from tracker.rules.errors import Refusal
 from tracker.rules.model import DemoStep, EncounterInfo, History, Strict
 from tracker.rules.view import (
     ActionChoice,
@@ -143,6 +145,10 @@ class FamilyEngine(ABC):
         """The family's own words for an argument of `kind` (conditions, actions, zones)."""
 
     @abstractmethod
+    def held_conditions(self, who: str) -> list[str]:
+        """The conditions `who` has now, as ``remove`` takes them: the only ones worth completing there."""
+
+    @abstractmethod
     def actions_for(self, who: str) -> list[ActionChoice]:
         """The action catalogue for `who`, legal first, each illegal one with its reason."""
 
@@ -231,10 +237,14 @@ class FamilyEngine(ABC):
             phase=st.phase,
         )
 
-    def choices(self, kind: ArgKind) -> list[str]:
-        """Words the command line may complete for an argument of `kind`."""
+    def choices(self, kind: ArgKind, subject: str | None = None) -> list[str]:
+        """Words the command line may complete for an argument of `kind`; `subject` is the combatant the
+        line names first (as typed), for kinds that depend on it (``held``: that one's own conditions)."""
         if kind == "name":
             return self.combatant_names()
+        if kind == "held":
+            who = self.find_name(subject) if subject else None
+            return self.held_conditions(who) if who else self.words("condition")
         if kind == "answer":
             prompt = self.state.prompt
             return list(prompt.options) if prompt else []
@@ -249,6 +259,13 @@ class FamilyEngine(ABC):
         question = self.player_question() if st.prompt and not mentions(st.prompt.question, hidden) else None
         where = f"Round {st.round}" if st.round else "not started"
         return PlayerView(self.encounter_name(), st.round, active, rows, question, where, self.player_pools())
+
+    def find_name(self, text: str) -> str | None:
+        """The combatant `text` names (case-insensitive, a unique prefix), or None: completion never refuses."""
+        try:
+            return names.resolve(text, self.combatant_names())
+        except Refusal:
+            return None
 
     @abstractmethod
     def encounter_name(self) -> str:

@@ -20,11 +20,18 @@ LOG_LIMIT = 200
 #: What `Engine.ask` writes before a question, so the text alone still reads as one.
 PROMPT_MARK = "? "
 
-LogKind = Literal["event", "prompt"]
+#: ``event`` for what happened, ``prompt`` for a question the table must answer, ``result`` for the outcome
+#: of a flip or a roll (the screen shows those where the GM looks as well as in the log).
+LogKind = Literal["event", "prompt", "result"]
+
+
+def _kind_of(text: str) -> LogKind:
+    """The kind the string form reads back: a prompt by its mark, anything else as an event."""
+    return "prompt" if text.startswith(PROMPT_MARK) else "event"
 
 
 class LogEntry(Strict):
-    """A log entry: the round, whose turn it was (None between turns), event or prompt, and the text.
+    """A log entry: the round, whose turn it was (None between turns), its kind, and the text.
 
     Saved as the string ``"round|actor|text"``, the form every file has used (``actor`` empty between
     turns; a prompt's text starts with ``"? "``, which is how its kind reads back). tomli_w writes a
@@ -32,13 +39,15 @@ class LogEntry(Strict):
     kept entries that is 40-60 % more file, up to a millisecond more per durable save (one per
     command) and 2-4 ms more to read it back. An entry the string cannot carry exactly (an actor
     containing ``|``, a kind its text does not show) is saved as the list ``[round, actor, kind,
-    text]`` instead; both forms load.
+    text]`` instead; both forms load. A result is such an entry: the few flips and rolls of a fight
+    keep their kind across a restart for a handful of bytes each.
     """
 
     round: int
     #: Whose turn it was when the entry was written (``active``), None when no turn was open.
     actor: str | None = None
-    #: ``prompt`` for a question the table must answer (`Engine.ask`), ``event`` for everything else.
+    #: ``prompt`` for a question the table must answer (`Engine.ask`), ``result`` for a flip's or a roll's
+    #: outcome, ``event`` for everything else.
     kind: LogKind = "event"
     #: As written; a prompt's text keeps its leading ``"? "``.
     text: str
@@ -49,8 +58,7 @@ class LogEntry(Strict):
         """Read the saved string form and the list form."""
         if isinstance(data, str):
             round_no, actor, text = data.split("|", 2)
-            kind = "prompt" if text.startswith(PROMPT_MARK) else "event"
-            return {"round": round_no, "actor": actor or None, "kind": kind, "text": text}
+            return {"round": round_no, "actor": actor or None, "kind": _kind_of(text), "text": text}
         if isinstance(data, list | tuple):
             if len(data) != 4:
                 raise ValueError("a log entry is 'round|actor|text' or [round, actor, kind, text]")
@@ -61,6 +69,6 @@ class LogEntry(Strict):
     @model_serializer(mode="plain")
     def _compact(self) -> str | list[int | str]:
         actor = self.actor or ""
-        if "|" in actor or (self.kind == "prompt") != self.text.startswith(PROMPT_MARK):
+        if "|" in actor or self.kind != _kind_of(self.text):
             return [self.round, actor, self.kind, self.text]
         return f"{self.round}|{actor}|{self.text}"

@@ -176,6 +176,9 @@ def legality(eng: TTBEngine, who: str, key: str, args: list[str], triggered: boo
             return f"{who} has no Fate Point to pay in place of the discard"
     if key == "wait" and f.wait:
         return f"{who} is already Waiting ({f.wait})"
+    reason = _needs_someone(eng, who, key)
+    if reason:
+        return reason
     if triggered:
         return None
     try:
@@ -187,6 +190,36 @@ def legality(eng: TTBEngine, who: str, key: str, args: list[str], triggered: boo
             return f"{who} has {f.ap} General + {f.combat_ap} Combat AP left; {act.title} costs {cost}"
     elif f.ap < cost:
         return f"{who} has {f.ap} General AP left; {act.title} costs {cost}"
+    return None
+
+
+def orderable(eng: TTBEngine, who: str) -> list[str]:
+    """The subordinates `who` may Order now (§2.5 Order, decision A18): alive, answering to `who` or to
+    anyone, and not yet acted this round — the same checks `precheck` makes on the one named."""
+    out = []
+    for name, sheet in eng.sheets.items():
+        if name == who or not sheet.subordinate or eng.fighter(name).dead:
+            continue
+        if sheet.controller and sheet.controller.casefold() != who.casefold():
+            continue
+        if not eng.fighter(name).acted:
+            out.append(name)
+    return out
+
+
+def _needs_someone(eng: TTBEngine, who: str, key: str) -> str | None:
+    """Actions that need someone to act on (RULES.md §2.5): Order a subordinate who may still act,
+    Reduce Burning on someone Burning, Doctor on someone Bleeding Out (the only thing §2.5's Doctor
+    treats: success removes Bleeding Out; wounds are healed otherwise). The tracker keeps no yards, only
+    melee engagements, so "within 1 yard" stays the GM's call; nobody at all to act on is never legal."""
+    if key == "order" and not orderable(eng, who):
+        return f"{who} has no subordinate to Order who has yet to act this round"
+    wanted = {"reduce_burning": ("burning", "Burning"), "doctor": ("bleeding_out", "Bleeding Out")}.get(key)
+    if wanted is None:
+        return None
+    condition, title = wanted
+    if not any(f.conditions.get(condition) and not f.dead for f in eng.st.fighters.values()):
+        return f"nobody is {title}: {ACTIONS[key].title} has no one to treat (RULES.md §2.5)"
     return None
 
 

@@ -44,7 +44,8 @@ def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
         extra = f" + Assist {bonus}" if bonus else ""
         eng.log(
             f"{who} flips {card.label()} + {skill.title() or 'AV'} {av}{extra} = {total} vs TN {tn}: "
-            f"{'pass' if passed else 'fail'}"
+            f"{'pass' if passed else 'fail'}",
+            kind="result",
         )
         if bonus and who:
             eng.fighter(who).assist = 0
@@ -81,7 +82,7 @@ def _suffocate(eng: TTBEngine, who: str, card: Card) -> None:
     """Suffocating while unconscious: a 3/4/5 flip that armor cannot reduce; ≤0 Wounds kills."""
     sev = severity_of(card)
     amount = 0 if sev is None else (3, 4, 5)[("weak", "moderate", "severe").index(sev)]
-    eng.log(f"Suffocating damage flip for {who}: {card.label()} → {amount}")
+    eng.log(f"Suffocating damage flip for {who}: {card.label()} → {amount}", kind="result")
     damage.damage(eng, who, amount, armor=False, kills_at_zero=True, why="Suffocating")
 
 

@@ -96,11 +96,13 @@ def damage_flip(
     sev = severity_of(chosen)
     mod = "" if modifier == 0 else f" with {'⊞' * modifier if modifier > 0 else '⊟' * -modifier}"
     if sev is None:
-        eng.log(f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}Black Joker, no damage")
+        eng.log(f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}Black Joker, no damage", kind="result")
         damage(eng, name, 0, armor=armor, why="Black Joker")
         return
     amount = wms[("weak", "moderate", "severe").index(sev)]
-    eng.log(f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}{chosen.label()}, {sev} {amount}")
+    eng.log(
+        f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}{chosen.label()}, {sev} {amount}", kind="result"
+    )
     if kills_at_zero:
         damage(eng, name, amount, armor=armor, kills_at_zero=True, why="Suffocating")
     else:
@@ -221,12 +223,12 @@ def healing_flip(eng: TTBEngine, name: str, profile: str, card: str | None) -> N
     chosen = deck.take(eng, card) if card is not None else deck.flip(eng, 1)[0]
     sev = severity_of(chosen)
     if sev is None:
-        eng.log(f"healing flip for {name}: Black Joker, no healing")
+        eng.log(f"healing flip for {name}: Black Joker, no healing", kind="result")
         return
     if chosen.is_red_joker:
         amount = eng.sheet(name).wounds - eng.fighter(name).wounds
-        eng.log(f"healing flip for {name}: Red Joker, all damage healed")
+        eng.log(f"healing flip for {name}: Red Joker, all damage healed", kind="result")
     else:
         amount = wms[("weak", "moderate", "severe").index(sev)]
-        eng.log(f"healing flip for {name}: {chosen.label()} → {sev} {amount}")
+        eng.log(f"healing flip for {name}: {chosen.label()} → {sev} {amount}", kind="result")
     heal(eng, name, amount, why="healing flip")

@@ -33,7 +33,7 @@ def flip(eng: TTBEngine, count: int = 1, why: str = "") -> list[Card]:
     st.discards.extend(st.table)
     st.table.clear()
     if why:
-        eng.log(f"{why}: flipped {', '.join(c.label() for c in cards)}")
+        eng.log(f"{why}: flipped {', '.join(c.label() for c in cards)}", kind="result")
     return cards
 
 

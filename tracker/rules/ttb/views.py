@@ -209,6 +209,12 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         hint = "or type a card: answer 9R" if p.kind in CARD_PROMPTS else ""
         return view.PromptView(p.question, tuple(p.options), answers, hint)
 
+    def held_conditions(self, who: str) -> list[str]:
+        """`who`'s conditions as ``remove`` takes them, Unconscious (a state ``remove`` ends) included; the
+        table effects shown beside them (Waiting, Assisted …) end otherwise."""
+        f = self.fighter(who)
+        return [key for key, value in f.conditions.items() if value] + (["unconscious"] if f.unconscious else [])
+
     def actions_for(self, who: str) -> list[view.ActionChoice]:
         out = []
         for key, act, reason in actions.available(self, who):

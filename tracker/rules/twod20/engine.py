@@ -249,7 +249,7 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
             pools.threat(eng, cost - from_pool, f"{name} buys d20s")
         else:
             pools.pay(eng, name, cost, f"{bought} bought d20", use_threat=opts.get("pay") in ("threat", "heat"))
-    eng.log(f"{name} tests: {result.describe()}")
+    eng.log(f"{name} tests: {result.describe()}", kind="result")
     if result.momentum:
         if eng.sheet(name).pc:
             pools.momentum(eng, result.momentum, f"{name}'s test")
@@ -264,7 +264,7 @@ def _challenge(eng: TwoD20Engine, cmd: Command) -> None:
     n = count(cmd.args[0], "dice")
     faces = [count(x, "face") for x in cmd.options["faces"].split(",")] if "faces" in cmd.options else None
     roll = dice.roll_challenge(eng.st, n, faces)
-    eng.log(f"{roll.describe()}")
+    eng.log(f"{roll.describe()}", kind="result")
 
 
 def _treat(eng: TwoD20Engine, cmd: Command) -> None:

@@ -1,7 +1,10 @@
 """Who acts next (RULES.md §3.4): the alternating order with pick/keep, and its variants.
 
 After each turn the engine either starts the next turn itself (initiative scores) or asks the
-hand-over question, which only `pick` and `keep` answer.
+hand-over question, which only `pick` and `keep` answer. The question offers exactly the answers that
+would be accepted: each candidate is put through the same checks `pick` makes (`pick_cost`), as a pick or,
+for the side that acted last, as a keep; the keep ones ride in the prompt's ``keep`` data so the screen
+answers them with ``keep``.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from tracker.rules.errors import Refusal
 from tracker.rules.twod20 import dice, pools
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.turns import open_turn
+from tracker.rules.words import quote
 
 KEEP_COST = 2
 
@@ -100,14 +104,14 @@ def ask_handover(eng: TwoD20Engine) -> None:
         who = "Who acts first?" if last is None else "Who acts next?"
         if last is None and eng.order_rule == "alternating":
             who += f" (an NPC first costs {KEEP_COST} {eng.pool_name})"
-        eng.ask("pick", f"{who} pick NAME", left)
+        _ask(eng, "pick", f"{who} pick NAME", left)
         return
     if eng.order_rule == "player-priority":
         pcs = [n for n in left if eng.sheet(n).pc]
         if pcs:
-            eng.ask("pick", f"The players pick who acts next (the GM may insert an NPC for 1 {eng.pool_name})", left)
+            _ask(eng, "pick", f"The players pick who acts next (the GM may insert an NPC for 1 {eng.pool_name})", left)
         else:
-            eng.ask("pick", "The NPCs act: pick NAME", left)
+            _ask(eng, "pick", "The NPCs act: pick NAME", left)
         return
     sides = _sides_waiting(eng)
     mine = eng.side(last)
@@ -115,9 +119,44 @@ def ask_handover(eng: TwoD20Engine) -> None:
     if others:
         keep = [n for n in sides.get(mine, [])] if st.kept_by != mine else []
         extra = f"; or keep NAME for {mine} ({KEEP_COST} to keep the initiative)" if keep else ""
-        eng.ask("pick", f"Hand-over from {last}: the other side picks NAME{extra}", others + keep)
+        _ask(eng, "pick", f"Hand-over from {last}: the other side picks NAME{extra}", others + keep)
     else:
-        eng.ask("pick", f"Only {mine} have actors left: pick NAME", sides.get(mine, []))
+        _ask(eng, "pick", f"Only {mine} have actors left: pick NAME", sides.get(mine, []))
+
+
+def _ask(eng: TwoD20Engine, kind: str, question: str, candidates: list[str]) -> None:
+    """Ask the hand-over question with only the accepted answers among `candidates` (`legal_answers`)."""
+    options, keep = legal_answers(eng, candidates, round_opening=kind == "round")
+    eng.ask(kind, question, options, keep=keep, candidates=candidates)
+
+
+def legal_answers(eng: TwoD20Engine, candidates: list[str], round_opening: bool) -> tuple[list[str], list[str]]:
+    """The candidates `pick` or `keep` would accept now, in order, and which of them are keeps."""
+    options: list[str] = []
+    keep: list[str] = []
+    for name in candidates:
+        for as_keep in (False, True):
+            try:
+                pick_cost(eng, name, as_keep, round_opening)
+            except Refusal:
+                continue
+            options.append(name)
+            if as_keep:
+                keep.append(name)
+            break
+    return options, keep
+
+
+def answers(eng: TwoD20Engine) -> list[tuple[str, str]]:
+    """The waiting hand-over question's options with the command each stands for, as of now (a pool
+    that changed while it waited changes what can be paid), for the screen's number keys."""
+    p = eng.st.prompt
+    if p is None or p.kind not in ("pick", "round"):
+        return []
+    asked = p.data.get("candidates", p.options)
+    candidates = list(asked) if isinstance(asked, list) else list(p.options)
+    options, keep = legal_answers(eng, candidates, round_opening=p.kind == "round")
+    return [(name, f"{'keep' if name in keep else 'pick'} {quote(name)}") for name in options]
 
 
 def ask_round_opener(eng: TwoD20Engine) -> None:
@@ -126,7 +165,8 @@ def ask_round_opener(eng: TwoD20Engine) -> None:
     last = st.last_actor
     mine = eng.side(last) if last else ""
     everyone = [n for n in eng.sheets if eng.can_take_turn(n)]
-    eng.ask(
+    _ask(
+        eng,
         "round",
         f"Round {st.round + 1}: {last} nominates the other side (pick NAME), or keep NAME for "
         f"{mine} ({KEEP_COST} to open the round)",
@@ -141,6 +181,24 @@ def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
         raise Refusal("nobody is waiting for a hand-over: pick and keep answer it after 'next' or 'start'")
     name = eng.living(text)
     round_opening = st.prompt.kind == "round"
+    cost, reason = pick_cost(eng, name, keep, round_opening)
+    st.prompt = None
+    if cost:
+        pools.pay(eng, name, cost, reason, use_threat)
+    if keep:
+        st.kept_by = eng.side(name)
+    elif st.last_actor is not None and eng.enemies(name, st.last_actor):
+        st.kept_by = None
+    eng.log(f"{'keep' if keep else 'pick'}: {name}")
+    if round_opening:
+        begin_round(eng, opener=name)
+    else:
+        open_turn(eng, name)
+
+
+def pick_cost(eng: TwoD20Engine, name: str, keep: bool, round_opening: bool) -> tuple[int, str]:
+    """What `pick NAME` (or `keep NAME`) would cost and why, refusing as `pick` does; changes nothing."""
+    st = eng.st
     last = st.last_actor
     if not eng.can_take_turn(name):
         raise Refusal(f"{name} cannot act (unconscious)")
@@ -176,15 +234,4 @@ def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
     ):
         cost, reason = 1, "the GM inserts an NPC turn"
     pools.check_pay(eng, name, cost, reason)
-    st.prompt = None
-    if cost:
-        pools.pay(eng, name, cost, reason, use_threat)
-    if keep:
-        st.kept_by = eng.side(name)
-    elif last is not None and eng.enemies(name, last):
-        st.kept_by = None
-    eng.log(f"{'keep' if keep else 'pick'}: {name}")
-    if round_opening:
-        begin_round(eng, opener=name)
-    else:
-        open_turn(eng, name)
+    return cost, reason

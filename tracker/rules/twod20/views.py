@@ -12,6 +12,7 @@ from tracker.rules import view, words
 from tracker.rules.errors import Refusal
 from tracker.rules.family import FamilyEngine, JSONObject
 from tracker.rules.twod20 import actions
+from tracker.rules.twod20 import order as handover
 from tracker.rules.twod20.catalogue import CONDITIONS, SHORT, TIMING
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.state import Fighter
@@ -264,11 +265,16 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         if p is None:
             return None
         if p.kind in ("pick", "round"):
-            answers = tuple(f"pick '{o}'" for o in p.options)
-        else:
-            answers = tuple(f"answer {words.quote(o)}" for o in p.options)
-        hint = "(type keep NAME to keep the initiative)" if "keep NAME" in p.question else ""
-        return view.PromptView(p.question, tuple(p.options), answers, hint)
+            # Exactly the picks and keeps that would be accepted now, each on its own command.
+            legal = handover.answers(self)
+            options = tuple(f"keep {name}" if line.startswith("keep") else name for name, line in legal)
+            return view.PromptView(p.question, options, tuple(line for _, line in legal))
+        answers = tuple(f"answer {words.quote(o)}" for o in p.options)
+        return view.PromptView(p.question, tuple(p.options), answers)
+
+    def held_conditions(self, who: str) -> list[str]:
+        """`who`'s conditions as ``remove`` takes them."""
+        return [key for key, value in self.fighter(who).conditions.items() if value]
 
     def actions_for(self, who: str) -> list[view.ActionChoice]:
         out = []

@@ -8,6 +8,7 @@ when its slice changed. No panel reads the session; the screen asks the family, 
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, cast
 
 from textual.app import ComposeResult
@@ -17,6 +18,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
+from tracker.rules.errors import Refusal
 from tracker.rules.family import FamilyEngine
 from tracker.rules.view import Block, ConditionNote, EncounterView, HeaderView, OrderView, PromptView
 from tracker.rules.words import quote
@@ -38,6 +40,9 @@ if TYPE_CHECKING:
     from tracker.ui.app import TrackerApp
 
 GM_ONLY_ACTIONS = {"next_turn", "undo", "redo", "spend", "prefill", "pool", "command", "answer"}
+#: Seconds a refusal toast stays; the same refusal while the same question waits is not shown again
+#: within it (a GM pressing `n` three times sees one notice, not a stack).
+REFUSAL_TIMEOUT = 6.0
 
 
 class TrackerScreen(Screen[None]):
@@ -99,6 +104,10 @@ class TrackerScreen(Screen[None]):
     def __init__(self, read_only: bool = False) -> None:
         super().__init__()
         self.read_only = read_only
+        #: (round, active) of the turn the selection last followed: a new one moves the selection.
+        self._turn: tuple[int, str | None] | None = None
+        #: The last refusal shown while a question waited, with when: it is not stacked again.
+        self._refusal: tuple[object, str, float] | None = None
 
     @property
     def tracker(self) -> TrackerApp:
@@ -143,13 +152,28 @@ class TrackerScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#order-table", OrderTable).focus()
+        self.query_one(PromptBar).read_only = self.read_only
         self.query_one("#caption", Static).display = False
         self.rebuild(self.tracker.revision)
 
     # --- the view ----------------------------------------------------------------------------
     def rebuild(self, revision: int) -> None:
-        """Ask the family for the view of this revision (after a command, a file change, a selection)."""
+        """Ask the family for the view of this revision (after a command, a file change, a selection).
+
+        When a turn starts the selection moves to the combatant who acts, so `a`, `d`, `r`, `i`, `m` and
+        the Conditions tab speak of them (a GM who had moved the cursor to Brann must not prefill
+        ``move Brann`` on the Cultist's turn); the GM may move it away again until the next turn starts.
+        """
+        st = self.engine.state
+        turn = (st.round, st.active)
+        follow = st.active is not None and turn != self._turn
+        self._turn = turn
+        if follow:
+            # Set without its watcher: the view built just below is already about the new selection.
+            self.set_reactive(TrackerScreen.selected, st.active)
         self.view = self.engine.view(revision, self.selected)
+        if follow and st.active is not None and self.is_mounted:
+            self.query_one("#order-table", OrderTable).select_name(st.active)
 
     def watch_selected(self) -> None:
         if self.is_mounted and self.view is not None:
@@ -216,8 +240,8 @@ class TrackerScreen(Screen[None]):
             return False  # a verb this family does not have (move in a TTB fight)
         st = self.engine.state
         if action == "answer":
-            prompt = st.prompt
-            return prompt is not None and int(str(parameters[0])) <= len(prompt.options)
+            shown = self.view.prompt if self.view else None
+            return shown is not None and int(str(parameters[0])) <= len(shown.answers)
         if action == "spend":
             return st.active is not None or None
         if action == "undo":
@@ -228,14 +252,57 @@ class TrackerScreen(Screen[None]):
 
     # --- actions -------------------------------------------------------------------------
     def on_submit(self, message: Submit) -> None:
-        """Every command the screen's widgets and keys ask for arrives here, and only here."""
+        """Every command the screen's widgets and keys ask for arrives here, and only here.
+
+        A refused typed line stays on the command line, all of it selected: typing replaces it (it is
+        never glued to the next command), → or End edits it, Esc leaves it and `:` reopens it selected.
+        An accepted command says what it did where the GM looks: undo and redo name the command, and the
+        results the family logged (flips, rolls) come up as a toast as well as in the Log.
+        """
         message.stop()
+        logged = self.engine.state.logged
+        prompt = self.engine.state.prompt
         error = self.tracker.submit(message.line)
         if error:
-            self.notify(error, severity="error", timeout=6)
-        elif message.typed:
+            self._refused(error, prompt)
+            if message.typed:
+                self.query_one("#command-line", CommandLine).select_for_editing()
+            return
+        self._refusal = None
+        if message.typed:
             self.query_one("#command-line", Input).value = ""
             self.action_focus_order()
+        self._announce(message.line, logged)
+
+    def _refused(self, error: str, prompt: object) -> None:
+        """One toast per refusal; the same one again while the same question waits is not stacked."""
+        now = time.monotonic()
+        last = self._refusal
+        if prompt is not None and last is not None and last[:2] == (prompt, error) and now - last[2] < REFUSAL_TIMEOUT:
+            return
+        self._refusal = (prompt, error, now) if prompt is not None else None
+        self.notify(error, severity="error", timeout=REFUSAL_TIMEOUT)
+
+    def _announce(self, line: str, logged: int) -> None:
+        """Toast what an accepted command did that the GM might not be looking at: what undo or redo
+        stepped over, and the results (flips, rolls) the family marked in its log."""
+        history = self.session.history
+        try:
+            verb = self.session.parse(line).verb
+        except Refusal:  # accepted a moment ago, so this does not happen; say nothing more if it does
+            return
+        if verb == "undo" and history.undone:
+            self.notify(f"Undone: {history.undone[-1]}", timeout=4)
+            return
+        if verb == "redo" and history.commands:
+            self.notify(f"Redone: {history.commands[-1]}", timeout=4)
+        st = self.engine.state
+        new = st.logged - logged
+        if new <= 0:
+            return
+        results = [entry.text for entry in st.log[-new:] if entry.kind == "result"]
+        if results:
+            self.notify("\n".join(results), title="Result", timeout=8)
 
     def run_line(self, line: str) -> None:
         """Ask for one command (as a `Submit` message, like every other source of commands)."""
@@ -276,8 +343,12 @@ class TrackerScreen(Screen[None]):
         self.open_line(f"{verb} {quote(who)} " if who else f"{verb} ")
 
     def action_command(self) -> None:
+        """`:` opens the command line; a line kept from a refusal comes back all selected (typing replaces it)."""
         if not self.read_only:
-            self.query_one("#command-line", Input).focus()
+            line = self.query_one("#command-line", CommandLine)
+            line.focus()
+            if line.value:
+                line.select_for_editing()
 
     def action_focus_order(self) -> None:
         self.query_one("#order-table", OrderTable).focus()

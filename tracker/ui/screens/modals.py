@@ -71,7 +71,11 @@ class RuleScreen(ModalScreen[None]):
 
 
 class ActionPicker(ModalScreen[str | None]):
-    """A short list of actions, legal ones first, illegal ones greyed with the reason."""
+    """A short list of actions: the legal ones first, then the illegal ones greyed with their reason.
+
+    The illegal ones stay reachable with ↑↓ so the GM can read why ("engaged: no Charge") — a disabled
+    option would be skipped and its reason out of reach; choosing one shows the reason and runs nothing.
+    """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="spend.cancel")]
     DEFAULT_CSS = """
@@ -82,19 +86,28 @@ class ActionPicker(ModalScreen[str | None]):
     def __init__(self, who: str, rows: list[tuple[str, str, str | None]]) -> None:
         super().__init__()
         self._who = who
-        self._rows = rows
+        # Legal first, each group in the family's order.
+        self._rows = sorted(rows, key=lambda row: row[2] is not None)
+        self._reasons = {key: reason for key, _, reason in self._rows}
 
     def compose(self) -> ComposeResult:
         options: list[Any] = []
         for key, label, reason in self._rows:
-            text = Text(label)
             if reason:
-                text.append(f"  — {reason}", style="dim")
-            options.append(Option(text, id=key, disabled=reason is not None))
+                text = Text(label, style="dim")
+                text.append(f"  — {reason}", style="dim italic")
+            else:
+                text = Text(label)
+            options.append(Option(text, id=key))
         yield OptionList(*options)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).border_title = f"{self._who}: spend on…"
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
+        key = event.option.id
+        reason = self._reasons.get(key) if key else None
+        if reason:
+            self.notify(reason, severity="warning", timeout=4)
+            return
+        self.dismiss(key)

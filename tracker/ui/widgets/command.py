@@ -3,6 +3,11 @@
 Completion is a Textual `Suggester`: the grey suggestion after the cursor is accepted with → or Tab.
 What may come at each position is read from the family's command table (`VerbSpec.kind_at`) and the
 words the family's engine gives for that kind, so a 2d20 line never completes a Through the Breach verb.
+A word whose kind depends on the words before it (the conditions a named combatant has, for ``remove``)
+is asked of the engine with that combatant as the subject.
+
+Tab belongs to the line while it has focus: a GM who presses Tab to complete must never see the focus
+leave and the next letters fire the screen's keys (``n`` ended a turn mid-typing in a try-out).
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable
 
+from textual.binding import Binding
 from textual.suggester import Suggester
 from textual.widgets import Input
 
@@ -21,7 +27,10 @@ class CommandSuggester(Suggester):
     """Suggests the rest of the word being typed, from the encounter's own names."""
 
     def __init__(self, engine: Callable[[], FamilyEngine]) -> None:
-        super().__init__(use_cache=False, case_sensitive=False)
+        # Case-sensitive as far as Textual goes: it would lowercase the whole line it hands over, and the
+        # accepted suggestion would turn "remove 'Sofia Ramos' b" into "remove 'sofia ramos' burning".
+        # Matching here ignores case itself.
+        super().__init__(use_cache=False, case_sensitive=True)
         self._engine = engine
 
     async def get_suggestion(self, value: str) -> str | None:
@@ -44,7 +53,9 @@ class CommandSuggester(Suggester):
         if kind is None:
             return None
         partial = words[-1]
-        for option in engine.choices(kind):
+        # The combatant the line is about (the first name before this word), for kinds that depend on it.
+        names = [w for i, w in enumerate(words[1:-1], 1) if spec is not None and spec.kind_at(i) == "name"]
+        for option in engine.choices(kind, names[0] if names else None):
             if option.casefold().startswith(partial.casefold()) and option.casefold() != partial.casefold():
                 head = value[: len(value) - len(partial)].rstrip("'\"")
                 return head + quote(option) + " "
@@ -55,3 +66,14 @@ class CommandLine(Input):
     """Enter runs the line through the same language as `tracker exec`."""
 
     DEFAULT_CSS = "CommandLine { height: 3; }"
+    BINDINGS = [Binding("tab", "complete", "Complete", id="command.complete", show=False)]
+
+    def action_complete(self) -> None:
+        """Tab accepts the grey suggestion like → does; with none it does nothing and keeps the focus."""
+        if self.cursor_at_end and self._suggestion:
+            self.value = self._suggestion
+            self.cursor_position = len(self.value)
+
+    def select_for_editing(self) -> None:
+        """Keep the line, all of it selected: typing replaces it, → or End edits it, Enter runs it again."""
+        self.select_all()

@@ -106,12 +106,17 @@ class OrderTable(ScrollView, can_focus=True):
         self._position: dict[str, int] = {}
         #: Rendered lines by combatant and line number, with what they were rendered from.
         self._cache: dict[str, tuple[object, Strip]] = {}
+        #: A combatant the screen asked to select before its row was drawn (`select_name`).
+        self._wanted: str | None = None
 
     # --- data ---------------------------------------------------------------------------
     def set_rows(self, columns: Row, rows: list[OrderRow], active: str | None) -> None:
         """Replace the content; rows whose cells did not change keep their rendered line."""
         keys = [row.name for row in rows]
         follow = active is not None and active != self.active
+        # The cursor stays on the same combatant when the rows move (a new round re-sorts the order).
+        held = self._wanted or self.selected()
+        self._wanted = None
         self.columns, self.keys, self.active = columns, keys, active
         self._position = {key: i for i, key in enumerate(keys)}
         self.source = {row.name: row for row in rows}
@@ -123,7 +128,7 @@ class OrderTable(ScrollView, can_focus=True):
             top, visible = self.scroll_offset.y, self.size.height - 1
             if not top <= at < top + visible:
                 self.scroll_to(y=max(0, at - visible // 2), animate=False)
-        cursor = min(self.cursor, max(0, len(keys) - 1))
+        cursor = self._position[held] if held in self._position else min(self.cursor, max(0, len(keys) - 1))
         if cursor != self.cursor:
             self.cursor = cursor
         self.refresh()
@@ -170,7 +175,15 @@ class OrderTable(ScrollView, can_focus=True):
         self.refresh()
 
     def selected(self) -> str | None:
-        return self.keys[self.cursor] if self.keys else None
+        return self.keys[self.cursor] if 0 <= self.cursor < len(self.keys) else None
+
+    def select_name(self, name: str) -> None:
+        """Put the cursor on `name` for the screen (a turn started), without announcing it as the GM's move:
+        the screen already selected them. A row not drawn yet is selected when it is."""
+        if name in self.keys:
+            self.cursor = self.keys.index(name)
+        else:
+            self._wanted = name
 
     def first_line(self, key: str) -> int:
         """The screen line (below the header) where `key`'s row starts."""

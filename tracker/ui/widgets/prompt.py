@@ -1,4 +1,9 @@
-"""The prompt bar: the question the rules are waiting on, each possible answer on a number key."""
+"""The prompt bar: the question the rules are waiting on, each possible answer on a number key.
+
+Every option must be visible (a GM cannot press 5 for an option hidden under the command line), so the
+bar grows with its options, packed to its width and packed again when the width changes. A read-only view
+shows no GM keys in it: the title already says the view is read-only.
+"""
 
 from __future__ import annotations
 
@@ -13,12 +18,14 @@ from tracker.ui.widgets.base import Panel
 
 class PromptBar(Panel):
     DEFAULT_CSS = """
-    PromptBar { height: auto; max-height: 4; background: $warning 20%; padding: 0 1; }
+    PromptBar { height: auto; max-height: 12; background: $warning 20%; padding: 0 1; }
     PromptBar.-idle { background: $panel; }
     """
 
     #: The pending question, or None.
     prompt: var[PromptView | None] = var(None)
+    #: A viewer's bar: no GM keys in the idle text.
+    read_only: var[bool] = var(False)
 
     def compose(self) -> ComposeResult:
         yield Static(id="prompt-body")
@@ -26,12 +33,21 @@ class PromptBar(Panel):
     def watch_prompt(self) -> None:
         self.redraw()
 
+    def watch_read_only(self) -> None:
+        self.redraw()
+
+    def on_resize(self) -> None:
+        """The options are packed to the width: pack them again when it changes (and once it is known)."""
+        if self.prompt is not None:
+            self.redraw()
+
     def draw(self) -> None:
         prompt = self.prompt
         body = self.query_one("#prompt-body", Static)
         self.set_class(prompt is None, "-idle")
         if prompt is None:
-            self.put(body, Text("No question pending · n next · s spend · d damage · : command · ? help", style="dim"))
+            keys = "" if self.read_only else " · n next · s spend · d damage · : command · ? help"
+            self.put(body, Text(f"No question pending{keys}", style="dim"))
             return
         out = Text()
         out.append("? ", style="bold")
