@@ -265,3 +265,16 @@ def test_warnings_are_printed_beside_errors_in_file_order(check: Any, tmp_path: 
     assert len(lines) == 2
     assert lines[0].startswith(f"{path}:{line_of(text, 'armor = 5')}:1: warning: Guild Thug has Armor +5")
     assert lines[1].startswith(f"{path}:{line_of(text, 'spend Nobody walk')}:1: demo step 3")
+
+
+def test_each_bad_condition_points_at_its_own_key(check: Any, tmp_path: Path) -> None:
+    """RULES.md §2.7: valued conditions take a number, the others ``true``; each problem at its key."""
+    text = VALID.replace("dazed = true", "dazed = 2, onfire = true")
+    path = write(tmp_path, text)
+    found = problems(check(path), path)
+    line_no = line_of(text, "onfire")
+    assert [(line, col) for line, col, _ in found] == [
+        (line_no, col_of(text, line_no, "dazed")),
+        (line_no, col_of(text, line_no, "onfire")),
+    ]
+    assert "Dazed is not valued" in found[0][2] and "onfire" in found[1][2]
