@@ -124,7 +124,7 @@ class TrackerApp(App[None]):
             if self.session is not None:
                 self.notify(f"{self.path} is gone; showing the last state seen", severity="warning")
             else:
-                self._wait(None)
+                self._still_waiting(None)
             return
         except OSError as exc:
             self.notify(f"cannot read {self.path}: {exc}", severity="warning")
@@ -136,7 +136,7 @@ class TrackerApp(App[None]):
         except files.FileInvalid as exc:
             self._last_text = text
             if self.session is None:
-                self._wait(exc.lines()[0])
+                self._still_waiting(exc.lines()[0])
             else:
                 self.notify(f"{exc.lines()[0]} — showing the last good state", severity="warning")
             return
@@ -148,7 +148,7 @@ class TrackerApp(App[None]):
         else:
             self.bump()
 
-    def _wait(self, invalid: str | None) -> None:
+    def _still_waiting(self, invalid: str | None) -> None:
         """Tell the waiting screen why it still waits (None: the file is missing)."""
         self._invalid = invalid
         if isinstance(self.screen, WaitingScreen):
