@@ -165,7 +165,9 @@ class TTBCombatant(CombatantEntry):
     wounds: int = Field(ge=1)
     defense: int = 0
     willpower: int = 0
-    walk: int = Field(default=5, ge=0)
+    #: Walk in yards. Absent: unknown to the tracker, and the log says "up to its Walk" instead of
+    #: presenting a default as the character's stat (`tracker.rules.ttb.effects.distance`).
+    walk: int | None = Field(default=None, ge=0)
     #: Charge in yards; "--" (written as the string) means the character cannot Charge.
     charge: int | Literal["--"] = 5
     height: int = Field(default=2, ge=0)
@@ -225,7 +227,8 @@ class TTBCombatant(CombatantEntry):
         if not self.living:
             held = [CONDITIONS[k].title for k in self.conditions if k in CONDITIONS and CONDITIONS[k].living == "only"]
             if held:
-                message = f"{', '.join(held)} only affect(s) Living characters; {self.name} has living = false"
+                verb = "affects" if len(held) == 1 else "affect"
+                message = f"{', '.join(held)} only {verb} Living characters; {self.name} has living = false"
                 raise_located([(("conditions",), message)])
         return self
 
