@@ -141,15 +141,16 @@ def summary(session: object) -> str:
 
 
 def cmd_check(paths: list[str]) -> int:
-    """Exit 0 when every file is valid; otherwise 1 and one line per problem."""
+    """Exit 0 when every file is valid; otherwise 1. One line per problem, warnings included (a file
+    with warnings only is still valid)."""
     from tracker.store.check import check_file
 
     status = 0
     for path in paths:
-        problems = check_file(path)
-        for line in problems:
+        report = check_file(path)
+        for line in report.lines():
             print(line, file=sys.stderr)
-        if problems:
+        if report.errors:
             status = 1
         else:
             print(f"{path}: ok")

@@ -279,6 +279,17 @@ def test_arrays_of_inline_tables_over_several_lines(pos: Positions) -> None:
     assert pos.find(("combatants", 1, "after")) == at("after")
 
 
+def test_plain_array_elements_are_numbered(pos: Positions) -> None:
+    """Each element of an array has its position (``hand.1``), so a bad card or an unknown adjacent zone
+    is reported at that entry (issue 9); brackets inside a string start no element."""
+    assert pos.find(("combatants", 1, "hand", 0)) == at('"1R"')
+    assert pos.find(("combatants", 1, "hand", 1)) == at('"[not a table]"')
+    assert pos.find(("combatants", 1, "hand", 2)) == at("hand")
+    many = Positions('adjacent = [\n  "Pier",  # a comment, with a comma\n  "Roof", 3,\n]\nafter = 1\n')
+    assert [many.find(("adjacent", n)) for n in range(3)] == [(2, 3), (3, 3), (3, 11)]
+    assert many.find(("after",)) == (5, 1)
+
+
 def test_find_falls_back_to_the_longest_known_prefix(pos: Positions) -> None:
     assert pos.find(("combatants", 1, "twist_deck", "bogus")) == at("twist_deck")
     assert pos.find(("combatants", 2, "nothing", "here")) == at("[[combatants]]", 2)

@@ -9,6 +9,8 @@ import re
 import shutil
 from pathlib import Path
 
+from textual.widgets import Static
+
 from tests.ui.conftest import EXAMPLES
 from tracker.rules.session import Session
 from tracker.store import files
@@ -133,5 +135,39 @@ def test_player_view_shows_nothing_gm_only_2d20(tmp_path: Path) -> None:
             assert "Ada Vance" in text
             assert "Cult Priest" not in text and "Threat" not in text
             assert "3/9" not in text  # the Enforcer's stress is a word, not a number
+
+    asyncio.run(drive())
+
+
+def waiting_text(app: TrackerApp) -> str:
+    """What the waiting screen shows (its one Static), as plain text."""
+    return str(app.screen.query_one("#waiting", Static).content)
+
+
+def test_viewer_on_an_invalid_file_says_so_and_waits_for_a_valid_version(tmp_path: Path) -> None:
+    """Issue 9: a viewer started on an invalid file names its first problem and waits for a valid
+    version; it never says the file is about to "appear", nor claims a last good state it never had."""
+    path = tmp_path / "duel.toml"
+    good = (EXAMPLES / "duel.toml").read_text(encoding="utf-8")
+    broken = good.replace("[encounter]", "[encounter]\nmood = 'grim'", 1)
+    path.write_text(broken, encoding="utf-8")
+    line = broken.splitlines().index("mood = 'grim'") + 1
+    app = TrackerApp.viewer(path)
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, WaitingScreen)
+            text = waiting_text(app)
+            assert text.startswith(f"{path} is invalid:\n{path}:{line}:1: unknown key 'mood'")
+            assert "Waiting for a valid version" in text and "appear" not in text
+            # Still invalid, with another problem: the screen shows the new one, and no notice
+            # speaks of a last good state.
+            path.write_text("[encounter\nbroken", encoding="utf-8")
+            assert await until(lambda: "TOML syntax" in waiting_text(app), pilot)
+            assert not any("last good state" in n.message for n in app._notifications)
+            path.write_text(good, encoding="utf-8")
+            assert await until(lambda: not isinstance(app.screen, WaitingScreen), pilot)
+            assert app.session.setup.encounter.name == "Duel on the Burning Pier"
 
     asyncio.run(drive())

@@ -12,7 +12,7 @@ from typing import Protocol
 from pydantic import field_validator
 
 from tracker.rules.errors import Refusal
-from tracker.rules.model import Strict
+from tracker.rules.model import Located, Strict, raise_located
 
 
 class ConditionRule(Protocol):
@@ -31,32 +31,43 @@ def check_conditions(
     rules: Mapping[str, ConditionRule],
     states: Collection[str] = (),
 ) -> dict[str, int | bool]:
-    """The table with canonical keys; raises ValueError listing every problem at once.
+    """The table with canonical keys; raises ValueError listing every problem at once."""
+    out, problems = read_conditions(value, key_of, rules, states)
+    if problems:
+        raise ValueError("; ".join(message for _, message in problems))
+    return out
+
+
+def read_conditions(
+    value: Mapping[str, int | bool],
+    key_of: Callable[[str], str],
+    rules: Mapping[str, ConditionRule],
+    states: Collection[str] = (),
+) -> tuple[dict[str, int | bool], list[Located]]:
+    """The table with canonical keys, and every problem at the key the file wrote.
 
     Names are case-insensitive (`key_of` resolves them, refusing unknown ones); valued conditions take
     a whole number ≥ 1, the others ``true``. `states` are keys outside `rules` (TTB's Unconscious) that
     only take ``true``.
     """
     out: dict[str, int | bool] = {}
-    problems: list[str] = []
+    problems: list[Located] = []
     for raw, v in value.items():
         try:
             key = key_of(raw)
         except Refusal as exc:
-            problems.append(str(exc))
+            problems.append(((raw,), str(exc)))
             continue
         if key in states:
             if v is not True:
-                problems.append(f"{key} takes true")
+                problems.append(((raw,), f"{key} takes true"))
         elif rules[key].valued:
             if isinstance(v, bool) or v < 1:
-                problems.append(f"{rules[key].title} is valued: give a number of 1 or more")
+                problems.append(((raw,), f"{rules[key].title} is valued: give a number of 1 or more"))
         elif v is not True:
-            problems.append(f"{rules[key].title} is not valued: write {key} = true")
+            problems.append(((raw,), f"{rules[key].title} is not valued: write {key} = true"))
         out[key] = v
-    if problems:
-        raise ValueError("; ".join(problems))
-    return out
+    return out, problems
 
 
 #: How a family reads its conditions: the name resolver, the catalogue, and the keys that are states.
@@ -74,5 +85,8 @@ class CombatantEntry(Strict):
     @field_validator("conditions", check_fields=False)
     @classmethod
     def _known_conditions(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
-        """Condition names are case-insensitive; valued ones take an int ≥ 1, others true."""
-        return check_conditions(value, *cls.condition_catalogue())
+        """Condition names are case-insensitive; valued ones take an int ≥ 1, others true. Each problem
+        is reported at its own key of the table (`located`)."""
+        out, problems = read_conditions(value, *cls.condition_catalogue())
+        raise_located(problems)
+        return out

@@ -22,7 +22,7 @@ from pydantic import Field
 from tracker.rules import names
 from tracker.rules.commands import ArgKind, Command, VerbTable
 from tracker.rules.errors import Refusal
-from tracker.rules.model import DemoStep, EncounterInfo, History, Strict
+from tracker.rules.model import DemoStep, EncounterInfo, History, Located, Strict
 from tracker.rules.view import (
     ActionChoice,
     Block,
@@ -312,6 +312,11 @@ class EncounterFile(Strict):
     def rule_family(self) -> RuleFamily:
         """The family that plays this file."""
         raise NotImplementedError
+
+    def warnings(self) -> list[Located]:
+        """What is allowed but probably a slip (TTB Armor above +3), each at its key: ``tracker check``
+        prints them as ``FILE:LINE:COL: warning: …`` without failing. The family decides; none by default."""
+        return []
 
     def engine(self, state: Mapping[str, object] | None, seed: int) -> FamilyEngine:
         """The family's engine: fresh from the setup when `state` is None, else over a saved ``[state]``

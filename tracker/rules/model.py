@@ -19,9 +19,11 @@ depend on it through this shared layer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic_core import PydanticCustomError
 
 
 class Strict(BaseModel):
@@ -81,11 +83,39 @@ class History(Strict):
     undone: list[str] = Field(default_factory=list)
 
 
-def unique_names(combatants: list[Any]) -> None:
-    """Combatant names are unique, ignoring case (commands resolve them case-insensitively)."""
+#: A key path inside the file, as pydantic writes it: ``("combatants", 1, "name")``.
+Loc = tuple[str | int, ...]
+#: One problem a validator found, at a key path relative to the model (or field) that found it.
+Located = tuple[Loc, str]
+#: The pydantic error type of `located` errors; the store reads their problems from the context.
+LOCATED = "located"
+
+
+def located(problems: Sequence[Located]) -> PydanticCustomError:
+    """A validation error that says where each of its problems sits.
+
+    pydantic reports a `model_validator`'s error at the model itself (the table's header, or ``1:1`` for
+    the whole file), which is not the line a GM has to fix. Each problem here names its key relative
+    to the validated model (or field), and `tracker.store.files` points at that key instead.
+    """
+    found = [(tuple(loc), message) for loc, message in problems]
+    return PydanticCustomError(LOCATED, "{summary}", {"summary": "; ".join(m for _, m in found), "problems": found})
+
+
+def raise_located(problems: Sequence[Located]) -> None:
+    """Raise the `located` error when there is any problem."""
+    if problems:
+        raise located(problems)
+
+
+def name_clashes(combatants: Sequence[Any]) -> list[Located]:
+    """Combatant names are unique, ignoring case (commands resolve them case-insensitively); each clash
+    is reported at the later ``name`` key."""
     seen: set[str] = set()
-    for c in combatants:
+    problems: list[Located] = []
+    for n, c in enumerate(combatants):
         key = c.name.casefold()
         if key in seen:
-            raise ValueError(f"two combatants are named '{c.name}'")
+            problems.append((("combatants", n, "name"), f"two combatants are named '{c.name}'"))
         seen.add(key)
+    return problems

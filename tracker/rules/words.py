@@ -22,6 +22,21 @@ def status_text(status: str) -> str:
     return f"{STATUS_MARK.get(status, '?')} {status}"
 
 
+def plural(word: str, n: int) -> str:
+    """The noun for `n` of it: shot/shots, success/successes, Breach/Breaches; Metanoia stays.
+
+    One helper for every count the log and the views print, so none says "1 shots" or "round(s)".
+    """
+    if n in (1, -1) or word.endswith("ia"):
+        return word
+    return word + ("es" if word.endswith(("ch", "sh", "s", "x")) else "s")
+
+
+def counted(n: int, word: str) -> str:
+    """ "1 shot", "2 shots", "0 shots": a count and its noun in the right number."""
+    return f"{n} {plural(word, n)}"
+
+
 def pips(left: int, total: int) -> str:
     """``●●○``: filled pips left, hollow ones spent."""
     total = max(total, left)
@@ -105,8 +120,3 @@ def condition_tags(
         full, brief = (shown or {}).get(key, (full, brief))
         tags.append(ConditionTag(full, brief, stem, name))
     return tuple(tags)
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """``1 tick``, ``2 ticks``."""
-    return f"{count} {noun if count == 1 else many or noun + 's'}"

@@ -2,32 +2,48 @@
 
 Beyond the schema, it plays the ``[[demo]]`` script on a scratch session (a demo that would be refused
 is a problem at that step), validates a saved live state, and checks that the history still replays.
+The family may also warn about what it allows but finds unusual (``FILE:LINE:COL: warning: …``);
+warnings are printed, but only errors make the check fail.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
-from tracker.store.files import FileInvalid, Problem, parse_text
+from tracker.store.files import FileInvalid, Problem, parse_text, validation_problems, warnings_of
 from tracker.store.tomlpos import Positions
 
 
-def check_file(path: str) -> list[str]:
-    """The problems with `path`, rendered; empty when the file is valid."""
+@dataclass
+class Report:
+    """What `tracker check` found in one file: errors fail the check, warnings do not."""
+
+    path: str
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """Errors and warnings together, rendered, in the file's order."""
+        return [p.render(self.path) for p in sorted([*self.errors, *self.warnings], key=lambda p: (p.line, p.col))]
+
+
+def check_file(path: str) -> Report:
+    """The problems with `path`; no errors when the file is valid."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        return [f"{path}:1:1: no such file"]
+        return Report(path, [Problem(1, 1, "no such file")])
     except (OSError, UnicodeDecodeError) as exc:
-        return [f"{path}:1:1: cannot read: {exc}"]
+        return Report(path, [Problem(1, 1, f"cannot read: {exc}")])
     try:
         setup = parse_text(text, path)
     except FileInvalid as exc:
-        return exc.lines()
+        return Report(path, exc.problems)
     pos = Positions(text)
     problems: list[Problem] = []
     if setup.state is not None or setup.history is not None:
@@ -38,9 +54,8 @@ def check_file(path: str) -> list[str]:
             try:
                 setup.resume(setup.state)
             except ValidationError as exc:
-                for err in exc.errors():
-                    line, col = pos.find(("state", *err["loc"]))
-                    problems.append(Problem(line, col, f"state: {err['msg']}"))
+                for p in validation_problems(exc, pos, setup.state, prefix=("state",)):
+                    problems.append(Problem(p.line, p.col, f"state: {p.message}"))
     if not problems and setup.history is not None:
         try:
             session = Session(setup)
@@ -57,4 +72,4 @@ def check_file(path: str) -> list[str]:
             line, col = pos.find(("demo", n, "do"))
             problems.append(Problem(line, col, f"demo step {n + 1} ('{step.do}') is refused: {exc}"))
             break
-    return [p.render(path) for p in problems]
+    return Report(path, problems, warnings_of(setup, text))

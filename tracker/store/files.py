@@ -19,19 +19,21 @@ from typing import Any
 from pydantic import ValidationError
 
 from tracker.rules.encounter import EncounterFile, validate_document
+from tracker.rules.model import LOCATED, Loc
 from tracker.store.tomlpos import Positions
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a file, at a position."""
+    """One thing wrong with a file, at a position; a `warning` is allowed but worth a look."""
 
     line: int
     col: int
     message: str
+    warning: bool = False
 
     def render(self, path: str) -> str:
-        return f"{path}:{self.line}:{self.col}: {self.message}"
+        return f"{path}:{self.line}:{self.col}: {'warning: ' if self.warning else ''}{self.message}"
 
 
 class FileInvalid(Exception):
@@ -48,11 +50,32 @@ class FileInvalid(Exception):
 
 _AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 
+#: How a wrong-type error names what the key takes, for the one-line message of a union field.
+_TAKES = {
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "string_type": "text",
+    "bool_type": "true/false",
+    "bool_parsing": "true/false",
+    "dict_type": "a table",
+    "model_type": "a table",
+    "model_attributes_type": "a table",
+    "list_type": "a list",
+    "none_required": "nothing",
+}
+
+
+def _field(loc: Loc) -> str:
+    return "".join(f"[{p + 1}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".") or "file"
+
 
 def _message(err: Any) -> str:
     kind = err["type"]
     loc = err["loc"]
-    field = "".join(f"[{p + 1}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".") or "file"
+    field = _field(loc)
     if kind == "extra_forbidden":
         return f"unknown key '{loc[-1]}'"
     if kind == "missing":
@@ -64,6 +87,85 @@ def _message(err: Any) -> str:
     if kind.endswith("_type") or kind.endswith("_parsing"):
         return f"{field}: {msg.replace('Input should be', 'must be')} (got {err.get('input')!r})"
     return f"{field}: {msg.replace('Input should be', 'must be')}"
+
+
+def _takes(err: Any) -> str | None:
+    """What a wrong-type error says the key takes ("a whole number", "'--'"); None for other errors."""
+    if err["type"] == "literal_error":
+        return str(err.get("ctx", {}).get("expected", "")) or None
+    return _TAKES.get(err["type"])
+
+
+def _keys(loc: Loc, data: object, kind: str) -> tuple[Loc, int | None]:
+    """The key path of `loc` without pydantic's branch tags, and where the first tag was (None if none).
+
+    pydantic names the branch of a union inside the loc (``stress.int``, ``twist_deck.TwistSuits.bogus``),
+    and validator wrappers likewise (``function-after[…]``). Walking the file's own data tells them
+    apart from keys, whatever the field: a tag is a step that is not a key of the table at that point
+    (the last step of a missing-key error is a key that is, by definition, absent).
+    """
+    node = data
+    keys: list[str | int] = []
+    first: int | None = None
+    for i, part in enumerate(loc):
+        if isinstance(part, int):
+            node = node[part] if isinstance(node, list) and 0 <= part < len(node) else None
+            keys.append(part)
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+            keys.append(part)
+        elif i == len(loc) - 1 and kind == "missing":
+            keys.append(part)
+        else:
+            first = len(keys) if first is None else first
+    return tuple(keys), first
+
+
+def validation_problems(exc: ValidationError, pos: Positions, data: object, prefix: Loc = ()) -> list[Problem]:
+    """Every problem of a pydantic error, one line each, at the key it is about.
+
+    A union field (``stress``: a number or a table) fails once per branch; when no branch got past the
+    type of the value, the branches become one line naming every form the key takes, and otherwise
+    only the branch the value's shape matched speaks. A `located` error (a model validator's) carries
+    its own problems, each at its key.
+    """
+    found: list[tuple[Loc, Any]] = []
+    for err in exc.errors():
+        keys, tag_at = _keys(tuple(err["loc"]), data, err["type"])
+        if err["type"] == LOCATED:
+            for loc, msg in err["ctx"]["problems"]:
+                at = (*keys, *loc)
+                found.append((at, {"type": LOCATED, "msg": f"{_field(at)}: {msg}"}))
+        else:
+            found.append((keys, {**err, "loc": keys, "_union": keys[:tag_at] if tag_at is not None else None}))
+    unions: dict[Loc, list[Any]] = {}
+    for _, err in found:
+        if err.get("_union") is not None:
+            unions.setdefault(err["_union"], []).append(err)
+    problems: list[Problem] = []
+    merged: set[Loc] = set()
+    for keys, err in found:
+        base = err.get("_union")
+        if base is not None and len(unions[base]) > 1:
+            branch = unions[base]
+            shallow = [e for e in branch if e["loc"] == base and _takes(e) is not None]
+            if len(shallow) < len(branch):
+                if err in shallow:
+                    continue  # another branch matched the value's shape: its errors are the ones to show
+            else:
+                if base in merged:
+                    continue
+                merged.add(base)
+                forms = list(dict.fromkeys(str(_takes(e)) for e in branch))
+                takes = " or ".join([", ".join(forms[:-1]), forms[-1]] if len(forms) > 1 else forms)
+                line, col = pos.find((*prefix, *base))
+                problems.append(Problem(line, col, f"{_field(base)}: must be {takes} (got {err.get('input')!r})"))
+                continue
+        line, col = pos.find((*prefix, *keys))
+        text = err["msg"] if err["type"] == LOCATED else _message(err)
+        problems.append(Problem(line, col, text))
+    unique = list(dict.fromkeys(problems))
+    return sorted(unique, key=lambda p: (p.line, p.col))
 
 
 def parse_text(text: str, path: str) -> EncounterFile:
@@ -78,21 +180,13 @@ def parse_text(text: str, path: str) -> EncounterFile:
     try:
         return validate_document(data)
     except ValidationError as exc:
-        pos = Positions(text)
-        problems = []
-        for err in exc.errors():
-            loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-            # Unions report per branch ('int', 'literal'); keep the key path only.
-            loc = tuple(
-                p
-                for p in loc
-                if p
-                not in ("int", "str", "bool", "list[str]", "TwistSuits", "literal['--']", "function-after[_wms(), str]")
-            )
-            line, col = pos.find(loc)
-            problems.append(Problem(line, col, _message({**err, "loc": loc})))
-        unique = list(dict.fromkeys(problems))
-        raise FileInvalid(path, sorted(unique, key=lambda p: (p.line, p.col))) from None
+        raise FileInvalid(path, validation_problems(exc, Positions(text), data)) from None
+
+
+def warnings_of(setup: EncounterFile, text: str) -> list[Problem]:
+    """The family's warnings for a valid file (allowed, but probably a slip), each at its key."""
+    pos = Positions(text)
+    return [Problem(*pos.find(loc), message, warning=True) for loc, message in setup.warnings()]
 
 
 def load(path: str | Path) -> EncounterFile:

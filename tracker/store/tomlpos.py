@@ -62,7 +62,7 @@ class Positions:
                 for inner in _INLINE_KEY.finditer(line, brace):
                     self.where.setdefault((*path, inner.group(1).strip("\"'")), (lineno, inner.start(1) + 1))
             if line[key.end() :].lstrip().startswith("["):
-                # An array value: number its inline tables as pydantic does (``weapons.1.damage``).
+                # An array value: number its elements as pydantic does (``hand.1``, ``weapons.1.damage``).
                 found = _Array(path)
                 found.scan(self.where, lineno, line, key.end())
                 if found.depth > 0:
@@ -90,41 +90,57 @@ class Positions:
 
 
 class _Array:
-    """An array value being scanned, possibly over several lines: where each inline table starts."""
+    """An array value being scanned, possibly over several lines: where each of its elements starts
+    (``hand.1`` for the second card), and the keys of its inline tables (``weapons.0.damage``)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.depth = 0
         self.braces = 0
         self.index = 0
+        #: Whether the current element's position is recorded (an element may span lines).
+        self.started = False
 
     def scan(self, where: dict[Path, tuple[int, int]], lineno: int, line: str, start: int) -> None:
         i = start
         while i < len(line):
             ch = line[i]
             if ch in "\"'":
+                self._element(where, lineno, i)
                 i = _string_end(line, i)
                 continue
             if ch == "#":
                 return
             if ch == "[":
+                if self.depth >= 1:
+                    self._element(where, lineno, i)
                 self.depth += 1
             elif ch == "]":
                 self.depth -= 1
                 if self.depth <= 0:
                     return
             elif ch == "{":
+                self._element(where, lineno, i)
                 self.braces += 1
                 if self.braces == 1 and self.depth == 1:
-                    where.setdefault((*self.path, self.index), (lineno, i + 1))
                     self._key(where, lineno, line, i + 1)
-            elif ch == "," and self.braces == 1 and self.depth == 1:
-                self._key(where, lineno, line, i + 1)
-            elif ch == "}":
-                self.braces -= 1
+            elif ch == ",":
                 if self.braces == 0 and self.depth == 1:
                     self.index += 1
+                    self.started = False
+                elif self.braces == 1 and self.depth == 1:
+                    self._key(where, lineno, line, i + 1)
+            elif ch == "}":
+                self.braces -= 1
+            elif not ch.isspace():
+                self._element(where, lineno, i)
             i += 1
+
+    def _element(self, where: dict[Path, tuple[int, int]], lineno: int, at: int) -> None:
+        """Record where the current top-level element starts, once."""
+        if self.depth == 1 and self.braces == 0 and not self.started:
+            where.setdefault((*self.path, self.index), (lineno, at + 1))
+            self.started = True
 
     def _key(self, where: dict[Path, tuple[int, int]], lineno: int, line: str, at: int) -> None:
         key = _ELEMENT_KEY.match(line, at)

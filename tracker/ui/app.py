@@ -53,16 +53,25 @@ class TrackerApp(App[None]):
         #: Counts accepted commands (and file changes a viewer saw); the screens' views carry it.
         self.revision = 0
         self._last_text = self._durable
+        #: Why a viewer without a session waits: the file's first problem, or None when it is missing.
+        self._invalid: str | None = None
 
     @classmethod
     def viewer(cls, path: Path, *, theme: str | None = None, player: bool = False) -> TrackerApp:
-        """A read-only view that follows `path` live (`tracker view`)."""
+        """A read-only view that follows `path` live (`tracker view`).
+
+        On a missing or invalid file it waits, saying which (an invalid file is not "about to appear")."""
+        invalid: str | None = None
         try:
             text = path.read_text(encoding="utf-8")
             session: Session | None = Session(files.parse_text(text, str(path)))
-        except (OSError, files.FileInvalid):
+        except files.FileInvalid as exc:
+            session, invalid = None, exc.lines()[0]
+        except OSError:
             session = None
-        return cls(session, path, theme=theme, player=player, follow=True)
+        app = cls(session, path, theme=theme, player=player, follow=True)
+        app._invalid = invalid
+        return app
 
     def on_mount(self) -> None:
         themes, problems = load_themes()
@@ -77,7 +86,7 @@ class TrackerApp(App[None]):
         for problem in problems:
             self.notify(problem, severity="warning", timeout=8)
         if self.session is None:
-            self.push_screen(WaitingScreen(self.path))
+            self.push_screen(WaitingScreen(self.path, self._invalid))
         else:
             self.push_screen(self._main_screen())
         if self.follow:
@@ -104,12 +113,18 @@ class TrackerApp(App[None]):
                 self.reload_file()
 
     def reload_file(self) -> None:
-        """Show the file's new state; a missing or invalid file keeps the last good state, with a notice."""
+        """Show the file's new state; a missing or invalid file keeps the last good state, with a notice.
+
+        A viewer that never had a good state says so: it waits, naming the file's first problem, and
+        never claims to show a state it does not have.
+        """
         try:
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             if self.session is not None:
                 self.notify(f"{self.path} is gone; showing the last state seen", severity="warning")
+            else:
+                self._still_waiting(None)
             return
         except OSError as exc:
             self.notify(f"cannot read {self.path}: {exc}", severity="warning")
@@ -119,7 +134,11 @@ class TrackerApp(App[None]):
         try:
             session = Session(files.parse_text(text, str(self.path)))
         except files.FileInvalid as exc:
-            self.notify(f"{exc.lines()[0]} — showing the last good state", severity="warning")
+            self._last_text = text
+            if self.session is None:
+                self._still_waiting(exc.lines()[0])
+            else:
+                self.notify(f"{exc.lines()[0]} — showing the last good state", severity="warning")
             return
         self._last_text = text
         first = self.session is None
@@ -128,6 +147,12 @@ class TrackerApp(App[None]):
             self.switch_screen(self._main_screen())
         else:
             self.bump()
+
+    def _still_waiting(self, invalid: str | None) -> None:
+        """Tell the waiting screen why it still waits (None: the file is missing)."""
+        self._invalid = invalid
+        if isinstance(self.screen, WaitingScreen):
+            self.screen.say(invalid)
 
     # --- what the screens show -------------------------------------------------------------
     def bump(self) -> None:
@@ -168,13 +193,26 @@ class TrackerApp(App[None]):
 
 
 class WaitingScreen(Screen[None]):
-    """A viewer started before its file exists: it waits, watching the folder."""
+    """A viewer with no good state yet: its file is missing or invalid; it waits, watching the folder."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, invalid: str | None = None) -> None:
         super().__init__()
         self._path = path
+        self._invalid = invalid
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Waiting for {self._path} to appear… (q quits)", id="waiting")
+        yield Static(self.text(), id="waiting")
+
+    def text(self) -> str:
+        """What the viewer waits for, and why: a missing file to appear, or an invalid one to be fixed."""
+        if self._invalid is None:
+            return f"Waiting for {self._path} to appear… (q quits)"
+        return f"{self._path} is invalid:\n{self._invalid}\nWaiting for a valid version… (q quits)"
+
+    def say(self, invalid: str | None) -> None:
+        """The file changed but is still not usable: show the new reason."""
+        self._invalid = invalid
+        if self.is_mounted:
+            self.query_one("#waiting", Static).update(self.text())
 
     BINDINGS = [("q", "app.quit", "Quit")]

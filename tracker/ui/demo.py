@@ -23,7 +23,8 @@ from tracker.ui.screens.main import TrackerScreen
 class DemoApp(TrackerApp):
     """A TrackerApp whose commands come from the script, not from the keyboard."""
 
-    BINDINGS = [Binding("space", "toggle_pause", "Pause/resume", id="demo.pause")]
+    #: "Pause" (the same key resumes): short enough that the footer fits in 100 columns beside the GM keys.
+    BINDINGS = [Binding("space", "toggle_pause", "Pause", id="demo.pause")]
 
     def __init__(
         self, copy: Path, setup: EncounterFile, *, delay: float, seed: int | None, theme: str | None, loop: bool

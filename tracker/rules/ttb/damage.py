@@ -20,6 +20,7 @@ from tracker.rules.ttb.cards import (
 )
 from tracker.rules.ttb.core import TTBEngine, step
 from tracker.rules.ttb.state import Critical
+from tracker.rules.words import counted
 
 TOUGHNESS_TN = 10
 
@@ -52,7 +53,7 @@ def damage(
         return 0
     ignores = sheet.ignores_critical_effects and not sheet.fated
     if f.wounds <= 0 and kills_at_zero:
-        die(eng, name, f"{why or 'damage'} left {f.wounds} Wounds")
+        die(eng, name, f"{why or 'damage'} left {counted(f.wounds, 'Wound')}")
         return final
     if ignores:
         if f.wounds <= 0 or red_joker:
@@ -152,7 +153,7 @@ def resolve_critical(eng: TTBEngine, name: str, severity: str, card: Card) -> No
     f.criticals.append(crit)
     eng.log(
         f"{name} suffers a {severity.title()} Critical Effect to the {location}{note}: "
-        f"card {card.label()}, {crit.negative_wounds} negative Wounds"
+        f"card {card.label()}, {counted(crit.negative_wounds, 'negative Wound')}"
     )
 
 
@@ -164,7 +165,8 @@ def run_unconscious_check(eng: TTBEngine, name: str) -> None:
     if eng.sheet(name).fated:
         eng.ask(
             "unconscious_check",
-            f"{name} is at {f.wounds} Wounds: TN {TOUGHNESS_TN} Toughness challenge — pass or fail? (or flip)",
+            f"{name} is at {counted(f.wounds, 'Wound')}: TN {TOUGHNESS_TN} Toughness challenge"
+            " — pass or fail? (or flip)",
             ["pass", "fail", "flip"],
             who=name,
             tn=TOUGHNESS_TN,

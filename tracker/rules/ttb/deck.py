@@ -11,6 +11,7 @@ from tracker.rules import rng
 from tracker.rules.errors import Refusal
 from tracker.rules.ttb.cards import Card, parse_card
 from tracker.rules.ttb.core import TTBEngine, step
+from tracker.rules.words import counted
 
 HAND_LIMIT = 5
 MAX_FLIP = 10
@@ -58,7 +59,7 @@ def reshuffle(eng: TTBEngine, why: str) -> None:
     st.discards = []
     rng.shuffle(st, st.deck)
     st.reshuffles += 1
-    eng.log(f"Fate Deck reshuffled ({why}): {len(st.deck)} cards")
+    eng.log(f"Fate Deck reshuffled ({why}): {counted(len(st.deck), 'card')}")
     for name, sheet in eng.sheets.items():
         if sheet.fated and not st.fighters[name].dead:
             draw_twist(eng, name, "the reshuffle")

@@ -12,6 +12,7 @@ from tracker.rules.ttb import actions, conditions, damage
 from tracker.rules.ttb.cards import parse_card
 from tracker.rules.ttb.core import TTBEngine, step
 from tracker.rules.ttb.state import CardEffect
+from tracker.rules.words import counted
 
 
 def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str]) -> None:
@@ -137,10 +138,6 @@ def _is_name(eng: TTBEngine, text: str) -> bool:
 def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
     """Walk or Run: leaving engagement offers each engaging enemy one disengaging strike (§2.9)."""
     title = actions.ACTIONS[key].title
-    walk = eng.sheet(who).walk
-    if eng.fighter(who).conditions.get("useless_leg"):
-        walk = max(1, walk - 2)
-    yards = walk if key == "walk" else 2 * walk + eng.sheet(who).skills.get("athletics", 0)
     strikers = eng.engaged_by(who)
     stays = any(a.casefold() in ("stay", "within", "engaged") for a in args)
     f = eng.fighter(who)
@@ -150,11 +147,30 @@ def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
     # A pending hazard resolves when the movement ends (§2.6).
     after = [step("hazard", who)] if f.hazard_pending else []
     if not strikers or stays:
-        eng.log(f"{who} {title.lower()}s (up to {yards} yards)")
+        eng.log(f"{who} {title.lower()}s ({distance(eng, who, key)})")
         eng.push(*after)
         return
     eng.log(f"{who} {title.lower()}s away from {', '.join(strikers)}: disengaging strikes may follow")
     eng.push(*[step("disengage_offer", who, s) for s in strikers], step("move_done", who, key), *after)
+
+
+def distance(eng: TTBEngine, who: str, key: str) -> str:
+    """How far a Walk or Run goes, as the log says it (RULES.md §2.5 Walk, Run; §2.7 Useless Limb).
+
+    Walk moves up to the character's Walk, Run up to 2×Walk + Athletics ranks; a useless leg takes 2
+    from Walk (minimum 1). Decision (issue 9): yards are given only from a ``walk`` the file states. A
+    sheet without ``walk`` has no Walk the tracker knows, and a made-up default must not read as the
+    character's stat, so the log then names the rule instead: "up to its Walk".
+    """
+    sheet = eng.sheet(who)
+    leg = bool(eng.fighter(who).conditions.get("useless_leg"))
+    athletics = sheet.skills.get("athletics", 0)
+    if sheet.walk is not None:
+        walk = max(1, sheet.walk - 2) if leg else sheet.walk
+        return f"up to {counted(walk if key == 'walk' else 2 * walk + athletics, 'yard')}"
+    if key == "walk":
+        return "up to its Walk" + (" − 2 (useless leg; at least 1 yard)" if leg else "")
+    return "up to twice its Walk" + (f" + {athletics} (Athletics)" if athletics else "")
 
 
 def disengage_offer(eng: TTBEngine, who: str, striker: str) -> None:
@@ -175,7 +191,8 @@ def move_done(eng: TTBEngine, who: str, key: str) -> None:
     before = len(eng.st.engagements)
     eng.st.engagements = [pair for pair in eng.st.engagements if who not in pair or not eng.enemies(pair[0], pair[1])]
     eng.log(
-        f"{who} completes the {actions.ACTIONS[key].title} and leaves {before - len(eng.st.engagements)} engagement(s)"
+        f"{who} completes the {actions.ACTIONS[key].title} and leaves "
+        f"{counted(before - len(eng.st.engagements), 'engagement')}"
     )
 
 
@@ -198,9 +215,18 @@ def _defensive(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
             eng.log(f"{who} discards {parse_card(code).label()} for Defensive Stance")
         else:
             eng.ask("discard", f"{who} discards a card for Defensive Stance: which one?", list(f.hand), who=who)
+            # The stance holds once its card is gone: the agenda takes it after the answer, so the log
+            # never shows the bonus before the discard it needs.
+            eng.push(step("defensive_stance", who, cost))
+            return
     else:
         f.fate_points -= 1
         eng.log(f"{who} spends a Fate Point in place of the discard ({f.fate_points} FP left)")
+    take_stance(eng, who, cost)
+
+
+def take_stance(eng: TTBEngine, who: str, cost: int) -> None:
+    """Defensive Stance applies: Defensive +AP spent (RULES.md §2.5), once its discard (or Fate Point) is paid."""
     conditions.gain(eng, who, "defensive", cost, why="Defensive Stance")
 
 
@@ -223,7 +249,7 @@ def _shoot(eng: TTBEngine, who: str, args: list[str]) -> None:
     weapon = actions.weapon_of(eng, who, args, "projectile")
     if weapon and weapon in f.shots:
         f.shots[weapon] -= 1
-        eng.log(f"{who} fires the {weapon} ({f.shots[weapon]} shots left)")
+        eng.log(f"{who} fires the {weapon} ({counted(f.shots[weapon], 'shot')} left)")
     else:
         eng.log(f"{who} makes a projectile attack" + (f" with the {weapon}" if weapon else ""))
 
@@ -238,7 +264,9 @@ def _reload(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
         f.reload_progress.pop(weapon, None)
         if spec.capacity:
             f.shots[weapon] = spec.capacity
-        eng.log(f"{who} reloads the {weapon}: ready" + (f" ({spec.capacity} shots)" if spec.capacity else ""))
+        eng.log(
+            f"{who} reloads the {weapon}: ready" + (f" ({counted(spec.capacity, 'shot')})" if spec.capacity else "")
+        )
     else:
         f.reload_progress[weapon] = done
         eng.log(f"{who} reloads the {weapon}: {done}/{spec.reload} AP so far")

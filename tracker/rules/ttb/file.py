@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from pydantic import Field, model_validator
 
 from tracker.rules.family import EncounterFile, FamilyEngine, RuleFamily
-from tracker.rules.model import unique_names
-from tracker.rules.ttb.sheet import TTBCombatant, TTBSettings
+from tracker.rules.model import Located, name_clashes, raise_located
+from tracker.rules.ttb.sheet import MAX_ARMOR, TTBCombatant, TTBSettings
 
 
 class TTBFile(EncounterFile):
@@ -22,10 +22,24 @@ class TTBFile(EncounterFile):
 
     @model_validator(mode="after")
     def _consistent(self) -> TTBFile:
+        problems = name_clashes(self.combatants)
         if self.encounter.system != "ttb":
-            raise ValueError("this file is not a Through the Breach encounter")
-        unique_names(self.combatants)
+            problems.append((("encounter", "system"), "this file is not a Through the Breach encounter"))
+        raise_located(problems)
         return self
+
+    def warnings(self) -> list[Located]:
+        """Armor above +3: allowed, since the Fatemaster may exceed the maximum, but worth a second look
+        (RULES.md §2.1 ``armor``, decision A27: "``armor`` accepts more, with a warning")."""
+        return [
+            (
+                ("combatants", n, "armor"),
+                f"{c.name} has Armor +{c.armor}, above the usual maximum of +{MAX_ARMOR} "
+                "(allowed: the Fatemaster may exceed it, RULES.md A27)",
+            )
+            for n, c in enumerate(self.combatants)
+            if c.armor > MAX_ARMOR
+        ]
 
     # --- the family seam (`tracker.rules.family.EncounterFile`) ---------------------------------
     def rule_family(self) -> RuleFamily:

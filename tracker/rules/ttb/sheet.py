@@ -13,8 +13,9 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from tracker.rules.conditions import CombatantEntry, ConditionCatalogue
-from tracker.rules.model import ConditionValue, Strict
-from tracker.rules.ttb.cards import parse_damage_profile
+from tracker.rules.errors import Refusal
+from tracker.rules.model import ConditionValue, Located, Strict, raise_located
+from tracker.rules.ttb.cards import parse_card, parse_damage_profile
 
 #: Rank bands of Fatemaster characters, RULES.md §2.1 [000:L419-424].
 RANKS: tuple[tuple[str, int, int, int], ...] = (
@@ -43,6 +44,34 @@ def starting_fate_points(rank_value: int) -> int:
         if low <= rank_value <= high:
             return points
     raise ValueError(f"Rank Value {rank_value} is outside 1-14")
+
+
+#: Armor is at most +3, though the Fatemaster may exceed it: more is accepted with a warning (RULES.md
+#: §2.1, decision A27, from 001:L123).
+MAX_ARMOR = 3
+
+
+def hand_problems(hand: list[str]) -> list[Located]:
+    """What is wrong with a starting Control Hand, each at its entry (RULES.md §2.2.2).
+
+    Every card must be a card; each card is in the hand once (a Twist Deck holds each card once); and no
+    Joker: the Control Hand is drawn from the Twist Deck [000:L167], whose 13 cards are valued 1-13
+    [001:L25], so a Joker of the Fate Deck never reaches it.
+    """
+    problems: list[Located] = []
+    seen: set[str] = set()
+    for n, text in enumerate(hand):
+        try:
+            card = parse_card(text)
+        except Refusal as exc:
+            problems.append(((n,), str(exc)))
+            continue
+        if card.is_red_joker or card.is_black_joker:
+            problems.append(((n,), f"a Control Hand never holds a Joker ('{text}'): it is drawn from the Twist Deck"))
+        elif card.code in seen:
+            problems.append(((n,), f"'{text}' is in the hand twice"))
+        seen.add(card.code)
+    return problems
 
 
 EndOfTurnEffect = Literal["burning", "poison", "suffocating", "bleeding_out"]
@@ -136,7 +165,9 @@ class TTBCombatant(CombatantEntry):
     wounds: int = Field(ge=1)
     defense: int = 0
     willpower: int = 0
-    walk: int = Field(default=5, ge=0)
+    #: Walk in yards. Absent: unknown to the tracker, and the log says "up to its Walk" instead of
+    #: presenting a default as the character's stat (`tracker.rules.ttb.effects.distance`).
+    walk: int | None = Field(default=None, ge=0)
     #: Charge in yards; "--" (written as the string) means the character cannot Charge.
     charge: int | Literal["--"] = 5
     height: int = Field(default=2, ge=0)
@@ -179,27 +210,47 @@ class TTBCombatant(CombatantEntry):
                     raise ValueError(f"a {title} has Rank Value {band}, not {value}")
         return value
 
+    @field_validator("hand")
+    @classmethod
+    def _real_cards(cls, value: list[str] | None) -> list[str] | None:
+        """A bad card in the hand is a problem of the file at that entry, not a refusal at start."""
+        raise_located(hand_problems(value or []))
+        return value
+
     @model_validator(mode="after")
     def _living_only(self) -> TTBCombatant:
-        """Bleeding Out, Intoxicated and Suffocating only affect Living characters (§2.7.1, C2)."""
+        """Bleeding Out, Intoxicated and Suffocating only affect Living characters (§2.7.1, C2).
+
+        Reported at the ``conditions`` key (the errors of a model validator carry their key: `located`)."""
         from tracker.rules.ttb.catalogue import CONDITIONS
 
         if not self.living:
             held = [CONDITIONS[k].title for k in self.conditions if k in CONDITIONS and CONDITIONS[k].living == "only"]
             if held:
-                raise ValueError(f"{', '.join(held)} only affect(s) Living characters; {self.name} has living = false")
+                verb = "affects" if len(held) == 1 else "affect"
+                message = f"{', '.join(held)} only {verb} Living characters; {self.name} has living = false"
+                raise_located([(("conditions",), message)])
         return self
 
     @model_validator(mode="after")
     def _kind_rules(self) -> TTBCombatant:
+        """Rank is for Fatemaster characters, the Control Hand for Fated ones; each problem at its key
+        (a missing rank_value at the combatant's header)."""
+        problems: list[Located] = []
         if self.kind == "fatemaster":
             if self.rank_value is None:
-                raise ValueError("a Fatemaster character needs rank_value (Peon 1-4 … Tyrant 14)")
+                problems.append(((), "a Fatemaster character needs rank_value (Peon 1-4 … Tyrant 14)"))
         else:
             if self.rank_value is not None or self.rank is not None:
-                raise ValueError("rank and rank_value are for Fatemaster characters; Fated flip for initiative")
+                key = "rank_value" if self.rank_value is not None else "rank"
+                problems.append(
+                    ((key,), "rank and rank_value are for Fatemaster characters; Fated flip for initiative")
+                )
             if self.fate_points is not None:
-                raise ValueError("fate_points are for Fatemaster characters (Fated have a Control Hand)")
+                problems.append(
+                    (("fate_points",), "fate_points are for Fatemaster characters (Fated have a Control Hand)")
+                )
+        raise_located(problems)
         return self
 
     @property

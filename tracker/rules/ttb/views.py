@@ -184,7 +184,7 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         st = self.st
         out = view.BlockWriter()
         out.add("Fate Deck ", "bold")
-        out.line(f"{len(st.deck)} left · {len(st.discards)} discarded · {st.reshuffles} reshuffles")
+        out.line(f"{len(st.deck)} left · {len(st.discards)} discarded · {words.counted(st.reshuffles, 'reshuffle')}")
         jokers = [c for c in st.discards if c in ("RJ", "BJ")]
         seen = ", ".join("Red Joker" if c == "RJ" else "Black Joker" for c in jokers)
         out.line(f"Jokers in the discards: {seen or 'none'}")

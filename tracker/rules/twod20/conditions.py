@@ -11,6 +11,7 @@ from tracker.rules.twod20 import dice, harm
 from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.state import Persistent
+from tracker.rules.words import counted
 
 
 def gain(eng: TwoD20Engine, name: str, text: str, n: int | None) -> None:
@@ -40,7 +41,7 @@ def gain(eng: TwoD20Engine, name: str, text: str, n: int | None) -> None:
     if key == "burning":
         a.conditions["burning"] = max(int(a.conditions.get("burning", 0)), n or 1)
         a.burning_rounds = max(a.burning_rounds, 1)
-        eng.log(f"{name} is Burning {a.conditions['burning']} ({a.burning_rounds} round(s))")
+        eng.log(f"{name} is Burning {a.conditions['burning']} ({counted(a.burning_rounds, 'round')})")
         return
     if rule.valued:
         a.conditions[key] = int(a.conditions.get(key, 0)) + (n or 1)

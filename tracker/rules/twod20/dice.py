@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from tracker.rules import rng
 from tracker.rules.errors import Refusal
+from tracker.rules.words import counted
 
 #: Challenge Die faces → (value, Effect icon). Faces 5 and 6 both give 1 + Icon in every profile,
 #: despite the Infinity screen's "each 6 creates an Effect" (RULES.md §3.2, decision B14).
@@ -32,13 +33,6 @@ MAX_DICE = BASE_DICE + MAX_BOUGHT_DICE
 
 #: The complication range is normally 1 (a 20) and widens to at most 5 (16-20) (RULES.md §3.2).
 MAX_COMPLICATION_RANGE = 5
-
-
-def _plural(count: int, word: str) -> str:
-    """Say "1 success", "2 successes": log lines read as the GM would say them."""
-    if count == 1:
-        return f"{count} {word}"
-    return f"{count} {word}es" if word.endswith("s") else f"{count} {word}s"
 
 
 def _check_faces(faces: Sequence[int], count: int, sides: int, what: str) -> tuple[int, ...]:
@@ -68,7 +62,7 @@ class ChallengeRoll:
         """One log line showing every face, e.g. "3[CD]: 1, 5★, 3 → 2, 1 Effect"."""
         shown = ", ".join(f"{face}★" if CHALLENGE_FACES[face][1] else str(face) for face in self.faces)
         head = f"{len(self.faces)}[CD]" + (f": {shown}" if shown else "")
-        return f"{head} → {self.total}, {_plural(self.icons, 'Effect')}"
+        return f"{head} → {self.total}, {counted(self.icons, 'Effect')}"
 
 
 def score_challenge(faces: Sequence[int]) -> ChallengeRoll:
@@ -126,7 +120,7 @@ class PoolRoll:
             extras.append(f"complications on {complication_floor(self.complication_range)}-20")
         if extras:
             against += f" ({', '.join(extras)})"
-        counts = f"{_plural(self.successes, 'success')}, {_plural(self.complications, 'complication')}"
+        counts = f"{counted(self.successes, 'success')}, {counted(self.complications, 'complication')}"
         verdict = f"pass, {self.momentum} Momentum" if self.passed else "fail"
         return f"d20: {', '.join(shown)} vs {against} → {counts}; D{self.difficulty}: {verdict}"
 

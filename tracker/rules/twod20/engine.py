@@ -13,6 +13,7 @@ from tracker.rules.twod20.profiles import resolve_profile
 from tracker.rules.twod20.state import Fighter, Persistent, TwoD20State
 from tracker.rules.twod20.zones import ZoneMap
 from tracker.rules.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
+from tracker.rules.words import counted
 
 if TYPE_CHECKING:
     from tracker.rules.twod20.file import TwoD20File
@@ -277,7 +278,7 @@ def _treat(eng: TwoD20Engine, cmd: Command) -> None:
     if have < n:
         raise Refusal(f"{name} has {have} untreated {kind.title()}(s)")
     a.treated[kind] = a.treated.get(kind, 0) + n
-    eng.log(f"{name}: {n} {kind.title()}(s) treated (they still count toward Defeat)")
+    eng.log(f"{name}: {counted(n, kind.title())} treated (they still count toward Defeat)")
 
 
 def _stabilize(eng: TwoD20Engine, cmd: Command) -> None:

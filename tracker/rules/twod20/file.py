@@ -11,7 +11,7 @@ from pydantic import Field, model_validator
 
 from tracker.rules.errors import Refusal
 from tracker.rules.family import EncounterFile, FamilyEngine, RuleFamily
-from tracker.rules.model import Zone, unique_names
+from tracker.rules.model import Located, Zone, located, name_clashes, raise_located
 from tracker.rules.names import resolve
 from tracker.rules.twod20.profiles import resolve_profile
 from tracker.rules.twod20.sheet import TwoD20Combatant, TwoD20Settings
@@ -26,41 +26,64 @@ class TwoD20File(EncounterFile):
 
     @model_validator(mode="after")
     def _consistent(self) -> TwoD20File:
-        unique_names(self.combatants)
+        """Names, profile parameters, zones, stress tracks and Harms agree; each problem at its key."""
+        problems = name_clashes(self.combatants)
         try:
             profile = resolve_profile(self.encounter.profile or "srd", self.settings.overrides())
-        except Refusal as exc:
-            raise ValueError(str(exc)) from None
+        except Refusal:
+            raise located([*problems, *self._profile_problems()]) from None
         tracks = {t for t, _, _ in profile.tracks}
         zones = [z.name for z in self.zones]
-        problems = []
-        for z in self.zones:
-            for other in z.adjacent:
+        for n, z in enumerate(self.zones):
+            for k, other in enumerate(z.adjacent):
                 if other not in zones:
-                    problems.append(f"zone '{z.name}' is adjacent to '{other}', which is not a zone")
-        harm_kinds = {h for _, h, _ in profile.tracks} | {profile.mental_harm}
-        for c in self.combatants:
-            if isinstance(c.stress, dict):
-                unknown = set(c.stress) - tracks
-                if unknown:
                     problems.append(
-                        f"{c.name}: no stress track '{sorted(unknown)[0]}' in profile "
-                        f"{profile.name} (tracks: {', '.join(sorted(tracks))})"
+                        (("zones", n, "adjacent", k), f"zone '{z.name}' is adjacent to '{other}', which is not a zone")
                     )
-            bad = set(c.harms) - harm_kinds
-            if bad:
-                problems.append(f"{c.name}: unknown harm '{sorted(bad)[0]}' (kinds: {', '.join(sorted(harm_kinds))})")
+        harm_kinds = {h for _, h, _ in profile.tracks} | {profile.mental_harm}
+        for n, c in enumerate(self.combatants):
+            if isinstance(c.stress, dict):
+                for track in sorted(set(c.stress) - tracks):
+                    problems.append(
+                        (
+                            ("combatants", n, "stress", track),
+                            f"{c.name}: no stress track '{track}' in profile "
+                            f"{profile.name} (tracks: {', '.join(sorted(tracks))})",
+                        )
+                    )
+            for kind in sorted(set(c.harms) - harm_kinds):
+                problems.append(
+                    (
+                        ("combatants", n, "harms", kind),
+                        f"{c.name}: unknown harm '{kind}' (kinds: {', '.join(sorted(harm_kinds))})",
+                    )
+                )
             if c.zone is not None:
+                where = ("combatants", n, "zone")
                 if not zones:
-                    problems.append(f"{c.name} is in zone '{c.zone}' but the encounter has no [[zones]]")
+                    problems.append((where, f"{c.name} is in zone '{c.zone}' but the encounter has no [[zones]]"))
                 else:
                     try:
                         resolve(c.zone, zones, what="zone")
                     except Refusal as exc:
-                        problems.append(f"{c.name}: {exc}")
-        if problems:
-            raise ValueError("; ".join(problems))
+                        problems.append((where, f"{c.name}: {exc}"))
+        raise_located(problems)
         return self
+
+    def _profile_problems(self) -> list[Located]:
+        """Why the profile does not resolve, at the ``[settings]`` parameter at fault (else at ``profile``)."""
+        name = self.encounter.profile or "srd"
+        try:
+            resolve_profile(name)
+        except Refusal as exc:
+            return [(("encounter", "profile"), str(exc))]
+        problems: list[Located] = []
+        for key, value in self.settings.overrides().items():
+            try:
+                resolve_profile(name, {key: value})
+            except Refusal as exc:
+                problems.append((("settings", key), str(exc)))
+        return problems
 
     # --- the family seam (`tracker.rules.family.EncounterFile`) ---------------------------------
     def rule_family(self) -> RuleFamily:

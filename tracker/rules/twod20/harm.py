@@ -13,15 +13,9 @@ from tracker.rules.errors import Refusal
 from tracker.rules.twod20 import dice, pools
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.state import Persistent
+from tracker.rules.words import counted, plural
 
 PHYSICAL = ("stress", "vigour")
-
-
-def plural(word: str, n: int) -> str:
-    """Wound → Wounds, Breach → Breaches, Metanoia stays."""
-    if n == 1 or word.endswith("ia"):
-        return word
-    return word + ("es" if word.endswith(("ch", "sh", "s")) else "s")
 
 
 def harms_from(taken_before: int, stress: int, maximum: int, threshold: int = 5, per_5: bool = False) -> int:
@@ -128,10 +122,13 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
     if icons and fx.get("intense") and count:
         count += 1
     shown = _stress_text(eng, name, track)
-    eng.log(
-        f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown})"
-        + (f", {count} {plural(harm_kind.title(), count)}" if count else "")
-    )
+    harms = ""
+    if count and _yields(eng, name, hit.yield_):
+        # The log says what is applied: a yielding PC suffers only 1 Harm (§3.10.2).
+        harms = f", 1 {harm_kind.title()} (yields: {count} reduced to 1)" if count > 1 else f", 1 {harm_kind.title()}"
+    elif count:
+        harms = f", {counted(count, harm_kind.title())}"
+    eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown}){harms}")
     if count:
         suffer(eng, name, harm_kind, count, yielded=hit.yield_)
     if icons and not a.dead:
@@ -172,7 +169,7 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
         mental = hit.mental or hit.track == "mental"
         a.persistent.append(Persistent(x=fx["persistent"], track=track, ticks=icons, mental=mental))
         a.conditions["persistent"] = sum(p.ticks for p in a.persistent)
-        eng.log(f"{name} suffers Persistent {fx['persistent']}: {icons} tick(s) at the end of its turns")
+        eng.log(f"{name} suffers Persistent {fx['persistent']}: {counted(icons, 'tick')} at the end of its turns")
     if "perilous" in fx:
         npc_attacker = hit.attacker is not None and not eng.sheet(hit.attacker).pc
         if npc_attacker:
@@ -187,7 +184,15 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
         x = fx["incendiary"]
         a.conditions["burning"] = max(int(a.conditions.get("burning", 0)), x)
         a.burning_rounds = max(a.burning_rounds, icons)
-        eng.log(f"{name} is Burning {x} for {icons} round(s)")
+        eng.log(f"{name} is Burning {x} for {counted(icons, 'round')}")
+
+
+def _yields(eng: TwoD20Engine, name: str, yielded: bool) -> bool:
+    """Whether a voluntary Defeat applies: a PC yielding while not yet Defeated (§3.10.2). A Defeated
+    character suffers every Harm (see `suffer`), so its yield changes nothing."""
+    a = eng.fighter(name)
+    already = a.defeated and bool(eng.profile.defeat_at_harms or eng.sheet(name).harm_capacity)
+    return yielded and eng.sheet(name).pc and not already
 
 
 def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = False) -> None:
@@ -203,7 +208,7 @@ def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = 
             a.broken = True
             eng.log(f"{name} suffers a {kind.title()} while Defeated: a mental break, no longer playable")
         return
-    if yielded and eng.sheet(name).pc:
+    if _yields(eng, name, yielded):
         count = 1
         a.yielded = True
         pools.fortune(eng, name, 1, "voluntary Defeat")

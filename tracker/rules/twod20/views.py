@@ -50,7 +50,7 @@ def pools(eng: TwoD20Engine) -> dict[str, int]:
 
 def persistent_text(a: Fighter) -> tuple[str, str]:
     """Persistent with each instance's rating and the ticks it has left: ``persistent 3 (1 tick left)``."""
-    full = ", ".join(f"{p.x} ({words.plural(p.ticks, 'tick')} left)" for p in a.persistent)
+    full = ", ".join(f"{p.x} ({words.counted(p.ticks, 'tick')} left)" for p in a.persistent)
     brief = "+".join(f"{p.x}/{p.ticks}t" for p in a.persistent)
     return f"persistent {full}", f"Per{brief}"
 

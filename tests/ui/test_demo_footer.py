@@ -1,0 +1,32 @@
+"""`tracker demo` at 100 columns: the footer shows every key whole, the demo's own "space Pause"
+included (issue 9: it was cut as "space Pause/")."""
+
+from __future__ import annotations
+
+import asyncio
+from importlib import resources
+from itertools import pairwise
+from pathlib import Path
+
+from textual.widgets import Footer
+
+from tracker.store import files
+from tracker.ui.demo import DemoApp
+
+
+def test_demo_footer_fits_in_100_columns(tmp_path: Path) -> None:
+    text = resources.files("tracker").joinpath("data/demo.toml").read_text(encoding="utf-8")
+    app = DemoApp(tmp_path / "demo.toml", files.parse_text(text, "demo"), delay=60, seed=1, theme=None, loop=True)
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause(0.5)
+            footer = app.screen.query_one(Footer)
+            keys = sorted((k.region for k in footer.query("FooterKey")), key=lambda r: r.x)
+            descriptions = [str(getattr(k, "description", "")) for k in footer.query("FooterKey")]
+            assert "Pause" in descriptions
+            for left, right in pairwise(keys):
+                assert left.right <= right.x, (left, right)  # no key drawn over the next one
+            assert keys[-1].right <= 100
+
+    asyncio.run(drive())
