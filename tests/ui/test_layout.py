@@ -65,7 +65,7 @@ def test_order_table_fits_80_columns_with_ten_combatants_and_a_legend(tmp_path: 
             assert len(table.keys) == 10 and table.size.height >= len(table.lines) + 1  # every row shows
             sofia = [" ".join(line) for line in table.rows["Sofia Ramos"]]
             assert "Brn2" in "".join(sofia) and "Bld2" in "".join(sofia)
-            assert "Brn burning" in table.legend and "Bld bleeding out" in table.legend
+            assert "Brn=burning" in table.legend and "Bld=bleeding out" in table.legend
 
     asyncio.run(drive())
 

@@ -87,6 +87,9 @@ class OrderView:
     round_line: str
     #: Abbreviations the columns use besides conditions ("V Vigour · R Resolve"), shown under the table.
     legend: str = ""
+    #: Columns that may give up characters (with an ellipsis) when the width is short: names and
+    #: places, never numbers. The first gives way first.
+    shrinkable: tuple[int, ...] = (1,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +176,8 @@ class PlayerRow:
     active: bool
     acted: bool
     zone: str | None = None
+    #: The same conditions as the order table writes them (full, or short with a legend).
+    tags: tuple[ConditionTag, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,12 +104,13 @@ def round_line(phase: str, round_no: int, active: str | None, notes: Sequence[st
 def condition_tags(
     conditions: Mapping[str, object],
     short: Mapping[str, str],
-    shown: Mapping[str, tuple[str, str]] | None = None,
+    shown: Mapping[str, tuple[str, str, str]] | None = None,
 ) -> tuple[ConditionTag, ...]:
     """Conditions as the order table writes them: ``burning 2`` in full, ``Brn2`` when room is short.
 
     `short` gives each key's stem (a key without one uses its first four letters); `shown` may give a
-    key's full and short text itself (a 2d20 Persistent with its rating and ticks).
+    key's full text, short text and what the short text means (a 2d20 Persistent with its rating and
+    ticks).
     """
     tags = []
     for key, value in conditions.items():
@@ -117,6 +118,6 @@ def condition_tags(
         stem = short.get(key) or key[:4].title()
         full = name if value is True else f"{name} {value}"
         brief = stem if value is True else f"{stem}:{value}" if isinstance(value, str) else f"{stem}{value}"
-        full, brief = (shown or {}).get(key, (full, brief))
-        tags.append(ConditionTag(full, brief, stem, name))
+        full, brief, meaning = (shown or {}).get(key, (full, brief, name))
+        tags.append(ConditionTag(full, brief, stem, meaning))
     return tuple(tags)

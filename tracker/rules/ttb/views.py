@@ -138,7 +138,11 @@ class TTBEncounter(TTBEngine, FamilyEngine):
             tags = words.condition_tags(conditions_json(self, name), SHORT)
             rows.append(view.OrderRow(name, cells, status in ("dead", "unconscious"), tags))
         return view.OrderView(
-            COLUMNS, tuple(rows), st.active, words.round_line(self.st.phase, self.st.round, self.st.active)
+            COLUMNS,
+            tuple(rows),
+            st.active,
+            words.round_line(self.st.phase, self.st.round, self.st.active),
+            shrinkable=(1, 3),  # Name, then Rank
         )
 
     def turn_of(self, who: str) -> view.Block:
@@ -239,7 +243,8 @@ class TTBEncounter(TTBEngine, FamilyEngine):
             health = ""
         conds = conditions_json(self, name)
         safe = tuple((k, v) for k, v in conds.items() if not (isinstance(v, str) and words.mentions(v, hidden)))
-        return view.PlayerRow(name, self.status(name), health, safe, self.st.active == name, f.acted)
+        tags = words.condition_tags(dict(safe), SHORT)
+        return view.PlayerRow(name, self.status(name), health, safe, self.st.active == name, f.acted, None, tags)
 
     def player_question(self) -> str:
         """The question without the GM's answer hints ("(or flip)", "(yes/no)")."""

@@ -48,11 +48,12 @@ def pools(eng: TwoD20Engine) -> dict[str, int]:
     return out
 
 
-def persistent_text(a: Fighter) -> tuple[str, str]:
-    """Persistent with each instance's rating and the ticks it has left: ``persistent 3 (1 tick left)``."""
+def persistent_text(a: Fighter) -> tuple[str, str, str]:
+    """Persistent with each instance's rating and the ticks it has left: ``persistent 3 (1 tick left)``,
+    short ``Per3/1t``, and what the short form means for the legend."""
     full = ", ".join(f"{p.x} ({words.counted(p.ticks, 'tick')} left)" for p in a.persistent)
     brief = "+".join(f"{p.x}/{p.ticks}t" for p in a.persistent)
-    return f"persistent {full}", f"Per{brief}"
+    return f"persistent {full}", f"Per{brief}", "persistent rating/ticks left"
 
 
 def order_notes(eng: TwoD20Engine) -> list[str]:
@@ -164,6 +165,7 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
             st.active,
             words.round_line(self.st.phase, self.st.round, self.st.active, order_notes(self)),
             self.legend(),
+            (1, 3, 2),  # Name, then Zone, then Side
         )
 
     def legend(self) -> str:
@@ -299,16 +301,19 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         harms = sum(harm_counts(self, name).values())
         maxima = self.tracks(name)
         if sheet.side_name == "players" or mode == "exact":
-            health = " ".join(f"{t} {v}/{maxima[t]}" for t, v in a.stress.items())
+            # What is left, as the GM's table and the log count it ("Vigour 9/12 left").
+            health = " ".join(f"{t} {maxima[t] - v}/{maxima[t]}" for t, v in a.stress.items()) + " left"
             if harms:
-                health += f", {harms} Harm{'s' if harms > 1 else ''}"
+                health += f", {words.counted(harms, 'Harm')}"
         elif mode == "descriptor":
             track = next(iter(a.stress))
             health = words.stress_word(a.stress[track], maxima[track], harms)
         else:
             health = ""
         safe = tuple((k, v) for k, v in a.conditions.items() if not (isinstance(v, str) and words.mentions(v, hidden)))
-        return view.PlayerRow(name, self.status(name), health, safe, self.st.active == name, a.acted, a.zone)
+        shown = {"persistent": persistent_text(a)} if a.persistent else {}
+        tags = words.condition_tags(dict(safe), SHORT, shown)
+        return view.PlayerRow(name, self.status(name), health, safe, self.st.active == name, a.acted, a.zone, tags)
 
     def conditions_of(self, who: str) -> tuple[view.ConditionNote, ...]:
         """As every family's, but Persistent says its rating and ticks (the value alone is the ticks)."""

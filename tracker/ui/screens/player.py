@@ -5,7 +5,7 @@ It reads only the family's `player_view` (a typed `PlayerView`), so whatever is 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,9 +13,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import DataTable, Digits, Footer, Static
+from textual.widgets import Digits, Footer, Static
 
-from tracker.rules.words import condition_list, status_text
+from tracker.rules.view import OrderRow
+from tracker.rules.words import status_text
+from tracker.ui.widgets.order_table import OrderTable
 
 if TYPE_CHECKING:
     from tracker.ui.app import TrackerApp
@@ -32,7 +34,8 @@ class PlayerScreen(Screen[None]):
     PlayerScreen #player-top { height: auto; background: $primary 25%; padding: 0 1; }
     PlayerScreen #round-digits { width: auto; margin-right: 2; }
     PlayerScreen #active-name { width: 1fr; content-align: left middle; text-style: bold; height: 3; }
-    PlayerScreen DataTable { height: 1fr; }
+    PlayerScreen OrderTable { height: 1fr; }
+    PlayerScreen #player-legend { height: auto; padding: 0 1; color: $text-muted; }
     PlayerScreen #player-prompt { height: auto; padding: 0 1; background: $warning 20%; }
     PlayerScreen.-short #round-digits { display: none; }
     """
@@ -46,14 +49,13 @@ class PlayerScreen(Screen[None]):
         with Horizontal(id="player-top"):
             yield Digits("0", id="round-digits")
             yield Static(id="active-name")
-        table: DataTable[Any] = DataTable(id="player-table", cursor_type="none", zebra_stripes=True)
-        yield table
+        yield OrderTable(id="player-table")
+        yield Static(id="player-legend")
         yield Static(id="player-prompt")
         yield Footer()
 
     def on_mount(self) -> None:
-        self._rows: dict[str, tuple[Any, ...]] = {}
-        self._columns: tuple[str, ...] = ()
+        self.query_one("#player-legend", Static).display = False
         self.show()
 
     def watch_revision(self) -> None:
@@ -74,46 +76,33 @@ class PlayerScreen(Screen[None]):
             line.append(f"{view.pools} · ", style="bold")
         line.append(f"{who}'s turn" if who else "waiting", style="bold reverse" if who else "italic")
         self.query_one("#active-name", Static).update(line)
-        table: DataTable[Any] = self.query_one(DataTable)
+        # The same table as the GM's order: it re-measures on every update and never cuts a cell silently.
         zones = any(row.zone for row in view.rows)
         columns = ("▶", "Name", *(("Zone",) if zones else ()), "Status", "Health", "Conditions")
-        if columns != self._columns:  # a zone appeared (or the file changed family): rebuild once
-            table.clear(columns=True)
-            for col in columns:
-                table.add_column(col, key=col)
-            self._columns, self._rows = columns, {}
-        seen = set()
-        for row in view.rows:
-            name = row.name
-            seen.add(name)
-            cells = (
-                "▶" if row.active else ("✓" if row.acted else ""),
-                Text(name, style="bold" if row.active else ""),
-                *((row.zone or "",) if zones else ()),
-                status_text(row.status),
-                row.health,
-                condition_list(dict(row.conditions), 60),
+        rows = [
+            OrderRow(
+                row.name,
+                (
+                    "▶" if row.active else ("✓" if row.acted else ""),
+                    row.name,
+                    *((row.zone or "",) if zones else ()),
+                    status_text(row.status),
+                    row.health,
+                ),
+                row.status in ("dead", "unconscious", "defeated"),
+                row.tags,
             )
-            old = self._rows.get(name)
-            if old is None:
-                table.add_row(*cells, key=name)
-            else:
-                for col, before, after in zip(columns, old, cells, strict=True):
-                    if before != after:
-                        # Re-measure the column: a longer value ("✚ dying", ", 1 Harm") must not be cut.
-                        table.update_cell(name, col, after, update_width=True)
-            self._rows[name] = cells
-        for name in list(self._rows):
-            if name not in seen:
-                table.remove_row(name)
-                del self._rows[name]
-        order = [r.name for r in view.rows]
-        if order != getattr(self, "_order", None):
-            table.sort("Name", key=lambda cell: order.index(str(cell)) if str(cell) in order else len(order))
-            self._order = order
+            for row in view.rows
+        ]
+        self.query_one(OrderTable).set_rows(columns, rows, who)
         prompt = self.query_one("#player-prompt", Static)
         prompt.update(f"? {view.prompt}" if view.prompt else "")
         prompt.display = bool(view.prompt)
+
+    def on_order_table_legend(self, message: OrderTable.Legend) -> None:
+        legend = self.query_one("#player-legend", Static)
+        legend.update(message.text)
+        legend.display = bool(message.text)
 
     def action_cycle_theme(self) -> None:
         cast("TrackerApp", self.app).cycle_theme()

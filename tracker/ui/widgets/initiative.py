@@ -43,7 +43,7 @@ class InitiativePanel(Panel):
         order = self.order
         if order is None:
             return
-        self.query_one(OrderTable).set_rows(order.columns, list(order.rows), order.active)
+        self.query_one(OrderTable).set_rows(order.columns, list(order.rows), order.active, order.shrinkable)
         if order.round_line != self.border_title:
             self.border_title = order.round_line
         self._show_legend()

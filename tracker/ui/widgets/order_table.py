@@ -103,6 +103,7 @@ class OrderTable(ScrollView, can_focus=True):
         self.down: set[str] = set()
         self.widths: list[int] = []
         self.legend = ""
+        self.shrinkable: tuple[int, ...] = (1,)
         self._position: dict[str, int] = {}
         #: Rendered lines by combatant and line number, with what they were rendered from.
         self._cache: dict[str, tuple[object, Strip]] = {}
@@ -110,14 +111,16 @@ class OrderTable(ScrollView, can_focus=True):
         self._wanted: str | None = None
 
     # --- data ---------------------------------------------------------------------------
-    def set_rows(self, columns: Row, rows: list[OrderRow], active: str | None) -> None:
+    def set_rows(
+        self, columns: Row, rows: list[OrderRow], active: str | None, shrinkable: tuple[int, ...] = (1,)
+    ) -> None:
         """Replace the content; rows whose cells did not change keep their rendered line."""
         keys = [row.name for row in rows]
         follow = active is not None and active != self.active
         # The cursor stays on the same combatant when the rows move (a new round re-sorts the order).
         held = self._wanted or self.selected()
         self._wanted = None
-        self.columns, self.keys, self.active = columns, keys, active
+        self.columns, self.keys, self.active, self.shrinkable = columns, keys, active, shrinkable
         self._position = {key: i for i, key in enumerate(keys)}
         self.source = {row.name: row for row in rows}
         self.down = {row.name for row in rows if row.down}
@@ -145,8 +148,12 @@ class OrderTable(ScrollView, can_focus=True):
         longest = max([0, *(len(", ".join(t.full for t in r.conditions)) for r in self.source.values())])
         if len(fixed) > 1 and sum(fixed) + longest > room:
             fixed[1] = min(fixed[1], max(NAME_MIN, NAME_ROOMY))  # a long name gives way first
-            if room - sum(fixed) < CONDITIONS_MIN:
-                fixed[1] = max(NAME_MIN, fixed[1] - (CONDITIONS_MIN - (room - sum(fixed))))
+            for i in self.shrinkable:  # then names and places, in the family's order, never numbers
+                short = CONDITIONS_MIN - (room - sum(fixed))
+                if short <= 0:
+                    break
+                floor = max(len(self.columns[i]), NAME_MIN if i == 1 else 6)
+                fixed[i] = max(floor, fixed[i] - short)
         conditions_width = max(CONDITIONS_MIN, room - sum(fixed))
         rows: dict[str, list[Row]] = {}
         explained: dict[str, str] = {}
@@ -162,7 +169,7 @@ class OrderTable(ScrollView, can_focus=True):
             self._cache.clear()
         self.rows, self.widths = rows, widths
         self.lines = [(key, n) for key in self.keys for n in range(len(rows[key]))]
-        legend = " · ".join(f"{stem} {meaning}" for stem, meaning in explained.items())
+        legend = " · ".join(f"{stem}={meaning}" for stem, meaning in explained.items())
         if legend != self.legend:
             self.legend = legend
             self.post_message(self.Legend(legend))
