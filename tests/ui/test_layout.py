@@ -133,3 +133,18 @@ def test_log_keeps_every_word_at_80_columns(tmp_path: Path) -> None:
             assert all(word in text for word in entry.split()), (entry, text)
 
     asyncio.run(drive())
+
+
+def test_the_conditions_header_is_never_cut_when_nobody_has_a_condition(tmp_path: Path) -> None:
+    """Infinity's three stress tracks at 120×40: names and places give way, the last column stays whole."""
+    app = make_app(tmp_path, "firefight_infinity.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            assert app.submit("start") is None
+            await pilot.pause()
+            table = app.screen.query_one(OrderTable)
+            assert sum(table.widths) + len(table.widths) <= table.size.width
+            assert table.widths[-1] >= len("Conditions")
+
+    asyncio.run(drive())

@@ -146,7 +146,7 @@ class OrderTable(ScrollView, can_focus=True):
                 fixed[i] = max(fixed[i], len(cell))
         room = self.size.width - 1 - len(self.columns) if self.size.width else 10_000
         longest = max([0, *(len(", ".join(t.full for t in r.conditions)) for r in self.source.values())])
-        if len(fixed) > 1 and sum(fixed) + longest > room:
+        if len(fixed) > 1 and sum(fixed) + max(longest, CONDITIONS_MIN) > room:
             fixed[1] = min(fixed[1], max(NAME_MIN, NAME_ROOMY))  # a long name gives way first
             for i in self.shrinkable:  # then names and places, in the family's order, never numbers
                 short = CONDITIONS_MIN - (room - sum(fixed))
