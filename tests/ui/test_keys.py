@@ -286,3 +286,23 @@ def test_read_only_view_shows_no_gm_keys(tmp_path: Path) -> None:
                 assert gm not in text, gm
 
     asyncio.run(drive())
+
+
+def test_a_refusal_with_brackets_is_shown_as_text_not_markup(tmp_path: Path) -> None:
+    """A usage line such as "[margin=D|mod=±N]" reached the toast as Textual markup and crashed the app."""
+    app = make_app(tmp_path, "duel.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n", "colon", *"damage Sofia", "enter")
+            await pilot.pause(0.3)
+            messages = [n.message for n in app._notifications]
+            assert any("[margin=D|mod=±N]" in m for m in messages), messages
+            # Shown as plain text: read as markup, the toast raised MarkupError and the app exited.
+            assert all(not n.markup for n in app._notifications)
+            from textual.content import Content
+
+            for note in app._notifications:
+                Content(note.message)  # what the toast renders for plain text
+
+    asyncio.run(drive())

@@ -84,7 +84,7 @@ class TrackerApp(App[None]):
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
         self.theme = wanted
         for problem in problems:
-            self.notify(problem, severity="warning", timeout=8)
+            self.notify(problem, severity="warning", timeout=8, markup=False)
         if self.session is None:
             self.push_screen(WaitingScreen(self.path, self._invalid))
         else:
@@ -122,12 +122,12 @@ class TrackerApp(App[None]):
             text = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
             if self.session is not None:
-                self.notify(f"{self.path} is gone; showing the last state seen", severity="warning")
+                self.notify(f"{self.path} is gone; showing the last state seen", severity="warning", markup=False)
             else:
                 self._still_waiting(None)
             return
         except OSError as exc:
-            self.notify(f"cannot read {self.path}: {exc}", severity="warning")
+            self.notify(f"cannot read {self.path}: {exc}", severity="warning", markup=False)
             return
         if text == self._last_text:
             return
@@ -138,7 +138,7 @@ class TrackerApp(App[None]):
             if self.session is None:
                 self._still_waiting(exc.lines()[0])
             else:
-                self.notify(f"{exc.lines()[0]} — showing the last good state", severity="warning")
+                self.notify(f"{exc.lines()[0]} — showing the last good state", severity="warning", markup=False)
             return
         self._last_text = text
         first = self.session is None
@@ -189,7 +189,7 @@ class TrackerApp(App[None]):
         current = names.index(self.theme) if self.theme in names else -1
         self.theme = names[(current + 1) % len(names)]
         save_config({**load_config(), "theme": self.theme})
-        self.notify(f"Theme: {self.theme}", timeout=2)
+        self.notify(f"Theme: {self.theme}", timeout=2, markup=False)
 
 
 class WaitingScreen(Screen[None]):

@@ -45,7 +45,7 @@ class DemoApp(TrackerApp):
 
     def action_toggle_pause(self) -> None:
         self.paused = not self.paused
-        self.notify("Paused: space resumes" if self.paused else "Playing", timeout=2)
+        self.notify("Paused: space resumes" if self.paused else "Playing", timeout=2, markup=False)
 
     def _caption(self, text: str | None) -> None:
         for screen in self.screen_stack:
@@ -68,7 +68,7 @@ class DemoApp(TrackerApp):
                 error = self.submit(step.do)
                 self.steps_played += 1
                 if error:
-                    self.notify(f"demo step '{step.do}' refused: {error}", severity="error")
+                    self.notify(f"demo step '{step.do}' refused: {error}", severity="error", markup=False)
             if not self.loop:
                 await self._wait(self.delay)
                 self.exit()

@@ -281,7 +281,7 @@ class TrackerScreen(Screen[None]):
         if prompt is not None and last is not None and last[:2] == (prompt, error) and now - last[2] < REFUSAL_TIMEOUT:
             return
         self._refusal = (prompt, error, now) if prompt is not None else None
-        self.notify(error, severity="error", timeout=REFUSAL_TIMEOUT)
+        self.notify(error, severity="error", timeout=REFUSAL_TIMEOUT, markup=False)
 
     def _announce(self, line: str, logged: int) -> None:
         """Toast what an accepted command did that the GM might not be looking at: what undo or redo
@@ -292,17 +292,17 @@ class TrackerScreen(Screen[None]):
         except Refusal:  # accepted a moment ago, so this does not happen; say nothing more if it does
             return
         if verb == "undo" and history.undone:
-            self.notify(f"Undone: {history.undone[-1]}", timeout=4)
+            self.notify(f"Undone: {history.undone[-1]}", timeout=4, markup=False)
             return
         if verb == "redo" and history.commands:
-            self.notify(f"Redone: {history.commands[-1]}", timeout=4)
+            self.notify(f"Redone: {history.commands[-1]}", timeout=4, markup=False)
         st = self.engine.state
         new = st.logged - logged
         if new <= 0:
             return
         results = [entry.text for entry in st.log[-new:] if entry.kind == "result"]
         if results:
-            self.notify("\n".join(results), title="Result", timeout=8)
+            self.notify("\n".join(results), title="Result", timeout=8, markup=False)
 
     def run_line(self, line: str) -> None:
         """Ask for one command (as a `Submit` message, like every other source of commands)."""
@@ -363,7 +363,7 @@ class TrackerScreen(Screen[None]):
     def action_spend(self) -> None:
         who = self.engine.state.active
         if who is None:
-            self.notify("No turn is open: n starts or moves to the next turn", severity="warning")
+            self.notify("No turn is open: n starts or moves to the next turn", severity="warning", markup=False)
             return
         choices = {c.key: c for c in self.engine.actions_for(who)}
         rows = [(c.key, f"{c.label:<16} {c.cost}", c.reason) for c in choices.values()]

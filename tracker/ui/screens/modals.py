@@ -108,6 +108,6 @@ class ActionPicker(ModalScreen[str | None]):
         key = event.option.id
         reason = self._reasons.get(key) if key else None
         if reason:
-            self.notify(reason, severity="warning", timeout=4)
+            self.notify(reason, severity="warning", timeout=4, markup=False)
             return
         self.dismiss(key)
