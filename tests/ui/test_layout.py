@@ -148,3 +148,33 @@ def test_the_conditions_header_is_never_cut_when_nobody_has_a_condition(tmp_path
             assert table.widths[-1] >= len("Conditions")
 
     asyncio.run(drive())
+
+
+def test_names_with_brackets_are_text_not_markup(tmp_path: Path) -> None:
+    """An encounter or combatant name like "[Docks]" or "Thug [2]" is shown as written, everywhere."""
+    from textual.widgets import Static
+
+    from tracker.rules.session import Session
+    from tracker.store import files
+    from tracker.ui.app import TrackerApp
+
+    target = tmp_path / "b.toml"
+    target.write_text(
+        '[encounter]\nname = "[Docks] Ambush"\nsystem = "ttb"\nseed = 3\n'
+        '[[combatants]]\nname = "Thug [2]"\nrank_value = 5\nwounds = 6\ninitiative = 9\n'
+        '[[combatants]]\nname = "Sofia [b]"\nkind = "fated"\nwounds = 6\n',
+        encoding="utf-8",
+    )
+    for player in (False, True):
+        app = TrackerApp(Session(files.load(target)), target, player=player)
+
+        async def drive(app: TrackerApp = app, player: bool = player) -> None:
+            async with app.run_test(size=(100, 30)) as pilot:
+                app.session.execute("start")
+                app.bump()
+                await pilot.pause()
+                if not player:
+                    assert "[Docks] Ambush" in str(app.screen.query_one("#title", Static).render())
+                    assert str(app.screen.query_one("#order").border_title).startswith("Round 1")
+
+        asyncio.run(drive())

@@ -201,7 +201,7 @@ class WaitingScreen(Screen[None]):
         self._invalid = invalid
 
     def compose(self) -> ComposeResult:
-        yield Static(self.text(), id="waiting")
+        yield Static(self.text(), id="waiting", markup=False)
 
     def text(self) -> str:
         """What the viewer waits for, and why: a missing file to appear, or an invalid one to be fixed."""

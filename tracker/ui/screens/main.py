@@ -123,8 +123,8 @@ class TrackerScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         family = self.session.family
-        yield Static(id="title")
-        yield Static(id="caption")
+        yield Static(id="title", markup=False)
+        yield Static(id="caption", markup=False)
         with Horizontal(id="body"):
             yield InitiativePanel(id="order").data_bind(order=TrackerScreen.order)
             with TabbedContent(id="side"):

@@ -102,7 +102,7 @@ class ActionPicker(ModalScreen[str | None]):
         yield OptionList(*options)
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).border_title = f"{self._who}: spend on…"
+        self.query_one(OptionList).border_title = Text(f"{self._who}: spend on…")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         key = event.option.id

@@ -50,8 +50,8 @@ class PlayerScreen(Screen[None]):
             yield Digits("0", id="round-digits")
             yield Static(id="active-name")
         yield OrderTable(id="player-table")
-        yield Static(id="player-legend")
-        yield Static(id="player-prompt")
+        yield Static(id="player-legend", markup=False)
+        yield Static(id="player-prompt", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:

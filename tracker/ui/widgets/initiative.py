@@ -8,6 +8,7 @@ every abbreviation the columns use at this width.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import var
 from textual.widgets import Static
@@ -29,7 +30,7 @@ class InitiativePanel(Panel):
 
     def compose(self) -> ComposeResult:
         yield OrderTable(id="order-table")
-        yield Static(id="order-legend")
+        yield Static(id="order-legend", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#order-legend", Static).display = False
@@ -44,8 +45,9 @@ class InitiativePanel(Panel):
         if order is None:
             return
         self.query_one(OrderTable).set_rows(order.columns, list(order.rows), order.active, order.shrinkable)
-        if order.round_line != self.border_title:
-            self.border_title = order.round_line
+        if order.round_line != getattr(self, "_round_line", None):
+            self._round_line = order.round_line
+            self.border_title = Text(order.round_line)  # as text: a name may hold [brackets]
         self._show_legend()
 
     def on_order_table_legend(self, message: OrderTable.Legend) -> None:
