@@ -142,7 +142,7 @@ class TTBEncounter(TTBEngine, FamilyEngine):
             tuple(rows),
             st.active,
             words.round_line(self.st.phase, self.st.round, self.st.active),
-            shrinkable=(1, 3),  # Name, then Rank
+            shrinkable=(3, 1),  # Rank, then the Name: names matter most
         )
 
     def turn_of(self, who: str) -> view.Block:

@@ -165,7 +165,7 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
             st.active,
             words.round_line(self.st.phase, self.st.round, self.st.active, order_notes(self)),
             self.legend(),
-            (1, 3, 2),  # Name, then Zone, then Side
+            (3, 2, 1),  # Zone, then Side, then the Name: names matter most
         )
 
     def legend(self) -> str:
