@@ -24,6 +24,7 @@ from tracker.rules.view import Block, ConditionNote, EncounterView, HeaderView, 
 from tracker.rules.words import quote
 from tracker.ui.messages import Submit
 from tracker.ui.palette import TrackerCommands
+from tracker.ui.screens.bindings import GM_BINDINGS, GM_ONLY_ACTIONS
 from tracker.ui.screens.modals import ActionPicker, HelpScreen, RuleScreen
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
     from tracker.rules.session import Session
     from tracker.ui.app import TrackerApp
 
-GM_ONLY_ACTIONS = {"next_turn", "undo", "redo", "spend", "prefill", "pool", "command", "answer"}
 #: Seconds a refusal toast stays; the same refusal while the same question waits is not shown again
 #: within it (a GM pressing `n` three times sees one notice, not a stack).
 REFUSAL_TIMEOUT = 6.0
@@ -52,39 +52,7 @@ class TrackerScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
-    BINDINGS = [
-        Binding("n", "next_turn", "Next", id="next", tooltip="End the turn (or start the fight)"),
-        Binding("u", "undo", "Undo", id="undo"),
-        Binding("ctrl+y", "redo", "Redo", id="redo", show=False),
-        Binding("s", "spend", "Spend", id="spend"),
-        Binding("d", "prefill('damage')", "Damage", id="damage"),
-        Binding("h", "prefill('heal')", "Heal", id="heal", show=False),
-        Binding("a", "prefill('add')", "Add cond.", id="add"),
-        Binding("r", "prefill('remove')", "Remove cond.", id="remove", show=False),
-        Binding("m", "prefill('move')", "Move", id="move"),
-        Binding("plus", "pool('momentum', 1)", "Momentum +1", id="momentum-up", show=False),
-        Binding("minus", "pool('momentum', -1)", "Momentum −1", id="momentum-down", show=False),
-        Binding("right_square_bracket", "pool('threat', 1)", "Threat +1", id="threat-up", show=False),
-        Binding("left_square_bracket", "pool('threat', -1)", "Threat −1", id="threat-down", show=False),
-        Binding("colon", "command", "Command", id="command"),
-        Binding("i", "rule", "Rule", id="rule", show=False),
-        Binding("t", "cycle_theme", "Theme", id="theme", show=False),
-        Binding("comma", "tab(-1)", "Previous tab", id="tab-prev", show=False),
-        Binding("full_stop", "tab(1)", "Next tab", id="tab-next", show=False),
-        Binding("pageup,ctrl+up", "scroll_tab(-1)", "Scroll the tab up", id="tab-scroll-up", show=False, priority=True),
-        Binding(
-            "pagedown,ctrl+down",
-            "scroll_tab(1)",
-            "Scroll the tab down",
-            id="tab-scroll-down",
-            show=False,
-            priority=True,
-        ),
-        Binding("question_mark,f1", "help", "Help", id="help"),
-        *[Binding(str(i), f"answer({i})", f"Answer {i}", id=f"answer-{i}", show=False) for i in range(1, 10)],
-        Binding("escape", "focus_order", "Back to the order", id="focus-order", show=False),
-        Binding("q", "app.quit", "Quit", id="quit"),
-    ]
+    BINDINGS = GM_BINDINGS
 
     #: The whole typed view of this revision, built once by the family after each accepted command.
     view: var[EncounterView | None] = var(None)

@@ -1,0 +1,46 @@
+"""The GM screen's keys: every binding with an id and a description (ARCHITECTURE.md practice 8).
+
+Kept apart from the screen so the list reads as the keyboard map it is; which keys apply now is the
+screen's `check_action`, asking the family (a verb in its table, a capability flag).
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+#: Keys that change the encounter: a read-only view refuses them.
+GM_ONLY_ACTIONS = {"next_turn", "undo", "redo", "spend", "prefill", "pool", "command", "answer"}
+
+GM_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
+    Binding("n", "next_turn", "Next", id="next", tooltip="End the turn (or start the fight)"),
+    Binding("u", "undo", "Undo", id="undo"),
+    Binding("ctrl+y", "redo", "Redo", id="redo", show=False),
+    Binding("s", "spend", "Spend", id="spend"),
+    Binding("d", "prefill('damage')", "Damage", id="damage"),
+    Binding("h", "prefill('heal')", "Heal", id="heal", show=False),
+    Binding("a", "prefill('add')", "Add cond.", id="add"),
+    Binding("r", "prefill('remove')", "Remove cond.", id="remove", show=False),
+    Binding("m", "prefill('move')", "Move", id="move"),
+    Binding("plus", "pool('momentum', 1)", "Momentum +1", id="momentum-up", show=False),
+    Binding("minus", "pool('momentum', -1)", "Momentum −1", id="momentum-down", show=False),
+    Binding("right_square_bracket", "pool('threat', 1)", "Threat +1", id="threat-up", show=False),
+    Binding("left_square_bracket", "pool('threat', -1)", "Threat −1", id="threat-down", show=False),
+    Binding("colon", "command", "Command", id="command"),
+    Binding("i", "rule", "Rule", id="rule", show=False),
+    Binding("t", "cycle_theme", "Theme", id="theme", show=False),
+    Binding("comma", "tab(-1)", "Previous tab", id="tab-prev", show=False),
+    Binding("full_stop", "tab(1)", "Next tab", id="tab-next", show=False),
+    Binding("pageup,ctrl+up", "scroll_tab(-1)", "Scroll the tab up", id="tab-scroll-up", show=False, priority=True),
+    Binding(
+        "pagedown,ctrl+down",
+        "scroll_tab(1)",
+        "Scroll the tab down",
+        id="tab-scroll-down",
+        show=False,
+        priority=True,
+    ),
+    Binding("question_mark,f1", "help", "Help", id="help"),
+    *[Binding(str(i), f"answer({i})", f"Answer {i}", id=f"answer-{i}", show=False) for i in range(1, 10)],
+    Binding("escape", "focus_order", "Back to the order", id="focus-order", show=False),
+    Binding("q", "app.quit", "Quit", id="quit"),
+]
