@@ -43,9 +43,9 @@ class LogPanel(Panel):
 
     def on_resize(self) -> None:
         """Wrapped text is laid out for one width: at a new width, write the kept entries again."""
-        width = self.size.width
-        if width and width != getattr(self, "_width", None):
-            self._width = width
+        width, before = self.size.width, getattr(self, "_width", None)
+        self._width = width
+        if width and before and width != before:  # the first size is the one the log was written for
             self._seen = 0
             self._group = (-1, None)
             self.query_one(RichLog).clear()
