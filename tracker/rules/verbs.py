@@ -34,10 +34,13 @@ EFFECT_FLAGS = (
 TTB_VERBS: tuple[VerbSpec, ...] = (
     replace(
         DAMAGE,
-        usage="damage NAME N [no-armor] [weak|moderate|severe]  or  damage NAME W/M/S [margin=D|mod=±N] [card=C]",
-        help="damage before armor, or a damage flip on a W/M/S profile",
+        usage=(
+            "damage NAME N [no-armor] [weak|moderate|severe]  or  "
+            "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME]"
+        ),
+        help="damage before armor, or a damage flip on a W/M/S profile (by= the attacker, who may cheat)",
         family=TTB,
-        options=("margin", "mod", "card"),
+        options=("margin", "mod", "card", "by"),
         flags=("no-armor", "noarmor", "weak", "moderate", "severe"),
     ),
     replace(

@@ -134,10 +134,11 @@ def _damage(eng: TTBEngine, cmd: Command) -> None:
         card = cmd.options.get("card")
         if card is not None:
             parse_card(card)
-        damage.damage_flip(eng, name, text, modifier, card, armor)
+        attacker = eng.living(cmd.options["by"]) if "by" in cmd.options else None
+        damage.damage_flip(eng, name, text, modifier, card, armor, attacker=attacker)
         return
     if cmd.options:
-        raise Refusal("margin=, mod= and card= go with a damage profile like 2/3/5")
+        raise Refusal("margin=, mod=, card= and by= go with a damage profile like 2/3/5")
     amount = count(text, "damage")
     severities = [s for s in ("weak", "moderate", "severe") if s in cmd.flags]
     if len(severities) > 1:

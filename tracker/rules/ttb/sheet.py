@@ -93,6 +93,10 @@ class TTBSettings(Strict):
     #: Flips the rules need (critical, Suffocating damage, hazards): "prompt" the table for a card
     #: (the answer may be ``flip``), or "auto" to flip from the tracker's Fate Deck at once.
     flips: Literal["prompt", "auto"] = "prompt"
+    #: Cheating Fate (§2.2.4): after a Fated's flip made by the tracker (a duel answered ``flip``, a
+    #: Fated attacker's damage flip) the engine offers the hand's cards that would help. Off for tables
+    #: that cheat at the table and type the final card.
+    offer_cheat: bool = True
     #: 1E option: re-check unconsciousness at every round end while at 0 Wounds or less (decision A10).
     recheck_unconscious_each_round: bool = False
     #: Damage flip of hazardous terrain (§2.6: "usually 1/2/3").
