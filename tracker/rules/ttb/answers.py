@@ -61,7 +61,7 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     word = value.split()[0].casefold()
     if word != "flip" or "tn" not in p.data:
         passed, margins = _duel(eng, p, value)
-        OUTCOMES[p.kind](eng, p, passed, margins)
+        OUTCOMES[p.kind](eng, p, passed, margins, None)
         return
     tn = int(str(p.data["tn"]))
     who = p.who or ""
@@ -84,7 +84,7 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
 
     if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, cheat_av=av + bonus, **p.data):
         return
-    OUTCOMES[p.kind](eng, p, *result)
+    OUTCOMES[p.kind](eng, p, *result, card.value + av + bonus - tn)
 
 
 def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
@@ -110,10 +110,10 @@ def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
             f"{p.who}: {card.label()} + {av} = {card.value + av} vs TN {tn}: {'pass' if passed else 'fail'}",
             kind="result",
         )
-    OUTCOMES[of](eng, original, passed, margins)
+    OUTCOMES[of](eng, original, passed, margins, card.value + av - tn)
 
 
-def _unconscious(eng: TTBEngine, p: Prompt, passed: bool, margins: int) -> None:
+def _unconscious(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     assert p.who is not None
     if passed:
         eng.log(f"{p.who} passes the Toughness challenge and stays conscious")
@@ -121,7 +121,7 @@ def _unconscious(eng: TTBEngine, p: Prompt, passed: bool, margins: int) -> None:
         damage.fall_unconscious(eng, p.who, "failed the TN 10 Toughness challenge")
 
 
-def _suffocating_duel(eng: TTBEngine, p: Prompt, passed: bool, margins: int) -> None:
+def _suffocating_duel(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     assert p.who is not None
     if passed:
         eng.log(f"{p.who} fights for breath and stays conscious")
@@ -142,12 +142,18 @@ def _suffocate(eng: TTBEngine, who: str, card: Card) -> None:
     damage.damage(eng, who, amount, armor=False, kills_at_zero=True, why="Suffocating")
 
 
+def _attack(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
+    """An attack duel's result: a hit makes the weapon's damage flip (RULES.md §2.8.1)."""
+    assert p.who is not None
+    effects.resolve_attack(eng, p.who, str(p.data["target"]), str(p.data["weapon"]), passed, margins, diff)
+
+
 def _critical(eng: TTBEngine, p: Prompt, value: str) -> None:
     assert p.who is not None
     damage.resolve_critical(eng, p.who, str(p.data["severity"]), _card(eng, value))
 
 
-def _doctor(eng: TTBEngine, p: Prompt, passed: bool, margins: int) -> None:
+def _doctor(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     target = str(p.data["target"])
     if passed and eng.fighter(target).conditions.get("bleeding_out"):
         conditions.lower(eng, target, "bleeding_out", None, f"{p.who}'s Doctor duel succeeds")
@@ -155,7 +161,7 @@ def _doctor(eng: TTBEngine, p: Prompt, passed: bool, margins: int) -> None:
         eng.log(f"{p.who}'s Doctor duel fails: {target} is still Bleeding Out")
 
 
-def _contest(eng: TTBEngine, p: Prompt, passed: bool, margins: int) -> None:
+def _contest(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     assert p.who is not None
     effects.resolve_contest(eng, p.kind, p.who, str(p.data["target"]), passed, margins)
 
@@ -204,7 +210,7 @@ def _hand_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
             eng.push(step("settle_hand", p.who))
 
 
-def _swim(eng: TTBEngine, p: Prompt, passed: bool, margins: int) -> None:
+def _swim(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     from tracker.rules.ttb.lifecycle import sink
 
     assert p.who is not None
@@ -221,7 +227,8 @@ def _hazard_flip(eng: TTBEngine, p: Prompt, value: str) -> None:
 
 
 #: What each duel prompt does with its result (the table's pass/fail, a flip, or a cheated flip).
-OUTCOMES: dict[str, Callable[[TTBEngine, Prompt, bool, int], None]] = {
+OUTCOMES: dict[str, Callable[[TTBEngine, Prompt, bool, int, int | None], None]] = {
+    "attack": _attack,
     "swim": _swim,
     "unconscious_check": _unconscious,
     "suffocating_duel": _suffocating_duel,
@@ -261,7 +268,7 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
     if p.kind in ("critical", "suffocating_flip", "hazard_flip"):
         if word != "flip":
             parse_card(value)
-    elif p.kind in ("unconscious_check", "suffocating_duel", "doctor", "impose", "trick", "swim"):
+    elif p.kind in OUTCOMES:
         ok = {"pass", "p", "yes", "success", "fail", "f", "no", "failure"} | ({"flip"} if "tn" in p.data else set())
         if word not in ok:
             raise Refusal(f"answer {', '.join(p.options)}")

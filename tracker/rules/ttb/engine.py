@@ -68,6 +68,7 @@ def make_engine(setup: TTBFile, state: TTBState) -> TTBEncounter:
     eng.steps = dict(lifecycle.STEPS)
     eng.steps["disengage_offer"] = lambda e, s: effects.disengage_offer(e, str(s.who), str(s.arg))
     eng.steps["move_done"] = lambda e, s: effects.move_done(e, str(s.who), str(s.arg))
+    eng.steps["attack"] = lambda e, s: effects.attack_offer(e, str(s.who), str(s.arg))
     eng.steps["defensive_stance"] = lambda e, s: effects.take_stance(e, str(s.who), int(s.arg or 0))
     return eng
 

@@ -132,6 +132,13 @@ class Weapon(Strict):
     reload: int = Field(default=0, ge=0)
     #: Shots before a reload is needed; absent means the tracker does not count shots.
     capacity: int | None = Field(default=None, ge=1)
+    #: The skill of the attack duel the tracker flips (`answer flip`): its acting value is read from the
+    #: combatant's ``skills``; default "melee" for melee weapons and "pistol" for projectile ones.
+    skill: str | None = None
+
+    def attack_skill(self) -> str:
+        """The ``skills`` key of this weapon's attack duel."""
+        return (self.skill or ("melee" if self.kind == "melee" else "pistol")).casefold()
 
     @field_validator("damage")
     @classmethod
