@@ -232,6 +232,8 @@ def _fate_legality(eng: TTBEngine, who: str, key: str, triggered: bool) -> str |
         return f"{who} must be a non-subordinate Enforcer or higher to use {ACTIONS[key].title}"
     if f.fate_points < 1:
         return f"{who} has no Fate Points left"
+    if key == "second_wind" and f.wounds >= sheet.wounds:
+        return f"{who} is at full Wounds ({f.wounds}/{sheet.wounds}): Second Wind would heal nothing"
     if key == "quick_action" and f.quick_action_used:
         return f"{who} already used Quick Action this turn"
     return None
