@@ -210,6 +210,16 @@ def _hand_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
             eng.push(step("settle_hand", p.who))
 
 
+def _end_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """End of Dramatic Time: discard the named cards, then refill to three (RULES §2.2.2, A23b)."""
+    assert p.who is not None
+    codes = deck.end_discards(eng, p.who, value)
+    for code in codes:
+        deck.discard_from_hand(eng, p.who, code)
+    eng.log(f"{p.who} discards {', '.join(codes) if codes else 'nothing'} at the end of Dramatic Time")
+    deck.refill_hand(eng, p.who)
+
+
 def _swim(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     from tracker.rules.ttb.lifecycle import sink
 
@@ -240,6 +250,7 @@ OUTCOMES: dict[str, Callable[[TTBEngine, Prompt, bool, int, int | None], None]] 
 RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
     **dict.fromkeys(OUTCOMES, _duel_answer),
     "cheat": _cheat,
+    "end_discard": _end_discard,
     "hazard_flip": _hazard_flip,
     "suffocating_flip": _suffocating_flip,
     "critical": _critical,
@@ -280,6 +291,8 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
     elif p.kind == "disengaging_strike":
         if word not in ("hit", "h", "pass", "yes", "miss", "m", "fail", "no", "n", "decline", "none"):
             raise Refusal("answer hit, miss or no")
+    elif p.kind == "end_discard":
+        deck.end_discards(eng, p.who or "", value)
     elif p.kind == cheat.KIND:
         if word not in ("no", "n", "none", "keep") and parse_card(value).code not in p.options:
             raise Refusal(f"answer {', '.join(p.options)}")

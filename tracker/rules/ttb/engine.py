@@ -68,6 +68,7 @@ def make_engine(setup: TTBFile, state: TTBState) -> TTBEncounter:
     eng.steps = dict(lifecycle.STEPS)
     eng.steps["disengage_offer"] = lambda e, s: effects.disengage_offer(e, str(s.who), str(s.arg))
     eng.steps["move_done"] = lambda e, s: effects.move_done(e, str(s.who), str(s.arg))
+    eng.steps["end_discard"] = lambda e, s: deck.end_discard_offer(e, str(s.who))
     eng.steps["attack"] = lambda e, s: effects.attack_offer(e, str(s.who), str(s.arg))
     eng.steps["defensive_stance"] = lambda e, s: effects.take_stance(e, str(s.who), int(s.arg or 0))
     return eng
@@ -234,7 +235,7 @@ def _end(eng: TTBEngine, cmd: Command) -> None:
     for name, f in st.fighters.items():
         reset(f, "init_mod", "pending_init_mod", "ap", "combat_ap", "wait", "acted", "init_card")
         if eng.sheet(name).fated and not f.dead:
-            deck.refill_hand(eng, name)
+            eng.st.agenda.append(step("end_discard", name))
     st.effects = []
 
 
