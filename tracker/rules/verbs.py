@@ -50,7 +50,12 @@ TTB_VERBS: tuple[VerbSpec, ...] = (
         family=TTB,
         options=("card",),
     ),
-    replace(SPEND, help="spend AP on a catalogued action (walk, strike, charge TARGET, defensive 2 …)", family=TTB),
+    replace(
+        SPEND,
+        help="spend AP on a catalogued action (walk, strike, charge TARGET, defensive 2 …)",
+        family=TTB,
+        flags=("override",),
+    ),
     VerbSpec(
         "initiative",
         ("name", "card"),

@@ -800,3 +800,18 @@ def test_second_wind_at_full_wounds_is_refused_with_a_reason() -> None:
     assert ttb_state(s).fighters["Hero"].fate_points == 2
     err = refused(s, "spend Hero second-wind")
     assert "full Wounds" in str(err)
+
+
+def test_peon_defensive_stance_with_no_fate_point_needs_the_gm_override() -> None:
+    """RULES.md §5 A31 [000:L246, L392]: a FM character pays 1 Fate Point in place of the discard; with 0 FP
+    Defensive Stance is refused unless the GM overrides with the `override` flag."""
+    s = duo(hero_kind='rank = "peon"\nrank_value = 3')
+    run(s, "start")
+    assert ttb_state(s).fighters["Hero"].fate_points == 0
+    err = refused(s, "spend Hero defensive 1")
+    assert "override" in str(err)
+    refused(s, "spend Hero walk override")
+    run(s, "spend Hero defensive 1 override")
+    hero = ttb_state(s).fighters["Hero"]
+    assert hero.conditions.get("defensive") == 1
+    assert hero.fate_points == 0

@@ -15,13 +15,19 @@ from tracker.rules.ttb.state import CardEffect
 from tracker.rules.words import counted
 
 
-def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str]) -> None:
-    """`spend NAME ACTION [ARG]`: check, pay, apply; or trigger a declared Wait out of turn."""
+def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str], override: bool = False) -> None:
+    """`spend NAME ACTION [ARG] [override]`: check, pay, apply; or trigger a declared Wait out of turn.
+
+    ``override`` is the GM's flag of decision A31: a Fatemaster character with 0 Fate Points may take
+    Defensive Stance without paying the Fate Point in place of the discard.
+    """
     who = eng.living(who_text)
     key = actions.action_key(action_text)
     f = eng.fighter(who)
     triggered = not eng.is_active(who) and f.wait == key
-    reason = actions.legality(eng, who, key, args, triggered=triggered)
+    if override and key != "defensive":
+        raise Refusal("override is the GM's flag for Defensive Stance without a Fate Point (decision A31)")
+    reason = actions.legality(eng, who, key, args, triggered=triggered, override=override)
     if reason:
         raise Refusal(reason)
     target = actions.target_of(eng, who, key, args)
@@ -299,6 +305,8 @@ def _defensive(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
             # never shows the bonus before the discard it needs.
             eng.push(step("defensive_stance", who, cost))
             return
+    elif f.fate_points < 1:
+        eng.log(f"GM override (decision A31): {who} takes Defensive Stance without a Fate Point to pay")
     else:
         f.fate_points -= 1
         eng.log(f"{who} spends a Fate Point in place of the discard ({f.fate_points} FP left)")

@@ -168,7 +168,7 @@ def _heal(eng: TTBEngine, cmd: Command) -> None:
 
 def _spend(eng: TTBEngine, cmd: Command) -> None:
     eng.require_started()
-    effects.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
+    effects.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]), override="override" in cmd.flags)
 
 
 def _initiative(eng: TTBEngine, cmd: Command) -> None:
