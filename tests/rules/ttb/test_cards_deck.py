@@ -553,3 +553,24 @@ def test_end_of_dramatic_time_offers_each_fated_the_discard_before_refilling() -
     if ttb_state(s).prompt is not None:
         run(s, "answer none")
     assert len(ttb_state(s).fighters["Sofia"].hand) == 3 and ttb_state(s).prompt is None
+
+
+def test_seed_decides_the_next_reshuffle_as_the_readme_says() -> None:
+    """README `seed N` (RULES.md §1.3 determinism, §2.2.1): the cards already in the Fate Deck keep their
+    order; the new seed decides the next reshuffle — the same seed the same deck, another seed another."""
+
+    def after(seed: int | None) -> tuple[list[str], list[str]]:
+        s = session_from(TWO_FATED_AND_FM)
+        before = list(ttb_state(s).deck)
+        if seed is not None:
+            run(s, f"seed {seed}")
+        kept = list(ttb_state(s).deck)
+        assert kept == before
+        run(s, "flip 3", "reshuffle")
+        st = ttb_state(s)
+        assert sorted([*st.deck, *st.discards, *st.table]) == sorted(full_deck())
+        return kept, list(st.deck)
+
+    assert after(5) == after(5)
+    assert after(5)[1] != after(None)[1]
+    assert after(5)[1] != after(6)[1]
