@@ -25,3 +25,11 @@ def test_example_demo_plays_to_the_end(path: Path, capsys: pytest.CaptureFixture
 def test_check_takes_several_files(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["check", *map(str, FILES)]) == 0
     assert capsys.readouterr().out.count(": ok") == len(FILES)
+
+
+def test_duel_demo_shows_a_cheat(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 10 item 9, RULES.md §2.2.4 [000:L63-65]: the duel demo shows Sofia cheating Fate from her hand."""
+    assert cli.main(["demo", "--text", str(ROOT / "examples" / "duel.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "flipped 5♣: cheat with a card from the hand?" in out
+    assert "Sofia Ramos cheats Fate: plays 10♦ (10 of Masks) from the Control Hand" in out

@@ -6,6 +6,8 @@ A command either succeeds or raises `Refusal`; anything else is a bug. After eve
 invariants of RULES.md hold:
 
 * §2.2.1: the Fate Deck, its discard pile and the cards on the table are the 54 cards, each once;
+* §2.2.2, §2.2.4: a Fated's Twist cards (hand, Twist Deck, Twist discards) stay its 13 cards, each once,
+  whatever is cheated (cheat offers come from Sofia's starting hand and her damage flips `by=`);
 * §2.2.2: a Control Hand holds at most 5 cards unless the table is being asked which card to discard;
 * §2.4: General and Combat AP never go below 0;
 * §2.7.1: a valued condition ends when its value reaches 0, so it is never stored as 0 or less;
@@ -55,6 +57,7 @@ speed = 3
 wounds = 8
 armor = 1
 skills = { toughness = 2, doctor = 1 }
+hand = ["13R", "11T", "6C"]
 
 [[combatants]]
 name = "Kaito Mori"
@@ -105,7 +108,7 @@ CARDS = [*(str(v) for v in range(1, 14)), "RJ", "BJ", "9R", "13M", "1C", "7T", "
 ACTION_WORDS = [k.replace("_", "-") for k in ACTIONS]
 TARGETED = [*(k.replace("_", "-") for k, a in ACTIONS.items() if a.target), "defensive", "wait"]
 CONDITION_WORDS = [*CONDITIONS, "unconscious", "bleeding", "Burning", "useless-leg", "reactivate", "poison"]
-ANSWER_WORDS = ["pass", "fail", "yes", "no", "hit", "miss", "flip", "pass 2", "maybe"]
+ANSWER_WORDS = ["pass", "fail", "yes", "no", "hit", "miss", "flip", "pass 2", "maybe", "13R", "11T", "6C"]
 
 
 def encounter_text(extra: int, flips: str, combat_ap: int, recheck: bool) -> str:
@@ -182,6 +185,9 @@ def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
         # Bleeding Out at +10 kills (§2.7.2): deaths must happen often enough to test the order.
         st.tuples(who, st.sampled_from(["4", "9", "10"])).map(lambda t: f"add {t[0]} bleeding_out {t[1]}"),
         st.tuples(who, n, st.sampled_from(["", "", "no-armor"])).map(lambda t: f"damage {t[0]} {t[1]} {t[2]}".strip()),
+        st.tuples(
+            who, st.sampled_from(["2/3/5", "1/2/3"]), who, st.sampled_from(["", "mod=1", "mod=-1", "card=13R"])
+        ).map(lambda t: f"damage {t[0]} {t[1]} by={t[2]} {t[3]}".strip()),
         st.tuples(who, st.integers(0, 5)).map(lambda t: f"heal {t[0]} {t[1]}"),
         st.tuples(st.sampled_from(["engage", "disengage"]), who, who).map(" ".join),
         st.tuples(who, st.sampled_from(CARDS)).map(lambda t: f"initiative {t[0]} {t[1]}"),
@@ -223,6 +229,10 @@ def check_invariants(session: Session) -> None:
         # §2.2.2: at most five cards, unless the table is being asked which to discard.
         if not hand_prompt:
             assert len(f.hand) <= HAND_LIMIT, (name, f.hand, state.prompt)
+        # §2.2.2, §2.2.4: Twist cards are only moved (hand, Twist Deck, Twist discards), never lost or copied.
+        if sheet.fated:
+            twist = [*f.hand, *f.twist_deck, *f.twist_discards]
+            assert sorted(twist) == sorted(sheet.twist_cards()), (name, twist)
         # §2.7.2 Dead: out of the initiative order.
         if f.dead:
             assert name not in state.order

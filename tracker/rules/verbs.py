@@ -34,10 +34,13 @@ EFFECT_FLAGS = (
 TTB_VERBS: tuple[VerbSpec, ...] = (
     replace(
         DAMAGE,
-        usage="damage NAME N [no-armor] [weak|moderate|severe]  or  damage NAME W/M/S [margin=D|mod=±N] [card=C]",
-        help="damage before armor, or a damage flip on a W/M/S profile",
+        usage=(
+            "damage NAME N [no-armor] [weak|moderate|severe]  or  "
+            "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME]"
+        ),
+        help="damage before armor, or a damage flip on a W/M/S profile (by= the attacker, who may cheat)",
         family=TTB,
-        options=("margin", "mod", "card"),
+        options=("margin", "mod", "card", "by"),
         flags=("no-armor", "noarmor", "weak", "moderate", "severe"),
     ),
     replace(
@@ -47,7 +50,12 @@ TTB_VERBS: tuple[VerbSpec, ...] = (
         family=TTB,
         options=("card",),
     ),
-    replace(SPEND, help="spend AP on a catalogued action (walk, strike, charge TARGET, defensive 2 …)", family=TTB),
+    replace(
+        SPEND,
+        help="spend AP on a catalogued action (walk, strike, charge TARGET, defensive 2 …)",
+        family=TTB,
+        flags=("override",),
+    ),
     VerbSpec(
         "initiative",
         ("name", "card"),

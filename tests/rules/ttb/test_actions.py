@@ -151,9 +151,13 @@ def test_engagement_needs_an_enemy_able_to_attack() -> None:
 
 
 def test_allies_do_not_engage() -> None:
-    """RULES.md §2.9: engagement is with an *enemy*; a linked ally does not stop shooting."""
+    """RULES.md §2.9: engagement is with an *enemy*: `engage` of two allies is refused with the reason
+    (issue 10), and the ally does not stop shooting."""
     s = duo(other_side="fatemaster")
-    run(s, "start", "engage Hero Other", "spend Hero shoot")
+    run(s, "start")
+    err = refused(s, "engage Hero Other")
+    assert "same side" in str(err)
+    run(s, "spend Hero shoot")
     assert ap(s, "Hero") == (2, 0)
 
 
@@ -783,3 +787,31 @@ def test_fate_point_abilities_refused_for_subordinates() -> None:
     run(s, "start")
     for line in ("quick-action", "second-wind", "competence"):
         refused(s, f"spend Hero {line}")
+
+
+def test_second_wind_at_full_wounds_is_refused_with_a_reason() -> None:
+    """RULES.md §2.10 Second Wind, §2.8.3 (A38) [000:L394, L399]: at full Wounds it would heal nothing,
+    so it is refused (issue 10) and no Fate Point is spent."""
+    s = duo(hero_kind="rank_value = 9")
+    run(s, "start")
+    err = refused(s, "spend Hero second-wind")
+    assert "full Wounds" in str(err)
+    run(s, "damage Hero 1 no-armor", "spend Hero second-wind")
+    assert ttb_state(s).fighters["Hero"].fate_points == 2
+    err = refused(s, "spend Hero second-wind")
+    assert "full Wounds" in str(err)
+
+
+def test_peon_defensive_stance_with_no_fate_point_needs_the_gm_override() -> None:
+    """RULES.md §5 A31 [000:L246, L392]: a FM character pays 1 Fate Point in place of the discard; with 0 FP
+    Defensive Stance is refused unless the GM overrides with the `override` flag."""
+    s = duo(hero_kind='rank = "peon"\nrank_value = 3')
+    run(s, "start")
+    assert ttb_state(s).fighters["Hero"].fate_points == 0
+    err = refused(s, "spend Hero defensive 1")
+    assert "override" in str(err)
+    refused(s, "spend Hero walk override")
+    run(s, "spend Hero defensive 1 override")
+    hero = ttb_state(s).fighters["Hero"]
+    assert hero.conditions.get("defensive") == 1
+    assert hero.fate_points == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import run, session_from, ttb_state
+from tests.conftest import pending, run, session_from, ttb_state
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -528,6 +528,49 @@ def test_end_of_dramatic_time_refills_hands_to_three() -> None:
     """RULES.md §2.2.2 (§5 A23b): at the end of Dramatic Time a Fated refills its Control Hand to 3;
     a hand already holding 3 or more draws nothing."""
     s = session_from(TWO_FATED_AND_FM.replace("hand = []", 'hand = ["1T", "2T", "3T", "4T"]'))
-    run(s, "initiative Sofia 5", "initiative Marco 5", "start", "end")
+    run(s, "initiative Sofia 5", "initiative Marco 5", "start", "end", "answer none", "answer none")
     assert len(ttb_state(s).fighters["Sofia"].hand) == 3
     assert ttb_state(s).fighters["Marco"].hand == ["1T", "2T", "3T", "4T"]
+
+
+def test_end_of_dramatic_time_offers_each_fated_the_discard_before_refilling() -> None:
+    """RULES.md §2.2.2 (§5 A23b) [000:L172]; CONTRACT §3 "End of Dramatic Time": each Fated is asked which
+    cards to discard (`answer 9R,3M` or `answer none`), then refills to 3."""
+    s = session_from(TWO_FATED_AND_FM.replace("hand = []", 'hand = ["1T", "2T", "3T", "4T"]'))
+    run(s, "initiative Sofia 5", "initiative Marco 5", "start", "end")
+    first = pending(ttb_state(s))
+    assert first.kind == "end_discard" and first.options[-1] == "none"
+    if first.who == "Sofia":
+        run(s, "answer none")
+    before = ttb_state(s).model_dump()
+    with pytest.raises(Refusal):
+        s.execute("answer 1T,13R")
+    assert ttb_state(s).model_dump() == before
+    run(s, "answer 1T,2T 3T")
+    marco = ttb_state(s).fighters["Marco"]
+    assert len(marco.hand) == 3 and "4T" in marco.hand
+    assert {"1T", "2T", "3T"} <= set(marco.twist_discards)
+    if ttb_state(s).prompt is not None:
+        run(s, "answer none")
+    assert len(ttb_state(s).fighters["Sofia"].hand) == 3 and ttb_state(s).prompt is None
+
+
+def test_seed_decides_the_next_reshuffle_as_the_readme_says() -> None:
+    """README `seed N` (RULES.md §1.3 determinism, §2.2.1): the cards already in the Fate Deck keep their
+    order; the new seed decides the next reshuffle — the same seed the same deck, another seed another."""
+
+    def after(seed: int | None) -> tuple[list[str], list[str]]:
+        s = session_from(TWO_FATED_AND_FM)
+        before = list(ttb_state(s).deck)
+        if seed is not None:
+            run(s, f"seed {seed}")
+        kept = list(ttb_state(s).deck)
+        assert kept == before
+        run(s, "flip 3", "reshuffle")
+        st = ttb_state(s)
+        assert sorted([*st.deck, *st.discards, *st.table]) == sorted(full_deck())
+        return kept, list(st.deck)
+
+    assert after(5) == after(5)
+    assert after(5)[1] != after(None)[1]
+    assert after(5)[1] != after(6)[1]

@@ -395,3 +395,17 @@ def test_dead_characters_leave_the_initiative_order() -> None:
     run(s, "next")
     assert ttb_state(s).round == 2
     assert ttb_state(s).active == "Sofia"
+
+
+def test_initiative_joker_leaves_the_fate_deck() -> None:
+    """RULES §2.3 [000:L156]: `initiative NAME BJ`/`RJ` takes that Joker out of the Fate Deck like any flip."""
+    from tests.conftest import session_from, ttb_state
+    from tests.rules.ttb.fighters import combatant
+
+    s = session_from(combatant("Sofia", kind="fated") + combatant("Kaito", kind="fated") + combatant("Thug"))
+    s.execute("initiative Sofia BJ")
+    s.execute("initiative Kaito RJ")
+    st = ttb_state(s)
+    assert "BJ" not in st.deck and "RJ" not in st.deck
+    assert "BJ" in st.discards and "RJ" in st.discards
+    assert len(st.deck) + len(st.discards) + len(st.table) == 54

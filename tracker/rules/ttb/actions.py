@@ -132,8 +132,13 @@ def _reload_amount(eng: TTBEngine, args: list[str]) -> int:
     return 1
 
 
-def legality(eng: TTBEngine, who: str, key: str, args: list[str], triggered: bool = False) -> str | None:
-    """Why `who` may not take action `key` now, or None if it may (AP checked unless `triggered`)."""
+def legality(
+    eng: TTBEngine, who: str, key: str, args: list[str], triggered: bool = False, override: bool = False
+) -> str | None:
+    """Why `who` may not take action `key` now, or None if it may (AP checked unless `triggered`).
+
+    `override` is the GM's flag (decision A31): Defensive Stance without a Fate Point to pay.
+    """
     f = eng.fighter(who)
     sheet = eng.sheet(who)
     act = ACTIONS[key]
@@ -172,8 +177,11 @@ def legality(eng: TTBEngine, who: str, key: str, args: list[str], triggered: boo
     if key == "defensive":
         if sheet.fated and not f.hand:
             return f"{who} has no card in hand to discard for Defensive Stance"
-        if not sheet.fated and f.fate_points < 1:
-            return f"{who} has no Fate Point to pay in place of the discard"
+        if not sheet.fated and f.fate_points < 1 and not override:
+            return (
+                f"{who} has no Fate Point to pay in place of the discard "
+                f"(decision A31: the GM may allow it with 'spend {who} defensive N override')"
+            )
     if key == "wait" and f.wait:
         return f"{who} is already Waiting ({f.wait})"
     reason = _needs_someone(eng, who, key)
@@ -232,6 +240,8 @@ def _fate_legality(eng: TTBEngine, who: str, key: str, triggered: bool) -> str |
         return f"{who} must be a non-subordinate Enforcer or higher to use {ACTIONS[key].title}"
     if f.fate_points < 1:
         return f"{who} has no Fate Points left"
+    if key == "second_wind" and f.wounds >= sheet.wounds:
+        return f"{who} is at full Wounds ({f.wounds}/{sheet.wounds}): Second Wind would heal nothing"
     if key == "quick_action" and f.quick_action_used:
         return f"{who} already used Quick Action this turn"
     return None

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from tracker.rules import names
 from tracker.rules.errors import Refusal
-from tracker.rules.ttb import conditions, damage, deck, effects
+from tracker.rules.ttb import cheat, conditions, damage, deck, effects
 from tracker.rules.ttb.cards import Card, parse_card, severity_of
 from tracker.rules.ttb.core import TTBEngine, step
 from tracker.rules.ttb.state import Prompt
@@ -24,7 +24,7 @@ def _card(eng: TTBEngine, value: str) -> Card:
 
 
 def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
-    """pass/fail from the table, or a tracker flip against the prompt's TN; returns (passed, margins)."""
+    """pass/fail from the table; returns (passed, margins). A tracker flip goes through `_duel_answer`."""
     words = value.split()
     word = words[0].casefold()
     if word in ("pass", "p", "yes", "success", "hit"):
@@ -32,41 +32,97 @@ def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
         return True, margins
     if word in ("fail", "f", "no", "failure", "miss"):
         return False, 0
-    if word == "flip" and "tn" in prompt.data:
-        tn = int(str(prompt.data["tn"]))
-        who = prompt.who or ""
-        skill = str(prompt.data.get("skill", ""))
-        av = eng.sheet(who).skills.get(skill, 0) if who else 0
-        bonus = eng.fighter(who).assist if who else 0
-        card = deck.flip(eng, 1)[0]
-        total = card.value + av + bonus
-        passed = not card.is_black_joker and total >= tn
-        extra = f" + Assist {bonus}" if bonus else ""
-        eng.log(
-            f"{who} flips {card.label()} + {skill.title() or 'AV'} {av}{extra} = {total} vs TN {tn}: "
-            f"{'pass' if passed else 'fail'}",
-            kind="result",
-        )
-        if bonus and who:
-            eng.fighter(who).assist = 0
-            eng.fighter(who).assist_turns = 0
-        return passed, max(0, (total - tn) // 5) if passed else 0
     allowed = "pass, fail" + (" or flip" if "tn" in prompt.data else "")
     raise Refusal(f"answer {allowed}")
 
 
-def _unconscious(eng: TTBEngine, p: Prompt, value: str) -> None:
+def _score(card: Card, av: int, tn: int) -> tuple[bool, int]:
+    """A duel's result for a card: passed, and the Margins of Success (RULES.md §2.2.5)."""
+    total = card.value + av
+    passed = not card.is_black_joker and total >= tn
+    return passed, max(0, (total - tn) // 5) if passed else 0
+
+
+def _log_duel(eng: TTBEngine, p: Prompt, card: Card, av: int, bonus: int) -> None:
+    tn = int(str(p.data["tn"]))
+    skill = str(p.data.get("skill", ""))
+    total = card.value + av + bonus
+    passed, _ = _score(card, av + bonus, tn)
+    extra = f" + Assist {bonus}" if bonus else ""
+    eng.log(
+        f"{p.who} flips {card.label()} + {skill.title() or 'AV'} {av}{extra} = {total} vs TN {tn}: "
+        f"{'pass' if passed else 'fail'}",
+        kind="result",
+    )
+
+
+def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """A duel prompt: the table's pass/fail, or a tracker flip a Fated may cheat (RULES.md §2.2.4)."""
+    word = value.split()[0].casefold()
+    if word != "flip" or "tn" not in p.data:
+        passed, margins = _duel(eng, p, value)
+        OUTCOMES[p.kind](eng, p, passed, margins, None)
+        return
+    tn = int(str(p.data["tn"]))
+    who = p.who or ""
+    skill = str(p.data.get("skill", ""))
+    sheet = eng.sheet(who) if who else None
+    av = sheet.skills.get(skill, 0) if sheet else 0
+    bonus = eng.fighter(who).assist if who else 0
+    card = deck.flip(eng, 1)[0]
+    _log_duel(eng, p, card, av, bonus)
+    if bonus and who:
+        eng.fighter(who).assist = 0
+        eng.fighter(who).assist_turns = 0
+    result = _score(card, av + bonus, tn)
+    # An untrained duel (no acting value for the skill on the sheet) cannot be cheated (§2.2.4 [001:L19, L26]).
+    trained = sheet is not None and skill in sheet.skills
+
+    def helps(c: Card) -> bool:
+        passed, margins = _score(c, av + bonus, tn)
+        return passed and (not result[0] or margins > result[1])
+
+    if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, cheat_av=av + bonus, **p.data):
+        return
+    OUTCOMES[p.kind](eng, p, *result, card.value + av + bonus - tn)
+
+
+def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """The cheat offer answered: play a hand card in place of the flip, or keep the flip."""
     assert p.who is not None
-    passed, _ = _duel(eng, p, value)
+    of = str(p.data["cheat_of"])
+    flipped = parse_card(str(p.data["cheat_card"]))
+    data = cheat.original_data(p.data)
+    if value.casefold() in ("no", "n", "none", "keep"):
+        card = flipped
+        eng.log(f"{p.who} keeps the {flipped.label()}")
+    else:
+        card = cheat.play(eng, p.who, parse_card(value).code, flipped)
+    if of == "damage":
+        damage.land(eng, str(data["target"]), str(data["profile"]), card, bool(data["armor"]), bool(data["kills"]))
+        return
+    original = Prompt(kind=of, question=p.question, options=[], who=p.who, data=data)
+    av = int(str(p.data["cheat_av"]))
+    tn = int(str(data["tn"]))
+    passed, margins = _score(card, av, tn)
+    if card is not flipped:
+        eng.log(
+            f"{p.who}: {card.label()} + {av} = {card.value + av} vs TN {tn}: {'pass' if passed else 'fail'}",
+            kind="result",
+        )
+    OUTCOMES[of](eng, original, passed, margins, card.value + av - tn)
+
+
+def _unconscious(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
+    assert p.who is not None
     if passed:
         eng.log(f"{p.who} passes the Toughness challenge and stays conscious")
     else:
         damage.fall_unconscious(eng, p.who, "failed the TN 10 Toughness challenge")
 
 
-def _suffocating_duel(eng: TTBEngine, p: Prompt, value: str) -> None:
+def _suffocating_duel(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     assert p.who is not None
-    passed, _ = _duel(eng, p, value)
     if passed:
         eng.log(f"{p.who} fights for breath and stays conscious")
     else:
@@ -86,23 +142,27 @@ def _suffocate(eng: TTBEngine, who: str, card: Card) -> None:
     damage.damage(eng, who, amount, armor=False, kills_at_zero=True, why="Suffocating")
 
 
+def _attack(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
+    """An attack duel's result: a hit makes the weapon's damage flip (RULES.md §2.8.1)."""
+    assert p.who is not None
+    effects.resolve_attack(eng, p.who, str(p.data["target"]), str(p.data["weapon"]), passed, margins, diff)
+
+
 def _critical(eng: TTBEngine, p: Prompt, value: str) -> None:
     assert p.who is not None
     damage.resolve_critical(eng, p.who, str(p.data["severity"]), _card(eng, value))
 
 
-def _doctor(eng: TTBEngine, p: Prompt, value: str) -> None:
+def _doctor(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     target = str(p.data["target"])
-    passed, _ = _duel(eng, p, value)
     if passed and eng.fighter(target).conditions.get("bleeding_out"):
         conditions.lower(eng, target, "bleeding_out", None, f"{p.who}'s Doctor duel succeeds")
     elif not passed:
         eng.log(f"{p.who}'s Doctor duel fails: {target} is still Bleeding Out")
 
 
-def _contest(eng: TTBEngine, p: Prompt, value: str) -> None:
+def _contest(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     assert p.who is not None
-    passed, margins = _duel(eng, p, value)
     effects.resolve_contest(eng, p.kind, p.who, str(p.data["target"]), passed, margins)
 
 
@@ -150,11 +210,20 @@ def _hand_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
             eng.push(step("settle_hand", p.who))
 
 
-def _swim(eng: TTBEngine, p: Prompt, value: str) -> None:
+def _end_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """End of Dramatic Time: discard the named cards, then refill to three (RULES §2.2.2, A23b)."""
+    assert p.who is not None
+    codes = deck.end_discards(eng, p.who, value)
+    for code in codes:
+        deck.discard_from_hand(eng, p.who, code)
+    eng.log(f"{p.who} discards {', '.join(codes) if codes else 'nothing'} at the end of Dramatic Time")
+    deck.refill_hand(eng, p.who)
+
+
+def _swim(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     from tracker.rules.ttb.lifecycle import sink
 
     assert p.who is not None
-    passed, _ = _duel(eng, p, value)
     if passed:
         eng.log(f"{p.who} keeps its head above the rough water")
     else:
@@ -167,16 +236,24 @@ def _hazard_flip(eng: TTBEngine, p: Prompt, value: str) -> None:
     damage.damage_flip(eng, p.who, str(p.data["profile"]), 0, card.code, armor=True, taken=card)
 
 
-RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
+#: What each duel prompt does with its result (the table's pass/fail, a flip, or a cheated flip).
+OUTCOMES: dict[str, Callable[[TTBEngine, Prompt, bool, int, int | None], None]] = {
+    "attack": _attack,
     "swim": _swim,
-    "hazard_flip": _hazard_flip,
     "unconscious_check": _unconscious,
     "suffocating_duel": _suffocating_duel,
-    "suffocating_flip": _suffocating_flip,
-    "critical": _critical,
     "doctor": _doctor,
     "impose": _contest,
     "trick": _contest,
+}
+
+RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
+    **dict.fromkeys(OUTCOMES, _duel_answer),
+    "cheat": _cheat,
+    "end_discard": _end_discard,
+    "hazard_flip": _hazard_flip,
+    "suffocating_flip": _suffocating_flip,
+    "critical": _critical,
     "tie": _tie,
     "reactivate": _reactivate,
     "disengaging_strike": _strike,
@@ -202,7 +279,7 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
     if p.kind in ("critical", "suffocating_flip", "hazard_flip"):
         if word != "flip":
             parse_card(value)
-    elif p.kind in ("unconscious_check", "suffocating_duel", "doctor", "impose", "trick", "swim"):
+    elif p.kind in OUTCOMES:
         ok = {"pass", "p", "yes", "success", "fail", "f", "no", "failure"} | ({"flip"} if "tn" in p.data else set())
         if word not in ok:
             raise Refusal(f"answer {', '.join(p.options)}")
@@ -214,6 +291,11 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
     elif p.kind == "disengaging_strike":
         if word not in ("hit", "h", "pass", "yes", "miss", "m", "fail", "no", "n", "decline", "none"):
             raise Refusal("answer hit, miss or no")
+    elif p.kind == "end_discard":
+        deck.end_discards(eng, p.who or "", value)
+    elif p.kind == cheat.KIND:
+        if word not in ("no", "n", "none", "keep") and parse_card(value).code not in p.options:
+            raise Refusal(f"answer {', '.join(p.options)}")
     elif p.kind in ("hand_discard", "discard"):
         wanted = parse_card(value)
         hand = eng.fighter(p.who or "").hand

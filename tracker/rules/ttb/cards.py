@@ -44,6 +44,12 @@ class Card:
     def is_black_joker(self) -> bool:
         return self.code == BLACK_JOKER
 
+    def short(self) -> str:
+        """The card in a question: ``3♦``, ``Red Joker``."""
+        if self.is_red_joker or self.is_black_joker or self.suit is None:
+            return self.label()
+        return f"{self.value}{SUIT_SYMBOL[self.suit]}"
+
     def label(self) -> str:
         """How the log shows the card: ``9♥ (9 of Rams)``, ``Red Joker``."""
         if self.is_red_joker:
@@ -141,6 +147,19 @@ def can_cheat(cards: list[Card], modifier: int, initiative: bool = False) -> boo
     if initiative or modifier < 0:
         return False
     return not any(c.is_black_joker for c in cards)
+
+
+def cheat_order(aggressor: str, aggressor_total: int, defender: str, defender_total: int) -> tuple[str, str]:
+    """Fated vs Fated duel: who may cheat first (RULES.md §2.2.4, [000:L418]).
+
+    Both flip; the lower total cheats first, the defender first on a tie (the aggressor wins ties, so
+    the defender is the one who needs the cheat). The engine resolves no Fated vs Fated duel itself
+    (Impose and Trick take the table's pass or fail): a table that flips both sides in the tracker
+    uses this order, and the tracker's cheat offer follows it.
+    """
+    if aggressor_total < defender_total:
+        return aggressor, defender
+    return defender, aggressor
 
 
 def parse_damage_profile(text: str) -> tuple[int, int, int] | None:

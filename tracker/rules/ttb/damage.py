@@ -79,16 +79,28 @@ def damage_flip(
     armor: bool,
     kills_at_zero: bool = False,
     taken: Card | None = None,
+    attacker: str | None = None,
 ) -> None:
-    """A weapon's damage flip (§2.8.1): accuracy modifier, cards, severity, Jokers, armor."""
+    """A weapon's damage flip (§2.8.1): accuracy modifier, cards, severity, Jokers, armor.
+
+    A Fated `attacker` may cheat the tracker's flip (§2.2.4 via `cheat.offer`); a card the table typed is
+    final, and if it is in that attacker's Control Hand it is played from the hand (the table cheated).
+    """
+    from tracker.rules.ttb import cheat
+
     wms = parse_damage_profile(profile)
     if wms is None:
         raise Refusal(f"'{profile}' is not a damage profile like 2/3/5")
+    typed = taken is not None or card is not None
     if taken is not None:
         cards = [taken]
         chosen = taken
     elif card is not None:
-        cards = [deck.take(eng, card)]
+        code = cheat.held(eng, attacker, card)
+        if attacker is not None and code is not None:
+            cards = [cheat.play(eng, attacker, code, None)]
+        else:
+            cards = [deck.take(eng, card)]
         chosen = cards[0]
     else:
         cards = deck.flip(eng, 1 + abs(modifier))
@@ -98,12 +110,50 @@ def damage_flip(
     mod = "" if modifier == 0 else f" with {'⊞' * modifier if modifier > 0 else '⊟' * -modifier}"
     if sev is None:
         eng.log(f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}Black Joker, no damage", kind="result")
+    else:
+        amount = wms[SEVERITIES.index(sev)]
+        eng.log(
+            f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}{chosen.label()}, {sev} {amount}",
+            kind="result",
+        )
+
+    def helps(c: Card) -> bool:
+        return _amount(wms, c) > _amount(wms, chosen) or (c.is_red_joker and not chosen.is_red_joker)
+
+    if not typed and cheat.offer(
+        eng,
+        attacker,
+        chosen,
+        cards,
+        modifier,
+        helps,
+        "damage",
+        target=name,
+        profile=profile,
+        armor=armor,
+        kills=kills_at_zero,
+    ):
+        return
+    land(eng, name, profile, chosen, armor, kills_at_zero)
+
+
+SEVERITIES = ("weak", "moderate", "severe")
+
+
+def _amount(wms: tuple[int, int, int], card: Card) -> int:
+    sev = severity_of(card)
+    return 0 if sev is None else wms[SEVERITIES.index(sev)]
+
+
+def land(eng: TTBEngine, name: str, profile: str, chosen: Card, armor: bool, kills_at_zero: bool) -> None:
+    """The damage flip's card is final: its damage lands (§2.8.1 steps 4-5)."""
+    wms = parse_damage_profile(profile)
+    assert wms is not None
+    sev = severity_of(chosen)
+    if sev is None:
         damage(eng, name, 0, armor=armor, why="Black Joker")
         return
-    amount = wms[("weak", "moderate", "severe").index(sev)]
-    eng.log(
-        f"damage flip vs {name}{mod}: {shown + ' → ' if shown else ''}{chosen.label()}, {sev} {amount}", kind="result"
-    )
+    amount = _amount(wms, chosen)
     if kills_at_zero:
         damage(eng, name, amount, armor=armor, kills_at_zero=True, why="Suffocating")
     else:

@@ -116,6 +116,42 @@ def settle_hand(eng: TTBEngine, name: str) -> None:
     )
 
 
+def end_discard_offer(eng: TTBEngine, name: str) -> None:
+    """End of Dramatic Time: a Fated may discard any cards, then refills to three ([000:L172], A23b)."""
+    hand = eng.fighter(name).hand
+    if not hand:
+        refill_hand(eng, name)
+        return
+    eng.ask(
+        "end_discard",
+        f"End of Dramatic Time: which cards does {name} discard before refilling to 3? (e.g. {hand[0]}, or none)",
+        [*hand, "none"],
+        who=name,
+    )
+
+
+def end_discards(eng: TTBEngine, name: str, value: str) -> list[str]:
+    """The hand cards an ``end_discard`` answer names (``9R,3M``, ``9R 3M`` or ``none``); refuses a card
+    not in the hand, before anything changes."""
+    words = [w for w in value.replace(",", " ").split() if w]
+    if [w.casefold() for w in words] in (["none"], ["no"]):
+        return []
+    if not words:
+        raise Refusal("answer the cards to discard (e.g. 9R,3M) or none")
+    hand = list(eng.fighter(name).hand)
+    out = []
+    for w in words:
+        wanted = parse_card(w)
+        code = next(
+            (c for c in hand if c == wanted.code or (wanted.suit is None and parse_card(c).value == wanted.value)), None
+        )
+        if code is None:
+            raise Refusal(f"{name}'s Control Hand has no {w} (hand: {', '.join(eng.fighter(name).hand)})")
+        hand.remove(code)
+        out.append(code)
+    return out
+
+
 def refill_hand(eng: TTBEngine, name: str, to: int = 3) -> None:
     """End of Dramatic Time: refill the Control Hand to three (decision A23b)."""
     f = eng.fighter(name)

@@ -15,13 +15,19 @@ from tracker.rules.ttb.state import CardEffect
 from tracker.rules.words import counted
 
 
-def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str]) -> None:
-    """`spend NAME ACTION [ARG]`: check, pay, apply; or trigger a declared Wait out of turn."""
+def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str], override: bool = False) -> None:
+    """`spend NAME ACTION [ARG] [override]`: check, pay, apply; or trigger a declared Wait out of turn.
+
+    ``override`` is the GM's flag of decision A31: a Fatemaster character with 0 Fate Points may take
+    Defensive Stance without paying the Fate Point in place of the discard.
+    """
     who = eng.living(who_text)
     key = actions.action_key(action_text)
     f = eng.fighter(who)
     triggered = not eng.is_active(who) and f.wait == key
-    reason = actions.legality(eng, who, key, args, triggered=triggered)
+    if override and key != "defensive":
+        raise Refusal("override is the GM's flag for Defensive Stance without a Fate Point (decision A31)")
+    reason = actions.legality(eng, who, key, args, triggered=triggered, override=override)
     if reason:
         raise Refusal(reason)
     target = actions.target_of(eng, who, key, args)
@@ -97,12 +103,15 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         if link not in eng.st.engagements:
             eng.st.engagements.append(link)
         eng.log(f"{who} charges {target}: now engaged; two (1)-AP melee attacks")
+        _attacks(eng, who, target, args[1:], "melee", 2)
     elif key == "shoot":
         _shoot(eng, who, args)
+        _attacks(eng, who, _target_in(eng, who, args), args, "projectile", 1)
     elif key == "reload":
         _reload(eng, who, args, cost)
     elif key == "strike":
         eng.log(f"{who} strikes" + (f" at {eng.name(args[0])}" if args and _is_name(eng, args[0]) else ""))
+        _attacks(eng, who, _target_in(eng, who, args), args[1:], "melee", 1)
     elif key == "show":
         assert target is not None
         taller = eng.sheet(target).height < sheet.height
@@ -125,6 +134,83 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         eng.log(f"{who} spends a Fate Point on Competence: ⊞ on one duel ({f.fate_points} FP left)")
     else:
         eng.log(f"{who}: {title}" + (f" ({' '.join(args)})" if args else ""))
+
+
+def _target_in(eng: TTBEngine, who: str, args: list[str]) -> str | None:
+    """The attack's target: the first argument naming a combatant other than `who` (not a weapon)."""
+    weapons = [w.name.casefold() for w in eng.sheet(who).weapons]
+    for a in args[:1]:
+        if _is_name(eng, a) and not any(w.startswith(a.casefold()) for w in weapons):
+            target = eng.name(a)
+            return target if target != who else None
+    return None
+
+
+def attack_weapon(eng: TTBEngine, who: str, args: list[str], kind: str) -> str | None:
+    """The weapon named in `args`, else the first on file of `kind` (CONTRACT §3 "Weapons (TTB)")."""
+    weapons = eng.sheet(who).weapons
+    for a in args:
+        for w in weapons:
+            if w.name.casefold().startswith(a.casefold()):
+                return w.name
+    return next((w.name for w in weapons if w.kind == kind), None)
+
+
+def _attacks(eng: TTBEngine, who: str, target: str | None, args: list[str], kind: str, times: int) -> None:
+    """Queue `times` attack duels with the file's weapon (none without a target or a weapon on file)."""
+    if target is None:
+        return
+    weapon = attack_weapon(eng, who, args, kind)
+    if weapon is None:
+        return
+    eng.push(*[step("attack", who, f"{target}\t{weapon}") for _ in range(times)])
+
+
+def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
+    """Agenda step: the attack duel (RULES.md §2.8.1): the table answers pass N, fail, or flip.
+
+    The tracker can flip only a Fated's attack on a Fatemaster character: TN = the target's Defense +
+    Rank Value (§2.2.5), acting value from the attacker's ``skills`` for the weapon's skill.
+    """
+    target, weapon = arg.split("\t")
+    f = eng.fighter(who)
+    if f.dead or f.unconscious or f.conditions.get("paralyzed") or eng.fighter(target).dead:
+        return
+    spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
+    tsheet = eng.sheet(target)
+    flip: dict[str, str | int] = {}
+    if eng.sheet(who).fated and not tsheet.fated and tsheet.rank_value is not None:
+        flip = {"tn": tsheet.defense + tsheet.rank_value, "skill": spec.attack_skill()}
+    how = "pass N (N Margins), fail" + (f" or flip (TN {flip['tn']})" if flip else "")
+    eng.ask(
+        "attack",
+        f"{who} attacks {target} with the {weapon} ({spec.damage}): {how}?",
+        ["pass", "fail", *(["flip"] if flip else [])],
+        who=who,
+        target=target,
+        weapon=weapon,
+        **flip,
+    )
+
+
+def resolve_attack(
+    eng: TTBEngine, who: str, target: str, weapon: str, passed: bool, margins: int, diff: int | None
+) -> None:
+    """A hit makes the weapon's damage flip with the accuracy modifier (RULES.md §2.8.1, decision A2).
+
+    With the tracker's flip the difference is known exactly; from the table's ``pass N`` the middle of
+    the N-Margin band is used (0 Margins ⊟, 1 none, 2 or more ⊞): the band edges 5 and 10 need ``damage``
+    with ``margin=D`` instead.
+    """
+    if not passed:
+        eng.log(f"{who}'s attack with the {weapon} misses {target}")
+        return
+    if eng.fighter(target).dead:
+        return
+    spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
+    modifier = damage.modifier_from_margin(diff if diff is not None else 5 * margins + 2)
+    eng.log(f"{who}'s attack with the {weapon} hits {target}")
+    damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who)
 
 
 def _is_name(eng: TTBEngine, text: str) -> bool:
@@ -219,6 +305,8 @@ def _defensive(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
             # never shows the bonus before the discard it needs.
             eng.push(step("defensive_stance", who, cost))
             return
+    elif f.fate_points < 1:
+        eng.log(f"GM override (decision A31): {who} takes Defensive Stance without a Fate Point to pay")
     else:
         f.fate_points -= 1
         eng.log(f"{who} spends a Fate Point in place of the discard ({f.fate_points} FP left)")

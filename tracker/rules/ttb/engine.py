@@ -68,6 +68,8 @@ def make_engine(setup: TTBFile, state: TTBState) -> TTBEncounter:
     eng.steps = dict(lifecycle.STEPS)
     eng.steps["disengage_offer"] = lambda e, s: effects.disengage_offer(e, str(s.who), str(s.arg))
     eng.steps["move_done"] = lambda e, s: effects.move_done(e, str(s.who), str(s.arg))
+    eng.steps["end_discard"] = lambda e, s: deck.end_discard_offer(e, str(s.who))
+    eng.steps["attack"] = lambda e, s: effects.attack_offer(e, str(s.who), str(s.arg))
     eng.steps["defensive_stance"] = lambda e, s: effects.take_stance(e, str(s.who), int(s.arg or 0))
     return eng
 
@@ -134,10 +136,11 @@ def _damage(eng: TTBEngine, cmd: Command) -> None:
         card = cmd.options.get("card")
         if card is not None:
             parse_card(card)
-        damage.damage_flip(eng, name, text, modifier, card, armor)
+        attacker = eng.living(cmd.options["by"]) if "by" in cmd.options else None
+        damage.damage_flip(eng, name, text, modifier, card, armor, attacker=attacker)
         return
     if cmd.options:
-        raise Refusal("margin=, mod= and card= go with a damage profile like 2/3/5")
+        raise Refusal("margin=, mod=, card= and by= go with a damage profile like 2/3/5")
     amount = count(text, "damage")
     severities = [s for s in ("weak", "moderate", "severe") if s in cmd.flags]
     if len(severities) > 1:
@@ -165,7 +168,7 @@ def _heal(eng: TTBEngine, cmd: Command) -> None:
 
 def _spend(eng: TTBEngine, cmd: Command) -> None:
     eng.require_started()
-    effects.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
+    effects.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]), override="override" in cmd.flags)
 
 
 def _initiative(eng: TTBEngine, cmd: Command) -> None:
@@ -174,6 +177,10 @@ def _initiative(eng: TTBEngine, cmd: Command) -> None:
         raise Refusal(f"{name} is a Fatemaster character: Rank Value + Initiative, no flip")
     card = parse_card(cmd.args[1])
     f = eng.fighter(name)
+    if card.is_red_joker or card.is_black_joker:
+        # A Joker flipped for initiative leaves the Fate Deck like any flipped card [000:L156] (RULES §2.3):
+        # only one of each exists, so the tracker knows which card it is.
+        deck.take(eng, card.code)
     f.init_card = card.code
     initiative.recompute(eng, name)
     eng.log(f"{name}'s initiative card is {card.label()}: initiative {f.init}")
@@ -190,6 +197,8 @@ def _engage(eng: TTBEngine, cmd: Command) -> None:
     a, b = eng.living(cmd.args[0]), eng.living(cmd.args[1])
     if a == b:
         raise Refusal("a character cannot engage itself")
+    if not eng.enemies(a, b):
+        raise Refusal(f"{a} and {b} are on the same side ({eng.side(a)}): only enemies engage in melee (RULES §2.9)")
     pair = sorted([a, b])
     if pair in eng.st.engagements:
         raise Refusal(f"{a} and {b} are already engaged")
@@ -226,7 +235,7 @@ def _end(eng: TTBEngine, cmd: Command) -> None:
     for name, f in st.fighters.items():
         reset(f, "init_mod", "pending_init_mod", "ap", "combat_ap", "wait", "acted", "init_card")
         if eng.sheet(name).fated and not f.dead:
-            deck.refill_hand(eng, name)
+            eng.st.agenda.append(step("end_discard", name))
     st.effects = []
 
 

@@ -93,6 +93,10 @@ class TTBSettings(Strict):
     #: Flips the rules need (critical, Suffocating damage, hazards): "prompt" the table for a card
     #: (the answer may be ``flip``), or "auto" to flip from the tracker's Fate Deck at once.
     flips: Literal["prompt", "auto"] = "prompt"
+    #: Cheating Fate (§2.2.4): after a Fated's flip made by the tracker (a duel answered ``flip``, a
+    #: Fated attacker's damage flip) the engine offers the hand's cards that would help. Off for tables
+    #: that cheat at the table and type the final card.
+    offer_cheat: bool = True
     #: 1E option: re-check unconsciousness at every round end while at 0 Wounds or less (decision A10).
     recheck_unconscious_each_round: bool = False
     #: Damage flip of hazardous terrain (§2.6: "usually 1/2/3").
@@ -128,6 +132,13 @@ class Weapon(Strict):
     reload: int = Field(default=0, ge=0)
     #: Shots before a reload is needed; absent means the tracker does not count shots.
     capacity: int | None = Field(default=None, ge=1)
+    #: The skill of the attack duel the tracker flips (`answer flip`): its acting value is read from the
+    #: combatant's ``skills``; default "melee" for melee weapons and "pistol" for projectile ones.
+    skill: str | None = None
+
+    def attack_skill(self) -> str:
+        """The ``skills`` key of this weapon's attack duel."""
+        return (self.skill or ("melee" if self.kind == "melee" else "pistol")).casefold()
 
     @field_validator("damage")
     @classmethod

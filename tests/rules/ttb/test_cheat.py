@@ -1,0 +1,156 @@
+"""Cheating Fate (RULES.md §2.2.4 [000:L63-65, L103-105, L163]; CONTRACT.md §3 "Cheating Fate")."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import pending, run, session_from, ttb_state
+from tests.rules.ttb.fighters import combatant
+from tracker.rules.errors import Refusal
+from tracker.rules.session import Session
+from tracker.rules.ttb.cards import cheat_order, full_deck
+
+SOFIA = {"kind": "fated", "wounds": 3, "skills": {"toughness": 2}, "hand": ["12R", "4M"]}
+
+
+def table(settings: str = "", **sofia: object) -> Session:
+    return session_from(combatant("Sofia", **{**SOFIA, **sofia}) + combatant("Thug", rank_value=5), settings=settings)
+
+
+def top(s: Session, *codes: str) -> None:
+    """Put `codes` on top of the Fate Deck (the next flips), first flipped first; still the 54 cards."""
+    deck = ttb_state(s).deck
+    for code in reversed(codes):
+        deck.remove(code)
+        deck.append(code)
+
+
+def to_toughness(s: Session) -> None:
+    run(s, "damage Sofia 5 no-armor", "answer 5R")
+    assert pending(ttb_state(s)).kind == "unconscious_check"
+
+
+def cards54(s: Session) -> None:
+    st = ttb_state(s)
+    assert sorted([*st.deck, *st.discards, *st.table]) == sorted(full_deck())
+
+
+def test_toughness_flip_offers_the_hand_cards_that_win_and_a_cheat_passes() -> None:
+    """§2.2.4 [000:L65]: a Fated who flipped a failing card may play a winning hand card instead."""
+    s = table()
+    to_toughness(s)
+    top(s, "3M")
+    run(s, "answer flip")
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat"
+    assert p.question == "Sofia flipped 3♦: cheat with a card from the hand?"
+    assert p.options == ["12R", "no"]  # 4M + 2 = 6 still fails: it does not help
+    run(s, "answer 12R")
+    f = ttb_state(s).fighters["Sofia"]
+    assert not f.unconscious
+    assert f.hand == ["4M"] and f.twist_discards == ["12R"]
+    assert "3M" in ttb_state(s).discards
+    cards54(s)
+    assert any("cheats Fate: plays 12♥" in e.text for e in ttb_state(s).log)
+
+
+def test_answer_no_keeps_the_flip() -> None:
+    """§2.2.4: declining the offer keeps the flipped card (the challenge fails)."""
+    s = table()
+    to_toughness(s)
+    top(s, "3M")
+    run(s, "answer flip", "answer no")
+    assert ttb_state(s).fighters["Sofia"].unconscious
+    assert ttb_state(s).fighters["Sofia"].hand == ["12R", "4M"]
+
+
+def test_a_card_that_does_not_help_or_is_not_held_is_refused_and_changes_nothing() -> None:
+    s = table()
+    to_toughness(s)
+    top(s, "3M")
+    run(s, "answer flip")
+    before = ttb_state(s).model_dump()
+    for bad in ("answer 4M", "answer 9T", "answer maybe"):
+        with pytest.raises(Refusal):
+            s.execute(bad)
+        assert ttb_state(s).model_dump() == before
+
+
+def test_no_offer_when_the_flip_already_wins_or_after_a_black_joker() -> None:
+    """§2.2.4 [000:L65]: no Black Joker; and nothing to offer when no hand card does better."""
+    for card in ("BJ", "13T"):
+        s = table()
+        to_toughness(s)
+        top(s, card)
+        run(s, "answer flip")
+        prompt = ttb_state(s).prompt
+        assert prompt is None or prompt.kind != "cheat"
+
+
+def test_offer_cheat_false_turns_the_offer_off() -> None:
+    """CONTRACT §3 "Cheating Fate": `[settings] offer_cheat = false`."""
+    s = table(settings="offer_cheat = false")
+    to_toughness(s)
+    top(s, "3M")
+    run(s, "answer flip")
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).fighters["Sofia"].unconscious
+
+
+def test_untrained_duel_is_not_cheated() -> None:
+    """§2.2.4: an untrained skill duel (no acting value for the skill) cannot be cheated [001:L19, L26]."""
+    s = table(skills={"doctor": 1})
+    to_toughness(s)
+    top(s, "3M")
+    run(s, "answer flip")
+    assert ttb_state(s).prompt is None
+
+
+def test_fated_attackers_damage_flip_offers_a_better_card() -> None:
+    """§2.2.4 and §2.8.1 step 3 [000:L103-105]: a Fated attacker may cheat its damage flip."""
+    s = table(wounds=8)
+    top(s, "2C")
+    run(s, "damage Thug 2/3/5 by=Sofia")
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.options == ["12R", "no"]
+    run(s, "answer 12R")
+    assert ttb_state(s).fighters["Thug"].wounds == 6 - 5
+    cards54(s)
+
+
+def test_no_damage_cheat_under_net_minus_or_for_a_typed_card_or_a_fm_attacker() -> None:
+    """§2.2.4 [000:L65, L87-89]: no cheat under ⊟; a typed card is final (CONTRACT §3)."""
+    s = table(wounds=8)
+    top(s, "2C", "3C")
+    run(s, "damage Thug 2/3/5 by=Sofia mod=-1")
+    assert ttb_state(s).prompt is None
+    run(s, "damage Thug 2/3/5 by=Sofia card=1T")
+    assert ttb_state(s).prompt is None
+    top(s, "2T")
+    run(s, "damage Sofia 2/3/5 by=Thug")
+    assert ttb_state(s).prompt is None
+
+
+def test_typed_card_held_in_the_attackers_hand_is_played_from_the_hand() -> None:
+    """§2.2.4 [000:L163]: `card=12R` by a Fated holding the 12R plays it from the hand, not the deck."""
+    s = table(wounds=8)
+    deck_before = list(ttb_state(s).deck)
+    run(s, "damage Thug 2/3/5 by=Sofia card=12R")
+    assert ttb_state(s).deck == deck_before
+    assert ttb_state(s).fighters["Sofia"].hand == ["4M"]
+    assert ttb_state(s).fighters["Thug"].wounds == 1
+
+
+def test_initiative_flips_are_never_offered() -> None:
+    """§2.2.4 / §2.3 [000:L34]: no cheat on an initiative flip."""
+    s = table(wounds=8)
+    run(s, "start")
+    prompt = ttb_state(s).prompt
+    assert prompt is None or prompt.kind != "cheat"
+
+
+def test_fated_vs_fated_lower_total_cheats_first_defender_on_a_tie() -> None:
+    """§2.2.4 [000:L418]: Fated vs Fated, the lower total cheats first, the defender first on a tie."""
+    assert cheat_order("A", 9, "D", 12) == ("A", "D")
+    assert cheat_order("A", 12, "D", 9) == ("D", "A")
+    assert cheat_order("A", 10, "D", 10) == ("D", "A")
