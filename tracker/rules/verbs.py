@@ -134,10 +134,10 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
         ("name", "number", "number"),
         3,
         3,
-        "roll NAME TN DIFFICULTY [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat]",
-        "a d20 test: successes, Momentum and complications",
+        "roll NAME TN DIFFICULTY [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat] [spend=K]",
+        "a d20 test: successes, Momentum (spend=K spends K at once) and complications",
         D20,
-        options=("bought", "focus", "faces", "range", "pay"),
+        options=("bought", "focus", "faces", "range", "pay", "spend"),
     ),
     VerbSpec(
         "challenge",

@@ -224,9 +224,12 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _roll(eng: TwoD20Engine, cmd: Command) -> None:
-    """`roll NAME TN D [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat]`: a d20 test.
+    """`roll NAME TN D [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat] [spend=K]`: a d20 test.
 
     The options were parsed, and unknown ones refused, by the 2d20 command table (`tracker.rules.verbs`).
+    `spend=K` spends K of the test's Momentum at once (e.g. Bonus Damage) before the rest is saved to the
+    group pool under its cap [004:L510, L530]; more than the test generated is refused, and the dice drawn
+    for it are put back (the same roll with a smaller K gives the same faces).
     """
     name = eng.living(cmd.args[0])
     tn = count(cmd.args[1], "TN")
@@ -237,11 +240,16 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     faces = [count(x, "face") for x in opts["faces"].split(",")] if "faces" in opts else None
     focus = count(opts["focus"], "focus") if "focus" in opts else None
     rng_range = count(opts.get("range", "1"), "complication range")
+    spent = count(opts["spend"], "Momentum to spend") if "spend" in opts else None
+    draws = eng.st.draws
     # Everything that can refuse comes before the pools change (a refused roll leaves the state as it was).
     pools.check_pay(eng, name, cost, f"{bought} bought d20")
     result = dice.roll_pool(
         eng.st, tn, difficulty, dice=2 + bought, focus=focus, complication_range=rng_range, faces=faces
     )
+    if spent is not None and spent > result.momentum:
+        eng.st.draws = draws  # nothing changed: the same roll replays the same faces
+        raise Refusal(f"spend={spent}: the test generates only {result.momentum} Momentum ({result.describe()})")
     if cost:
         if eng.sheet(name).pc and opts.get("pay") not in ("threat", "heat") and eng.st.momentum < cost:
             from_pool = eng.st.momentum
@@ -251,13 +259,24 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
         else:
             pools.pay(eng, name, cost, f"{bought} bought d20", use_threat=opts.get("pay") in ("threat", "heat"))
     eng.log(f"{name} tests: {result.describe()}", kind="result")
-    if result.momentum:
+    left = result.momentum
+    if spent:
+        left -= spent
+        eng.log(f"{name} spends {spent} of the test's Momentum at once (e.g. Bonus Damage); {left} left")
+    if left:
         if eng.sheet(name).pc:
-            pools.momentum(eng, result.momentum, f"{name}'s test")
+            cap = eng.profile.momentum_max
+            lost = eng.st.momentum + left - cap
+            if lost > 0 and spent is None:
+                eng.log(
+                    f"{name}'s test would waste {lost} Momentum over the cap of {cap}: spend it now "
+                    f"('undo', then the same roll with spend={lost} replays the same dice)"
+                )
+            pools.momentum(eng, left, f"{name}'s test")
         else:
             eng.log(
-                f"{name} (NPC) has {result.momentum} Momentum to spend now; unspent, the GM may bank it "
-                f"as {eng.pool_name} ('threat +{result.momentum}')"
+                f"{name} (NPC) has {left} Momentum to spend now; unspent, the GM may bank it "
+                f"as {eng.pool_name} ('threat +{left}')"
             )
 
 
