@@ -125,7 +125,7 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
         1,
         2,
         "keep NAME [threat]",
-        "keep the initiative for an ally (2 Momentum, or Threat)",
+        "keep the initiative for an ally (2 Momentum, or Threat); initiative scores: act next (tie 1, interrupt 2)",
         D20,
         while_prompted=True,
     ),

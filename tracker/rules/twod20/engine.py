@@ -77,7 +77,7 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
     st.kept_by = None
     if eng.order_rule == "initiative":
         order.roll_initiative(eng)
-    order.begin_round(eng)
+    order.begin_round(eng, initiator=True)
 
 
 def _next(eng: TwoD20Engine, cmd: Command) -> None:

@@ -77,5 +77,7 @@ class TwoD20State(LiveState[Fighter]):
     threat: int = 0
     #: Declared Reach pairs (B22: a state, not a zone distance).
     reach: list[list[str]] = Field(default_factory=list)
+    #: Initiative-score order: who paid to act next, ahead of their score (tie or interrupt) [004:L1412-1414].
+    jumped: list[str] = Field(default_factory=list)
     #: Bonus Momentum from this turn (lost if unspent, never saved) [004:L518].
     bonus_momentum: int = 0
