@@ -433,8 +433,9 @@ def test_s3_5_srd_one_reaction_per_round_on_others_turns() -> None:
     assert ada.conditions.get("prone") is True
     assert pools(s) == (2, 4)
     refused(s, "spend Ada hit_the_dirt", "already reacted this round")
-    run(s, "spend Thug defence")
-    refused(s, "spend Thug guard", "already reacted this round")
+    # The SRD's one Reaction is Hit the Dirt (Defence/Guard are Infinity's, RULES.md §3.5.1 vs §3.5.2; issue 10).
+    run(s, "spend Thug hit_the_dirt")
+    refused(s, "spend Thug hit_the_dirt", "already reacted this round")
 
 
 def test_s3_5_reaction_never_on_own_turn() -> None:
@@ -514,8 +515,9 @@ def test_s3_5_stunned_takes_no_actions_that_turn() -> None:
 
 
 def test_s3_5_stunned_character_may_still_react_on_others_turns() -> None:
-    """RULES.md §3.13 turn_start 3: the Stun takes that character's own turn only."""
-    s = run(kit_turn(), "add Thug stunned", "spend Thug defence")
+    """RULES.md §3.13 turn_start 3: the Stun takes that character's own turn only (the SRD's Reaction is
+    Hit the Dirt since per-profile action lists, issue 10)."""
+    s = run(kit_turn(), "add Thug stunned", "spend Thug hit_the_dirt")
     assert d20_state(s).fighters["Thug"].reactions == 1
 
 
@@ -588,7 +590,7 @@ def test_s3_5_unconscious_takes_no_actions() -> None:
     """RULES.md §3.10.3: Unconscious is like Defeated but with no Free Actions at all."""
     s = kit_turn(thug="conditions = { unconscious = true }")
     refused(s, "spend Thug speak", "unconscious: no actions")
-    refused(s, "spend Thug defence", "unconscious")
+    refused(s, "spend Thug hit_the_dirt", "unconscious")  # the SRD's Reaction (issue 10: per-profile actions)
 
 
 def test_s3_5_the_dead_take_no_actions() -> None:

@@ -41,6 +41,14 @@ ACTIONS: dict[str, Action] = {
     "skill_test": Action("Skill Test", "major"),
     "treat": Action("Treat", "major"),
     "withdraw": Action("Withdraw", "major", "Infinity: move to Close range without Retaliate.", True),
+    "brace": Action("Brace", "major", "Infinity: steady an Unwieldy weapon."),
+    "exploit": Action("Exploit", "major", "Infinity: find a weakness to exploit at once."),
+    "cast": Action("Cast a Spell", "major", "Secret War: needs the Prepare minor first."),
+    "catch_breath": Action("Catch Breath", "major", "Secret War: Will + Resilience D2; stress or a weapon effect."),
+    "command": Action("Command", "major", "Secret War: command a character under your control."),
+    "create_truth": Action("Create Truth", "major", "Secret War: a skill test D2 for an advantage."),
+    "go_prone": Action("Go Prone", "major", "Secret War: hit the dirt (Prone)."),
+    "stabilise": Action("Stabilise", "major", "Secret War: Coordination + Medicine D2, prevents dying."),
     "aim": Action("Aim", "minor"),
     "bolster": Action("Bolster", "minor"),
     "defend": Action("Defend", "minor"),
@@ -52,6 +60,8 @@ ACTIONS: dict[str, Action] = {
     "movement": Action("Movement", "minor", "Within Medium range; not with an enemy in Reach.", True),
     "prepare": Action("Prepare", "minor"),
     "absterge": Action("Absterge", "minor", "Infinity: rid oneself of a condition (not Fatigued)."),
+    "swap_ammo": Action("Swap Ammo", "minor"),
+    "transmit": Action("Transmit", "minor", "Infinity: an Infowar transmission."),
     "shift": Action("Shift", "free"),
     "speak": Action("Speak", "free"),
     "drop": Action("Drop Item", "free"),
@@ -61,16 +71,25 @@ ACTIONS: dict[str, Action] = {
     "guard": Action("Guard", "reaction"),
     "retaliate": Action("Retaliate", "reaction"),
     "return_fire": Action("Return Fire", "reaction"),
+    "covering_fire": Action("Covering Fire", "reaction"),
     "swift": Action("Swift Action", "spend", "2 Momentum: an extra Major Action this turn."),
     "surge": Action("Surge of Activity", "spend", "1 Fortune: an extra Major Action this turn."),
     "undefeated": Action("Undefeated", "spend", "1 Fortune: no longer Defeated."),
 }
 
 
-def action_key(text: str) -> str:
+def offered(eng: TwoD20Engine) -> dict[str, Action]:
+    """The actions the encounter's profile offers (RULES.md §3.5.1-§3.5.3), in catalogue order."""
+    return {key: act for key, act in ACTIONS.items() if key in eng.profile.actions}
+
+
+def action_key(text: str, eng: TwoD20Engine | None = None) -> str:
+    """The catalogue key of an action typed as the GM types it, among the profile's actions when `eng` is given."""
     key = names.normalise(text)
+    table = offered(eng) if eng is not None else ACTIONS
+    prone = "drop_prone" if "drop_prone" in table else "go_prone"
     try:
-        return names.resolve({"move": "movement", "prone": "drop_prone"}.get(key, key), ACTIONS, what="action")
+        return names.resolve({"move": "movement", "prone": prone}.get(key, key), table, what="action")
     except Refusal as exc:  # name the actions the way the GM types them
         raise Refusal(str(exc).replace("_", "-")) from None
 
@@ -79,6 +98,8 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
     """Why `who` may not take `key` now, or None."""
     a = eng.fighter(who)
     act = ACTIONS[key]
+    if key not in eng.profile.actions:
+        return f"{act.title} is not an action of the {eng.profile.name} profile"
     own = eng.st.active == who and eng.st.phase == "turn"
     if a.dead:
         return f"{who} is dead"
@@ -117,6 +138,10 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
             return f"{who} has taken its Major Action this turn (Swift Action or Fortune for another)"
         if act.movement and a.conditions.get("prone"):
             return f"{who} is Prone: no movement Major Actions"
+        if key == "cast" and "prepare" not in a.minors:
+            return f"{who} must take the Prepare minor before casting a spell [002:L83]"
+        if key == "go_prone" and a.conditions.get("prone"):
+            return f"{who} is already Prone"
         if key == "rush" and (a.rush_used or "movement" in a.minors):
             return f"{who} cannot Rush: once per round, and not after the Movement minor"
         if a.conditions.get("staggered") and not eng.sheet(who).pc and eng.st.threat < 1:
@@ -147,7 +172,7 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
 
 def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -> None:
     who = eng.living(who_text)
-    key = action_key(action_text)
+    key = action_key(action_text, eng)
     reason = legality(eng, who, key)
     if reason:
         raise Refusal(reason)
@@ -160,6 +185,8 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         a.majors_turn += 1
         if key == "rush":
             a.rush_used = True
+        elif key == "go_prone":
+            a.conditions["prone"] = True
         # Only a turn whose one Major is the Pass can be deferred (RULES.md §3.4 rule 6).
         a.deferred = key == "pass" and a.majors_turn == 1
         eng.log(f"{who}: {act.title} (Major {a.majors} this round)" + (f" — {' '.join(args)}" if args else ""))
