@@ -620,3 +620,45 @@ def test_s3_5_turn_start_resets_the_turn_bookkeeping() -> None:
     kit = d20_state(s).fighters["Kit"]
     assert (kit.minors, kit.extra_minors, kit.free_actions) == ([], 0, 0)
     assert (kit.majors_allowed, kit.majors_turn, kit.majors) == (1, 0, 0)
+
+
+# --- RULES.md §3.5.1 / §3.13: Cover and Morale granted by actions ---------------------------------------
+
+
+def test_s3_5_1_defend_grants_2cd_cover_rolled_in_damage_until_the_actors_next_turn() -> None:
+    """RULES.md §3.5.1 Defend [004:L1489], §3.13 turn_start 1, B18: `spend Kit defend Ada` gives Ada +2[CD]
+    Cover, rolled in the resistance of each damage she takes until the start of Kit's next turn."""
+    s = run(kit_turn(), "spend Kit defend Ada")
+    assert [(g.kind, g.dice, g.until) for g in d20_state(s).fighters["Ada"].granted] == [("cover", 2, "Kit")]
+    assert "Ada gains +2[CD] Cover until the start of Kit's next turn" in d20_state(s).log[-1].text
+    run(s, "damage Ada 3")
+    assert "cover incl. +2 Defend 2[CD]" in d20_state(s).log[-1].text
+    run(s, "next", "pick Thug", "next", "pick Ada", "next", "pick Boss")
+    assert d20_state(s).fighters["Ada"].granted, "still there until Kit's next turn"
+    run(s, "next", "pick Kit")
+    assert d20_state(s).fighters["Ada"].granted == []
+    assert any("Ada's +2[CD] Cover (Defend) ends at the start of Kit's turn" in e.text for e in d20_state(s).log)
+
+
+def test_s3_5_1_bolster_grants_2cd_morale_against_mental_damage() -> None:
+    """RULES.md §3.5.1 Bolster [004:L1488]: +2[CD] Morale, rolled against mental damage only."""
+    s = run(kit_turn(), "spend Kit bolster", "damage Kit 2")
+    assert "morale" not in d20_state(s).log[-1].text
+    run(s, "damage Kit 2 mental")
+    assert "morale incl. +2 Bolster 2[CD]" in d20_state(s).log[-1].text
+
+
+def test_s3_5_1_hit_the_dirt_grants_cover_and_morale_until_its_next_turn() -> None:
+    """RULES.md §3.5.1 Hit the Dirt [004:L1529]: Prone, +2[CD] Cover and +2[CD] Morale until the start of the
+    character's own next turn."""
+    s = run(kit_turn(), "spend Thug hit_the_dirt")
+    thug = d20_state(s).fighters["Thug"]
+    assert thug.conditions.get("prone") is True
+    assert sorted(g.kind for g in thug.granted) == ["cover", "morale"]
+    run(s, "damage Thug 4")
+    assert "cover incl. +2 Hit the Dirt 2[CD]" in d20_state(s).log[-1].text
+
+
+def test_s3_5_1_defend_refuses_an_enemy() -> None:
+    """RULES.md §3.5.1 Defend [004:L1489]: oneself or an ally; an enemy is refused and nothing changes."""
+    refused(kit_turn(), "spend Kit defend Thug", "enemy")

@@ -14,6 +14,11 @@ from tracker.rules import names
 from tracker.rules.errors import Refusal
 from tracker.rules.twod20 import pools
 from tracker.rules.twod20.core import TwoD20Engine
+from tracker.rules.twod20.state import Grant
+
+#: +2[CD] Cover or Morale from actions (RULES.md §3.5.1 [004:L1488-1489, L1529]).
+GRANTS: dict[str, tuple[str, ...]] = {"defend": ("cover",), "bolster": ("morale",), "hit_the_dirt": ("cover", "morale")}
+GRANT_DICE = 2
 
 Kind = Literal["major", "minor", "free", "reaction", "spend"]
 
@@ -170,12 +175,35 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
     return None
 
 
+def _grant_target(eng: TwoD20Engine, who: str, key: str, args: list[str]) -> tuple[str, list[str]]:
+    """Defend and Bolster may name an ally (`spend Kit defend Ada`); otherwise the actor itself."""
+    if key not in ("defend", "bolster") or not args:
+        return who, args
+    try:
+        ally = eng.living(args[0])
+    except Refusal:
+        return who, args
+    if eng.enemies(who, ally):
+        raise Refusal(f"{ally} is an enemy of {who}: {ACTIONS[key].title} is for oneself or an ally")
+    return ally, args[1:]
+
+
+def _grant(eng: TwoD20Engine, who: str, target: str, key: str) -> None:
+    """Store the +2[CD] until the start of the actor's next turn (B18; Hit the Dirt [004:L1529])."""
+    b = eng.fighter(target)
+    for kind in GRANTS[key]:
+        b.granted.append(Grant(kind=kind, dice=GRANT_DICE, source=ACTIONS[key].title, until=who))
+    gained = " and ".join(f"+{GRANT_DICE}[CD] {kind.title()}" for kind in GRANTS[key])
+    eng.log(f"{target} gains {gained} until the start of {who}'s next turn")
+
+
 def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -> None:
     who = eng.living(who_text)
     key = action_key(action_text, eng)
     reason = legality(eng, who, key)
     if reason:
         raise Refusal(reason)
+    target, args = _grant_target(eng, who, key, args)
     a = eng.fighter(who)
     act = ACTIONS[key]
     if act.kind == "major":
@@ -201,6 +229,8 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         elif key == "disengage":
             eng.st.reach = [p for p in eng.st.reach if who not in p or not eng.enemies(p[0], p[1])]
         eng.log(f"{who}: {act.title} (Minor)" + (f" — {' '.join(args)}" if args else ""))
+        if key in GRANTS:
+            _grant(eng, who, target, key)
     elif act.kind == "free":
         a.free_actions += 1
         eng.log(f"{who}: {act.title} (Free)")
@@ -218,6 +248,8 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         if key == "hit_the_dirt":
             a.conditions["prone"] = True
         eng.log(f"{who}: {act.title} (Reaction {a.reactions} this round)")
+        if key in GRANTS:
+            _grant(eng, who, target, key)
     elif key == "swift":
         pools.pay(eng, who, 2, "Swift Action")
         a.majors_allowed += 1

@@ -210,6 +210,7 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
         a.deferred = False
         a.yielded = False  # voluntary Defeat blocks revival only for the rest of that scene [004:L1886]
         a.conditions.pop("stunned", None)
+        a.granted = []  # Cover/Morale from actions lasts at most until a next turn (RULES.md §3.13)
         # Effects counted in rounds and turns end with the conflict (judgement; RULES.md is silent).
         if a.persistent or a.burning_rounds:
             a.persistent = []

@@ -96,6 +96,10 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
             if hit.cover is not None
             else (sheet.morale if resist_field == "courage" else sheet.cover if resist_field == "armor" else 0)
         )
+        # Cover/Morale granted by Defend, Bolster or Hit the Dirt until it expires (RULES.md §3.5.1, §3.13).
+        kind = {"armor": "cover", "courage": "morale"}.get(resist_field)
+        granted = [g for g in a.granted if g.kind == kind]
+        dice_count += sum(g.dice for g in granted)
         rolled = dice.roll_challenge(eng.st, dice_count) if dice_count else None
         conditional = rolled.total if rolled else 0
         if rolled and a.conditions.get("prone") and eng.profile.prone_bonus_momentum > 1 and resist_field == "armor":
@@ -104,7 +108,8 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         resist = max(0, persistent + conditional + hit.soak - pierce)
         parts = [f"{resist_field} {persistent}"]
         if rolled:
-            parts.append(f"{'cover' if resist_field == 'armor' else 'morale'} {rolled.describe()}")
+            extra = "".join(f" incl. +{g.dice} {g.source}" for g in granted)
+            parts.append(f"{'cover' if resist_field == 'armor' else 'morale'}{extra} {rolled.describe()}")
         if hit.soak:
             parts.append(f"+{hit.soak}")
         if pierce:
