@@ -765,3 +765,13 @@ def test_s3_4_undo_restores_a_paid_keep() -> None:
     before = d20_state(s).model_dump()
     run(s, "keep Ada", "undo")
     assert d20_state(s).model_dump() == before
+
+
+def test_s3_4_keep_when_only_one_side_has_actors_left_is_free() -> None:
+    """RULES.md §3.4 rule 4 [004:L1400]: when only one side still has characters to act they all act in turn,
+    so `keep NAME` for the last side is just a pick: free, even right after that side kept."""
+    s = fight(KIT, ADA, CY, THUG, momentum=2)
+    run(s, "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next")
+    run(s, "keep Cy")
+    assert d20_state(s).active == "Cy"
+    assert pools(s) == (2, 4)

@@ -229,9 +229,13 @@ def pick_cost(eng: TwoD20Engine, name: str, keep: bool, round_opening: bool) -> 
         if keep:
             if not same:
                 raise Refusal(f"keep is for {eng.side(last)}'s own characters; {name} is on {eng.side(name)}")
-            if st.kept_by == eng.side(last) and not round_opening:
+            if not others_waiting and not round_opening:
+                # Only this side has characters left: they all act in turn, so keep is just a pick [004:L1400].
+                pass
+            elif st.kept_by == eng.side(last) and not round_opening:
                 raise Refusal(f"{eng.side(last)} kept the initiative last time: an enemy must act first")
-            cost, reason = KEEP_COST, "keep the initiative"
+            else:
+                cost, reason = KEEP_COST, "keep the initiative"
         elif same and others_waiting:
             raise Refusal(
                 f"the hand-over goes to the other side: pick one of theirs, or keep {name} "
