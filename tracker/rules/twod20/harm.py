@@ -138,6 +138,10 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         suffer(eng, name, harm_kind, count, yielded=hit.yield_)
     if icons and not a.dead:
         _effects(eng, name, hit, track)
+    elif not a.dead:
+        for effect in ("stun", "knockdown"):
+            if effect in fx:
+                eng.log(f"{effect.title()} does not trigger: no Effect rolled")
 
 
 def _stress_text(eng: TwoD20Engine, name: str, track: str) -> str:
@@ -154,16 +158,23 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
     sheet = eng.sheet(name)
     fx = hit.effects
     icons = hit.icons
-    if "stun" in fx and icons >= max(1, sheet.skill("survive")):
+    survive, move = max(1, sheet.skill("survive")), max(1, sheet.skill("move"))
+    if "stun" in fx and icons >= survive:
         if a.conditions.get("stunned"):
             eng.log(f"{name} is already Stunned (Stun does not stack)")
         else:
             a.conditions["stunned"] = True
             a.stun_delayed = eng.st.active == name and eng.st.phase == "turn"
             eng.log(f"{name} is Stunned: no actions on its next turn")
-    if "knockdown" in fx and icons >= max(1, sheet.skill("move")) and not a.conditions.get("prone"):
+    elif "stun" in fx:
+        eng.log(f"Stun does not trigger: {counted(icons, 'Effect')}, {name}'s Survive needs {survive}")
+    if "knockdown" in fx and icons >= move and not a.conditions.get("prone"):
         a.conditions["prone"] = True
         eng.log(f"{name} is knocked Prone")
+    elif "knockdown" in fx and icons < move:
+        eng.log(f"Knockdown does not trigger: {counted(icons, 'Effect')}, {name}'s Move needs {move}")
+    elif "knockdown" in fx:
+        eng.log(f"Knockdown: {name} is already Prone")
     if "drain" in fx:
         fatigue(eng, name, icons, "Drain")
     if "snare" in fx:
