@@ -662,3 +662,47 @@ def test_s3_5_1_hit_the_dirt_grants_cover_and_morale_until_its_next_turn() -> No
 def test_s3_5_1_defend_refuses_an_enemy() -> None:
     """RULES.md §3.5.1 Defend [004:L1489]: oneself or an ally; an enemy is refused and nothing changes."""
     refused(kit_turn(), "spend Kit defend Thug", "enemy")
+
+
+# --- issue 10: Infinity's Staggered Reactions, Free Drop Prone, no Disengage ----------------------------
+
+
+def test_s3_5_2_b23_staggered_reaction_costs_an_infinity_point_as_well_as_heat() -> None:
+    """RULES.md §3.5.2, B23 [003:L444-446]: a Staggered PC's Reaction costs an Infinity Point on top of the
+    Heat; with no Infinity Point it is refused and nothing changes. A Staggered NPC pays 1 more Heat."""
+    s = kit_turn("infinity", threat=4)
+    run(s, "add Ada staggered")
+    refused(s, "spend Ada defence", "Staggered: a Reaction also costs 1 Infinity Point")
+    run(s, "fortune Ada +1", "spend Ada defence")
+    assert d20_state(s).fighters["Ada"].fortune == 0
+    assert pools(s) == (2, 5), "the Heat cost is paid as well"
+    run(s, "add Thug staggered", "spend Thug defence")
+    assert pools(s) == (2, 3), "1 Heat for the Reaction and 1 for being Staggered"
+
+
+def test_s3_5_2_drop_prone_is_free_and_may_be_followed_by_stand_under_infinity() -> None:
+    """RULES.md §3.5.2 [003:L171-176, L226]: Drop Prone is a Free Action under Infinity (taken even on another's
+    turn), and the SRD's "not Drop Prone and Stand in one turn" does not apply."""
+    s = kit_turn("infinity")
+    run(s, "spend Ada drop-prone")
+    assert d20_state(s).fighters["Ada"].conditions.get("prone") is True
+    assert "(Free)" in d20_state(s).log[-1].text
+    run(s, "spend Kit drop-prone", "spend Kit stand")
+    assert not d20_state(s).fighters["Kit"].conditions.get("prone")
+    s2 = kit_turn()
+    run(s2, "spend Kit drop-prone")
+    refused(s2, "spend Kit stand", "not both taken in one turn")
+
+
+def test_s3_5_2_b22_no_disengage_under_infinity_leaving_reach_provokes_retaliate() -> None:
+    """RULES.md §3.5.2, B22 [003:L567-570]: there is no Disengage under Infinity; the Movement minor may leave
+    an enemy's Reach and the log says Retaliate may follow; Withdraw leaves without provoking it."""
+    s = run(kit_turn("infinity"), "reach Kit Thug")
+    refused(s, "spend Kit disengage", "no action named 'disengage'")
+    run(s, "spend Kit movement")
+    assert d20_state(s).reach == []
+    assert "Retaliate may follow" in d20_state(s).log[-1].text
+    s2 = run(kit_turn("infinity"), "reach Kit Thug", "spend Kit withdraw")
+    assert d20_state(s2).reach == []
+    assert any("without provoking Retaliate" in e.text for e in d20_state(s2).log)
+    refused(run(kit_turn(), "reach Kit Thug"), "spend Kit movement", "Disengage instead")

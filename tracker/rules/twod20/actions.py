@@ -7,7 +7,7 @@ never on one's own turn (or escalating Heat under Infinity, B23). `legality` say
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from tracker.rules import names
@@ -83,6 +83,11 @@ ACTIONS: dict[str, Action] = {
 }
 
 
+def kind_of(eng: TwoD20Engine, key: str) -> Kind:
+    """The action's kind under the profile (Infinity's Drop Prone is Free [003:L171-176])."""
+    return "free" if key in eng.profile.free_actions else ACTIONS[key].kind
+
+
 def offered(eng: TwoD20Engine) -> dict[str, Action]:
     """The actions the encounter's profile offers (RULES.md §3.5.1-§3.5.3), in catalogue order."""
     return {key: act for key, act in ACTIONS.items() if key in eng.profile.actions}
@@ -102,7 +107,7 @@ def action_key(text: str, eng: TwoD20Engine | None = None) -> str:
 def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
     """Why `who` may not take `key` now, or None."""
     a = eng.fighter(who)
-    act = ACTIONS[key]
+    act = replace(ACTIONS[key], kind=kind_of(eng, key))
     if key not in eng.profile.actions:
         return f"{act.title} is not an action of the {eng.profile.name} profile"
     own = eng.st.active == who and eng.st.phase == "turn"
@@ -117,7 +122,12 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
             return f"{who} has already reacted this round"
         if a.defeated:
             return f"{who} is Defeated: one Free Action per turn only"
+        staggered = eng.profile.staggered_reaction_point and a.conditions.get("staggered")
+        if staggered and eng.sheet(who).pc and a.fortune < 1:
+            return f"{who} is Staggered: a Reaction also costs 1 {_point(eng)} and {who} has none"
         return None
+    if key == "drop_prone" and a.conditions.get("prone"):
+        return f"{who} is already Prone"
     if key == "undefeated":
         if not a.defeated:
             return f"{who} is not Defeated"
@@ -154,15 +164,13 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
     if act.kind == "minor":
         if key in a.minors:
             return f"{who} has already taken {act.title} this turn (each Minor once per turn)"
-        if key == "movement" and eng.in_reach_of_enemy(who):
+        if key == "movement" and eng.in_reach_of_enemy(who) and eng.profile.leave_reach == "disengage":
             return f"{who} is within Reach of {', '.join(eng.in_reach_of_enemy(who))}: Disengage instead of Movement"
         if key == "disengage" and not eng.in_reach_of_enemy(who):
             return f"{who} is not within Reach of an enemy"
         if key == "stand" and not a.conditions.get("prone"):
             return f"{who} is not Prone"
-        if key == "drop_prone" and a.conditions.get("prone"):
-            return f"{who} is already Prone"
-        if {key, *a.minors} >= {"stand", "drop_prone"}:
+        if eng.profile.prone_stand_exclusive and {key, *a.minors} >= {"stand", "drop_prone"}:
             return "Drop Prone and Stand are not both taken in one turn"
         if a.minors and not eng.sheet(who).pc and eng.st.threat < 1:
             return f"an extra Minor costs 1 {eng.pool_name}; the pool is empty"
@@ -173,6 +181,23 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
     if key == "surge" and a.fortune < 1:
         return f"{who} has no {eng.profile.meta_currency.title()}"
     return None
+
+
+def _point(eng: TwoD20Engine) -> str:
+    return eng.profile.meta_currency.title().rstrip("s")
+
+
+def _leave_reach(eng: TwoD20Engine, who: str, provokes: bool) -> None:
+    """Moving away ends `who`'s Reach with enemies; under Infinity that provokes Retaliate unless it is a
+    Withdraw [003:L567-570], B22."""
+    foes = eng.in_reach_of_enemy(who)
+    if not foes:
+        return
+    eng.st.reach = [p for p in eng.st.reach if who not in p or not eng.enemies(p[0], p[1])]
+    if provokes:
+        eng.log(f"{who} leaves the Reach of {', '.join(foes)}: Retaliate may follow (no Withdraw)")
+    else:
+        eng.log(f"{who} withdraws from the Reach of {', '.join(foes)} without provoking Retaliate")
 
 
 def _grant_target(eng: TwoD20Engine, who: str, key: str, args: list[str]) -> tuple[str, list[str]]:
@@ -205,7 +230,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         raise Refusal(reason)
     target, args = _grant_target(eng, who, key, args)
     a = eng.fighter(who)
-    act = ACTIONS[key]
+    act = replace(ACTIONS[key], kind=kind_of(eng, key))
     if act.kind == "major":
         if a.conditions.get("staggered"):
             pools.pay(eng, who, 1, "Staggered: a Standard Action")
@@ -213,6 +238,8 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         a.majors_turn += 1
         if key == "rush":
             a.rush_used = True
+        elif key in ("sprint", "withdraw"):
+            _leave_reach(eng, who, provokes=key == "sprint")
         elif key == "go_prone":
             a.conditions["prone"] = True
         # Only a turn whose one Major is the Pass can be deferred (RULES.md §3.4 rule 6).
@@ -229,13 +256,24 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         elif key == "disengage":
             eng.st.reach = [p for p in eng.st.reach if who not in p or not eng.enemies(p[0], p[1])]
         eng.log(f"{who}: {act.title} (Minor)" + (f" — {' '.join(args)}" if args else ""))
+        if key == "movement":
+            _leave_reach(eng, who, provokes=True)
         if key in GRANTS:
             _grant(eng, who, target, key)
     elif act.kind == "free":
         a.free_actions += 1
+        if key == "drop_prone":
+            a.conditions["prone"] = True
         eng.log(f"{who}: {act.title} (Free)")
     elif act.kind == "reaction":
+        staggered = eng.profile.staggered_reaction_point and bool(a.conditions.get("staggered"))
+        if staggered and not eng.sheet(who).pc:
+            pools.check_pay(eng, who, a.reactions + 2, "Staggered: a Reaction and its extra point")
         a.reactions += 1
+        if staggered and eng.sheet(who).pc:
+            pools.fortune(eng, who, -1, "Staggered: a Reaction costs a point as well as Heat")
+        elif staggered:
+            pools.threat(eng, -1, f"{who} is Staggered: a Reaction costs 1 more {eng.pool_name}")
         if eng.profile.reactions == "escalating":
             cost = a.reactions
             if eng.sheet(who).pc:

@@ -154,7 +154,7 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
     if a.zone == zone:
         raise Refusal(f"{name} is already in {zone}")
     foes = eng.in_reach_of_enemy(name)
-    if foes and eng.profile.reactions == "one":
+    if foes and eng.profile.leave_reach == "disengage":
         raise Refusal(f"{name} is within Reach of {', '.join(foes)}: Disengage first (B22)")
     if foes:
         eng.log(f"{name} leaves the Reach of {', '.join(foes)}: Retaliate may follow unless it Withdraws")

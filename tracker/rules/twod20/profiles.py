@@ -92,6 +92,15 @@ class Profile:
     random_initiative: bool = False
     #: The actions `spend` and the action picker offer, in catalogue keys (§3.5.1-§3.5.3).
     actions: tuple[str, ...] = SRD_ACTIONS
+    #: Actions that are Free under this profile whatever the catalogue says (Infinity: Drop Prone [003:L171-176]).
+    free_actions: tuple[str, ...] = ()
+    #: "Not Drop Prone and Stand in one turn" (SRD [004:L1492]); Infinity has no such rule [003:L226].
+    prone_stand_exclusive: bool = True
+    #: Leaving an enemy's Reach: "disengage" (SRD: Disengage first, Movement refused) or "retaliate"
+    #: (Infinity: allowed, provokes Retaliate unless Withdraw [003:L567-570], B22).
+    leave_reach: Literal["disengage", "retaliate"] = "disengage"
+    #: A Staggered character's Reaction also costs an Infinity Point (NPCs: 1 more Heat) [003:L444-446], B23.
+    staggered_reaction_point: bool = False
 
 
 PROFILES: dict[str, Profile] = {
@@ -117,6 +126,10 @@ PROFILES: dict[str, Profile] = {
         reactions="escalating",
         infinity_conditions=True,
         actions=INFINITY_ACTIONS,
+        free_actions=("drop_prone",),
+        prone_stand_exclusive=False,
+        leave_reach="retaliate",
+        staggered_reaction_point=True,
     ),
     "secret-war": Profile(
         name="secret-war",
@@ -127,7 +140,7 @@ PROFILES: dict[str, Profile] = {
     ),
 }
 
-OVERRIDABLE = {f.name for f in fields(Profile)} - {"name", "tracks", "lethal_harms", "actions"}
+OVERRIDABLE = {f.name for f in fields(Profile)} - {"name", "tracks", "lethal_harms", "actions", "free_actions"}
 
 
 def resolve_profile(name: str, overrides: dict[str, Any] | None = None) -> Profile:

@@ -280,13 +280,13 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
 
     def actions_for(self, who: str) -> list[view.ActionChoice]:
         out = []
-        for key, act in actions.offered(self).items():
+        for key in actions.offered(self):
             typed = key.replace("_", "-")
             out.append(
                 view.ActionChoice(
                     key,
                     typed,
-                    act.kind,
+                    actions.kind_of(self, key),
                     actions.legality(self, who, key),
                     f"spend {words.quote(who)} {typed}",
                     key in NEEDS_MORE,
