@@ -706,3 +706,47 @@ def test_s3_5_2_b22_no_disengage_under_infinity_leaving_reach_provokes_retaliate
     assert d20_state(s2).reach == []
     assert any("without provoking Retaliate" in e.text for e in d20_state(s2).log)
     refused(run(kit_turn(), "reach Kit Thug"), "spend Kit movement", "Disengage instead")
+
+
+# --- issue 10: `move` checks distance and state (RULES.md §3.6) --------------------------------------------
+
+
+def _line(profile: str = "srd", kit: str = "") -> Session:
+    """Kit's turn on a line of zones A - B - C - D (Kit, Ada and Thug in A)."""
+    text = encounter(profile, kit=kit).replace(
+        '[[zones]]\nname = "A"\nadjacent = ["B"]\n[[zones]]\nname = "B"\n',
+        '[[zones]]\nname = "A"\nadjacent = ["B"]\n[[zones]]\nname = "B"\nadjacent = ["C"]\n'
+        '[[zones]]\nname = "C"\nadjacent = ["D"]\n[[zones]]\nname = "D"\n',
+    )
+    return run(session_from(text), "start", "pick Kit")
+
+
+def test_s3_6_move_within_the_movement_minor_is_quiet_two_zones_warn() -> None:
+    """RULES.md §3.6 [004:L1494]: the Movement minor reaches Medium range (one zone over): `move` after it is
+    quiet; a second zone with no action for it is logged as a warning (the GM may allow it); moving with
+    no movement action at all warns too."""
+    s = run(_line(), "spend Kit movement", "move Kit B")
+    assert "Warning" not in d20_state(s).log[-1].text
+    run(s, "move Kit C")
+    assert "Warning: Kit moves 1 zone but its movement actions this turn allow 0" in d20_state(s).log[-1].text
+    s2 = run(_line(), "move Kit C")
+    assert "Warning: Kit moves 2 zones" in d20_state(s2).log[-1].text
+
+
+def test_s3_6_move_hindered_moves_one_zone_fewer() -> None:
+    """RULES.md §3.11 Hindered ("moves one zone fewer"): after the Movement minor a Hindered character's move
+    of one zone is a warning."""
+    s = run(_line(kit="conditions = { hindered = true }"), "spend Kit movement", "move Kit B")
+    assert "Hindered: one zone fewer" in d20_state(s).log[-1].text
+
+
+def test_s3_6_infinity_sprint_covers_long_range_extreme_is_refused() -> None:
+    """RULES.md §3.6 [003:L573-584]: under Infinity Sprint reaches Long range (two zones) quietly; Extreme
+    range (three zones) cannot be reached in a single action: refused, nothing changes. Prone counts as
+    Hindered under Infinity."""
+    s = _line("infinity")
+    refused(s, "move Kit D", "Extreme range is not reached in a single action")
+    run(s, "spend Kit sprint", "move Kit C")
+    assert "Warning" not in d20_state(s).log[-1].text
+    s2 = run(_line("infinity"), "spend Kit drop-prone", "spend Kit movement", "move Kit B")
+    assert "Hindered" in d20_state(s2).log[-1].text

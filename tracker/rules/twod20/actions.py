@@ -16,6 +16,9 @@ from tracker.rules.twod20 import pools
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.state import Grant
 
+#: Zones a movement action lets `move` cover this turn (RULES.md §3.6 [004:L1476, L1494]; [003:L573-581]).
+MOVE_ZONES = {"movement": 1, "rush": 1, "sprint": 2}
+
 #: +2[CD] Cover or Morale from actions (RULES.md §3.5.1 [004:L1488-1489, L1529]).
 GRANTS: dict[str, tuple[str, ...]] = {"defend": ("cover",), "bolster": ("morale",), "hit_the_dirt": ("cover", "morale")}
 GRANT_DICE = 2
@@ -236,6 +239,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
             pools.pay(eng, who, 1, "Staggered: a Standard Action")
         a.majors += 1
         a.majors_turn += 1
+        a.move_budget += MOVE_ZONES.get(key, 0)
         if key == "rush":
             a.rush_used = True
         elif key in ("sprint", "withdraw"):
@@ -257,6 +261,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
             eng.st.reach = [p for p in eng.st.reach if who not in p or not eng.enemies(p[0], p[1])]
         eng.log(f"{who}: {act.title} (Minor)" + (f" — {' '.join(args)}" if args else ""))
         if key == "movement":
+            a.move_budget += MOVE_ZONES["movement"]
             _leave_reach(eng, who, provokes=True)
         if key in GRANTS:
             _grant(eng, who, target, key)

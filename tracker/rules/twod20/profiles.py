@@ -99,6 +99,8 @@ class Profile:
     #: Leaving an enemy's Reach: "disengage" (SRD: Disengage first, Movement refused) or "retaliate"
     #: (Infinity: allowed, provokes Retaliate unless Withdraw [003:L567-570], B22).
     leave_reach: Literal["disengage", "retaliate"] = "disengage"
+    #: The most zones one action may cross; 0 = no limit (Infinity: Extreme range not in one action [003:L584]).
+    max_move_zones: int = 0
     #: A Staggered character's Reaction also costs an Infinity Point (NPCs: 1 more Heat) [003:L444-446], B23.
     staggered_reaction_point: bool = False
 
@@ -130,6 +132,7 @@ PROFILES: dict[str, Profile] = {
         prone_stand_exclusive=False,
         leave_reach="retaliate",
         staggered_reaction_point=True,
+        max_move_zones=2,
     ),
     "secret-war": Profile(
         name="secret-war",

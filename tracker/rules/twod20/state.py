@@ -67,6 +67,8 @@ class Fighter(Strict):
     #: A Stun taken during its own turn: it costs the next turn, not the rest of this one (B20).
     stun_delayed: bool = False
     initiative: int = 0
+    #: Zones this turn's movement actions allow `move` to cover (Movement 1, Rush 1+, Sprint 2), RULES.md §3.6.
+    move_budget: int = 0
     #: Cover and Morale dice granted by actions, rolled in every damage's resistance until they expire.
     granted: list[Grant] = Field(default_factory=list)
 
