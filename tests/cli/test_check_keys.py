@@ -278,3 +278,39 @@ def test_each_bad_condition_points_at_its_own_key(check: Any, tmp_path: Path) ->
         (line_no, col_of(text, line_no, "onfire")),
     ]
     assert "Dazed is not valued" in found[0][2] and "onfire" in found[1][2]
+
+
+D20_SIDES = """
+[encounter]
+name = "Pier"
+system = "2d20"
+
+[[combatants]]
+name = "Kit"
+stress = 10
+
+[[combatants]]
+name = "Thug"
+npc_type = "minor"
+stress = 5
+
+[[combatants]]
+name = "Cultist"
+side = "cult"
+stress = 5
+"""
+
+
+def test_2d20_combatant_on_a_non_player_side_without_npc_type_is_a_warning(check: Any, tmp_path: Path) -> None:
+    """RULES.md §3.1 ``npc_type`` (absent for a player character): a combatant on a side other than the
+    players' with no ``npc_type`` plays as a PC; `tracker check` warns at its key and the file stays valid.
+    A PC on the players' side is no warning."""
+    path = write(tmp_path, D20_SIDES)
+    result = check(path)
+    assert result.code == 0, result.err
+    assert result.err.splitlines() == [
+        f"{path}:{line_of(D20_SIDES, 'side = ')}:1: warning: Cultist is on side 'cult' but has no npc_type, so it "
+        "plays as a player character (give npc_type = minor, notable or major for an NPC)"
+    ]
+    fixed = D20_SIDES.replace('side = "cult"', 'side = "cult"\nnpc_type = "minor"')
+    assert check(write(tmp_path, fixed, "ok.toml")).err == ""

@@ -62,6 +62,14 @@ def twod20() -> Session:
     return session_from(TWOD20)
 
 
+def begin(s: Session) -> Session:
+    """`start`, answering the 2d20 initiative order's "who initiated the conflict?" (CONTRACT.md §3)."""
+    run(s, "start")
+    if s.state.prompt is not None and s.state.prompt.kind == "pick":
+        run(s, "pick Kit")
+    return s
+
+
 # --- LogEntry ---------------------------------------------------------------------------------
 
 
@@ -103,7 +111,7 @@ def test_a_malformed_list_entry_is_refused() -> None:
 
 @pytest.mark.parametrize("make", [ttb, twod20])
 def test_a_saved_file_with_string_log_entries_still_loads(make: Callable[[], Session]) -> None:
-    s = run(make(), "start", "seed 9")
+    s = run(begin(make()), "seed 9")
     doc = encounter_document(s)
     doc["state"]["log"] = ["0||Old entry", "1|Kit|? Old question"]
     doc["state"]["logged"] = 2
@@ -188,7 +196,7 @@ def test_phase_refusals_name_the_familys_play(make: Callable[[], Session], play:
     s = make()
     with pytest.raises(Refusal, match=f"^{play} has not started: use 'start' first$"):
         s.execute("end")
-    run(s, "start")
+    begin(s)
     with pytest.raises(Refusal, match=f"^{play} has already started$"):
         s.execute("start")
 

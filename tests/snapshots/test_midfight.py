@@ -119,7 +119,14 @@ def test_skirmish_secret_war_gm(snap_compare: SnapCompare, tmp_path: Path) -> No
     assert snap_compare(app_for(tmp_path, skirmish("secret-war"), SKIRMISH_MIDFIGHT), terminal_size=(100, 30))
 
 
-FIREFIGHT_MIDFIGHT = ["start", "damage Vel 4 icons=1", "add Vel dazed", "add Ishikawa persistent 2", "next"]
+FIREFIGHT_MIDFIGHT = [
+    "start",
+    "pick Vanguard",
+    "damage Vel 4 icons=1",
+    "add Vel dazed",
+    "add Ishikawa persistent 2",
+    "next",
+]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")

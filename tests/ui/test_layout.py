@@ -77,6 +77,7 @@ def test_stress_is_what_is_left_and_labelled_per_track(tmp_path: Path) -> None:
 
     s = Session(files.load(Path(__file__).resolve().parents[2] / "examples" / "firefight_infinity.toml"))
     s.execute("start")
+    s.execute("pick Vanguard")  # initiative scores: the initiator acts first (CONTRACT.md §3)
     s.execute("damage Vel 3")
     row = next(r for r in d20(s).order().rows if r.name == "Hacker Vel")
     left = d20(s).tracks("Hacker Vel")["vigour"] - d20(s).st.fighters["Hacker Vel"].stress["vigour"]

@@ -137,6 +137,9 @@ class VerbTable:
                 options[key] = value
             elif spec.flags and len(args) >= spec.least and _normal_flag(word) in spec.flags:
                 flags.add(_normal_flag(word))
+            elif len(args) >= spec.least and _normal_flag(word) in spec.options:
+                # An option typed without its value ("persistent" for "persistent=2"): say what it needs.
+                raise Refusal(f"{spec.verb}: '{word}' needs a value: {_normal_flag(word)}=X")
             else:
                 args.append(word)
         if len(args) < spec.least or (spec.most is not None and len(args) > spec.most):

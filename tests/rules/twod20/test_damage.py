@@ -621,3 +621,32 @@ def test_s3_9_undo_restores_rolled_resistance() -> None:
     assert d20_state(s).model_dump() != before
     run(s, "undo")
     assert d20_state(s).model_dump() == before
+
+
+# --- issue 10: effects that do not trigger say so ------------------------------------------------------
+
+
+def test_s3_8_stun_short_of_survive_says_it_does_not_trigger() -> None:
+    """RULES.md §3.8 Stun (Effects ≥ max(1, Survive)): Boss has Survive 3, so 2 Effects do not stun, and the
+    log says so with the numbers; with no Effect at all it says so too."""
+    s = started(KIT, THUG, BOSS)
+    run(s, "damage Boss 5 icons=2 stun vicious=1")
+    texts = [e.text for e in d20_state(s).log]
+    assert "Stun does not trigger: 2 Effects, Boss's Survive needs 3" in texts
+    run(s, "damage Thug 2 stun")
+    assert d20_state(s).log[-1].text == "Stun does not trigger: no Effect rolled"
+
+
+def test_s3_8_knockdown_short_of_move_says_it_does_not_trigger() -> None:
+    """RULES.md §3.8 Knockdown (Effects ≥ max(1, Move)): Boss has Move 2, so 1 Effect does not knock it
+    down, and the log says so."""
+    s = started(KIT, THUG, BOSS)
+    run(s, "damage Boss 5 icons=1 knockdown vicious=1")
+    assert "Knockdown does not trigger: 1 Effect, Boss's Move needs 2" in [e.text for e in d20_state(s).log]
+
+
+def test_s3_8_persistent_without_a_value_says_it_needs_one() -> None:
+    """RULES.md §3.8 Persistent X: `damage … persistent` without `=X` is refused saying it needs a value."""
+    s = started(KIT, THUG)
+    with pytest.raises(Refusal, match="'persistent' needs a value: persistent=X"):
+        s.execute("damage Thug 5 icons=1 persistent")

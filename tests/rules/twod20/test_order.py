@@ -540,9 +540,13 @@ def test_s3_4_a_side_wiped_out_leaves_the_other_side_to_act() -> None:
 
 def test_s3_4_initiative_variant_orders_by_score_without_prompts() -> None:
     """RULES.md §3.4 Initiative Scores: score = max(Agility, Insight) or the `initiative` field; turns run
-    highest first with no prompt; a cross-side tie goes to the PC (Kit 10 before Thug 10)."""
+    highest first with no prompt; a cross-side tie goes to the PC (Kit 10 before Thug 10). Since issue 10
+    (CONTRACT.md §3 "Initiative-score order", [004:L1410]) `start` first asks who initiated the conflict;
+    here the highest, Boss, so the order is unchanged and no later turn asks."""
     s = fight(KIT, ADA, CY, THUG, BOSS, GRUNT, order="initiative")
     run(s, "start")
+    assert options(s) == ["Boss", "Ada", "Kit", "Thug", "Cy", "Grunt"]
+    run(s, "pick Boss")
     st = d20_state(s)
     scores = {n: a.initiative for n, a in st.fighters.items()}
     assert scores == {"Kit": 10, "Ada": 11, "Cy": 7, "Thug": 10, "Boss": 12, "Grunt": 3}
@@ -557,9 +561,10 @@ def test_s3_4_initiative_variant_orders_by_score_without_prompts() -> None:
 
 
 def test_s3_4_initiative_variant_next_round_starts_with_the_highest() -> None:
-    """RULES.md §3.4 Initiative Scores: later rounds start with the highest score, automatically, free."""
+    """RULES.md §3.4 Initiative Scores: later rounds start with the highest score, automatically, free (round 1
+    opens with the initiator picked at `start` since issue 10 [004:L1410])."""
     s = fight(KIT, THUG, BOSS, order="initiative")
-    run(s, "start", "next", "next", "next")
+    run(s, "start", "pick Kit", "next", "next", "next")
     assert d20_state(s).round == 2
     assert d20_state(s).active == "Boss"
     assert d20_state(s).prompt is None
@@ -567,17 +572,21 @@ def test_s3_4_initiative_variant_next_round_starts_with_the_highest() -> None:
 
 
 def test_s3_4_initiative_variant_has_no_hand_over_to_answer() -> None:
-    """RULES.md §3.4 Initiative Scores: the order is automatic, so `pick` and `keep` have nothing to answer."""
+    """RULES.md §3.4 Initiative Scores: after the initiator is picked the order is automatic, so `pick` has
+    nothing to answer. Changed by issue 10: `keep NAME` is now the interrupt of [004:L1414]; for the one
+    already next it is refused, and it is refused outright before a turn is open."""
     s = run(fight(KIT, THUG, order="initiative"), "start")
+    refused(s, "keep Kit", "the first actor is picked")
+    run(s, "pick Kit")
     refused(s, "pick Thug", "nobody is waiting")
-    refused(s, "keep Kit", "nobody is waiting")
+    refused(s, "keep Thug", "already acts next")
 
 
 def test_s3_4_initiative_variant_random_scores_rolled_once_per_scene() -> None:
     """RULES.md §3.4 Initiative Scores, random option: `[settings] random_initiative = true` rolls [CD] equal to
     max(Agility, Insight) once when the conflict starts (logged); the total is the score all scene."""
     text = encounter(KIT, THUG, BOSS, order="initiative", settings="random_initiative = true")
-    s = run(session_from(text), "start")
+    s = run(session_from(text), "start", "pick Kit")
     rolls = [line.text for line in d20_state(s).log if "for initiative" in line.text]
     assert [line.split(" rolls ")[0] for line in rolls] == ["Kit", "Thug", "Boss"]
     assert "10[CD]" in rolls[0] and "12[CD]" in rolls[2]
@@ -595,6 +604,8 @@ def test_s3_4_initiative_variant_skips_the_dead_and_unconscious() -> None:
     """RULES.md §3.4 with §3.13: the unconscious take no turns in initiative order either."""
     sleeper = BOSS.replace('zone = "B"', 'zone = "B"\nconditions = { unconscious = true }')
     s = run(fight(KIT, THUG, sleeper, order="initiative"), "start")
+    assert "Boss" not in options(s)
+    run(s, "pick Kit")
     assert d20_state(s).active == "Kit"
     run(s, "next")
     assert d20_state(s).active == "Thug"
@@ -605,7 +616,7 @@ def test_s3_4_initiative_variant_skips_the_dead_and_unconscious() -> None:
 def test_s3_4_initiative_variant_pass_defers_past_the_next_actor() -> None:
     """RULES.md §3.4 rule 6 in the Initiative variant: a Pass without a Minor does not use the turn; the next
     character in order acts, and the passer then takes its turn later in the round."""
-    s = run(fight(KIT, ADA, THUG, order="initiative"), "start")
+    s = run(fight(KIT, ADA, THUG, order="initiative"), "start", "pick Ada")
     assert d20_state(s).active == "Ada"
     run(s, "spend Ada pass", "next")
     assert d20_state(s).active == "Kit"
@@ -616,6 +627,63 @@ def test_s3_4_initiative_variant_pass_defers_past_the_next_actor() -> None:
     assert d20_state(s).active == "Thug"
     run(s, "next")
     assert d20_state(s).round == 2
+
+
+def test_s3_4_initiative_scores_the_initiator_acts_first_then_by_score() -> None:
+    """RULES.md §3.4 Initiative Scores, CONTRACT.md §3 "Initiative-score order" [004:L1410]: `start` asks who
+    initiated the conflict; Thug (10) acts first, then everyone else from the highest score: Boss 12,
+    Ada 11, Kit 10; round 2 opens with the highest score, with no question."""
+    s = run(fight(KIT, ADA, THUG, BOSS, order="initiative"), "start")
+    assert "initiated" in pending(d20_state(s)).question
+    refused(s, "next", "waiting for an answer")
+    run(s, "pick Thug")
+    seen = [d20_state(s).active]
+    for _ in range(3):
+        run(s, "next")
+        seen.append(d20_state(s).active)
+    assert seen == ["Thug", "Boss", "Ada", "Kit"]
+    assert pools(s) == (2, 4), "picking the initiator is free"
+    run(s, "next")
+    assert d20_state(s).round == 2 and d20_state(s).active == "Boss" and d20_state(s).prompt is None
+
+
+def test_s3_4_initiative_scores_an_npc_ahead_of_a_pc_on_a_tie_costs_1_threat() -> None:
+    """RULES.md §3.4 Initiative Scores [004:L1412]: Kit (PC) and Thug (NPC) both score 10; the PC acts first
+    unless the GM spends 1 Threat (`keep Thug` during the turn before) to have the NPC act first."""
+    s = run(fight(KIT, THUG, BOSS, order="initiative"), "start", "pick Boss")
+    run(s, "keep Thug")
+    assert pools(s) == (2, 3)
+    run(s, "next")
+    assert d20_state(s).active == "Thug"
+    run(s, "next")
+    assert d20_state(s).active == "Kit"
+
+
+def test_s3_4_initiative_scores_an_interrupt_costs_2_threat() -> None:
+    """RULES.md §3.4 Initiative Scores [004:L1414]: acting earlier than one's score allows costs 2 — an NPC
+    spends 2 Threat, a PC adds 2 to Threat; refused when the NPC pool cannot pay."""
+    s = run(fight(KIT, ADA, CY, GRUNT, order="initiative", threat=4), "start", "pick Ada")
+    run(s, "keep Grunt")
+    assert pools(s) == (2, 2)
+    run(s, "next")
+    assert d20_state(s).active == "Grunt"
+    run(s, "keep Cy")
+    assert pools(s) == (2, 4), "a PC adds 2 to Threat"
+    run(s, "next")
+    assert d20_state(s).active == "Cy"
+    s2 = run(fight(KIT, ADA, GRUNT, order="initiative", threat=1), "start", "pick Ada")
+    refused(s2, "keep Grunt", "costs 2 Threat")
+
+
+def test_s3_4_initiative_scores_same_score_allies_choose_their_order_for_free() -> None:
+    """RULES.md §3.4 Initiative Scores [004:L1412]: two characters of one side with the same score choose
+    their order: jumping only such an ally is free."""
+    twin = KIT.replace('name = "Kit"', 'name = "Kat"')
+    s = run(fight(KIT, twin, ADA, THUG, order="initiative"), "start", "pick Ada")
+    run(s, "keep Kit")
+    assert pools(s) == (2, 4)
+    run(s, "next")
+    assert d20_state(s).active == "Kit"
 
 
 # --- variant: Player Priority ---------------------------------------------------------------------------
@@ -697,3 +765,13 @@ def test_s3_4_undo_restores_a_paid_keep() -> None:
     before = d20_state(s).model_dump()
     run(s, "keep Ada", "undo")
     assert d20_state(s).model_dump() == before
+
+
+def test_s3_4_keep_when_only_one_side_has_actors_left_is_free() -> None:
+    """RULES.md §3.4 rule 4 [004:L1400]: when only one side still has characters to act they all act in turn,
+    so `keep NAME` for the last side is just a pick: free, even right after that side kept."""
+    s = fight(KIT, ADA, CY, THUG, momentum=2)
+    run(s, "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next")
+    run(s, "keep Cy")
+    assert d20_state(s).active == "Cy"
+    assert pools(s) == (2, 4)

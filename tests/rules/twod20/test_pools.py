@@ -420,3 +420,57 @@ def test_s3_3_pools_before_start_show_the_files_values() -> None:
     assert state_json(s)["pools"] == {"momentum": 1, "threat": 5}
     unset = session_from(encounter(momentum=None, threat=None))
     assert state_json(unset)["pools"] == {"momentum": 0, "threat": 4}  # 2 per player character, 2 PCs
+
+
+# --- CONTRACT.md §3 roll `spend=K`: Momentum spent on the spot ---------------------------------------------
+
+
+def test_s3_3_roll_spend_spends_momentum_at_once_before_banking() -> None:
+    """RULES.md §3.3 [004:L510, L530], CONTRACT.md §3 `spend=K`: a PC's test with 3 Momentum (faces 1, 1
+    against D1) and `spend=2` spends 2 at once (logged) and banks only 1: the pool of 5 becomes 6 and
+    nothing is lost over the cap."""
+    s = run(started(momentum=5), "roll Kit 10 1 faces=1,1 spend=2")
+    assert d20_state(s).momentum == 6
+    texts = [line.text for line in d20_state(s).log]
+    assert any("Kit spends 2 of the test's Momentum at once" in t for t in texts)
+    assert "Momentum +1 (Kit's test): 5 → 6" in last_log(s)
+    assert not any("lost over the cap" in t or "would waste" in t for t in texts)
+
+
+def test_s3_3_roll_spend_all_banks_nothing() -> None:
+    """RULES.md §3.3 [004:L510]: spending all of a test's Momentum at once leaves the pool as it was."""
+    s = run(started(momentum=6), "roll Kit 10 1 faces=1,1 spend=3")
+    assert d20_state(s).momentum == 6
+    assert "3 left" not in last_log(s) and "0 left" in last_log(s)
+
+
+def test_s3_3_roll_spend_more_than_generated_is_refused() -> None:
+    """RULES.md §3.3 with §1: `spend=K` above the test's Momentum is refused and changes nothing, the dice
+    drawn for it included (a refused roll leaves the state as it was)."""
+    refused(started(momentum=2), "roll Kit 10 1 faces=1,1 spend=4", "generates only 3 Momentum")
+    refused(started(momentum=2), "roll Kit 10 1 spend=9", "spend=9")
+
+
+def test_s3_3_roll_spend_for_an_npc_leaves_the_rest_to_bank_as_threat() -> None:
+    """RULES.md §3.3 [004:L510]: an NPC spends K at once; the log offers only the rest as Threat."""
+    s = run(started(momentum=2, threat=4), "roll Thug 10 1 faces=1,1 spend=1")
+    assert (d20_state(s).momentum, d20_state(s).threat) == (2, 4)
+    assert "'threat +2'" in last_log(s)
+
+
+def test_s3_3_roll_without_spend_warns_of_momentum_wasted_over_the_cap() -> None:
+    """RULES.md §3.3 [004:L530]: banking a test's Momentum over the cap of 6 with no `spend=` says how much
+    would be lost and how to spend it instead (undo replays the same dice)."""
+    s = run(started(momentum=5), "roll Kit 10 1 faces=1,1")
+    texts = [line.text for line in d20_state(s).log]
+    assert any("would waste 2 Momentum over the cap of 6" in t and "spend=2" in t for t in texts)
+
+
+def test_s3_3_roll_spend_undo_then_the_same_roll_replays_the_same_dice() -> None:
+    """RULES.md §1.3 with §3.3: after the waste warning, `undo` and the same roll with `spend=` rolls the same
+    faces (the draw counter is restored)."""
+    s = run(started(momentum=5), "roll Kit 10 1")
+    first = [line.text for line in d20_state(s).log if "Kit tests:" in line.text][-1]
+    run(s, "undo", "roll Kit 10 1 spend=0")
+    again = [line.text for line in d20_state(s).log if "Kit tests:" in line.text][-1]
+    assert first == again

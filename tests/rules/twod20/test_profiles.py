@@ -117,7 +117,8 @@ def test_s3_0_infinity_parameters() -> None:
 
 def test_s3_0_secret_war_parameters() -> None:
     """RULES.md §3.0 sw_sheet column: Threat, ranged D1 (B1), Secondary Target full effects (B5), stress
-    cleared at the start of the next scene (B34); everything the sheet is silent on is the SRD value."""
+    cleared at the start of the next scene (B34); everything the sheet is silent on is the SRD value. Since
+    issue 10 the action list differs too: the sheet lists its own actions [002:L79-99] (tested below)."""
     p = resolve_profile("secret-war")
     srd = resolve_profile("srd")
     assert p.gm_pool == "threat"
@@ -129,6 +130,7 @@ def test_s3_0_secret_war_parameters() -> None:
         "ranged_base_difficulty",
         "secondary_target",
         "stress_recovery",
+        "actions",
     }
     for key in silent:
         assert getattr(p, key) == getattr(srd, key), key
@@ -265,3 +267,62 @@ def test_s3_0_good_settings_override_validates() -> None:
     """RULES.md §3.0: a well-typed override of a known parameter is a valid file."""
     setup = parse_text(encounter(settings='ranged_base_difficulty = 1\nreactions = "escalating"'), "ok.toml")
     assert d20(Session(setup, seed=1)).profile.reactions == "escalating"
+
+
+# --- RULES.md §3.5.1-§3.5.3: each profile offers exactly its own actions ---------------------------------
+
+
+def _profile_session(profile: str) -> Session:
+    stress = "{ vigour = 10 }" if profile == "infinity" else "10"
+    return session_from(
+        f'[encounter]\nname = "T"\nsystem = "2d20"\nseed = 1\nprofile = "{profile}"\n'
+        'action_order = "narrative"\n[[zones]]\nname = "A"\n'
+        f'[[combatants]]\nname = "Kit"\nstress = {stress}\nzone = "A"\n'
+        f'[[combatants]]\nname = "Thug"\nnpc_type = "minor"\nstress = {stress}\nzone = "A"\n'
+    )
+
+
+def _offered(profile: str) -> set[str]:
+    s = run(_profile_session(profile), "start", "pick Kit")
+    return {c.key for c in d20(s).actions_for("Kit")}
+
+
+INFINITY_ONLY = {"sprint", "withdraw", "absterge", "defence", "guard", "retaliate"}
+
+
+def test_s3_5_1_srd_offers_none_of_infinitys_actions() -> None:
+    """RULES.md §3.5.1 [004:L1448-1529] vs §3.5.2: the SRD's picker and `spend` know none of Infinity's
+    Sprint, Withdraw, Absterge, Defence, Guard, Retaliate; `spend` names only the SRD's actions."""
+    offered = _offered("srd")
+    assert not offered & INFINITY_ONLY
+    assert {"attack", "defend", "bolster", "hit_the_dirt", "swift", "disengage"} <= offered
+    s = run(_profile_session("srd"), "start", "pick Kit")
+    with pytest.raises(Refusal, match="no action named 'sprint'") as info:
+        s.execute("spend Kit sprint")
+    assert "absterge" not in str(info.value)
+    assert "sprint" not in d20(s).words("action")
+
+
+def test_s3_5_2_infinity_offers_its_own_actions() -> None:
+    """RULES.md §3.5.2 [003:L171-267]: Infinity offers Sprint, Withdraw, Absterge and the Response actions,
+    and none of the SRD-only Bolster, Defend, Disengage, Hit the Dirt."""
+    offered = _offered("infinity")
+    assert offered >= INFINITY_ONLY
+    assert not offered & {"bolster", "defend", "disengage", "hit_the_dirt", "aid", "protect"}
+
+
+def test_s3_5_3_secret_war_sheet_actions() -> None:
+    """RULES.md §3.5.3 [002:L79-99]: the Secret War sheet has no Swift Action and has Catch Breath, Go Prone
+    (a Major that makes the character Prone), Stabilise, Cast (after the Prepare minor), Command and
+    Create Truth."""
+    offered = _offered("secret-war")
+    assert "swift" not in offered
+    assert {"catch_breath", "go_prone", "stabilise", "cast", "command", "create_truth"} <= offered
+    s = run(_profile_session("secret-war"), "start", "pick Kit")
+    with pytest.raises(Refusal, match="Prepare"):
+        s.execute("spend Kit cast")
+    run(s, "spend Kit prepare", "spend Kit go-prone")
+    assert d20_state(s).fighters["Kit"].conditions.get("prone") is True
+    assert "Major" in d20_state(s).log[-1].text
+    with pytest.raises(Refusal, match="no action named 'swift'"):
+        s.execute("spend Kit swift")

@@ -433,8 +433,9 @@ def test_s3_5_srd_one_reaction_per_round_on_others_turns() -> None:
     assert ada.conditions.get("prone") is True
     assert pools(s) == (2, 4)
     refused(s, "spend Ada hit_the_dirt", "already reacted this round")
-    run(s, "spend Thug defence")
-    refused(s, "spend Thug guard", "already reacted this round")
+    # The SRD's one Reaction is Hit the Dirt (Defence/Guard are Infinity's, RULES.md §3.5.1 vs §3.5.2; issue 10).
+    run(s, "spend Thug hit_the_dirt")
+    refused(s, "spend Thug hit_the_dirt", "already reacted this round")
 
 
 def test_s3_5_reaction_never_on_own_turn() -> None:
@@ -514,8 +515,9 @@ def test_s3_5_stunned_takes_no_actions_that_turn() -> None:
 
 
 def test_s3_5_stunned_character_may_still_react_on_others_turns() -> None:
-    """RULES.md §3.13 turn_start 3: the Stun takes that character's own turn only."""
-    s = run(kit_turn(), "add Thug stunned", "spend Thug defence")
+    """RULES.md §3.13 turn_start 3: the Stun takes that character's own turn only (the SRD's Reaction is
+    Hit the Dirt since per-profile action lists, issue 10)."""
+    s = run(kit_turn(), "add Thug stunned", "spend Thug hit_the_dirt")
     assert d20_state(s).fighters["Thug"].reactions == 1
 
 
@@ -588,7 +590,7 @@ def test_s3_5_unconscious_takes_no_actions() -> None:
     """RULES.md §3.10.3: Unconscious is like Defeated but with no Free Actions at all."""
     s = kit_turn(thug="conditions = { unconscious = true }")
     refused(s, "spend Thug speak", "unconscious: no actions")
-    refused(s, "spend Thug defence", "unconscious")
+    refused(s, "spend Thug hit_the_dirt", "unconscious")  # the SRD's Reaction (issue 10: per-profile actions)
 
 
 def test_s3_5_the_dead_take_no_actions() -> None:
@@ -618,3 +620,133 @@ def test_s3_5_turn_start_resets_the_turn_bookkeeping() -> None:
     kit = d20_state(s).fighters["Kit"]
     assert (kit.minors, kit.extra_minors, kit.free_actions) == ([], 0, 0)
     assert (kit.majors_allowed, kit.majors_turn, kit.majors) == (1, 0, 0)
+
+
+# --- RULES.md §3.5.1 / §3.13: Cover and Morale granted by actions ---------------------------------------
+
+
+def test_s3_5_1_defend_grants_2cd_cover_rolled_in_damage_until_the_actors_next_turn() -> None:
+    """RULES.md §3.5.1 Defend [004:L1489], §3.13 turn_start 1, B18: `spend Kit defend Ada` gives Ada +2[CD]
+    Cover, rolled in the resistance of each damage she takes until the start of Kit's next turn."""
+    s = run(kit_turn(), "spend Kit defend Ada")
+    assert [(g.kind, g.dice, g.until) for g in d20_state(s).fighters["Ada"].granted] == [("cover", 2, "Kit")]
+    assert "Ada gains +2[CD] Cover until the start of Kit's next turn" in d20_state(s).log[-1].text
+    run(s, "damage Ada 3")
+    assert "cover incl. +2 Defend 2[CD]" in d20_state(s).log[-1].text
+    run(s, "next", "pick Thug", "next", "pick Ada", "next", "pick Boss")
+    assert d20_state(s).fighters["Ada"].granted, "still there until Kit's next turn"
+    run(s, "next", "pick Kit")
+    assert d20_state(s).fighters["Ada"].granted == []
+    assert any("Ada's +2[CD] Cover (Defend) ends at the start of Kit's turn" in e.text for e in d20_state(s).log)
+
+
+def test_s3_5_1_bolster_grants_2cd_morale_against_mental_damage() -> None:
+    """RULES.md §3.5.1 Bolster [004:L1488]: +2[CD] Morale, rolled against mental damage only."""
+    s = run(kit_turn(), "spend Kit bolster", "damage Kit 2")
+    assert "morale" not in d20_state(s).log[-1].text
+    run(s, "damage Kit 2 mental")
+    assert "morale incl. +2 Bolster 2[CD]" in d20_state(s).log[-1].text
+
+
+def test_s3_5_1_hit_the_dirt_grants_cover_and_morale_until_its_next_turn() -> None:
+    """RULES.md §3.5.1 Hit the Dirt [004:L1529]: Prone, +2[CD] Cover and +2[CD] Morale until the start of the
+    character's own next turn."""
+    s = run(kit_turn(), "spend Thug hit_the_dirt")
+    thug = d20_state(s).fighters["Thug"]
+    assert thug.conditions.get("prone") is True
+    assert sorted(g.kind for g in thug.granted) == ["cover", "morale"]
+    run(s, "damage Thug 4")
+    assert "cover incl. +2 Hit the Dirt 2[CD]" in d20_state(s).log[-1].text
+
+
+def test_s3_5_1_defend_refuses_an_enemy() -> None:
+    """RULES.md §3.5.1 Defend [004:L1489]: oneself or an ally; an enemy is refused and nothing changes."""
+    refused(kit_turn(), "spend Kit defend Thug", "enemy")
+
+
+# --- issue 10: Infinity's Staggered Reactions, Free Drop Prone, no Disengage ----------------------------
+
+
+def test_s3_5_2_b23_staggered_reaction_costs_an_infinity_point_as_well_as_heat() -> None:
+    """RULES.md §3.5.2, B23 [003:L444-446]: a Staggered PC's Reaction costs an Infinity Point on top of the
+    Heat; with no Infinity Point it is refused and nothing changes. A Staggered NPC pays 1 more Heat."""
+    s = kit_turn("infinity", threat=4)
+    run(s, "add Ada staggered")
+    refused(s, "spend Ada defence", "Staggered: a Reaction also costs 1 Infinity Point")
+    run(s, "fortune Ada +1", "spend Ada defence")
+    assert d20_state(s).fighters["Ada"].fortune == 0
+    assert pools(s) == (2, 5), "the Heat cost is paid as well"
+    run(s, "add Thug staggered", "spend Thug defence")
+    assert pools(s) == (2, 3), "1 Heat for the Reaction and 1 for being Staggered"
+
+
+def test_s3_5_2_drop_prone_is_free_and_may_be_followed_by_stand_under_infinity() -> None:
+    """RULES.md §3.5.2 [003:L171-176, L226]: Drop Prone is a Free Action under Infinity (taken even on another's
+    turn), and the SRD's "not Drop Prone and Stand in one turn" does not apply."""
+    s = kit_turn("infinity")
+    run(s, "spend Ada drop-prone")
+    assert d20_state(s).fighters["Ada"].conditions.get("prone") is True
+    assert "(Free)" in d20_state(s).log[-1].text
+    run(s, "spend Kit drop-prone", "spend Kit stand")
+    assert not d20_state(s).fighters["Kit"].conditions.get("prone")
+    s2 = kit_turn()
+    run(s2, "spend Kit drop-prone")
+    refused(s2, "spend Kit stand", "not both taken in one turn")
+
+
+def test_s3_5_2_b22_no_disengage_under_infinity_leaving_reach_provokes_retaliate() -> None:
+    """RULES.md §3.5.2, B22 [003:L567-570]: there is no Disengage under Infinity; the Movement minor may leave
+    an enemy's Reach and the log says Retaliate may follow; Withdraw leaves without provoking it."""
+    s = run(kit_turn("infinity"), "reach Kit Thug")
+    refused(s, "spend Kit disengage", "no action named 'disengage'")
+    run(s, "spend Kit movement")
+    assert d20_state(s).reach == []
+    assert "Retaliate may follow" in d20_state(s).log[-1].text
+    s2 = run(kit_turn("infinity"), "reach Kit Thug", "spend Kit withdraw")
+    assert d20_state(s2).reach == []
+    assert any("without provoking Retaliate" in e.text for e in d20_state(s2).log)
+    refused(run(kit_turn(), "reach Kit Thug"), "spend Kit movement", "Disengage instead")
+
+
+# --- issue 10: `move` checks distance and state (RULES.md §3.6) --------------------------------------------
+
+
+def _line(profile: str = "srd", kit: str = "") -> Session:
+    """Kit's turn on a line of zones A - B - C - D (Kit, Ada and Thug in A)."""
+    text = encounter(profile, kit=kit).replace(
+        '[[zones]]\nname = "A"\nadjacent = ["B"]\n[[zones]]\nname = "B"\n',
+        '[[zones]]\nname = "A"\nadjacent = ["B"]\n[[zones]]\nname = "B"\nadjacent = ["C"]\n'
+        '[[zones]]\nname = "C"\nadjacent = ["D"]\n[[zones]]\nname = "D"\n',
+    )
+    return run(session_from(text), "start", "pick Kit")
+
+
+def test_s3_6_move_within_the_movement_minor_is_quiet_two_zones_warn() -> None:
+    """RULES.md §3.6 [004:L1494]: the Movement minor reaches Medium range (one zone over): `move` after it is
+    quiet; a second zone with no action for it is logged as a warning (the GM may allow it); moving with
+    no movement action at all warns too."""
+    s = run(_line(), "spend Kit movement", "move Kit B")
+    assert "Warning" not in d20_state(s).log[-1].text
+    run(s, "move Kit C")
+    assert "Warning: Kit moves 1 zone but its movement actions this turn allow 0" in d20_state(s).log[-1].text
+    s2 = run(_line(), "move Kit C")
+    assert "Warning: Kit moves 2 zones" in d20_state(s2).log[-1].text
+
+
+def test_s3_6_move_hindered_moves_one_zone_fewer() -> None:
+    """RULES.md §3.11 Hindered ("moves one zone fewer"): after the Movement minor a Hindered character's move
+    of one zone is a warning."""
+    s = run(_line(kit="conditions = { hindered = true }"), "spend Kit movement", "move Kit B")
+    assert "Hindered: one zone fewer" in d20_state(s).log[-1].text
+
+
+def test_s3_6_infinity_sprint_covers_long_range_extreme_is_refused() -> None:
+    """RULES.md §3.6 [003:L573-584]: under Infinity Sprint reaches Long range (two zones) quietly; Extreme
+    range (three zones) cannot be reached in a single action: refused, nothing changes. Prone counts as
+    Hindered under Infinity."""
+    s = _line("infinity")
+    refused(s, "move Kit D", "Extreme range is not reached in a single action")
+    run(s, "spend Kit sprint", "move Kit C")
+    assert "Warning" not in d20_state(s).log[-1].text
+    s2 = run(_line("infinity"), "spend Kit drop-prone", "spend Kit movement", "move Kit B")
+    assert "Hindered" in d20_state(s2).log[-1].text

@@ -77,7 +77,7 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
     st.kept_by = None
     if eng.order_rule == "initiative":
         order.roll_initiative(eng)
-    order.begin_round(eng)
+    order.begin_round(eng, initiator=True)
 
 
 def _next(eng: TwoD20Engine, cmd: Command) -> None:
@@ -154,17 +154,44 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
     if a.zone == zone:
         raise Refusal(f"{name} is already in {zone}")
     foes = eng.in_reach_of_enemy(name)
-    if foes and eng.profile.reactions == "one":
+    if foes and eng.profile.leave_reach == "disengage":
         raise Refusal(f"{name} is within Reach of {', '.join(foes)}: Disengage first (B22)")
     if foes:
         eng.log(f"{name} leaves the Reach of {', '.join(foes)}: Retaliate may follow unless it Withdraws")
     before = a.zone
+    distance = eng.zones.distance(before, zone) if before else None
+    limit = eng.profile.max_move_zones
+    if distance is not None and limit and distance > limit:
+        raise Refusal(f"{zone} is {distance} zones away: Extreme range is not reached in a single action [003:L584]")
+    warning = _move_warning(eng, name, distance)
     a.zone = zone
     eng.st.reach = [p for p in eng.st.reach if name not in p]
-    distance = eng.zones.distance(before, zone) if before else None
     eng.log(
         f"{name} moves {'from ' + before + ' ' if before else ''}to {zone}"
         + (f" ({distance} zone{'s' if distance != 1 else ''})" if distance is not None else "")
+    )
+    if warning:
+        eng.log(warning)
+
+
+def _move_warning(eng: TwoD20Engine, name: str, distance: int | None) -> str:
+    """On the mover's own turn, whether its movement actions cover `distance` (RULES.md §3.6): Movement 1 zone,
+    Rush 1 + 1 per Momentum, Sprint 2; Hindered (or Prone under Infinity) one fewer. A warning, not a
+    refusal: the GM may overrule (terrain, talents, Momentum spent on the Rush)."""
+    if distance is None or eng.st.active != name or eng.st.phase != "turn":
+        return ""
+    a = eng.fighter(name)
+    hindered = bool(a.conditions.get("hindered")) or (eng.profile.prone_hindered and bool(a.conditions.get("prone")))
+    budget = max(0, a.move_budget - (1 if hindered else 0))
+    a.move_budget = max(0, a.move_budget - distance)
+    if distance <= budget:
+        return ""
+    why = " (Hindered: one zone fewer)" if hindered else ""
+    if a.conditions.get("prone") and not hindered:
+        why = " (Prone: no movement Major Actions)"
+    return (
+        f"Warning: {name} moves {distance} zone{'s' if distance != 1 else ''} but its movement actions this turn "
+        f"allow {budget}{why}: take Movement/Rush/Sprint or spend Momentum on the Rush (the GM may allow it)"
     )
 
 
@@ -210,6 +237,7 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
         a.deferred = False
         a.yielded = False  # voluntary Defeat blocks revival only for the rest of that scene [004:L1886]
         a.conditions.pop("stunned", None)
+        a.granted = []  # Cover/Morale from actions lasts at most until a next turn (RULES.md §3.13)
         # Effects counted in rounds and turns end with the conflict (judgement; RULES.md is silent).
         if a.persistent or a.burning_rounds:
             a.persistent = []
@@ -224,9 +252,12 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _roll(eng: TwoD20Engine, cmd: Command) -> None:
-    """`roll NAME TN D [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat]`: a d20 test.
+    """`roll NAME TN D [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat] [spend=K]`: a d20 test.
 
     The options were parsed, and unknown ones refused, by the 2d20 command table (`tracker.rules.verbs`).
+    `spend=K` spends K of the test's Momentum at once (e.g. Bonus Damage) before the rest is saved to the
+    group pool under its cap [004:L510, L530]; more than the test generated is refused, and the dice drawn
+    for it are put back (the same roll with a smaller K gives the same faces).
     """
     name = eng.living(cmd.args[0])
     tn = count(cmd.args[1], "TN")
@@ -237,11 +268,16 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     faces = [count(x, "face") for x in opts["faces"].split(",")] if "faces" in opts else None
     focus = count(opts["focus"], "focus") if "focus" in opts else None
     rng_range = count(opts.get("range", "1"), "complication range")
+    spent = count(opts["spend"], "Momentum to spend") if "spend" in opts else None
+    draws = eng.st.draws
     # Everything that can refuse comes before the pools change (a refused roll leaves the state as it was).
     pools.check_pay(eng, name, cost, f"{bought} bought d20")
     result = dice.roll_pool(
         eng.st, tn, difficulty, dice=2 + bought, focus=focus, complication_range=rng_range, faces=faces
     )
+    if spent is not None and spent > result.momentum:
+        eng.st.draws = draws  # nothing changed: the same roll replays the same faces
+        raise Refusal(f"spend={spent}: the test generates only {result.momentum} Momentum ({result.describe()})")
     if cost:
         if eng.sheet(name).pc and opts.get("pay") not in ("threat", "heat") and eng.st.momentum < cost:
             from_pool = eng.st.momentum
@@ -251,13 +287,24 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
         else:
             pools.pay(eng, name, cost, f"{bought} bought d20", use_threat=opts.get("pay") in ("threat", "heat"))
     eng.log(f"{name} tests: {result.describe()}", kind="result")
-    if result.momentum:
+    left = result.momentum
+    if spent:
+        left -= spent
+        eng.log(f"{name} spends {spent} of the test's Momentum at once (e.g. Bonus Damage); {left} left")
+    if left:
         if eng.sheet(name).pc:
-            pools.momentum(eng, result.momentum, f"{name}'s test")
+            cap = eng.profile.momentum_max
+            lost = eng.st.momentum + left - cap
+            if lost > 0 and spent is None:
+                eng.log(
+                    f"{name}'s test would waste {lost} Momentum over the cap of {cap}: spend it now "
+                    f"('undo', then the same roll with spend={lost} replays the same dice)"
+                )
+            pools.momentum(eng, left, f"{name}'s test")
         else:
             eng.log(
-                f"{name} (NPC) has {result.momentum} Momentum to spend now; unspent, the GM may bank it "
-                f"as {eng.pool_name} ('threat +{result.momentum}')"
+                f"{name} (NPC) has {left} Momentum to spend now; unspent, the GM may bank it "
+                f"as {eng.pool_name} ('threat +{left}')"
             )
 
 

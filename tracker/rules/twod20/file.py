@@ -70,6 +70,21 @@ class TwoD20File(EncounterFile):
         raise_located(problems)
         return self
 
+    def warnings(self) -> list[Located]:
+        """A combatant with no ``npc_type`` plays as a player character (Momentum, Fortune; RULES.md §3.1). On a
+        side that is not the players' (a side holding NPCs, or a ``side`` other than "players") that is
+        probably a forgotten ``npc_type``: allowed, but worth a second look."""
+        npc_sides = {c.side_name for c in self.combatants if not c.pc}
+        return [
+            (
+                ("combatants", n, "side" if c.side else "name"),
+                f"{c.name} is on side '{c.side_name}' but has no npc_type, so it plays as a player character "
+                "(give npc_type = minor, notable or major for an NPC)",
+            )
+            for n, c in enumerate(self.combatants)
+            if c.pc and (c.side_name in npc_sides or c.side_name != "players")
+        ]
+
     def _profile_problems(self) -> list[Located]:
         """Why the profile does not resolve, at the ``[settings]`` parameter at fault (else at ``profile``)."""
         name = self.encounter.profile or "srd"

@@ -96,6 +96,10 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
             if hit.cover is not None
             else (sheet.morale if resist_field == "courage" else sheet.cover if resist_field == "armor" else 0)
         )
+        # Cover/Morale granted by Defend, Bolster or Hit the Dirt until it expires (RULES.md §3.5.1, §3.13).
+        kind = {"armor": "cover", "courage": "morale"}.get(resist_field)
+        granted = [g for g in a.granted if g.kind == kind]
+        dice_count += sum(g.dice for g in granted)
         rolled = dice.roll_challenge(eng.st, dice_count) if dice_count else None
         conditional = rolled.total if rolled else 0
         if rolled and a.conditions.get("prone") and eng.profile.prone_bonus_momentum > 1 and resist_field == "armor":
@@ -104,7 +108,8 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         resist = max(0, persistent + conditional + hit.soak - pierce)
         parts = [f"{resist_field} {persistent}"]
         if rolled:
-            parts.append(f"{'cover' if resist_field == 'armor' else 'morale'} {rolled.describe()}")
+            extra = "".join(f" incl. +{g.dice} {g.source}" for g in granted)
+            parts.append(f"{'cover' if resist_field == 'armor' else 'morale'}{extra} {rolled.describe()}")
         if hit.soak:
             parts.append(f"+{hit.soak}")
         if pierce:
@@ -133,6 +138,10 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         suffer(eng, name, harm_kind, count, yielded=hit.yield_)
     if icons and not a.dead:
         _effects(eng, name, hit, track)
+    elif not a.dead:
+        for effect in ("stun", "knockdown"):
+            if effect in fx:
+                eng.log(f"{effect.title()} does not trigger: no Effect rolled")
 
 
 def _stress_text(eng: TwoD20Engine, name: str, track: str) -> str:
@@ -149,16 +158,23 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
     sheet = eng.sheet(name)
     fx = hit.effects
     icons = hit.icons
-    if "stun" in fx and icons >= max(1, sheet.skill("survive")):
+    survive, move = max(1, sheet.skill("survive")), max(1, sheet.skill("move"))
+    if "stun" in fx and icons >= survive:
         if a.conditions.get("stunned"):
             eng.log(f"{name} is already Stunned (Stun does not stack)")
         else:
             a.conditions["stunned"] = True
             a.stun_delayed = eng.st.active == name and eng.st.phase == "turn"
             eng.log(f"{name} is Stunned: no actions on its next turn")
-    if "knockdown" in fx and icons >= max(1, sheet.skill("move")) and not a.conditions.get("prone"):
+    elif "stun" in fx:
+        eng.log(f"Stun does not trigger: {counted(icons, 'Effect')}, {name}'s Survive needs {survive}")
+    if "knockdown" in fx and icons >= move and not a.conditions.get("prone"):
         a.conditions["prone"] = True
         eng.log(f"{name} is knocked Prone")
+    elif "knockdown" in fx and icons < move:
+        eng.log(f"Knockdown does not trigger: {counted(icons, 'Effect')}, {name}'s Move needs {move}")
+    elif "knockdown" in fx:
+        eng.log(f"Knockdown: {name} is already Prone")
     if "drain" in fx:
         fatigue(eng, name, icons, "Drain")
     if "snare" in fx:

@@ -16,6 +16,10 @@ from tracker.rules.twod20.turns import open_turn
 from tracker.rules.words import quote
 
 KEEP_COST = 2
+#: Initiative scores: an NPC ahead of a PC with the same score costs 1 Threat [004:L1412]; acting earlier
+#: than one's score allows costs 2 (PCs add it to Threat, NPCs spend it) [004:L1414].
+TIE_COST = 1
+INTERRUPT_COST = 2
 
 
 def waiting(eng: TwoD20Engine) -> list[str]:
@@ -43,8 +47,11 @@ def roll_initiative(eng: TwoD20Engine) -> None:
         eng.fighter(name).initiative = score
 
 
-def begin_round(eng: TwoD20Engine, opener: str | None = None) -> None:
+def begin_round(eng: TwoD20Engine, opener: str | None = None, initiator: bool = False) -> None:
+    """A new round; with initiative scores and `initiator`, the scene's first round asks who initiated the
+    conflict: that character acts first, the rest by score [004:L1410]."""
     st = eng.st
+    st.jumped = []
     st.round += 1
     st.order = []
     for a in st.fighters.values():
@@ -56,7 +63,10 @@ def begin_round(eng: TwoD20Engine, opener: str | None = None) -> None:
     eng.log(f"Round {st.round} begins")
     if eng.order_rule == "initiative":
         queue = initiative_order(eng)
-        if queue:
+        if initiator and queue:
+            st.phase = "handover"
+            _ask(eng, "pick", "Who initiated the conflict? pick NAME (acts first; then everyone by score)", queue)
+        elif queue:
             open_turn(eng, queue[0])
         return
     if opener:
@@ -83,7 +93,9 @@ def after_turn(eng: TwoD20Engine) -> None:
     if eng.order_rule == "initiative":
         # A character that deferred (Pass, no Minor) waits until someone else has taken a turn [004:L1472].
         queue = sorted((n for n in initiative_order(eng) if n in left), key=lambda n: eng.fighter(n).deferred)
-        open_turn(eng, queue[0])
+        jumped = [n for n in st.jumped if n in left]
+        st.jumped = jumped[1:]
+        open_turn(eng, (jumped or queue)[0])
         return
     ask_handover(eng)
 
@@ -177,6 +189,9 @@ def ask_round_opener(eng: TwoD20Engine) -> None:
 def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
     """`pick NAME` / `keep NAME`: answer the hand-over question (CONTRACT.md §3)."""
     st = eng.st
+    if st.prompt is None and keep and eng.order_rule == "initiative" and st.phase == "turn":
+        jump(eng, text, use_threat)
+        return
     if st.prompt is None or st.prompt.kind not in ("pick", "round"):
         raise Refusal("nobody is waiting for a hand-over: pick and keep answer it after 'next' or 'start'")
     name = eng.living(text)
@@ -214,15 +229,19 @@ def pick_cost(eng: TwoD20Engine, name: str, keep: bool, round_opening: bool) -> 
         if keep:
             if not same:
                 raise Refusal(f"keep is for {eng.side(last)}'s own characters; {name} is on {eng.side(name)}")
-            if st.kept_by == eng.side(last) and not round_opening:
+            if not others_waiting and not round_opening:
+                # Only this side has characters left: they all act in turn, so keep is just a pick [004:L1400].
+                pass
+            elif st.kept_by == eng.side(last) and not round_opening:
                 raise Refusal(f"{eng.side(last)} kept the initiative last time: an enemy must act first")
-            cost, reason = KEEP_COST, "keep the initiative"
+            else:
+                cost, reason = KEEP_COST, "keep the initiative"
         elif same and others_waiting:
             raise Refusal(
                 f"the hand-over goes to the other side: pick one of theirs, or keep {name} "
                 f"({KEEP_COST} to keep the initiative)"
             )
-    elif keep and eng.order_rule == "alternating":
+    elif keep and eng.order_rule in ("alternating", "initiative"):
         raise Refusal("keep answers a hand-over; the first actor is picked")
     if last is None and eng.order_rule == "alternating" and not eng.sheet(name).pc:
         cost, reason = KEEP_COST, "an NPC acts first"
@@ -235,3 +254,46 @@ def pick_cost(eng: TwoD20Engine, name: str, keep: bool, round_opening: bool) -> 
         cost, reason = 1, "the GM inserts an NPC turn"
     pools.check_pay(eng, name, cost, reason)
     return cost, reason
+
+
+def jump_cost(eng: TwoD20Engine, name: str) -> tuple[int, str]:
+    """What `keep NAME` costs under initiative scores to have NAME act next, refusing as `keep` does.
+
+    Jumping only same-score allies is free (they choose their order [004:L1412]); an NPC jumping only PCs of
+    its own score costs 1 Threat (the tie [004:L1412]); anything else is an interrupt at 2 [004:L1414].
+    """
+    st = eng.st
+    if not eng.can_take_turn(name):
+        raise Refusal(f"{name} cannot act (unconscious)")
+    if name == st.active:
+        raise Refusal(f"{name} is acting now")
+    left = waiting(eng)
+    if name not in left:
+        raise Refusal(f"{name} has already acted this round")
+    if name in st.jumped:
+        raise Refusal(f"{name} already acts next")
+    ahead_all = [n for n in st.jumped if n in left] + [
+        n for n in initiative_order(eng) if n in left and n not in st.jumped and not eng.fighter(n).deferred
+    ]
+    ahead = [n for n in ahead_all[: ahead_all.index(name)] if n != st.active] if name in ahead_all else []
+    if not ahead:
+        raise Refusal(f"{name} already acts next in the initiative order")
+    score = eng.fighter(name).initiative
+    if all(eng.fighter(n).initiative == score and n not in st.jumped for n in ahead):
+        if all(eng.side(n) == eng.side(name) for n in ahead):
+            return 0, ""
+        if not eng.sheet(name).pc and all(eng.sheet(n).pc for n in ahead):
+            return TIE_COST, "an NPC acts before a PC of the same initiative score"
+    return INTERRUPT_COST, "act earlier than its initiative score allows"
+
+
+def jump(eng: TwoD20Engine, text: str, use_threat: bool) -> None:
+    """`keep NAME` under initiative scores: NAME takes the next turn, ahead of its score (`jump_cost`)."""
+    name = eng.living(text)
+    cost, reason = jump_cost(eng, name)
+    pools.check_pay(eng, name, cost, reason)
+    if cost:
+        # A PC adds to Threat to act earlier [004:L1414]; an NPC spends Threat.
+        pools.pay(eng, name, cost, reason, use_threat=True)
+    eng.st.jumped.append(name)
+    eng.log(f"keep: {name} acts next" + (f" ({reason})" if reason else " (same score: allies choose their order)"))

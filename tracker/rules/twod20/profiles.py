@@ -13,6 +13,35 @@ from tracker.rules.errors import Refusal
 
 Rounding = Literal["up", "down", "full"]
 
+#: The SRD's actions (RULES.md §3.5.1 [004:L1448-1529]) and spends (Swift [004:L1944], Fortune [004:L602-603]).
+SRD_ACTIONS: tuple[str, ...] = (
+    "attack", "aid", "assist", "create_advantage", "overcome", "pass", "protect", "ready", "recover", "rush",
+    "skill_test",
+    "aim", "bolster", "defend", "disengage", "draw_item", "drop_prone", "stand", "interact", "movement", "prepare",
+    "shift", "speak", "drop",
+    "hit_the_dirt",
+    "swift", "surge", "undefeated",
+)  # fmt: skip
+#: Infinity's actions (RULES.md §3.5.2 [003:L171-267]); Swift Action at the SRD cost (B8). Pass is kept for the
+#: order's deferral rule (§3.4 rule 6).
+INFINITY_ACTIONS: tuple[str, ...] = (
+    "assist", "attack", "brace", "exploit", "pass", "ready", "recover", "skill_test", "sprint", "treat", "withdraw",
+    "absterge", "draw_item", "movement", "stand", "swap_ammo", "transmit",
+    "adjust", "drop", "drop_prone", "speak",
+    "covering_fire", "defence", "guard", "retaliate", "return_fire",
+    "swift",
+)  # fmt: skip
+#: The Secret War sheet's Major and Minor actions (RULES.md §3.5.3 [002:L79-99]): no Swift Action; the SRD's
+#: Free actions, Hit the Dirt and the Fortune spends stay (the sheet lists neither Free actions nor Reactions).
+SECRET_WAR_ACTIONS: tuple[str, ...] = (
+    "assist", "attack", "cast", "catch_breath", "command", "create_truth", "go_prone", "pass", "ready", "rush",
+    "stabilise", "skill_test",
+    "aim", "draw_item", "movement", "prepare",
+    "shift", "speak", "drop",
+    "hit_the_dirt",
+    "surge", "undefeated",
+)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -61,6 +90,19 @@ class Profile:
     infinity_conditions: bool = False
     #: Initiative-scores variant: roll [CD] = max(Agility, Insight) once per scene instead (§3.4).
     random_initiative: bool = False
+    #: The actions `spend` and the action picker offer, in catalogue keys (§3.5.1-§3.5.3).
+    actions: tuple[str, ...] = SRD_ACTIONS
+    #: Actions that are Free under this profile whatever the catalogue says (Infinity: Drop Prone [003:L171-176]).
+    free_actions: tuple[str, ...] = ()
+    #: "Not Drop Prone and Stand in one turn" (SRD [004:L1492]); Infinity has no such rule [003:L226].
+    prone_stand_exclusive: bool = True
+    #: Leaving an enemy's Reach: "disengage" (SRD: Disengage first, Movement refused) or "retaliate"
+    #: (Infinity: allowed, provokes Retaliate unless Withdraw [003:L567-570], B22).
+    leave_reach: Literal["disengage", "retaliate"] = "disengage"
+    #: The most zones one action may cross; 0 = no limit (Infinity: Extreme range not in one action [003:L584]).
+    max_move_zones: int = 0
+    #: A Staggered character's Reaction also costs an Infinity Point (NPCs: 1 more Heat) [003:L444-446], B23.
+    staggered_reaction_point: bool = False
 
 
 PROFILES: dict[str, Profile] = {
@@ -85,16 +127,23 @@ PROFILES: dict[str, Profile] = {
         dazed_twice_staggered=True,
         reactions="escalating",
         infinity_conditions=True,
+        actions=INFINITY_ACTIONS,
+        free_actions=("drop_prone",),
+        prone_stand_exclusive=False,
+        leave_reach="retaliate",
+        staggered_reaction_point=True,
+        max_move_zones=2,
     ),
     "secret-war": Profile(
         name="secret-war",
         ranged_base_difficulty=1,
         secondary_target="full",
         stress_recovery="scene_start",
+        actions=SECRET_WAR_ACTIONS,
     ),
 }
 
-OVERRIDABLE = {f.name for f in fields(Profile)} - {"name", "tracks", "lethal_harms"}
+OVERRIDABLE = {f.name for f in fields(Profile)} - {"name", "tracks", "lethal_harms", "actions", "free_actions"}
 
 
 def resolve_profile(name: str, overrides: dict[str, Any] | None = None) -> Profile:

@@ -19,6 +19,16 @@ class Persistent(Strict):
     mental: bool = False
 
 
+class Grant(Strict):
+    """Conditional resistance from an action: +`dice`[CD] Cover or Morale until the start of `until`'s next
+    turn (Hit the Dirt [004:L1529]; Defend and Bolster [004:L1488-1489], duration B18)."""
+
+    kind: Literal["cover", "morale"]
+    dice: int
+    source: str
+    until: str
+
+
 class Fighter(Strict):
     """A 2d20 combatant's live record."""
 
@@ -57,6 +67,10 @@ class Fighter(Strict):
     #: A Stun taken during its own turn: it costs the next turn, not the rest of this one (B20).
     stun_delayed: bool = False
     initiative: int = 0
+    #: Zones this turn's movement actions allow `move` to cover (Movement 1, Rush 1+, Sprint 2), RULES.md §3.6.
+    move_budget: int = 0
+    #: Cover and Morale dice granted by actions, rolled in every damage's resistance until they expire.
+    granted: list[Grant] = Field(default_factory=list)
 
 
 Phase = Literal["setup", "turn", "handover", "ended"]
@@ -77,5 +91,7 @@ class TwoD20State(LiveState[Fighter]):
     threat: int = 0
     #: Declared Reach pairs (B22: a state, not a zone distance).
     reach: list[list[str]] = Field(default_factory=list)
+    #: Initiative-score order: who paid to act next, ahead of their score (tie or interrupt) [004:L1412-1414].
+    jumped: list[str] = Field(default_factory=list)
     #: Bonus Momentum from this turn (lost if unspent, never saved) [004:L518].
     bonus_momentum: int = 0

@@ -16,11 +16,17 @@ def open_turn(eng: TwoD20Engine, name: str) -> None:
     st.phase = "turn"
     st.bonus_momentum = 0
     # A Pass from an earlier, deferred turn does not carry into this one (RULES.md §3.4 rule 6).
-    reset(a, "minors", "extra_minors", "free_actions", "majors_allowed", "majors_turn", "deferred")
+    reset(a, "minors", "extra_minors", "free_actions", "majors_allowed", "majors_turn", "deferred", "move_budget")
     a.acted = True
     if name not in st.order:
         st.order.append(name)
     eng.log(f"{name}'s turn")
+    for other, b in st.fighters.items():
+        ending = [g for g in b.granted if g.until == name]
+        if ending:
+            b.granted = [g for g in b.granted if g.until != name]
+            lost = ", ".join(f"+{g.dice}[CD] {g.kind.title()} ({g.source})" for g in ending)
+            eng.log(f"{other}'s {lost} end{'s' if len(ending) == 1 else ''} at the start of {name}'s turn")
     if eng.profile.infinity_conditions and a.conditions.get("bleeding"):
         roll = dice.roll_challenge(st, 3)
         eng.log(f"Bleeding: {roll.describe()}")

@@ -280,13 +280,13 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
 
     def actions_for(self, who: str) -> list[view.ActionChoice]:
         out = []
-        for key, act in actions.ACTIONS.items():
+        for key in actions.offered(self):
             typed = key.replace("_", "-")
             out.append(
                 view.ActionChoice(
                     key,
                     typed,
-                    act.kind,
+                    actions.kind_of(self, key),
                     actions.legality(self, who, key),
                     f"spend {words.quote(who)} {typed}",
                     key in NEEDS_MORE,
@@ -325,6 +325,9 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         return tuple(replace(n, label=label) if n.key == "persistent" else n for n in notes)
 
     def words(self, kind: str) -> list[str]:
+        """Completion words: zones, and the profile's own actions (RULES.md §3.5.1-§3.5.3)."""
+        if kind == "action":
+            return [key.replace("_", "-") for key in actions.offered(self)]
         return list(self.zones.names()) if kind == "zone" else super().words(kind)
 
     def player_question(self) -> str:
