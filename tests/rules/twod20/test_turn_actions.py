@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.conftest import d20_state, run, session_from
+from tests.conftest import d20, d20_state, run, session_from
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
@@ -750,3 +750,35 @@ def test_s3_6_infinity_sprint_covers_long_range_extreme_is_refused() -> None:
     assert "Warning" not in d20_state(s).log[-1].text
     s2 = run(_line("infinity"), "spend Kit drop-prone", "spend Kit movement", "move Kit B")
     assert "Hindered" in d20_state(s2).log[-1].text
+
+
+def test_s3_6_infinity_sprint_adds_one_difficulty_until_the_next_turn_in_the_range_report() -> None:
+    """RULES.md §3.5.2 Sprint [003:L579-581]: after a Sprint the character's tests are +1 Difficulty until its
+    next turn starts; the Zones panel's range report adds it, and it is gone once that turn opens."""
+    from tracker.rules.twod20 import turns
+    from tracker.rules.twod20.core import range_report
+
+    def difficulty(report: str) -> int:
+        return int(report.split("Difficulty ")[1].split(" ")[0])
+
+    plain = range_report(d20(_line("infinity")), "Kit", "Thug", "close")
+    s = run(_line("infinity"), "spend Kit sprint")
+    report = range_report(d20(s), "Kit", "Thug", "close")
+    assert "Sprinted +1 until its next turn" in report
+    assert difficulty(report) == difficulty(plain) + 1
+    turns.open_turn(d20(s), "Kit")  # Kit's next turn starts
+    assert range_report(d20(s), "Kit", "Thug", "close") == plain
+
+
+def test_s3_11_dazed_adds_one_to_the_attackers_difficulty_in_the_range_report() -> None:
+    """RULES.md §3.11 Dazed [003:L413]: +1 Difficulty to the Dazed character's tests, shown in the range report."""
+    from tracker.rules.twod20.core import range_report
+
+    def difficulty(report: str) -> int:
+        return int(report.split("Difficulty ")[1].split(" ")[0])
+
+    s = _line("infinity")
+    plain = range_report(d20(s), "Kit", "Thug", "close")
+    run(s, "add Kit dazed")
+    report = range_report(d20(s), "Kit", "Thug", "close")
+    assert "Dazed +1" in report and difficulty(report) == difficulty(plain) + 1

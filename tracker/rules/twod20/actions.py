@@ -244,6 +244,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
             a.rush_used = True
         elif key in ("sprint", "withdraw"):
             _leave_reach(eng, who, provokes=key == "sprint")
+            a.sprinted = key == "sprint"
         elif key == "go_prone":
             a.conditions["prone"] = True
         # Only a turn whose one Major is the Pass can be deferred (RULES.md §3.4 rule 6).

@@ -79,5 +79,11 @@ def range_report(eng: TwoD20Engine, attacker: str, target: str, weapon_range: st
         prone_step=eng.profile.prone_ranged_difficulty,
         ranged_step_rule=eng.profile.ranged_step_rule,
     )
-    notes = "; ".join(result.notes)
-    return f"{result.range.title()} range, Difficulty {result.difficulty}" + (f" ({notes})" if notes else "")
+    # The attacker's own state adds to every test it makes: Dazed +1 [003:L413] and, under Infinity, +1 until
+    # its next turn after a Sprint [003:L579-581]. The screens show them so the GM reads one number.
+    extra = [(1, "Dazed +1")] if a.conditions.get("dazed") else []
+    if a.sprinted:
+        extra.append((1, "Sprinted +1 until its next turn"))
+    difficulty = result.difficulty + sum(n for n, _ in extra)
+    notes = "; ".join([*result.notes, *(text for _, text in extra)])
+    return f"{result.range.title()} range, Difficulty {difficulty}" + (f" ({notes})" if notes else "")

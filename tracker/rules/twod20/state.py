@@ -64,6 +64,8 @@ class Fighter(Strict):
     #: Passed without a Minor Action: the turn is not used and the character may act later [004:L1472].
     deferred: bool = False
     rush_used: bool = False
+    #: Sprinted this turn (Infinity): its tests are +1 Difficulty until its next turn starts [003:L579-581].
+    sprinted: bool = False
     #: A Stun taken during its own turn: it costs the next turn, not the rest of this one (B20).
     stun_delayed: bool = False
     initiative: int = 0

@@ -16,7 +16,17 @@ def open_turn(eng: TwoD20Engine, name: str) -> None:
     st.phase = "turn"
     st.bonus_momentum = 0
     # A Pass from an earlier, deferred turn does not carry into this one (RULES.md §3.4 rule 6).
-    reset(a, "minors", "extra_minors", "free_actions", "majors_allowed", "majors_turn", "deferred", "move_budget")
+    reset(
+        a,
+        "minors",
+        "extra_minors",
+        "free_actions",
+        "majors_allowed",
+        "majors_turn",
+        "deferred",
+        "move_budget",
+        "sprinted",
+    )
     a.acted = True
     if name not in st.order:
         st.order.append(name)
