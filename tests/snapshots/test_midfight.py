@@ -7,37 +7,21 @@ Regenerate after an intended change with: python -m pytest tests/snapshots --sna
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tracker.rules.session import Session
-from tracker.store import files
-from tracker.store.save import encounter_text
+from tests.snapshots.conftest import EXAMPLES, SnapCompare, play_app
 from tracker.ui.app import TrackerApp
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-SnapCompare = Callable[..., bool]
 SIZES = [(80, 24), (100, 30), (120, 40), (200, 60)]
 LONG = "Lieutenant Bartholomew Hargreave-Smythe"
-
-
-@pytest.fixture(autouse=True)
-def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TRACKER_CONFIG_DIR", str(tmp_path / "config"))
 
 
 def app_for(
     tmp_path: Path, text: str, commands: list[str], *, read_only: bool = False, player: bool = False
 ) -> TrackerApp:
-    target = tmp_path / "fight.toml"
-    target.write_text(text, encoding="utf-8")
-    session = Session(files.load(target))
-    for line in commands:
-        session.execute(line)
-    files.write_text(target, encounter_text(session))
-    return TrackerApp(session, target, read_only=read_only, player=player)
+    return play_app(tmp_path / "fight.toml", text, commands, read_only=read_only, player=player)
 
 
 def brawl() -> str:

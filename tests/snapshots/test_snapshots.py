@@ -5,35 +5,18 @@ Regenerate after an intended change with: python -m pytest tests/snapshots --sna
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tracker.rules.session import Session
-from tracker.store import files
-from tracker.store.save import encounter_text
+from tests.snapshots.conftest import EXAMPLES, SnapCompare, play_app
 from tracker.ui.app import TrackerApp
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-SnapCompare = Callable[..., bool]
-
-
-@pytest.fixture(autouse=True)
-def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("TRACKER_CONFIG_DIR", str(tmp_path / "config"))
 
 
 def app_for(tmp_path: Path, example: str, commands: list[str]) -> TrackerApp:
-    target = tmp_path / example
-    shutil.copy(EXAMPLES / example, target)
-    session = Session(files.load(target))
-    for line in commands:
-        session.execute(line)
-    files.write_text(target, encounter_text(session))
-    return TrackerApp(session, target)
+    text = (EXAMPLES / example).read_text(encoding="utf-8")
+    return play_app(tmp_path / example, text, commands)
 
 
 TTB_MIDFIGHT = [
