@@ -188,10 +188,6 @@ def table(family_title: str, specs: Sequence[VerbSpec]) -> VerbTable:
     return VerbTable(family_title, [*first, *own.values(), *last])
 
 
-#: Verbs that may run while a prompt waits for its answer (CONTRACT.md §3), in either family.
-WHILE_PROMPTED = {"answer", "pick", "keep", "undo", "redo"}
-
-
 def signed_int(text: str, what: str) -> int:
     """Read ``+2``, ``-1`` or ``3``."""
     try:

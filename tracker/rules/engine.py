@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from tracker.rules import names
-from tracker.rules.commands import WHILE_PROMPTED, Command, signed_int
+from tracker.rules.commands import Command, signed_int
 from tracker.rules.errors import Refusal
 from tracker.rules.family import RuleFamily
 from tracker.rules.log import LOG_LIMIT, PROMPT_MARK, LogEntry, LogKind
@@ -165,7 +165,7 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
         who: str | None = None,
         **data: str | int | bool | list[str],
     ) -> None:
-        """Stop and wait for the table: only the verbs of ``WHILE_PROMPTED`` run until it is answered."""
+        """Stop and wait for the table: only verbs the family marks ``while_prompted`` run until it is answered."""
         self.st.prompt = Prompt(kind=kind, question=question, options=options, who=who, data=dict(data))
         self.log(f"{PROMPT_MARK}{question}", kind="prompt")
 
@@ -176,7 +176,7 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
         A handler checks before it changes anything, so a refused command leaves the state as it was.
         """
         prompt = self.st.prompt
-        if prompt is not None and cmd.verb not in WHILE_PROMPTED:
+        if prompt is not None and cmd.verb not in self.family.verbs.while_prompted():
             raise Refusal(f"waiting for an answer: {prompt.question}")
         handler = self.HANDLERS.get(cmd.verb)
         if handler is None:

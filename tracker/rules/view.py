@@ -48,11 +48,6 @@ class BlockWriter:
         return tuple(self._spans)
 
 
-def plain(block: Block) -> str:
-    """The text of a block without emphasis (tests, the headless CLI)."""
-    return "".join(s.text for s in block)
-
-
 @dataclass(frozen=True, slots=True)
 class ConditionTag:
     """One condition in the order table: written out when there is room, else its short form,

@@ -43,13 +43,6 @@ def pips(left: int, total: int) -> str:
     return "●" * left + "○" * (total - left)
 
 
-def condition_list(conditions: Mapping[str, object], limit: int = 40) -> str:
-    """``burning 2, prone``, cut with an ellipsis at `limit` characters."""
-    parts = [k.replace("_", " ") if v is True else f"{k.replace('_', ' ')} {v}" for k, v in conditions.items()]
-    text = ", ".join(parts)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def plain_conditions(conditions: Mapping[str, object]) -> str:
     """``burning 2, prone`` with the keys as the JSON state writes them (``tracker exec``)."""
     return ", ".join(k if v is True else f"{k} {v}" for k, v in conditions.items())
