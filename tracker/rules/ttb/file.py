@@ -19,6 +19,9 @@ class TTBFile(EncounterFile):
 
     settings: TTBSettings = Field(default_factory=TTBSettings)
     combatants: list[TTBCombatant] = Field(default_factory=list)
+    #: Stat blocks a ``[[combatants]]`` entry (``from = NAME``) or ``join`` may name (CONTRACT.md §2.1): the
+    #: ``[[stat_blocks]]`` of the ``[encounter] bestiary`` files, gathered by the loader, or written inline.
+    stat_blocks: list[TTBCombatant] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _consistent(self) -> TTBFile:

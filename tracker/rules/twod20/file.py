@@ -23,6 +23,9 @@ class TwoD20File(EncounterFile):
     settings: TwoD20Settings = Field(default_factory=TwoD20Settings)
     zones: list[Zone] = Field(default_factory=list)
     combatants: list[TwoD20Combatant] = Field(default_factory=list)
+    #: Stat blocks a ``[[combatants]]`` entry (``from = NAME``) or ``join`` may name (CONTRACT.md §2.1): the
+    #: ``[[stat_blocks]]`` of the ``[encounter] bestiary`` files, gathered by the loader, or written inline.
+    stat_blocks: list[TwoD20Combatant] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _consistent(self) -> TwoD20File:
