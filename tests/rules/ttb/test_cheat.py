@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import pending, run, session_from, ttb_state
+from tests.conftest import pending, reloaded, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
@@ -154,3 +154,75 @@ def test_fated_vs_fated_lower_total_cheats_first_defender_on_a_tie() -> None:
     assert cheat_order("A", 9, "D", 12) == ("A", "D")
     assert cheat_order("A", 12, "D", 9) == ("D", "A")
     assert cheat_order("A", 10, "D", 10) == ("D", "A")
+
+
+# --- Fated vs Fated duels (RULES §2.2.4 last point, [000:L418]) ------------------------------------
+
+SABRE = {"name": "Sabre", "kind": "melee", "range": 1, "damage": "2/3/5"}
+
+
+def rivals(sofia_hand: list[str], mara_hand: list[str]) -> Session:
+    """Sofia (Melee 3) attacks Mara (Defense 4); both Fated with a Control Hand."""
+    sofia = combatant(
+        "Sofia", kind="fated", initiative=20, wounds=8, skills={"melee": 3}, weapons=[SABRE], hand=sofia_hand
+    )
+    mara = combatant("Mara", kind="fated", initiative=1, wounds=8, defense=4, hand=mara_hand)
+    return run(
+        session_from(sofia + mara), "initiative Sofia 9", "initiative Mara 2", "start", "spend Sofia strike Mara"
+    )
+
+
+def test_fated_vs_fated_attack_offers_flip_and_both_flip() -> None:
+    """§2.2.4 [000:L418]: against a Fated there is no Fatemaster TN; the tracker flips for both sides."""
+    s = rivals([], [])
+    p = pending(ttb_state(s))
+    assert p.kind == "attack" and "flip" in p.options and "both flip: Melee vs Defense" in p.question
+    top(s, "10R", "5M")  # Sofia 10 + 3 = 13, Mara 5 + 4 = 9: a hit, 0 Margins (D 4)
+    run(s, "answer flip")
+    assert any(
+        "Sofia flips 10♥ (10 of Rams) + Melee 3 = 13; Mara flips 5♦ (5 of Masks) + Defense 4 = 9" in e.text
+        for e in ttb_state(s).log
+    )
+    assert ttb_state(s).fighters["Mara"].wounds == 8 - 3  # D 4 → ⊟ on the 2/3/5 flip (§2.8.1)
+    cards54(s)
+
+
+def test_the_lower_total_cheats_first_then_the_other_answers() -> None:
+    """§2.2.4 [000:L418]: Sofia (lower total) is offered first; after her cheat, Mara may answer it."""
+    s = rivals(["13T"], ["13C"])
+    top(s, "6R", "8M")  # Sofia 6 + 3 = 9 vs Mara 8 + 4 = 12: Sofia is behind, so she cheats first
+    run(s, "answer flip")
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.who == "Sofia" and p.options == ["13T", "no"]
+    run(s, "answer 13T")  # 13 + 3 = 16 vs 12: now Mara is behind and may answer
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.who == "Mara" and p.options == ["13C", "no"]
+    run(s, "answer 13C")  # 13 + 4 = 17 vs 16: the attack misses
+    cards54(s)
+    f = ttb_state(s).fighters
+    assert f["Sofia"].twist_discards == ["13T"] and f["Mara"].twist_discards == ["13C"]
+    assert f["Mara"].wounds == 8
+    assert any("Sofia's attack with the Sabre misses Mara" in e.text for e in ttb_state(s).log)
+
+
+def test_each_side_cheats_at_most_once_and_no_answers_the_offer() -> None:
+    """§2.2.4: after both have had their chance the duel resolves; `no` keeps the flip."""
+    s = rivals(["13T"], ["13C"])
+    top(s, "6R", "8M")
+    run(s, "answer flip", "answer no")  # Sofia keeps 9 vs 12: a miss, Mara need not cheat
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).fighters["Mara"].hand == ["13C"]
+    assert ttb_state(s).fighters["Sofia"].hand == ["13T"]
+
+
+def test_a_duel_waiting_on_a_cheat_survives_a_restart() -> None:
+    """Durability: the duel's progress rides in the prompt, so a restart mid-duel resumes it exactly."""
+    s = rivals(["13T"], ["13C"])
+    top(s, "6R", "8M")
+    run(s, "answer flip")
+    again = reloaded(s)
+    assert again.state.model_dump() == s.state.model_dump()
+    run(s, "answer 13T", "answer 13C")
+    run(again, "answer 13T", "answer 13C")
+    assert again.state.model_dump() == s.state.model_dump()
+    assert ttb_state(s).fighters["Mara"].wounds == 8

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from tracker.rules import names
 from tracker.rules.errors import Refusal
-from tracker.rules.ttb import cheat, conditions, damage, deck, effects
+from tracker.rules.ttb import cheat, conditions, damage, deck, effects, opposed
 from tracker.rules.ttb.cards import Card, parse_card, severity_of
 from tracker.rules.ttb.core import TTBEngine, step
 from tracker.rules.ttb.state import Prompt
@@ -32,8 +32,13 @@ def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
         return True, margins
     if word in ("fail", "f", "no", "failure", "miss"):
         return False, 0
-    allowed = "pass, fail" + (" or flip" if "tn" in prompt.data else "")
+    allowed = "pass, fail" + (" or flip" if flippable(prompt) else "")
     raise Refusal(f"answer {allowed}")
+
+
+def flippable(p: Prompt) -> bool:
+    """Whether ``answer flip`` can resolve this duel: a TN to beat, or a Fated vs Fated duel."""
+    return "tn" in p.data or opposed.MARK in p.data
 
 
 def _score(card: Card, av: int, tn: int) -> tuple[bool, int]:
@@ -59,9 +64,12 @@ def _log_duel(eng: TTBEngine, p: Prompt, card: Card, av: int, bonus: int) -> Non
 def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     """A duel prompt: the table's pass/fail, or a tracker flip a Fated may cheat (RULES.md §2.2.4)."""
     word = value.split()[0].casefold()
-    if word != "flip" or "tn" not in p.data:
+    if word != "flip" or not flippable(p):
         passed, margins = _duel(eng, p, value)
         OUTCOMES[p.kind](eng, p, passed, margins, None)
+        return
+    if opposed.MARK in p.data:
+        opposed.flip(eng, p, OUTCOMES[p.kind])
         return
     tn = int(str(p.data["tn"]))
     who = p.who or ""
@@ -92,6 +100,9 @@ def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
     assert p.who is not None
     of = str(p.data["cheat_of"])
     flipped = parse_card(str(p.data["cheat_card"]))
+    if opposed.MARK in p.data:
+        opposed.cheated(eng, p, value, OUTCOMES[of])
+        return
     data = cheat.original_data(p.data)
     if value.casefold() in ("no", "n", "none", "keep"):
         card = flipped
@@ -280,7 +291,7 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
         if word != "flip":
             parse_card(value)
     elif p.kind in OUTCOMES:
-        ok = {"pass", "p", "yes", "success", "fail", "f", "no", "failure"} | ({"flip"} if "tn" in p.data else set())
+        ok = {"pass", "p", "yes", "success", "fail", "f", "no", "failure"} | ({"flip"} if flippable(p) else set())
         if word not in ok:
             raise Refusal(f"answer {', '.join(p.options)}")
     elif p.kind == "tie":

@@ -8,7 +8,7 @@ resolve at once. Moving away while engaged queues one optional disengaging strik
 from __future__ import annotations
 
 from tracker.rules.errors import Refusal
-from tracker.rules.ttb import actions, conditions, damage
+from tracker.rules.ttb import actions, conditions, damage, opposed
 from tracker.rules.ttb.cards import parse_card
 from tracker.rules.ttb.core import TTBEngine, step
 from tracker.rules.ttb.state import CardEffect
@@ -169,8 +169,9 @@ def _attacks(eng: TTBEngine, who: str, target: str | None, args: list[str], kind
 def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     """Agenda step: the attack duel (RULES.md §2.8.1): the table answers pass N, fail, or flip.
 
-    The tracker can flip only a Fated's attack on a Fatemaster character: TN = the target's Defense +
-    Rank Value (§2.2.5), acting value from the attacker's ``skills`` for the weapon's skill.
+    The tracker can flip a Fated's attack on a Fatemaster character: TN = the target's Defense + Rank
+    Value (§2.2.5), acting value from the attacker's ``skills`` for the weapon's skill; and a Fated's
+    attack on a Fated, where both flip and may cheat, the lower total first (`opposed`, §2.2.4).
     """
     target, weapon = arg.split("\t")
     f = eng.fighter(who)
@@ -178,10 +179,16 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
         return
     spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
     tsheet = eng.sheet(target)
-    flip: dict[str, str | int] = {}
+    flip: dict[str, str | int | bool | list[str]] = {}
     if eng.sheet(who).fated and not tsheet.fated and tsheet.rank_value is not None:
         flip = {"tn": tsheet.defense + tsheet.rank_value, "skill": spec.attack_skill()}
-    how = "pass N (N Margins), fail" + (f" or flip (TN {flip['tn']})" if flip else "")
+    else:
+        flip = opposed.offer_data(eng, who, target, spec.attack_skill())
+    how = "pass N (N Margins), fail"
+    if "tn" in flip:
+        how += f" or flip (TN {flip['tn']})"
+    elif flip:
+        how += f" or flip (both flip: {spec.attack_skill().title()} vs Defense)"
     eng.ask(
         "attack",
         f"{who} attacks {target} with the {weapon} ({spec.damage}): {how}?",
