@@ -54,17 +54,31 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--player", action="store_true")
     p = sub.add_parser("serve", help="the views in a browser (textual-serve)")
     p.add_argument("file")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--port", type=port_number, default=8000, help="0 picks a free port (default 8000)")
     p.add_argument("--player", action="store_true", help="the player view")
     p.add_argument("--write", action="store_true", help="the GM's writing view instead of a read-only one")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--verbose", action="store_true", help="log every request on the console")
     return parser
+
+
+def port_number(text: str) -> int:
+    """A TCP port, checked before anything binds (0: the system picks a free one)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port: give a number from 0 to 65535 (0 picks a free one)")
+    return port
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     parser.add_argument("--theme", help="theme for the built-in demo")
     args = parser.parse_args(argv)
+    if args.command == "serve" and args.write and args.player:
+        parser.error("serve: --write and --player do not combine (the player view is read-only)")
     try:
         if args.command == "exec":
             return cmd_exec(args.file, args.seed, args.json, args.save)
@@ -84,20 +98,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             delay = 2.5 if args.delay is None else args.delay
             return cmd_demo_screen(args.file, delay, args.seed, args.theme, not args.once)
         if args.command == "serve":
-            return cmd_serve(args.file, args.port, args.player, args.write, args.host)
+            return cmd_serve(args.file, args.port, args.player, args.write, args.host, args.verbose)
         return 2
     except FileInvalid as exc:
-        for line in exc.lines():
-            print(line, file=sys.stderr)
-        return 1
+        return failed(args.command, exc.lines(), 1)
     except Refusal as exc:
-        print(f"tracker: {exc}", file=sys.stderr)
-        return 2
+        return failed(args.command, [f"tracker: {exc}"], 2)
     except KeyboardInterrupt:
         return 130
     except OSError as exc:
-        print(f"tracker: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "), file=sys.stderr)
-        return 1
+        line = f"tracker: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": ")
+        return failed(args.command, [line], 1)
+
+
+def failed(command: str | None, lines: list[str], status: int) -> int:
+    """Report a failure: one line per problem on stderr and, for a screen a browser tab started
+    (`tracker serve`), on that tab too, where the table is looking."""
+    for line in lines:
+        print(line, file=sys.stderr)
+    if command in ("run", "view"):
+        from tracker.web import served
+
+        if served():
+            from tracker.ui.app import ProblemApp
+
+            ProblemApp(lines).run()
+    return status
 
 
 def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
@@ -181,6 +207,11 @@ def cmd_run(path: str, theme: str | None) -> int:
     try:
         lock.acquire()
     except FileHeld as exc:
+        from tracker.web import served
+
+        if served():
+            # A second browser tab on a `--write` server: say so there, and offer to follow.
+            return cmd_view(path, theme, player=False, held=str(exc))
         print(f"tracker: {exc}", file=sys.stderr)
         if sys.stdin.isatty():
             answer = input("Open the read-only view instead? [Y/n] ").strip().casefold()
@@ -199,11 +230,14 @@ def cmd_run(path: str, theme: str | None) -> int:
     return 0
 
 
-def cmd_view(path: str, theme: str | None, player: bool) -> int:
-    """A read-only view that follows the file live; it waits for a file that does not exist yet."""
+def cmd_view(path: str, theme: str | None, player: bool, held: str | None = None) -> int:
+    """A read-only view that follows the file live; it waits for a file that does not exist yet.
+
+    `held`: why the GM view could not open (the file is being run elsewhere); the view first says
+    so and asks whether to follow read-only, as `tracker run` asks in a terminal."""
     from tracker.ui.app import TrackerApp
 
-    TrackerApp.viewer(Path(path), theme=theme, player=player).run()
+    TrackerApp.viewer(Path(path), theme=theme, player=player, held=held).run()
     return 0
 
 
@@ -217,24 +251,53 @@ def cmd_builtin(theme: str | None) -> int:
     return cmd_run(str(copy), theme)
 
 
-def cmd_serve(path: str, port: int, player: bool, write: bool, host: str) -> int:
-    """The views in a browser through textual-serve, on loopback unless told otherwise."""
+def cmd_serve(path: str, port: int, player: bool, write: bool, host: str, verbose: bool) -> int:
+    """The views in a browser through textual-serve, on loopback unless told otherwise.
+
+    Everything that can be checked is checked before the one "serving" line: the file (a `--write`
+    server needs a valid file nobody else is running; a read-only one may wait for a missing file),
+    then the address. Problems that appear later (the file broken or taken while serving) show in
+    the browser tab that meets them (`tracker.web.served`).
+    """
     import shlex
 
-    from textual_serve.server import Server
+    from tracker.store import files
+    from tracker.web.server import ServeError, TableServer, is_loopback, listening_socket, public_url
 
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    target = Path(path)
+    waiting = not write and not target.exists()
+    if not waiting:
+        files.load(target)
+    if write:
+        from tracker.store.lock import FileHeld, WriterLock
+
+        try:
+            with WriterLock(target):
+                pass
+        except FileHeld as exc:
+            print(f"tracker: {exc}; to follow it read-only: tracker serve {shlex.quote(path)}", file=sys.stderr)
+            return 1
+    try:
+        sock = listening_socket(host, port)
+    except ServeError as exc:
+        print(f"tracker: {exc}", file=sys.stderr)
+        return 1
+    url = public_url(host, sock)
+    if not is_loopback(host):
         print(
-            f"tracker: warning: serving on {host}: textual-serve has no authentication; anyone who can reach "
-            f"this address can {'drive' if write else 'watch'} the encounter",
+            f"tracker: warning: textual-serve has no authentication: anyone who can reach {url} can "
+            f"{'drive' if write else 'watch'} the encounter",
             file=sys.stderr,
         )
-    mode = "run" if write and not player else "view"
-    command = f"{shlex.quote(sys.executable)} -m tracker {mode} {shlex.quote(str(Path(path).resolve()))}"
+    mode = "run" if write else "view"
+    # exec: the process the server supervises (asks to quit, kills) is the tracker, not a shell.
+    command = f"exec {shlex.quote(sys.executable)} -m tracker {mode} {shlex.quote(str(target.resolve()))}"
     if player:
         command += " --player"
-    print(f"serving {'the player view' if player else 'the GM view'} of {path} on http://{host}:{port}")
-    Server(command, host=host, port=port, title=f"tracker: {Path(path).name}").serve()
+    what = "the player view" if player else "the GM view (it writes the file)" if write else "the read-only GM view"
+    note = f"; waiting for {path} to appear" if waiting else ""
+    print(f"serving {what} of {path} on {url}{note} (Ctrl+C stops)", flush=True)
+    TableServer(command, sock, url=url, title=f"tracker: {target.name}", verbose=verbose).serve()
     return 0
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from textual import work
 from textual.app import App, ComposeResult
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -20,6 +21,7 @@ from tracker.store import files
 from tracker.store.save import encounter_text
 from tracker.ui.config import load_config, save_config
 from tracker.ui.screens.main import TrackerScreen
+from tracker.ui.screens.modals import HeldScreen
 from tracker.ui.screens.player import PlayerScreen
 from tracker.ui.themes import DEFAULT_THEME, load_themes
 
@@ -55,22 +57,32 @@ class TrackerApp(App[None]):
         self._last_text = self._durable
         #: Why a viewer without a session waits: the file's first problem, or None when it is missing.
         self._invalid: str | None = None
+        #: Why this viewer is not the GM view it was asked for (the file is run elsewhere); asked first.
+        self._held: str | None = None
 
     @classmethod
-    def viewer(cls, path: Path, *, theme: str | None = None, player: bool = False) -> TrackerApp:
+    def viewer(
+        cls, path: Path, *, theme: str | None = None, player: bool = False, held: str | None = None
+    ) -> TrackerApp:
         """A read-only view that follows `path` live (`tracker view`).
 
-        On a missing or invalid file it waits, saying which (an invalid file is not "about to appear")."""
+        On a missing or invalid file it waits, saying which (an invalid file, or one that exists but
+        cannot be read, is not "about to appear"). `held` says why the GM view could not open: the
+        viewer first shows it and asks whether to follow read-only (HeldScreen)."""
         invalid: str | None = None
+        session: Session | None = None
         try:
             text = path.read_text(encoding="utf-8")
-            session: Session | None = Session(files.parse_text(text, str(path)))
+            session = Session(files.parse_text(text, str(path)))
         except files.FileInvalid as exc:
-            session, invalid = None, exc.lines()[0]
-        except OSError:
-            session = None
+            invalid = exc.lines()[0]
+        except FileNotFoundError:
+            pass
+        except (OSError, UnicodeDecodeError) as exc:
+            invalid = unreadable(path, exc)
         app = cls(session, path, theme=theme, player=player, follow=True)
         app._invalid = invalid
+        app._held = held
         return app
 
     def on_mount(self) -> None:
@@ -89,6 +101,8 @@ class TrackerApp(App[None]):
             self.push_screen(WaitingScreen(self.path, self._invalid))
         else:
             self.push_screen(self._main_screen())
+        if self._held is not None:
+            self.push_screen(HeldScreen(self._held))
         if self.follow:
             self.watch_file()
 
@@ -126,8 +140,13 @@ class TrackerApp(App[None]):
             else:
                 self._still_waiting(None)
             return
-        except OSError as exc:
-            self.notify(f"cannot read {self.path}: {exc}", severity="warning", markup=False)
+        except (OSError, UnicodeDecodeError) as exc:
+            if self.session is None:
+                self._still_waiting(unreadable(self.path, exc))
+            else:
+                self.notify(
+                    f"{unreadable(self.path, exc)} — showing the last good state", severity="warning", markup=False
+                )
             return
         if text == self._last_text:
             return
@@ -190,6 +209,31 @@ class TrackerApp(App[None]):
         self.theme = names[(current + 1) % len(names)]
         save_config({**load_config(), "theme": self.theme})
         self.notify(f"Theme: {self.theme}", timeout=2, markup=False)
+
+
+def unreadable(path: Path, exc: OSError | UnicodeDecodeError) -> str:
+    """One line for a file that exists but cannot be read as text (a folder, no permission, not UTF-8)."""
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return f"{path}: cannot read: {reason}"
+
+
+class ProblemApp(App[None]):
+    """A browser tab whose screen could not open (`tracker serve`): the problem, shown where the table
+    is looking; a served process's stderr reaches only the server's console, and only when it ends."""
+
+    TITLE = "tracker"
+    BINDINGS = [Binding("q", "quit", "Quit", id="problem.quit")]
+    DEFAULT_CSS = """
+    #problem { margin: 1 2; padding: 1 2; border: thick $error; height: auto; }
+    """
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__()
+        self.lines = lines
+
+    def compose(self) -> ComposeResult:
+        text = "\n".join([*self.lines, "", "Fix it, then reload the page. (q quits)"])
+        yield Static(text, id="problem", markup=False)
 
 
 class WaitingScreen(Screen[None]):

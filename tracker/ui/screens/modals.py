@@ -111,3 +111,26 @@ class ActionPicker(ModalScreen[str | None]):
             self.notify(reason, severity="warning", timeout=4, markup=False)
             return
         self.dismiss(key)
+
+
+class HeldScreen(ModalScreen[None]):
+    """The GM view could not open because someone else is running the file: say who, and offer to
+    follow it read-only. A browser tab's version of `tracker run`'s "Open the read-only view instead?
+    [Y/n]" (a served tab has no terminal to ask in); the viewer underneath is already following."""
+
+    BINDINGS = [
+        Binding("y,enter,escape", "dismiss", "Follow read-only", id="held.follow"),
+        Binding("n,q", "app.quit", "Quit", id="held.quit"),
+    ]
+    DEFAULT_CSS = """
+    HeldScreen { align: center middle; }
+    HeldScreen > Static { width: 80%; max-width: 90; height: auto; border: thick $warning;
+                          background: $surface; padding: 1 2; }
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"{self.reason}\n\nOpen the read-only view instead? [Y/n]", id="held", markup=False)

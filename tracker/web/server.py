@@ -1,0 +1,223 @@
+"""The browser mirror: textual-serve's Server and AppService, configured and subclassed for the table.
+
+textual-serve starts one `tracker run`/`tracker view` process per browser tab and relays its screen
+over a websocket. What this module changes, and why:
+
+- The socket is bound before anything is printed, so a bad address or a port in use is one line and
+  `--port 0` can print the port it got; the printed address is the one the page's script and
+  websocket use (textual-serve's `public_url`): never a wildcard like 0.0.0.0, IPv6 in brackets.
+- The page (templates/app_index.html) asks no third party for anything: the font is the copy of
+  Roboto Mono textual-serve ships.
+- Logging is quiet (warnings and errors) unless `--verbose`: an access line per request buried them.
+- Each tab's process is told it is served (`tracker.web.SERVED_ENV`), so it shows its problems in
+  the tab; its websocket closes when it ends, even if it never started, so no page waits forever.
+- Ctrl+C/SIGTERM end every tab's process at once (asked to quit, killed after QUIT_GRACE), so the
+  server is gone within a second and a `--write` tab's writer lock is released with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import socket
+from pathlib import Path
+
+from aiohttp import web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server, to_int
+
+from tracker.web import SERVED_ENV
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+#: Seconds a tab's process has to quit when asked before it is killed. The app itself is done within
+#: ~10 ms of the request (a `tracker run` has released its lock by then); the rest is the interpreter
+#: tearing down (0.2-0.6 s measured, more with several tabs), which a kill cuts short harmlessly:
+#: saves are atomic (a stray temp file is removed at the next `tracker run`).
+QUIT_GRACE = 0.3
+#: Seconds aiohttp then gives request handlers still running before cancelling them.
+SHUTDOWN_GRACE = 0.5
+#: Seconds a closing websocket waits for the browser's closing answer.
+CLOSE_WAIT = 0.5
+
+
+class ServeError(Exception):
+    """The server cannot start (bad address, port in use); the message is the one line to print."""
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to `host`:`port` and listening, before anything is printed.
+
+    Binding here rather than in aiohttp is what lets a port in use fail as one line, and `--port 0`
+    report the port the system chose. A name with several addresses binds the first, IPv4 first.
+    """
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise ServeError(f"cannot serve on {host}: {getattr(exc, 'strerror', None) or exc}") from None
+    family, kind, proto, _, address = min(infos, key=lambda info: info[0] != socket.AF_INET)
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise ServeError(f"cannot serve on {_netloc(host, port)}: {exc.strerror or exc}") from None
+    return sock
+
+
+def public_url(host: str, sock: socket.socket) -> str:
+    """The address to print and to put in the page: the host as given, with the port actually bound.
+
+    A wildcard (0.0.0.0, ::) is where the server listens, not an address a browser can use; the
+    machine's address on its network stands in for it.
+    """
+    port = sock.getsockname()[1]
+    if _unspecified(host):
+        host = lan_address()
+    return f"http://{_netloc(host, port)}"
+
+
+def lan_address() -> str:
+    """This machine's address on the network its default route leads to (the system picks it for a
+    UDP socket "connected" to a documentation address; nothing is sent), else its host name."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return socket.gethostname()
+
+
+def is_loopback(host: str) -> bool:
+    """Only this machine can reach the server (no warning about the missing authentication)."""
+    if host.casefold() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _unspecified(host: str) -> bool:
+    if not host:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        return False
+
+
+def _netloc(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+class BrowserSession(AppService):
+    """One browser tab's tracker process (textual-serve's AppService, three changes: see the module)."""
+
+    _stopping: asyncio.Future[None] | None = None
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        environment = super()._build_environment(width=width, height=height)
+        environment[SERVED_ENV] = "1"
+        return environment
+
+    async def run(self) -> None:
+        """Relay the process until it ends, then close the tab's websocket: textual-serve closes it
+        only when the app says goodbye, and a process that failed before starting never does."""
+        try:
+            await super().run()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise
+            # Not ours: textual-serve's relay cancels its stderr reader at the end and awaits it; a
+            # process that ended before that reader first ran makes the await raise CancelledError.
+        await self.remote_close()
+
+    async def stop(self) -> None:
+        """Ask the process to quit, kill it if it has not within QUIT_GRACE, and wait for the end.
+
+        Once per session: the server's shutdown and the tab's handler may both ask at once."""
+        if self._stopping is None:
+            self._stopping = asyncio.ensure_future(self._stop())
+        await asyncio.shield(self._stopping)
+
+    async def _stop(self) -> None:
+        # asyncio.wait, not wait_for: a timeout must not cancel textual-serve's stop (it would cancel
+        # the relay too, which swallows the cancellation and leaves the process running).
+        stopping = asyncio.ensure_future(super().stop())
+        await asyncio.wait([stopping], timeout=QUIT_GRACE)
+        process = self._process
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+        await stopping
+        if process is not None:
+            await process.wait()
+
+
+class TableServer(Server):
+    """textual-serve's Server on an already bound socket, with the changes the module lists."""
+
+    def __init__(self, command: str, sock: socket.socket, *, url: str, title: str, verbose: bool = False) -> None:
+        host, port = sock.getsockname()[:2]
+        super().__init__(command, host=host, port=port, title=title, public_url=url, templates_path=TEMPLATES)
+        self.sock = sock
+        self.verbose = verbose
+        #: The tabs connected now, each with its process.
+        self.sessions: set[BrowserSession] = set()
+
+    def initialize_logging(self) -> None:
+        super().initialize_logging()
+        logging.getLogger().setLevel(logging.INFO if self.verbose else logging.WARNING)
+
+    async def on_startup(self, app: web.Application) -> None:
+        """textual-serve prints its logo and a banner here; `tracker serve` has printed its one line."""
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """End every tab's process now (aiohttp would otherwise wait on the open websockets)."""
+        await asyncio.gather(*(session.stop() for session in list(self.sessions)))
+
+    def serve(self, debug: bool = False) -> None:
+        """Run until Ctrl+C or SIGTERM (aiohttp turns both into a graceful exit)."""
+        self.debug = debug
+        self.initialize_logging()
+        web.run_app(
+            self._make_app(),
+            sock=self.sock,
+            shutdown_timeout=SHUTDOWN_GRACE,
+            handle_signals=True,
+            print=None,
+        )
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """textual-serve's websocket handler, with a BrowserSession that the server keeps track of
+        (to end it on shutdown) and a short closing wait."""
+        websocket = web.WebSocketResponse(heartbeat=15, timeout=CLOSE_WAIT)
+        width = to_int(request.query.get("width", "80"), 80)
+        height = to_int(request.query.get("height", "24"), 24)
+        await websocket.prepare(request)
+
+        async def close() -> None:
+            await websocket.close()
+
+        session = BrowserSession(
+            self.command,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=close,
+            download_manager=self.download_manager,
+            debug=self.debug,
+        )
+        await session.start(width, height)
+        self.sessions.add(session)
+        try:
+            await self._process_messages(websocket, session)
+        finally:
+            self.sessions.discard(session)
+            await session.stop()
+        return websocket
