@@ -18,7 +18,7 @@ from tests.conftest import engine_as, pending, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
 from tracker.rules.ttb import deck as deck_ops
 from tracker.rules.ttb import odds_report
-from tracker.rules.ttb.cards import SUITS, Card, full_deck
+from tracker.rules.ttb.cards import SUITS, Card, cheat_order, full_deck
 from tracker.rules.ttb.odds import (
     cards_of,
     chance,
@@ -331,3 +331,71 @@ def test_the_panel_shows_the_pending_duel_straight_and_with_the_hand() -> None:
     assert f"{percent(expected.cheat or 0, True)} cheating with 12♥" in line
     report = odds_report.report(eng, {})
     assert report.data["duel"] == odds_report.duel_json("Sofia", expected)
+
+
+def minimax(
+    a: Card, d: Card, av: int, dv: int, a_hand: tuple[Card, ...] | None, d_hand: tuple[Card, ...] | None
+) -> bool:
+    """The Fated vs Fated duel played out as the engine offers it (§2.2.4 [000:L418]): the lower total (the
+    defender on a tie) plays or keeps first, then the other answers knowing that card; each side plays to
+    win; a side that flipped the Black Joker may not cheat."""
+
+    def wins(x: Card, y: Card) -> bool:
+        if x.is_black_joker:
+            return False
+        return True if y.is_black_joker else x.value + av >= y.value + dv
+
+    a_opts = [a] + ([*a_hand] if a_hand is not None and not a.is_black_joker else [])
+    d_opts = [d] + ([*d_hand] if d_hand is not None and not d.is_black_joker else [])
+    first, _ = cheat_order("A", a.value + av, "D", d.value + dv)
+    if first == "A":
+        return any(all(wins(x, y) for y in d_opts) for x in a_opts)
+    return not any(all(not wins(x, y) for x in a_opts) for y in d_opts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(full_deck()), min_size=2, max_size=8, unique=True),
+    st.integers(0, 6),
+    st.integers(0, 6),
+    st.lists(st.sampled_from([c for c in full_deck() if c not in ("RJ", "BJ")]), max_size=3, unique=True),
+    st.lists(st.sampled_from([c for c in full_deck() if c not in ("RJ", "BJ")]), max_size=3, unique=True),
+)
+def test_fated_vs_fated_odds_equal_the_duel_played_out_card_by_card(
+    codes: list[str], av: int, dv: int, a_codes: list[str], d_codes: list[str]
+) -> None:
+    """Every ordered pair of flips, each cheat order and each answer tried: the chances equal the closed form."""
+    deck = cards_of(codes)
+    a_hand, d_hand = cards_of(a_codes), cards_of(d_codes)
+    pairs = [(a, d) for a in deck for d in deck if a != d]
+    odds = opposed_odds(deck, (), av, dv, a_hand, d_hand)
+    assert odds.straight == Fraction(sum(minimax(a, d, av, dv, None, None) for a, d in pairs), len(pairs))
+    assert odds.aggressor_cheats == Fraction(sum(minimax(a, d, av, dv, a_hand, None) for a, d in pairs), len(pairs))
+    assert odds.both_cheat == Fraction(sum(minimax(a, d, av, dv, a_hand, d_hand) for a, d in pairs), len(pairs))
+
+
+def test_s2_2_4_fated_vs_fated_a_deck_of_one_reshuffles_between_the_flips() -> None:
+    """One card left: the aggressor flips it; the deck is empty, so the discards (now holding that card) are
+    reshuffled for the defender's flip (`deck.flip` runs once per side). 5 against {3, 9, 5}: wins 2 of 3."""
+    odds = opposed_odds(cards_of(["5R"]), cards_of(["3R", "9R"]), 0, 0, None, None)
+    assert odds.straight == Fraction(2, 3) and odds.reshuffles
+
+
+def test_the_panel_shows_a_pending_fated_vs_fated_duel() -> None:
+    """Sofia (Melee 3) attacks Mara (Defense 4), both Fated with a King in hand: the line above the table."""
+    sabre = {"name": "Sabre", "kind": "melee", "range": 1, "damage": "2/3/5"}
+    sofia = combatant(
+        "Sofia", kind="fated", initiative=20, wounds=8, skills={"melee": 3}, weapons=[sabre], hand=["13T"]
+    )
+    mara = combatant("Mara", kind="fated", initiative=1, wounds=8, defense=4, hand=["13C"])
+    s = run(session_from(sofia + mara), "initiative Sofia 9", "initiative Mara 2", "start", "spend Sofia strike Mara")
+    eng = engine_as(s, TTBEncounter)
+    st_ = ttb_state(s)
+    expected = opposed_odds(cards_of(st_.deck), cards_of(st_.discards), 3, 4, cards_of(["13T"]), cards_of(["13C"]))
+    shown = eng.odds(None)
+    assert shown is not None
+    line = "".join(span.text for span in shown.headline)
+    assert line.startswith(f"Sofia vs Mara: Melee 3 vs Defense 4 — {percent(expected.straight, True)} straight")
+    assert f"{percent(expected.both_cheat or 0, True)} if both cheat" in line
+    data = odds_report.report(eng, {}).data["opposed"]
+    assert isinstance(data, dict) and data["both_cheat"] == float(expected.both_cheat or 0)
