@@ -1,11 +1,14 @@
-"""Write the README's SVG screenshots of both systems: python scripts/screenshots.py"""
+"""Write the README's SVG screenshots of both systems: python scripts/screenshots.py [NAME.svg …]"""
 
 from __future__ import annotations
 
 import asyncio
 import shutil
+import sys
 import tempfile
 from pathlib import Path
+
+from textual.widgets import TabbedContent
 
 from tracker.rules.session import Session
 from tracker.store import files
@@ -43,7 +46,12 @@ SHOTS = {
             "damage Brann 9 icons=2 persistent=1",
         ],
     ),
+    # The odds: a duel waiting to be flipped, with the Fate Deck tab open; Ada's chances in the Zones tab.
+    "ttb-odds.svg": ("duel.toml", ["initiative Sofia 9", "start", "spend Sofia charge Enforcer", "answer pass 1"]),
+    "2d20-odds.svg": ("skirmish_srd.toml", ["start", "pick Ada"]),
 }
+#: The side tab a screenshot shows (the Turn tab otherwise).
+TABS = {"ttb-odds.svg": "tab-resources", "2d20-odds.svg": "tab-field"}
 
 
 async def shoot(name: str, example: str, commands: list[str], folder: Path) -> None:
@@ -54,14 +62,21 @@ async def shoot(name: str, example: str, commands: list[str], folder: Path) -> N
         session.execute(line)
     files.write_text(target, encounter_text(session))
     app = TrackerApp(session, target)
-    async with app.run_test(size=(120, 36)) as pilot:
+    size = (100, 30) if name in TABS else (120, 36)
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
+        if name in TABS:
+            app.screen.query_one("#side", TabbedContent).active = TABS[name]
+            await pilot.pause()
         app.save_screenshot(filename=name, path=str(ROOT / "docs"))
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
+        wanted = sys.argv[1:] or list(SHOTS)
         for name, (example, commands) in SHOTS.items():
+            if name not in wanted:
+                continue
             asyncio.run(shoot(name, example, commands, Path(tmp)))
             print(f"wrote docs/{name}")
 

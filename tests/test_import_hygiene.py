@@ -1,6 +1,6 @@
 """The rules core, the store and the headless CLI never import textual (CONTRACT.md §1, ARCHITECTURE).
 
-`tracker exec` and `tracker check` run on machines and in scripts where starting Textual would be
+`tracker exec`, `tracker check` and `tracker odds` run on machines and in scripts where starting Textual would be
 slow and pointless; the import-linter contract in pyproject.toml guards the direct imports, and this
 test guards what actually gets loaded at run time.
 """
@@ -52,8 +52,9 @@ PROBE = textwrap.dedent(
     check_code = tracker.cli.main(["check", sys.argv[1]])
     sys.stdin = io.StringIO("start\\nflip 2\\nundo\\n")
     exec_code = tracker.cli.main(["exec", sys.argv[1], "--json", "--save"])
+    odds_code = tracker.cli.main(["odds", sys.argv[1], "--tn", "10", "--av", "3", "--json"])
     loaded = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
-    print(json.dumps({"check": check_code, "exec": exec_code, "textual": loaded}), file=sys.stderr)
+    print(json.dumps({"check": check_code, "exec": exec_code, "odds": odds_code, "textual": loaded}), file=sys.stderr)
     """
 )
 
@@ -66,7 +67,7 @@ def test_headless_commands_never_load_textual(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stderr.strip().splitlines()[-1])
-    assert report == {"check": 0, "exec": 0, "textual": []}
+    assert report == {"check": 0, "exec": 0, "odds": 0, "textual": []}
 
 
 FAMILY_PROBE = textwrap.dedent(

@@ -22,8 +22,11 @@ DATA = Path(__file__).parent / "data"
 
 
 class _Parser(argparse.ArgumentParser):
+    #: Where the one-line error sends the user for help.
+    see = "tracker --help"
+
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"tracker: {message} (see 'tracker --help')\n")
+        self.exit(2, f"tracker: {message} (see '{self.see}')\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,6 +37,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int)
     p.add_argument("--json", action="store_true", help="print the state as JSON")
     p.add_argument("--save", action="store_true", help="write the file back atomically")
+    p = sub.add_parser(
+        "odds",
+        help="exact odds: the next Fate Deck flip and a duel, or a 2d20 test (tracker odds FILE --help)",
+        description="Exact odds from the encounter's live state. The options depend on the file's system: "
+        "'tracker odds FILE --help' lists them.",
+    )
+    p.add_argument("file")
+    p.add_argument("options", nargs=argparse.REMAINDER, help="the system's options, and --json")
     p = sub.add_parser("check", help="validate encounter files")
     p.add_argument("file", nargs="+")
     p = sub.add_parser("new", help="write a commented starter encounter")
@@ -84,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_exec(args.file, args.seed, args.json, args.save)
         if args.command == "check":
             return cmd_check(args.file)
+        if args.command == "odds":
+            return cmd_odds(args.file, args.options)
         if args.command == "new":
             return cmd_new(args.file, args.system)
         if args.command is None:
@@ -155,6 +168,44 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
         print(json.dumps(state_json(session), indent=2, ensure_ascii=False))
     else:
         print(summary(session))
+    return 0
+
+
+def _whole(text: str) -> int:
+    """A whole number of 0 or more for an odds option (argparse turns the error into one line)."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number (0 or more)")
+    return int(text)
+
+
+def cmd_odds(path: str, options: list[str]) -> int:
+    """`tracker odds FILE …`: the odds the family's panel shows, for the file's live state, as text or JSON.
+
+    The options are the family's (`RuleFamily.odds_options`): the parser is built once the file says
+    which system it plays, so ``tracker odds FILE --help`` lists that system's.
+    """
+    import shutil
+
+    from tracker.rules.session import Session
+    from tracker.rules.view import odds_block
+    from tracker.store import files
+
+    session = Session(files.load(path))
+    family = session.family
+    parser = _Parser(prog=f"tracker odds {path}", description=f"Exact odds for this {family.title} encounter.")
+    parser.see = f"tracker odds {path} --help"
+    parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    for option in family.odds_options:
+        kind = _whole if option.kind == "int" else str
+        parser.add_argument(option.flag, type=kind, metavar=option.metavar, help=option.help)
+    args = vars(parser.parse_args(options))
+    as_json = bool(args.pop("json"))
+    report = session.engine.odds_report({k: v for k, v in args.items() if v is not None})
+    if as_json:
+        print(json.dumps(report.data, indent=2, ensure_ascii=False))
+        return 0
+    width = shutil.get_terminal_size((100, 24)).columns
+    print("".join(span.text for span in odds_block(report.view, width)), end="")
     return 0
 
 

@@ -30,6 +30,7 @@ from tracker.rules.view import (
     ConditionNote,
     EncounterView,
     HeaderView,
+    OddsView,
     OrderView,
     PlayerRow,
     PlayerView,
@@ -55,6 +56,31 @@ class Capabilities:
 
     #: A group Momentum pool and a GM pool: the ``+ - ] [`` keys step them, the header shows them.
     pools: bool = False
+
+
+@dataclass(frozen=True)
+class OddsOption:
+    """One option of ``tracker odds FILE …`` that the file's family answers (the CLI builds its parser
+    from the family's list, so the command stays one for both families)."""
+
+    #: The option as typed: ``--tn``.
+    flag: str
+    help: str
+    #: "int" for a whole number (0 or more), "text" for a word (a name, a skill).
+    kind: str = "int"
+    metavar: str = "N"
+
+
+#: The options as given on the command line, by flag without its dashes (absent ones left out).
+OddsOptions: TypeAlias = Mapping[str, "int | str"]
+
+
+@dataclass(frozen=True)
+class OddsReport:
+    """What ``tracker odds`` prints: the table the panel shows (`view`), or `data` with ``--json``."""
+
+    view: OddsView
+    data: JSONObject
 
 
 class FamilyEngine(ABC):
@@ -167,6 +193,16 @@ class FamilyEngine(ABC):
     @abstractmethod
     def hidden_names(self) -> set[str]:
         """Combatants marked ``gm_only``: never shown to players."""
+
+    def odds(self, focus: str | None) -> OddsView | None:
+        """The chances the GM's odds panel shows about `focus` (None: nothing to show). The screen asks
+        only while that panel is in view, so the family may import its odds modules here, lazily."""
+        return None
+
+    def odds_report(self, options: OddsOptions) -> OddsReport:
+        """``tracker odds FILE …``: the chances the `options` ask for (one of the family's `odds_options`),
+        the same numbers the panel shows; Refusal for options that do not make a question."""
+        raise Refusal(f"{self.family.title} has no odds to compute")
 
     # --- what both families build the same way --------------------------------------------------
     def header(self) -> HeaderView:
@@ -284,6 +320,10 @@ class RuleFamily(ABC):
     capabilities: Capabilities
     #: Titles of the side panel's family tabs: "field" (Melee / Zones) and "resources" (Fate Deck / Pools).
     tab_titles: Mapping[str, str]
+    #: The family tab ("field" or "resources") whose panel shows `FamilyEngine.odds` above its text.
+    odds_tab: str | None = None
+    #: The options of ``tracker odds FILE …`` for this family's files.
+    odds_options: tuple[OddsOption, ...] = ()
 
     @abstractmethod
     def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:

@@ -234,3 +234,86 @@ def condition_notes(
             )
         )
     return tuple(notes)
+
+
+# --- odds -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OddsRow:
+    """One row of an odds table: what is flipped or rolled (or at whom), and a cell per column."""
+
+    label: str
+    cells: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OddsView:
+    """Chances the family computed for the GM (the Fate Deck's next flip, a roll against each target).
+
+    The panel and ``tracker odds`` lay the same table out (`odds_lines`): as given when it fits the
+    width, else on its side when the family allows it (`transposable`): thirteen thresholds across
+    suit an 80-column screen, thirteen rows a 44-column side panel.
+    """
+
+    title: str
+    #: The top-left cell: what the columns count ("≥" for at-least thresholds).
+    corner: str
+    columns: tuple[str, ...]
+    rows: tuple[OddsRow, ...]
+    #: Lines under the table (what a bought die costs, the legend).
+    notes: Block = ()
+    transposable: bool = False
+    #: Lines between the title and the table: the question at hand (the pending duel's chances), where
+    #: a short panel still shows them.
+    headline: Block = ()
+
+
+def _grid(corner: str, columns: tuple[str, ...], rows: list[tuple[str, tuple[str, ...]]], label_max: int) -> list[str]:
+    """Rows of text: the label column left-aligned (cut to `label_max` with an ellipsis), every other
+    column right-aligned to its widest cell."""
+    labels = [x if len(x) <= label_max else x[: max(1, label_max - 1)] + "…" for x in (corner, *(r for r, _ in rows))]
+    label_width = max(len(x) for x in labels)
+    widths = [max(len(columns[i]), *(len(cells[i]) for _, cells in rows)) for i in range(len(columns))]
+    out = []
+    for label, (_, cells) in zip(labels, [(corner, columns), *rows], strict=True):
+        line = label.ljust(label_width) + "".join(" " + c.rjust(w) for c, w in zip(cells, widths, strict=True))
+        out.append(line.rstrip())
+    return out
+
+
+def _fit(corner: str, columns: tuple[str, ...], rows: list[tuple[str, tuple[str, ...]]], width: int) -> list[str]:
+    """The grid at full label width, or with labels cut (to 8 at the least) until it fits `width`."""
+    longest = max(len(x) for x in (corner, *(r for r, _ in rows)))
+    grid = _grid(corner, columns, rows, longest)
+    over = max(len(x) for x in grid) - width
+    if over > 0:
+        grid = _grid(corner, columns, rows, max(MIN_LABEL, longest - over))
+    return grid
+
+
+#: The narrowest a table's label column gets when the room is short (then the panel clips).
+MIN_LABEL = 8
+
+
+def odds_block(odds: OddsView, width: int) -> Block:
+    """The odds as a text block for `width` columns: the title, the header row (bold), the rows, the notes.
+
+    The table is laid out as given when it fits; otherwise, if transposable, with rows and columns
+    swapped when that is narrower; a table wider than the room either way is left to the panel's
+    clipping, never wrapped into a jumble.
+    """
+    rows = [(r.label, r.cells) for r in odds.rows]
+    grid = _fit(odds.corner, odds.columns, rows, width) if rows else []
+    if odds.transposable and grid and max(len(x) for x in grid) > width:
+        flipped_columns = tuple(label for label, _ in rows)
+        flipped_rows = [(col, tuple(cells[i] for _, cells in rows)) for i, col in enumerate(odds.columns)]
+        flipped = _fit(odds.corner, flipped_columns, flipped_rows, width)
+        if max(len(x) for x in flipped) < max(len(x) for x in grid):
+            grid = flipped
+    out = BlockWriter().line(odds.title, "bold")
+    head = out.block() + odds.headline
+    out = BlockWriter()
+    for n, line in enumerate(grid):
+        out.line(line, "bold" if n == 0 else "")
+    return head + out.block() + odds.notes

@@ -6,6 +6,7 @@ Status is never shown by colour alone: each has a symbol and a word. Nothing her
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import SupportsFloat
 
 from tracker.rules.view import ConditionTag
 
@@ -114,3 +115,16 @@ def condition_tags(
         full, brief, meaning = (shown or {}).get(key, (full, brief, name))
         tags.append(ConditionTag(full, brief, stem, meaning))
     return tuple(tags)
+
+
+def percent(chance: SupportsFloat, sign: bool = False) -> str:
+    """A chance as a whole percentage ("38", or "38 %" with `sign`): 0 and 100 only when certain, so a
+    one-in-three-hundred chance reads 1, never 0, and a near-certainty 99, never 100."""
+    p = float(chance)
+    if p <= 0:
+        text = "0"
+    elif p >= 1:
+        text = "100"
+    else:
+        text = str(min(99, max(1, round(p * 100))))
+    return text + " %" if sign else text

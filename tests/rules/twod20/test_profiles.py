@@ -125,12 +125,21 @@ def test_s3_0_secret_war_parameters() -> None:
     assert p.ranged_base_difficulty == 1
     assert p.secondary_target == "full"
     assert p.stress_recovery == "scene_start"
+    # The attack tests' attribute + skill [002:L119-121]: the sheet names its skills Fighting and Academia.
+    assert (p.melee_test, p.ranged_test, p.mental_test) == (
+        "agility+fighting",
+        "coordination+fighting",
+        "will+academia",
+    )
     silent = {f.name for f in fields(Profile)} - {
         "name",
         "ranged_base_difficulty",
         "secondary_target",
         "stress_recovery",
         "actions",
+        "melee_test",
+        "ranged_test",
+        "mental_test",
     }
     for key in silent:
         assert getattr(p, key) == getattr(srd, key), key

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from tracker.rules import view, words
-from tracker.rules.family import FamilyEngine, JSONObject
+from tracker.rules.family import FamilyEngine, JSONObject, OddsOptions, OddsReport
 from tracker.rules.ttb import actions
 from tracker.rules.ttb.catalogue import CONDITIONS, SHORT, TIMING
 from tracker.rules.ttb.core import TTBEngine
@@ -204,6 +204,17 @@ class TTBEncounter(TTBEngine, FamilyEngine):
             for name, value in points:
                 out.line(f"  {name}: {value}")
         return out.block()
+
+    def odds(self, focus: str | None) -> view.OddsView | None:
+        """The next flip's odds and the pending duel's (imported only when the Fate Deck tab is shown)."""
+        from tracker.rules.ttb import odds_report
+
+        return odds_report.panel(self)
+
+    def odds_report(self, options: OddsOptions) -> OddsReport:
+        from tracker.rules.ttb import odds_report
+
+        return odds_report.report(self, options)
 
     def prompt_view(self) -> view.PromptView | None:
         p = self.st.prompt

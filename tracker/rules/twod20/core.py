@@ -8,7 +8,7 @@ from tracker.rules.twod20.file import TwoD20File
 from tracker.rules.twod20.profiles import Profile, resolve_profile
 from tracker.rules.twod20.sheet import TwoD20Combatant
 from tracker.rules.twod20.state import Fighter, TwoD20State
-from tracker.rules.twod20.zones import ZoneMap
+from tracker.rules.twod20.zones import AttackDifficulty, ZoneMap
 
 
 class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
@@ -56,8 +56,10 @@ class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
         return self.profile.gm_pool.title()
 
 
-def range_report(eng: TwoD20Engine, attacker: str, target: str, weapon_range: str | None, kind: str = "ranged") -> str:
-    """What the screens show: the range category and Difficulty from `attacker` to `target` (C37)."""
+def attack_check(
+    eng: TwoD20Engine, attacker: str, target: str, weapon_range: str | None, kind: str = "ranged"
+) -> AttackDifficulty:
+    """The range category and Difficulty from `attacker` to `target`, each modifier in its notes (C37)."""
     from tracker.rules.twod20.zones import attack_difficulty
 
     a, t = eng.fighter(attacker), eng.fighter(target)
@@ -85,5 +87,11 @@ def range_report(eng: TwoD20Engine, attacker: str, target: str, weapon_range: st
     if a.sprinted:
         extra.append((1, "Sprinted +1 until its next turn"))
     difficulty = result.difficulty + sum(n for n, _ in extra)
-    notes = "; ".join([*result.notes, *(text for _, text in extra)])
-    return f"{result.range.title()} range, Difficulty {difficulty}" + (f" ({notes})" if notes else "")
+    return AttackDifficulty(result.range, difficulty, (*result.notes, *(text for _, text in extra)))
+
+
+def range_report(eng: TwoD20Engine, attacker: str, target: str, weapon_range: str | None, kind: str = "ranged") -> str:
+    """What the screens show: the range category and Difficulty from `attacker` to `target` (C37)."""
+    result = attack_check(eng, attacker, target, weapon_range, kind)
+    notes = "; ".join(result.notes)
+    return f"{result.range.title()} range, Difficulty {result.difficulty}" + (f" ({notes})" if notes else "")

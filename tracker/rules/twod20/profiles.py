@@ -73,6 +73,11 @@ class Profile:
     ranged_step_rule: str = "table"
     melee_base_difficulty: int = 1
     mental_base_difficulty: int = 1
+    #: Each attack form's test as "attribute+skill" (RULES.md §3.0 Melee/Ranged/Mental attack rows): the
+    #: odds read an attacker's TN from its sheet with them. SRD mental: Will + Talk of "Fight/Talk".
+    melee_test: str = "agility+fight"
+    ranged_test: str = "coordination+fight"
+    mental_test: str = "will+talk"
     prone_ranged_difficulty: int = 1
     prone_bonus_momentum: int = 1
     prone_hindered: bool = False
@@ -120,6 +125,9 @@ PROFILES: dict[str, Profile] = {
         stress_display="remaining",
         ranged_base_difficulty=1,
         ranged_step_rule="either_direction",
+        melee_test="agility+close_combat",
+        ranged_test="coordination+ballistics",
+        mental_test="personality+persuade",
         prone_ranged_difficulty=2,
         prone_bonus_momentum=2,
         prone_hindered=True,
@@ -137,6 +145,9 @@ PROFILES: dict[str, Profile] = {
     "secret-war": Profile(
         name="secret-war",
         ranged_base_difficulty=1,
+        melee_test="agility+fighting",
+        ranged_test="coordination+fighting",
+        mental_test="will+academia",
         secondary_target="full",
         stress_recovery="scene_start",
         actions=SECRET_WAR_ACTIONS,

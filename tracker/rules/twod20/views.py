@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from tracker.rules import view, words
 from tracker.rules.errors import Refusal
-from tracker.rules.family import FamilyEngine, JSONObject
+from tracker.rules.family import FamilyEngine, JSONObject, OddsOptions, OddsReport
 from tracker.rules.twod20 import actions
 from tracker.rules.twod20 import order as handover
 from tracker.rules.twod20.catalogue import CONDITIONS, SHORT, TIMING
@@ -261,6 +261,17 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
                 out.line(f"  {name}: {st.fighters[name].fortune}")
         out.line().line(f"Profile: {self.profile.name} · order: {self.order_rule}", "dim")
         return out.block()
+
+    def odds(self, focus: str | None) -> view.OddsView | None:
+        """`focus`'s chances against each target (imported only when the Zones tab is shown)."""
+        from tracker.rules.twod20 import odds_report
+
+        return odds_report.panel(self, focus)
+
+    def odds_report(self, options: OddsOptions) -> OddsReport:
+        from tracker.rules.twod20 import odds_report
+
+        return odds_report.report(self, options)
 
     def prompt_view(self) -> view.PromptView | None:
         p = self.st.prompt

@@ -20,7 +20,7 @@ from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
 from tracker.rules.errors import Refusal
 from tracker.rules.family import FamilyEngine
-from tracker.rules.view import Block, ConditionNote, EncounterView, HeaderView, OrderView, PromptView
+from tracker.rules.view import Block, ConditionNote, EncounterView, HeaderView, OddsView, OrderView, PromptView
 from tracker.rules.words import quote
 from tracker.ui.messages import Submit
 from tracker.ui.palette import TrackerCommands
@@ -68,6 +68,8 @@ class TrackerScreen(Screen[None]):
     resources: var[Block] = var(())
     prompt: var[PromptView | None] = var(None)
     log_slice: var[LogSlice] = var(((), 0))
+    #: The family's odds, asked for only while its odds tab shows (`_show_odds`).
+    odds: var[OddsView | None] = var(None)
 
     def __init__(self, read_only: bool = False) -> None:
         super().__init__()
@@ -101,9 +103,9 @@ class TrackerScreen(Screen[None]):
                 with TabPane("Conditions", id="tab-conditions"):
                     yield ConditionsPanel().data_bind(subject=TrackerScreen.subject, notes=TrackerScreen.conditions)
                 with TabPane(family.tab_titles["field"], id="tab-field"):
-                    yield TextPanel(id="field").data_bind(block=TrackerScreen.field)
+                    yield self._family_panel("field").data_bind(block=TrackerScreen.field)
                 with TabPane(family.tab_titles["resources"], id="tab-resources"):
-                    yield TextPanel(id="resources").data_bind(block=TrackerScreen.resources)
+                    yield self._family_panel("resources").data_bind(block=TrackerScreen.resources)
                 with TabPane("Log", id="tab-log"):
                     yield LogPanel().data_bind(entries=TrackerScreen.log_slice)
         with Vertical(id="log-strip"):
@@ -117,6 +119,27 @@ class TrackerScreen(Screen[None]):
                 id="command-line",
             )
         yield Footer()
+
+    def _family_panel(self, tab: str) -> TextPanel:
+        """The Melee/Zones or Fate Deck/Pools panel; the family's odds tab shows the odds above its text."""
+        panel = TextPanel(id=tab)
+        if self.session.family.odds_tab == tab:
+            panel.data_bind(odds=TrackerScreen.odds)
+        return panel
+
+    def _show_odds(self) -> None:
+        """Ask the family for the odds while its odds tab is showing, once per revision and selection:
+        the odds modules are imported and the odds computed only for a GM who looks at them."""
+        tab = self.session.family.odds_tab
+        view = self.view
+        if tab is None or view is None or not self.is_mounted:
+            return
+        if self.query_one("#side", TabbedContent).active != f"tab-{tab}":
+            return
+        key = (view.revision, view.focus)
+        if key != getattr(self, "_odds_key", None):
+            self._odds_key = key
+            self.odds = self.engine.odds(view.focus)
 
     def on_mount(self) -> None:
         self.query_one("#order-table", OrderTable).focus()
@@ -159,6 +182,7 @@ class TrackerScreen(Screen[None]):
         self.resources = view.resources
         self.prompt = view.prompt
         self.log_slice = (view.log, view.logged)
+        self._show_odds()
         # The footer is rebuilt only when the set of usable keys can have changed.
         history = self.session.history
         signature = (view.phase, view.header.active is None, view.prompt, bool(history.commands), bool(history.undone))
@@ -190,6 +214,7 @@ class TrackerScreen(Screen[None]):
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """Panels in hidden tabs skip their redraws; the one coming into view catches up."""
+        self._show_odds()
         for panel in event.pane.query(Panel):
             panel.catch_up()
 

@@ -1,7 +1,9 @@
 """A panel whose whole content is a block of the family's text: Turn, Melee or Zones, Fate Deck or Pools.
 
 The family decides what the block says (AP pips and legal actions, engagements, the zone map, the
-deck or the pools); the panel only draws it, scrollable, and only when the block changed.
+deck or the pools); the panel only draws it, scrollable, and only when the block changed. The family's
+odds tab (Fate Deck, Zones) draws the odds table above the block, laid out for the panel's width
+(`view.odds_block`: thirteen thresholds across on a wide panel, down on a narrow one).
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from textual.app import ComposeResult
 from textual.reactive import var
 from textual.widgets import Static
 
-from tracker.rules.view import Block
+from tracker.rules.view import Block, OddsView, Span, odds_block
 from tracker.ui.widgets.base import Panel, to_text
 
 
@@ -24,6 +26,8 @@ class TextPanel(Panel):
 
     #: The family's text for this panel (bound to one slice of the screen's view).
     block: var[Block] = var(())
+    #: The odds shown above the block (only the family's odds tab is bound to them).
+    odds: var[OddsView | None] = var(None)
 
     def compose(self) -> ComposeResult:
         yield Static(classes="panel-body")
@@ -31,5 +35,16 @@ class TextPanel(Panel):
     def watch_block(self) -> None:
         self.redraw()
 
+    def watch_odds(self) -> None:
+        self.redraw()
+
+    def on_resize(self) -> None:
+        if self.odds is not None:
+            self.redraw()  # the table's layout follows the width
+
     def draw(self) -> None:
-        self.put(self.query_one(".panel-body", Static), to_text(self.block))
+        block = self.block
+        if self.odds is not None:
+            width = self.scrollable_content_region.width or self.size.width
+            block = (*odds_block(self.odds, max(1, width)), Span("\n"), *block)
+        self.put(self.query_one(".panel-body", Static), to_text(block))
