@@ -252,12 +252,11 @@ def check_invariants(session: Session) -> None:
                 assert type(value) is int and value >= 1, (name, key, value)
             else:
                 assert value is True, (name, key, value)
-    # CONTRACT.md §4: the JSON state can always be built.
-    # Before `start` the pools are the ones the scene will start with (CONTRACT.md §3 "Pools before start").
+    # CONTRACT.md §4: the JSON state can always be built; its pools are the live ones, before `start` the
+    # ones the scene will start with (CONTRACT.md §3 "Pools before start").
     json_state = state_json(session)
-    momentum, threat = eng.starting_pools() if state.phase == "setup" else (state.momentum, state.threat)
-    assert json_state["pools"]["momentum"] == momentum
-    assert json_state["pools"]["threat"] == threat
+    assert json_state["pools"]["momentum"] == state.momentum
+    assert json_state["pools"]["threat"] == state.threat
 
 
 def snapshot(session: Session) -> tuple[dict[str, Any], dict[str, Any]]:
