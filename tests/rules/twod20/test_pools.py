@@ -138,22 +138,6 @@ def test_s3_3_momentum_amount_must_be_a_number() -> None:
     refused(started(), "momentum lots", "whole number")
 
 
-def test_s3_3_pools_before_start_show_the_files_values() -> None:
-    """CONTRACT.md §3 "Pools before start", §4: before `start` the JSON pools are the file's
-    ``[encounter] momentum``/``threat`` (RULES.md §3.3), and `start` keeps them."""
-    s = session_from(encounter(momentum=2, threat=4))
-    assert state_json(s)["pools"] == {"momentum": 2, "threat": 4}
-    run(s, "start")
-    assert state_json(s)["pools"] == {"momentum": 2, "threat": 4}
-
-
-def test_s3_3_pools_before_start_default_threat_is_2_per_pc() -> None:
-    """RULES.md §3.3 [004:L560], CONTRACT.md §3: without ``threat`` in the file the pool before `start` is
-    already 2 per player character."""
-    s = session_from(encounter(pcs=("Kit", "Ada", "Mo"), momentum=None, threat=None))
-    assert state_json(s)["pools"] == {"momentum": 0, "threat": 6}
-
-
 def test_s3_3_pool_changes_before_start_change_the_starting_pools() -> None:
     """CONTRACT.md §3 "Pools before start": ``momentum ±N`` / ``threat ±N`` before `start` change the pools the
     scene starts with (RULES.md §3.3: the cap and the floor hold as ever); undo takes them back."""
