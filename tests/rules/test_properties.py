@@ -11,7 +11,10 @@ invariants of RULES.md hold:
 * §2.2.2: a Control Hand holds at most 5 cards unless the table is being asked which card to discard;
 * §2.4: General and Combat AP never go below 0;
 * §2.7.1: a valued condition ends when its value reaches 0, so it is never stored as 0 or less;
-* §2.8.3: healing never lifts Wounds above the maximum; §2.7.2 Dead: the dead leave the order.
+* §2.8.3: healing never lifts Wounds above the maximum; §2.7.2 Dead: the dead leave the order;
+* CONTRACT.md §3 ``join``/``leave``: who left is out of the order and marked ``"left": true`` in the JSON; a
+  newcomer that joined this round is not in this round's order (README decision); newcomers' Twist cards are
+  theirs like anyone's (the stat blocks include a Fated without a hand).
 
 A refused command changes nothing (state and history); undo restores exactly the previous state and
 redo brings back exactly the state after the command; saving and loading the file is the identity.
@@ -28,6 +31,7 @@ from hypothesis import strategies as st
 from tests.conftest import assert_same_course, reloaded, ttb, ttb_state
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
+from tracker.rules.snapshot import state_json
 from tracker.rules.ttb.actions import ACTIONS
 from tracker.rules.ttb.cards import full_deck
 from tracker.rules.ttb.catalogue import CONDITIONS
@@ -83,6 +87,21 @@ armor = 2
 wounds = 6
 """
 
+#: Stat blocks ``join`` takes newcomers from (CONTRACT.md §2.1): a Fated who draws a hand as it joins, a Minion.
+BLOCKS = """
+[[stat_blocks]]
+name = "Drifter"
+kind = "fated"
+initiative = 1
+wounds = 6
+
+[[stat_blocks]]
+name = "Goon"
+rank_value = 5
+initiative = 2
+wounds = 4
+"""
+
 #: Optional extras: a Henchman with Fate Points and its subordinate Enforcer.
 EXTRAS = [
     """
@@ -113,7 +132,7 @@ ANSWER_WORDS = ["pass", "fail", "yes", "no", "hit", "miss", "flip", "pass 2", "m
 
 def encounter_text(extra: int, flips: str, combat_ap: int, recheck: bool) -> str:
     head = HEADER.format(flips=flips, combat_ap=combat_ap, recheck=str(recheck).lower())
-    return head + CORE + "".join(EXTRAS[:extra])
+    return head + CORE + "".join(EXTRAS[:extra]) + BLOCKS
 
 
 @st.composite
@@ -193,6 +212,12 @@ def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
         st.tuples(who, st.sampled_from(CARDS)).map(lambda t: f"initiative {t[0]} {t[1]}"),
         st.integers(0, 11).map(lambda k: f"flip {k}"),
         st.one_of(st.sampled_from(ANSWER_WORDS), st.sampled_from(CARDS), who).map(lambda a: f"answer {a}"),
+        # CONTRACT.md §3 join/leave: newcomers by block, numbered, renamed (clashes refused), and departures.
+        st.tuples(
+            st.sampled_from(["Goon", "goon", "Drifter", "Dragon"]), st.sampled_from(["", "count=1", "count=2"])
+        ).map(lambda t: f"join {t[0]} {t[1]}".strip()),
+        st.sampled_from(["join Vic from=Drifter", "join 'Sofia Ramos' from=Goon", "join Ally from=Goon side=players"]),
+        who.map(lambda n: f"leave {n}"),
     )
     if pace:
         plain = st.one_of(plain, *[st.just("next")] * pace)
@@ -233,9 +258,11 @@ def check_invariants(session: Session) -> None:
         if sheet.fated:
             twist = [*f.hand, *f.twist_deck, *f.twist_discards]
             assert sorted(twist) == sorted(sheet.twist_cards()), (name, twist)
-        # §2.7.2 Dead: out of the initiative order.
-        if f.dead:
-            assert name not in state.order
+        # §2.7.2 Dead: out of the initiative order; so is who left, and a newcomer until the next round.
+        if f.dead or f.arriving or name in state.left:
+            assert name not in state.order, (name, state.order)
+    json_left = {c["name"] for c in state_json(session)["combatants"] if c["left"]}
+    assert json_left == set(state.left)
     if state.prompt is not None:
         assert state.prompt.options or state.prompt.kind in ("critical", "suffocating_flip")
 

@@ -21,8 +21,11 @@ from typing import Literal
 from tracker.rules.errors import Refusal
 
 #: What a positional argument is, so completion can offer the right words. ``held`` is a condition the
-#: combatant named before it has (``remove`` completes only those), ``condition`` any condition.
-ArgKind = Literal["name", "condition", "held", "action", "zone", "number", "signed", "card", "answer", "text", "word"]
+#: combatant named before it has (``remove`` completes only those), ``condition`` any condition, ``block``
+#: a stat block of the encounter (``join``).
+ArgKind = Literal[
+    "name", "condition", "held", "action", "zone", "number", "signed", "card", "answer", "text", "word", "block"
+]
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,12 @@ class VerbSpec:
     while_prompted: bool = False
     #: Its entry in the command palette ("Damage…"); empty: not offered there.
     title: str = ""
+    #: What the value of a ``key=value`` option is, for completion (``from=`` a stat block, ``zone=`` a zone).
+    option_kinds: tuple[tuple[str, ArgKind], ...] = ()
+
+    def option_kind(self, key: str) -> ArgKind | None:
+        """The kind of the value `key=` takes (None: nothing to complete)."""
+        return dict(self.option_kinds).get(key.casefold())
 
     def kind_at(self, position: int) -> ArgKind | None:
         """The kind of the positional argument at `position` (1 = the first word after the verb)."""
@@ -178,13 +187,33 @@ DAMAGE = VerbSpec("damage", ("name", "number"), 2, 2, "damage NAME N", "damage a
 HEAL = VerbSpec("heal", ("name", "number"), 2, 2, "heal NAME N", "heal a combatant", title="Heal…")
 SPEND = VerbSpec("spend", ("name", "action", "word"), 2, None, "spend NAME ACTION [ARG …]", "take an action")
 SEED = VerbSpec("seed", ("number",), 1, 1, "seed N", "set the random seed for the flips and rolls to come")
+JOIN = VerbSpec(
+    "join",
+    ("block",),
+    1,
+    1,
+    "join NAME [from=BLOCK] [count=N] [side=S]",
+    "a combatant (or N from a stat block) joins mid-fight",
+    options=("from", "count", "side"),
+    title="Join the fight…",
+    option_kinds=(("from", "block"),),
+)
+LEAVE = VerbSpec(
+    "leave",
+    ("name",),
+    1,
+    1,
+    "leave NAME",
+    "a combatant leaves the fight (out of the order, kept in the file)",
+    title="Leave the fight…",
+)
 
 
 def table(family_title: str, specs: Sequence[VerbSpec]) -> VerbTable:
     """A family's table: the shared verbs (or the family's own version of one) around its own."""
     own = {s.verb: s for s in specs}
     first = [own.pop(s.verb, s) for s in (START, NEXT, ADD, REMOVE)]
-    last = [own.pop(s.verb, s) for s in (ANSWER, UNDO, REDO, SEED)]
+    last = [own.pop(s.verb, s) for s in (JOIN, LEAVE, ANSWER, UNDO, REDO, SEED)]
     return VerbTable(family_title, [*first, *own.values(), *last])
 
 

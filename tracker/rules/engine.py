@@ -64,6 +64,11 @@ class Setup(Protocol[SheetT_co]):
     @property
     def encounter(self) -> EncounterInfo: ...
 
+    @property
+    def stat_blocks(self) -> Sequence[SheetT_co]:
+        """The stat blocks ``join`` may name (CONTRACT.md §2.1)."""
+        ...
+
     def rule_family(self) -> RuleFamily: ...
 
 
@@ -101,7 +106,9 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
         self.setup = setup
         #: The live state: what ``[state]`` in the file holds, mutated in place by the rules.
         self.st = state
+        #: Everyone's sheet: the setup's combatants, then those that joined mid-fight (kept in the state).
         self.sheets: dict[str, SheetT] = {c.name: c for c in setup.combatants}
+        self.sheets.update((c.name, c) for c in state.joined)
 
     @classmethod
     def install(cls, handlers: Mapping[str, Callable[[Self, Command], None]]) -> None:
@@ -110,8 +117,27 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
 
     # --- lookups -------------------------------------------------------------------------
     def name(self, text: str) -> str:
-        """Resolve a typed name (unique prefix, any case) to a combatant's name."""
-        return names.resolve(text, self.sheets.keys())
+        """Resolve a typed name (unique prefix, any case) to a combatant's name; one who has left the fight
+        is no longer named by any command (CONTRACT.md §3 ``leave``)."""
+        gone = self.st.left
+        if not gone:
+            return names.resolve(text, self.sheets.keys())
+        try:
+            return names.resolve(text, self.present_names())
+        except Refusal as missing:
+            try:
+                left = names.resolve(text, gone)
+            except Refusal:
+                raise missing from None
+            raise Refusal(f"{left} has left the fight: commands no longer name it") from None
+
+    def present_names(self) -> list[str]:
+        """Everyone still in the fight (not ``leave``-d), in the file's order, newcomers last."""
+        gone = self.st.left
+        return [n for n in self.sheets if n not in gone] if gone else list(self.sheets)
+
+    def has_left(self, name: str) -> bool:
+        return name in self.st.left
 
     def sheet(self, name: str) -> SheetT:
         """The combatant's file entry, as the GM wrote it (it never changes during play)."""
@@ -206,6 +232,8 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
         return condition_notes(self.fighter(who).conditions, self.CATALOGUE.conditions, self.CATALOGUE.timing)
 
     def words(self, kind: str) -> list[str]:
+        if kind == "block":
+            return [block.name for block in self.setup.stat_blocks]
         if kind == "condition":
             return list(self.CATALOGUE.conditions)
         if kind == "action":

@@ -105,7 +105,15 @@ class FamilyEngine(ABC):
 
     @abstractmethod
     def combatant_names(self) -> list[str]:
-        """Everyone in the encounter, in the file's order."""
+        """Everyone in the encounter, in the file's order, then those who joined mid-fight."""
+
+    @abstractmethod
+    def present_names(self) -> list[str]:
+        """Everyone still in the fight: `combatant_names` without those who left (``leave``)."""
+
+    @abstractmethod
+    def has_left(self, name: str) -> bool:
+        """`name` left the fight (``leave``): out of the order, never named by a command again."""
 
     @abstractmethod
     def side(self, name: str) -> str:
@@ -215,7 +223,13 @@ class FamilyEngine(ABC):
         """CONTRACT.md §4: the keys every family has, then the family's own (`combatant_json`, `table_json`)."""
         st = self.state
         combatants: list[JSONValue] = [
-            {"name": name, "side": self.side(name), "status": self.status(name), **self.combatant_json(name)}
+            {
+                "name": name,
+                "side": self.side(name),
+                "status": self.status(name),
+                "left": self.has_left(name),
+                **self.combatant_json(name),
+            }
             for name in self.combatant_names()
         ]
         return {
@@ -243,16 +257,22 @@ class FamilyEngine(ABC):
         lines = [first + (f", {pools}" if pools else "")]
         for name in self.combatant_names():
             conds = plain_conditions(self.shown_conditions(name))
-            line = f"  {name} ({self.status(name)}): {self.summary_body(name)}"
+            status = self.status(name) + (", left the fight" if self.has_left(name) else "")
+            line = f"  {name} ({status}): {self.summary_body(name)}"
             lines.append(line + (f" [{conds}]" if conds else ""))
         if st.prompt:
             lines.append(f"? {st.prompt.question}")
         return lines
 
     def in_order(self) -> list[str]:
-        """This round's order, then everyone not in it, in the file's order."""
+        """This round's order, then everyone else still in the fight, then those who left it."""
         order = self.state.order
-        return [*order, *(n for n in self.combatant_names() if n not in order)]
+        present = self.present_names()
+        return [
+            *order,
+            *(n for n in present if n not in order),
+            *(n for n in self.combatant_names() if n not in present),
+        ]
 
     def view(self, revision: int, selected: str | None) -> EncounterView:
         """Everything the GM screen shows, about `selected` (None or unknown: the active combatant)."""
@@ -277,7 +297,7 @@ class FamilyEngine(ABC):
         """Words the command line may complete for an argument of `kind`; `subject` is the combatant the
         line names first (as typed), for kinds that depend on it (``held``: that one's own conditions)."""
         if kind == "name":
-            return self.combatant_names()
+            return self.present_names()
         if kind == "held":
             who = self.find_name(subject) if subject else None
             return self.held_conditions(who) if who else self.words("condition")
@@ -290,7 +310,8 @@ class FamilyEngine(ABC):
         """What players may see (``tracker view --player``): nothing GM-only reaches it."""
         st = self.state
         hidden = self.hidden_names()
-        rows = tuple(self.player_row(n, hidden) for n in self.in_order() if n not in hidden)
+        # Who left the fight is gone from the players' table (the GM's order shows them, muted, at the end).
+        rows = tuple(self.player_row(n, hidden) for n in self.in_order() if n not in hidden and not self.has_left(n))
         active = st.active if st.active not in hidden else None
         question = self.player_question() if st.prompt and not mentions(st.prompt.question, hidden) else None
         where = f"Round {st.round}" if st.round else "not started"
@@ -299,7 +320,7 @@ class FamilyEngine(ABC):
     def find_name(self, text: str) -> str | None:
         """The combatant `text` names (case-insensitive, a unique prefix), or None: completion never refuses."""
         try:
-            return names.resolve(text, self.combatant_names())
+            return names.resolve(text, self.present_names())
         except Refusal:
             return None
 

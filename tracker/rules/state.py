@@ -39,6 +39,11 @@ class LiveState(Strict, Generic[FighterT]):
     #: The family's turn order (TTB: this round's initiative; 2d20: turns taken this round).
     order: list[str] = Field(default_factory=list)
     fighters: dict[str, FighterT]
+    #: The sheets of combatants that joined mid-fight (``join``, CONTRACT.md §2: they live in the state, not
+    #: in the setup), in the order they came; each family narrows the type to its own ``[[combatants]]`` entry.
+    joined: list[Any] = Field(default_factory=list)
+    #: Combatants that left the fight (``leave``): kept with their record, out of the order, not targetable.
+    left: list[str] = Field(default_factory=list)
     #: The one question waiting for the table; every other command is refused until it is answered.
     prompt: Prompt | None = None
     log: list[LogEntry] = Field(default_factory=list)

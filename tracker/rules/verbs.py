@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tracker.rules.commands import ADD, DAMAGE, HEAL, SPEND, VerbSpec, VerbTable, table
+from tracker.rules.commands import ADD, DAMAGE, HEAL, JOIN, LEAVE, SPEND, VerbSpec, VerbTable, table
 
 TTB = "ttb"
 D20 = "2d20"
@@ -66,6 +66,12 @@ TTB_VERBS: tuple[VerbSpec, ...] = (
         TTB,
     ),
     VerbSpec("flip", ("number",), 0, 1, "flip [N]", "flip N cards from the Fate Deck", TTB, needs_more=False),
+    replace(
+        JOIN,
+        help="a combatant (or N from a stat block) joins: it flips initiative and acts from the next round",
+        family=TTB,
+    ),
+    replace(LEAVE, family=TTB),
     VerbSpec("engage", ("name", "name"), 2, 2, "engage A B", "record a melee engagement of A with B", TTB),
     VerbSpec("disengage", ("name", "name"), 2, 2, "disengage A B", "end the engagement of A with B", TTB),
     VerbSpec("reshuffle", (), 0, 0, "reshuffle", "shuffle the discards back into the Fate Deck", TTB, needs_more=False),
@@ -103,6 +109,16 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
     ),
     replace(SPEND, help="take an action (attack, movement, swift …) and pay for it", family=D20),
     VerbSpec("move", ("name", "zone"), 2, 2, "move NAME ZONE", "move to a zone", D20, title="Move to a zone…"),
+    replace(
+        JOIN,
+        usage="join NAME [from=BLOCK] [count=N] [side=S] [zone=Z] [free]",
+        help="reinforcements join: 1 Threat per minor NPC, 2 per notable or major, once the scene runs (free: none)",
+        family=D20,
+        options=(*JOIN.options, "zone"),
+        flags=("free",),
+        option_kinds=(*JOIN.option_kinds, ("zone", "zone")),
+    ),
+    replace(LEAVE, family=D20),
     VerbSpec("reach", ("name", "name"), 2, 2, "reach A B", "declare A within Reach of B", D20),
     VerbSpec(
         "momentum",

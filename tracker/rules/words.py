@@ -16,6 +16,8 @@ STATUS_MARK = {
     "defeated": "▼",
     "dying": "✚",
     "dead": "✖",
+    #: Not a status of CONTRACT.md §4 (the JSON says ``"left": true``): how the order table shows it.
+    "left": "←",
 }
 
 

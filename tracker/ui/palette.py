@@ -55,6 +55,11 @@ def offers(screen: TrackerScreen) -> list[Offer]:
         end = verbs.get("end")
         if st.phase != "ended" and end is not None:
             out.append((end.title, end.help, partial(screen.run_line, "end")))
+    join, leave = verbs.get("join"), verbs.get("leave")
+    if prompt is None and join is not None and session.engine.choices("block"):
+        out.append((join.title, join.help, screen.action_join))
+    if prompt is None and leave is not None:
+        out.append((leave.title, leave.help, partial(screen.action_prefill, "leave")))
     if session.history.commands:
         out.append(("Undo", f"undo: {session.history.commands[-1]}", partial(screen.run_line, "undo")))
     if session.history.undone:

@@ -138,12 +138,19 @@ def test_s3_3_momentum_amount_must_be_a_number() -> None:
     refused(started(), "momentum lots", "whole number")
 
 
-def test_s3_3_pools_are_set_at_start_so_changes_before_it_are_refused() -> None:
-    """RULES.md §3.13 scene_start sets the pools from the file; a change before `start` would be overwritten,
-    so it is refused instead."""
-    s = session_from(encounter())
-    refused(s, "momentum +2", "use 'start' before 'momentum'")
-    refused(s, "threat +2", "use 'start' before 'threat'")
+def test_s3_3_pool_changes_before_start_change_the_starting_pools() -> None:
+    """CONTRACT.md §3 "Pools before start": ``momentum ±N`` / ``threat ±N`` before `start` change the pools the
+    scene starts with (RULES.md §3.3: the cap and the floor hold as ever); undo takes them back."""
+    s = run(session_from(encounter(momentum=2, threat=4)), "threat +1", "momentum -2")
+    assert state_json(s)["pools"] == {"momentum": 0, "threat": 5}
+    refused(s, "momentum -1", "the Momentum pool holds only 0")
+    run(s, "momentum +9")
+    assert d20_state(s).momentum == 6
+    run(s, "start")
+    assert state_json(s)["pools"] == {"momentum": 6, "threat": 5}
+    assert "Momentum 6, Threat 5" in " ".join(e.text for e in d20_state(s).log)
+    run(s, "undo", "undo")
+    assert state_json(s)["pools"] == {"momentum": 0, "threat": 5}
 
 
 def test_c31_scene_end_lowers_momentum_by_1() -> None:

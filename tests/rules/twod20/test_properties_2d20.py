@@ -8,7 +8,9 @@ raises `Refusal`; anything else is a bug. After every command the invariants of 
 * §3.3: 0 ≤ Momentum ≤ 6 (the profile's cap) and Threat/Heat ≥ 0; Fortune within 0..5;
 * §3.10.1: every track's stress taken is within 0..max, max after Fatigue (`engine.tracks`);
 * §3.10.2: Harms never decrease, except by `undo`;
-* §3.11: valued conditions are ints ≥ 1, the others `true`.
+* §3.11: valued conditions are ints ≥ 1, the others `true`;
+* CONTRACT.md §3 ``join``/``leave``: reinforcements never take Threat below 0 [004:L585]; who left takes no
+  turn, is in no Reach and is marked ``"left": true`` in the JSON.
 
 A refused command changes neither the state nor the history; `undo` after an accepted command restores exactly
 the previous state and `redo` the state after it; saving and loading the file is the identity.
@@ -49,6 +51,17 @@ adjacent = ["Road"]
 
 [[zones]]
 name = "Road"
+
+[[stat_blocks]]
+name = "Goon"
+npc_type = "minor"
+stress = 5
+zone = "Gate"
+
+[[stat_blocks]]
+name = "Captain"
+npc_type = "notable"
+stress = 7
 """
 
 SRD = """
@@ -215,6 +228,12 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
         st.tuples(st.sampled_from(["stabilize", "revive"]), who).map(" ".join),
         st.tuples(who, st.sampled_from(["wound", "trauma", "metanoia"])).map(lambda t: f"treat {t[0]} {t[1]}"),
         st.tuples(who, st.integers(-2, 2)).map(lambda t: f"fortune {t[0]} {t[1]:+d}"),
+        # CONTRACT.md §3 join (Reinforcements [004:L585]) and leave.
+        st.tuples(
+            st.sampled_from(["Goon", "goon count=2", "Captain", "Cap count=1", "Bill from=Goon", "Goon count=3 free"]),
+            st.sampled_from(["", "", "zone=Road", "zone=Moon", "side=players"]),
+        ).map(lambda t: f"join {t[0]} {t[1]}".strip()),
+        who.map(lambda n: f"leave {n}"),
     )
     prompt = d20_state(session).prompt
     if prompt is not None:
@@ -252,12 +271,16 @@ def check_invariants(session: Session) -> None:
                 assert type(value) is int and value >= 1, (name, key, value)
             else:
                 assert value is True, (name, key, value)
-    # CONTRACT.md §4: the JSON state can always be built.
-    # Before `start` the pools are the ones the scene will start with (CONTRACT.md §3 "Pools before start").
+    # CONTRACT.md §3 leave: who left takes no turn and is in no Reach; the JSON marks exactly them.
+    assert state.active not in state.left
+    assert not any(n in pair for pair in state.reach for n in state.left)
+    json_left = {c["name"] for c in state_json(session)["combatants"] if c["left"]}
+    assert json_left == set(state.left)
+    # CONTRACT.md §4: the JSON state can always be built; its pools are the live ones, before `start` the
+    # ones the scene will start with (CONTRACT.md §3 "Pools before start").
     json_state = state_json(session)
-    momentum, threat = eng.starting_pools() if state.phase == "setup" else (state.momentum, state.threat)
-    assert json_state["pools"]["momentum"] == momentum
-    assert json_state["pools"]["threat"] == threat
+    assert json_state["pools"]["momentum"] == state.momentum
+    assert json_state["pools"]["threat"] == state.threat
 
 
 def snapshot(session: Session) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -205,7 +205,8 @@ def orderable(eng: TTBEngine, who: str) -> list[str]:
     """The subordinates `who` may Order now (§2.5 Order, decision A18): alive, answering to `who` or to
     anyone, and not yet acted this round — the same checks `precheck` makes on the one named."""
     out = []
-    for name, sheet in eng.sheets.items():
+    for name in eng.present_names():
+        sheet = eng.sheet(name)
         if name == who or not sheet.subordinate or eng.fighter(name).dead:
             continue
         if sheet.controller and sheet.controller.casefold() != who.casefold():
@@ -226,7 +227,7 @@ def _needs_someone(eng: TTBEngine, who: str, key: str) -> str | None:
     if wanted is None:
         return None
     condition, title = wanted
-    if not any(f.conditions.get(condition) and not f.dead for f in eng.st.fighters.values()):
+    if not any(eng.fighter(n).conditions.get(condition) and not eng.fighter(n).dead for n in eng.present_names()):
         return f"nobody is {title}: {ACTIONS[key].title} has no one to treat (RULES.md §2.5)"
     return None
 

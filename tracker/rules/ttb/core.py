@@ -68,6 +68,8 @@ class TTBEngine(Engine[TTBFile, TTBCombatant, Fighter, TTBState]):
         self.halt = False
         while self.st.agenda and self.st.prompt is None and not self.halt:
             step = self.st.agenda.pop(0)
+            if step.who is not None and step.who in self.st.left:
+                continue  # work queued for someone who has since left the fight (a Reactivate offer …)
             self.steps[step.op](self, step)
         if self.halt:
             self.st.after_turn = self.st.agenda + self.st.after_turn

@@ -60,8 +60,8 @@ def reshuffle(eng: TTBEngine, why: str) -> None:
     rng.shuffle(st, st.deck)
     st.reshuffles += 1
     eng.log(f"Fate Deck reshuffled ({why}): {counted(len(st.deck), 'card')}")
-    for name, sheet in eng.sheets.items():
-        if sheet.fated and not st.fighters[name].dead:
+    for name in eng.present_names():
+        if eng.sheet(name).fated and not st.fighters[name].dead:
             draw_twist(eng, name, "the reshuffle")
 
 

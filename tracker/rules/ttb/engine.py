@@ -13,12 +13,11 @@ from tracker.rules import rng
 from tracker.rules.commands import Command, count, signed_int
 from tracker.rules.errors import Refusal
 from tracker.rules.state import reset
-from tracker.rules.ttb import answers, conditions, damage, deck, effects, initiative, lifecycle
+from tracker.rules.ttb import answers, conditions, damage, deck, effects, initiative, lifecycle, roster
 from tracker.rules.ttb.cards import full_deck, parse_card, parse_damage_profile
 from tracker.rules.ttb.core import TTBEngine, step
 from tracker.rules.ttb.file import TTBFile
-from tracker.rules.ttb.sheet import starting_fate_points
-from tracker.rules.ttb.state import Fighter, Step, TTBState
+from tracker.rules.ttb.state import Step, TTBState
 
 if TYPE_CHECKING:
     from tracker.rules.ttb.views import TTBEncounter
@@ -29,25 +28,7 @@ def new_state(setup: TTBFile, seed: int) -> TTBState:
     st = TTBState(seed=seed, fighters={}, deck=full_deck())
     rng.shuffle(st, st.deck)
     for sheet in setup.combatants:
-        f = Fighter(wounds=sheet.wounds)
-        for key, value in sheet.conditions.items():
-            if key == "unconscious":
-                f.unconscious = True
-                f.conditions["prone"] = True
-            else:
-                f.conditions[key] = value
-        if not sheet.fated:
-            assert sheet.rank_value is not None
-            f.fate_points = (
-                sheet.fate_points if sheet.fate_points is not None else starting_fate_points(sheet.rank_value)
-            )
-        else:
-            f.hand = [parse_card(c).code for c in (sheet.hand or [])]
-            twist = [c for c in sheet.twist_cards() if c not in f.hand]
-            rng.shuffle(st, twist)
-            f.twist_deck = twist
-        f.shots = {w.name: w.capacity for w in sheet.weapons if w.capacity}
-        st.fighters[sheet.name] = f
+        st.fighters[sheet.name] = roster.fighter_for(st, sheet)
     return st
 
 
@@ -76,7 +57,7 @@ def make_engine(setup: TTBFile, state: TTBState) -> TTBEncounter:
 
 def _start(eng: TTBEngine, cmd: Command) -> None:
     eng.require_not_started()
-    if not any(not f.dead for f in eng.st.fighters.values()):
+    if not any(not eng.fighter(n).dead for n in eng.present_names()):
         raise Refusal("nobody is left to fight")
     eng.push(Step(op="begin"))
 
@@ -216,6 +197,14 @@ def _disengage(eng: TTBEngine, cmd: Command) -> None:
     eng.log(f"{a} and {b} are no longer engaged")
 
 
+def _join(eng: TTBEngine, cmd: Command) -> None:
+    roster.join(eng, cmd)
+
+
+def _leave(eng: TTBEngine, cmd: Command) -> None:
+    roster.leave(eng, cmd.args[0])
+
+
 def _answer(eng: TTBEngine, cmd: Command) -> None:
     answers.answer(eng, " ".join(cmd.args))
 
@@ -251,6 +240,8 @@ HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
     "flip": _flip,
     "engage": _engage,
     "disengage": _disengage,
+    "join": _join,
+    "leave": _leave,
     "answer": _answer,
     "reshuffle": _reshuffle,
     "end": _end,

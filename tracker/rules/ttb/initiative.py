@@ -32,8 +32,8 @@ def recompute(eng: TTBEngine, name: str) -> None:
 
 def flip_initiative(eng: TTBEngine) -> None:
     """At the start of Dramatic Time: every Fated without a GM-set card flips (no cheating)."""
-    for name, sheet in eng.sheets.items():
-        f = eng.fighter(name)
+    for name in eng.present_names():
+        sheet, f = eng.sheet(name), eng.fighter(name)
         if sheet.fated and f.init_card is None and not f.dead:
             card = deck.flip(eng, 1)[0]
             f.init_card = card.code
@@ -46,9 +46,15 @@ def _key(eng: TTBEngine, name: str) -> tuple[int, int, int]:
     return (-eng.fighter(name).init, 0 if sheet.fated else 1, -sheet.speed)
 
 
+def in_round(eng: TTBEngine, name: str) -> bool:
+    """In this round's order: alive, still in the fight, and not a newcomer waiting for the next round."""
+    f = eng.fighter(name)
+    return not f.dead and not f.arriving and not eng.has_left(name)
+
+
 def tied_groups(eng: TTBEngine) -> list[list[str]]:
-    """Groups of living combatants the rules cannot separate (same total, kind and Speed)."""
-    alive = sorted((n for n in eng.sheets if not eng.fighter(n).dead), key=lambda n: _key(eng, n))
+    """Groups of combatants in the round the rules cannot separate (same total, kind and Speed)."""
+    alive = sorted((n for n in eng.sheets if in_round(eng, n)), key=lambda n: _key(eng, n))
     groups = [list(g) for _, g in groupby(alive, key=lambda n: _key(eng, n))]
     return [g for g in groups if len(g) > 1]
 
@@ -77,7 +83,7 @@ def build_order(eng: TTBEngine) -> None:
         rank = picks.index(name) if name in picks else len(picks)
         return (*_key(eng, name), rank)
 
-    eng.st.order = sorted((n for n in eng.sheets if not eng.fighter(n).dead), key=key)
+    eng.st.order = sorted((n for n in eng.sheets if in_round(eng, n)), key=key)
 
 
 def apply_pending_mods(eng: TTBEngine) -> None:

@@ -18,8 +18,8 @@ def begin(eng: TTBEngine, _step: Step) -> None:
     st.phase = "between"
     st.round = 0
     eng.log(f"Dramatic Time begins: {eng.setup.encounter.name}")
-    for name, sheet in eng.sheets.items():
-        f = eng.fighter(name)
+    for name in eng.present_names():
+        sheet, f = eng.sheet(name), eng.fighter(name)
         if sheet.fated and sheet.hand is None and not f.hand and f.turns_taken == 0:
             for _ in range(3):
                 deck.draw_twist(eng, name, "end of the Prologue")
@@ -38,6 +38,7 @@ def round_start(eng: TTBEngine, _: Step) -> None:
     initiative.apply_pending_mods(eng)
     for f in st.fighters.values():
         f.acted = False
+        f.arriving = False  # newcomers of the last round take their place in the order now
     eng.push(step("ties"), step("advance"))
 
 
@@ -48,7 +49,7 @@ def ties(eng: TTBEngine, _: Step) -> None:
 def advance(eng: TTBEngine, _: Step) -> None:
     """Start the next turn in the order, or end the round when everyone has acted."""
     st = eng.st
-    if all(f.dead for f in st.fighters.values()):
+    if all(eng.fighter(n).dead for n in eng.present_names()):
         # Nobody can take a turn: stop here instead of cycling round_end/round_start forever.
         st.active = None
         st.phase = "between"

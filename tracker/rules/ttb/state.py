@@ -12,6 +12,7 @@ from pydantic import Field
 
 from tracker.rules.model import ConditionValue, Prompt, Strict
 from tracker.rules.state import LiveState
+from tracker.rules.ttb.sheet import TTBCombatant
 
 __all__ = ["Prompt"]
 
@@ -67,6 +68,8 @@ class Fighter(Strict):
     ap: int = 0
     combat_ap: int = 0
     acted: bool = False
+    #: Joined mid-round (``join``): out of this round's order, it enters the order from the next round.
+    arriving: bool = False
     turns_taken: int = 0
     quick_action_used: bool = False
     first_turn_slow: bool = False
@@ -100,6 +103,7 @@ class TTBState(LiveState[Fighter]):
 
     system: Literal["ttb"] = "ttb"
     phase: Phase = "setup"
+    joined: list[TTBCombatant] = Field(default_factory=list)
     deck: list[str]
     discards: list[str] = Field(default_factory=list)
     #: Cards flipped and not yet discarded (a flip in progress).

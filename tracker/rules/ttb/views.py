@@ -115,7 +115,7 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         st = self.st
         tied = {n for group in tied_groups(self) for n in group} if st.phase != "setup" else set()
         rows = []
-        for name in [*st.order, *(n for n in self.sheets if n not in st.order)]:
+        for name in self.in_order():
             sheet, f = self.sheets[name], st.fighters[name]
             active = st.active == name
             # Before a Fated flips, the column shows its Initiative aspect plus the card still to come, so it
@@ -126,17 +126,20 @@ class TTBEncounter(TTBEngine, FamilyEngine):
             if name in tied:
                 init += " ="  # tied: the table decides each round
             status = self.status(name)
+            gone = self.has_left(name)
+            if f.arriving:
+                init += " next"  # joined this round: in the order from the next one
             cells = (
-                "▶" if active else ("✓" if f.acted else ""),
+                "▶" if active else ("✓" if f.acted and not gone else ""),
                 name,
                 init,
                 "Fated" if sheet.fated else str(sheet.rank_title() or ""),
-                words.status_text(status),
+                words.status_text("left" if gone else status),
                 f"{f.wounds}/{sheet.wounds}",
                 f"{words.pips(f.ap, 2)} {words.pips(f.combat_ap, 1)}" if active else "",
             )
             tags = words.condition_tags(conditions_json(self, name), SHORT)
-            rows.append(view.OrderRow(name, cells, status in ("dead", "unconscious"), tags))
+            rows.append(view.OrderRow(name, cells, gone or status in ("dead", "unconscious"), tags))
         return view.OrderView(
             COLUMNS,
             tuple(rows),

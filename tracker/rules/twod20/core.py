@@ -23,9 +23,10 @@ class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
         self.order_rule = setup.encounter.action_order or "alternating"
 
     def can_take_turn(self, name: str) -> bool:
-        """The dead and the unconscious take no turns; the Defeated still do (one Free Action) [004:L1872]."""
+        """The dead, the unconscious and those who left take no turns; the Defeated still do (one Free
+        Action) [004:L1872]."""
         a = self.fighter(name)
-        return not a.dead and not a.unconscious
+        return not a.dead and not a.unconscious and name not in self.st.left
 
     def in_reach_of_enemy(self, name: str) -> list[str]:
         out = []
@@ -43,13 +44,6 @@ class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
         first = next(iter(base))
         base[first] = max(0, base[first] - fatigue)
         return base
-
-    def starting_pools(self) -> tuple[int, int]:
-        """Momentum and the GM's pool as the scene starts: the file's, or 2 per player character for
-        Threat when the file gives none (RULES.md §3.3, §3.13)."""
-        info = self.setup.encounter
-        pcs = sum(1 for c in self.sheets.values() if c.pc)
-        return info.momentum or 0, info.threat if info.threat is not None else 2 * pcs
 
     @property
     def pool_name(self) -> str:

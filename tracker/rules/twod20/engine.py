@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from tracker.rules.commands import Command, count, signed_int
 from tracker.rules.errors import Refusal
-from tracker.rules.twod20 import actions, conditions, dice, harm, order, pools, turns
+from tracker.rules.twod20 import actions, conditions, dice, harm, order, pools, roster, turns
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.profiles import resolve_profile
-from tracker.rules.twod20.state import Fighter, Persistent, TwoD20State
+from tracker.rules.twod20.state import TwoD20State
 from tracker.rules.twod20.zones import ZoneMap
 from tracker.rules.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
 from tracker.rules.words import counted
@@ -21,26 +21,13 @@ if TYPE_CHECKING:
 
 
 def new_state(setup: TwoD20File, seed: int) -> TwoD20State:
-    """The state before `start`: no stress taken, the file's harms, fatigue, conditions and zones."""
+    """The state before `start`: no stress taken, the file's harms, fatigue, conditions and zones, and the
+    pools the scene will start with (``momentum``/``threat`` before ``start`` change them, CONTRACT.md §3)."""
     profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
     zones = ZoneMap(setup.zones)
-    fighters = {}
-    for c in setup.combatants:
-        tracks = list(c.stress) if isinstance(c.stress, dict) else [profile.default_track]
-        agent = Fighter(stress=dict.fromkeys(tracks, 0), harms=dict(c.harms), fatigue=c.fatigue)
-        start = c.starting_fortune if c.starting_fortune is not None else profile.starting_meta
-        agent.fortune = (c.fortune if c.fortune is not None else start) if c.pc else 0
-        agent.zone = zones.resolve(c.zone) if c.zone is not None else None
-        for key, value in c.conditions.items():
-            agent.conditions[key] = value
-            if key == "unconscious":
-                agent.unconscious = True
-            if key == "burning":
-                agent.burning_rounds = 1
-            if key == "persistent":
-                agent.persistent.append(Persistent(x=int(value), track=tracks[0], ticks=1))
-        fighters[c.name] = agent
-    return TwoD20State(seed=seed, fighters=fighters)
+    fighters = {c.name: roster.fighter_for(c, profile, zones) for c in setup.combatants}
+    momentum, threat = pools.starting(setup)
+    return TwoD20State(seed=seed, fighters=fighters, momentum=momentum, threat=threat)
 
 
 def open_engine(setup: TwoD20File, state: Mapping[str, object] | None, seed: int) -> TwoD20Encounter:
@@ -63,8 +50,8 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
         raise Refusal("nobody is able to act")
     info = eng.setup.encounter
     if st.phase == "setup":
-        st.momentum, st.threat = eng.starting_pools()
-        pcs = sum(1 for c in eng.sheets.values() if c.pc)
+        # The pools were set from the file when the encounter opened, changed since by any momentum/threat.
+        pcs = sum(1 for c in eng.setup.combatants if c.pc)
         why = "" if info.threat is not None else f" (2 per player character, {pcs})"
         eng.log(f"Scene begins: {info.name} — Momentum {st.momentum}, {eng.pool_name} {st.threat}{why}")
     else:
@@ -209,9 +196,7 @@ def _reach(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _pool(eng: TwoD20Engine, cmd: Command) -> None:
-    if eng.st.phase == "setup":
-        # `start` sets the pools from the file (RULES.md §3.3, §3.13): a change made before it would be lost.
-        raise Refusal(f"the pools are set when the scene starts: use 'start' before '{cmd.verb}'")
+    """``momentum ±N`` / ``threat ±N``; before ``start`` they change the pools the scene starts with."""
     delta = signed_int(cmd.args[0], cmd.verb.title())
     why = " ".join(cmd.args[1:]) or "GM"
     if cmd.verb == "momentum":
@@ -358,6 +343,14 @@ def _fortune(eng: TwoD20Engine, cmd: Command) -> None:
     pools.fortune(eng, name, signed_int(cmd.args[1], "Fortune"), " ".join(cmd.args[2:]) or "GM")
 
 
+def _join(eng: TwoD20Engine, cmd: Command) -> None:
+    roster.join(eng, cmd)
+
+
+def _leave(eng: TwoD20Engine, cmd: Command) -> None:
+    roster.leave(eng, cmd.args[0])
+
+
 def _answer(eng: TwoD20Engine, cmd: Command) -> None:
     if eng.st.prompt is None:
         raise Refusal("there is no question to answer")
@@ -385,6 +378,8 @@ HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "stabilize": _stabilize,
     "revive": _revive,
     "fortune": _fortune,
+    "join": _join,
+    "leave": _leave,
     "answer": _answer,
 }
 TwoD20Engine.install(HANDLERS)

@@ -36,15 +36,19 @@ def initiative_order(eng: TwoD20Engine) -> list[str]:
 
 
 def roll_initiative(eng: TwoD20Engine) -> None:
-    """Scores once per scene: fixed max(Agility, Insight), or rolled [CD] when the settings ask."""
-    rolled = eng.profile.random_initiative
-    for name, sheet in eng.sheets.items():
-        score = sheet.initiative_score()
-        if rolled:
-            r = dice.roll_challenge(eng.st, score)
-            eng.log(f"{name} rolls {r.describe()} for initiative")
-            score = r.total
-        eng.fighter(name).initiative = score
+    """Scores once per scene, for everyone in the fight (`score`)."""
+    for name in eng.present_names():
+        score(eng, name)
+
+
+def score(eng: TwoD20Engine, name: str) -> None:
+    """`name`'s initiative score: fixed max(Agility, Insight), or rolled [CD] when the settings ask [004:L1416]."""
+    value = eng.sheet(name).initiative_score()
+    if eng.profile.random_initiative:
+        r = dice.roll_challenge(eng.st, value)
+        eng.log(f"{name} rolls {r.describe()} for initiative")
+        value = r.total
+    eng.fighter(name).initiative = value
 
 
 def begin_round(eng: TwoD20Engine, opener: str | None = None, initiator: bool = False) -> None:

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from tracker.rules.errors import Refusal
 from tracker.rules.twod20.core import TwoD20Engine
+from tracker.rules.twod20.file import TwoD20File
+
+
+def starting(setup: TwoD20File) -> tuple[int, int]:
+    """Momentum and the GM's pool as the file starts them: its ``[encounter] momentum``/``threat``, or 2 per
+    player character for Threat when the file gives none (RULES.md §3.3, §3.13)."""
+    info = setup.encounter
+    pcs = sum(1 for c in setup.combatants if c.pc)
+    return info.momentum or 0, info.threat if info.threat is not None else 2 * pcs
 
 
 def momentum(eng: TwoD20Engine, delta: int, why: str) -> None:

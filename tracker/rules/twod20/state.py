@@ -8,6 +8,7 @@ from pydantic import Field
 
 from tracker.rules.model import ConditionValue, Strict
 from tracker.rules.state import LiveState
+from tracker.rules.twod20.sheet import TwoD20Combatant
 
 
 class Persistent(Strict):
@@ -84,6 +85,7 @@ class TwoD20State(LiveState[Fighter]):
 
     system: Literal["2d20"] = "2d20"
     phase: Phase = "setup"
+    joined: list[TwoD20Combatant] = Field(default_factory=list)
     scene: int = 1
     #: Who took the last turn (the hand-over goes to an opposing side).
     last_actor: str | None = None

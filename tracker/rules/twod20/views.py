@@ -41,7 +41,7 @@ def harm_counts(eng: TwoD20Engine, name: str) -> dict[str, int]:
 def pools(eng: TwoD20Engine) -> dict[str, int]:
     """The pools by name (the GM's under its profile name, and as ``threat`` too); before ``start``
     the values the scene will start with (CONTRACT.md §3 "Pools before start")."""
-    momentum, threat = eng.starting_pools() if eng.st.phase == "setup" else (eng.st.momentum, eng.st.threat)
+    momentum, threat = eng.st.momentum, eng.st.threat
     out = {"momentum": momentum, eng.profile.gm_pool: threat}
     if eng.profile.gm_pool != "threat":
         out["threat"] = threat
@@ -59,7 +59,7 @@ def persistent_text(a: Fighter) -> tuple[str, str, str]:
 def order_notes(eng: TwoD20Engine) -> list[str]:
     """How many still act this round, and who kept the initiative last (they may not keep again yet)."""
     st = eng.st
-    waiting = [n for n, a in st.fighters.items() if not a.acted and not a.dead]
+    waiting = [n for n, a in st.fighters.items() if not a.acted and not a.dead and n not in st.left]
     notes = [f"{len(waiting)} still to act"]
     if st.kept_by:
         notes.append(f"{st.kept_by} kept last: an enemy acts before they keep again")
@@ -139,7 +139,7 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         st = self.st
         rows = []
         labelled = len(self.profile.tracks) > 1  # several tracks: each gets its letter (the legend says which)
-        for name in [*st.order, *(n for n in self.sheets if n not in st.order)]:
+        for name in self.in_order():
             sheet, a = self.sheets[name], st.fighters[name]
             maxima = self.tracks(name)
             # Stress as the log counts it: what is left of each track (the JSON state keeps what was taken).
@@ -148,17 +148,18 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
             )
             harms = " ".join(f"{k[0].upper()}{v}" for k, v in harm_counts(self, name).items() if v)
             status = self.status(name)
+            gone = self.has_left(name)
             cells = (
-                "▶" if st.active == name else ("✓" if a.acted else ""),
+                "▶" if st.active == name else ("✓" if a.acted and not gone else ""),
                 name,
                 sheet.side_name,
-                a.zone or "",
-                words.status_text(status),
+                "" if gone else a.zone or "",
+                words.status_text("left" if gone else status),
                 stress,
                 harms,
             )
             tags = words.condition_tags(a.conditions, SHORT, {"persistent": persistent_text(a)} if a.persistent else {})
-            rows.append(view.OrderRow(name, cells, status in ("dead", "unconscious", "defeated"), tags))
+            rows.append(view.OrderRow(name, cells, gone or status in ("dead", "unconscious", "defeated"), tags))
         return view.OrderView(
             COLUMNS,
             tuple(rows),
@@ -210,7 +211,7 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         if focus and self.fighter(focus).zone:
             self._ranges_from(focus, out)
         for zone in names:
-            people = [n for n, a in self.st.fighters.items() if a.zone == zone and not a.dead]
+            people = [n for n, a in self.st.fighters.items() if a.zone == zone and not a.dead and n not in self.st.left]
             traits = self.zones.traits(zone)
             out.add(zone, "bold")
             if traits:
@@ -231,7 +232,11 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         kind = "melee" if band == "reach" else "ranged"
         said = f"{weapon.name}, {band}" if weapon else "no weapon in the file: Close assumed"
         out.line(f"From {who} ({said}):", "bold")
-        others = [n for n, a in self.st.fighters.items() if n != who and not a.dead and a.zone is not None]
+        others = [
+            n
+            for n, a in self.st.fighters.items()
+            if n != who and not a.dead and a.zone is not None and n not in self.st.left
+        ]
         for label, group in (
             ("", [n for n in others if self.enemies(who, n)]),
             ("allies: ", [n for n in others if not self.enemies(who, n)]),

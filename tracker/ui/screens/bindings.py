@@ -9,7 +9,7 @@ from __future__ import annotations
 from textual.binding import Binding
 
 #: Keys that change the encounter: a read-only view refuses them.
-GM_ONLY_ACTIONS = {"next_turn", "undo", "redo", "spend", "prefill", "pool", "command", "answer"}
+GM_ONLY_ACTIONS = {"next_turn", "undo", "redo", "spend", "prefill", "pool", "command", "answer", "join"}
 
 GM_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     Binding("n", "next_turn", "Next", id="next", tooltip="End the turn (or start the fight)"),
@@ -21,6 +21,8 @@ GM_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     Binding("a", "prefill('add')", "Add cond.", id="add"),
     Binding("r", "prefill('remove')", "Remove cond.", id="remove", show=False),
     Binding("m", "prefill('move')", "Move", id="move"),
+    Binding("J", "join", "Join the fight", id="join", show=False, tooltip="A combatant joins from a stat block"),
+    Binding("L", "prefill('leave')", "Leave the fight", id="leave", show=False),
     Binding("plus", "pool('momentum', 1)", "Momentum +1", id="momentum-up", show=False),
     Binding("minus", "pool('momentum', -1)", "Momentum −1", id="momentum-down", show=False),
     Binding("right_square_bracket", "pool('threat', 1)", "Threat +1", id="threat-up", show=False),

@@ -237,6 +237,8 @@ class TrackerScreen(Screen[None]):
             return shown is not None and int(str(parameters[0])) <= len(shown.answers)
         if action == "spend":
             return st.active is not None or None
+        if action == "join":
+            return bool(self.engine.choices("block"))  # nothing to join from without stat blocks
         if action == "undo":
             return bool(self.session.history.commands) or None
         if action == "redo":
@@ -334,6 +336,11 @@ class TrackerScreen(Screen[None]):
             return
         who = self._target()
         self.open_line(f"{verb} {quote(who)} " if who else f"{verb} ")
+
+    def action_join(self) -> None:
+        """`J` opens ``join `` for a stat block's name (completed from the encounter's stat blocks)."""
+        if not self.read_only:
+            self.open_line("join ")
 
     def action_command(self) -> None:
         """`:` opens the command line; a line kept from a refusal comes back all selected (typing replaces it)."""

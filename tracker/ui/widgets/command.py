@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.suggester import Suggester
 from textual.widgets import Input
 
+from tracker.rules.commands import ArgKind
 from tracker.rules.family import FamilyEngine
 from tracker.rules.words import quote
 
@@ -49,6 +50,8 @@ class CommandSuggester(Suggester):
             matches = [v for v in verbs.verbs() if v.startswith(words[0].casefold())]
             return value + matches[0][len(words[0]) :] + " " if matches else None
         spec = verbs.get(words[0].casefold())
+        if spec is not None and "=" in words[-1]:
+            return self._option_value(value, words[-1], spec.option_kind(words[-1].partition("=")[0]), engine)
         kind = spec.kind_at(len(words) - 1) if spec else None
         if kind is None:
             return None
@@ -58,6 +61,18 @@ class CommandSuggester(Suggester):
         for option in engine.choices(kind, names[0] if names else None):
             if option.casefold().startswith(partial.casefold()) and option.casefold() != partial.casefold():
                 head = value[: len(value) - len(partial)].rstrip("'\"")
+                return head + quote(option) + " "
+        return None
+
+    @staticmethod
+    def _option_value(value: str, word: str, kind: ArgKind | None, engine: FamilyEngine) -> str | None:
+        """The rest of a ``key=value`` option's value (``from=Gu`` → ``from='Guild Thug'``), from its kind."""
+        typed = word.partition("=")[2].lstrip("'\"")
+        if kind is None:
+            return None
+        for option in engine.choices(kind):
+            if option.casefold().startswith(typed.casefold()) and option.casefold() != typed.casefold():
+                head = value[: len(value) - len(typed)].rstrip("'\"")
                 return head + quote(option) + " "
         return None
 
