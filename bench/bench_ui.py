@@ -23,7 +23,6 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Footer, Input, RichLog, Static, TabbedContent, TabPane
 
 from bench.bench_engine import encounter_text
-from tracker.rules.session import Session
 from tracker.store import files, save
 from tracker.ui.app import TrackerApp
 
@@ -76,14 +75,14 @@ async def first_frame(make: Any) -> float:
 def brawl_app(folder: Path) -> TrackerApp:
     target = folder / "brawl.toml"
     target.write_text((Path(__file__).resolve().parent.parent / "examples" / "brawl.toml").read_text())
-    return TrackerApp(Session(files.load(target)), target)
+    return TrackerApp(save.load_session(target), target)
 
 
 async def next_latency(n: int, folder: Path, presses: int = 40) -> tuple[float, float, float]:
     """Median and p95 seconds from the `next` key action to the repainted frame."""
     target = folder / f"bench{n}.toml"
     target.write_text(encounter_text(n))
-    session = Session(files.load(target))
+    session = save.load_session(target)
     session.execute("start")
     files.write_text(target, save.encounter_text(session))
     app = TrackerApp(session, target)

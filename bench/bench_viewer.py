@@ -18,9 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tracker.rules.session import Session
 from tracker.store import files
-from tracker.store.save import encounter_text
+from tracker.store.save import encounter_text, load_session
 
 ROOT = Path(__file__).resolve().parent.parent
 WRITES = 30
@@ -34,7 +33,7 @@ def cpu_seconds(pid: int) -> float:
 def run(viewers: int, folder: Path, idle_seconds: float = 0.0) -> None:
     path = folder / f"fight{viewers}.toml"
     shutil.copy(ROOT / "examples" / "duel.toml", path)
-    session = Session(files.load(path))
+    session = load_session(path)
     session.execute("initiative Sofia 9")
     files.write_text(path, encounter_text(session))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TRACKER_CONFIG_DIR": str(folder / "config")}

@@ -140,12 +140,11 @@ def failed(command: str | None, lines: list[str], status: int) -> int:
 
 
 def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
-    from tracker.rules.session import Session
     from tracker.rules.snapshot import state_json
     from tracker.store import files
-    from tracker.store.save import encounter_text
+    from tracker.store.save import encounter_text, load_session
 
-    session = Session(files.load(path), seed=seed)
+    session = load_session(path, seed=seed)
     for number, raw in enumerate(sys.stdin.read().splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -249,11 +248,11 @@ def cmd_new(path: str, system: str) -> int:
 
 def cmd_run(path: str, theme: str | None) -> int:
     """The GM's screen on an encounter file: the only process that writes it (CONTRACT.md §5)."""
-    from tracker.rules.session import Session
     from tracker.store import files
     from tracker.store.lock import FileHeld, WriterLock
+    from tracker.store.save import load_session
 
-    session = Session(files.load(path))
+    session = load_session(path)
     lock = WriterLock(Path(path))
     try:
         lock.acquire()
@@ -358,17 +357,16 @@ def cmd_demo_screen(path: str | None, delay: float, seed: int | None, theme: str
 
     from tracker.store import files
 
-    text = builtin_demo_text() if path is None else Path(path).read_text(encoding="utf-8")
+    text = builtin_demo_text() if path is None else files.read_text(path)
     setup = files.parse_text(text, path or "<built-in demo>")
     if not setup.demo:
         print(f"tracker: {path} has no [[demo]] steps", file=sys.stderr)
         return 1
     folder = Path(tempfile.mkdtemp(prefix="tracker-demo-"))
     copy = folder / (Path(path).name if path else "demo.toml")
-    copy.write_text(text, encoding="utf-8")
     from tracker.ui.demo import DemoApp
 
-    DemoApp(copy, setup, delay=delay, seed=seed, theme=theme, loop=loop).run()
+    DemoApp(copy, setup, delay=delay, seed=seed, theme=theme, loop=loop, text=text).run()
     return 0
 
 

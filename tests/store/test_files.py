@@ -13,11 +13,12 @@ from typing import Any, NoReturn
 
 import pytest
 
+from tests.conftest import run
 from tracker.cli import main
 from tracker.rules.session import Session
 from tracker.store import files
 from tracker.store.files import FileInvalid
-from tracker.store.save import encounter_document, encounter_text
+from tracker.store.save import encounter_document, encounter_text, keep_setup
 from tracker.store.tomlpos import Positions
 
 ENCOUNTER = textwrap.dedent(
@@ -91,11 +92,13 @@ def test_every_save_of_a_session_reloads_as_the_fight_so_far(tmp_path: Path) -> 
         assert again.history.model_dump() == session.history.model_dump(), line
 
 
-def test_a_given_setup_text_is_written_as_it_is() -> None:
-    """The hook for keeping the GM's own setup (CONTRACT.md §2): the setup part goes out verbatim."""
-    session = played_session("start", "flip 2")
-    text = encounter_text(session, setup_text=ENCOUNTER)
-    assert text.startswith(ENCOUNTER)
+def test_a_kept_setup_text_is_written_as_it_is() -> None:
+    """Keeping the GM's own setup (CONTRACT.md §2): the setup part goes out verbatim, then the live part."""
+    session = played_session()
+    keep_setup(session, ENCOUNTER)
+    run(session, "start", "flip 2")
+    text = encounter_text(session)
+    assert text.startswith(ENCOUNTER + "\n[state]")
     again = Session(files.parse_text(text, "<test>"))
     assert again.state.model_dump() == session.state.model_dump()
     assert again.history.model_dump() == session.history.model_dump()

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tracker.rules.session import Session
-from tracker.store import files
+from tracker.store.save import load_session
 from tracker.ui.app import TrackerApp
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -23,6 +22,7 @@ def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def make_app(tmp_path: Path, example: str) -> TrackerApp:
+    """The GM screen on a copy, opened the way `tracker run` opens it (saves keep the file's setup text)."""
     target = tmp_path / example
     shutil.copy(EXAMPLES / example, target)
-    return TrackerApp(Session(files.load(target)), target)
+    return TrackerApp(load_session(target), target)

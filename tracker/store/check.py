@@ -2,7 +2,9 @@
 
 Beyond the schema, it plays the ``[[demo]]`` script on a scratch session (a demo that would be refused
 is a problem at that step), validates a saved live state, and checks that the history still replays.
-The family may also warn about what it allows but finds unusual (``FILE:LINE:COL: warning: …``);
+The family may also warn about what it allows but finds unusual (``FILE:LINE:COL: warning: …``), and
+the check warns where saves cannot keep the GM's setup text where it stands (a setup table after the
+live ``[state]`` / ``[history]``, or live data outside those tables; see `tracker.store.setup_text`);
 warnings are printed, but only errors make the check fail.
 """
 
@@ -16,6 +18,7 @@ from pydantic import ValidationError
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.store.files import FileInvalid, Problem, parse_text, validation_problems, warnings_of
+from tracker.store.setup_text import split_setup
 from tracker.store.tomlpos import Positions
 
 
@@ -72,4 +75,15 @@ def check_file(path: str) -> Report:
             line, col = pos.find(("demo", n, "do"))
             problems.append(Problem(line, col, f"demo step {n + 1} ('{step.do}') is refused: {exc}"))
             break
-    return Report(path, problems, warnings_of(setup, text))
+    return Report(path, problems, [*warnings_of(setup, text), *_layout_warnings(text)])
+
+
+def _layout_warnings(text: str) -> list[Problem]:
+    """Where saves cannot keep the GM's setup text where it stands (CONTRACT.md §2; `split_setup`)."""
+    split = split_setup(text)
+    if split.setup is None:
+        return [Problem(split.line, 1, f"{split.problem}: saves will rewrite the setup, without its comments", True)]
+    return [
+        Problem(h.line, 1, "a setup table after the live [state] / [history]: saves keep it, above them", True)
+        for h in split.moved
+    ]

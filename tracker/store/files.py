@@ -191,16 +191,22 @@ def warnings_of(setup: EncounterFile, text: str) -> list[Problem]:
 
 def load(path: str | Path) -> EncounterFile:
     """Read and validate an encounter file; FileInvalid for a missing, unreadable or invalid one."""
+    return parse_text(read_text(path), str(path))
+
+
+def read_text(path: str | Path) -> str:
+    """An encounter file's text exactly as on disk (CRLF line endings kept, for saves that keep the GM's
+    setup byte for byte); FileInvalid for a missing or unreadable file."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open(encoding="utf-8", newline="") as handle:
+            return handle.read()
     except FileNotFoundError:
         raise FileInvalid(str(path), [Problem(1, 1, "no such file")]) from None
     except IsADirectoryError:
         raise FileInvalid(str(path), [Problem(1, 1, "is a folder, not an encounter file")]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise FileInvalid(str(path), [Problem(1, 1, f"cannot read: {exc}")]) from None
-    return parse_text(text, str(path))
 
 
 def write_text(target: Path, text: str) -> None:
@@ -211,7 +217,7 @@ def write_text(target: Path, text: str) -> None:
     folder = target.resolve().parent
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

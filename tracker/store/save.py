@@ -5,52 +5,112 @@ history) and never imports tomli_w; this module turns a session into the file. T
 --save`, the demo, the benchmarks and the tests all save through `encounter_text`, so a test that
 reloads a session exercises the same bytes a restart reads.
 
+**The GM's own setup text.** CONTRACT.md §2: the setup the GM wrote is never rewritten. A session
+opened from a file (`load_session`, `session_from_text`, or `keep_setup` on a session built by hand)
+remembers the file's text; its first save cuts out the setup part (`tracker.store.setup_text`:
+everything above the live ``[state]`` / ``[history]`` tables, comments and all), and every save writes
+those bytes as they are, followed by the regenerated live part. Combatants a bestiary or party expands,
+or a ``from``/``count`` makes, are therefore never written out: the GM's lines that make them are. A
+session with no file text (tests, in-memory ones), or a file whose setup cannot be kept (see
+`split_setup`), gets its setup serialised from the models instead, the way every file was written before.
+
 **The setup cache.** The setup never changes while a session plays (undo replays the history from it),
-so its TOML is serialised once per session and reused; a durable save after each command then only
-serialises ``[state]`` and ``[history]`` (bench/bench_engine.py: "engine + durable" must stay under
+so its text, kept or serialised, is fixed once per session; a durable save after each command then
+only serialises ``[state]`` and ``[history]`` (bench/bench_engine.py: "engine + durable" must stay under
 10 ms). The cache lives here, in a `weakref.WeakKeyDictionary` keyed by the `Session` object, rather
 than as a slot on `Session`: the rules layer stays ignorant of how it is stored, and an entry goes
-away with its session (the app builds a new `Session` after a failed save or a demo restart, which
-gets a fresh entry).
-
-**The GM's own setup text.** CONTRACT.md §2 says the setup the GM wrote is never rewritten. Today the
-setup part is re-serialised from the models; `encounter_text` already takes the setup part as an
-optional argument, so a later change can pass the GM's original text there and have every save write
-it verbatim, with only the live part below it regenerated.
+away with its session (the app builds a new `Session` after a failed save or a demo restart, and keeps
+the text for it again).
 """
 
 from __future__ import annotations
 
+import logging
 import weakref
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import tomli_w
 
 from tracker.rules.session import Session
+from tracker.store import files
+from tracker.store.setup_text import LIVE_TABLES, split_setup
 
-#: Setup TOML per live session (see the module docstring for why it is keyed by the session).
-_SETUP_TEXT: weakref.WeakKeyDictionary[Session, str] = weakref.WeakKeyDictionary()
+log = logging.getLogger(__name__)
 
-#: The live tables a save regenerates; everything else in the file is the setup.
-LIVE_TABLES = ("state", "history")
+
+@dataclass(frozen=True)
+class _Setup:
+    """A session's setup text as saves write it (ending in the blank line before the live part)."""
+
+    text: str
+    newline: str = "\n"
+
+
+@dataclass(frozen=True)
+class _FileText:
+    """The text a session was read from, not split yet: the first save splits it (`_setup_of`)."""
+
+    text: str
+    path: str
+
+
+#: Setup text per live session (see the module docstring for why it is keyed by the session).
+_SETUP: weakref.WeakKeyDictionary[Session, _Setup | _FileText] = weakref.WeakKeyDictionary()
+
 #: The setup's tables in the order a GM writes them (CONTRACT.md §2, the starter files).
 SETUP_ORDER = ("encounter", "settings", "zones", "combatants", "demo")
 
 
-def encounter_text(session: Session, setup_text: str | None = None) -> str:
-    """The whole file as TOML text: the setup part, a blank line, then ``[state]`` and ``[history]``.
+def keep_setup(session: Session, file_text: str, path: str = "") -> None:
+    """Make every save of `session` write the setup part of `file_text` (the file it was read from) verbatim.
 
-    `setup_text` is the setup part to write as it is (for keeping the GM's own text, CONTRACT.md §2);
-    by default it is the setup serialised from the models, once per session.
+    The text is split at the first save, not here: finding and checking the setup part parses the file
+    once more, which a session that never saves (`tracker exec` without ``--save``, a viewer) skips.
     """
-    if setup_text is None:
-        setup_text = _SETUP_TEXT.get(session)
-        if setup_text is None:
-            setup_text = tomli_w.dumps(setup_document(session))
-            _SETUP_TEXT[session] = setup_text
-    elif not setup_text.endswith("\n"):
-        setup_text += "\n"
-    return setup_text + "\n" + tomli_w.dumps(live_document(session))
+    _SETUP[session] = _FileText(file_text, path)
+
+
+def session_from_text(text: str, path: str, seed: int | None = None) -> Session:
+    """A session on an encounter file's text whose saves keep the GM's setup text (FileInvalid if invalid)."""
+    session = Session(files.parse_text(text, path), seed=seed)
+    keep_setup(session, text, path)
+    return session
+
+
+def load_session(path: str | Path, seed: int | None = None) -> Session:
+    """A session on the encounter file at `path` whose saves keep the GM's setup text."""
+    return session_from_text(files.read_text(path), str(path), seed)
+
+
+def _setup_of(session: Session) -> _Setup:
+    """The setup part every save of `session` writes, worked out once.
+
+    The GM's text when the session has one and it can be kept; otherwise (no file text, or a file whose
+    setup `split_setup` cannot cut out, which is logged once) the setup serialised from the models.
+    """
+    setup = _SETUP.get(session)
+    if isinstance(setup, _Setup):
+        return setup
+    if setup is not None:
+        split = split_setup(setup.text)
+        if split.setup is not None:
+            setup = _SETUP[session] = _Setup(split.setup, split.newline)
+            return setup
+        where = f"{setup.path or '<file>'}:{split.line}"
+        log.warning("tracker: warning: %s: %s; saves rewrite the setup", where, split.problem)
+    setup = _SETUP[session] = _Setup(tomli_w.dumps(setup_document(session)) + "\n")
+    return setup
+
+
+def encounter_text(session: Session) -> str:
+    """The whole file as TOML text: the setup part (`_setup_of`), then ``[state]`` and ``[history]``."""
+    setup = _setup_of(session)
+    live = tomli_w.dumps(live_document(session))
+    if setup.newline != "\n":
+        live = live.replace("\n", setup.newline)
+    return setup.text + live
 
 
 def encounter_document(session: Session) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from textual.widgets import Static
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.store import files
-from tracker.store.save import encounter_text
+from tracker.store.save import encounter_text, session_from_text
 from tracker.ui.config import load_config, save_config
 from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.screens.modals import HeldScreen
@@ -196,7 +196,7 @@ class TrackerApp(App[None]):
         try:
             files.write_text(self.path, text)
         except OSError as exc:
-            self.session = Session(files.parse_text(self._durable, str(self.path)))
+            self.session = session_from_text(self._durable, str(self.path))
             self.bump()
             return f"not saved, so not done: {exc.strerror or exc}"
         self._durable = text

@@ -15,7 +15,7 @@ from textual.binding import Binding
 from tracker.rules.family import EncounterFile
 from tracker.rules.session import Session
 from tracker.store import files
-from tracker.store.save import encounter_text
+from tracker.store.save import encounter_text, keep_setup
 from tracker.ui.app import TrackerApp
 from tracker.ui.screens.main import TrackerScreen
 
@@ -27,17 +27,35 @@ class DemoApp(TrackerApp):
     BINDINGS = [Binding("space", "toggle_pause", "Pause", id="demo.pause")]
 
     def __init__(
-        self, copy: Path, setup: EncounterFile, *, delay: float, seed: int | None, theme: str | None, loop: bool
+        self,
+        copy: Path,
+        setup: EncounterFile,
+        *,
+        delay: float,
+        seed: int | None,
+        theme: str | None,
+        loop: bool,
+        text: str | None = None,
     ) -> None:
+        """`text` is the file `setup` was read from: the copy keeps its setup text (and comments) as written."""
         self._setup = setup.model_copy(update={"state": None, "history": None})
         self._seed = seed
-        session = Session(self._setup, seed=seed)
+        self._text = text
+        self._label = str(copy)
+        session = self._fresh_session()
         files.write_text(copy, encounter_text(session))
         super().__init__(session, copy, theme=theme)
         self.delay = delay
         self.loop = loop
         self.paused = False
         self.steps_played = 0
+
+    def _fresh_session(self) -> Session:
+        """The script's starting point: the setup with no live state, saved with the file's setup text."""
+        session = Session(self._setup, seed=self._seed)
+        if self._text is not None:
+            keep_setup(session, self._text, self._label)
+        return session
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -74,7 +92,7 @@ class DemoApp(TrackerApp):
                 self.exit()
                 return
             await self._wait(self.delay * 2)
-            self.session = Session(self._setup, seed=self._seed)
+            self.session = self._fresh_session()
             files.write_text(self.path, encounter_text(self.session))
             self._caption("The demo starts again…")
             self.bump()
