@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 from pydantic_core import PydanticCustomError
 
 
@@ -55,6 +55,18 @@ class EncounterInfo(Strict):
     threat: int | None = Field(default=None, ge=0)
     #: How much a ``--player`` view shows of Fatemaster wounds: hidden, or a descriptor.
     player_view: Literal["hidden", "descriptor", "exact"] = "descriptor"
+    #: Files of ``[[stat_blocks]]``, relative to the encounter file (CONTRACT.md §2.1). The loader gathers
+    #: their blocks into the family file's ``stat_blocks`` before validation; one file may be given alone.
+    bestiary: list[str] = Field(default_factory=list)
+    #: A file of ``[[combatants]]``, relative to the encounter file: the players' characters, shared by the
+    #: encounters of a campaign; the loader puts them first among the combatants (CONTRACT.md §2.1).
+    party: str | None = None
+
+    @field_validator("bestiary", mode="before")
+    @classmethod
+    def _one_file(cls, value: object) -> object:
+        """``bestiary = "guild.toml"`` is the list of that one file."""
+        return [value] if isinstance(value, str) else value
 
 
 ConditionValue = Annotated[StrictBool | StrictInt, Field(union_mode="left_to_right")]

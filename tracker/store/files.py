@@ -20,20 +20,29 @@ from pydantic import ValidationError
 
 from tracker.rules.encounter import EncounterFile, validate_document
 from tracker.rules.model import LOCATED, Loc
-from tracker.store.tomlpos import Positions
+from tracker.store.tomlpos import Locator, Positions
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a file, at a position; a `warning` is allowed but worth a look."""
+    """One thing wrong with a file, at a position; a `warning` is allowed but worth a look.
+
+    `file` is the file at fault when it is not the one being read: the bestiary or party file an encounter
+    takes its stat blocks or characters from (CONTRACT.md §2.1).
+    """
 
     line: int
     col: int
     message: str
     warning: bool = False
+    file: str | None = None
 
     def render(self, path: str) -> str:
-        return f"{path}:{self.line}:{self.col}: {'warning: ' if self.warning else ''}{self.message}"
+        return f"{self.file or path}:{self.line}:{self.col}: {'warning: ' if self.warning else ''}{self.message}"
+
+    def order(self) -> tuple[bool, str, int, int]:
+        """Sort key: the file being read first, then the other files, each in line order."""
+        return (self.file is not None, self.file or "", self.line, self.col)
 
 
 class FileInvalid(Exception):
@@ -121,21 +130,30 @@ def _keys(loc: Loc, data: object, kind: str) -> tuple[Loc, int | None]:
     return tuple(keys), first
 
 
-def validation_problems(exc: ValidationError, pos: Positions, data: object, prefix: Loc = ()) -> list[Problem]:
+def validation_problems(
+    exc: ValidationError, where: Positions | Locator, data: object, prefix: Loc = ()
+) -> list[Problem]:
     """Every problem of a pydantic error, one line each, at the key it is about.
 
     A union field (``stress``: a number or a table) fails once per branch; when no branch got past the
     type of the value, the branches become one line naming every form the key takes, and otherwise
     only the branch the value's shape matched speaks. A `located` error (a model validator's) carries
-    its own problems, each at its key.
+    its own problems, each at its key. `where` says in which file and at which line each key was written
+    (a `Locator` for an encounter expanded from stat blocks and a party, CONTRACT.md §2.1); messages name the
+    key as that file wrote it.
     """
+    locator = where if isinstance(where, Locator) else Locator(where)
+
+    def at(keys: Loc) -> tuple[str | None, Loc, tuple[int, int]]:
+        file, local, place = locator.place((*prefix, *keys))
+        return file, local[len(prefix) :] if file is None else local, place
+
     found: list[tuple[Loc, Any]] = []
     for err in exc.errors():
         keys, tag_at = _keys(tuple(err["loc"]), data, err["type"])
         if err["type"] == LOCATED:
             for loc, msg in err["ctx"]["problems"]:
-                at = (*keys, *loc)
-                found.append((at, {"type": LOCATED, "msg": f"{_field(at)}: {msg}"}))
+                found.append(((*keys, *loc), {"type": LOCATED, "msg": msg}))
         else:
             found.append((keys, {**err, "loc": keys, "_union": keys[:tag_at] if tag_at is not None else None}))
     unions: dict[Loc, list[Any]] = {}
@@ -158,49 +176,83 @@ def validation_problems(exc: ValidationError, pos: Positions, data: object, pref
                 merged.add(base)
                 forms = list(dict.fromkeys(str(_takes(e)) for e in branch))
                 takes = " or ".join([", ".join(forms[:-1]), forms[-1]] if len(forms) > 1 else forms)
-                line, col = pos.find((*prefix, *base))
-                problems.append(Problem(line, col, f"{_field(base)}: must be {takes} (got {err.get('input')!r})"))
+                file, local, (line, col) = at(base)
+                text = f"{_field(local)}: must be {takes} (got {err.get('input')!r})"
+                problems.append(Problem(line, col, text, file=file))
                 continue
-        line, col = pos.find((*prefix, *keys))
-        text = err["msg"] if err["type"] == LOCATED else _message(err)
-        problems.append(Problem(line, col, text))
+        file, local, (line, col) = at(keys)
+        text = f"{_field(local)}: {err['msg']}" if err["type"] == LOCATED else _message({**err, "loc": local})
+        problems.append(Problem(line, col, text, file=file))
     unique = list(dict.fromkeys(problems))
-    return sorted(unique, key=lambda p: (p.line, p.col))
+    return sorted(unique, key=Problem.order)
 
 
-def parse_text(text: str, path: str) -> EncounterFile:
-    """Validate file text; raises FileInvalid with every problem positioned."""
+def parse_text(text: str, path: str, folder: Path | None = None) -> EncounterFile:
+    """Validate file text; raises FileInvalid with every problem positioned.
+
+    `folder` is where the file's ``bestiary`` and ``party`` paths start (CONTRACT.md §2.1): the folder of
+    `path` unless given.
+    """
+    return parse_located(text, path, folder)[0]
+
+
+def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[EncounterFile, Locator]:
+    """`parse_text`, and where each key of the validated encounter was written (for later problems)."""
+    from tracker.store.blocks import expand
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        m = _AT.search(str(exc))
-        line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
-        reason = _AT.sub("", str(exc)).strip()
-        raise FileInvalid(path, [Problem(line, col, f"TOML syntax: {reason}")]) from None
-    try:
-        return validate_document(data)
-    except ValidationError as exc:
-        raise FileInvalid(path, validation_problems(exc, Positions(text), data)) from None
-
-
-def warnings_of(setup: EncounterFile, text: str) -> list[Problem]:
-    """The family's warnings for a valid file (allowed, but probably a slip), each at its key."""
+        raise FileInvalid(path, [syntax_problem(exc)]) from None
     pos = Positions(text)
-    return [Problem(*pos.find(loc), message, warning=True) for loc, message in setup.warnings()]
+    grown = expand(data, path, Path(path).parent if folder is None else folder, pos)
+    try:
+        setup = validate_document(grown.data)
+    except ValidationError as exc:
+        problems = validation_problems(exc, grown.locator, grown.data)
+        raise FileInvalid(path, sorted([*grown.problems, *problems], key=Problem.order)) from None
+    if grown.problems:
+        raise FileInvalid(path, sorted(grown.problems, key=Problem.order))
+    if grown.data is not data:
+        setup.keep_written({k: v for k, v in data.items() if k not in ("state", "history")})
+    return setup, grown.locator
+
+
+def syntax_problem(exc: tomllib.TOMLDecodeError, file: str | None = None) -> Problem:
+    """A TOML syntax error at the parser's position."""
+    m = _AT.search(str(exc))
+    line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
+    reason = _AT.sub("", str(exc)).strip()
+    return Problem(line, col, f"TOML syntax: {reason}", file=file)
+
+
+def warnings_of(setup: EncounterFile, where: str | Locator) -> list[Problem]:
+    """The family's warnings for a valid file (allowed, but probably a slip), each at its key."""
+    locator = where if isinstance(where, Locator) else Locator(Positions(where))
+    out = []
+    for loc, message in setup.warnings():
+        file, _, (line, col) = locator.place(loc)
+        out.append(Problem(line, col, message, warning=True, file=file))
+    return out
 
 
 def load(path: str | Path) -> EncounterFile:
     """Read and validate an encounter file; FileInvalid for a missing, unreadable or invalid one."""
+    return parse_text(read_text(path), str(path))
+
+
+def read_text(path: str | Path, file: str | None = None) -> str:
+    """A file's text; FileInvalid (at 1:1, in `file` if given) for a missing, unreadable or folder path."""
     p = Path(path)
+    shown = str(path) if file is None else file
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise FileInvalid(str(path), [Problem(1, 1, "no such file")]) from None
+        raise FileInvalid(shown, [Problem(1, 1, "no such file", file=file)]) from None
     except IsADirectoryError:
-        raise FileInvalid(str(path), [Problem(1, 1, "is a folder, not an encounter file")]) from None
+        raise FileInvalid(shown, [Problem(1, 1, "is a folder, not a file", file=file)]) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise FileInvalid(str(path), [Problem(1, 1, f"cannot read: {exc}")]) from None
-    return parse_text(text, str(path))
+        raise FileInvalid(shown, [Problem(1, 1, f"cannot read: {exc}", file=file)]) from None
 
 
 def write_text(target: Path, text: str) -> None:

@@ -25,11 +25,12 @@ if TYPE_CHECKING:
 
 
 def new_state(setup: TTBFile, seed: int) -> TTBState:
-    """The state before `start`: full Wounds, file conditions, a shuffled Fate Deck, Twist Decks."""
+    """The state before `start`: full Wounds (or the sheet's ``wounds_left``), file conditions, a shuffled Fate
+    Deck, Twist Decks."""
     st = TTBState(seed=seed, fighters={}, deck=full_deck())
     rng.shuffle(st, st.deck)
     for sheet in setup.combatants:
-        f = Fighter(wounds=sheet.wounds)
+        f = Fighter(wounds=sheet.wounds if sheet.wounds_left is None else sheet.wounds_left)
         for key, value in sheet.conditions.items():
             if key == "unconscious":
                 f.unconscious = True
