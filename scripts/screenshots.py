@@ -14,12 +14,35 @@ from tracker.ui.app import TrackerApp
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = {
-    "ttb.svg": ("brawl.toml", ["initiative Sofia 10", "initiative Ash 8", "initiative Marguerite 5", "start",
-                               "answer Belle", "engage Sofia 'Guild Thug'", "add Ash bleeding_out 3",
-                               "add Marguerite burning 2", "spend Sofia strike", "damage Thug 2/3/5 margin=8"]),
-    "2d20.svg": ("skirmish_srd.toml", ["start", "pick Ada", "spend Ada attack", "damage Cultist 4 icons=1", "next",
-                                       "pick Enforcer", "move Enforcer Boathouse", "reach Enforcer Brann",
-                                       "damage Brann 9 icons=2 persistent=1"]),
+    "ttb.svg": (
+        "brawl.toml",
+        [
+            "initiative Sofia 10",
+            "initiative Ash 8",
+            "initiative Marguerite 5",
+            "start",
+            "answer Belle",
+            "engage Sofia 'Guild Thug'",
+            "add Ash bleeding_out 3",
+            "add Marguerite burning 2",
+            "spend Sofia strike",
+            "damage Thug 2/3/5 margin=8",
+        ],
+    ),
+    "2d20.svg": (
+        "skirmish_srd.toml",
+        [
+            "start",
+            "pick Ada",
+            "spend Ada attack",
+            "damage Cultist 4 icons=1",
+            "next",
+            "pick Enforcer",
+            "move Enforcer Boathouse",
+            "reach Enforcer Brann",
+            "damage Brann 9 icons=2 persistent=1",
+        ],
+    ),
 }
 
 

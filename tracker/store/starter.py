@@ -73,7 +73,7 @@ def _entry(name: str, count: int) -> str:
     if count > 1:
         names = f"{name} 1 … {name} {count}" if count > 2 else f"{name} 1 and {name} 2"
         lines.append(_line(f"count = {count}", f"how many: named {names}"))
-    lines.append("# any [[combatants]] field written here replaces the stat block's, e.g. side = \"enemies\"")
+    lines.append('# any [[combatants]] field written here replaces the stat block\'s, e.g. side = "enemies"')
     return "\n".join(lines) + "\n"
 
 
