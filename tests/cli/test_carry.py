@@ -273,3 +273,7 @@ def test_the_shipped_campaign_carries_from_fight_1_into_fight_2(tracker: Tracker
         assert fresh[name]["wounds"] == ended[name]["wounds"]
         assert fresh[name]["hand_cards"] == ended[name]["hand_cards"]
     assert tracker("check", second).code == 0
+    # The carried fight keeps the sheets it was played with (`History.sheets`): it still checks and undoes.
+    assert tracker("check", first).code == 0
+    undone = by_name(tracker("exec", first, "--json", stdin="undo\n").json())
+    assert undone["Sofia Ramos"]["wounds"] == ended["Sofia Ramos"]["wounds"]

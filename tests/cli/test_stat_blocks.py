@@ -11,6 +11,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import tomli_w
+
 from tests.cli.campaign import (
     CULT,
     ENCOUNTER,
@@ -304,3 +306,37 @@ def test_subprocess_check_reports_other_files_without_traceback(tmp_path: Path) 
     assert done.stderr.strip().splitlines() == [
         f"{tmp_path / 'bestiary' / 'guild.toml'}:{line_of(guild, 'sped')}:1: unknown key 'sped'"
     ]
+
+
+def test_a_saved_fight_keeps_the_sheets_it_started_with(tracker: Tracker, tmp_path: Path) -> None:
+    """The party and bestiary files are shared and change (`tracker carry` writes the party's): a saved fight
+    keeps its own copy of the sheets in ``[history]``, so it resumes, checks and undoes as it was played."""
+    enc = ttb_campaign(tmp_path)
+    assert tracker("exec", enc, "--save", stdin="start\n").code == 0
+    assert "sheets" in tomllib.loads(enc.read_text(encoding="utf-8"))["history"]
+    write(tmp_path, "party.toml", PARTY.replace("wounds = 8", "wounds = 3") + NEWCOMER)
+    write(tmp_path, "bestiary/guild.toml", GUILD.replace("wounds = 6", "wounds = 1"))
+    assert tracker("check", enc).code == 0
+    people = by_name(tracker("exec", enc, "--json", stdin="undo\nstart\n").json())
+    assert "Newcomer" not in people
+    assert (people["Sofia Ramos"]["wounds_max"], people["Guild Thug 1"]["wounds"]) == (8, 6)
+    fresh = by_name(tracker("exec", write(tmp_path, "next.toml", ENCOUNTER), "--json").json())
+    assert "Newcomer" in fresh and fresh["Guild Thug 1"]["wounds"] == 1
+
+
+NEWCOMER = '\n[[combatants]]\nname = "Newcomer"\nkind = "fated"\nwounds = 5\n'
+
+
+def test_a_combatant_added_to_a_saved_plain_file_is_one_line(tracker: Tracker, tmp_path: Path) -> None:
+    """A saved fight has no live record of a combatant the GM added to its setup afterwards: opening it is one
+    line at its [state], never a traceback."""
+    enc = write(tmp_path, "plain.toml", '[encounter]\nname = "x"\nsystem = "ttb"\n' + NEWCOMER)
+    assert tracker("exec", enc, "--save", stdin="start\n").code == 0
+    saved = tomllib.loads(enc.read_text(encoding="utf-8"))
+    saved["combatants"].append({"name": "Latecomer", "kind": "fated", "wounds": 4})
+    text = tomli_w.dumps(saved)
+    enc.write_text(text, encoding="utf-8")
+    for command in ("check", "exec"):
+        [(file, line, _, message)] = tracker(command, enc).problems()
+        assert (file, line) == (str(enc), line_of(text, "[state"))
+        assert message.startswith("the saved fight has no 'Latecomer'")

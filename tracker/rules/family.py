@@ -22,7 +22,7 @@ from pydantic import Field, PrivateAttr
 from tracker.rules import names
 from tracker.rules.commands import ArgKind, Command, VerbTable
 from tracker.rules.errors import Refusal
-from tracker.rules.model import DemoStep, EncounterInfo, History, Located, Strict
+from tracker.rules.model import DemoStep, EncounterInfo, History, Located, Sheets, Strict
 from tracker.rules.view import (
     ActionChoice,
     Block,
@@ -330,15 +330,23 @@ class EncounterFile(Strict):
     #: The setup tables as the GM wrote them, when the loader expanded them (stat blocks, ``count``, the
     #: party, CONTRACT.md §2.1): saves write these back, never the expanded combatants. None otherwise.
     _written: dict[str, object] | None = PrivateAttr(default=None)
+    #: The expanded sheets themselves, for a new fight's ``[history]`` (`History.sheets`). None otherwise.
+    _sheets: Sheets | None = PrivateAttr(default=None)
 
     @property
     def written(self) -> dict[str, object] | None:
         """The GM's own setup tables when this model is an expansion of them (see `_written`), else None."""
         return self._written
 
-    def keep_written(self, tables: dict[str, object]) -> None:
-        """Remember the GM's setup tables this model was expanded from (the loader calls this)."""
+    @property
+    def sheets(self) -> Sheets | None:
+        """The expanded combatants and stat blocks a fight from this setup keeps in its history, else None."""
+        return self._sheets
+
+    def keep_written(self, tables: dict[str, object], sheets: Sheets) -> None:
+        """Remember the GM's setup tables this model was expanded from, and the expansion (the loader calls this)."""
         self._written = tables
+        self._sheets = sheets
 
     def rule_family(self) -> RuleFamily:
         """The family that plays this file."""

@@ -57,7 +57,7 @@ class EncounterInfo(Strict):
     player_view: Literal["hidden", "descriptor", "exact"] = "descriptor"
     #: Files of ``[[stat_blocks]]``, relative to the encounter file (CONTRACT.md §2.1). The loader gathers
     #: their blocks into the family file's ``stat_blocks`` before validation; one file may be given alone.
-    bestiary: list[str] = Field(default_factory=list)
+    bestiary: list[str] | None = None
     #: A file of ``[[combatants]]``, relative to the encounter file: the players' characters, shared by the
     #: encounters of a campaign; the loader puts them first among the combatants (CONTRACT.md §2.1).
     party: str | None = None
@@ -87,12 +87,20 @@ class DemoStep(Strict):
     say: str | None = None
 
 
+#: Whole sheets by table (``combatants``, ``stat_blocks``), as plain TOML data.
+Sheets = dict[str, list[dict[str, Any]]]
+
+
 class History(Strict):
     """``[history]``: what undo replays. ``seed`` is the seed the live state was created with."""
 
     seed: int
     commands: list[str] = Field(default_factory=list)
     undone: list[str] = Field(default_factory=list)
+    #: The combatants and stat blocks the fight started with, when they came from other files (a party, a
+    #: bestiary, CONTRACT.md §2.1): a saved fight replays from these, so a later change to those shared files
+    #: (``tracker carry`` writes the party's) never changes a fight already under way. None for a plain file.
+    sheets: Sheets | None = None
 
 
 #: A key path inside the file, as pydantic writes it: ``("combatants", 1, "name")``.

@@ -85,6 +85,9 @@ def expand(data: dict[str, Any], path: str, folder: Path, pos: Positions) -> Gro
     header = data.get("encounter")
     if not isinstance(header, dict) or not uses_other_files(data):
         return Grown(data, Locator(pos))
+    kept = frozen_sheets(data, pos)
+    if kept is not None:
+        return kept
     system = header.get("system") if header.get("system") in FAMILIES else None
     problems: list[Problem] = []
     reader = _Reader(path, folder, pos, header, data.get("settings"), system, problems)
@@ -139,6 +142,25 @@ def expand(data: dict[str, Any], path: str, folder: Path, pos: Positions) -> Gro
     if blocks or "stat_blocks" in data:
         grown["stat_blocks"] = blocks
     return Grown(grown, Locator(pos, origins), problems)
+
+
+def frozen_sheets(data: dict[str, Any], pos: Positions) -> Grown | None:
+    """A saved fight's own sheets (``[history] sheets``, `History.sheets`), when it has them: the combatants and
+    stat blocks it started with, read instead of the party and bestiary files, which may have changed since
+    (``tracker carry`` writes the party's). Their problems are at their lines in ``[history]``."""
+    history = data.get("history")
+    sheets = history.get("sheets") if isinstance(history, dict) else None
+    if not isinstance(sheets, dict):
+        return None
+    origins: dict[Loc, Origin] = {}
+    grown = dict(data)
+    for key in ("combatants", "stat_blocks"):
+        rows = sheets.get(key, [])
+        grown[key] = rows
+        for n, row in enumerate(rows if isinstance(rows, list) else []):
+            keys = frozenset(row) if isinstance(row, dict) else frozenset()
+            origins[(key, n)] = Origin(Source(None, pos, ("history", "sheets", key, n), keys))
+    return Grown(grown, Locator(pos, origins))
 
 
 def _entry(

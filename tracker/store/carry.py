@@ -52,6 +52,8 @@ def carry(path: str) -> CarryReport:
     target = Path(path).parent / ref
     shown = shown_path(path, ref)
     report = CarryReport(shown)
+    if not target.is_file():
+        raise Refusal(f"not carried: no such party file: {shown}")
     lock = WriterLock(target)
     try:
         lock.acquire()

@@ -12,6 +12,7 @@ import os
 import re
 import tempfile
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -213,9 +214,31 @@ def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[Enc
         raise FileInvalid(path, sorted([*grown.problems, *problems], key=Problem.order)) from None
     if grown.problems:
         raise FileInvalid(path, sorted(grown.problems, key=Problem.order))
+    unsaved = unsaved_combatants(grown.data, setup.state)
+    if unsaved:
+        line, col = pos.find(("state", "fighters"))
+        listed = ", ".join(f"'{name}'" for name in unsaved)
+        message = (
+            f"the saved fight has no {listed}: the file (or its party or bestiary) gained "
+            f"{'them' if len(unsaved) > 1 else 'it'} after the fight was saved"
+        )
+        raise FileInvalid(path, [Problem(line, col, message)])
     if grown.data is not data:
-        setup.keep_written({k: v for k, v in data.items() if k not in ("state", "history")})
+        sheets = {key: list(grown.data.get(key, [])) for key in ("combatants", "stat_blocks")}
+        setup.keep_written({k: v for k, v in data.items() if k not in ("state", "history")}, sheets)
     return setup, grown.locator
+
+
+def unsaved_combatants(data: Mapping[str, Any], state: Mapping[str, object] | None) -> list[str]:
+    """The setup's combatants that a saved ``[state]`` has no record of (a party member added since the fight
+    was saved, say): resuming would find no live record for them. Combatants that joined mid-fight live in the
+    state only, so the other way round is allowed."""
+    fighters = state.get("fighters") if state is not None else None
+    people = data.get("combatants")
+    if not isinstance(fighters, dict) or not isinstance(people, list):
+        return []
+    names = [c.get("name") for c in people if isinstance(c, dict)]
+    return [n for n in names if isinstance(n, str) and n not in fighters]
 
 
 def syntax_problem(exc: tomllib.TOMLDecodeError, file: str | None = None) -> Problem:

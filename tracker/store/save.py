@@ -75,5 +75,5 @@ def live_document(session: Session) -> dict[str, Any]:
     return {
         # Defaults are left out: a smaller file is a faster durable save, and loading restores them.
         "state": session.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
-        "history": session.history.model_dump(mode="json"),
+        "history": session.history.model_dump(mode="json", exclude_none=True),
     }
