@@ -24,8 +24,8 @@ from tracker.rules.errors import Refusal
 from tracker.rules.family import Carried
 from tracker.rules.session import Session
 from tracker.store import files
-from tracker.store.blocks import read_include, sheet_problems, shown_path
 from tracker.store.lock import FileHeld, WriterLock
+from tracker.store.sheet_files import read_include, sheet_problems, shown_path
 
 
 @dataclass

@@ -18,8 +18,8 @@ from pydantic import ValidationError
 
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
-from tracker.store.blocks import check_include
 from tracker.store.files import FileInvalid, Problem, parse_located, validation_problems, warnings_of
+from tracker.store.sheet_files import check_include
 from tracker.store.tomlpos import Positions
 
 

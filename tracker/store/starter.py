@@ -15,8 +15,9 @@ from pathlib import Path
 from string import Template
 
 from tracker.rules.errors import Refusal
-from tracker.store.blocks import MAX_COUNT, Included, read_include, unknown_block
+from tracker.store.blocks import MAX_COUNT, unknown_block
 from tracker.store.files import FileInvalid, Problem, parse_text, read_text
+from tracker.store.sheet_files import Included, read_include
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 #: ``--add`` text: a stat block's name, then optionally ``xN`` (or ``×N``) for how many.
