@@ -340,3 +340,23 @@ def test_a_combatant_added_to_a_saved_plain_file_is_one_line(tracker: Tracker, t
         [(file, line, _, message)] = tracker(command, enc).problems()
         assert (file, line) == (str(enc), line_of(text, "[state"))
         assert message.startswith("the saved fight has no 'Latecomer'")
+
+
+def test_2d20_block_problems_are_in_the_bestiary(tracker: Tracker, tmp_path: Path) -> None:
+    """A 2d20 block's unknown key and a stress track the scene's profile lacks: each at its bestiary line."""
+    scene = d20_campaign(tmp_path)
+    cult = CULT.replace("stress = 6", "stress = { vigour = 6 }").replace("stress = 12", "stress = 12\nmorale_dice = 1")
+    write(tmp_path, "cult.toml", cult)
+    found = tracker("check", scene).problems()
+    where = str(tmp_path / "cult.toml")
+    assert (where, line_of(cult, "morale_dice"), 1, "unknown key 'morale_dice'") in found
+    assert len(found) == 1  # the field error stops the profile check; fixed, the track is next:
+    tracked = CULT.replace("stress = 6", "stress = { vigour = 6 }")
+    write(tmp_path, "cult.toml", tracked)
+    found = tracker("check", scene).problems()
+    # The profile's check speaks of each combatant made from the block, each at the block's line.
+    assert [(f, line, col) for f, line, col, _ in found] == [
+        (where, line_of(tracked, "vigour"), col_of(tracked, "vigour"))
+    ] * 2
+    assert [m.split(": ")[1] for *_, m in found] == ["Cultist 1", "Cultist 2"]
+    assert all(m.startswith("stat_blocks[1].stress.vigour: ") and "no stress track 'vigour'" in m for *_, m in found)

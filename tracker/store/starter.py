@@ -58,8 +58,15 @@ def campaign_encounter(target: Path, system: str, party: str | None, bestiary: l
             '# [[combatants]]\n# from = "Guild Thug"\n# count = 3\n'
         )
     text = head + "\n" + "\n".join(entries)
-    # Validated where it will live, so the party and bestiary paths resolve as they will when it is run.
-    parse_text(text, str(target), target.resolve().parent)
+    # Validated where it will live, so the party and bestiary paths resolve as they will when it is run. A
+    # problem in the party or a bestiary is shown at its line there; one of the unwritten file, in words.
+    try:
+        parse_text(text, str(target), target.resolve().parent)
+    except FileInvalid as exc:
+        own = [p for p in exc.problems if p.file is None]
+        if own:
+            raise Refusal(f"{target} not written: {own[0].message}") from None
+        raise
     return text
 
 
