@@ -50,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("new", help="write a commented starter encounter")
     p.add_argument("file")
     p.add_argument("--system", choices=["ttb", "2d20"], required=True)
+    p.add_argument("--party", help="the campaign's party file (its characters join the encounter)")
+    p.add_argument("--bestiary", action="append", default=[], help="a file of stat blocks (repeatable)")
+    p.add_argument("--add", action="append", default=[], metavar="'BLOCK xN'", help="N of a stat block (repeatable)")
+    p = sub.add_parser("carry", help="write the party's lasting state back into its party file")
+    p.add_argument("encounter")
     p = sub.add_parser("demo", help="play an encounter's [[demo]] script")
     p.add_argument("file", nargs="?")
     p.add_argument("--delay", type=float, help="seconds between steps (screen 2.5, --text 0)")
@@ -98,7 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "odds":
             return cmd_odds(args.file, args.options)
         if args.command == "new":
-            return cmd_new(args.file, args.system)
+            return cmd_new(args.file, args.system, args.party, args.bestiary, args.add)
+        if args.command == "carry":
+            return cmd_carry(args.encounter)
         if args.command is None:
             return cmd_builtin(args.theme)
         if args.command == "run":
@@ -233,16 +240,36 @@ def cmd_check(paths: list[str]) -> int:
     return status
 
 
-def cmd_new(path: str, system: str) -> int:
+def cmd_new(
+    path: str, system: str, party: str | None = None, bestiary: Sequence[str] = (), add: Sequence[str] = ()
+) -> int:
+    """A starter encounter; with a party, bestiaries or stat blocks, one ready to play that names them
+    (README "Campaigns"). Nothing is written when the result would not be valid."""
     target = Path(path)
     if target.exists():
         print(f"tracker: {path} already exists; not overwriting it", file=sys.stderr)
         return 1
-    text = (DATA / f"starter_{system}.toml").read_text(encoding="utf-8")
     from tracker.store.files import write_text
 
+    if party is None and not bestiary and not add:
+        text = (DATA / f"starter_{system}.toml").read_text(encoding="utf-8")
+    else:
+        from tracker.store.starter import campaign_encounter
+
+        text = campaign_encounter(target, system, party, list(bestiary), list(add))
     write_text(target, text)
     print(f"wrote {path}: edit it, then 'tracker check {path}'")
+    return 0
+
+
+def cmd_carry(path: str) -> int:
+    """`tracker carry ENCOUNTER`: the party's lasting state back into the party file (CONTRACT.md §1)."""
+    from tracker.store.carry import carry
+
+    report = carry(path)
+    for line in report.lines:
+        print(line)
+    print(f"wrote {report.party}" if report.written else f"{report.party} already says so: nothing written")
     return 0
 
 

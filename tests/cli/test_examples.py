@@ -9,7 +9,15 @@ import pytest
 from tracker import cli
 
 ROOT = Path(__file__).resolve().parents[2]
-FILES = sorted((ROOT / "examples").glob("*.toml")) + sorted((ROOT / "tracker" / "data").glob("*.toml"))
+#: Every shipped file `tracker check` takes: encounters, the campaign's encounters and party, the bestiaries.
+FILES = [
+    *sorted((ROOT / "examples").glob("*.toml")),
+    *sorted((ROOT / "examples" / "campaign").glob("*.toml")),
+    *sorted((ROOT / "examples" / "bestiary").glob("*.toml")),
+    *sorted((ROOT / "tracker" / "data").glob("*.toml")),
+]
+#: The encounters with a [[demo]] script (not the starters, bestiaries or party files).
+DEMOS = [p for p in FILES if "starter" not in p.name and p.parent.name != "bestiary" and p.name != "party.toml"]
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
@@ -17,7 +25,7 @@ def test_example_checks_clean(path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert cli.main(["check", str(path)]) == 0, capsys.readouterr().err
 
 
-@pytest.mark.parametrize("path", [p for p in FILES if "starter" not in p.name], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", DEMOS, ids=lambda p: p.name)
 def test_example_demo_plays_to_the_end(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["demo", "--text", str(path)]) == 0, capsys.readouterr().err
 

@@ -17,12 +17,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from tracker.rules import names
 from tracker.rules.commands import ArgKind, Command, VerbTable
 from tracker.rules.errors import Refusal
-from tracker.rules.model import DemoStep, EncounterInfo, History, Located, Strict
+from tracker.rules.model import DemoStep, EncounterInfo, History, Located, Sheets, Strict
 from tracker.rules.view import (
     ActionChoice,
     Block,
@@ -44,6 +44,20 @@ if TYPE_CHECKING:
 #: JSON data as CONTRACT.md §4 prints it.
 JSONValue: TypeAlias = "str | int | float | bool | Sequence[JSONValue] | Mapping[str, JSONValue] | None"
 JSONObject: TypeAlias = "dict[str, JSONValue]"
+
+
+@dataclass(frozen=True)
+class Carried:
+    """One field of a party member's sheet that `tracker carry` writes back to the party file (CONTRACT.md §1).
+
+    `unset` is what the sheet means without the key (full Wounds, no conditions, the rank's Fate Points):
+    a value equal to it is not added to a sheet that lacks the key, so an untouched character's sheet stays
+    as the GM wrote it.
+    """
+
+    key: str
+    value: JSONValue
+    unset: JSONValue
 
 
 @dataclass(frozen=True)
@@ -328,6 +342,11 @@ class FamilyEngine(ABC):
     def encounter_name(self) -> str:
         """The encounter's name from its file."""
 
+    @abstractmethod
+    def lasting(self, name: str) -> list[Carried]:
+        """`name`'s state that outlasts the fight, as the sheet fields that carry it into the next one
+        (``tracker carry``): each family decides from its rules what lasts (README "Campaigns")."""
+
 
 class RuleFamily(ABC):
     """A rule family: its name, its command language, its screen words and its capabilities."""
@@ -369,6 +388,26 @@ class EncounterFile(Strict):
     #: The live ``[state]``, validated by the family when an engine resumes it.
     state: dict[str, object] | None = None
     history: History | None = None
+    #: The setup tables as the GM wrote them, when the loader expanded them (stat blocks, ``count``, the
+    #: party, CONTRACT.md §2.1): saves write these back, never the expanded combatants. None otherwise.
+    _written: dict[str, object] | None = PrivateAttr(default=None)
+    #: The expanded sheets themselves, for a new fight's ``[history]`` (`History.sheets`). None otherwise.
+    _sheets: Sheets | None = PrivateAttr(default=None)
+
+    @property
+    def written(self) -> dict[str, object] | None:
+        """The GM's own setup tables when this model is an expansion of them (see `_written`), else None."""
+        return self._written
+
+    @property
+    def sheets(self) -> Sheets | None:
+        """The expanded combatants and stat blocks a fight from this setup keeps in its history, else None."""
+        return self._sheets
+
+    def keep_written(self, tables: dict[str, object], sheets: Sheets) -> None:
+        """Remember the GM's setup tables this model was expanded from, and the expansion (the loader calls this)."""
+        self._written = tables
+        self._sheets = sheets
 
     def rule_family(self) -> RuleFamily:
         """The family that plays this file."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 from pydantic_core import PydanticCustomError
 
 
@@ -55,6 +55,18 @@ class EncounterInfo(Strict):
     threat: int | None = Field(default=None, ge=0)
     #: How much a ``--player`` view shows of Fatemaster wounds: hidden, or a descriptor.
     player_view: Literal["hidden", "descriptor", "exact"] = "descriptor"
+    #: Files of ``[[stat_blocks]]``, relative to the encounter file (CONTRACT.md §2.1). The loader gathers
+    #: their blocks into the family file's ``stat_blocks`` before validation; one file may be given alone.
+    bestiary: list[str] | None = None
+    #: A file of ``[[combatants]]``, relative to the encounter file: the players' characters, shared by the
+    #: encounters of a campaign; the loader puts them first among the combatants (CONTRACT.md §2.1).
+    party: str | None = None
+
+    @field_validator("bestiary", mode="before")
+    @classmethod
+    def _one_file(cls, value: object) -> object:
+        """``bestiary = "guild.toml"`` is the list of that one file."""
+        return [value] if isinstance(value, str) else value
 
 
 ConditionValue = Annotated[StrictBool | StrictInt, Field(union_mode="left_to_right")]
@@ -75,12 +87,20 @@ class DemoStep(Strict):
     say: str | None = None
 
 
+#: Whole sheets by table (``combatants``, ``stat_blocks``), as plain TOML data.
+Sheets = dict[str, list[dict[str, Any]]]
+
+
 class History(Strict):
     """``[history]``: what undo replays. ``seed`` is the seed the live state was created with."""
 
     seed: int
     commands: list[str] = Field(default_factory=list)
     undone: list[str] = Field(default_factory=list)
+    #: The combatants and stat blocks the fight started with, when they came from other files (a party, a
+    #: bestiary, CONTRACT.md §2.1): a saved fight replays from these, so a later change to those shared files
+    #: (``tracker carry`` writes the party's) never changes a fight already under way. None for a plain file.
+    sheets: Sheets | None = None
 
 
 #: A key path inside the file, as pydantic writes it: ``("combatants", 1, "name")``.

@@ -36,7 +36,8 @@ class Session:
             start_seed = seed if seed is not None else setup.encounter.seed
             if start_seed is None:
                 start_seed = secrets.randbelow(2**31)
-            self.history = History(seed=start_seed)
+            # A fight from shared sheets (a party, a bestiary) keeps them: its replays never read those files.
+            self.history = History(seed=start_seed, sheets=setup.sheets)
             self.engine = self._fresh()
 
     def _fresh(self) -> FamilyEngine:

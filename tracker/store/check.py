@@ -1,5 +1,8 @@
 """`tracker check`: every problem in a file as ``FILE:LINE:COL: message``.
 
+A problem in a file the encounter takes from (its bestiary or party, CONTRACT.md §2.1) is reported in that
+file, at its own line. A bestiary or party file may also be checked on its own.
+
 Beyond the schema, it plays the ``[[demo]]`` script on a scratch session (a demo that would be refused
 is a problem at that step), validates a saved live state, and checks that the history still replays.
 The family may also warn about what it allows but finds unusual (``FILE:LINE:COL: warning: …``), and
@@ -17,8 +20,9 @@ from pydantic import ValidationError
 
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
-from tracker.store.files import FileInvalid, Problem, parse_text, validation_problems, warnings_of
+from tracker.store.files import FileInvalid, Problem, parse_located, validation_problems, warnings_of
 from tracker.store.setup_text import split_setup
+from tracker.store.sheet_files import check_include
 from tracker.store.tomlpos import Positions
 
 
@@ -31,8 +35,8 @@ class Report:
     warnings: list[Problem] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        """Errors and warnings together, rendered, in the file's order."""
-        return [p.render(self.path) for p in sorted([*self.errors, *self.warnings], key=lambda p: (p.line, p.col))]
+        """Errors and warnings together, rendered, in the file's order (the file's own first, then the others)."""
+        return [p.render(self.path) for p in sorted([*self.errors, *self.warnings], key=Problem.order)]
 
 
 def check_file(path: str) -> Report:
@@ -43,8 +47,11 @@ def check_file(path: str) -> Report:
         return Report(path, [Problem(1, 1, "no such file")])
     except (OSError, UnicodeDecodeError) as exc:
         return Report(path, [Problem(1, 1, f"cannot read: {exc}")])
+    alone = check_include(text, path)
+    if alone is not None:
+        return Report(path, alone)
     try:
-        setup = parse_text(text, path)
+        setup, where = parse_located(text, path)
     except FileInvalid as exc:
         return Report(path, exc.problems)
     pos = Positions(text)
@@ -75,7 +82,7 @@ def check_file(path: str) -> Report:
             line, col = pos.find(("demo", n, "do"))
             problems.append(Problem(line, col, f"demo step {n + 1} ('{step.do}') is refused: {exc}"))
             break
-    return Report(path, problems, [*warnings_of(setup, text), *_layout_warnings(text)])
+    return Report(path, problems, [*warnings_of(setup, where), *_layout_warnings(text)])
 
 
 def _layout_warnings(text: str) -> list[Problem]:

@@ -12,6 +12,7 @@ import os
 import re
 import tempfile
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,20 +21,29 @@ from pydantic import ValidationError
 
 from tracker.rules.encounter import EncounterFile, validate_document
 from tracker.rules.model import LOCATED, Loc
-from tracker.store.tomlpos import Positions
+from tracker.store.tomlpos import Locator, Positions
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with a file, at a position; a `warning` is allowed but worth a look."""
+    """One thing wrong with a file, at a position; a `warning` is allowed but worth a look.
+
+    `file` is the file at fault when it is not the one being read: the bestiary or party file an encounter
+    takes its stat blocks or characters from (CONTRACT.md §2.1).
+    """
 
     line: int
     col: int
     message: str
     warning: bool = False
+    file: str | None = None
 
     def render(self, path: str) -> str:
-        return f"{path}:{self.line}:{self.col}: {'warning: ' if self.warning else ''}{self.message}"
+        return f"{self.file or path}:{self.line}:{self.col}: {'warning: ' if self.warning else ''}{self.message}"
+
+    def order(self) -> tuple[bool, str, int, int]:
+        """Sort key: the file being read first, then the other files, each in line order."""
+        return (self.file is not None, self.file or "", self.line, self.col)
 
 
 class FileInvalid(Exception):
@@ -121,21 +131,30 @@ def _keys(loc: Loc, data: object, kind: str) -> tuple[Loc, int | None]:
     return tuple(keys), first
 
 
-def validation_problems(exc: ValidationError, pos: Positions, data: object, prefix: Loc = ()) -> list[Problem]:
+def validation_problems(
+    exc: ValidationError, where: Positions | Locator, data: object, prefix: Loc = ()
+) -> list[Problem]:
     """Every problem of a pydantic error, one line each, at the key it is about.
 
     A union field (``stress``: a number or a table) fails once per branch; when no branch got past the
     type of the value, the branches become one line naming every form the key takes, and otherwise
     only the branch the value's shape matched speaks. A `located` error (a model validator's) carries
-    its own problems, each at its key.
+    its own problems, each at its key. `where` says in which file and at which line each key was written
+    (a `Locator` for an encounter expanded from stat blocks and a party, CONTRACT.md §2.1); messages name the
+    key as that file wrote it.
     """
+    locator = where if isinstance(where, Locator) else Locator(where)
+
+    def at(keys: Loc) -> tuple[str | None, Loc, tuple[int, int]]:
+        file, local, place = locator.place((*prefix, *keys))
+        return file, local[len(prefix) :] if file is None else local, place
+
     found: list[tuple[Loc, Any]] = []
     for err in exc.errors():
         keys, tag_at = _keys(tuple(err["loc"]), data, err["type"])
         if err["type"] == LOCATED:
             for loc, msg in err["ctx"]["problems"]:
-                at = (*keys, *loc)
-                found.append((at, {"type": LOCATED, "msg": f"{_field(at)}: {msg}"}))
+                found.append(((*keys, *loc), {"type": LOCATED, "msg": msg}))
         else:
             found.append((keys, {**err, "loc": keys, "_union": keys[:tag_at] if tag_at is not None else None}))
     unions: dict[Loc, list[Any]] = {}
@@ -158,35 +177,86 @@ def validation_problems(exc: ValidationError, pos: Positions, data: object, pref
                 merged.add(base)
                 forms = list(dict.fromkeys(str(_takes(e)) for e in branch))
                 takes = " or ".join([", ".join(forms[:-1]), forms[-1]] if len(forms) > 1 else forms)
-                line, col = pos.find((*prefix, *base))
-                problems.append(Problem(line, col, f"{_field(base)}: must be {takes} (got {err.get('input')!r})"))
+                file, local, (line, col) = at(base)
+                text = f"{_field(local)}: must be {takes} (got {err.get('input')!r})"
+                problems.append(Problem(line, col, text, file=file))
                 continue
-        line, col = pos.find((*prefix, *keys))
-        text = err["msg"] if err["type"] == LOCATED else _message(err)
-        problems.append(Problem(line, col, text))
+        file, local, (line, col) = at(keys)
+        text = f"{_field(local)}: {err['msg']}" if err["type"] == LOCATED else _message({**err, "loc": local})
+        problems.append(Problem(line, col, text, file=file))
     unique = list(dict.fromkeys(problems))
-    return sorted(unique, key=lambda p: (p.line, p.col))
+    return sorted(unique, key=Problem.order)
 
 
-def parse_text(text: str, path: str) -> EncounterFile:
-    """Validate file text; raises FileInvalid with every problem positioned."""
+def parse_text(text: str, path: str, folder: Path | None = None) -> EncounterFile:
+    """Validate file text; raises FileInvalid with every problem positioned.
+
+    `folder` is where the file's ``bestiary`` and ``party`` paths start (CONTRACT.md §2.1): the folder of
+    `path` unless given.
+    """
+    return parse_located(text, path, folder)[0]
+
+
+def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[EncounterFile, Locator]:
+    """`parse_text`, and where each key of the validated encounter was written (for later problems)."""
+    from tracker.store.blocks import expand
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        m = _AT.search(str(exc))
-        line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
-        reason = _AT.sub("", str(exc)).strip()
-        raise FileInvalid(path, [Problem(line, col, f"TOML syntax: {reason}")]) from None
-    try:
-        return validate_document(data)
-    except ValidationError as exc:
-        raise FileInvalid(path, validation_problems(exc, Positions(text), data)) from None
-
-
-def warnings_of(setup: EncounterFile, text: str) -> list[Problem]:
-    """The family's warnings for a valid file (allowed, but probably a slip), each at its key."""
+        raise FileInvalid(path, [syntax_problem(exc)]) from None
     pos = Positions(text)
-    return [Problem(*pos.find(loc), message, warning=True) for loc, message in setup.warnings()]
+    grown = expand(data, path, Path(path).parent if folder is None else folder, pos)
+    try:
+        setup = validate_document(grown.data)
+    except ValidationError as exc:
+        problems = validation_problems(exc, grown.locator, grown.data)
+        raise FileInvalid(path, sorted([*grown.problems, *problems], key=Problem.order)) from None
+    if grown.problems:
+        raise FileInvalid(path, sorted(grown.problems, key=Problem.order))
+    unsaved = unsaved_combatants(grown.data, setup.state)
+    if unsaved:
+        line, col = pos.find(("state", "fighters"))
+        listed = ", ".join(f"'{name}'" for name in unsaved)
+        message = (
+            f"the saved fight has no {listed}: the file (or its party or bestiary) gained "
+            f"{'them' if len(unsaved) > 1 else 'it'} after the fight was saved"
+        )
+        raise FileInvalid(path, [Problem(line, col, message)])
+    if grown.data is not data:
+        sheets = {key: list(grown.data.get(key, [])) for key in ("combatants", "stat_blocks")}
+        setup.keep_written({k: v for k, v in data.items() if k not in ("state", "history")}, sheets)
+    return setup, grown.locator
+
+
+def unsaved_combatants(data: Mapping[str, Any], state: Mapping[str, object] | None) -> list[str]:
+    """The setup's combatants that a saved ``[state]`` has no record of (a party member added since the fight
+    was saved, say): resuming would find no live record for them. Combatants that joined mid-fight live in the
+    state only, so the other way round is allowed."""
+    fighters = state.get("fighters") if state is not None else None
+    people = data.get("combatants")
+    if not isinstance(fighters, dict) or not isinstance(people, list):
+        return []
+    names = [c.get("name") for c in people if isinstance(c, dict)]
+    return [n for n in names if isinstance(n, str) and n not in fighters]
+
+
+def syntax_problem(exc: tomllib.TOMLDecodeError, file: str | None = None) -> Problem:
+    """A TOML syntax error at the parser's position."""
+    m = _AT.search(str(exc))
+    line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
+    reason = _AT.sub("", str(exc)).strip()
+    return Problem(line, col, f"TOML syntax: {reason}", file=file)
+
+
+def warnings_of(setup: EncounterFile, where: str | Locator) -> list[Problem]:
+    """The family's warnings for a valid file (allowed, but probably a slip), each at its key."""
+    locator = where if isinstance(where, Locator) else Locator(Positions(where))
+    out = []
+    for loc, message in setup.warnings():
+        file, _, (line, col) = locator.place(loc)
+        out.append(Problem(line, col, message, warning=True, file=file))
+    return out
 
 
 def load(path: str | Path) -> EncounterFile:
@@ -194,19 +264,19 @@ def load(path: str | Path) -> EncounterFile:
     return parse_text(read_text(path), str(path))
 
 
-def read_text(path: str | Path) -> str:
-    """An encounter file's text exactly as on disk (CRLF line endings kept, for saves that keep the GM's
-    setup byte for byte); FileInvalid for a missing or unreadable file."""
+def read_text(path: str | Path, file: str | None = None) -> str:
+    """A file's text; FileInvalid (at 1:1, in `file` if given) for a missing, unreadable or folder path."""
     p = Path(path)
+    shown = str(path) if file is None else file
     try:
         with p.open(encoding="utf-8", newline="") as handle:
             return handle.read()
     except FileNotFoundError:
-        raise FileInvalid(str(path), [Problem(1, 1, "no such file")]) from None
+        raise FileInvalid(shown, [Problem(1, 1, "no such file", file=file)]) from None
     except IsADirectoryError:
-        raise FileInvalid(str(path), [Problem(1, 1, "is a folder, not an encounter file")]) from None
+        raise FileInvalid(shown, [Problem(1, 1, "is a folder, not a file", file=file)]) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise FileInvalid(str(path), [Problem(1, 1, f"cannot read: {exc}")]) from None
+        raise FileInvalid(shown, [Problem(1, 1, f"cannot read: {exc}", file=file)]) from None
 
 
 def write_text(target: Path, text: str) -> None:

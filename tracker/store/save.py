@@ -121,6 +121,9 @@ def encounter_document(session: Session) -> dict[str, Any]:
 def setup_document(session: Session) -> dict[str, Any]:
     """The setup tables: ``[encounter]``, ``[settings]``, ``[[zones]]``, ``[[combatants]]``, ``[[demo]]``."""
     setup = session.setup
+    if setup.written is not None:
+        # Expanded from stat blocks, counts or a party (CONTRACT.md §2.1): the GM's own tables, not the expansion.
+        return dict(setup.written)
     doc = setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True, exclude=set(LIVE_TABLES))
     # The header keeps its defaults (player_view …), so the file says which rules run it.
     doc["encounter"] = setup.encounter.model_dump(mode="json", exclude_none=True)
@@ -132,5 +135,5 @@ def live_document(session: Session) -> dict[str, Any]:
     return {
         # Defaults are left out: a smaller file is a faster durable save, and loading restores them.
         "state": session.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
-        "history": session.history.model_dump(mode="json"),
+        "history": session.history.model_dump(mode="json", exclude_none=True),
     }

@@ -8,6 +8,7 @@ of tables entries numbered as pydantic numbers them (``combatants.2.rank_value``
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 Path = tuple[str | int, ...]
 
@@ -160,3 +161,61 @@ def _string_end(line: str, i: int) -> int:
             return j + 1
         j += 1
     return len(line)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One table as its file wrote it: the file (None: the file being read), its key positions, the table's
+    key path in it (``("stat_blocks", 2)``) and the keys it wrote."""
+
+    file: str | None
+    pos: Positions
+    at: Path
+    keys: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where one combatant or stat block of an expanded encounter was written (CONTRACT.md §2.1).
+
+    A combatant made ``from`` a stat block has two sources: its own entry and the block. A key the entry wrote
+    is the entry's; a key only the block has is the block's. `name_key` is the key that made its name: ``name``,
+    or for a name the tracker made, ``count`` (``Guild Thug 2``) or ``from`` (the block's name).
+    """
+
+    entry: Source
+    block: Source | None = None
+    name_key: str = "name"
+
+    def source_of(self, key: str | int) -> tuple[Source, str | int]:
+        """The source that wrote `key` of this table, and the key as that source wrote it."""
+        if key == "name" and self.name_key != "name":
+            return self.entry, self.name_key
+        if key not in self.entry.keys and self.block is not None and key in self.block.keys:
+            return self.block, key
+        return self.entry, key
+
+
+class Locator:
+    """Where a key of the validated document was written: which file, which key path there, which line.
+
+    For a plain encounter file that is the file itself (`Positions`); the loader of an encounter with stat
+    blocks or a party adds the `Origin` of each table it built, so a problem with ``Guild Thug 2``'s wounds is
+    reported at the bestiary line that gave them.
+    """
+
+    def __init__(self, pos: Positions, origins: dict[Path, Origin] | None = None) -> None:
+        self.pos = pos
+        self.origins = origins or {}
+
+    def place(self, loc: Path) -> tuple[str | None, Path, tuple[int, int]]:
+        """(file or None for the file being read, the key path in that file, its line and column)."""
+        origin = self.origins.get(tuple(loc[:2]))
+        if origin is None:
+            return None, tuple(loc), self.pos.find(loc)
+        source, rest = origin.entry, tuple(loc[2:])
+        if rest:
+            source, first = origin.source_of(rest[0])
+            rest = (first, *rest[1:])
+        local = (*source.at, *rest)
+        return source.file, local, source.pos.find(local)

@@ -90,6 +90,19 @@ CONDITIONS: dict[str, ConditionRule] = {
 #: Conditions taken by `add`/`remove` that are really states of the combatant.
 STATES = {"unconscious"}
 
+#: What outlasts the fight (``tracker carry`` writes it to the party file, README "Campaigns"): the conditions
+#: whose end in RULES.md §2.7.2 is neither a turn or round event nor the fight's own ground or posture.
+#: Bleeding Out ends by a Doctor action or death [000:L320]; Crazy by a Centering duel at the start of a day
+#: [000:L328]; Dazed with its source, or after six hours' sleep [000:L332, L178]; Intoxicated after 10
+#: minutes [000:L360]; the Useless Limbs when healed [000:L384]; Blind with its source [000:L316]; and the
+#: Unconscious state only by healing to 1 Wound [000:L354]. Not carried: Burning and Poison run down on the
+#: character's own turn ends [000:L324, L368], Defensive, Fast, Focused, Paralyzed, Reactivate and Slow end
+#: with a turn or round, Prone with a Stand Up, and Suffocating, Swimming, rough water, hazardous ground and
+#: Flying belong to this fight's ground (§2.6).
+LASTING = frozenset(
+    {"bleeding_out", "crazy", "dazed", "intoxicated", "useless_arm", "useless_leg", "blind", "unconscious"}
+)
+
 
 def condition_key(text: str) -> str:
     """Resolve a typed condition name (any case, spaces or hyphens, unique prefix)."""

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 
 def new_state(setup: TTBFile, seed: int) -> TTBState:
-    """The state before `start`: full Wounds, file conditions, a shuffled Fate Deck, Twist Decks."""
+    """The state before `start`: full Wounds (or the sheet's ``wounds_left``), file conditions, a shuffled Fate
+    Deck, Twist Decks."""
     st = TTBState(seed=seed, fighters={}, deck=full_deck())
     rng.shuffle(st, st.deck)
     for sheet in setup.combatants:

@@ -32,7 +32,7 @@ STARTING_HAND = 3
 def fighter_for(st: TTBState, sheet: TTBCombatant) -> Fighter:
     """A combatant's live record as it enters the fight: full Wounds, its sheet's conditions, a Fatemaster's
     Fate Points by rank, a Fated's starting hand and shuffled Twist Deck (drawn from `st`'s randomness)."""
-    f = Fighter(wounds=sheet.wounds)
+    f = Fighter(wounds=sheet.wounds if sheet.wounds_left is None else sheet.wounds_left)
     for key, value in sheet.conditions.items():
         if key == "unconscious":
             f.unconscious = True

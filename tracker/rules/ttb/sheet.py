@@ -174,6 +174,9 @@ class TTBCombatant(CombatantEntry):
     initiative: int = 0
     speed: int = 0
     wounds: int = Field(ge=1)
+    #: Wounds left at the start of the fight when not all of them (RULES.md §2.1 ``wounds_current``, which
+    #: may be 0 or less): what ``tracker carry`` writes for a party member hurt in an earlier fight.
+    wounds_left: int | None = None
     defense: int = 0
     willpower: int = 0
     #: Walk in yards. Absent: unknown to the tracker, and the log says "up to its Walk" instead of
@@ -241,6 +244,13 @@ class TTBCombatant(CombatantEntry):
                 verb = "affects" if len(held) == 1 else "affect"
                 message = f"{', '.join(held)} only {verb} Living characters; {self.name} has living = false"
                 raise_located([(("conditions",), message)])
+        return self
+
+    @model_validator(mode="after")
+    def _wounds_left(self) -> TTBCombatant:
+        """Wounds left never exceed the Wounds (healing stops at the maximum, RULES.md §2.8.3, A38)."""
+        if self.wounds_left is not None and self.wounds_left > self.wounds:
+            raise_located([(("wounds_left",), f"wounds_left is {self.wounds_left}, above wounds ({self.wounds})")])
         return self
 
     @model_validator(mode="after")

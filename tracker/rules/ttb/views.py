@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from tracker.rules import view, words
-from tracker.rules.family import FamilyEngine, JSONObject, OddsOptions, OddsReport
-from tracker.rules.ttb import actions
+from tracker.rules.family import Carried, FamilyEngine, JSONObject, OddsOptions, OddsReport
+from tracker.rules.ttb import actions, carry
 from tracker.rules.ttb.catalogue import CONDITIONS, SHORT, TIMING
 from tracker.rules.ttb.core import TTBEngine
 from tracker.rules.ttb.initiative import tied_groups
@@ -58,6 +58,10 @@ class TTBEncounter(TTBEngine, FamilyEngine):
     """TTBEngine as the rest of the program sees it: it answers the family seam."""
 
     CATALOGUE = view.Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
+
+    def lasting(self, name: str) -> list[Carried]:
+        """What `name` carries into the next fight: `tracker.rules.ttb.carry`."""
+        return carry.lasting(self, name)
 
     def status(self, name: str) -> str:
         """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead``: the worst that is true."""

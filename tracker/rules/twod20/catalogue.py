@@ -51,6 +51,16 @@ CONDITIONS: dict[str, TwoD20Condition] = {
 }
 
 
+#: What outlasts the scene (``tracker carry`` writes it to the party file, README "Campaigns"): the conditions
+#: RULES.md §3.11 ends only by treatment or rest. Infinity's Bleeding, Blind, Dazed and Deafened end by
+#: Absterge [003:L396-416, L541-546]; Fatigued needs 8 hours' rest [003:L417-423]; Staggered comes of a second
+#: Dazed and the seed gives it no end [003:L444-446], so it lasts until the GM removes it. Not carried: Prone,
+#: Stunned, Snared, Persistent and Burning end within the fight [004:L1492; §3.8]; Checked, Helpless,
+#: Hindered, Marked and Stuck describe this fight's situation; Unconscious comes of a non-lethal Defeat, whose
+#: Harms go at the end of the scene [004:L1964], or of Fatigue, which is carried itself [004:L1896].
+LASTING = frozenset({"bleeding", "blind", "dazed", "deafened", "fatigued", "staggered"})
+
+
 def condition_key(text: str) -> str:
     key = names.normalise(text)
     aliases = {"stun": "stunned", "snare": "snared", "fatigue": "fatigued", "stagger": "staggered"}

@@ -10,8 +10,8 @@ from dataclasses import replace
 
 from tracker.rules import view, words
 from tracker.rules.errors import Refusal
-from tracker.rules.family import FamilyEngine, JSONObject, OddsOptions, OddsReport
-from tracker.rules.twod20 import actions
+from tracker.rules.family import Carried, FamilyEngine, JSONObject, OddsOptions, OddsReport
+from tracker.rules.twod20 import actions, carry
 from tracker.rules.twod20 import order as handover
 from tracker.rules.twod20.catalogue import CONDITIONS, SHORT, TIMING
 from tracker.rules.twod20.core import TwoD20Engine
@@ -70,6 +70,10 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
     """TwoD20Engine as the rest of the program sees it: it answers the family seam."""
 
     CATALOGUE = view.Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
+
+    def lasting(self, name: str) -> list[Carried]:
+        """What `name` carries into the next fight: `tracker.rules.twod20.carry`."""
+        return carry.lasting(self, name)
 
     def status(self, name: str) -> str:
         """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead``: the worst that is true."""
