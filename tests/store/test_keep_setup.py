@@ -218,13 +218,14 @@ def test_a_session_without_file_text_is_serialised_from_its_models() -> None:
 
 
 def test_a_setup_table_after_the_live_tables_is_kept_and_moves_above_them(tmp_path: Path) -> None:
-    """A GM appends a combatant below the saved [history]: its bytes are kept, written above [state]."""
+    """A GM appends a demo step below the saved [history]: its bytes are kept, written above [state].
+    (A combatant appended to a saved fight is an error instead: the fight never saw it; `join` adds one.)"""
     path = tmp_path / "late.toml"
     session = session_from_text(RICH, str(path))
     session.execute("start")
     late = (
-        "# A late arrival, with her comment.\n"
-        '[[combatants]]\nname = "Belle"   # kept as written\nrank_value = 4\nwounds = 5\n'
+        "# A late step, with its comment.\n"
+        '[[demo]]\ndo = "next"   # kept as written\nsay = "Belle arrives."\n'
     )
     write_bytes(path, encounter_text(session) + "\n" + late)
     report = check_file(str(path))
@@ -233,7 +234,7 @@ def test_a_setup_table_after_the_live_tables_is_kept_and_moves_above_them(tmp_pa
     ]
     assert report.warnings[-1].line == len(encounter_text(session).splitlines()) + 3
     session = load_session(path)
-    assert session.setup.model_dump()["combatants"][-1]["name"] == "Belle"
+    assert session.setup.demo[-1].say == "Belle arrives."
     session.execute("next")
     files.write_text(path, encounter_text(session))
     text = assert_kept(path, RICH)
@@ -250,7 +251,7 @@ def test_live_data_outside_its_tables_falls_back_to_writing_the_setup(
     session = in_memory(RICH, ["start", "next"])
     saved = encounter_text(session)
     live = saved[saved.index("\n[state]\n") : saved.index("\n[history]\n")]
-    history = session.history.model_dump()
+    history = session.history.model_dump(exclude_none=True)
     dotted = "".join(f"history.{key} = {json.dumps(value)}\n" for key, value in history.items())
     path = tmp_path / "mixed.toml"
     write_bytes(path, dotted + RICH + "\n" + live)
