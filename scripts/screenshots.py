@@ -49,14 +49,34 @@ SHOTS = {
     # The odds: a duel waiting to be flipped, with the Fate Deck tab open; Ada's chances in the Zones tab.
     "ttb-odds.svg": ("duel.toml", ["initiative Sofia 9", "start", "spend Sofia charge Enforcer", "answer pass 1"]),
     "2d20-odds.svg": ("skirmish_srd.toml", ["start", "pick Ada"]),
+    # A campaign fight after reinforcements: the party from party.toml, enemies from the bestiary, two
+    # more Guild Thugs joining in round 2 and a cutthroat fleeing.
+    "campaign.svg": (
+        "campaign/1_ambush.toml",
+        [
+            "initiative Sofia 10",
+            "initiative Ash 8",
+            "initiative Marguerite 5",
+            "start",
+            "answer 'Guild Thug 1'",
+            "answer 'Dockside Cutthroat 1'",
+            "engage Sofia 'Guild Thug 1'",
+            "spend Sofia strike",
+            "damage 'Guild Thug 1' 2/3/5 margin=12",
+            "join 'Guild Thug' count=2",
+            "leave 'Dockside Cutthroat 2'",
+            "next",
+        ],
+    ),
 }
 #: The side tab a screenshot shows (the Turn tab otherwise).
 TABS = {"ttb-odds.svg": "tab-resources", "2d20-odds.svg": "tab-field"}
 
 
 async def shoot(name: str, example: str, commands: list[str], folder: Path) -> None:
-    target = folder / example
-    shutil.copy(ROOT / "examples" / example, target)
+    # The whole examples folder, so a campaign encounter finds its party and bestiary files.
+    shutil.copytree(ROOT / "examples", folder / "examples", dirs_exist_ok=True)
+    target = folder / "examples" / example
     session = Session(files.load(target))
     for line in commands:
         session.execute(line)
