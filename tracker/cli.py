@@ -87,8 +87,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_serve(args.file, args.port, args.player, args.write, args.host)
         return 2
     except FileInvalid as exc:
-        for line in exc.lines():
-            print(line, file=sys.stderr)
+        # One line (CONTRACT.md §1): the first problem, and where to see them all.
+        lines = exc.lines()
+        more = f" (and {len(lines) - 1} more: tracker check {exc.path})" if len(lines) > 1 else ""
+        print(lines[0] + more if lines else f"tracker: {exc.path} is invalid", file=sys.stderr)
         return 1
     except Refusal as exc:
         print(f"tracker: {exc}", file=sys.stderr)
@@ -97,6 +99,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except OSError as exc:
         print(f"tracker: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "), file=sys.stderr)
+        return 1
+    except Exception as exc:  # the last resort: a bug must still be one line (CONTRACT.md §1), not a traceback
+        said = " ".join(str(exc).split())[:300]
+        print(f"tracker: internal error: {type(exc).__name__}: {said} (please report it)", file=sys.stderr)
         return 1
 
 
@@ -107,7 +113,7 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
     from tracker.store.save import encounter_text
 
     session = Session(files.load(path), seed=seed)
-    for number, raw in enumerate(sys.stdin.read().splitlines(), 1):
+    for number, raw in enumerate(_stdin_text().splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -125,11 +131,24 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
         except FileHeld as exc:
             print(f"tracker: not saved: {exc}", file=sys.stderr)
             return 1
+        except OSError as exc:
+            print(f"tracker: not saved: {exc.strerror or exc}", file=sys.stderr)
+            return 1
     if as_json:
         print(json.dumps(state_json(session), indent=2, ensure_ascii=False))
     else:
         print(summary(session))
     return 0
+
+
+def _stdin_text() -> str:
+    """All of stdin as text, whatever the locale: bytes that are not UTF-8 become lone surrogates, which
+    the command parser refuses by line number (a strict decode would fail before any line is read)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        return sys.stdin.read()
+    data: bytes = buffer.read()
+    return data.decode("utf-8", "surrogateescape")
 
 
 def summary(session: object) -> str:
@@ -189,7 +208,6 @@ def cmd_run(path: str, theme: str | None) -> int:
         else:
             print(f"tracker: to follow it read-only: tracker view {path}", file=sys.stderr)
         return 1
-    files.remove_stale_temp_files(Path(path))
     try:
         from tracker.ui.app import TrackerApp
 
