@@ -262,7 +262,7 @@ def cmd_demo_screen(path: str | None, delay: float, seed: int | None, theme: str
 
     from tracker.store import files
 
-    text = builtin_demo_text() if path is None else Path(path).read_text(encoding="utf-8")
+    text = builtin_demo_text() if path is None else files.read_or_invalid(path)
     setup = files.parse_text(text, path or "<built-in demo>")
     if not setup.demo:
         print(f"tracker: {path} has no [[demo]] steps", file=sys.stderr)

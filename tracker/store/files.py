@@ -240,16 +240,15 @@ def live_problems(setup: EncounterFile, text: str) -> list[Problem]:
     """
     if setup.state is None and setup.history is None:
         return []
-    pos = Positions(text)
     if setup.state is None or setup.history is None:
-        line, col = pos.find(("state",) if setup.state is not None else ("history",))
+        line, col = Positions(text).find(("state",) if setup.state is not None else ("history",))
         return [Problem(line, col, "[state] and [history] are written together; one is missing")]
     try:
         setup.resume(setup.state)
     except ValidationError as exc:
         return [
             Problem(p.line, p.col, f"state: {p.message}")
-            for p in validation_problems(exc, pos, setup.state, prefix=("state",))
+            for p in validation_problems(exc, Positions(text), setup.state, prefix=("state",))
         ]
     return []
 
