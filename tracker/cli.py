@@ -121,7 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_serve(args.file, args.port, args.player, args.write, args.host, args.verbose)
         return 2
     except FileInvalid as exc:
-        return failed(args.command, exc.lines(), 1)
+        # One line (CONTRACT.md §1): the first problem, and where to see them all.
+        lines = exc.lines()
+        more = f" (and {len(lines) - 1} more: tracker check {exc.path})" if len(lines) > 1 else ""
+        return failed(args.command, [lines[0] + more if lines else f"tracker: {exc.path} is invalid"], 1)
     except Refusal as exc:
         return failed(args.command, [f"tracker: {exc}"], 2)
     except KeyboardInterrupt:
@@ -129,6 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         line = f"tracker: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": ")
         return failed(args.command, [line], 1)
+    except Exception as exc:  # the last resort: a bug must still be one line (CONTRACT.md §1), not a traceback
+        said = " ".join(str(exc).split())[:300]
+        print(f"tracker: internal error: {type(exc).__name__}: {said} (please report it)", file=sys.stderr)
+        return 1
 
 
 def failed(command: str | None, lines: list[str], status: int) -> int:
@@ -152,7 +159,7 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
     from tracker.store.save import encounter_text, load_session
 
     session = load_session(path, seed=seed)
-    for number, raw in enumerate(sys.stdin.read().splitlines(), 1):
+    for number, raw in enumerate(_stdin_text().splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -169,6 +176,9 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
                 files.write_text(Path(path), encounter_text(session))
         except FileHeld as exc:
             print(f"tracker: not saved: {exc}", file=sys.stderr)
+            return 1
+        except OSError as exc:
+            print(f"tracker: not saved: {exc.strerror or exc}", file=sys.stderr)
             return 1
     if as_json:
         print(json.dumps(state_json(session), indent=2, ensure_ascii=False))
@@ -213,6 +223,16 @@ def cmd_odds(path: str, options: list[str]) -> int:
     width = shutil.get_terminal_size((100, 24)).columns
     print("".join(span.text for span in odds_block(report.view, width)), end="")
     return 0
+
+
+def _stdin_text() -> str:
+    """All of stdin as text, whatever the locale: bytes that are not UTF-8 become lone surrogates, which
+    the command parser refuses by line number (a strict decode would fail before any line is read)."""
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:
+        return sys.stdin.read()
+    data: bytes = buffer.read()
+    return data.decode("utf-8", "surrogateescape")
 
 
 def summary(session: object) -> str:
@@ -275,7 +295,6 @@ def cmd_carry(path: str) -> int:
 
 def cmd_run(path: str, theme: str | None) -> int:
     """The GM's screen on an encounter file: the only process that writes it (CONTRACT.md §5)."""
-    from tracker.store import files
     from tracker.store.lock import FileHeld, WriterLock
     from tracker.store.save import load_session
 
@@ -297,7 +316,6 @@ def cmd_run(path: str, theme: str | None) -> int:
         else:
             print(f"tracker: to follow it read-only: tracker view {path}", file=sys.stderr)
         return 1
-    files.remove_stale_temp_files(Path(path))
     try:
         from tracker.ui.app import TrackerApp
 

@@ -107,3 +107,29 @@ def test_completion_kinds_come_from_the_table() -> None:
     move = TWOD20.get("move")
     assert move is not None and move.kind_at(2) == "zone" and move.kind_at(3) is None
     assert TTB.get("move") is None
+
+
+# --- text a file cannot keep (issue 12) --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("table", [TTB, TWOD20], ids=["ttb", "2d20"])
+def test_a_line_with_bytes_that_are_not_utf8_is_refused(table: VerbTable) -> None:
+    """stdin decodes such bytes as lone surrogates; kept in the history they failed the save (a traceback)."""
+    with pytest.raises(Refusal, match="bytes that are not UTF-8 text"):
+        table.parse("start \udcff")
+
+
+@pytest.mark.parametrize("table", [TTB, TWOD20], ids=["ttb", "2d20"])
+def test_a_command_is_at_most_a_thousand_characters(table: VerbTable) -> None:
+    table.parse("undo " + " " * 990)
+    with pytest.raises(Refusal, match="a command is at most 1000 characters \\(this one has 1001\\)"):
+        table.parse("undo" + " " * 997)
+
+
+def test_ttb_numbers_in_arguments_are_ascii_and_bounded() -> None:
+    """ "²" passed `str.isdigit` and then failed `int` (a ValueError); a 5,000-digit card value likewise."""
+    from tracker.rules.ttb.cards import parse_card
+
+    for card in ("²", "9" * 5000, "099R"):
+        with pytest.raises(Refusal, match="is not a card"):
+            parse_card(card)

@@ -171,3 +171,54 @@ def test_viewer_on_an_invalid_file_says_so_and_waits_for_a_valid_version(tmp_pat
             assert app.session.setup.encounter.name == "Duel on the Burning Pier"
 
     asyncio.run(drive())
+
+
+def test_player_view_notices_say_only_that_the_file_is_invalid(tmp_path: Path) -> None:
+    """Issue 12: the notice quoted the error ("two combatants are named 'Cult Priest'", a gm_only
+    combatant) to the players. A player view says only that the file is invalid."""
+    path = tmp_path / "skirmish.toml"
+    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    app = TrackerApp.viewer(path, player=True)
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            text = path.read_text(encoding="utf-8").replace('name = "Cultist"', 'name = "Cult Priest"')
+            path.write_text(text, encoding="utf-8")
+            assert await until(lambda: any("last good state" in n.message for n in app._notifications), pilot)
+            said = [n.message for n in app._notifications]
+            assert said == [f"{path} is invalid — showing the last good state"]
+            assert not any("Cult Priest" in m for m in said)
+
+    asyncio.run(drive())
+
+
+def test_player_view_waiting_on_an_invalid_file_quotes_no_problem(tmp_path: Path) -> None:
+    path = tmp_path / "skirmish.toml"
+    text = (EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")
+    path.write_text(text.replace('name = "Cultist"', 'name = "Cult Priest"'), encoding="utf-8")
+    app = TrackerApp.viewer(path, player=True)
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, WaitingScreen)
+            assert waiting_text(app) == f"{path} is invalid.\nWaiting for a valid version… (q quits)"
+
+    asyncio.run(drive())
+
+
+def test_viewer_keeps_going_when_the_file_turns_to_bytes_that_are_not_utf8(tmp_path: Path) -> None:
+    """A read that is not UTF-8 was a UnicodeDecodeError in the watching worker; now it is an invalid file."""
+    path = tmp_path / "duel.toml"
+    shutil.copy(EXAMPLES / "duel.toml", path)
+    app = TrackerApp.viewer(path)
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            path.write_bytes(b'[encounter]\nname = "\xff"\n')
+            assert await until(lambda: any("not UTF-8" in n.message for n in app._notifications), pilot)
+            assert app.session.setup.encounter.name == "Duel on the Burning Pier"
+
+    asyncio.run(drive())

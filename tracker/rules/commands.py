@@ -126,6 +126,7 @@ class VerbTable:
 
     def parse(self, line: str) -> Command:
         """Parse one command line; raises a one-line Refusal for anything malformed."""
+        _check_text(line)
         try:
             words = shlex.split(line, comments=False, posix=True)
         except ValueError as exc:
@@ -154,6 +155,23 @@ class VerbTable:
         if len(args) < spec.least or (spec.most is not None and len(args) > spec.most):
             raise Refusal(self.usage(spec.verb))
         return Command(spec.verb, tuple(args), options, frozenset(flags), line.strip())
+
+
+#: The longest command line (README "Limits"): every accepted line is kept in the file's history, and a
+#: pasted page of text would make the file large for nothing.
+MAX_COMMAND_CHARS = 1000
+
+
+def _check_text(line: str) -> None:
+    """Refuse a line the file could not keep: too long, or with bytes that are not UTF-8 text (stdin
+    decodes those as lone surrogates, which no UTF-8 file can hold, so the save would fail)."""
+    if len(line) > MAX_COMMAND_CHARS:
+        raise Refusal(f"a command is at most {MAX_COMMAND_CHARS} characters (this one has {len(line)})")
+    if not line.isascii():
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:
+            raise Refusal("the command has bytes that are not UTF-8 text") from None
 
 
 # --- the verbs every family has -------------------------------------------------------------
@@ -217,17 +235,35 @@ def table(family_title: str, specs: Sequence[VerbSpec]) -> VerbTable:
     return VerbTable(family_title, [*first, *own.values(), *last])
 
 
+#: The most digits a number in a command may have (README "Limits"): room for any seed, Wound or pool a
+#: table uses, while a pasted 5,000-digit number is refused before Python is asked to convert it.
+MAX_DIGITS = 10
+
+
+def is_number(text: str) -> bool:
+    """Whether `text` is a whole number as commands write it: ASCII digits after an optional sign.
+
+    ``str.isdigit`` is not enough: it accepts ``²``, which `int` refuses, and ``١``, which no table types.
+    """
+    body = text[1:] if text[:1] in ("+", "-") else text
+    return body.isascii() and body.isdigit()
+
+
 def signed_int(text: str, what: str) -> int:
-    """Read ``+2``, ``-1`` or ``3``."""
-    try:
-        return int(text)
-    except ValueError:
-        raise Refusal(f"{what} must be a whole number, not '{text}'") from None
+    """Read ``+2``, ``-1`` or ``3`` (at most `MAX_DIGITS` digits)."""
+    if not is_number(text):
+        shown = text if len(text) <= 20 else text[:20] + "…"
+        raise Refusal(f"{what} must be a whole number, not '{shown}'")
+    if len(text.lstrip("+-")) > MAX_DIGITS:
+        raise Refusal(f"{what} is too large (numbers have at most {MAX_DIGITS} digits)")
+    return int(text)
 
 
-def count(text: str, what: str) -> int:
-    """Read a whole number ≥ 0."""
+def count(text: str, what: str, most: int | None = None) -> int:
+    """Read a whole number ≥ 0, and at most `most` when the rules (or a sane cap) bound it."""
     value = signed_int(text, what)
     if value < 0:
         raise Refusal(f"{what} cannot be negative")
+    if most is not None and value > most:
+        raise Refusal(f"{what} is at most {most} (not {value})")
     return value

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
 
@@ -120,6 +120,12 @@ def located(problems: Sequence[Located]) -> PydanticCustomError:
     """
     found = [(tuple(loc), message) for loc, message in problems]
     return PydanticCustomError(LOCATED, "{summary}", {"summary": "; ".join(m for _, m in found), "problems": found})
+
+
+def located_error(title: str, problems: Sequence[Located], value: object) -> ValidationError:
+    """A ValidationError of `located` problems, raised outside a validator: a saved ``[state]`` that is
+    well typed but disagrees with the setup (it names a combatant the setup lacks) fails like a wrong type."""
+    return ValidationError.from_exception_data(title, [{"type": located(problems), "loc": (), "input": value}])
 
 
 def raise_located(problems: Sequence[Located]) -> None:

@@ -10,6 +10,7 @@ loader validates them once when it reads ``[state]``.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from copy import copy
 from functools import cache
 from typing import Any, Generic, TypeVar
@@ -17,7 +18,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, Field
 
 from tracker.rules.log import LogEntry
-from tracker.rules.model import Prompt, Strict
+from tracker.rules.model import Loc, Located, Prompt, Strict
 
 #: The family's live record of one combatant (`ttb.state.Fighter`, `twod20.state.Fighter`). Covariant,
 #: so either family's state is a `LiveState[object]` where the seam speaks of any family's state.
@@ -65,3 +66,29 @@ def reset(record: BaseModel, *fields: str) -> None:
 def _declared_default(model: type[BaseModel], name: str) -> Any:
     """A field's default, looked up once per field: pydantic inspects a default factory on every call."""
     return model.model_fields[name].get_default(call_default_factory=True)
+
+
+def name_problems(st: LiveState[object], names: Collection[str]) -> list[Located]:
+    """The shared part of a saved ``[state]`` against the setup's combatants: one live record per
+    combatant, no record of anyone else, and every name in the order, the turn and the prompt is one of
+    them. Each problem at its key inside ``[state]`` (an engine looks names up; a stranger is a KeyError)."""
+    problems: list[Located] = [
+        (("fighters",), f"no live record for '{name}' (the setup's combatants and [state] disagree)")
+        for name in names
+        if name not in st.fighters
+    ]
+    problems += unknown_names(((("fighters", n), n) for n in st.fighters), names)
+    problems += unknown_names(((("order", i), n) for i, n in enumerate(st.order)), names)
+    problems += unknown_names([(("active",), st.active)], names)
+    if st.prompt is not None:
+        problems += unknown_names([(("prompt", "who"), st.prompt.who)], names)
+    return problems
+
+
+def unknown_names(found: Iterable[tuple[Loc, str | None]], names: Collection[str]) -> list[Located]:
+    """A problem for each name (at its key) that is not a combatant's; None is no name."""
+    return [
+        (loc, f"'{name}' is not a combatant of this encounter")
+        for loc, name in found
+        if name is not None and name not in names
+    ]

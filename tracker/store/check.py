@@ -4,7 +4,8 @@ A problem in a file the encounter takes from (its bestiary or party, CONTRACT.md
 file, at its own line. A bestiary or party file may also be checked on its own.
 
 Beyond the schema, it plays the ``[[demo]]`` script on a scratch session (a demo that would be refused
-is a problem at that step), validates a saved live state, and checks that the history still replays.
+is a problem at that step) and checks that the history still replays; the live state is validated against
+the setup by the loader itself (`tracker.store.files.live_problems`), as on every load.
 The family may also warn about what it allows but finds unusual (``FILE:LINE:COL: warning: …``), and
 the check warns where saves cannot keep the GM's setup text where it stands (a setup table after the
 live ``[state]`` / ``[history]``, or live data outside those tables; see `tracker.store.setup_text`);
@@ -14,13 +15,10 @@ warnings are printed, but only errors make the check fail.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
-
-from pydantic import ValidationError
 
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
-from tracker.store.files import FileInvalid, Problem, parse_located, validation_problems, warnings_of
+from tracker.store.files import FileInvalid, Problem, parse_located, read_text, warnings_of
 from tracker.store.setup_text import split_setup
 from tracker.store.sheet_files import check_include
 from tracker.store.tomlpos import Positions
@@ -42,11 +40,9 @@ class Report:
 def check_file(path: str) -> Report:
     """The problems with `path`; no errors when the file is valid."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return Report(path, [Problem(1, 1, "no such file")])
-    except (OSError, UnicodeDecodeError) as exc:
-        return Report(path, [Problem(1, 1, f"cannot read: {exc}")])
+        text = read_text(path)
+    except FileInvalid as exc:
+        return Report(path, exc.problems)
     alone = check_include(text, path)
     if alone is not None:
         return Report(path, alone)
@@ -56,17 +52,7 @@ def check_file(path: str) -> Report:
         return Report(path, exc.problems)
     pos = Positions(text)
     problems: list[Problem] = []
-    if setup.state is not None or setup.history is not None:
-        if setup.state is None or setup.history is None:
-            line, col = pos.find(("state",) if setup.state is not None else ("history",))
-            problems.append(Problem(line, col, "[state] and [history] are written together; one is missing"))
-        else:
-            try:
-                setup.resume(setup.state)
-            except ValidationError as exc:
-                for p in validation_problems(exc, pos, setup.state, prefix=("state",)):
-                    problems.append(Problem(p.line, p.col, f"state: {p.message}"))
-    if not problems and setup.history is not None:
+    if setup.history is not None:
         try:
             session = Session(setup)
             session.replay(setup.history.commands)

@@ -8,8 +8,10 @@ one, never half of one (CONTRACT.md §5).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
+import sys
 import tempfile
 import tomllib
 from collections.abc import Mapping
@@ -188,6 +190,75 @@ def validation_problems(
     return sorted(unique, key=Problem.order)
 
 
+#: The largest encounter file read: 1 MiB. A played file is a few kilobytes plus ~40 bytes per command of
+#: its history (the log is capped), so this holds tens of thousands of commands, while a hostile file is
+#: refused before it is parsed (a megabyte of unknown keys takes seconds to report). README "Limits".
+MAX_FILE_BYTES = 1024 * 1024
+
+
+def _toml(text: str, path: str) -> dict[str, Any]:
+    """The parsed TOML; hostile text (too large, nested too deep, a number too long) is one problem too."""
+    if len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise FileInvalid(path, [_too_large()])
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = _AT.search(str(exc))
+        line, col = (int(m.group(1)), int(m.group(2))) if m else _end_or_start(text, str(exc))
+        reason = _AT.sub("", str(exc)).replace("(at end of document)", "at the end of the file").strip()
+        raise FileInvalid(path, [Problem(line, col, f"TOML syntax: {reason}")]) from None
+    except RecursionError:
+        m = re.search(r"(?:[\[{]\s*){50,}", text)
+        line, col = _position(text, m.start()) if m else (1, 1)
+        raise FileInvalid(path, [Problem(line, col, "TOML: arrays or tables nested too deeply")]) from None
+    except ValueError:
+        # tomllib converts digits with int(), which refuses more than sys.get_int_max_str_digits() of them.
+        limit = sys.get_int_max_str_digits()
+        m = re.search(rf"[0-9][0-9_]{{{limit},}}", text)
+        line, col = _position(text, m.start()) if m else (1, 1)
+        raise FileInvalid(path, [Problem(line, col, f"TOML: a number with more than {limit} digits")]) from None
+
+
+def _too_large() -> Problem:
+    return Problem(1, 1, f"file too large: an encounter file holds at most {MAX_FILE_BYTES // 1024} KiB")
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of a character offset."""
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _end_or_start(text: str, message: str) -> tuple[int, int]:
+    """Where a syntax error without a line is: the file's end when tomllib says so, else its start."""
+    if "end of document" not in message:
+        return (1, 1)
+    body = text.rstrip("\n")
+    return _position(body, len(body))
+
+
+def live_problems(setup: EncounterFile, text: str) -> list[Problem]:
+    """The live part against the setup: ``[state]`` and ``[history]`` come together, and the state is one
+    the family can resume (its types, and every combatant, zone, track and card it names is the setup's).
+
+    Every load runs this, so an engine never meets a ``[state]`` that would crash it (a KeyError on a
+    combatant the setup lacks); `tracker check` reports the same problems.
+    """
+    if setup.state is None and setup.history is None:
+        return []
+    if setup.state is None or setup.history is None:
+        line, col = Positions(text).find(("state",) if setup.state is not None else ("history",))
+        return [Problem(line, col, "[state] and [history] are written together; one is missing")]
+    try:
+        setup.resume(setup.state)
+    except ValidationError as exc:
+        return [
+            Problem(p.line, p.col, f"state: {p.message}")
+            for p in validation_problems(exc, Positions(text), setup.state, prefix=("state",))
+        ]
+    return []
+
+
 def parse_text(text: str, path: str, folder: Path | None = None) -> EncounterFile:
     """Validate file text; raises FileInvalid with every problem positioned.
 
@@ -201,10 +272,7 @@ def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[Enc
     """`parse_text`, and where each key of the validated encounter was written (for later problems)."""
     from tracker.store.blocks import expand
 
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise FileInvalid(path, [syntax_problem(exc)]) from None
+    data = _toml(text, path)
     pos = Positions(text)
     grown = expand(data, path, Path(path).parent if folder is None else folder, pos)
     try:
@@ -226,6 +294,9 @@ def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[Enc
     if grown.data is not data:
         sheets = {key: list(grown.data.get(key, [])) for key in ("combatants", "stat_blocks")}
         setup.keep_written({k: v for k, v in data.items() if k not in ("state", "history")}, sheets)
+    problems = live_problems(setup, text)
+    if problems:
+        raise FileInvalid(path, problems)
     return setup, grown.locator
 
 
@@ -259,36 +330,70 @@ def warnings_of(setup: EncounterFile, where: str | Locator) -> list[Problem]:
     return out
 
 
+def _read_capped(path: str | Path) -> str:
+    """The text of an encounter file, read at most `MAX_FILE_BYTES` deep.
+
+    OSError as the system raises it (missing, a folder, unreadable: the caller words it); FileInvalid
+    when the file is too large or not UTF-8 (at the first bad byte).
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise FileInvalid(str(path), [_too_large()])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        bad = data[exc.start : exc.start + 1].hex()
+        raise FileInvalid(str(path), [Problem(line, col, f"not UTF-8 text (byte 0x{bad})")]) from None
+
+
 def load(path: str | Path) -> EncounterFile:
     """Read and validate an encounter file; FileInvalid for a missing, unreadable or invalid one."""
     return parse_text(read_text(path), str(path))
 
 
 def read_text(path: str | Path, file: str | None = None) -> str:
-    """A file's text; FileInvalid (at 1:1, in `file` if given) for a missing, unreadable or folder path."""
-    p = Path(path)
+    """A file's text exactly as on disk (CRLF kept, for saves that keep the GM's setup byte for byte), read
+    at most `MAX_FILE_BYTES` deep; FileInvalid (in `file` if given) for a missing, unreadable, folder, too
+    large or not UTF-8 path (the last at its first bad byte)."""
     shown = str(path) if file is None else file
     try:
-        with p.open(encoding="utf-8", newline="") as handle:
-            return handle.read()
+        return _read_capped(path)
+    except FileInvalid as exc:
+        raise FileInvalid(shown, [Problem(p.line, p.col, p.message, file=file) for p in exc.problems]) from None
     except FileNotFoundError:
         raise FileInvalid(shown, [Problem(1, 1, "no such file", file=file)]) from None
     except IsADirectoryError:
         raise FileInvalid(shown, [Problem(1, 1, "is a folder, not a file", file=file)]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FileInvalid(shown, [Problem(1, 1, f"cannot read: {exc}", file=file)]) from None
+    except OSError as exc:
+        raise FileInvalid(shown, [Problem(1, 1, f"cannot read: {exc.strerror or exc}", file=file)]) from None
+
+
+def read_or_invalid(path: str | Path) -> str:
+    """`read_text` (kept for the callers that name it)."""
+    return read_text(path)
 
 
 def write_text(target: Path, text: str) -> None:
     """Write atomically and durably: temp file, flush, fsync, rename, fsync the folder.
 
     The text of an encounter comes from `tracker.store.save.encounter_text`; this only puts it on disk.
+    Text over `MAX_FILE_BYTES` is refused (OSError EFBIG) before anything is written: the loader would
+    refuse the file, so the save must not make it.
     """
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise OSError(errno.EILSEQ, "the text holds characters that are not UTF-8 (nothing written)") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise OSError(errno.EFBIG, f"the file would be over {MAX_FILE_BYTES // 1024} KiB, the most a load reads")
     folder = target.resolve().parent
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         with contextlib.suppress(FileNotFoundError):

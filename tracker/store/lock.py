@@ -3,6 +3,10 @@
 The lock sits on ``.NAME.lock`` beside the encounter, not on the encounter itself, because every save
 replaces the encounter file (a new inode) while the sidecar stays put. The OS releases the lock when
 the holder dies, so a killed GM never leaves a stale lock; the sidecar's text only says who held it.
+
+Taking the lock also clears the temporary files a writer killed mid-save left beside the encounter
+(``.NAME.*.tmp``): only the lock holder may, since another writer's temp file is never stale, and every
+writer (`tracker run`, `tracker exec --save`) takes it, so none leaves them for the others to find.
 """
 
 from __future__ import annotations
@@ -44,6 +48,9 @@ class WriterLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, info.encode(), 0)
         self.fd = fd
+        from tracker.store.files import remove_stale_temp_files
+
+        remove_stale_temp_files(self.path)
 
     def release(self) -> None:
         if self.fd is not None:

@@ -72,14 +72,12 @@ class TrackerApp(App[None]):
         invalid: str | None = None
         session: Session | None = None
         try:
-            text = path.read_text(encoding="utf-8")
+            text = files.read_text(path)
             session = Session(files.parse_text(text, str(path)))
         except files.FileInvalid as exc:
-            invalid = exc.lines()[0]
-        except FileNotFoundError:
-            pass
-        except (OSError, UnicodeDecodeError) as exc:
-            invalid = unreadable(path, exc)
+            # A missing file is one about to appear (the viewer waits); any other problem is said.
+            if path.exists() or path.is_symlink():
+                invalid = _reason(exc, player)
         app = cls(session, path, theme=theme, player=player, follow=True)
         app._invalid = invalid
         app._held = held
@@ -133,7 +131,10 @@ class TrackerApp(App[None]):
         never claims to show a state it does not have.
         """
         try:
-            text = self.path.read_text(encoding="utf-8")
+            text = files.read_text(self.path)
+        except files.FileInvalid as exc:  # too large, or not UTF-8: as invalid as a file that does not parse
+            self._invalid_now(exc)
+            return
         except FileNotFoundError:
             if self.session is not None:
                 self.notify(f"{self.path} is gone; showing the last state seen", severity="warning", markup=False)
@@ -154,10 +155,7 @@ class TrackerApp(App[None]):
             session = Session(files.parse_text(text, str(self.path)))
         except files.FileInvalid as exc:
             self._last_text = text
-            if self.session is None:
-                self._still_waiting(exc.lines()[0])
-            else:
-                self.notify(f"{exc.lines()[0]} — showing the last good state", severity="warning", markup=False)
+            self._invalid_now(exc)
             return
         self._last_text = text
         first = self.session is None
@@ -166,6 +164,14 @@ class TrackerApp(App[None]):
             self.switch_screen(self._main_screen())
         else:
             self.bump()
+
+    def _invalid_now(self, exc: files.FileInvalid) -> None:
+        """The file turned invalid: wait on, or keep the last good state, saying so (`_reason`)."""
+        if self.session is None:
+            self._still_waiting(_reason(exc, self.player))
+        else:
+            said = _reason(exc, self.player) or f"{self.path} is invalid"
+            self.notify(f"{said} — showing the last good state", severity="warning", markup=False)
 
     def _still_waiting(self, invalid: str | None) -> None:
         """Tell the waiting screen why it still waits (None: the file is missing)."""
@@ -236,6 +242,13 @@ class ProblemApp(App[None]):
         yield Static(text, id="problem", markup=False)
 
 
+def _reason(exc: files.FileInvalid, player: bool) -> str:
+    """What a viewer may say of an invalid file: its first problem in the GM's views; nothing in a player's
+    (empty), since a problem may quote what players must not see ("two combatants are named 'Cult
+    Priest'" for a gm_only combatant). The player view says only that the file is invalid."""
+    return "" if player else exc.lines()[0]
+
+
 class WaitingScreen(Screen[None]):
     """A viewer with no good state yet: its file is missing or invalid; it waits, watching the folder."""
 
@@ -251,6 +264,8 @@ class WaitingScreen(Screen[None]):
         """What the viewer waits for, and why: a missing file to appear, or an invalid one to be fixed."""
         if self._invalid is None:
             return f"Waiting for {self._path} to appear… (q quits)"
+        if not self._invalid:
+            return f"{self._path} is invalid.\nWaiting for a valid version… (q quits)"
         return f"{self._path} is invalid:\n{self._invalid}\nWaiting for a valid version… (q quits)"
 
     def say(self, invalid: str | None) -> None:

@@ -335,3 +335,47 @@ def test_s3_5_3_secret_war_sheet_actions() -> None:
     assert "Major" in d20_state(s).log[-1].text
     with pytest.raises(Refusal, match="no action named 'swift'"):
         s.execute("spend Kit swift")
+
+
+# --- every parameter against what it may be (issue 12) ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"default_track": "mana"}, "profile srd has no stress track 'mana' \\(tracks: stress\\)"),
+        ({"gm_pool": "momentum"}, "'gm_pool' is one of threat, heat"),
+        ({"meta_currency": "gold"}, "'meta_currency' is one of fortune, determination, infinity points"),
+        ({"mental_harm": "wound2"}, "'mental_harm' is one of trauma, metanoia"),
+        ({"ranged_step_rule": "sideways"}, "'ranged_step_rule' is one of table, either_direction"),
+        ({"reactions": "many"}, "'reactions' is one of one, escalating"),
+        ({"ranged_base_difficulty": 6}, "'ranged_base_difficulty' runs from 0 to 5 \\(not 6\\)"),
+        ({"melee_base_difficulty": -1}, "runs from 0 to 5"),
+        ({"harm_threshold": 0}, "'harm_threshold' runs from 1 to 99"),
+        ({"momentum_max": 100}, "'momentum_max' runs from 0 to 99"),
+        ({"max_move_zones": -2}, "runs from 0 to 99"),
+        ({"meta_max": 2}, "starting_meta \\(3\\) is above meta_max \\(2\\)"),
+        ({"momentum_decay": 7}, "momentum_decay \\(7\\) is above momentum_max \\(6\\)"),
+        ({"infinity_conditions": True}, "infinity_conditions needs a Resolve track"),
+    ],
+)
+def test_s3_0_a_parameter_takes_only_what_it_may_be(overrides: dict[str, Any], message: str) -> None:
+    """RULES.md §3.0; issue 12: `default_track = "mana"` passed the checker, then the first mental hit was a
+    KeyError. Each parameter is checked against its values: a track of the profile, a Literal's words, a
+    Difficulty 0-5 [004:L373-408], a sane 0-99 elsewhere (a harm threshold of at least 1: it divides)."""
+    with pytest.raises(Refusal, match=message):
+        resolve_profile("srd", overrides)
+
+
+def test_s3_0_a_legal_track_and_literal_still_mix_profiles() -> None:
+    p = resolve_profile("infinity", {"default_track": "resolve", "gm_pool": "threat", "ranged_step_rule": "table"})
+    assert (p.default_track, p.gm_pool, p.ranged_step_rule) == ("resolve", "threat", "table")
+
+
+def test_s3_0_parameters_wrong_only_together_are_reported_at_settings() -> None:
+    """Each alone is fine (3 ≤ 5, and 4 ≤ 5 for the base's start); together the start is above the max."""
+    text = encounter(settings="starting_meta = 4\nmeta_max = 3")
+    with pytest.raises(FileInvalid) as info:
+        parse_text(text, "x")
+    line = text.splitlines().index("[settings]") + 1
+    assert info.value.lines() == [f"x:{line}:1: settings: starting_meta (4) is above meta_max (3)"]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tracker.rules import names
+from tracker.rules.commands import count, is_number, signed_int
 from tracker.rules.errors import Refusal
 from tracker.rules.ttb import conditions
 from tracker.rules.ttb.core import TTBEngine
@@ -85,8 +86,8 @@ def display(key: str) -> str:
 
 def _int_arg(args: list[str], what: str) -> int:
     for a in args:
-        if a.lstrip("-").isdigit():
-            return int(a)
+        if is_number(a):
+            return signed_int(a, what)
     raise Refusal(f"{what} needs a number of AP (e.g. 'defensive 2')")
 
 
@@ -127,8 +128,8 @@ def weapon_of(eng: TTBEngine, who: str, args: list[str], kind: str | None) -> st
 
 def _reload_amount(eng: TTBEngine, args: list[str]) -> int:
     for a in args:
-        if a.isdigit():
-            return int(a)
+        if is_number(a):
+            return count(a, "the AP to reload")
     return 1
 
 
@@ -314,7 +315,7 @@ def precheck(eng: TTBEngine, who: str, key: str, args: list[str], target: str | 
         if weapon is None or not next(w for w in eng.sheet(who).weapons if w.name == weapon).reload:
             raise Refusal(f"{who} has no weapon that needs reloading")
     if key == "defensive" and eng.sheet(who).fated:
-        cards = [a for a in args if not a.lstrip("-").isdigit()]
+        cards = [a for a in args if not is_number(a)]
         if cards:
             from tracker.rules.ttb.cards import parse_card
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tracker.rules import names
+from tracker.rules.commands import count, is_number
 from tracker.rules.errors import Refusal
 from tracker.rules.ttb import cheat, conditions, damage, deck, effects, opposed
 from tracker.rules.ttb.cards import Card, parse_card, severity_of
@@ -28,7 +29,7 @@ def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
     words = value.split()
     word = words[0].casefold()
     if word in ("pass", "p", "yes", "success", "hit"):
-        margins = int(words[1]) if len(words) > 1 and words[1].isdigit() else 0
+        margins = count(words[1], "margins") if len(words) > 1 and is_number(words[1]) else 0
         return True, margins
     if word in ("fail", "f", "no", "failure", "miss"):
         return False, 0

@@ -73,11 +73,11 @@ def parse_card(text: str) -> Card:
         return Card(BLACK_JOKER, 0, None)
     digits = ""
     rest = raw
-    while rest and rest[0].isdigit():
+    while rest and rest[0] in "0123456789":
         digits, rest = digits + rest[0], rest[1:]
     if not digits and rest[:1] in _NAMED_VALUES:
         digits, rest = str(_NAMED_VALUES[rest[0]]), rest[1:]
-    if not digits:
+    if not digits or len(digits) > 2:
         raise Refusal(f"'{text}' is not a card: use 1-13 (optionally with a suit R/C/T/M), RJ or BJ")
     value = int(digits)
     if not 1 <= value <= 13:
@@ -165,7 +165,7 @@ def cheat_order(aggressor: str, aggressor_total: int, defender: str, defender_to
 def parse_damage_profile(text: str) -> tuple[int, int, int] | None:
     """Read a weapon's ``w/m/s`` damage (``2/3/5``); None if the text is not one."""
     parts = text.split("/")
-    if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
+    if len(parts) != 3 or not all(p.strip().isascii() and p.strip().isdigit() and len(p.strip()) <= 3 for p in parts):
         return None
     w, m, s = (int(p) for p in parts)
     return w, m, s

@@ -7,6 +7,7 @@ resolve at once. Moving away while engaged queues one optional disengaging strik
 
 from __future__ import annotations
 
+from tracker.rules.commands import count, is_number
 from tracker.rules.errors import Refusal
 from tracker.rules.ttb import actions, conditions, damage, opposed
 from tracker.rules.ttb.cards import parse_card
@@ -300,7 +301,7 @@ def cancel_move(eng: TTBEngine, who: str) -> None:
 def _defensive(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
     f = eng.fighter(who)
     if eng.sheet(who).fated:
-        cards = [a for a in args if not a.lstrip("-").isdigit()]
+        cards = [a for a in args if not is_number(a)]
         if cards:
             from tracker.rules.ttb.deck import discard_from_hand
 
@@ -328,7 +329,7 @@ def take_stance(eng: TTBEngine, who: str, cost: int) -> None:
 def _assist(eng: TTBEngine, who: str, target: str, args: list[str]) -> None:
     ranks = 0
     for a in args[1:]:
-        ranks = int(a) if a.isdigit() else eng.sheet(who).skills.get(a.casefold(), 0)
+        ranks = count(a, "ranks") if is_number(a) else eng.sheet(who).skills.get(a.casefold(), 0)
     if eng.sheet(who).subordinate:
         ranks = (ranks + 1) // 2
     if ranks < 1:

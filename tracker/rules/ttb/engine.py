@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 from tracker.rules import rng
 from tracker.rules.commands import Command, count, signed_int
 from tracker.rules.errors import Refusal
+from tracker.rules.model import located_error
 from tracker.rules.state import reset
-from tracker.rules.ttb import answers, conditions, damage, deck, effects, initiative, lifecycle, roster
+from tracker.rules.ttb import answers, conditions, damage, deck, effects, initiative, lifecycle, resume, roster
 from tracker.rules.ttb.cards import full_deck, parse_card, parse_damage_profile
 from tracker.rules.ttb.core import TTBEngine, step
 from tracker.rules.ttb.file import TTBFile
@@ -34,8 +35,15 @@ def new_state(setup: TTBFile, seed: int) -> TTBState:
 
 
 def open_engine(setup: TTBFile, state: Mapping[str, object] | None, seed: int) -> TTBEncounter:
-    """A fresh engine from the setup (no saved state), or one over a saved ``[state]`` (validated here)."""
-    return make_engine(setup, new_state(setup, seed) if state is None else TTBState.model_validate(state))
+    """A fresh engine from the setup (no saved state), or one over a saved ``[state]``, validated here: its
+    types, then everything it names against the setup (`tracker.rules.ttb.resume`)."""
+    if state is None:
+        return make_engine(setup, new_state(setup, seed))
+    st = TTBState.model_validate(state)
+    problems = resume.state_problems(setup, st, {*lifecycle.STEPS, *_STEPS}, answers.RESOLVERS)
+    if problems:
+        raise located_error("state", problems, state)
+    return make_engine(setup, st)
 
 
 def make_engine(setup: TTBFile, state: TTBState) -> TTBEncounter:
@@ -47,13 +55,18 @@ def make_engine(setup: TTBFile, state: TTBState) -> TTBEncounter:
         # Before `start` the known totals show already (Rank Value + Initiative, or a GM-set card).
         for name in eng.sheets:
             initiative.recompute(eng, name)
-    eng.steps = dict(lifecycle.STEPS)
-    eng.steps["disengage_offer"] = lambda e, s: effects.disengage_offer(e, str(s.who), str(s.arg))
-    eng.steps["move_done"] = lambda e, s: effects.move_done(e, str(s.who), str(s.arg))
-    eng.steps["end_discard"] = lambda e, s: deck.end_discard_offer(e, str(s.who))
-    eng.steps["attack"] = lambda e, s: effects.attack_offer(e, str(s.who), str(s.arg))
-    eng.steps["defensive_stance"] = lambda e, s: effects.take_stance(e, str(s.who), int(s.arg or 0))
+    eng.steps = {**lifecycle.STEPS, **_STEPS}
     return eng
+
+
+#: Agenda steps beyond the lifecycle's: the ones an action queues.
+_STEPS: dict[str, Callable[[TTBEngine, Step], None]] = {
+    "disengage_offer": lambda e, s: effects.disengage_offer(e, str(s.who), str(s.arg)),
+    "move_done": lambda e, s: effects.move_done(e, str(s.who), str(s.arg)),
+    "end_discard": lambda e, s: deck.end_discard_offer(e, str(s.who)),
+    "attack": lambda e, s: effects.attack_offer(e, str(s.who), str(s.arg)),
+    "defensive_stance": lambda e, s: effects.take_stance(e, str(s.who), int(s.arg or 0)),
+}
 
 
 def _start(eng: TTBEngine, cmd: Command) -> None:

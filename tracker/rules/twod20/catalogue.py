@@ -20,6 +20,9 @@ class TwoD20Condition:
     infinity_only: bool = False
     summary: str = ""
     section: str = "§3.11"
+    #: Its value X is a number of Challenge Dice rolled (Persistent X, Burning X): at most
+    #: `tracker.rules.twod20.dice.MAX_CHALLENGE_DICE`, in a file, a command or a saved state.
+    rolls: bool = False
 
 
 CONDITIONS: dict[str, TwoD20Condition] = {
@@ -27,12 +30,20 @@ CONDITIONS: dict[str, TwoD20Condition] = {
     "stunned": TwoD20Condition("Stunned", summary="No actions on its next turn; does not stack.", section="§3.8"),
     "snared": TwoD20Condition("Snared", True, summary="Only breaking free (Difficulty = value).", section="§3.8"),
     "persistent": TwoD20Condition(
-        "Persistent", True, summary="X[CD] at the end of each own turn, one tick per Effect.", section="§3.8"
+        "Persistent",
+        True,
+        summary="X[CD] at the end of each own turn, one tick per Effect.",
+        section="§3.8",
+        rolls=True,
     ),
     "bleeding": TwoD20Condition("Bleeding", infinity_only=True, summary="3[CD] ignoring Soak at turn start."),
     "blind": TwoD20Condition("Blind", infinity_only=True, summary="3[CD] mental on gain; sight tests +2."),
     "burning": TwoD20Condition(
-        "Burning", True, infinity_only=True, summary="X[CD] physical and mental at turn end, for its rounds."
+        "Burning",
+        True,
+        infinity_only=True,
+        summary="X[CD] physical and mental at turn end, for its rounds.",
+        rolls=True,
     ),
     "checked": TwoD20Condition("Checked", infinity_only=True, summary="Movement halted in one direction."),
     "dazed": TwoD20Condition("Dazed", summary="Tests +1 Difficulty; Dazed again → Staggered (Infinity)."),

@@ -27,6 +27,8 @@ def gain(eng: TwoD20Engine, name: str, text: str, n: int | None) -> None:
         raise Refusal(f"{rule.title} is an Infinity condition; this encounter's profile is {eng.profile.name}")
     if n is not None and not rule.valued:
         raise Refusal(f"{rule.title} is not valued: add it without a number")
+    if rule.rolls and n is not None and n > dice.MAX_CHALLENGE_DICE:
+        raise Refusal(f"{rule.title} X rolls X[CD]: X is at most {dice.MAX_CHALLENGE_DICE} (not {n})")
     if n is not None and n < 1:
         raise Refusal(f"{rule.title} must gain at least 1")
     if key == "dazed" and a.conditions.get("dazed") and eng.profile.dazed_twice_staggered:

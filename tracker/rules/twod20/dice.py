@@ -26,6 +26,16 @@ CHALLENGE_FACES: dict[int, tuple[int, bool]] = {
     6: (1, True),
 }
 
+#: The most Challenge Dice one count may ask for (README "Limits"): a `challenge N`, a damage's `cover=`, a
+#: Persistent or Burning X, a combatant's Cover or Morale. The rules set no maximum; the largest roll they
+#: build, a weapon's rating + a skill or attribute bonus of at most 5 [004:L1745, 003:L276-286] + Momentum
+#: (at most 6 [004:L193]) + an advantage's 2 [004:L1766], stays under 25, so 50 is a sane cap, and a
+#: typo of 100000000 is refused instead of rolling for hours.
+MAX_CHALLENGE_DICE = 50
+#: The most dice any one roll makes, the bounded counts added up (Cover with the Defend, Bolster and Hit the
+#: Dirt grants on top): never reached by a file or a command, it only guards against a hang.
+_ROLL_CEILING = 4 * MAX_CHALLENGE_DICE
+
 #: A test rolls two d20s; up to three more may be bought (RULES.md §3.2 [004:L349, L492]).
 BASE_DICE = 2
 MAX_BOUGHT_DICE = 3
@@ -80,6 +90,8 @@ def roll_challenge(state: rng.Seeded, count: int, faces: Sequence[int] | None = 
     """
     if count < 0:
         raise Refusal(f"cannot roll {count}[CD]: the number of Challenge Dice cannot be negative")
+    if count > _ROLL_CEILING:
+        raise Refusal(f"cannot roll {count}[CD]: at most {_ROLL_CEILING} Challenge Dice in one roll")
     if faces is not None:
         return score_challenge(_check_faces(faces, count, 6, f"{count}[CD]"))
     return score_challenge([rng.roll(state, 6) for _ in range(count)])

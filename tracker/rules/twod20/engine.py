@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from tracker.rules.commands import Command, count, signed_int
 from tracker.rules.errors import Refusal
-from tracker.rules.twod20 import actions, conditions, dice, harm, order, pools, roster, turns
+from tracker.rules.model import located_error
+from tracker.rules.twod20 import actions, conditions, dice, harm, order, pools, resume, roster, turns
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.profiles import resolve_profile
 from tracker.rules.twod20.state import TwoD20State
@@ -31,8 +32,16 @@ def new_state(setup: TwoD20File, seed: int) -> TwoD20State:
 
 
 def open_engine(setup: TwoD20File, state: Mapping[str, object] | None, seed: int) -> TwoD20Encounter:
-    """A fresh engine from the setup (no saved state), or one over a saved ``[state]`` (validated here)."""
-    return make_engine(setup, new_state(setup, seed) if state is None else TwoD20State.model_validate(state))
+    """A fresh engine from the setup (no saved state), or one over a saved ``[state]``, validated here: its
+    types, then everything it names against the setup (`tracker.rules.twod20.resume`)."""
+    if state is None:
+        return make_engine(setup, new_state(setup, seed))
+    st = TwoD20State.model_validate(state)
+    profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
+    problems = resume.state_problems(setup, st, profile)
+    if problems:
+        raise located_error("state", problems, state)
+    return make_engine(setup, st)
 
 
 def make_engine(setup: TwoD20File, state: TwoD20State) -> TwoD20Encounter:
@@ -101,17 +110,18 @@ def _damage(eng: TwoD20Engine, cmd: Command) -> None:
     # Options and flags were checked by the 2d20 command table (`tracker.rules.verbs`): only known ones arrive.
     opts = dict(cmd.options)
     flags = set(cmd.flags) - {"no-armor"}
-    effects = {k: count(v, k) for k, v in opts.items() if k in EFFECT_OPTIONS}
+    # Counts of dice (and of Effects, which dice roll) are bounded: a Persistent 100000000 would roll forever.
+    effects = {k: count(v, k, dice.MAX_CHALLENGE_DICE) for k, v in opts.items() if k in EFFECT_OPTIONS}
     for f in flags & set(EFFECT_FLAGS):
         effects.setdefault(f, 1)
     attacker = eng.name(opts["from"]) if "from" in opts else None
     hit = harm.Hit(
         total=total,
-        icons=count(opts.get("icons", "0"), "icons"),
+        icons=count(opts.get("icons", "0"), "icons", dice.MAX_CHALLENGE_DICE),
         track=opts.get("track", "mental" if "mental" in flags else None),
         mental="mental" in flags,
         effects=effects,
-        cover=count(opts["cover"], "cover") if "cover" in opts else None,
+        cover=count(opts["cover"], "cover", dice.MAX_CHALLENGE_DICE) if "cover" in opts else None,
         soak=count(opts.get("soak", "0"), "soak"),
         attacker=attacker,
         ignore_soak="ignore-soak" in flags or "no-armor" in cmd.flags,
@@ -294,7 +304,7 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _challenge(eng: TwoD20Engine, cmd: Command) -> None:
-    n = count(cmd.args[0], "dice")
+    n = count(cmd.args[0], "the number of dice", dice.MAX_CHALLENGE_DICE)
     faces = [count(x, "face") for x in cmd.options["faces"].split(",")] if "faces" in cmd.options else None
     roll = dice.roll_challenge(eng.st, n, faces)
     eng.log(f"{roll.describe()}", kind="result")

@@ -33,10 +33,17 @@ class TwoD20File(EncounterFile):
         problems = name_clashes(self.combatants)
         try:
             profile = resolve_profile(self.encounter.profile or "srd", self.settings.overrides())
-        except Refusal:
-            raise located([*problems, *self._profile_problems()]) from None
+        except Refusal as exc:
+            # Each parameter at fault at its key; parameters wrong only together, at [settings].
+            raise located([*problems, *(self._profile_problems() or [(("settings",), str(exc))])]) from None
         tracks = {t for t, _, _ in profile.tracks}
         zones = [z.name for z in self.zones]
+        seen: set[str] = set()
+        for n, z in enumerate(self.zones):
+            # Zones are named case-insensitively (`move NAME ZONE`), so "Pier" and "pier" are one name.
+            if z.name.casefold() in seen:
+                problems.append((("zones", n, "name"), f"two zones are named '{z.name}'"))
+            seen.add(z.name.casefold())
         for n, z in enumerate(self.zones):
             for k, other in enumerate(z.adjacent):
                 if other not in zones:

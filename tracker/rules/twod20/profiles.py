@@ -7,7 +7,8 @@ The engine reads parameters from the profile and never asks which profile it run
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from functools import cache
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from tracker.rules.errors import Refusal
 
@@ -49,11 +50,11 @@ class Profile:
 
     name: str
     #: The GM's pool: "threat" (SRD, SW) or "heat" (Infinity) [003:L19].
-    gm_pool: str = "threat"
+    gm_pool: Literal["threat", "heat"] = "threat"
     momentum_max: int = 6
     momentum_decay: int = 1
     #: The player meta-currency: fortune, determination or infinity points.
-    meta_currency: str = "fortune"
+    meta_currency: Literal["fortune", "determination", "infinity points"] = "fortune"
     meta_max: int = 5
     starting_meta: int = 3
     #: Stress tracks a combatant has when the file gives one number (the SRD's single track).
@@ -61,7 +62,7 @@ class Profile:
     #: Track → (harm kind, resistance field) (§3.0 Harm names; §3.9 resistance).
     tracks: tuple[tuple[str, str, str], ...] = (("stress", "wound", "armor"),)
     #: Harm kind suffered by mental damage on a single-track profile.
-    mental_harm: str = "trauma"
+    mental_harm: Literal["trauma", "metanoia"] = "trauma"
     #: Harms of any kind that defeat (SRD 3); 0 = no such rule.
     defeat_at_harms: int = 3
     #: Harms of one kind that kill/destroy (Infinity: 5 Wounds kill, 5 Breaches destroy) [003:L350-353].
@@ -70,7 +71,7 @@ class Profile:
     stress_display: Literal["taken", "remaining"] = "taken"
     ranged_base_difficulty: int = 2
     #: "table" (SRD range table) or "either_direction" (Infinity: +1 per category away), C37.
-    ranged_step_rule: str = "table"
+    ranged_step_rule: Literal["table", "either_direction"] = "table"
     melee_base_difficulty: int = 1
     mental_base_difficulty: int = 1
     #: Each attack form's test as "attribute+skill" (RULES.md §3.0 Melee/Ranged/Mental attack rows): the
@@ -157,8 +158,17 @@ PROFILES: dict[str, Profile] = {
 OVERRIDABLE = {f.name for f in fields(Profile)} - {"name", "tracks", "lethal_harms", "actions", "free_actions"}
 
 
+#: Parameters that are a Difficulty, 0 (Simple) to 5 (Daunting) [004:L373-408].
+_DIFFICULTIES = ("ranged_base_difficulty", "melee_base_difficulty", "mental_base_difficulty", "prone_ranged_difficulty")
+#: The largest whole number any other parameter takes: the rules give 6 at most (the Momentum pool
+#: [004:L193]), so 99 is a sane cap that still lets a table experiment (README "Limits").
+MAX_PARAMETER = 99
+
+
 def resolve_profile(name: str, overrides: dict[str, Any] | None = None) -> Profile:
-    """The named profile with the encounter's overrides applied (each checked against its type)."""
+    """The named profile with the encounter's overrides applied, each checked against its type and the
+    values it may take (a track the profile has, a Difficulty 0-5 …), so that a file the checker accepts
+    never breaks the engine later (``default_track = "mana"`` was a KeyError at the first mental hit)."""
     if name not in PROFILES:
         raise Refusal(f"unknown profile '{name}' (srd, infinity, secret-war)")
     base = PROFILES[name]
@@ -171,5 +181,35 @@ def resolve_profile(name: str, overrides: dict[str, Any] | None = None) -> Profi
         current = getattr(base, key)
         if type(value) is not type(current):
             raise Refusal(f"profile parameter '{key}' takes a {type(current).__name__}")
+        _check_value(base, key, value)
         clean[key] = value
-    return replace(base, **clean)
+    profile = replace(base, **clean)
+    if profile.starting_meta > profile.meta_max:
+        raise Refusal(f"starting_meta ({profile.starting_meta}) is above meta_max ({profile.meta_max})")
+    if profile.momentum_decay > profile.momentum_max:
+        raise Refusal(f"momentum_decay ({profile.momentum_decay}) is above momentum_max ({profile.momentum_max})")
+    if profile.infinity_conditions and len(profile.tracks) < 2:
+        raise Refusal(f"infinity_conditions needs a Resolve track (Burning hits it); profile {name} has one track")
+    return profile
+
+
+def _check_value(base: Profile, key: str, value: Any) -> None:
+    """Refuse a value the parameter may not take (the type is already right)."""
+    allowed = _literals().get(key)
+    if allowed is not None and value not in allowed:
+        raise Refusal(f"profile parameter '{key}' is one of {', '.join(map(str, allowed))} (not '{value}')")
+    if key == "default_track":
+        tracks = [t for t, _, _ in base.tracks]
+        if value not in tracks:
+            raise Refusal(f"profile {base.name} has no stress track '{value}' (tracks: {', '.join(tracks)})")
+    if type(value) is int:
+        low, high = (0, 5) if key in _DIFFICULTIES else (1 if key == "harm_threshold" else 0, MAX_PARAMETER)
+        if not low <= value <= high:
+            raise Refusal(f"profile parameter '{key}' runs from {low} to {high} (not {value})")
+
+
+@cache
+def _literals() -> dict[str, tuple[object, ...]]:
+    """The values of each parameter typed as a Literal, read from `Profile` itself (one source)."""
+    hints = get_type_hints(Profile)
+    return {key: get_args(hint) for key, hint in hints.items() if get_origin(hint) is Literal}

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
 from tracker.rules.conditions import CombatantEntry, ConditionCatalogue
-from tracker.rules.model import ConditionValue, Strict
+from tracker.rules.model import ConditionValue, Strict, raise_located
 from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
+from tracker.rules.twod20.dice import MAX_CHALLENGE_DICE
+
+#: A number of Challenge Dice the tracker may roll: Cover, Morale, and the attributes and score the
+#: initiative variant rolls as max(Agility, Insight)[CD] [004:L1406-1416] (bounded, README "Limits").
+DiceCount = Annotated[int, Field(ge=0, le=MAX_CHALLENGE_DICE)]
 
 RangeBand = Literal["reach", "close", "medium", "long", "extreme"]
 
@@ -33,7 +38,7 @@ class TwoD20Combatant(CombatantEntry):
     side: str | None = None
     #: minor | notable | major for NPCs; absent for a player character.
     npc_type: Literal["minor", "notable", "major"] | None = None
-    attributes: dict[str, int] = Field(default_factory=dict)
+    attributes: dict[str, DiceCount] = Field(default_factory=dict)
     skills: dict[str, int] = Field(default_factory=dict)
     focuses: list[str] = Field(default_factory=list)
     #: Maximum stress: one number for the profile's single track, or a table per track.
@@ -43,8 +48,8 @@ class TwoD20Combatant(CombatantEntry):
     #: Infinity BTS/Security, the Firewall's soak.
     bts: int = Field(default=0, ge=0)
     #: Standing conditional resistance dice rolled on each hit (Cover, Morale), unless the damage says.
-    cover: int = Field(default=0, ge=0)
-    morale: int = Field(default=0, ge=0)
+    cover: DiceCount = 0
+    morale: DiceCount = 0
     zone: str | None = None
     fatigue: int = Field(default=0, ge=0)
     #: Player meta-currency now; defaults to starting_fortune, else the profile's start (B43, B30).
@@ -52,7 +57,7 @@ class TwoD20Combatant(CombatantEntry):
     starting_fortune: int | None = Field(default=None, ge=0, le=5)
     harms: dict[str, int] = Field(default_factory=dict)
     #: Initiative score for the "initiative" order; defaults to max(Agility, Insight).
-    initiative: int | None = None
+    initiative: DiceCount | None = None
     #: Harms that defeat this combatant; defaults to the profile's (SRD 3). The SRD's NPC chapter is
     #: missing from the seeds, so a table gives minor/notable NPCs their own number here.
     harm_capacity: int | None = Field(default=None, ge=1)
@@ -65,6 +70,20 @@ class TwoD20Combatant(CombatantEntry):
     @classmethod
     def condition_catalogue(cls) -> ConditionCatalogue:
         return condition_key, CONDITIONS, ()
+
+    @field_validator("conditions")
+    @classmethod
+    def _rolled_at_most(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
+        """Persistent X and Burning X roll X[CD]: X is bounded like every count of dice (after the shared
+        check of the names, which made the keys canonical)."""
+        raise_located(
+            [
+                ((key,), f"{CONDITIONS[key].title} X rolls X[CD]: X is at most {MAX_CHALLENGE_DICE}")
+                for key, v in value.items()
+                if key in CONDITIONS and CONDITIONS[key].rolls and v > MAX_CHALLENGE_DICE
+            ]
+        )
+        return value
 
     @field_validator("stress")
     @classmethod

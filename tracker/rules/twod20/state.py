@@ -8,13 +8,14 @@ from pydantic import Field
 
 from tracker.rules.model import ConditionValue, Strict
 from tracker.rules.state import LiveState
+from tracker.rules.twod20.dice import MAX_CHALLENGE_DICE
 from tracker.rules.twod20.sheet import TwoD20Combatant
 
 
 class Persistent(Strict):
     """A Persistent X instance: X[CD] of `track` damage at the end of each own turn, `ticks` left (B19)."""
 
-    x: int
+    x: int = Field(ge=0, le=MAX_CHALLENGE_DICE)
     track: str
     ticks: int
     mental: bool = False
@@ -25,7 +26,7 @@ class Grant(Strict):
     turn (Hit the Dirt [004:L1529]; Defend and Bolster [004:L1488-1489], duration B18)."""
 
     kind: Literal["cover", "morale"]
-    dice: int
+    dice: int = Field(ge=0, le=MAX_CHALLENGE_DICE)
     source: str
     until: str
 
