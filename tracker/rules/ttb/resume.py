@@ -24,7 +24,8 @@ from tracker.rules.ttb.state import TTBState
 def state_problems(setup: TTBFile, st: TTBState, ops: Collection[str], prompts: Collection[str]) -> list[Located]:
     """Every way `st` disagrees with `setup`, at its key inside ``[state]``; `ops` are the agenda steps the
     engine runs and `prompts` the questions it can resolve."""
-    names = [c.name for c in setup.combatants]
+    # Newcomers (`join`) live in the state with their sheets: they are combatants of this fight too.
+    names = [c.name for c in [*setup.combatants, *st.joined]]
     problems = name_problems(st, names)
     problems += unknown_names([(("engagements", i), n) for i, n in _pair_names(st.engagements)], names)
     for n, effect in enumerate(st.effects):

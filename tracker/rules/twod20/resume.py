@@ -23,7 +23,9 @@ PROMPTS = ("pick", "round")
 
 def state_problems(setup: TwoD20File, st: TwoD20State, profile: Profile) -> list[Located]:
     """Every way `st` disagrees with `setup` (played under `profile`), at its key inside ``[state]``."""
-    names = [c.name for c in setup.combatants]
+    # Newcomers (`join`) live in the state with their sheets: they are combatants of this fight too.
+    everyone = [*setup.combatants, *st.joined]
+    names = [c.name for c in everyone]
     problems = name_problems(st, names)
     problems += unknown_names([(("last_actor",), st.last_actor)], names)
     problems += unknown_names([(("jumped", n), who) for n, who in enumerate(st.jumped)], names)
@@ -31,7 +33,7 @@ def state_problems(setup: TwoD20File, st: TwoD20State, profile: Profile) -> list
         if len(pair) != 2:
             problems.append((("reach", n), "a Reach pair names two combatants"))
         problems += unknown_names([(("reach", n, k), who) for k, who in enumerate(pair)], names)
-    sides = {c.side_name for c in setup.combatants}
+    sides = {c.side_name for c in everyone}
     if st.kept_by is not None and st.kept_by not in sides:
         problems.append((("kept_by",), f"'{st.kept_by}' is not a side of this encounter"))
     if st.prompt is not None:
@@ -43,7 +45,7 @@ def state_problems(setup: TwoD20File, st: TwoD20State, profile: Profile) -> list
         problems += unknown_names([(("prompt", "options", n), w) for n, w in enumerate(st.prompt.options)], names)
     zones = {z.name for z in setup.zones}
     harm_kinds = {h for _, h, _ in profile.tracks} | {profile.mental_harm}
-    for c in setup.combatants:
+    for c in everyone:
         a = st.fighters.get(c.name)
         if a is None:
             continue  # reported by name_problems
