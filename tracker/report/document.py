@@ -90,7 +90,7 @@ def gauges_chart(story: Story) -> Chart | None:
     if not names or len(story.readings) < 2:
         return None
     readings = story.readings
-    labels = tuple("start" if r.step == 0 else f"R{r.round}" for r in readings)
+    labels = tuple(f"R{r.round}" for r in readings)
     series = tuple((name, tuple(dict(r.values).get(name, 0) for r in readings)) for name in names)
     ends: dict[int, dict[str, int]] = {}
     for r in readings:

@@ -117,9 +117,11 @@ def lines_svg(chart: Chart) -> str:
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
             f'stroke-dasharray="{DASHES[j % len(DASHES)]}"><title>{escape(name)}</title></polyline>'
         )
-    # A tick where each round starts (the first reading of a new label).
+    # A tick where each round starts (the first reading of a new label); none for before the fight.
     ticks = [
-        (LEFT + 8 + i * step, label) for i, label in enumerate(chart.labels) if i == 0 or label != chart.labels[i - 1]
+        (LEFT + 8 + i * step, label)
+        for i, label in enumerate(chart.labels)
+        if label != "R0" and (i == 0 or label != chart.labels[i - 1])
     ]
     parts += _axes(top, ticks) + _legend(chart, bars=False)
     return _svg(chart, parts)
