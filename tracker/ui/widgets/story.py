@@ -30,6 +30,8 @@ from tracker.ui.widgets.base import Panel
 #: Bar fills and line markers per series, and how the legend writes each.
 BAR_FILLS = (("sd", "█"), ("▒", "▒"), ("░", "░"), ("▚", "▚"))
 LINE_MARKS = (("braille", "⠒"), ("•", "•"), ("+", "+"), ("x", "x"))
+#: Series colours (256-colour codes, so the legend's marks and the plot's agree in every theme).
+COLOURS = (12, 10, 13, 11)
 
 
 def legend(names: list[str], marks: tuple[tuple[str, str], ...]) -> Text:
@@ -37,7 +39,7 @@ def legend(names: list[str], marks: tuple[tuple[str, str], ...]) -> Text:
     for i, name in enumerate(names):
         if i:
             out.append("  ")
-        out.append(marks[i % len(marks)][1] * 2 + " ", style="bold")
+        out.append(marks[i % len(marks)][1] * 2 + " ", style=f"bold color({COLOURS[i % len(COLOURS)]})")
         out.append(name)
     return out
 
@@ -148,6 +150,7 @@ class StoryPanel(Panel):
             [list(values) for _, values in chart.series],
             # plotext takes a marker per series; textual-plotext's stub only names the single one.
             marker=[BAR_FILLS[i % len(BAR_FILLS)][0] for i in range(len(names))],  # type: ignore[arg-type]
+            color=[COLOURS[i % len(COLOURS)] for i in range(len(names))],  # type: ignore[arg-type]
         )
         top = max(max(values) for _, values in chart.series)
         plt.yticks(sorted({0, top // 2, top}))
@@ -167,7 +170,7 @@ class StoryPanel(Panel):
         plt.clear_figure()
         steps = list(range(len(chart.labels)))
         for i, (_, values) in enumerate(chart.series):
-            plt.plot(steps, list(values), marker=LINE_MARKS[i % len(LINE_MARKS)][0])
+            plt.plot(steps, list(values), marker=LINE_MARKS[i % len(LINE_MARKS)][0], color=COLOURS[i % len(COLOURS)])
         ticks, labels = spaced_ticks(chart.labels, max(10, self.size.width))
         plt.xticks([float(t) for t in ticks], labels)
         top = max(max(values) for _, values in chart.series)
