@@ -153,6 +153,7 @@ class StoryPanel(Panel):
             color=[COLOURS[i % len(COLOURS)] for i in range(len(names))],  # type: ignore[arg-type]
         )
         top = max(max(values) for _, values in chart.series)
+        plt.ylim(0, top)
         plt.yticks(sorted({0, top // 2, top}))
         plot.refresh()
 
@@ -174,5 +175,6 @@ class StoryPanel(Panel):
         ticks, labels = spaced_ticks(chart.labels, max(10, self.size.width))
         plt.xticks([float(t) for t in ticks], labels)
         top = max(max(values) for _, values in chart.series)
+        plt.ylim(0, top)
         plt.yticks(sorted({0, top // 2, top}))
         plot.refresh()
