@@ -223,10 +223,7 @@ def test_a_setup_table_after_the_live_tables_is_kept_and_moves_above_them(tmp_pa
     path = tmp_path / "late.toml"
     session = session_from_text(RICH, str(path))
     session.execute("start")
-    late = (
-        "# A late step, with its comment.\n"
-        '[[demo]]\ndo = "next"   # kept as written\nsay = "Belle arrives."\n'
-    )
+    late = '# A late step, with its comment.\n[[demo]]\ndo = "next"   # kept as written\nsay = "Belle arrives."\n'
     write_bytes(path, encounter_text(session) + "\n" + late)
     report = check_file(str(path))
     assert [p.message for p in report.warnings if "setup table" in p.message] == [
