@@ -10,8 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import run, session_from
-from tracker.rules.commands import Command
-from tracker.rules.log import LogEntry
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
 from tracker.rules.story import Story
@@ -181,22 +179,20 @@ def test_following_a_session_tells_only_the_new_commands_and_starts_again_after_
 
 
 def test_a_combatant_who_joins_and_one_who_leaves_mid_fight() -> None:
-    """CONTRACT §4: a joiner appears in the JSON state mid-fight; one who leaves carries "left": true."""
-    session = run(session_from(DUEL), "initiative Sofia 13", "start")
-    teller = Teller(session.setup, session.history.seed)
-    teller.tell_all(session.history.commands)
-    before = state_json(session)
-    sofia, thug = before["combatants"]
-    newcomer = {**thug, "name": "Guild Thug 2", "conditions": {"burning": 1}}
-    after = {**before, "combatants": [sofia, {**thug, "left": True}, newcomer]}
-    entries = [LogEntry(round=1, actor="Sofia Ramos", text="Guild Thug 2 joins; Guild Thug leaves")]
-    teller._record(3, Command("join", ("Guild Thug 2",)), before, after, entries, (1, "Sofia Ramos"))
-    story = teller.story()
-    assert [(a.who, a.joined) for a in story.rounds[0].arrivals] == [("Guild Thug", False), ("Guild Thug 2", True)]
-    assert [p.text for p in story.turning_points] == [
-        "Guild Thug leaves the fight",
-        "Guild Thug 2 joins the fight (fatemaster)",
+    """CONTRACT §3 join/leave: the newcomer appears in the story from the round it joined (its damage counted
+    from then), the one who leaves is marked as such; both are turning points once the fight is under way."""
+    text = DUEL + '\n[[stat_blocks]]\nname = "Minion"\nrank_value = 5\ninitiative = 2\nwounds = 6\n'
+    lines = ["initiative Sofia 13", "start", "join Minion", "next", "next", "damage Minion 2", "leave Thug"]
+    story = told(run(session_from(text), *lines))
+    assert [(a.who, a.joined, a.round) for r in story.rounds for a in r.arrivals] == [
+        ("Minion", True, 1),
+        ("Guild Thug", False, 2),
     ]
-    joined = {f.name: f for f in story.fighters}
-    assert story.conditions[-1].who == "Guild Thug 2"
-    assert "Guild Thug 2" not in joined  # the final state is still the engine's, without the join verb
+    fighters = {f.name: f for f in story.fighters}
+    assert (fighters["Minion"].joined, fighters["Minion"].taken) == (1, 2)
+    assert fighters["Guild Thug"].left and not fighters["Sofia Ramos"].left
+    assert [(p.round, p.text) for p in story.turning_points] == [
+        (1, "Minion joins the fight (fatemaster)"),
+        (2, "the biggest hit: Minion takes 2 Wounds"),
+        (2, "Guild Thug leaves the fight"),
+    ]

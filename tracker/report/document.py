@@ -182,7 +182,11 @@ def build(story: Story) -> list[Block]:
     rows = []
     for f in story.fighters:
         harms = ", ".join(f"{n} {kind}" for kind, n in f.harms)
-        status = status_text(f.status) + (" (left)" if f.left else "")
+        status = (
+            status_text(f.status)
+            + (f" (joined in round {f.joined})" if f.joined else "")
+            + (" (left)" if f.left else "")
+        )
         # Hits whose numbers the players may not see count as "?" (a hit was dealt, its size is the GM's).
         dealt = str(f.dealt) if not f.dealt_unknown else f"{f.dealt} + ?" if f.dealt else "?"
         numbers = (dealt, str(f.taken), str(f.healed)) if f.exact else (dealt, "?", "?")
