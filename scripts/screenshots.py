@@ -1,4 +1,5 @@
-"""Write the README's SVG screenshots of both systems: python scripts/screenshots.py [NAME.svg …]"""
+"""Write the README's SVG screenshots of both systems, the odds and the story:
+python scripts/screenshots.py [NAME.svg …]"""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from tracker.store.save import encounter_text
 from tracker.ui.app import TrackerApp
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Stands for an example's whole [[demo]], played.
+DEMO = ["<demo>"]
 SHOTS = {
     "ttb.svg": (
         "brawl.toml",
@@ -68,9 +71,15 @@ SHOTS = {
             "next",
         ],
     ),
+    # The story: the Story tab after the brawl's demo, and the 2d20 skirmish's story full screen (S).
+    "story.svg": ("brawl.toml", DEMO),
+    "story-2d20.svg": ("skirmish_srd.toml", DEMO),
 }
 #: The side tab a screenshot shows (the Turn tab otherwise).
-TABS = {"ttb-odds.svg": "tab-resources", "2d20-odds.svg": "tab-field"}
+TABS = {"ttb-odds.svg": "tab-resources", "2d20-odds.svg": "tab-field", "story.svg": "tab-story"}
+#: Keys pressed before the shot, and sizes other than 120×36.
+KEYS = {"story-2d20.svg": ["S"]}
+SIZES = {"ttb-odds.svg": (100, 30), "2d20-odds.svg": (100, 30), "story-2d20.svg": (100, 40)}
 
 
 async def shoot(name: str, example: str, commands: list[str], folder: Path) -> None:
@@ -78,16 +87,21 @@ async def shoot(name: str, example: str, commands: list[str], folder: Path) -> N
     shutil.copytree(ROOT / "examples", folder / "examples", dirs_exist_ok=True)
     target = folder / "examples" / example
     session = Session(files.load(target))
+    if commands == DEMO:
+        commands = [step.do for step in session.setup.demo]
     for line in commands:
         session.execute(line)
     files.write_text(target, encounter_text(session))
     app = TrackerApp(session, target)
-    size = (100, 30) if name in TABS else (120, 36)
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES.get(name, (120, 36))) as pilot:
         await pilot.pause()
         if name in TABS:
             app.screen.query_one("#side", TabbedContent).active = TABS[name]
             await pilot.pause()
+        for key in KEYS.get(name, []):
+            await pilot.press(key)
+            await pilot.pause()
+        await pilot.pause(0.3)  # the story's plots draw once laid out
         app.save_screenshot(filename=name, path=str(ROOT / "docs"))
 
 

@@ -68,6 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--theme", help="theme name (t cycles them in the app)")
         if name == "view":
             p.add_argument("--player", action="store_true")
+    p = sub.add_parser("report", help="the story of the fight, as Markdown or HTML")
+    p.add_argument("file")
+    p.add_argument("--html", action="store_true", help="an HTML page instead of Markdown")
+    p.add_argument("--player", action="store_true", help="the players' version: nothing GM-only")
+    p.add_argument("-o", "--output", metavar="OUT", help="write to OUT (atomically) instead of standard output")
     p = sub.add_parser("serve", help="the views in a browser (textual-serve)")
     p.add_argument("file")
     p.add_argument("--port", type=port_number, default=8000, help="0 picks a free port (default 8000)")
@@ -106,6 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_new(args.file, args.system, args.party, args.bestiary, args.add)
         if args.command == "carry":
             return cmd_carry(args.encounter)
+        if args.command == "report":
+            return cmd_report(args.file, args.html, args.player, args.output)
         if args.command is None:
             return cmd_builtin(args.theme)
         if args.command == "run":
@@ -258,6 +265,23 @@ def cmd_check(paths: list[str]) -> int:
         else:
             print(f"{path}: ok")
     return status
+
+
+def cmd_report(path: str, as_html: bool, player: bool, output: str | None) -> int:
+    """The story of the fight in FILE: its history replayed from its setup (headless: no textual)."""
+    from tracker.report.html import html
+    from tracker.report.markdown import markdown
+    from tracker.rules.telling import Teller
+    from tracker.store import files
+
+    story = Teller.of_file(files.load(path)).story(player=player)
+    text = html(story) if as_html else markdown(story)
+    if output is None:
+        sys.stdout.write(text)
+        return 0
+    files.write_text(Path(output), text)
+    print(f"wrote {output}")
+    return 0
 
 
 def cmd_new(

@@ -225,6 +225,10 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
     def hidden_names(self) -> set[str]:
         return {name for name, sheet in self.sheets.items() if sheet.gm_only}
 
+    def health_shown(self, name: str) -> bool:
+        """Players see their own side's health exactly, and the others' only when ``player_view = "exact"``."""
+        return self.side(name) == "players" or self.setup.encounter.player_view == "exact"
+
     def encounter_name(self) -> str:
         return self.setup.encounter.name
 

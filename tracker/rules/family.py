@@ -23,6 +23,7 @@ from tracker.rules import names
 from tracker.rules.commands import ArgKind, Command, VerbTable
 from tracker.rules.errors import Refusal
 from tracker.rules.model import DemoStep, EncounterInfo, History, Located, Sheets, Strict
+from tracker.rules.story_terms import StoryTerms
 from tracker.rules.view import (
     ActionChoice,
     Block,
@@ -226,6 +227,10 @@ class FamilyEngine(ABC):
         the same numbers the panel shows; Refusal for options that do not make a question."""
         raise Refusal(f"{self.family.title} has no odds to compute")
 
+    @abstractmethod
+    def health_shown(self, name: str) -> bool:
+        """Whether players see `name`'s health exactly (their own side; others as ``player_view`` says)."""
+
     # --- what both families build the same way --------------------------------------------------
     def header(self) -> HeaderView:
         """The title line: encounter, family, round, pools, whose turn."""
@@ -368,6 +373,11 @@ class RuleFamily(ABC):
     @abstractmethod
     def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:
         """The file's setup as this family's model (pydantic ValidationError when it is wrong)."""
+
+    @property
+    @abstractmethod
+    def story(self) -> StoryTerms:
+        """What the story of a fight (`tracker.rules.story`) reads in this family's JSON state."""
 
     def help_lines(self) -> list[tuple[str, str]]:
         """(usage, one-line help) for every verb, in the table's order."""

@@ -22,7 +22,7 @@ from tracker.store.save import encounter_text, session_from_text
 from tracker.ui.config import load_config, save_config
 from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.screens.modals import HeldScreen
-from tracker.ui.screens.player import PlayerScreen
+from tracker.ui.screens.player import FollowingScreen, PlayerScreen
 from tracker.ui.themes import DEFAULT_THEME, load_themes
 
 
@@ -186,7 +186,7 @@ class TrackerApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, TrackerScreen):
                 screen.rebuild(self.revision)
-            elif isinstance(screen, PlayerScreen):
+            elif isinstance(screen, FollowingScreen):
                 screen.revision = self.revision
 
     # --- the one way state changes ----------------------------------------------------------

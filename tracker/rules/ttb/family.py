@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tracker.rules.family import Capabilities, EncounterFile, OddsOption, RuleFamily
+from tracker.rules.story_terms import StoryTerms
 from tracker.rules.verbs import table_for
 
 
@@ -34,6 +35,12 @@ class TTBFamily(RuleFamily):
         from tracker.rules.ttb.file import TTBFile
 
         return TTBFile.model_validate(data)
+
+    @property
+    def story(self) -> StoryTerms:
+        from tracker.rules.ttb.story import STORY
+
+        return STORY
 
 
 FAMILY = TTBFamily()

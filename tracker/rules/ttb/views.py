@@ -253,7 +253,7 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         """Fated wounds exactly; Fatemaster wounds as the encounter's ``player_view`` allows."""
         sheet, f = self.sheets[name], self.st.fighters[name]
         mode = self.setup.encounter.player_view
-        if sheet.side_name == "players" or mode == "exact":
+        if self.health_shown(name):
             health = f"{f.wounds}/{sheet.wounds} Wounds"
         elif mode == "descriptor":
             health = words.wound_word(f.wounds, sheet.wounds)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tracker.rules.family import Capabilities, EncounterFile, OddsOption, RuleFamily
+from tracker.rules.story_terms import StoryTerms
 from tracker.rules.verbs import table_for
 
 
@@ -37,6 +38,12 @@ class TwoD20Family(RuleFamily):
         from tracker.rules.twod20.file import TwoD20File
 
         return TwoD20File.model_validate(data)
+
+    @property
+    def story(self) -> StoryTerms:
+        from tracker.rules.twod20.story import STORY
+
+        return STORY
 
 
 FAMILY = TwoD20Family()

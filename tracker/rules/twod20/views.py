@@ -316,11 +316,11 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
 
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
         """Player characters' stress exactly; NPCs as the encounter's ``player_view`` allows."""
-        sheet, a = self.sheets[name], self.st.fighters[name]
+        a = self.st.fighters[name]
         mode = self.setup.encounter.player_view
         harms = sum(harm_counts(self, name).values())
         maxima = self.tracks(name)
-        if sheet.side_name == "players" or mode == "exact":
+        if self.health_shown(name):
             # What is left, as the GM's table and the log count it ("Vigour 9/12 left").
             health = " ".join(f"{t} {maxima[t] - v}/{maxima[t]}" for t, v in a.stress.items()) + " left"
             if harms:

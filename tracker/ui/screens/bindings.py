@@ -30,6 +30,7 @@ GM_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     Binding("colon", "command", "Command", id="command"),
     Binding("i", "rule", "Rule", id="rule", show=False),
     Binding("t", "cycle_theme", "Theme", id="theme", show=False),
+    Binding("S", "story", "Story (full screen)", id="story", show=False),
     Binding("comma", "tab(-1)", "Previous tab", id="tab-prev", show=False),
     Binding("full_stop", "tab(1)", "Next tab", id="tab-next", show=False),
     Binding("pageup,ctrl+up", "scroll_tab(-1)", "Scroll the tab up", id="tab-scroll-up", show=False, priority=True),

@@ -108,6 +108,9 @@ class TrackerScreen(Screen[None]):
                     yield self._family_panel("resources").data_bind(block=TrackerScreen.resources)
                 with TabPane("Log", id="tab-log"):
                     yield LogPanel().data_bind(entries=TrackerScreen.log_slice)
+                with TabPane("Story", id="tab-story"):
+                    # The Story panel (and textual-plotext) is imported when the tab is first shown.
+                    yield Static("The story of the fight is told here.", id="story-wait", markup=False)
         with Vertical(id="log-strip"):
             yield LogPanel(id="log-bottom").data_bind(entries=TrackerScreen.log_slice)
         yield PromptBar(id="prompt").data_bind(TrackerScreen.prompt)
@@ -165,6 +168,22 @@ class TrackerScreen(Screen[None]):
         self.view = self.engine.view(revision, self.selected)
         if follow and st.active is not None and self.is_mounted:
             self.query_one("#order-table", OrderTable).select_name(st.active)
+        if self.is_mounted and self.query_one("#side", TabbedContent).active == "tab-story":
+            self.tell_story()
+
+    def tell_story(self) -> None:
+        """Bring the Story tab up to date: mounted on first use, it then follows the session."""
+        from tracker.ui.widgets.story import StoryPanel  # lazily: textual-plotext is not a start-up import
+
+        pane = self.query_one("#tab-story", TabPane)
+        panels = pane.query(StoryPanel)
+        if panels:
+            panel = panels.first()
+        else:
+            panel = StoryPanel(hint="S full screen", id="story")
+            pane.query("#story-wait").remove()
+            pane.mount(panel)  # it draws the story it was given once it is mounted
+        panel.follow(self.session)
 
     def watch_selected(self) -> None:
         if self.is_mounted and self.view is not None:
@@ -217,6 +236,8 @@ class TrackerScreen(Screen[None]):
         self._show_odds()
         for panel in event.pane.query(Panel):
             panel.catch_up()
+        if event.pane.id == "tab-story":
+            self.tell_story()
 
     # --- selection ---------------------------------------------------------------------
     def on_order_table_highlighted(self, event: OrderTable.Highlighted) -> None:
@@ -413,6 +434,12 @@ class TrackerScreen(Screen[None]):
             keys = " ".join(self.app.get_key_display(Binding(k, b.action)) for k in b.key.split(","))
             rows.append((keys, b.description))
         self.app.push_screen(HelpScreen(rows, self.session.family.help_lines()))
+
+    def action_story(self) -> None:
+        """`S`: the story of the fight on a screen of its own (the Story tab is small at 80×24)."""
+        from tracker.ui.screens.story import StoryScreen  # lazily: textual-plotext is not a start-up import
+
+        self.app.push_screen(StoryScreen(player=False))
 
     def action_cycle_theme(self) -> None:
         self.tracker.cycle_theme()

@@ -23,10 +23,18 @@ if TYPE_CHECKING:
     from tracker.ui.app import TrackerApp
 
 
-class PlayerScreen(Screen[None]):
+class FollowingScreen(Screen[None]):
+    """A screen that follows the file: the app bumps its `revision` after every change it sees."""
+
+    #: Bumped by the app after every change of the file; the screen then asks for its view again.
+    revision = var(0)
+
+
+class PlayerScreen(FollowingScreen):
     """Read-only; follows the file through the app's watcher like the GM viewer."""
 
     BINDINGS = [
+        Binding("s", "story", "Story", id="player.story"),
         Binding("t", "cycle_theme", "Theme", id="player.theme"),
         Binding("q", "app.quit", "Quit", id="player.quit"),
     ]
@@ -40,9 +48,6 @@ class PlayerScreen(Screen[None]):
     PlayerScreen.-short #round-digits { display: none; }
     """
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
-
-    #: Bumped by the app after every change of the file; the screen then asks for the player view.
-    revision = var(0)
 
     def compose(self) -> ComposeResult:
         yield Static("PLAYER VIEW", id="player-label")
@@ -103,6 +108,12 @@ class PlayerScreen(Screen[None]):
         legend = self.query_one("#player-legend", Static)
         legend.update(message.text)
         legend.display = bool(message.text)
+
+    def action_story(self) -> None:
+        """The story of the fight as the players may see it (nothing GM-only), full screen."""
+        from tracker.ui.screens.story import StoryScreen  # lazily: textual-plotext is not a start-up import
+
+        self.app.push_screen(StoryScreen(player=True))
 
     def action_cycle_theme(self) -> None:
         cast("TrackerApp", self.app).cycle_theme()

@@ -1,0 +1,60 @@
+"""The story of the fight on a screen of its own: the players' view of it (``tracker view --player``,
+key ``s``), and the GM's when the Story tab is too small (key ``S``).
+
+Imported only when first opened, like the Story tab, so textual-plotext stays out of start-up.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer, Static
+
+from tracker.ui.screens.player import FollowingScreen
+from tracker.ui.widgets.story import StoryPanel
+
+if TYPE_CHECKING:
+    from tracker.ui.app import TrackerApp
+
+
+class StoryScreen(FollowingScreen):
+    """The whole story, full size; it follows the file like the screen under it."""
+
+    BINDINGS = [
+        Binding("escape,s,S", "app.pop_screen", "Back", id="story.back"),
+        Binding("pageup", "scroll(-1)", "Scroll up", id="story.up", show=False),
+        Binding("pagedown", "scroll(1)", "Scroll down", id="story.down", show=False),
+        Binding("q", "app.quit", "Quit", id="story.quit"),
+    ]
+    DEFAULT_CSS = """
+    StoryScreen #story-title { height: 1; padding: 0 1; background: $primary 30%; text-style: bold; }
+    StoryScreen StoryPanel { height: 1fr; padding: 0 1; }
+    StoryScreen StoryPanel > PlotextPlot { height: 1fr; min-height: 10; }
+    """
+
+    def __init__(self, player: bool) -> None:
+        super().__init__()
+        self.player = player
+
+    def compose(self) -> ComposeResult:
+        who = "for the players" if self.player else ""
+        yield Static(f"The story of the fight {who}".strip(), id="story-title", markup=False)
+        yield StoryPanel(player=self.player, id="story-full")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(StoryPanel).focus()
+        self.tell()
+
+    def watch_revision(self) -> None:
+        if self.is_mounted:
+            self.tell()
+
+    def tell(self) -> None:
+        self.query_one(StoryPanel).follow(cast("TrackerApp", self.app).session)
+
+    def action_scroll(self, step: int) -> None:
+        panel = self.query_one(StoryPanel)
+        (panel.scroll_page_down if step > 0 else panel.scroll_page_up)(animate=False)
