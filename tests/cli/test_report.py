@@ -24,6 +24,7 @@ from tracker.cli import main
 from tracker.rules.session import Session
 from tracker.rules.snapshot import state_json
 from tracker.store import files
+from tracker.store.save import encounter_text
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 DEMOS = ["duel.toml", "brawl.toml", "skirmish_srd.toml", "firefight_infinity.toml"]
@@ -208,14 +209,17 @@ def test_report_of_a_history_that_no_longer_replays_is_one_line(
         name = "Sofia Ramos"
         kind = "fated"
         wounds = 8
-
-        [history]
-        seed = 1
-        commands = ["damage Nobody 3"]
         """
     )
     target = tmp_path / "broken.toml"
     target.write_text(text, encoding="utf-8")
+    # A valid played file whose history was then edited by hand: the state loads, the replay refuses.
+    session = Session(files.load(target))
+    session.execute("damage Sofia 3 no-armor")
+    files.write_text(target, encounter_text(session))
+    saved = target.read_text(encoding="utf-8")
+    assert "damage Sofia 3 no-armor" in saved
+    target.write_text(saved.replace("damage Sofia 3 no-armor", "damage Nobody 3"), encoding="utf-8")
     assert main(["report", str(target)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("tracker: the history no longer replays at command 1") and "\n" not in err

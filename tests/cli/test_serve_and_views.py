@@ -130,7 +130,7 @@ GRIM_LINE = GRIM.splitlines().index("mood = 'grim'") + 1
         (None, True, ":1:1: no such file"),
         (GRIM.encode(), True, f":{GRIM_LINE}:1: unknown key 'mood'"),
         (GRIM.encode(), False, f":{GRIM_LINE}:1: unknown key 'mood'"),
-        (b"\xff\xfe[encounter]\n", False, ":1:1: cannot read: 'utf-8' codec can't decode"),
+        (b"\xff\xfe[encounter]\n", False, ":1:1: not UTF-8 text (byte 0xff)"),
     ],
     ids=["write-missing", "write-invalid", "read-only-invalid", "read-only-not-text"],
 )

@@ -79,15 +79,15 @@ def test_viewer_on_a_file_that_cannot_be_read_says_so(tmp_path: Path) -> None:
     binary.write_bytes(b"\xff\xfe[encounter]\n")
     folder = tmp_path / "folder.toml"
     folder.mkdir()
-    for path in (binary, folder):
+    for path, said in ((binary, "not UTF-8 text"), (folder, "is a folder, not a file")):
         app = TrackerApp.viewer(path)
 
-        async def drive(app: TrackerApp = app, path: Path = path) -> None:
+        async def drive(app: TrackerApp = app, path: Path = path, said: str = said) -> None:
             async with app.run_test(size=(100, 30)) as pilot:
                 await pilot.pause()
                 assert isinstance(app.screen, WaitingScreen)
                 text = waiting_text(app)
-                assert f"{path}: cannot read" in text and "appear" not in text
+                assert f"{path}:1:1: {said}" in text and "appear" not in text
 
         asyncio.run(drive())
 
@@ -101,7 +101,7 @@ def test_viewer_keeps_the_last_good_state_when_the_file_stops_being_text(tmp_pat
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
             path.write_bytes(b"\xff\xfe garbage")
-            assert await until(lambda: any("cannot read" in n.message for n in app._notifications), pilot)
+            assert await until(lambda: any("not UTF-8 text" in n.message for n in app._notifications), pilot)
             assert app.session.setup.encounter.name == "Duel on the Burning Pier"
 
     asyncio.run(drive())

@@ -35,7 +35,7 @@ from typing import Any
 
 from tracker.rules.families import FAMILIES
 from tracker.rules.model import Loc
-from tracker.store.files import Problem
+from tracker.store.files import FileInvalid, Problem, read_capped
 from tracker.store.sheet_files import Included, fits, read_include, shown_path
 from tracker.store.tomlpos import Locator, Origin, Positions, Source
 
@@ -296,7 +296,10 @@ class _Reader:
         shown = shown_path(self.path, ref)
         line, col = self.pos.find(at)
         try:
-            text = (self.folder / ref).read_text(encoding="utf-8")
+            text = read_capped(self.folder / ref)
+        except FileInvalid as exc:  # too large, or not UTF-8 text
+            self.problems.append(Problem(line, col, f"cannot read {kind} file {shown}: {exc.problems[0].message}"))
+            return None
         except FileNotFoundError:
             self.problems.append(Problem(line, col, f"no such {kind} file: {shown}"))
             return None

@@ -196,7 +196,7 @@ def validation_problems(
 MAX_FILE_BYTES = 1024 * 1024
 
 
-def _toml(text: str, path: str) -> dict[str, Any]:
+def toml_data(text: str, path: str) -> dict[str, Any]:
     """The parsed TOML; hostile text (too large, nested too deep, a number too long) is one problem too."""
     if len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
         raise FileInvalid(path, [_too_large()])
@@ -272,7 +272,7 @@ def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[Enc
     """`parse_text`, and where each key of the validated encounter was written (for later problems)."""
     from tracker.store.blocks import expand
 
-    data = _toml(text, path)
+    data = toml_data(text, path)
     pos = Positions(text)
     grown = expand(data, path, Path(path).parent if folder is None else folder, pos)
     try:
@@ -312,14 +312,6 @@ def unsaved_combatants(data: Mapping[str, Any], state: Mapping[str, object] | No
     return [n for n in names if isinstance(n, str) and n not in fighters]
 
 
-def syntax_problem(exc: tomllib.TOMLDecodeError, file: str | None = None) -> Problem:
-    """A TOML syntax error at the parser's position."""
-    m = _AT.search(str(exc))
-    line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
-    reason = _AT.sub("", str(exc)).strip()
-    return Problem(line, col, f"TOML syntax: {reason}", file=file)
-
-
 def warnings_of(setup: EncounterFile, where: str | Locator) -> list[Problem]:
     """The family's warnings for a valid file (allowed, but probably a slip), each at its key."""
     locator = where if isinstance(where, Locator) else Locator(Positions(where))
@@ -330,7 +322,7 @@ def warnings_of(setup: EncounterFile, where: str | Locator) -> list[Problem]:
     return out
 
 
-def _read_capped(path: str | Path) -> str:
+def read_capped(path: str | Path) -> str:
     """The text of an encounter file, read at most `MAX_FILE_BYTES` deep.
 
     OSError as the system raises it (missing, a folder, unreadable: the caller words it); FileInvalid
@@ -360,7 +352,7 @@ def read_text(path: str | Path, file: str | None = None) -> str:
     large or not UTF-8 path (the last at its first bad byte)."""
     shown = str(path) if file is None else file
     try:
-        return _read_capped(path)
+        return read_capped(path)
     except FileInvalid as exc:
         raise FileInvalid(shown, [Problem(p.line, p.col, p.message, file=file) for p in exc.problems]) from None
     except FileNotFoundError:

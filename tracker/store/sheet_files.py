@@ -8,7 +8,6 @@ for an encounter; `tracker check` and `tracker carry` check one on its own, as i
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,7 +16,7 @@ from pydantic import ValidationError
 
 from tracker.rules.families import FAMILIES, family_named
 from tracker.rules.model import Loc
-from tracker.store.files import Problem, syntax_problem, validation_problems
+from tracker.store.files import FileInvalid, Problem, toml_data, validation_problems
 from tracker.store.tomlpos import Locator, Origin, Positions, Source
 
 #: The two kinds of file an encounter takes from: its header table and its list of sheets.
@@ -43,9 +42,9 @@ def read_include(text: str, file: str, kind: str, problems: list[Problem], alone
     it is checked `alone`)."""
     at_file = None if alone else file
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        problems.append(syntax_problem(exc, file=at_file))
+        doc = toml_data(text, file)
+    except FileInvalid as exc:  # syntax, nesting too deep, a number too long: at its line in `file`
+        problems.extend(Problem(q.line, q.col, q.message, file=at_file) for q in exc.problems)
         return None
     pos = Positions(text)
     rows_key = KINDS[kind]
@@ -111,9 +110,9 @@ def check_include(text: str, path: str) -> list[Problem] | None:
     for (or, when none, the one that finds the fewest problems). Names must be unique, ignoring case.
     """
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return None
+        doc = toml_data(text, path)
+    except FileInvalid:
+        return None  # the encounter loader reports it
     if "encounter" in doc:
         return None
     if "bestiary" in doc or "stat_blocks" in doc:

@@ -132,22 +132,13 @@ class TrackerApp(App[None]):
         """
         try:
             text = files.read_text(self.path)
-        except files.FileInvalid as exc:  # too large, or not UTF-8: as invalid as a file that does not parse
-            self._invalid_now(exc)
-            return
-        except FileNotFoundError:
-            if self.session is not None:
+        except files.FileInvalid as exc:  # missing, unreadable, too large or not UTF-8
+            if self.path.exists() or self.path.is_symlink():
+                self._invalid_now(exc)
+            elif self.session is not None:
                 self.notify(f"{self.path} is gone; showing the last state seen", severity="warning", markup=False)
             else:
                 self._still_waiting(None)
-            return
-        except (OSError, UnicodeDecodeError) as exc:
-            if self.session is None:
-                self._still_waiting(unreadable(self.path, exc))
-            else:
-                self.notify(
-                    f"{unreadable(self.path, exc)} — showing the last good state", severity="warning", markup=False
-                )
             return
         if text == self._last_text:
             return
@@ -215,12 +206,6 @@ class TrackerApp(App[None]):
         self.theme = names[(current + 1) % len(names)]
         save_config({**load_config(), "theme": self.theme})
         self.notify(f"Theme: {self.theme}", timeout=2, markup=False)
-
-
-def unreadable(path: Path, exc: OSError | UnicodeDecodeError) -> str:
-    """One line for a file that exists but cannot be read as text (a folder, no permission, not UTF-8)."""
-    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return f"{path}: cannot read: {reason}"
 
 
 class ProblemApp(App[None]):
