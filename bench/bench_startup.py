@@ -11,6 +11,7 @@ Both the GM screen (`tracker run`) and a bare Textual app with the same kinds of
 
 The machine is noisy, so runs are interleaved (bare, tracker, tracker, bare …) and medians reported.
 Run: python -m bench.bench_startup [--runs 12] [--presses 20] [--sizes 20,100,500] [--no-startup]
+     [--before DIR]   (DIR: an older checkout, e.g. `git archive <commit> | tar -x -C DIR`, timed alongside)
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import tempfile
 import termios
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench.bench_engine import encounter_text
@@ -110,25 +112,42 @@ class Pty:
         os.close(self.fd)
 
 
-def environment(folder: Path) -> dict[str, str]:
-    """A terminal like a person's, and bytecode caching on (as for an installed user: some shells set
-    PYTHONDONTWRITEBYTECODE, which would make every start compile the sources again)."""
+def environment(folder: Path, root: Path = ROOT) -> dict[str, str]:
+    """A terminal like a person's, `root`'s tracker first on the path, and bytecode caching on (as for
+    an installed user: some shells set PYTHONDONTWRITEBYTECODE, which makes every start compile the
+    sources again)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     return {
         **env,
         "TERM": "xterm-256color",
         "COLORTERM": "truecolor",
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(root),
         "TRACKER_CONFIG_DIR": str(folder / "config"),
     }
 
 
-def tracker_argv(path: Path) -> list[str]:
-    return [sys.executable, "-m", "tracker", "run", str(path)]
+@dataclass(frozen=True)
+class Contender:
+    """One program in the race: the bare app, this tracker, or an older checkout of it (``--before``)."""
 
+    label: str
+    root: Path | None  # None: the bare app
 
-def bare_argv(rows: int) -> list[str]:
-    return [sys.executable, str(BARE), str(rows)]
+    def argv(self, path: Path, rows: int) -> list[str]:
+        if self.root is None:
+            return [sys.executable, str(BARE), str(rows)]
+        # -c rather than -m: -m would put the working folder first on the path, whichever tracker is there.
+        return [sys.executable, "-c", "import sys, tracker.cli; sys.exit(tracker.cli.main())", "run", str(path)]
+
+    def env(self, folder: Path) -> dict[str, str]:
+        return environment(folder, self.root or ROOT)
+
+    def title(self) -> str:
+        return "Bare brawl" if self.root is None else "Benchmark brawl"
+
+    def changed(self, k: int, name: str) -> str:
+        """What the screen shows after the k-th `n`: the bare app's cell, or the tracker's title."""
+        return f"tick {k}" if self.root is None else f"{name}'s turn"
 
 
 def first_frame(argv: list[str], markers: Sequence[str], env: dict[str, str]) -> float:
@@ -140,22 +159,19 @@ def first_frame(argv: list[str], markers: Sequence[str], env: dict[str, str]) ->
         program.close()
 
 
-def startup(runs: int, folder: Path) -> tuple[float, float]:
-    env = environment(folder)
+def startup(runs: int, folder: Path, racers: list[Contender]) -> dict[str, float]:
+    """Median seconds to the first frame of each contender, started in turn (the order rotates)."""
     text = encounter_text(20)
-    tracker_markers = ("Benchmark brawl", "Fighter 019")
-    bare_markers = ("Bare brawl", "Fighter 019")
-    ours: list[float] = []
-    bare: list[float] = []
+    times: dict[str, list[float]] = {c.label: [] for c in racers}
     for i in range(runs + 1):
         path = folder / f"start{i}.toml"
-        path.write_text(text, encoding="utf-8")
-        order = [("bare", bare_argv(20), bare_markers), ("tracker", tracker_argv(path), tracker_markers)]
-        for name, argv, markers in order if i % 2 == 0 else reversed(order):
-            seconds = first_frame(argv, markers, env)
+        order = racers[i % len(racers) :] + racers[: i % len(racers)]
+        for racer in order:
+            path.write_text(text, encoding="utf-8")  # each tracker starts on the same untouched file
+            seconds = first_frame(racer.argv(path, 20), (racer.title(), "Fighter 019"), racer.env(folder))
             if i:  # the first round warms the disk cache and the bytecode; it is not counted
-                (ours if name == "tracker" else bare).append(seconds)
-    return statistics.median(ours), statistics.median(bare)
+                times[racer.label].append(seconds)
+    return {label: statistics.median(values) for label, values in times.items()}
 
 
 def turn_order(path: Path, presses: int) -> list[str]:
@@ -173,40 +189,49 @@ def turn_order(path: Path, presses: int) -> list[str]:
     return names
 
 
-def keypress(n: int, presses: int, folder: Path) -> tuple[float, float]:
-    """Median seconds from `n` to the changed frame: the tracker's `next` and the bare app's cell."""
+def keypress(n: int, presses: int, folder: Path, racers: list[Contender]) -> dict[str, float]:
+    """Median seconds from `n` to the changed frame: the tracker's `next`, the bare app's one cell.
+
+    Every contender runs at once, each on its own pty and file; the presses take turns (the order
+    rotates) and each waits until the previous program is quiet again.
+    """
     from tracker.rules.session import Session
     from tracker.store import files, save
 
-    env = environment(folder)
-    path = folder / f"keys{n}.toml"
-    path.write_text(encounter_text(n), encoding="utf-8")
-    session = Session(files.load(path))
+    start = folder / f"keys{n}.toml"
+    start.write_text(encounter_text(n), encoding="utf-8")
+    session = Session(files.load(start))
     session.execute("start")
-    files.write_text(path, save.encounter_text(session))
-    expected = turn_order(path, presses)
-    tracker = Pty(tracker_argv(path), env)
-    bare = Pty(bare_argv(n), env)
-    ours: list[float] = []
-    theirs: list[float] = []
+    text = save.encounter_text(session)
+    start.write_text(text, encoding="utf-8")
+    expected = turn_order(start, presses) if presses else []
+    programs: list[tuple[Contender, Pty]] = []
+    times: dict[str, list[float]] = {c.label: [] for c in racers}
     try:
-        tracker.wait_for(("Benchmark brawl",))
-        bare.wait_for(("Bare brawl",))
-        tracker.settle(1.0)
-        bare.settle(1.0)
+        for i, racer in enumerate(racers):
+            path = folder / f"keys{n}-{i}.toml"
+            path.write_text(text, encoding="utf-8")
+            program = Pty(racer.argv(path, n), racer.env(folder))
+            programs.append((racer, program))
+            program.wait_for((racer.title(),))
+        for _, program in programs:
+            program.settle(1.0)
         for k, name in enumerate(expected, 1):
-            for program in (tracker, bare) if k % 2 else (bare, tracker):
-                if program is tracker:
-                    t0 = tracker.press(b"n")
-                    ours.append(tracker.wait_for((f"{name}'s turn",)) - t0)
-                else:
-                    t0 = bare.press(b"n")
-                    theirs.append(bare.wait_for((f"tick {k}",)) - t0)
+            shift = k % len(programs)
+            for racer, program in programs[shift:] + programs[:shift]:
+                t0 = program.press(b"n")
+                times[racer.label].append(program.wait_for((racer.changed(k, name),)) - t0)
                 program.settle(0.15)
     finally:
-        tracker.close()
-        bare.close()
-    return statistics.median(ours), statistics.median(theirs)
+        for _, program in programs:
+            program.close()
+    return {label: statistics.median(values) for label, values in times.items()}
+
+
+def report(what: str, medians: dict[str, float], target: str) -> None:
+    bare = medians.pop("bare")
+    parts = [f"{label} {t * 1000:.0f} ms ({t / bare:.2f}×)" for label, t in medians.items()]
+    print(f"{what}: bare Textual app {bare * 1000:.0f} ms, " + ", ".join(parts) + f"   (target {target})", flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -215,23 +240,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--presses", type=int, default=20, help="`n` presses per size (median)")
     parser.add_argument("--sizes", default="20,100,500", help="combatants for the keypress runs ('' for none)")
     parser.add_argument("--no-startup", action="store_true", help="only the keypress runs")
+    parser.add_argument(
+        "--before", type=Path, help="an older checkout of the project, timed in the same runs (e.g. from git archive)"
+    )
     args = parser.parse_args(argv)
+    racers = [Contender("bare", None), Contender("tracker", ROOT)]
+    if args.before:
+        racers.append(Contender("before", args.before.resolve()))
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if not args.no_startup:
-            o, b = startup(args.runs, folder)
-            print(
-                f"first frame on a pty, median of {args.runs}: tracker {o * 1000:.0f} ms, "
-                f"bare Textual app {b * 1000:.0f} ms, ratio {o / b:.2f}× (target ≤ 1.3×)",
-                flush=True,
-            )
+            report(f"first frame on a pty, median of {args.runs}", startup(args.runs, folder, racers), "≤ 1.3×")
         for n in [int(x) for x in args.sizes.split(",") if x]:
-            o, b = keypress(n, args.presses, folder)
-            print(
-                f"n → frame on a pty, {n} combatants, median of {args.presses}: tracker {o * 1000:.0f} ms, "
-                f"bare app one cell {b * 1000:.0f} ms, ratio {o / b:.2f}× (target ≤ 1.0×)",
-                flush=True,
-            )
+            medians = keypress(n, args.presses, folder, racers)
+            report(f"n → frame on a pty, {n} combatants, median of {args.presses}", medians, "≤ 1.0×")
 
 
 if __name__ == "__main__":
