@@ -45,11 +45,12 @@ ESCAPES = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)
 class Pty:
     """One program on its own pseudo-terminal, with the output it wrote since the last `clear`."""
 
-    def __init__(self, argv: Sequence[str], env: dict[str, str]) -> None:
+    def __init__(self, argv: Sequence[str], env: dict[str, str], cwd: Path = ROOT) -> None:
         self.started = time.perf_counter()
         pid, fd = os.forkpty()
         if pid == 0:  # the child: become the program
             try:
+                os.chdir(cwd)
                 os.execve(argv[0], list(argv), env)
             finally:
                 os._exit(127)
@@ -136,11 +137,14 @@ class Contender:
     def argv(self, path: Path, rows: int) -> list[str]:
         if self.root is None:
             return [sys.executable, str(BARE), str(rows)]
-        # -c rather than -m: -m would put the working folder first on the path, whichever tracker is there.
         return [sys.executable, "-c", "import sys, tracker.cli; sys.exit(tracker.cli.main())", "run", str(path)]
 
     def env(self, folder: Path) -> dict[str, str]:
         return environment(folder, self.root or ROOT)
+
+    def cwd(self) -> Path:
+        """Started in its own checkout: `python -c` puts the working folder first on the path."""
+        return self.root or ROOT
 
     def title(self) -> str:
         return "Bare brawl" if self.root is None else "Benchmark brawl"
@@ -150,9 +154,9 @@ class Contender:
         return f"tick {k}" if self.root is None else f"{name}'s turn"
 
 
-def first_frame(argv: list[str], markers: Sequence[str], env: dict[str, str]) -> float:
+def first_frame(argv: list[str], markers: Sequence[str], env: dict[str, str], cwd: Path) -> float:
     """Seconds from exec to the markers on screen."""
-    program = Pty(argv, env)
+    program = Pty(argv, env, cwd)
     try:
         return program.wait_for(markers) - program.started
     finally:
@@ -168,7 +172,7 @@ def startup(runs: int, folder: Path, racers: list[Contender]) -> dict[str, float
         order = racers[i % len(racers) :] + racers[: i % len(racers)]
         for racer in order:
             path.write_text(text, encoding="utf-8")  # each tracker starts on the same untouched file
-            seconds = first_frame(racer.argv(path, 20), (racer.title(), "Fighter 019"), racer.env(folder))
+            seconds = first_frame(racer.argv(path, 20), (racer.title(), "Fighter 019"), racer.env(folder), racer.cwd())
             if i:  # the first round warms the disk cache and the bytecode; it is not counted
                 times[racer.label].append(seconds)
     return {label: statistics.median(values) for label, values in times.items()}
@@ -211,7 +215,7 @@ def keypress(n: int, presses: int, folder: Path, racers: list[Contender]) -> dic
         for i, racer in enumerate(racers):
             path = folder / f"keys{n}-{i}.toml"
             path.write_text(text, encoding="utf-8")
-            program = Pty(racer.argv(path, n), racer.env(folder))
+            program = Pty(racer.argv(path, n), racer.env(folder), racer.cwd())
             programs.append((racer, program))
             program.wait_for((racer.title(),))
         for _, program in programs:
