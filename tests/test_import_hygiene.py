@@ -133,3 +133,59 @@ def test_import_linter_contract_is_kept() -> None:
     ):
         assert f"{contract} KEPT" in proc.stdout, contract
     assert "0 broken" in proc.stdout
+
+
+GM_PROBE = textwrap.dedent(
+    """\
+    import json, sys
+    from pathlib import Path
+    from tracker.rules.session import Session
+    from tracker.store import files
+    from tracker.ui.app import TrackerApp
+
+    async def first_frame(pilot):
+        await pilot.pause()  # the first frame, and the hidden tabs mounted after it
+        pilot.app.exit()
+
+    path = Path(sys.argv[1])
+    app = TrackerApp(Session(files.load(path)), path)
+    app.run(headless=True, size=(120, 40), auto_pilot=first_frame)
+    print(json.dumps(sorted(sys.modules)))
+    """
+)
+
+#: What the GM's screen never needs to show an encounter: the other family, the player's screen, the
+#: modals (loaded when opened), the demo, the browser server and the file watcher (viewers only).
+NOT_FOR_THE_GM = (
+    "tracker.ui.screens.player",
+    "tracker.ui.screens.modals",
+    "tracker.ui.demo",
+    "textual_serve",
+    "watchfiles",
+)
+
+
+@pytest.mark.parametrize(
+    ("example", "other_family"),
+    [("duel.toml", "tracker.rules.twod20"), ("skirmish_srd.toml", "tracker.rules.ttb")],
+)
+def test_the_gm_screen_loads_only_what_its_first_frame_needs(tmp_path: Path, example: str, other_family: str) -> None:
+    """Issue 12 (start-up): `tracker run` shows the fight without importing what it does not show, so
+    the start-up gains of lazy imports stay. The probe sees the GM screen itself, so it is not vacuous."""
+    path = tmp_path / example
+    shutil.copy(ROOT / "examples" / example, path)
+    env = {**os.environ, "TRACKER_CONFIG_DIR": str(tmp_path / "config")}
+    proc = subprocess.run(
+        [sys.executable, "-c", GM_PROBE, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert {"tracker.ui.screens.main", "tracker.ui.widgets.order_table"} <= loaded
+    unwanted = (other_family, *NOT_FOR_THE_GM)
+    assert sorted(m for m in loaded if any(m == u or m.startswith(u + ".") for u in unwanted)) == []

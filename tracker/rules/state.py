@@ -15,7 +15,7 @@ from copy import copy
 from functools import cache
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from tracker.rules.log import LogEntry
 from tracker.rules.model import Loc, Located, Prompt, Strict
@@ -27,6 +27,11 @@ FighterT = TypeVar("FighterT", covariant=True)
 
 class LiveState(Strict, Generic[FighterT]):
     """The live state of one encounter, whichever rules run it; it satisfies `rng.Seeded`."""
+
+    # Never validated itself (only a family's subclass is), nor as ``LiveState[Fighter]`` or the
+    # ``LiveState[Any]`` a bound names: building a validator for each of those cost more start-up time
+    # than the family's own state. Each subclass is built once, when it is first used.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     #: Randomness is a pure function of (seed, draws), so a replay draws the same cards and dice.
     seed: int

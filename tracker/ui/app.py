@@ -8,6 +8,7 @@ before on screen). If the write fails, the session goes back to the last durable
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -21,9 +22,22 @@ from tracker.store import files
 from tracker.store.save import encounter_text, session_from_text
 from tracker.ui.config import load_config, save_config
 from tracker.ui.screens.main import TrackerScreen
-from tracker.ui.screens.modals import HeldScreen
-from tracker.ui.screens.player import FollowingScreen, PlayerScreen
 from tracker.ui.themes import DEFAULT_THEME, load_themes
+
+
+@runtime_checkable
+class ShowsRevisions(Protocol):
+    """A screen that shows the session (the GM's, the player's): told of each new revision."""
+
+    def rebuild(self, revision: int) -> None: ...
+
+
+@runtime_checkable
+class FollowsRevisions(Protocol):
+    """A screen that follows the file by its `revision` (the players' screens, the full-screen story);
+    a protocol, so this module need not import the player screens before they are shown."""
+
+    revision: int
 
 
 class TrackerApp(App[None]):
@@ -50,7 +64,6 @@ class TrackerApp(App[None]):
         self.read_only = read_only or player or follow
         self.player = player
         self.follow = follow
-        self._theme_choice = theme
         self._durable = encounter_text(session) if session is not None else ""
         #: Counts accepted commands (and file changes a viewer saw); the screens' views carry it.
         self.revision = 0
@@ -59,6 +72,27 @@ class TrackerApp(App[None]):
         self._invalid: str | None = None
         #: Why this viewer is not the GM view it was asked for (the file is run elsewhere); asked first.
         self._held: str | None = None
+        self._theme_problems = self._choose_theme(theme)
+
+    def _choose_theme(self, wanted: str | None) -> list[str]:
+        """Register the themes and pick one before the stylesheet is first parsed; the problems to show.
+
+        Choosing it here rather than in `on_mount` matters for start-up: a theme set once the app runs
+        makes Textual parse every stylesheet a second time (a sixth of the first frame's work).
+        """
+        themes, problems = load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        self._theme_names = [t.name for t in themes]
+        wanted = wanted or load_config().get("theme") or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            problems.append(f"unknown theme '{wanted}'; using {DEFAULT_THEME}")
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self.theme = wanted
+        # The stylesheet was made in App.__init__ with the default theme's variables: give it these
+        # before anything is parsed with them.
+        self.stylesheet.set_variables(self.get_css_variables())
+        return problems
 
     @classmethod
     def viewer(
@@ -84,30 +118,26 @@ class TrackerApp(App[None]):
         return app
 
     def on_mount(self) -> None:
-        themes, problems = load_themes()
-        for theme in themes:
-            self.register_theme(theme)
-        self._theme_names = [t.name for t in themes]
-        wanted = self._theme_choice or load_config().get("theme") or DEFAULT_THEME
-        if wanted not in self.available_themes:
-            problems.append(f"unknown theme '{wanted}'; using {DEFAULT_THEME}")
-            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self.theme = wanted
-        for problem in problems:
+        for problem in self._theme_problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
         if self.session is None:
             self.push_screen(WaitingScreen(self.path, self._invalid))
         else:
             self.push_screen(self._main_screen())
         if self._held is not None:
+            from tracker.ui.screens.modals import HeldScreen
+
             self.push_screen(HeldScreen(self._held))
         if self.follow:
             self.watch_file()
 
     def _main_screen(self) -> Screen[None]:
         if self.player:
+            # Imported here: the GM's screen (the usual start) never loads the player's.
+            from tracker.ui.screens.player import PlayerScreen
+
             return PlayerScreen()
-        return TrackerScreen(read_only=self.read_only)
+        return TrackerScreen(read_only=self.read_only, size=self.size)
 
     # --- following the file (viewers) ---------------------------------------------------
     @work(exclusive=True, group="watch")
@@ -175,9 +205,9 @@ class TrackerApp(App[None]):
         """A new revision: each screen asks the family for its new view once."""
         self.revision += 1
         for screen in self.screen_stack:
-            if isinstance(screen, TrackerScreen):
+            if isinstance(screen, ShowsRevisions):
                 screen.rebuild(self.revision)
-            elif isinstance(screen, FollowingScreen):
+            elif isinstance(screen, FollowsRevisions):
                 screen.revision = self.revision
 
     # --- the one way state changes ----------------------------------------------------------

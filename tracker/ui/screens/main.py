@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, cast
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
+from textual.lazy import Lazy
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
@@ -25,7 +27,6 @@ from tracker.rules.words import quote
 from tracker.ui.messages import Submit
 from tracker.ui.palette import TrackerCommands
 from tracker.ui.screens.bindings import GM_BINDINGS, GM_ONLY_ACTIONS
-from tracker.ui.screens.modals import ActionPicker, HelpScreen, RuleScreen
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.command import CommandLine, CommandSuggester
@@ -39,6 +40,20 @@ from tracker.ui.widgets.text_panel import TextPanel
 if TYPE_CHECKING:
     from tracker.rules.session import Session
     from tracker.ui.app import TrackerApp
+
+#: Textual's breakpoints: (threshold in cells, class name).
+Breakpoints = list[tuple[int, str]]
+
+
+def breakpoint_classes(size: Size, horizontal: Breakpoints, vertical: Breakpoints) -> list[str]:
+    """The classes Textual's breakpoints give a screen of `size` (the largest threshold reached on each axis)."""
+    classes = []
+    for dimension, breakpoints in ((size.width, horizontal), (size.height, vertical)):
+        reached = [(at, name) for at, name in breakpoints if dimension >= at]
+        if reached:
+            classes.append(max(reached)[1])
+    return classes
+
 
 #: Seconds a refusal toast stays; the same refusal while the same question waits is not shown again
 #: within it (a GM pressing `n` three times sees one notice, not a stack).
@@ -71,8 +86,11 @@ class TrackerScreen(Screen[None]):
     #: The family's odds, asked for only while its odds tab shows (`_show_odds`).
     odds: var[OddsView | None] = var(None)
 
-    def __init__(self, read_only: bool = False) -> None:
-        super().__init__()
+    def __init__(self, read_only: bool = False, size: Size | None = None) -> None:
+        # Born with the breakpoint classes of the terminal it opens on: Textual then styles every
+        # widget once, instead of styling them all again when the first resize adds the classes.
+        bands = breakpoint_classes(size, self.HORIZONTAL_BREAKPOINTS, self.VERTICAL_BREAKPOINTS) if size else []
+        super().__init__(classes=" ".join(bands) or None)
         self.read_only = read_only
         #: (round, active) of the turn the selection last followed: a new one moves the selection.
         self._turn: tuple[int, str | None] | None = None
@@ -97,17 +115,21 @@ class TrackerScreen(Screen[None]):
         yield Static(id="caption", markup=False)
         with Horizontal(id="body"):
             yield InitiativePanel(id="order").data_bind(order=TrackerScreen.order)
+            # The hidden tabs' panels are mounted just after the first frame (`Lazy`): a GM sees the
+            # fight sooner, and the panel a tab reveals has caught up by then (`Panel.catch_up`).
             with TabbedContent(id="side"):
                 with TabPane("Turn", id="tab-turn"):
                     yield TextPanel(id="turn").data_bind(block=TrackerScreen.turn)
                 with TabPane("Conditions", id="tab-conditions"):
-                    yield ConditionsPanel().data_bind(subject=TrackerScreen.subject, notes=TrackerScreen.conditions)
+                    yield Lazy(
+                        ConditionsPanel().data_bind(subject=TrackerScreen.subject, notes=TrackerScreen.conditions)
+                    )
                 with TabPane(family.tab_titles["field"], id="tab-field"):
-                    yield self._family_panel("field").data_bind(block=TrackerScreen.field)
+                    yield Lazy(self._family_panel("field").data_bind(block=TrackerScreen.field))
                 with TabPane(family.tab_titles["resources"], id="tab-resources"):
-                    yield self._family_panel("resources").data_bind(block=TrackerScreen.resources)
+                    yield Lazy(self._family_panel("resources").data_bind(block=TrackerScreen.resources))
                 with TabPane("Log", id="tab-log"):
-                    yield LogPanel().data_bind(entries=TrackerScreen.log_slice)
+                    yield Lazy(LogPanel().data_bind(entries=TrackerScreen.log_slice))
                 with TabPane("Story", id="tab-story"):
                     # The Story panel (and textual-plotext) is imported when the tab is first shown.
                     yield Static("The story of the fight is told here.", id="story-wait", markup=False)
@@ -398,9 +420,13 @@ class TrackerScreen(Screen[None]):
             else:
                 self.run_line(choice.line)
 
+        from tracker.ui.screens.modals import ActionPicker
+
         self.app.push_screen(ActionPicker(who, rows), chosen)
 
     def action_rule(self) -> None:
+        from tracker.ui.screens.modals import RuleScreen
+
         notes = self.view.conditions if self.view and self._target() else ()
         self.app.push_screen(RuleScreen([(n.title, n.summary, n.section) for n in notes if n.section]))
 
@@ -433,6 +459,8 @@ class TrackerScreen(Screen[None]):
                 continue  # keys that do nothing in this encounter (2d20 keys in a TTB fight)
             keys = " ".join(self.app.get_key_display(Binding(k, b.action)) for k in b.key.split(","))
             rows.append((keys, b.description))
+        from tracker.ui.screens.modals import HelpScreen
+
         self.app.push_screen(HelpScreen(rows, self.session.family.help_lines()))
 
     def action_story(self) -> None:

@@ -63,6 +63,10 @@ class PlayerScreen(FollowingScreen):
         self.query_one("#player-legend", Static).display = False
         self.show()
 
+    def rebuild(self, revision: int) -> None:
+        """A new revision of the file (the app's `bump`): show it."""
+        self.revision = revision
+
     def watch_revision(self) -> None:
         if self.is_mounted:
             self.show()

@@ -26,6 +26,8 @@ from textual.strip import Strip
 from tracker.rules.view import ConditionTag, OrderRow
 
 Row = tuple[str, ...]
+#: A row as fitted: the row, the widths it was fitted to, its lines and the tags written short.
+Fitted = tuple[OrderRow, tuple[tuple[int, ...], int], list[Row], list[ConditionTag]]
 
 #: The Name column keeps at least this many characters when the width is short, and gives up
 #: characters beyond `NAME_ROOMY` before the Conditions column has to wrap.
@@ -107,6 +109,8 @@ class OrderTable(ScrollView, can_focus=True):
         self._position: dict[str, int] = {}
         #: Rendered lines by combatant and line number, with what they were rendered from.
         self._cache: dict[str, tuple[object, Strip]] = {}
+        #: Each row's lines as last fitted, with the row and the widths they were fitted to.
+        self._fitted: dict[str, Fitted] = {}
         #: A combatant the screen asked to select before its row was drawn (`select_name`).
         self._wanted: str | None = None
 
@@ -157,12 +161,20 @@ class OrderTable(ScrollView, can_focus=True):
         conditions_width = max(CONDITIONS_MIN, room - sum(fixed))
         rows: dict[str, list[Row]] = {}
         explained: dict[str, str] = {}
+        fit = (tuple(fixed), conditions_width)
+        fitted: dict[str, Fitted] = {}
         for key, row in self.source.items():
-            texts, brief = fit_conditions(row.conditions, conditions_width)
-            explained.update((t.stem, t.meaning) for t in brief)
-            cells = tuple(_cut(cell, fixed[i]) for i, cell in enumerate(row.cells))
-            blank = tuple("" for _ in cells)
-            rows[key] = [(*(cells if n == 0 else blank), text) for n, text in enumerate(texts)]
+            # A `next` changes two rows of hundreds: the others keep the lines fitted last time.
+            hit = self._fitted.get(key)
+            if hit is None or hit[1] != fit or hit[0] != row:
+                texts, brief = fit_conditions(row.conditions, conditions_width)
+                cells = tuple(_cut(cell, fixed[i]) for i, cell in enumerate(row.cells))
+                blank = tuple("" for _ in cells)
+                hit = (row, fit, [(*(cells if n == 0 else blank), text) for n, text in enumerate(texts)], brief)
+            fitted[key] = hit
+            explained.update((t.stem, t.meaning) for t in hit[3])
+            rows[key] = hit[2]
+        self._fitted = fitted
         used = max([CONDITIONS_MIN, *(len(line[-1]) for lines in rows.values() for line in lines)])
         widths = [*fixed, min(conditions_width, used)]
         if widths != self.widths:

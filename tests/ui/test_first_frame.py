@@ -1,0 +1,89 @@
+"""What the start-up work of issue 12 must not change: the screen looks and behaves as if nothing waited.
+
+The GM screen is born with its breakpoint classes (so Textual styles it once), its hidden tabs' panels
+are mounted just after the first frame (Textual's `Lazy`), and the theme is chosen before the stylesheet
+is parsed. These tests check the result is the screen a GM would have had without those shortcuts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from textual.geometry import Size
+from textual.widgets import TabbedContent
+
+from tests.ui.conftest import make_app
+from tracker.ui.screens.main import TrackerScreen, breakpoint_classes
+from tracker.ui.widgets.base import Panel
+from tracker.ui.widgets.conditions import ConditionsPanel
+from tracker.ui.widgets.log import LogPanel
+from tracker.ui.widgets.text_panel import TextPanel
+
+BANDS = {"-narrow", "-wide", "-short", "-tall"}
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [((120, 40), {"-wide", "-tall"}), ((100, 30), {"-narrow", "-short"}), ((110, 36), {"-wide", "-tall"})],
+)
+def test_the_screen_is_born_with_the_classes_textual_gives_it(
+    tmp_path: Path, size: tuple[int, int], expected: set[str]
+) -> None:
+    """The classes at construction are the ones Textual's own breakpoints set on the first resize."""
+    assert (
+        set(breakpoint_classes(Size(*size), TrackerScreen.HORIZONTAL_BREAKPOINTS, TrackerScreen.VERTICAL_BREAKPOINTS))
+        == expected
+    )
+    app = make_app(tmp_path, "brawl.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, TrackerScreen)
+            assert set(app.screen.classes) & BANDS == expected
+            await pilot.resize_terminal(100 if size[0] >= 110 else 120, 30 if size[1] >= 36 else 40)
+            await pilot.pause()
+            assert set(app.screen.classes) & BANDS != expected  # Textual still moves them on a resize
+
+    asyncio.run(drive())
+
+
+def test_hidden_tabs_are_there_once_the_first_frame_is_up(tmp_path: Path) -> None:
+    """Every tab's panel is mounted right after the first frame, with the current view, and shows it
+    when its tab is opened."""
+    app = make_app(tmp_path, "brawl.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("n")  # start: the log has entries, the turn and conditions something to say
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TrackerScreen)
+            assert len(screen.query(ConditionsPanel)) == 1
+            assert {p.id for p in screen.query(TextPanel)} >= {"turn", "field", "resources"}
+            assert len(screen.query(LogPanel)) == 2  # the Log tab's and the strip's
+            tabs = screen.query_one("#side", TabbedContent)
+            for pane in ("tab-conditions", "tab-field", "tab-resources", "tab-log"):
+                tabs.active = pane
+                await pilot.pause()
+                assert all(p.is_mounted and p.display for p in tabs.get_pane(pane).query(Panel))
+
+    asyncio.run(drive())
+
+
+def test_the_chosen_theme_colours_the_first_frame(tmp_path: Path, private_config: Path) -> None:
+    """The theme picked before the stylesheet is parsed is the one the CSS variables come from."""
+    app = make_app(tmp_path, "brawl.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert app.theme == "breach-dark"
+            ours = app.current_theme.to_color_system().generate()["primary"]
+            default = app.get_theme("textual-dark")
+            assert default is not None and default.to_color_system().generate()["primary"] != ours
+            assert app.stylesheet._variables["primary"] == ours
+
+    asyncio.run(drive())
