@@ -68,9 +68,47 @@ SHOTS = {
             "next",
         ],
     ),
+    # The map: the harbour's zones mid-fight with the Enforcer's range bands; the brawl's engagements.
+    "2d20-map.svg": (
+        "skirmish_srd.toml",
+        [
+            "start",
+            "pick Ada",
+            "spend Ada attack",
+            "damage Cultist 4 icons=1 vicious=1",
+            "next",
+            "pick Enforcer",
+            "move Enforcer Boathouse",
+            "reach Enforcer Brann",
+        ],
+    ),
+    "ttb-melee.svg": (
+        "brawl.toml",
+        [
+            "initiative Sofia 10",
+            "initiative Ash 8",
+            "initiative Marguerite 5",
+            "start",
+            "answer Belle",
+            "engage Sofia 'Guild Thug'",
+            "engage Sofia Lieutenant",
+            "engage Ash Ghoul",
+            "engage Marguerite Lieutenant",
+        ],
+    ),
 }
 #: The side tab a screenshot shows (the Turn tab otherwise).
-TABS = {"ttb-odds.svg": "tab-resources", "2d20-odds.svg": "tab-field"}
+TABS = {
+    "ttb-odds.svg": "tab-resources",
+    "2d20-odds.svg": "tab-field",
+    "2d20-map.svg": "tab-field",
+    "ttb-melee.svg": "tab-field",
+}
+#: The terminal size of a screenshot: 120×36, or 100×30 for a side tab, unless given here (the map
+#: takes half of a screen 160 columns wide).
+SIZES = {"2d20-map.svg": (160, 40)}
+#: A screenshot of what lies below the map in its tab: the panel is scrolled to it.
+BELOW_MAP = {"2d20-odds.svg"}
 
 
 async def shoot(name: str, example: str, commands: list[str], folder: Path) -> None:
@@ -82,11 +120,15 @@ async def shoot(name: str, example: str, commands: list[str], folder: Path) -> N
         session.execute(line)
     files.write_text(target, encounter_text(session))
     app = TrackerApp(session, target)
-    size = (100, 30) if name in TABS else (120, 36)
+    size = SIZES.get(name, (100, 30) if name in TABS else (120, 36))
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         if name in TABS:
             app.screen.query_one("#side", TabbedContent).active = TABS[name]
+            await pilot.pause()
+        if name in BELOW_MAP:
+            body = app.screen.query_one("#field .panel-body")
+            app.screen.query_one("#field").scroll_to_widget(body, top=True, animate=False)
             await pilot.pause()
         app.save_screenshot(filename=name, path=str(ROOT / "docs"))
 

@@ -65,7 +65,7 @@ ZONE_FORMS = (
 ENGAGEMENT_FORMS = (
     Form("boxed", cap=34),
     Form("flat", boxed=False, cap=34, pad=0),
-    Form("short", boxed=False, cap=18, pad=0),
+    Form("short", boxed=False, marks="initials", cap=24, pad=0),
 )
 
 
@@ -102,6 +102,21 @@ def unique_initials(names: Iterable[str]) -> dict[str, str]:
             for n in group:
                 first, *rest = n.split()
                 out[n] = first[:size] + "".join(w if w.isdigit() else w[0] for w in rest)
+    return out
+
+
+def leading_words(names: Iterable[str]) -> dict[str, str]:
+    """Each name's fewest leading words that no other name starts with: "Sofia Ramos" → "Sofia", but
+    "Guild Thug" and "Guild Lieutenant" stay whole, and "Guild Thug 1" keeps its number."""
+    names = list(dict.fromkeys(names))
+    out = {}
+    for name in names:
+        words = name.split()
+        for k in range(1, len(words) + 1):
+            head = " ".join(words[:k])
+            if not any(o != name and (o == head or o.startswith(head + " ")) for o in names):
+                break
+        out[name] = " ".join(words[:k]) if words else name
     return out
 
 
@@ -183,21 +198,27 @@ def short_name(name: str, width: int) -> str:
     return cut(name, width)
 
 
-def _combatant_line(node: MapNode, width: int) -> list[Ink]:
-    """An engagement node's one line in at most `width` characters: marker, name (cut first), melee range."""
+def _combatant_line(node: MapNode, width: int, label: str | None = None) -> list[Ink]:
+    """An engagement node's one line in at most `width` characters: marker, name (`label`: a shorter one;
+    cut first), melee range."""
     mark = node.mark
     assert mark is not None
     note = f" {node.note}" if node.note else ""
-    name = short_name(mark.name, max(3, width - 2 - len(note)))
+    name = short_name(label or mark.name, max(3, width - 2 - len(note)))
     line = [Ink(side_mark(mark.side), side_tone(mark.side)), Ink(f" {name}", mark_tone(mark)), Ink(note, "dim")]
     return _cut_inks(line, width)
+
+
+def _label(node: MapNode, form: Form, short: dict[str, str]) -> str | None:
+    """An engagement node's name as `form` writes it: whole, or its shortest unique leading words."""
+    return short.get(node.key) if node.mark is not None and form.marks == "initials" else None
 
 
 def natural_width(node: MapNode, form: Form, short: dict[str, str]) -> int:
     """How wide the node's box would like to be in `form` (frame and padding included), up to the cap."""
     frame = 2  # a frame, or a port cell at either end of a line
     if node.mark is not None:
-        wanted = ink_len(_combatant_line(node, 999)) + frame + 2 * form.pad
+        wanted = ink_len(_combatant_line(node, 999, _label(node, form, short))) + frame + 2 * form.pad
         return min(form.cap, wanted)
     # The title, after the corner (and a stroke), and room after it for lines to join the top frame.
     title = len(node.title) + (7 if form.pad else 3)
@@ -210,13 +231,15 @@ def natural_width(node: MapNode, form: Form, short: dict[str, str]) -> int:
     else:
         lines.append(sum(ink_len(t) for t in tokens) + max(0, len(tokens) - 1))
     content = max(lines) + 2 + 2 * form.pad
-    return max(5, min(form.cap, max(title, content)))
+    # The band in the bottom frame: a word (" Medium " after a stroke) where the form has room for words.
+    foot = len(BAND_WORDS[node.band]) + 6 if node.band and form.pad else 0
+    return max(5, min(form.cap, max(title, content, foot)))
 
 
 def contents(node: MapNode, form: Form, inner: int, short: dict[str, str]) -> list[InkLine]:
     """The lines inside a box `inner` characters wide (or the one line of an unboxed node)."""
     if node.mark is not None:
-        return [tuple(_combatant_line(node, inner))]
+        return [tuple(_combatant_line(node, inner, _label(node, form, short)))]
     out: list[InkLine] = []
     if form.badges == "wrap" and node.badges:
         out += wrap_items([[Ink(t, "badge")] for t in _badge_tokens(node)], inner, " ")
@@ -297,7 +320,8 @@ def plan(view: MapView, form: Form, cells: dict[str, Cell], short: dict[str, str
     for c in range(cols):
         col_x.append(x)
         # Between columns a lane has a stroke either side; past the last one it needs only the one before.
-        gap = max(3, 2 * col_lanes[c] + 1) if c < cols - 1 else 2 * col_lanes[c]
+        least = 3 if form.boxed else 1  # a line between frames needs a stroke; a line of text has its end cells
+        gap = max(least, 2 * col_lanes[c] + 1) if c < cols - 1 else 2 * col_lanes[c]
         x += col_w[c] + gap
     row_y, y = [], 0
     for r in range(rows):
@@ -490,6 +514,7 @@ def draw_map(view: MapView, width: int, height: int) -> MapDrawing:
         lines: list[InkLine] = [(Ink(view.empty, "italic"),)] if view.empty else []
         return MapDrawing(tuple(lines + notes), "empty")
     short = unique_initials(m.name for n in view.nodes for m in n.marks)
+    short |= leading_words(n.key for n in view.nodes if n.mark is not None)
     forms = ZONE_FORMS if view.kind == "zones" else ENGAGEMENT_FORMS
     cells_tried = layouts(view)
     too_tall: list[tuple[int, int, Plan]] = []

@@ -95,19 +95,31 @@ class MapPanel(TextPanel):
             self._drawn = draw_map(self.field_map, self.body_width(), height)
         return self._drawn
 
+    def ink_styles(self) -> dict[str, Style]:
+        """A Rich style per tone and band from the component classes, their colours blended over the
+        panel's background (a colour given with a % keeps its transparency only when blended here)."""
+        background = self.background_colors[1]
+        out = dict(PLAIN)
+        for name in TONES:
+            styles = self.get_component_styles(f"map--{name}")
+            color = (background + styles.color).rich_color if styles.has_rule("color") else None
+            out[name] = styles.text_style + Style(color=color)
+        for name in BANDS:
+            styles = self.get_component_styles(f"map--{name}")
+            out[name] = Style(bgcolor=(background + styles.background).rich_color)
+        return out
+
     def ink_text(self, lines: tuple[InkLine, ...]) -> Text:
         """The drawing as Rich text, each tone and band styled from the panel's component classes."""
+        styles = self.ink_styles()
         out = Text(no_wrap=True, overflow="crop")
         for n, line in enumerate(lines):
             if n:
                 out.append("\n")
             for ink in line:
-                if ink.tone in PLAIN:
-                    style = PLAIN[ink.tone]
-                else:
-                    style = self.get_component_rich_style(f"map--{ink.tone}", partial=True)
+                style = styles[ink.tone]
                 if ink.band is not None:
-                    style = style + self.get_component_rich_style(f"map--{ink.band}", partial=True)
+                    style = style + styles[ink.band]
                 out.append(ink.text, style=style)
         return out
 
