@@ -42,10 +42,11 @@ BAND_LETTERS: dict[Band, str] = {"close": "C", "medium": "M", "long": "L", "extr
 @dataclass(frozen=True)
 class Form:
     """How much a drawing says: boxes or lines, who stands where by name, initials or count, the traits
-    in the boxes (wrapped, or on one line) or under the map, and how wide a box may grow."""
+    in the boxes or under the map, and how wide a box may grow."""
 
     name: str
     boxed: bool = True
+    #: "names", "initials" (a combatant node: its shortest unique leading words) or "counts" per side.
     marks: str = "names"
     badges: str = "wrap"
     #: The widest a box may be, frame included.
@@ -57,9 +58,9 @@ class Form:
 ZONE_FORMS = (
     Form("names", cap=28),
     Form("names", cap=20),
-    Form("initials", marks="initials", badges="line", cap=18),
-    Form("initials", marks="initials", badges="line", cap=13, pad=0),
-    Form("counts", marks="counts", badges="legend", cap=12, pad=0),
+    Form("initials", marks="initials", cap=20),
+    Form("initials", marks="initials", cap=14, pad=0),
+    Form("counts", marks="counts", badges="legend", cap=16, pad=0),
     Form("counts", marks="counts", badges="legend", cap=9, pad=0),
 )
 ENGAGEMENT_FORMS = (
@@ -121,6 +122,7 @@ def leading_words(names: Iterable[str]) -> dict[str, str]:
 
 
 def ink_len(line: Sequence[Ink]) -> int:
+    """How many characters the inks take."""
     return sum(len(i.text) for i in line)
 
 
@@ -150,7 +152,7 @@ def _cut_inks(item: Sequence[Ink], width: int) -> list[Ink]:
         if left <= 0:
             break
         if len(ink.text) >= left:
-            out.append(Ink(ink.text[: left - 1] + "…" if left > 0 else "", ink.tone, ink.band))
+            out.append(Ink(ink.text[: left - 1] + "…", ink.tone, ink.band))
             break
         out.append(ink)
         left -= len(ink.text)
@@ -158,6 +160,7 @@ def _cut_inks(item: Sequence[Ink], width: int) -> list[Ink]:
 
 
 def mark_tone(mark: MapMark) -> Tone:
+    """The selected combatant highlighted, the ones out of the fight dim."""
     return "selected" if mark.selected else "down" if mark.down else ""
 
 
@@ -223,7 +226,7 @@ def natural_width(node: MapNode, form: Form, short: dict[str, str]) -> int:
     # The title, after the corner (and a stroke), and room after it for lines to join the top frame.
     title = len(node.title) + (7 if form.pad else 3)
     lines = [0]
-    if form.badges in ("wrap", "line"):
+    if form.badges == "wrap":
         lines.append(len(" ".join(_badge_tokens(node))))
     tokens = _mark_tokens(node, form, short)
     if form.marks == "names":
@@ -242,9 +245,9 @@ def contents(node: MapNode, form: Form, inner: int, short: dict[str, str]) -> li
         return [tuple(_combatant_line(node, inner, _label(node, form, short)))]
     out: list[InkLine] = []
     if form.badges == "wrap" and node.badges:
-        out += wrap_items([[Ink(t, "badge")] for t in _badge_tokens(node)], inner, " ")
-    elif form.badges == "line" and node.badges:
-        out.append((Ink(cut(" ".join(_badge_tokens(node)), inner), "badge"),))
+        # A badge wider than the box breaks between its words rather than losing its end.
+        words = [[w] for t in _badge_tokens(node) for w in ([t] if len(t) <= inner else t.split())]
+        out += wrap_items([[Ink(w, "badge") for w in word] for word in words], inner, " ")
     tokens = _mark_tokens(node, form, short)
     if form.marks == "names":
         out += [tuple(_cut_inks(t, inner)) for t in tokens]

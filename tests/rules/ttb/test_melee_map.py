@@ -53,7 +53,8 @@ def test_s2_9_an_enemy_that_cannot_attack_threatens_0_yards_and_makes_no_strike(
     assert {n.key: n.note for n in view.nodes}["Guild Lieutenant"] == "0y"
     assert walk_line(s, "Sofia Ramos") == "If Sofia Ramos walks: disengaging strikes from Guild Thug"
     s = brawl("engage Sofia Lieutenant", "add Lieutenant paralyzed")
-    assert walk_line(s, "Sofia Ramos") == "If Sofia Ramos walks: no disengaging strikes (Guild Lieutenant cannot strike)"
+    expected = "If Sofia Ramos walks: no disengaging strikes (Guild Lieutenant cannot strike)"
+    assert walk_line(s, "Sofia Ramos") == expected
 
 
 def test_the_walk_line_for_someone_not_engaged() -> None:
@@ -69,7 +70,9 @@ def test_nobody_engaged_is_said_instead_of_a_map() -> None:
 
 
 def test_the_engagement_map_drawn_at_each_size_names_everyone_with_their_side() -> None:
-    s = brawl("engage Sofia 'Guild Thug'", "engage Sofia Lieutenant", "engage Ash Ghoul", "engage Marguerite Lieutenant")
+    s = brawl(
+        "engage Sofia 'Guild Thug'", "engage Sofia Lieutenant", "engage Ash Ghoul", "engage Marguerite Lieutenant"
+    )
     view = ttb(s).field_map("Sofia Ramos")
     for width, height in [(78, 6), (41, 18), (97, 44)]:
         text = draw_map(view, width, height).plain()
