@@ -160,7 +160,7 @@ class TrackerScreen(Screen[None]):
             if key != getattr(self, "_map_key", None):
                 self._map_key = key
                 self.field_map = self.engine.field_map(view.focus)
-        self.set_class(shown and self.field_map is not None, "-map")
+        self.set_class(shown and self.field_map is not None and bool(self.field_map.nodes), "-map")
 
     def on_mount(self) -> None:
         self.query_one("#order-table", OrderTable).focus()
