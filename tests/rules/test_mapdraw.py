@@ -338,3 +338,9 @@ def test_a_large_map_draws_quickly() -> None:
         drawing = draw_map(view, width, height)
         assert time.perf_counter() - start < 1.0
         assert drawing.unrouted == ()
+
+
+def test_a_map_of_more_zones_than_a_terminal_can_draw_is_a_list() -> None:
+    names = [f"Z{i}" for i in range(61)]
+    drawing = draw_map(zone_view(names, list(itertools.pairwise(names))), 200, 60)
+    assert drawing.form == "list" and "Z0 → Z1" in drawing.plain()

@@ -35,6 +35,12 @@ from tracker.rules.mapview import (
     side_tone,
 )
 
+#: A map of more zones than this is written as a list: no terminal draws it readably, and the layout and
+#: routing would make every redraw slow.
+MAX_DRAWN = 60
+#: How many folds of a long chain are tried.
+MAX_FOLDS = 8
+
 BAND_WORDS: dict[Band, str] = {"close": "Close", "medium": "Medium", "long": "Long", "extreme": "Extreme"}
 BAND_LETTERS: dict[Band, str] = {"close": "C", "medium": "M", "long": "L", "extreme": "E"}
 
@@ -496,7 +502,9 @@ def layouts(view: MapView) -> list[dict[str, Cell]]:
     out: list[dict[str, Cell]] = []
     tries = [(turned, chained, 0) for turned in (False, True) for chained in (False, True)]
     deepest = max(c for c, _ in place(names, view.edges, {}).values()) + 1
-    tries += [(False, False, fold) for fold in range(deepest - 1, 1, -1)]
+    folds = range(deepest - 1, 1, -1)
+    step = max(1, len(folds) // MAX_FOLDS)  # a long chain tries a few folds, not every one
+    tries += [(False, False, fold) for fold in folds[::step]]
     for turned, chained, fold in tries:
         cells = place(names, view.edges, {}, turned=turned, chained=chained, fold=fold)
         if cells not in out:
@@ -516,6 +524,8 @@ def draw_map(view: MapView, width: int, height: int) -> MapDrawing:
     if not view.nodes:
         lines: list[InkLine] = [(Ink(view.empty, "italic"),)] if view.empty else []
         return MapDrawing(tuple(lines + notes), "empty")
+    if len(view.nodes) > MAX_DRAWN:
+        return MapDrawing(tuple(as_list(view, width) + notes + legend(view, None, width)), "list")
     short = unique_initials(m.name for n in view.nodes for m in n.marks)
     short |= leading_words(n.key for n in view.nodes if n.mark is not None)
     forms = ZONE_FORMS if view.kind == "zones" else ENGAGEMENT_FORMS
