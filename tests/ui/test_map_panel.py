@@ -11,6 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from rich.text import Text
 from textual.widgets import Static, TabbedContent
 
 from tests.ui.conftest import EXAMPLES, make_app
@@ -167,3 +168,21 @@ def test_the_map_modules_load_only_when_the_field_tab_is_shown(tmp_path: Path) -
         "tracker.rules.mapview",
         "tracker.rules.twod20.zonemap",
     ]
+
+
+def test_a_new_theme_recolours_the_map(tmp_path: Path) -> None:
+    app = make_app(tmp_path, "skirmish_srd.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
+            await show(app, pilot, "field")
+            body = app.screen.query_one("#field", MapPanel).query_one(".map-body", Static)
+            before = body.content
+            app.theme = "parchment-light"
+            await pilot.pause()
+            after = body.content
+            assert isinstance(before, Text) and isinstance(after, Text)
+            assert before.plain == after.plain and before.spans != after.spans  # the same map, other colours
+
+    asyncio.run(drive())

@@ -75,6 +75,14 @@ class MapPanel(TextPanel):
         yield Static(classes="map-body", markup=False)
         yield from super().compose()
 
+    def on_mount(self) -> None:
+        # The map's colours are baked into its text: a new theme (`t`) draws it again, once the theme's
+        # styles are in place.
+        self.watch(self.app, "theme", self._recolour, init=False)
+
+    def _recolour(self) -> None:
+        self.call_after_refresh(self.redraw)
+
     def watch_field_map(self) -> None:
         self.redraw()
 
