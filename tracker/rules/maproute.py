@@ -60,7 +60,8 @@ HEAVY = {
     HORIZONTAL | BIT[N]: "┷",
 }
 
-# Route costs: a step, a bend, a crossing, a step along a box's frame, a port off the middle of its side.
+# Route costs: a step, a bend, a crossing, a step right along a box's frame. A port costs a little more the
+# further it is from the middle of its side (`Box.ports`), so lines leave boxes from the middle.
 STEP, BEND, CROSS, HUG = 2, 5, 6, 3
 #: A* expansions per edge before it is given up and listed (a very large map stays fast).
 MAX_EXPANSIONS = 60_000
@@ -77,7 +78,7 @@ class Box:
     h: int
     boxed: bool = True
     heavy: bool = False
-    #: Drawn in the top frame after its corner, and at the right of the bottom frame (both cut to fit).
+    #: Drawn in the top and the bottom frame, after the corner and a stroke (both already cut to fit).
     title: str = ""
     foot: str = ""
     lines: list[InkLine] = field(default_factory=list)
@@ -129,6 +130,7 @@ class Canvas:
         self.paths: dict[tuple[str, str], list[tuple[int, int]]] = {}
 
     def put_text(self, x: int, y: int, inks: Iterable[Ink], limit: int) -> None:
+        """Write `inks` from (x, y) rightwards, stopping before column `limit`."""
         for ink in inks:
             for ch in ink.text:
                 if x >= limit:
@@ -259,6 +261,7 @@ class Canvas:
     def _path(
         parent: dict[tuple[int, int, int], tuple[int, int, int] | tuple[int, int]], end: tuple[int, int, int]
     ) -> list[tuple[int, int]]:
+        """The cells from the first attach cell to `end`'s, walking the search's parents back."""
         cells = [(end[0], end[1])]
         state: tuple[int, int, int] | tuple[int, int] = parent[end]
         while len(state) == 3:
@@ -278,6 +281,7 @@ class Canvas:
         self.paths[edge] = cells[1:-1]
 
     def cell(self, x: int, y: int) -> tuple[str, Tone, Band | None]:
+        """What cell (x, y) shows: its text, else its frame or line character, with tone and shading."""
         band = self.band[y][x]
         text = self.text[y][x]
         if text is not None:
@@ -307,6 +311,7 @@ class Canvas:
         return bends, crossings, cells
 
     def lines(self) -> list[InkLine]:
+        """The grid as ink lines: runs of one tone and shading, trailing blanks dropped."""
         out: list[InkLine] = []
         for y in range(self.h):
             runs: list[Ink] = []
