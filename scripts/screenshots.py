@@ -74,12 +74,50 @@ SHOTS = {
     # The story: the Story tab after the brawl's demo, and the 2d20 skirmish's story full screen (S).
     "story.svg": ("brawl.toml", DEMO),
     "story-2d20.svg": ("skirmish_srd.toml", DEMO),
+    # The map: the harbour's zones mid-fight with the Enforcer's range bands; the brawl's engagements.
+    "2d20-map.svg": (
+        "skirmish_srd.toml",
+        [
+            "start",
+            "pick Ada",
+            "spend Ada attack",
+            "damage Cultist 4 icons=1 vicious=1",
+            "next",
+            "pick Enforcer",
+            "move Enforcer Boathouse",
+            "reach Enforcer Brann",
+        ],
+    ),
+    "ttb-melee.svg": (
+        "brawl.toml",
+        [
+            "initiative Sofia 10",
+            "initiative Ash 8",
+            "initiative Marguerite 5",
+            "start",
+            "answer Belle",
+            "engage Sofia 'Guild Thug'",
+            "engage Sofia Lieutenant",
+            "engage Ash Ghoul",
+            "engage Marguerite Lieutenant",
+        ],
+    ),
 }
 #: The side tab a screenshot shows (the Turn tab otherwise).
-TABS = {"ttb-odds.svg": "tab-resources", "2d20-odds.svg": "tab-field", "story.svg": "tab-story"}
-#: Keys pressed before the shot, and sizes other than 120×36.
+TABS = {
+    "ttb-odds.svg": "tab-resources",
+    "2d20-odds.svg": "tab-field",
+    "2d20-map.svg": "tab-field",
+    "ttb-melee.svg": "tab-field",
+    "story.svg": "tab-story",
+}
+#: Keys pressed before the shot.
 KEYS = {"story-2d20.svg": ["S"]}
-SIZES = {"ttb-odds.svg": (100, 30), "2d20-odds.svg": (100, 30), "story-2d20.svg": (100, 40)}
+#: The terminal size of a screenshot: 120×36, or 100×30 for a side tab, unless given here (the map
+#: takes half of a screen 160 columns wide).
+SIZES = {"2d20-map.svg": (160, 40), "story.svg": (120, 36), "story-2d20.svg": (100, 40)}
+#: A screenshot of what lies below the map in its tab: the panel is scrolled to it.
+BELOW_MAP = {"2d20-odds.svg"}
 
 
 async def shoot(name: str, example: str, commands: list[str], folder: Path) -> None:
@@ -93,10 +131,15 @@ async def shoot(name: str, example: str, commands: list[str], folder: Path) -> N
         session.execute(line)
     files.write_text(target, encounter_text(session))
     app = TrackerApp(session, target)
-    async with app.run_test(size=SIZES.get(name, (120, 36))) as pilot:
+    size = SIZES.get(name, (100, 30) if name in TABS else (120, 36))
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         if name in TABS:
             app.screen.query_one("#side", TabbedContent).active = TABS[name]
+            await pilot.pause()
+        if name in BELOW_MAP:
+            body = app.screen.query_one("#field .panel-body")
+            app.screen.query_one("#field").scroll_to_widget(body, top=True, animate=False)
             await pilot.pause()
         for key in KEYS.get(name, []):
             await pilot.press(key)

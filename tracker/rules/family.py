@@ -41,6 +41,7 @@ from tracker.rules.words import mentions, plain_conditions
 
 if TYPE_CHECKING:
     from tracker.rules.engine import LiveState
+    from tracker.rules.mapview import MapView
 
 #: JSON data as CONTRACT.md §4 prints it.
 JSONValue: TypeAlias = "str | int | float | bool | Sequence[JSONValue] | Mapping[str, JSONValue] | None"
@@ -216,6 +217,12 @@ class FamilyEngine(ABC):
     @abstractmethod
     def hidden_names(self) -> set[str]:
         """Combatants marked ``gm_only``: never shown to players."""
+
+    def field_map(self, focus: str | None) -> MapView | None:
+        """The map the field tab draws (the zones, the melee engagements) about `focus`, or None for a
+        family without one. The screen asks only while that tab is in view, so the family imports its
+        map modules here, lazily: the first frame never pays for them."""
+        return None
 
     def odds(self, focus: str | None) -> OddsView | None:
         """The chances the GM's odds panel shows about `focus` (None: nothing to show). The screen asks

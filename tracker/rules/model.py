@@ -72,12 +72,22 @@ class EncounterInfo(Strict):
 ConditionValue = Annotated[StrictBool | StrictInt, Field(union_mode="left_to_right")]
 
 
+#: The largest column or row a zone may be placed at (``at = [col, row]``): a map is a handful of zones,
+#: and a bound keeps a slip ("at = [1000000, 0]") from asking the screen for a huge drawing.
+MAX_ZONE_CELL = 99
+
+ZoneCell = Annotated[StrictInt, Field(ge=0, le=MAX_ZONE_CELL)]
+
+
 class Zone(Strict):
-    """``[[zones]]`` (2d20): a zone with its neighbours and terrain traits."""
+    """``[[zones]]`` (2d20): a zone with its neighbours and terrain traits, and where the map draws it."""
 
     name: str = Field(min_length=1)
     adjacent: list[str] = Field(default_factory=list)
     traits: list[str] = Field(default_factory=list)
+    #: The map's cell for this zone, ``[col, row]`` from the top left (README "The map"); without it the
+    #: zone is laid out automatically. Only the order of the cells matters: empty rows and columns close up.
+    at: tuple[ZoneCell, ZoneCell] | None = None
 
 
 class DemoStep(Strict):

@@ -8,6 +8,7 @@ The screen binds what this builds and never reads the engine itself.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from tracker.rules import view, words
 from tracker.rules.family import Carried, FamilyEngine, JSONObject, OddsOptions, OddsReport
@@ -15,6 +16,9 @@ from tracker.rules.ttb import actions, carry
 from tracker.rules.ttb.catalogue import CONDITIONS, SHORT, TIMING
 from tracker.rules.ttb.core import TTBEngine
 from tracker.rules.ttb.initiative import tied_groups
+
+if TYPE_CHECKING:
+    from tracker.rules.mapview import MapView
 
 COLUMNS = ("▶", "Name", "Init", "Rank", "Status", "Wounds", "AP", "Conditions")
 
@@ -175,20 +179,22 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         return out.block()
 
     def field(self, focus: str | None) -> view.Block:
-        """Melee engagements and what they forbid (§2.9)."""
+        """What each engagement forbids (§2.9); who is engaged with whom is the map above (`field_map`)."""
         out = view.BlockWriter()
-        if not self.st.engagements:
-            out.line("Nobody is engaged in melee.", "italic")
-        for a, b in self.st.engagements:
-            out.line(f"{a} ⚔ {b}", "bold")
         for name in self.sheets:
             foes = self.engaged_by(name)
             if foes:
                 out.line(
-                    f"  {name}: engaged by {', '.join(foes)} — no shooting, no Charge; walking away provokes a "
+                    f"{name}: engaged by {', '.join(foes)} — no shooting, no Charge; walking away provokes a "
                     "disengaging strike"
                 )
         return out.block()
+
+    def field_map(self, focus: str | None) -> MapView:
+        """The engagement map (imported only when the Melee tab is shown): `tracker.rules.ttb.melee_map`."""
+        from tracker.rules.ttb.melee_map import engagement_map
+
+        return engagement_map(self, focus)
 
     def resources(self) -> view.Block:
         """The Fate Deck, the Control Hands and the Fatemaster's Fate Points."""

@@ -44,6 +44,16 @@ class TwoD20File(EncounterFile):
             if z.name.casefold() in seen:
                 problems.append((("zones", n, "name"), f"two zones are named '{z.name}'"))
             seen.add(z.name.casefold())
+        placed: dict[tuple[int, int], str] = {}
+        for n, z in enumerate(self.zones):
+            if z.at is None:
+                continue
+            if z.at in placed:
+                col, row = z.at
+                problems.append(
+                    (("zones", n, "at"), f"zones '{placed[z.at]}' and '{z.name}' are both at [{col}, {row}] on the map")
+                )
+            placed.setdefault(z.at, z.name)
         for n, z in enumerate(self.zones):
             for k, other in enumerate(z.adjacent):
                 if other not in zones:

@@ -7,6 +7,7 @@ the order, Major/Minor/Reaction use, the zone map with ranges and Difficulty, Mo
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from tracker.rules import view, words
 from tracker.rules.errors import Refusal
@@ -16,6 +17,9 @@ from tracker.rules.twod20 import order as handover
 from tracker.rules.twod20.catalogue import CONDITIONS, SHORT, TIMING
 from tracker.rules.twod20.core import TwoD20Engine
 from tracker.rules.twod20.state import Fighter
+
+if TYPE_CHECKING:
+    from tracker.rules.mapview import MapView
 
 COLUMNS = ("▶", "Name", "Side", "Zone", "Status", "Stress left", "Harms", "Conditions")
 
@@ -203,29 +207,20 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         return out.block()
 
     def field(self, focus: str | None) -> view.Block:
-        """Range and Difficulty from `focus` to everyone (enemies first) with its weapon, then the map.
-
-        The ranges come first because they are what the GM looks up mid-turn; the panel scrolls by keys
-        for the map below them.
-        """
+        """Range and Difficulty from `focus` to everyone (enemies first) with its weapon, and who is within
+        Reach of whom; the zones themselves are the map above (`field_map`)."""
         out = view.BlockWriter()
-        names = self.zones.names()
-        if not names:
-            return out.add("This encounter has no zones.", "italic").block()
         if focus and self.fighter(focus).zone:
             self._ranges_from(focus, out)
-        for zone in names:
-            people = [n for n, a in self.st.fighters.items() if a.zone == zone and not a.dead and n not in self.st.left]
-            traits = self.zones.traits(zone)
-            out.add(zone, "bold")
-            if traits:
-                out.add(f" [{', '.join(traits)}]", "italic")
-            out.line(f" → {', '.join(self.zones.neighbours(zone)) or '—'}")
-            if people:
-                out.line(f"   {', '.join(people)}")
         if self.st.reach:
             out.line("Reach: " + "; ".join(f"{a}–{b}" for a, b in self.st.reach))
         return out.block()
+
+    def field_map(self, focus: str | None) -> MapView:
+        """The zone map (imported only when the Zones tab is shown): `tracker.rules.twod20.zonemap`."""
+        from tracker.rules.twod20.zonemap import zone_map
+
+        return zone_map(self, focus)
 
     def _ranges_from(self, who: str, out: view.BlockWriter) -> None:
         from tracker.rules.twod20.core import range_report

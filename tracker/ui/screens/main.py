@@ -33,11 +33,13 @@ from tracker.ui.widgets.command import CommandLine, CommandSuggester
 from tracker.ui.widgets.conditions import ConditionsPanel
 from tracker.ui.widgets.initiative import InitiativePanel
 from tracker.ui.widgets.log import LogPanel, LogSlice
+from tracker.ui.widgets.map_panel import MapPanel
 from tracker.ui.widgets.order_table import OrderTable
 from tracker.ui.widgets.prompt import PromptBar
 from tracker.ui.widgets.text_panel import TextPanel
 
 if TYPE_CHECKING:
+    from tracker.rules.mapview import MapView
     from tracker.rules.session import Session
     from tracker.ui.app import TrackerApp
 
@@ -64,7 +66,7 @@ class TrackerScreen(Screen[None]):
     """The main screen for both rule families; `read_only` turns it into a viewer."""
 
     COMMANDS = {TrackerCommands}
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide"), (160, "-vast")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
     BINDINGS = GM_BINDINGS
@@ -85,6 +87,8 @@ class TrackerScreen(Screen[None]):
     log_slice: var[LogSlice] = var(((), 0))
     #: The family's odds, asked for only while its odds tab shows (`_show_odds`).
     odds: var[OddsView | None] = var(None)
+    #: The family's map (zones, engagements), asked for only while the field tab shows (`_show_map`).
+    field_map: var[MapView | None] = var(None)
 
     def __init__(self, read_only: bool = False, size: Size | None = None) -> None:
         # Born with the breakpoint classes of the terminal it opens on: Textual then styles every
@@ -125,7 +129,11 @@ class TrackerScreen(Screen[None]):
                         ConditionsPanel().data_bind(subject=TrackerScreen.subject, notes=TrackerScreen.conditions)
                     )
                 with TabPane(family.tab_titles["field"], id="tab-field"):
-                    yield Lazy(self._family_panel("field").data_bind(block=TrackerScreen.field))
+                    yield Lazy(
+                        self._family_panel("field").data_bind(
+                            block=TrackerScreen.field, field_map=TrackerScreen.field_map
+                        )
+                    )
                 with TabPane(family.tab_titles["resources"], id="tab-resources"):
                     yield Lazy(self._family_panel("resources").data_bind(block=TrackerScreen.resources))
                 with TabPane("Log", id="tab-log"):
@@ -146,8 +154,9 @@ class TrackerScreen(Screen[None]):
         yield Footer()
 
     def _family_panel(self, tab: str) -> TextPanel:
-        """The Melee/Zones or Fate Deck/Pools panel; the family's odds tab shows the odds above its text."""
-        panel = TextPanel(id=tab)
+        """The Melee/Zones or Fate Deck/Pools panel; the family's odds tab shows the odds above its text,
+        and the field tab draws the family's map above all."""
+        panel = MapPanel(id=tab) if tab == "field" else TextPanel(id=tab)
         if self.session.family.odds_tab == tab:
             panel.data_bind(odds=TrackerScreen.odds)
         return panel
@@ -165,6 +174,20 @@ class TrackerScreen(Screen[None]):
         if key != getattr(self, "_odds_key", None):
             self._odds_key = key
             self.odds = self.engine.odds(view.focus)
+
+    def _show_map(self) -> None:
+        """Ask the family for its map while the field tab is showing, once per revision and selection (the
+        map modules load only for a GM who looks); the screen gives the tab more room while it does."""
+        view = self.view
+        if view is None or not self.is_mounted:
+            return
+        shown = self.query_one("#side", TabbedContent).active == "tab-field"
+        if shown:
+            key = (view.revision, view.focus)
+            if key != getattr(self, "_map_key", None):
+                self._map_key = key
+                self.field_map = self.engine.field_map(view.focus)
+        self.set_class(shown and self.field_map is not None and bool(self.field_map.nodes), "-map")
 
     def on_mount(self) -> None:
         self.query_one("#order-table", OrderTable).focus()
@@ -224,6 +247,7 @@ class TrackerScreen(Screen[None]):
         self.prompt = view.prompt
         self.log_slice = (view.log, view.logged)
         self._show_odds()
+        self._show_map()
         # The footer is rebuilt only when the set of usable keys can have changed.
         history = self.session.history
         signature = (view.phase, view.header.active is None, view.prompt, bool(history.commands), bool(history.undone))
@@ -256,6 +280,7 @@ class TrackerScreen(Screen[None]):
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """Panels in hidden tabs skip their redraws; the one coming into view catches up."""
         self._show_odds()
+        self._show_map()
         for panel in event.pane.query(Panel):
             panel.catch_up()
         if event.pane.id == "tab-story":

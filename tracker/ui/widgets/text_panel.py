@@ -8,6 +8,7 @@ odds tab (Fate Deck, Zones) draws the odds table above the block, laid out for t
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import var
 from textual.widgets import Static
@@ -42,9 +43,16 @@ class TextPanel(Panel):
         if self.odds is not None:
             self.redraw()  # the table's layout follows the width
 
-    def draw(self) -> None:
+    def body_width(self) -> int:
+        """The columns the panel's text has (the width inside its scrollbar)."""
+        return max(1, self.scrollable_content_region.width or self.size.width)
+
+    def block_text(self) -> Text:
+        """The odds (when bound) laid out for the width, then the family's block."""
         block = self.block
         if self.odds is not None:
-            width = self.scrollable_content_region.width or self.size.width
-            block = (*odds_block(self.odds, max(1, width)), Span("\n"), *block)
-        self.put(self.query_one(".panel-body", Static), to_text(block))
+            block = (*odds_block(self.odds, self.body_width()), Span("\n"), *block)
+        return to_text(block)
+
+    def draw(self) -> None:
+        self.put(self.query_one(".panel-body", Static), self.block_text())
