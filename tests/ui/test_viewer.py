@@ -9,12 +9,13 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tests.ui.conftest import EXAMPLES
 from tracker.rules.session import Session
 from tracker.store import files
-from tracker.store.save import encounter_text
+from tracker.store.save import encounter_text, load_session
 from tracker.ui.app import TrackerApp, WaitingScreen
 from tracker.ui.screens.player import PlayerScreen
 
@@ -219,6 +220,84 @@ def test_viewer_keeps_going_when_the_file_turns_to_bytes_that_are_not_utf8(tmp_p
             await pilot.pause()
             path.write_bytes(b'[encounter]\nname = "\xff"\n')
             assert await until(lambda: any("not UTF-8" in n.message for n in app._notifications), pilot)
+            assert app.session.setup.encounter.name == "Duel on the Burning Pier"
+
+    asyncio.run(drive())
+
+
+def test_a_viewer_reads_only_the_live_part_while_the_fight_plays(tmp_path: Path) -> None:
+    """Issue 12 ("Five live viewers"): each save of the fight is read through its live part, the setup
+    validated once; when the GM edits the setup, the viewer loads the file in full and shows the edit."""
+    path = tmp_path / "duel.toml"
+    shutil.copy(EXAMPLES / "duel.toml", path)
+    app = TrackerApp.viewer(path)
+    gm = load_session(path)  # the GM's process: it keeps the setup text, as `tracker run` does
+
+    def play(line: str) -> None:
+        gm.execute(line)
+        files.write_text(path, encounter_text(gm))
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            assert app._follower is not None
+            for line, round_ in (("initiative Sofia 9", 0), ("start", 1), ("next", 1), ("next", 2)):
+                play(line)
+                done = len(gm.history.commands)
+                assert await until(lambda r=round_, n=done: seen(app, r, n), pilot)
+                assert app._follower.last == "live"
+            edited = path.read_text(encoding="utf-8").replace("Duel on the Burning Pier", "Duel at Dawn", 1)
+            path.write_text(edited, encoding="utf-8")
+            assert await until(lambda: app.session.setup.encounter.name == "Duel at Dawn", pilot)
+            assert app._follower.last == "full"
+            assert app.session.state.round == 2
+
+    asyncio.run(drive())
+
+
+def seen(app: TrackerApp, round_: int, commands: int) -> bool:
+    return app.session.state.round == round_ and len(app.session.history.commands) == commands
+
+
+def test_a_player_view_says_only_invalid_of_a_bad_live_part(tmp_path: Path) -> None:
+    """A live part that names a combatant the setup lacks: the full load's problem, which quotes the name;
+    a player view's notice still says only that the file is invalid."""
+    path = tmp_path / "skirmish.toml"
+    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    gm = load_session(path)
+    gm.execute("start")
+    files.write_text(path, encounter_text(gm))
+    app = TrackerApp.viewer(path, player=True)
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            text = path.read_text(encoding="utf-8")
+            first = text.index("[state.fighters.")
+            stranger = "[state.fighters.'Cult Priest']\nwounds = 1\n\n"
+            path.write_text(text[:first] + stranger + text[first:], encoding="utf-8")
+            assert await until(lambda: any("last good state" in n.message for n in app._notifications), pilot)
+            said = [n.message for n in app._notifications]
+            assert said == [f"{path} is invalid — showing the last good state"]
+            with pytest.raises(files.FileInvalid, match="Cult Priest"):
+                files.load(path)  # the problem a GM's view would quote
+
+    asyncio.run(drive())
+
+
+def test_a_viewer_waits_for_a_folder_that_is_not_there_yet(tmp_path: Path) -> None:
+    """`tracker view` on a file whose folder is not made yet waited with a traceback (watchfiles refused to
+    watch a missing folder); it waits for the folder, then for the file, like for a missing file."""
+    path = tmp_path / "tonight" / "duel.toml"
+    app = TrackerApp.viewer(path)
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, WaitingScreen)
+            assert waiting_text(app) == f"Waiting for {path} to appear… (q quits)"
+            path.parent.mkdir()
+            shutil.copy(EXAMPLES / "duel.toml", path)
+            assert await until(lambda: not isinstance(app.screen, WaitingScreen), pilot)
             assert app.session.setup.encounter.name == "Duel on the Burning Pier"
 
     asyncio.run(drive())

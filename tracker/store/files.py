@@ -198,7 +198,7 @@ MAX_FILE_BYTES = 1024 * 1024
 
 def toml_data(text: str, path: str) -> dict[str, Any]:
     """The parsed TOML; hostile text (too large, nested too deep, a number too long) is one problem too."""
-    if len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+    if too_large(text):
         raise FileInvalid(path, [_too_large()])
     try:
         return tomllib.loads(text)
@@ -217,6 +217,11 @@ def toml_data(text: str, path: str) -> dict[str, Any]:
         m = re.search(rf"[0-9][0-9_]{{{limit},}}", text)
         line, col = _position(text, m.start()) if m else (1, 1)
         raise FileInvalid(path, [Problem(line, col, f"TOML: a number with more than {limit} digits")]) from None
+
+
+def too_large(text: str) -> bool:
+    """Whether `text` is over `MAX_FILE_BYTES` as UTF-8 (encoded only when it may be: 4 bytes a character at most)."""
+    return len(text) > MAX_FILE_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES
 
 
 def _too_large() -> Problem:
@@ -270,6 +275,23 @@ def parse_text(text: str, path: str, folder: Path | None = None) -> EncounterFil
 
 def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[EncounterFile, Locator]:
     """`parse_text`, and where each key of the validated encounter was written (for later problems)."""
+    parsed = parse_parts(text, path, folder)
+    return parsed.setup, parsed.locator
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A validated encounter and what its load saw on the way: where each key was written, the file's own
+    data, and the data the family validated (the same object when no party or bestiary was expanded)."""
+
+    setup: EncounterFile
+    locator: Locator
+    data: dict[str, Any]
+    grown: dict[str, Any]
+
+
+def parse_parts(text: str, path: str, folder: Path | None = None) -> Parsed:
+    """`parse_located` with the data it validated (`tracker.store.follow` reuses the setup's part of it)."""
     from tracker.store.blocks import expand
 
     data = toml_data(text, path)
@@ -297,7 +319,7 @@ def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[Enc
     problems = live_problems(setup, text)
     if problems:
         raise FileInvalid(path, problems)
-    return setup, grown.locator
+    return Parsed(setup, grown.locator, data, grown.data)
 
 
 def unsaved_combatants(data: Mapping[str, Any], state: Mapping[str, object] | None) -> list[str]:

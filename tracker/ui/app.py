@@ -7,8 +7,9 @@ before on screen). If the write fails, the session goes back to the last durable
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -23,6 +24,9 @@ from tracker.store.save import encounter_text, session_from_text
 from tracker.ui.config import load_config, save_config
 from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.themes import DEFAULT_THEME, load_themes
+
+if TYPE_CHECKING:
+    from tracker.store.follow import Follower
 
 
 @runtime_checkable
@@ -72,6 +76,8 @@ class TrackerApp(App[None]):
         self._invalid: str | None = None
         #: Why this viewer is not the GM view it was asked for (the file is run elsewhere); asked first.
         self._held: str | None = None
+        #: A viewer's loader: validates the setup once while its bytes stay the same (`_load`).
+        self._follower: Follower | None = None
         self._theme_problems = self._choose_theme(theme)
 
     def _choose_theme(self, wanted: str | None) -> list[str]:
@@ -103,16 +109,20 @@ class TrackerApp(App[None]):
         On a missing or invalid file it waits, saying which (an invalid file, or one that exists but
         cannot be read, is not "about to appear"). `held` says why the GM view could not open: the
         viewer first shows it and asks whether to follow read-only (HeldScreen)."""
+        from tracker.store.follow import Follower
+
         invalid: str | None = None
         session: Session | None = None
+        follower = Follower(path)
         try:
             text = files.read_text(path)
-            session = Session(files.parse_text(text, str(path)))
+            session = Session(follower.load(text))
         except files.FileInvalid as exc:
             # A missing file is one about to appear (the viewer waits); any other problem is said.
             if path.exists() or path.is_symlink():
                 invalid = _reason(exc, player)
         app = cls(session, path, theme=theme, player=player, follow=True)
+        app._follower = follower
         app._invalid = invalid
         app._held = held
         return app
@@ -142,17 +152,14 @@ class TrackerApp(App[None]):
     # --- following the file (viewers) ---------------------------------------------------
     @work(exclusive=True, group="watch")
     async def watch_file(self) -> None:
-        """Follow the file with watchfiles: the folder is watched so atomic replaces are seen."""
-        from watchfiles import awatch
+        """Follow the file: its folder is watched, so atomic replaces are seen (`tracker.store.watch`)."""
+        from tracker.store.watch import changes
 
-        folder = self.path.resolve().parent
-        name = self.path.name
         self.reload_file()
-        async for changes in awatch(
-            folder, debounce=20, step=20, recursive=False, watch_filter=lambda _change, p: Path(p).name == name
-        ):
-            if changes:
-                self.reload_file()
+        if not self.is_headless:  # a headless app lives in another program (a test), whose heap is not its own
+            self.call_after_refresh(settle)  # once the first frame is out
+        async for _ in changes(self.path):
+            self.reload_file()
 
     def reload_file(self) -> None:
         """Show the file's new state; a missing or invalid file keeps the last good state, with a notice.
@@ -173,7 +180,7 @@ class TrackerApp(App[None]):
         if text == self._last_text:
             return
         try:
-            session = Session(files.parse_text(text, str(self.path)))
+            session = self._load(text)
         except files.FileInvalid as exc:
             self._last_text = text
             self._invalid_now(exc)
@@ -185,6 +192,15 @@ class TrackerApp(App[None]):
             self.switch_screen(self._main_screen())
         else:
             self.bump()
+
+    def _load(self, text: str) -> Session:
+        """The file's new text as a session: while a fight plays only its live part is read and checked
+        (`tracker.store.follow`); FileInvalid as a full load words it."""
+        if self._follower is None:
+            from tracker.store.follow import Follower
+
+            self._follower = Follower(self.path)
+        return Session(self._follower.load(text))
 
     def _invalid_now(self, exc: files.FileInvalid) -> None:
         """The file turned invalid: wait on, or keep the last good state, saying so (`_reason`)."""
@@ -236,6 +252,17 @@ class TrackerApp(App[None]):
         self.theme = names[(current + 1) % len(names)]
         save_config({**load_config(), "theme": self.theme})
         self.notify(f"Theme: {self.theme}", timeout=2, markup=False)
+
+
+def settle() -> None:
+    """Keep the garbage collector's full passes short for the rest of a long-running view.
+
+    Everything built so far (modules, pydantic validators, the screen's widgets) lives as long as the
+    process; left to the collector, each full pass walks all of it again: about 100 ms, every few
+    repaints of a viewer, on a shared table's several viewers at once. Collected once here and then
+    frozen (`gc.freeze`), it is skipped by every later pass, which walks only what came after."""
+    gc.collect()
+    gc.freeze()
 
 
 class ProblemApp(App[None]):
