@@ -7,12 +7,12 @@ that rename. A viewer's latency is the time until its terminal receives the repa
 turn: the output is read as it comes, escape sequences are stripped, and the repaint is the first chunk
 after which the new turn's "Round N · NAME" is on the wire (the title line and the order panel both say it).
 
-1 and 5 viewers are measured in the same run, rounds alternating, and with ``--baseline DIR`` the viewers
-of another checkout (e.g. ``git worktree add /tmp/before <ref>``) alternate with this one's, so "before"
+1 and 5 viewers are measured in the same run, rounds alternating, and with ``--before DIR`` the viewers
+of another checkout (``git archive <commit> | tar -x -C DIR``) alternate with this one's, so "before"
 and "after" share the machine's load. Also printed: an idle viewer's CPU over ``--idle`` seconds (target
 ~0 %: no busy polling).
 
-Run: python -m bench.bench_viewer [--baseline DIR] [--rounds N] [--writes N] [--idle SECONDS]
+Run: python -m bench.bench_viewer [--before DIR] [--rounds N] [--writes N] [--idle SECONDS]
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def spawn(source: Path, path: Path, config: Path) -> Viewer:
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},  # as bench_startup: cached
         "PYTHONPATH": str(source),
         "TRACKER_CONFIG_DIR": str(config),
         "TERM": "xterm-256color",
@@ -200,14 +200,14 @@ def machine() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--baseline", type=Path, help="another checkout whose viewers are measured alongside")
+    parser.add_argument("--before", type=Path, help="an older checkout whose viewers are measured alongside")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     parser.add_argument("--writes", type=int, default=20, help="writes per round and setting (default 20)")
     parser.add_argument("--idle", type=float, default=10.0, help="seconds of idle CPU measured (0: skip)")
     args = parser.parse_args()
     sources = {"after": ROOT}
-    if args.baseline is not None:
-        sources = {"before": args.baseline.resolve(), **sources}
+    if args.before is not None:
+        sources = {"before": args.before.resolve(), **sources}
     results: dict[tuple[str, int], list[float]] = {(s, n): [] for s in sources for n in (1, 5)}
     lost: dict[tuple[str, int], int] = dict.fromkeys(results, 0)
     print(f"write → repaint on each viewer's terminal; {machine()}")
