@@ -48,7 +48,7 @@ def twod20_text(n: int = COMBATANTS, zones: int = 10) -> str:
     for i in range(n):
         npc = "" if i % 4 == 0 else 'npc_type = "minor"\n'
         parts.append(
-            f'[[combatants]]\nname = "Agent {i:03d}"\n{npc}initiative = {i}\nstress = 12\narmor = 1\n'
+            f'[[combatants]]\nname = "Agent {i:03d}"\n{npc}initiative = {i % 50}\nstress = 12\narmor = 1\n'
             f'zone = "Zone {i % zones}"\nconditions = {{ prone = true, dazed = true, persistent = 1 }}\n'
         )
     return "\n".join(parts)
