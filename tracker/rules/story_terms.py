@@ -57,6 +57,10 @@ class StoryTerms(ABC):
     gauges_title: str
     #: The gauges players may see (the 2d20 group's Momentum; not the GM's Threat, not the Fate Deck).
     player_gauges: frozenset[str]
+    #: The damage option that names the attacker outright (TTB ``by``, 2d20 ``from``).
+    attacker_option: str
+    #: The actions that declare an attack (``strike``, ``attack`` …), as the family's catalogue keys them.
+    attacks: frozenset[str]
 
     @abstractmethod
     def hurt(self, before: JSONMap, after: JSONMap) -> Hurt:
@@ -70,7 +74,6 @@ class StoryTerms(ABC):
     def table_turns(self, before: JSONMap, after: JSONMap) -> list[TableTurn]:
         """Turning points in the table's numbers between two whole JSON states."""
 
-    @abstractmethod
     def attacker(self, cmd: Command) -> tuple[str | None, bool]:
         """Who `cmd` says attacks (the name as typed, or None), and whether it names them outright.
 
@@ -78,6 +81,15 @@ class StoryTerms(ABC):
         only. Otherwise a declared attack (``spend A strike``), which the story holds for the damage that
         resolves it later in the same turn.
         """
+        if self.attacker_option in cmd.options:
+            return cmd.options[self.attacker_option], True
+        if cmd.verb == "spend" and len(cmd.args) >= 2 and self.action(cmd.args[1]) in self.attacks:
+            return cmd.args[0], False
+        return None, False
+
+    @abstractmethod
+    def action(self, text: str) -> str | None:
+        """The catalogue key of the action `text` names, or None when it names none (the family's reader)."""
 
 
 def number(entry: JSONMap, key: str) -> int:

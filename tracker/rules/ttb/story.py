@@ -3,7 +3,6 @@ healed, the Fate Deck over time, reshuffles, and the attacks its commands declar
 
 from __future__ import annotations
 
-from tracker.rules.commands import Command
 from tracker.rules.errors import Refusal
 from tracker.rules.story_terms import Hurt, JSONMap, StoryTerms, TableTurn, number, numbers
 from tracker.rules.ttb.actions import action_key
@@ -22,6 +21,8 @@ class TTBStoryTerms(StoryTerms):
     gauges_title = "Fate Deck"
     # The player view shows neither the Fate Deck nor the Fatemaster's Fate Points (README "Commands").
     player_gauges: frozenset[str] = frozenset()
+    attacker_option = "by"
+    attacks = ATTACKS
 
     def hurt(self, before: JSONMap, after: JSONMap) -> Hurt:
         was, now = number(before, "wounds"), number(after, "wounds")
@@ -44,18 +45,11 @@ class TTBStoryTerms(StoryTerms):
             return [TableTurn(DECK, f"the Fate Deck is reshuffled ({now.get('left', 0)} cards)")]
         return []
 
-    def attacker(self, cmd: Command) -> tuple[str | None, bool]:
-        """``damage … by=A`` names A outright; ``spend A strike|shoot|charge|cast-resisted …`` declares A."""
-        if "by" in cmd.options:
-            return cmd.options["by"], True
-        if cmd.verb == "spend" and len(cmd.args) >= 2:
-            try:
-                key = action_key(cmd.args[1])
-            except Refusal:
-                return None, False
-            if key in ATTACKS:
-                return cmd.args[0], False
-        return None, False
+    def action(self, text: str) -> str | None:
+        try:
+            return action_key(text)
+        except Refusal:
+            return None
 
 
 STORY = TTBStoryTerms()

@@ -3,7 +3,6 @@ Harms, Momentum and the GM's pool over time, pool swings, and the attacks its co
 
 from __future__ import annotations
 
-from tracker.rules.commands import Command
 from tracker.rules.errors import Refusal
 from tracker.rules.story_terms import Hurt, JSONMap, StoryTerms, TableTurn, numbers
 from tracker.rules.twod20.actions import action_key
@@ -25,6 +24,8 @@ class TwoD20StoryTerms(StoryTerms):
     gauges_title = "Pools"
     # Players see the group's Momentum; the GM's pool stays the GM's (the player view's pools).
     player_gauges = frozenset({MOMENTUM})
+    attacker_option = "from"
+    attacks = ATTACKS
 
     def hurt(self, before: JSONMap, after: JSONMap) -> Hurt:
         was, now = numbers(before, "stress"), numbers(after, "stress")
@@ -54,18 +55,11 @@ class TwoD20StoryTerms(StoryTerms):
             if abs(v - was.get(name, 0)) >= SWING
         ]
 
-    def attacker(self, cmd: Command) -> tuple[str | None, bool]:
-        """``damage … from=A`` names A outright; ``spend A attack`` (or a reaction attack) declares A."""
-        if "from" in cmd.options:
-            return cmd.options["from"], True
-        if cmd.verb == "spend" and len(cmd.args) >= 2:
-            try:
-                key = action_key(cmd.args[1])
-            except Refusal:
-                return None, False
-            if key in ATTACKS:
-                return cmd.args[0], False
-        return None, False
+    def action(self, text: str) -> str | None:
+        try:
+            return action_key(text)
+        except Refusal:
+            return None
 
 
 STORY = TwoD20StoryTerms()
