@@ -186,3 +186,15 @@ def test_a_new_theme_recolours_the_map(tmp_path: Path) -> None:
             assert before.plain == after.plain and before.spans != after.spans  # the same map, other colours
 
     asyncio.run(drive())
+
+
+def test_the_panel_styles_every_tone_the_drawing_uses() -> None:
+    """The panel keeps its own list of the map's tones (importing `mapview` at the first frame would cost
+    start-up): it must stay the drawing's `Tone` less the text emphases every panel styles."""
+    from typing import get_args
+
+    from tracker.rules.mapview import Tone
+    from tracker.rules.view import Emphasis
+    from tracker.ui.widgets.map_panel import TONES
+
+    assert set(TONES) == set(get_args(Tone)) - set(get_args(Emphasis))
