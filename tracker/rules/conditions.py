@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Protocol
 
-from pydantic import field_validator
-
 from tracker.rules.errors import Refusal
 from tracker.rules.model import Located, Strict, raise_located
+from tracker.rules.record import field_validator
 
 
 class ConditionRule(Protocol):

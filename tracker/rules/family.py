@@ -17,12 +17,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
-from pydantic import Field, PrivateAttr
-
 from tracker.rules import names
 from tracker.rules.commands import ArgKind, Command, VerbTable
 from tracker.rules.errors import Refusal
 from tracker.rules.model import DemoStep, EncounterInfo, History, Located, Sheets, Strict
+from tracker.rules.record import Field
 from tracker.rules.story_terms import StoryTerms
 from tracker.rules.view import (
     ActionChoice,
@@ -407,9 +406,9 @@ class EncounterFile(Strict):
     history: History | None = None
     #: The setup tables as the GM wrote them, when the loader expanded them (stat blocks, ``count``, the
     #: party, CONTRACT.md §2.1): saves write these back, never the expanded combatants. None otherwise.
-    _written: dict[str, object] | None = PrivateAttr(default=None)
+    _written: dict[str, object] | None = None
     #: The expanded sheets themselves, for a new fight's ``[history]`` (`History.sheets`). None otherwise.
-    _sheets: Sheets | None = PrivateAttr(default=None)
+    _sheets: Sheets | None = None
 
     @property
     def written(self) -> dict[str, object] | None:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import model_serializer, model_validator
-
 from tracker.rules.model import Strict
+from tracker.rules.record import model_validator
 
 #: Most recent entries kept in the live state; older ones are dropped (deterministically, so a replay
 #: keeps the same ones). ``LiveState.logged`` still counts every entry ever written.
@@ -66,8 +65,8 @@ class LogEntry(Strict):
             return {"round": round_no, "actor": actor or None, "kind": kind, "text": text}
         return data
 
-    @model_serializer(mode="plain")
-    def _compact(self) -> str | list[int | str]:
+    def dump(self, options: tuple[bool, bool, bool], exclude: frozenset[str] = frozenset()) -> str | list[int | str]:
+        """Saved as the compact string (or the list form when the string cannot carry the entry)."""
         actor = self.actor or ""
         if "|" in actor or self.kind != _kind_of(self.text):
             return [self.round, actor, self.kind, self.text]

@@ -20,16 +20,16 @@ depend on it through this shared layer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, field_validator
-from pydantic_core import PydanticCustomError
+from tracker.rules.record import Field, Invalid, Record, StrictBool, StrictInt, field_validator
+
+if TYPE_CHECKING:
+    from pydantic_core import PydanticCustomError
 
 
-class Strict(BaseModel):
-    """Base for every file model: unknown keys are errors."""
-
-    model_config = ConfigDict(extra="forbid")
+class Strict(Record):
+    """Base for every file model: unknown keys are errors (a `Record`'s default ``extra``)."""
 
 
 class Prompt(Strict):
@@ -128,14 +128,19 @@ def located(problems: Sequence[Located]) -> PydanticCustomError:
     the whole file), which is not the line a GM has to fix. Each problem here names its key relative
     to the validated model (or field), and `tracker.store.files` points at that key instead.
     """
+    from pydantic_core import PydanticCustomError  # only validators raise it: pydantic is loaded then
+
     found = [(tuple(loc), message) for loc, message in problems]
     return PydanticCustomError(LOCATED, "{summary}", {"summary": "; ".join(m for _, m in found), "problems": found})
 
 
-def located_error(title: str, problems: Sequence[Located], value: object) -> ValidationError:
-    """A ValidationError of `located` problems, raised outside a validator: a saved ``[state]`` that is
+def located_error(title: str, problems: Sequence[Located], value: object) -> Invalid:
+    """An `Invalid` of `located` problems, raised outside a validator: a saved ``[state]`` that is
     well typed but disagrees with the setup (it names a combatant the setup lacks) fails like a wrong type."""
-    return ValidationError.from_exception_data(title, [{"type": located(problems), "loc": (), "input": value}])
+    found = [(tuple(loc), message) for loc, message in problems]
+    summary = "; ".join(m for _, m in found)
+    ctx = {"summary": summary, "problems": found}
+    return Invalid(title, [{"type": LOCATED, "loc": (), "msg": summary, "input": value, "ctx": ctx}])
 
 
 def raise_located(problems: Sequence[Located]) -> None:

@@ -4,21 +4,18 @@ Each family's state (`TTBState`, `TwoD20State`) subclasses `LiveState` with its 
 ``phase`` literals, its fighters' record type and whatever else its rules track. Keeping the shared
 fields here is what lets `tracker.rules.engine.Engine` do the lookups, the log and the prompts once.
 
-Plain pydantic models without assignment validation, so the engine mutates them cheaply; the file
-loader validates them once when it reads ``[state]``.
+Records (`tracker.rules.record`), so the engine builds and mutates them cheaply; the file loader
+validates them once when it reads ``[state]``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from copy import copy
-from functools import cache
 from typing import Any, Generic, TypeVar
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from tracker.rules.log import LogEntry
 from tracker.rules.model import Loc, Located, Prompt, Strict
+from tracker.rules.record import Field, Record
 
 #: The family's live record of one combatant (`ttb.state.Fighter`, `twod20.state.Fighter`). Covariant,
 #: so either family's state is a `LiveState[object]` where the seam speaks of any family's state.
@@ -27,11 +24,6 @@ FighterT = TypeVar("FighterT", covariant=True)
 
 class LiveState(Strict, Generic[FighterT]):
     """The live state of one encounter, whichever rules run it; it satisfies `rng.Seeded`."""
-
-    # Never validated itself (only a family's subclass is), nor as ``LiveState[Fighter]`` or the
-    # ``LiveState[Any]`` a bound names: building a validator for each of those cost more start-up time
-    # than the family's own state. Each subclass is built once, when it is first used.
-    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     #: Randomness is a pure function of (seed, draws), so a replay draws the same cards and dice.
     seed: int
@@ -57,20 +49,14 @@ class LiveState(Strict, Generic[FighterT]):
     logged: int = 0
 
 
-def reset(record: BaseModel, *fields: str) -> None:
+def reset(record: Record, *fields: str) -> None:
     """Put `fields` of `record` back to their declared defaults (a fresh list for a list field).
 
     Turn and scene boundaries clear a handful of per-turn counters; naming them here keeps the
     cleared value the one the model declares, instead of a second copy of it in the rule.
     """
     for name in fields:
-        setattr(record, name, copy(_declared_default(type(record), name)))
-
-
-@cache
-def _declared_default(model: type[BaseModel], name: str) -> Any:
-    """A field's default, looked up once per field: pydantic inspects a default factory on every call."""
-    return model.model_fields[name].get_default(call_default_factory=True)
+        setattr(record, name, record.default_of(name))
 
 
 def name_problems(st: LiveState[object], names: Collection[str]) -> list[Located]:

@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from tracker.rules.encounter import EncounterFile, validate_document
 from tracker.rules.model import LOCATED, Loc
+from tracker.rules.record import Invalid
 from tracker.store.tomlpos import Locator, Positions
 
 
@@ -133,9 +132,7 @@ def _keys(loc: Loc, data: object, kind: str) -> tuple[Loc, int | None]:
     return tuple(keys), first
 
 
-def validation_problems(
-    exc: ValidationError, where: Positions | Locator, data: object, prefix: Loc = ()
-) -> list[Problem]:
+def validation_problems(exc: Invalid, where: Positions | Locator, data: object, prefix: Loc = ()) -> list[Problem]:
     """Every problem of a pydantic error, one line each, at the key it is about.
 
     A union field (``stress``: a number or a table) fails once per branch; when no branch got past the
@@ -256,7 +253,7 @@ def live_problems(setup: EncounterFile, text: str) -> list[Problem]:
         return [Problem(line, col, "[state] and [history] are written together; one is missing")]
     try:
         setup.resume(setup.state)
-    except ValidationError as exc:
+    except Invalid as exc:
         return [
             Problem(p.line, p.col, f"state: {p.message}")
             for p in validation_problems(exc, Positions(text), setup.state, prefix=("state",))
@@ -299,7 +296,7 @@ def parse_parts(text: str, path: str, folder: Path | None = None) -> Parsed:
     grown = expand(data, path, Path(path).parent if folder is None else folder, pos)
     try:
         setup = validate_document(grown.data)
-    except ValidationError as exc:
+    except Invalid as exc:
         problems = validation_problems(exc, grown.locator, grown.data)
         raise FileInvalid(path, sorted([*grown.problems, *problems], key=Problem.order)) from None
     if grown.problems:

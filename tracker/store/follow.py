@@ -36,10 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from tracker.rules.family import EncounterFile
 from tracker.rules.model import History, Strict
+from tracker.rules.record import Invalid
 from tracker.store import files
 from tracker.store.blocks import uses_other_files
 from tracker.store.setup_text import split_setup
@@ -117,7 +116,7 @@ def _resume(kept: _Kept, text: str) -> EncounterFile | None:
         return None
     try:
         parts = _Live.model_validate(live)  # any table but [state] and [history] is an error here
-    except ValidationError:
+    except Invalid:
         return None
     setup = kept.setup.model_copy(update={"state": parts.state, "history": parts.history})
     if files.unsaved_combatants(kept.people, setup.state) or files.live_problems(setup, text):

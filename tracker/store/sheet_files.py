@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
-
 from tracker.rules.families import FAMILIES, family_named
 from tracker.rules.model import Loc
+from tracker.rules.record import Invalid
 from tracker.store.files import FileInvalid, Problem, toml_data, validation_problems
 from tracker.store.tomlpos import Locator, Origin, Positions, Source
 
@@ -81,7 +80,7 @@ def fits(
     """Whether `rows` are valid sheets for `system` (under the encounter's header and settings when given)."""
     try:
         family_named(system).validate_setup(sheets_document(system, rows, header, settings))
-    except ValidationError:
+    except Invalid:
         return False
     return True
 
@@ -140,7 +139,7 @@ def sheet_problems(system: str, book: Included) -> list[Problem]:
     problems: list[Problem] = []
     try:
         family_named(system).validate_setup(doc)
-    except ValidationError as exc:
+    except Invalid as exc:
         problems = validation_problems(exc, Locator(book.pos, origins), doc)
     seen: set[str] = set()
     for j, row in enumerate(book.rows):

@@ -7,6 +7,8 @@ resolve at once. Moving away while engaged queues one optional disengaging strik
 
 from __future__ import annotations
 
+from typing import Literal
+
 from tracker.rules.commands import count, is_number
 from tracker.rules.errors import Refusal
 from tracker.rules.ttb import actions, conditions, damage, opposed
@@ -374,7 +376,8 @@ def resolve_contest(eng: TTBEngine, kind: str, who: str, target: str, passed: bo
         eng.log(f"{who}'s {kind.title()} on {target} fails")
         return
     magnitude = 1 + margins if kind == "impose" else 1
-    eng.st.effects.append(CardEffect(kind=kind, owner=who, target=target, magnitude=magnitude))
+    effect: Literal["impose", "trick"] = "impose" if kind == "impose" else "trick"
+    eng.st.effects.append(CardEffect(kind=effect, owner=who, target=target, magnitude=magnitude))
     if kind == "impose":
         eng.log(
             f"{who} Imposes on {target}: {'⊟' * magnitude} on attacks not targeting {who} "

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import Field, model_validator
-
 from tracker.rules.family import EncounterFile, FamilyEngine, RuleFamily
 from tracker.rules.model import Located, name_clashes, raise_located
+from tracker.rules.record import Field, model_validator
 from tracker.rules.ttb.sheet import MAX_ARMOR, TTBCombatant, TTBSettings
 
 

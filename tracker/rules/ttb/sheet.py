@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
-
 from tracker.rules.conditions import CombatantEntry, ConditionCatalogue
 from tracker.rules.errors import Refusal
 from tracker.rules.model import ConditionValue, Located, Strict, raise_located
+from tracker.rules.record import CheckInfo, Field, field_validator, model_validator
 from tracker.rules.ttb.cards import parse_card, parse_damage_profile
 
 #: Rank bands of Fatemaster characters, RULES.md §2.1 [000:L419-424].
@@ -214,7 +213,7 @@ class TTBCombatant(CombatantEntry):
 
     @field_validator("rank_value")
     @classmethod
-    def _rank_band(cls, value: int | None, info: ValidationInfo) -> int | None:
+    def _rank_band(cls, value: int | None, info: CheckInfo) -> int | None:
         """A Rank Value must fall in its rank's band when the rank is named (decision A26)."""
         rank = info.data.get("rank")
         if value is not None and rank is not None:

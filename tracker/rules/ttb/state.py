@@ -1,16 +1,15 @@
 """The live state of a Through the Breach fight: what ``[state]`` in the file holds.
 
-Plain pydantic models without assignment validation, so the engine mutates them cheaply; the file
-loader validates them once when it reads ``[state]``.
+Records (`tracker.rules.record`), so the engine builds and mutates them cheaply; the file loader
+validates them once when it reads ``[state]``.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
 from tracker.rules.model import ConditionValue, Prompt, Strict
+from tracker.rules.record import Field
 from tracker.rules.state import LiveState
 from tracker.rules.ttb.sheet import TTBCombatant
 

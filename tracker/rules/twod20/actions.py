@@ -20,7 +20,11 @@ from tracker.rules.twod20.state import Grant
 MOVE_ZONES = {"movement": 1, "rush": 1, "sprint": 2}
 
 #: +2[CD] Cover or Morale from actions (RULES.md §3.5.1 [004:L1488-1489, L1529]).
-GRANTS: dict[str, tuple[str, ...]] = {"defend": ("cover",), "bolster": ("morale",), "hit_the_dirt": ("cover", "morale")}
+GRANTS: dict[str, tuple[Literal["cover", "morale"], ...]] = {
+    "defend": ("cover",),
+    "bolster": ("morale",),
+    "hit_the_dirt": ("cover", "morale"),
+}
 GRANT_DICE = 2
 
 Kind = Literal["major", "minor", "free", "reaction", "spend"]

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import Field, model_validator
-
 from tracker.rules.errors import Refusal
 from tracker.rules.family import EncounterFile, FamilyEngine, RuleFamily
 from tracker.rules.model import Located, Zone, located, name_clashes, raise_located
 from tracker.rules.names import resolve
+from tracker.rules.record import Field, model_validator
 from tracker.rules.twod20.profiles import resolve_profile
 from tracker.rules.twod20.sheet import TwoD20Combatant, TwoD20Settings
 

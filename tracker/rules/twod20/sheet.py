@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
-
 from tracker.rules.conditions import CombatantEntry, ConditionCatalogue
 from tracker.rules.model import ConditionValue, Strict, raise_located
+from tracker.rules.record import Field, field_validator
 from tracker.rules.twod20.catalogue import CONDITIONS, condition_key
 from tracker.rules.twod20.dice import MAX_CHALLENGE_DICE
 
@@ -115,7 +114,7 @@ class TwoD20Combatant(CombatantEntry):
 class TwoD20Settings(Strict):
     """``[settings]`` of a 2d20 encounter: profile parameter overrides (RULES.md §3.0)."""
 
-    model_config = Strict.model_config | {"extra": "allow"}
+    extra = "allow"
 
     def overrides(self) -> dict[str, Any]:
         return dict(self.model_extra or {})

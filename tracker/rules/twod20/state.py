@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
 from tracker.rules.model import ConditionValue, Strict
+from tracker.rules.record import Field
 from tracker.rules.state import LiveState
 from tracker.rules.twod20.dice import MAX_CHALLENGE_DICE
 from tracker.rules.twod20.sheet import TwoD20Combatant

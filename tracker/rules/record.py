@@ -1,0 +1,349 @@
+"""Records: the encounter file's tables and the live state as plain Python objects, validated by pydantic
+only when they are read from a file.
+
+Why not pydantic models throughout: importing pydantic's model machinery and building the validators of
+some thirty models costs about 80 ms at every start (issue 12), more than `tracker exec` may take in all,
+while the engine only ever builds and mutates these objects itself. So a `Record` is a small class whose
+fields are declared the way pydantic declares them (annotations, `Field` for defaults and constraints,
+`field_validator` / `model_validator` for the checks), but whose class costs nothing to create and whose
+instances are plain attribute bags. `Record.model_validate` is the one door in from a file: it builds a
+pydantic twin of the record's classes on first use (`tracker.rules.record_schema`, the only module of the
+rules that imports pydantic), validates there, and hands back records. A `ValidationMemo` the store
+installs can remember what a given document validated to, so a file read again is not validated again.
+
+The small API the code uses keeps pydantic's names (``model_validate``, ``model_copy``, ``model_dump``),
+so the model modules read as pydantic models do, and the type checker sees each record's ``__init__``
+through `dataclass_transform`.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import marshal
+import pickle
+from collections.abc import Callable, Iterable, Mapping
+from typing import Annotated, Any, ClassVar, Literal, Protocol, Self, TypeVar, dataclass_transform
+
+#: No default given: the field is required.
+MISSING: Any = type("Missing", (), {"__repr__": lambda self: "MISSING"})()
+
+T = TypeVar("T")
+
+
+class _StrictType:
+    """Annotated metadata: no coercion for this type (pydantic's ``Strict()``; ``True`` is not an int)."""
+
+    def __repr__(self) -> str:
+        return "STRICT_TYPE"
+
+
+STRICT_TYPE = _StrictType()
+StrictInt = Annotated[int, STRICT_TYPE]
+StrictBool = Annotated[bool, STRICT_TYPE]
+
+
+class FieldSpec:
+    """What `Field` declares: the default (or its factory) and pydantic's constraints (``ge``, ``min_length``,
+    ``union_mode`` …), which only the validating twin reads."""
+
+    __slots__ = ("constraints", "default", "default_factory")
+
+    def __init__(self, default: Any, default_factory: Callable[[], Any] | None, constraints: dict[str, Any]) -> None:
+        self.default = default
+        self.default_factory = default_factory
+        self.constraints = constraints
+
+    def has_default(self) -> bool:
+        return self.default is not MISSING or self.default_factory is not None
+
+    def make_default(self) -> Any:
+        return self.default_factory() if self.default_factory is not None else self.default
+
+
+def Field(default: Any = MISSING, *, default_factory: Callable[[], Any] | None = None, **constraints: Any) -> Any:
+    """A field's default and constraints, as pydantic's ``Field`` takes them (also as `Annotated` metadata)."""
+    return FieldSpec(default, default_factory, constraints)
+
+
+class Check:
+    """A validator declared on a record (`field_validator` / `model_validator`): run by the pydantic twin only.
+
+    `fields` are the field names of a field validator (empty for a model validator); `mode` is pydantic's.
+    `func` is the plain function; a field or ``before`` model validator is called with the record class as
+    ``cls``, an ``after`` model validator with the validated record as ``self``.
+    """
+
+    __slots__ = ("fields", "func", "mode")
+
+    def __init__(self, fields: tuple[str, ...], mode: str, func: Callable[..., Any]) -> None:
+        self.fields = fields
+        self.mode = mode
+        self.func = func
+
+
+def field_validator(
+    *fields: str, mode: Literal["after", "before"] = "after", check_fields: bool | None = None
+) -> Callable[[T], T]:
+    """pydantic's ``field_validator`` for a record: the decorated classmethod checks the named fields.
+
+    (Typed as keeping the method, which is what the code around it sees; the class keeps a `Check` instead.)"""
+
+    def mark(method: Any) -> Any:
+        return Check(fields, mode, method.__func__ if isinstance(method, classmethod) else method)
+
+    return mark
+
+
+def model_validator(*, mode: Literal["after", "before"]) -> Callable[[T], T]:
+    """pydantic's ``model_validator`` for a record: ``before`` gets the raw data (a classmethod), ``after`` the
+    validated record."""
+
+    def mark(method: Any) -> Any:
+        return Check((), f"model-{mode}", method.__func__ if isinstance(method, classmethod) else method)
+
+    return mark
+
+
+class CheckInfo(Protocol):
+    """What a field validator's second argument offers (pydantic's ``ValidationInfo``): the fields so far."""
+
+    @property
+    def data(self) -> dict[str, Any]: ...
+
+
+class Invalid(ValueError):
+    """A document that does not validate; `errors` lists pydantic's error dicts (``loc``, ``msg``, ``type``,
+    ``input``, ``ctx``), which the store turns into positioned problems."""
+
+    def __init__(self, title: str, errors: list[dict[str, Any]], text: str | None = None) -> None:
+        super().__init__(
+            text or f"{len(errors)} validation error(s) for {title}: " + "; ".join(e["msg"] for e in errors)
+        )
+        self.title = title
+        self._errors = errors
+
+    def errors(self) -> list[dict[str, Any]]:
+        return list(self._errors)
+
+
+class ValidationMemo(Protocol):
+    """Remembers validated documents (pickled records) by a key; the store gives one backed by a cache folder."""
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def put(self, key: str, value: bytes) -> None: ...
+
+
+_memo: ValidationMemo | None = None
+
+
+def use_memo(memo: ValidationMemo | None) -> None:
+    """Install (or remove) the memo `Record.model_validate` consults before validating."""
+    global _memo
+    _memo = memo
+
+
+@dataclass_transform(kw_only_default=True, field_specifiers=(Field,))
+class Record:
+    """Base of every file and state record; see the module's docstring for why it is not a pydantic model.
+
+    Subclasses declare fields by annotation (names starting with ``_`` are private attributes, not fields).
+    ``extra`` says what the file may hold beyond the fields: ``forbid`` (an error) or ``allow`` (kept, see
+    `model_extra`). Construction does not validate: the engine builds records from values it already trusts.
+    """
+
+    #: The fields in declaration order (a base's first), with their defaults and constraints.
+    _record_fields: ClassVar[dict[str, FieldSpec]] = {}
+    #: The validators, by attribute name (a subclass's override one of the same name).
+    _record_checks: ClassVar[dict[str, Check]] = {}
+    #: pydantic's ``extra`` for the twin.
+    extra: ClassVar[Literal["forbid", "allow"]] = "forbid"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        fields = dict(cls._record_fields)
+        checks = dict(cls._record_checks)
+        own = cls.__dict__
+        for name, hint in own.get("__annotations__", {}).items():
+            if name.startswith("_") or _is_class_var(hint):
+                continue
+            raw = own.get(name, MISSING)
+            spec = raw if isinstance(raw, FieldSpec) else FieldSpec(raw, None, {})
+            if isinstance(raw, FieldSpec):
+                if spec.default is MISSING:
+                    delattr(cls, name)
+                else:
+                    setattr(cls, name, spec.default)
+            fields[name] = spec
+        for name, value in list(own.items()):
+            if isinstance(value, Check):
+                checks[name] = value
+                delattr(cls, name)
+        cls._record_fields = fields
+        cls._record_checks = checks
+
+    def __init__(self, **data: Any) -> None:
+        values = self.__dict__
+        fields = type(self)._record_fields
+        for name, spec in fields.items():
+            if name in data:
+                values[name] = data[name]
+            elif spec.default_factory is not None:
+                values[name] = spec.default_factory()
+            elif spec.default is not MISSING:
+                values[name] = spec.default
+            else:
+                raise TypeError(f"{type(self).__name__}: '{name}' is required")
+        if len(data) > len(values) or any(k not in fields for k in data):
+            unknown = [k for k in data if k not in fields]
+            if unknown:
+                if type(self).extra != "allow":
+                    raise TypeError(f"{type(self).__name__}: unknown field(s) {', '.join(unknown)}")
+                values["_extra"] = {k: data[k] for k in unknown}
+
+    # --- pydantic's names, for the little the code uses -------------------------------------------
+    @classmethod
+    def model_validate(cls, data: Any) -> Self:
+        """`data` (a parsed TOML table) validated into this record: pydantic checks it (Invalid when wrong),
+        unless the installed memo already holds what this very document validated to."""
+        key = _memo_key(cls, data) if _memo is not None else None
+        if key is not None and _memo is not None:
+            held = _memo.get(key)
+            if held is not None:
+                try:
+                    found = pickle.loads(held)
+                except Exception:
+                    found = None
+                if type(found) is cls:
+                    return found
+        from tracker.rules.record_schema import validate
+
+        record = validate(cls, data)
+        if key is not None and _memo is not None:
+            _memo.put(key, pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
+        return record
+
+    @classmethod
+    def default_of(cls, name: str) -> Any:
+        """A fresh copy of the field's declared default (a new list for a list field)."""
+        return cls._record_fields[name].make_default()
+
+    @property
+    def model_extra(self) -> dict[str, Any] | None:
+        """Keys the file gave beyond the fields (``extra = "allow"`` only)."""
+        extra: dict[str, Any] | None = self.__dict__.get("_extra")
+        return extra
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy (shallow unless `deep`), with `update`'s fields replaced, as pydantic's ``model_copy``."""
+        new = copy.deepcopy(self) if deep else copy.copy(self)
+        if update:
+            new.__dict__.update(update)
+        return new
+
+    def model_dump(
+        self,
+        *,
+        mode: Literal["python", "json"] = "python",
+        exclude_none: bool = False,
+        exclude_defaults: bool = False,
+        exclude: Iterable[str] | None = None,
+    ) -> Any:
+        """The record as plain data, as pydantic's ``model_dump`` gives it with these options (nested records
+        too; ``json`` turns tuples into lists): a dict of the fields, or the record's own `dump` form (the
+        log's compact string)."""
+        return self.dump((mode == "json", exclude_none, exclude_defaults), frozenset(exclude or ()))
+
+    def dump(self, options: tuple[bool, bool, bool], exclude: frozenset[str] = frozenset()) -> Any:
+        """This record as plain data (`model_dump`'s options as a tuple); a record with a compact saved form
+        overrides it."""
+        _, exclude_none, exclude_defaults = options
+        out: dict[str, Any] = {}
+        values = self.__dict__
+        for name, spec in type(self)._record_fields.items():
+            if name in exclude:
+                continue
+            value = values[name]
+            if exclude_none and value is None:
+                continue
+            if exclude_defaults and spec.has_default() and value == spec.make_default():
+                continue
+            out[name] = _plain(value, options)
+        extra = values.get("_extra")
+        if extra:
+            out.update({k: _plain(v, options) for k, v in extra.items() if k not in exclude})
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a pydantic model
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items() if not k.startswith("_"))
+        return f"{type(self).__name__}({shown})"
+
+
+def _is_class_var(hint: object) -> bool:
+    text = hint if isinstance(hint, str) else repr(hint)
+    return text.startswith(("ClassVar", "typing.ClassVar"))
+
+
+def _plain(value: Any, options: tuple[bool, bool, bool]) -> Any:
+    """A field's value as plain data (see `Record.model_dump`)."""
+    if isinstance(value, Record):
+        return value.dump(options)
+    if isinstance(value, list):
+        return [_plain(v, options) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v, options) for k, v in value.items()}
+    if isinstance(value, tuple):
+        items = [_plain(v, options) for v in value]
+        return items if options[0] else tuple(items)
+    return value
+
+
+#: Bumped when what a memo entry holds changes shape (the key also names the record's module files).
+MEMO_FORMAT = 1
+
+
+def _memo_key(cls: type[Record], data: Any) -> str | None:
+    """What identifies one validation: the record class, its code, and the document (None: not memoised).
+
+    The code is named by the size and modification time of every module that defines a record, so an
+    edited or upgraded tracker never reads an entry an older one wrote.
+    """
+    try:
+        document = marshal.dumps(data)
+    except ValueError:  # a value marshal cannot write (a TOML date): validate every time
+        return None
+    digest = hashlib.blake2b(document, digest_size=20)
+    digest.update(f"{MEMO_FORMAT}|{cls.__module__}.{cls.__qualname__}|{_code_stamp()}".encode())
+    return digest.hexdigest()
+
+
+_stamp: str | None = None
+
+
+def _code_stamp() -> str:
+    """The rules' code as of this process: the size and modification time of every module of the rules
+    package (validators call into the catalogues and card parsers, not only the record modules)."""
+    global _stamp
+    if _stamp is None:
+        import os
+
+        parts: list[str] = []
+        stack = [os.path.dirname(__file__)]
+        while stack:
+            with os.scandir(stack.pop()) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False) and not entry.name.startswith(("_", ".")):
+                        stack.append(entry.path)
+                    elif entry.name.endswith(".py"):
+                        st = entry.stat()
+                        parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
+        _stamp = hashlib.blake2b(";".join(sorted(parts)).encode(), digest_size=12).hexdigest()
+    return _stamp
