@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 import textwrap
 from collections.abc import Callable
 from typing import TypeVar
@@ -19,6 +21,10 @@ from tracker.rules.twod20.state import TwoD20State
 from tracker.rules.twod20.views import TwoD20Encounter
 from tracker.store.files import parse_text
 from tracker.store.save import encounter_text
+
+#: The tracker remembers validated files in the user's cache folder (tracker.store.validated); the suite, and
+#: every tracker process it starts, keeps its own instead of writing into the home of whoever runs it.
+os.environ.setdefault("TRACKER_CACHE_DIR", tempfile.mkdtemp(prefix="tracker-test-cache-"))
 
 HEADER = """
 [encounter]

@@ -189,3 +189,54 @@ def test_the_gm_screen_loads_only_what_its_first_frame_needs(tmp_path: Path, exa
     assert {"tracker.ui.screens.main", "tracker.ui.widgets.order_table"} <= loaded
     unwanted = (other_family, *NOT_FOR_THE_GM)
     assert sorted(m for m in loaded if any(m == u or m.startswith(u + ".") for u in unwanted)) == []
+
+
+REMEMBERED_PROBE = textwrap.dedent(
+    """\
+    import json, sys
+    from pathlib import Path
+    from tracker.store.validated import remember_validations
+    remember_validations()  # as the command line does
+    from tracker.rules.session import Session
+    from tracker.store import files
+    from tracker.ui.app import TrackerApp
+
+    seen = {}
+
+    async def first_frame(pilot):
+        await pilot.pause()
+        seen["pydantic"] = sorted(m for m in sys.modules if m.split(".")[0] in ("pydantic", "pydantic_core"))
+        pilot.app.exit()
+
+    path = Path(sys.argv[1])
+    app = TrackerApp(Session(files.load(path)), path)
+    app.run(headless=True, size=(120, 40), auto_pilot=first_frame)
+    print(json.dumps(seen["pydantic"]))
+    """
+)
+
+
+@pytest.mark.parametrize("example", ["duel.toml", "skirmish_srd.toml"])
+def test_a_file_opened_before_shows_its_first_frame_without_pydantic(tmp_path: Path, example: str) -> None:
+    """Issue 12 (start-up): pydantic validates a file the first time it is read; opened again, the GM screen
+    reaches its first frame with the remembered records and never imports pydantic (its import and schema
+    building were a third of the start-up). The first run loading pydantic shows the probe is not vacuous."""
+    path = tmp_path / example
+    shutil.copy(ROOT / "examples" / example, path)
+    env = {**os.environ, "TRACKER_CONFIG_DIR": str(tmp_path / "config"), "TRACKER_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("TRACKER_NO_CACHE", None)
+    loaded = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-c", REMEMBERED_PROBE, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            cwd=tmp_path,
+            env=env,
+        )
+        assert proc.returncode == 0, proc.stderr
+        loaded.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert "pydantic" in loaded[0]
+    assert loaded[1] == []

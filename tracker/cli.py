@@ -100,6 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "serve" and args.write and args.player:
         parser.error("serve: --write and --player do not combine (the player view is read-only)")
+    from tracker.store.validated import remember_validations
+
+    remember_validations()
     try:
         if args.command == "exec":
             return cmd_exec(args.file, args.seed, args.json, args.save)

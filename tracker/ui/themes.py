@@ -1,4 +1,6 @@
-"""Themes are data: a TOML file → a pydantic model → a Textual `Theme` (ARCHITECTURE.md practice 6).
+"""Themes are data: a TOML file → a validated record (pydantic, through `tracker.rules.record`) → a Textual
+`Theme` (ARCHITECTURE.md practice 6). A theme file read before is not validated again (the memo), so the
+first frame never waits for pydantic.
 
 A broken theme file becomes a notification, never a crash; the built-in themes ship in the package
 ``tracker.themes``, and a user may add more in the config folder's ``themes/``.
@@ -10,19 +12,17 @@ import tomllib
 from importlib import resources
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from tracker.rules.record import Field, Invalid, Record
 from tracker.ui.config import config_dir
 
 DEFAULT_THEME = "breach-dark"
 
 
-class ThemeFile(BaseModel):
-    """One theme file's fields; colours are checked by Textual's own parser."""
-
-    model_config = ConfigDict(extra="forbid")
+class ThemeFile(Record):
+    """One theme file's fields (unknown keys are errors); colours are checked by Textual's own parser."""
 
     name: str = Field(min_length=1)
     dark: bool = True
@@ -50,7 +50,7 @@ class ThemeFile(BaseModel):
 def _read(text: str, label: str) -> Theme:
     try:
         return ThemeFile.model_validate(tomllib.loads(text)).to_theme()
-    except ValidationError as exc:
+    except Invalid as exc:
         first = exc.errors()[0]
         raise ValueError(f"{label}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
     except ValueError as exc:  # a bad colour, or TOML that does not parse

@@ -1,0 +1,147 @@
+"""Validated documents are remembered on disk (tracker.store.validated, issue 12 start-up speed).
+
+What must hold: a remembered load is the same encounter a fresh validation gives; a file with problems is
+never remembered (pydantic reports them every time); a damaged entry, another version of the rules' code or a
+document marshal cannot key are all misses, never wrong answers; and a file opened again does not load
+pydantic at all, which is the point.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tracker.rules import record
+from tracker.rules.session import Session
+from tracker.store import files, validated
+from tracker.store.save import encounter_text
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "examples").rglob("*.toml"))
+ENCOUNTERS = [p for p in EXAMPLES if "\n[encounter]" in "\n" + p.read_text(encoding="utf-8")]
+
+
+@pytest.fixture
+def memo(tmp_path: Path) -> Iterator[Path]:
+    folder = tmp_path / "cache"
+    record.use_memo(validated.FolderMemo(folder))
+    try:
+        yield folder
+    finally:
+        record.use_memo(None)
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.pickle")) if folder.exists() else []
+
+
+@pytest.mark.parametrize("path", ENCOUNTERS, ids=lambda p: p.name)
+def test_a_remembered_load_is_the_encounter_a_fresh_validation_gives(path: Path, memo: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    first = files.parse_text(text, str(path))
+    assert _entries(memo), "a valid file is remembered"
+    again = files.parse_text(text, str(path))
+    record.use_memo(None)
+    fresh = files.parse_text(text, str(path))
+    assert again == fresh == first
+    assert again is not first
+    played = [Session(s) for s in (again, fresh)]
+    for session in played:
+        for step in session.setup.demo:
+            session.execute(step.do)
+    assert encounter_text(played[0]) == encounter_text(played[1])
+
+
+def test_a_file_with_problems_is_never_remembered(memo: Path) -> None:
+    text = '[encounter]\nname = "Bad"\nsystem = "ttb"\n\n[[combatants]]\nname = "Nobody"\nwounds = 0\n'
+    for _ in range(2):
+        with pytest.raises(files.FileInvalid, match="wounds"):
+            files.parse_text(text, "bad.toml")
+    assert _entries(memo) == []
+
+
+def test_a_damaged_entry_is_a_miss_not_a_wrong_answer(memo: Path) -> None:
+    path = ROOT / "examples" / "duel.toml"
+    text = path.read_text(encoding="utf-8")
+    fresh = files.parse_text(text, str(path))
+    for entry in _entries(memo):
+        entry.write_bytes(b"not a pickle")
+    assert files.parse_text(text, str(path)) == fresh
+
+
+def test_another_version_of_the_rules_code_does_not_read_the_entry(memo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = ROOT / "examples" / "duel.toml"
+    files.parse_text(path.read_text(encoding="utf-8"), str(path))
+    before = _entries(memo)
+    monkeypatch.setattr(record, "_stamp", "an edited rules package")
+    files.parse_text(path.read_text(encoding="utf-8"), str(path))
+    assert len(_entries(memo)) == 2 * len(before)
+
+
+def test_a_document_marshal_cannot_key_is_validated_every_time() -> None:
+    from tracker.rules.model import DemoStep
+
+    assert record._memo_key(DemoStep, {"do": "start", "when": datetime.date(2026, 11, 23)}) is None
+    assert record._memo_key(DemoStep, {"do": "start"}) is not None
+
+
+def test_the_folder_keeps_at_most_its_limit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(validated, "MAX_ENTRIES", 10)
+    memo = validated.FolderMemo(tmp_path)
+    for n in range(25):
+        memo.put(f"{n:040x}", b"x")
+    kept = list(tmp_path.glob("*.pickle"))
+    assert 5 <= len(kept) <= 10
+    assert memo.get(f"{24:040x}") == b"x"
+
+
+def test_the_cache_folder_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACKER_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("TRACKER_NO_CACHE", raising=False)
+    assert validated.cache_folder() == tmp_path
+    monkeypatch.setenv("TRACKER_NO_CACHE", "1")
+    assert validated.cache_folder() is None
+    monkeypatch.delenv("TRACKER_NO_CACHE")
+    monkeypatch.delenv("TRACKER_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    folder = validated.cache_folder()
+    assert folder is not None and folder.is_relative_to(tmp_path / "xdg")
+
+
+PROBE = textwrap.dedent(
+    """\
+    import io, json, sys
+    import tracker.cli
+    sys.stdin = io.StringIO("start\\n")
+    code = tracker.cli.main(["exec", sys.argv[1], "--json"])
+    print(json.dumps({"code": code, "pydantic": "pydantic" in sys.modules}), file=sys.stderr)
+    """
+)
+
+
+def test_a_file_opened_again_does_not_load_pydantic(tmp_path: Path) -> None:
+    """The point of remembering: the second `tracker exec` on the same file skips pydantic's import and
+    schema building altogether, and prints the same state."""
+    path = tmp_path / "duel.toml"
+    path.write_text((ROOT / "examples" / "duel.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    env = {**os.environ, "TRACKER_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("TRACKER_NO_CACHE", None)
+    runs = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-c", PROBE, str(path)], capture_output=True, text=True, timeout=60, env=env, check=False
+        )
+        assert proc.returncode == 0, proc.stderr
+        runs.append((json.loads(proc.stderr.strip().splitlines()[-1]), json.loads(proc.stdout)))
+    (first, first_state), (second, second_state) = runs
+    assert first == {"code": 0, "pydantic": True}
+    assert second == {"code": 0, "pydantic": False}
+    assert first_state == second_state
