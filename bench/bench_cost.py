@@ -38,6 +38,12 @@ else:
     from tracker.rules.session import Session
     from tracker.store import files
     from tracker.ui.app import TrackerApp
+    try:
+        from tracker.store.validated import remember_validations
+    except ImportError:  # an older checkout (--before): it validated every time
+        pass
+    else:
+        remember_validations()  # as the command line does
     app = TrackerApp(Session(files.load(sys.argv[2])), Path(sys.argv[2]))
 display = app._display
 def first(*args, **kwargs):
@@ -50,10 +56,13 @@ EXEC = "import sys, tracker.cli; sys.exit(tracker.cli.main())"
 ONE_MODEL = "from pydantic import BaseModel\nclass One(BaseModel):\n    x: int\n"
 
 
-def instructions(argv: list[str], root: Path, folder: Path, stdin: str = "") -> int:
-    """Instructions one process runs, counted by callgrind."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env |= {"PYTHONPATH": str(root), "TRACKER_CONFIG_DIR": str(folder / "config")}
+def instructions(argv: list[str], root: Path, folder: Path, stdin: str = "", remember: bool = True) -> int:
+    """Instructions one process runs, counted by callgrind. The uncounted run before it warms the bytecode
+    and, unless `remember` is False (``TRACKER_NO_CACHE=1``), the memo of validated files."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "TRACKER_NO_CACHE")}
+    env |= {"PYTHONPATH": str(root), "TRACKER_CONFIG_DIR": str(folder / "config"), "TRACKER_CACHE_DIR": str(folder)}
+    if not remember:
+        env["TRACKER_NO_CACHE"] = "1"
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv]
     subprocess.run(argv, input=stdin, capture_output=True, text=True, env=env, cwd=root, check=True)  # warm .pyc
     done = subprocess.run(command, input=stdin, capture_output=True, text=True, env=env, cwd=root, check=True)
@@ -81,12 +90,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         for label, root in roots.items():
             count = instructions([py, "-c", FIRST_FRAME, "tracker", str(fight)], root, folder)
             print(f"  {label:8} {count / 1e6:.0f} ({count / bare:.2f}×)   (target ≤ 1.3×)")
+        count = instructions([py, "-c", FIRST_FRAME, "tracker", str(fight)], ROOT, folder, remember=False)
+        print(f"  {'tracker on a file new to it':8} {count / 1e6:.0f} ({count / bare:.2f}×)")
         model = instructions([py, "-c", ONE_MODEL], ROOT, folder)
         plain = instructions([py, "-c", "import pydantic"], ROOT, folder)
         print(f"tracker exec, one command: import pydantic {plain / 1e6:.0f}, pydantic + one model {model / 1e6:.0f}")
         for label, root in roots.items():
             count = instructions([py, "-c", EXEC, "exec", str(duel)], root, folder, "start\n")
             print(f"  {label:8} {count / 1e6:.0f} ({count / model:.2f}× pydantic + one model)")
+        count = instructions([py, "-c", EXEC, "exec", str(duel)], ROOT, folder, "start\n", remember=False)
+        print(f"  {'tracker on a file new to it':8} {count / 1e6:.0f} ({count / model:.2f}× pydantic + one model)")
 
 
 if __name__ == "__main__":

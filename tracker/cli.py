@@ -166,7 +166,7 @@ def failed(command: str | None, lines: list[str], status: int) -> int:
 def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
     from tracker.rules.snapshot import state_json
     from tracker.store import files
-    from tracker.store.save import encounter_text, load_session
+    from tracker.store.save import encounter_text, load_session, remember_live
 
     session = load_session(path, seed=seed)
     for number, raw in enumerate(_stdin_text().splitlines(), 1):
@@ -184,6 +184,7 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
         try:
             with WriterLock(Path(path)):
                 files.write_text(Path(path), encounter_text(session))
+            remember_live(session)  # the next exec on the saved file need not validate it again
         except FileHeld as exc:
             print(f"tracker: not saved: {exc}", file=sys.stderr)
             return 1
@@ -344,9 +345,13 @@ def cmd_run(path: str, theme: str | None) -> int:
             print(f"tracker: to follow it read-only: tracker view {path}", file=sys.stderr)
         return 1
     try:
+        from tracker.store.save import remember_live
         from tracker.ui.app import TrackerApp
 
-        TrackerApp(session, Path(path), theme=theme).run()
+        app = TrackerApp(session, Path(path), theme=theme)
+        app.run()
+        if app.revision:  # something was saved: reopening the file mid-fight need not validate it again
+            remember_live(app.session)
     finally:
         lock.release()
     return 0

@@ -2,7 +2,7 @@
 
 What must hold: a remembered load is the same encounter a fresh validation gives; a file with problems is
 never remembered (pydantic reports them every time); a damaged entry, another version of the rules' code or a
-document marshal cannot key are all misses, never wrong answers; and a file opened again does not load
+document JSON cannot key are all misses, never wrong answers; and a file opened again does not load
 pydantic at all, which is the point.
 """
 
@@ -86,7 +86,7 @@ def test_another_version_of_the_rules_code_does_not_read_the_entry(memo: Path, m
     assert len(_entries(memo)) == 2 * len(before)
 
 
-def test_a_document_marshal_cannot_key_is_validated_every_time() -> None:
+def test_a_document_json_cannot_key_is_validated_every_time() -> None:
     from tracker.rules.model import DemoStep
 
     assert record._memo_key(DemoStep, {"do": "start", "when": datetime.date(2026, 11, 23)}) is None
@@ -122,6 +122,72 @@ PROBE = textwrap.dedent(
     import tracker.cli
     sys.stdin = io.StringIO("start\\n")
     code = tracker.cli.main(["exec", sys.argv[1], "--json"])
+    print(json.dumps({"code": code, "pydantic": "pydantic" in sys.modules}), file=sys.stderr)
+    """
+)
+
+
+@pytest.mark.parametrize("path", ENCOUNTERS, ids=lambda p: p.name)
+def test_the_live_tables_remembered_at_a_save_are_what_validating_them_gives(path: Path) -> None:
+    """`remember_live` puts the session's own state and history in the memo under the tables it saved: sound
+    only if validating those tables gives equal records, after every step of every example's script."""
+    from tracker.rules.model import History
+    from tracker.store.save import live_document
+
+    session = Session(files.parse_text(path.read_text(encoding="utf-8"), str(path)))
+    steps = [step.do for step in session.setup.demo] or ["start", "next"]
+    for line in steps:
+        session.execute(line)
+        doc = live_document(session)
+        assert type(session.state).model_validate(doc["state"]) == session.state, line
+        assert History.model_validate(doc["history"]) == session.history, line
+
+
+def test_a_key_does_not_depend_on_how_the_document_was_built() -> None:
+    """The same content is the same key however its objects are shared or ordered (a canonical record's)."""
+    from tracker.rules.model import History
+
+    name = "".join(["Sofia", " Ramos"])
+    shared = {"seed": 1, "commands": [name, name]}
+    apart = {"seed": 1, "commands": ["Sofia Ramos", "Sofia Ramos"]}
+    assert record._memo_key(History, shared) == record._memo_key(History, apart)
+    assert record._memo_key(History, {"commands": [], "seed": 1}) == record._memo_key(
+        History, {"seed": 1, "commands": []}
+    )
+
+
+def test_a_fight_saved_by_exec_is_not_validated_again(tmp_path: Path) -> None:
+    """`tracker exec --save` remembers the live tables it wrote: the next exec on the file, mid-fight, loads
+    without pydantic and plays on as a fresh validation would."""
+    path = tmp_path / "duel.toml"
+    path.write_text((ROOT / "examples" / "duel.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    env = {**os.environ, "TRACKER_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("TRACKER_NO_CACHE", None)
+    probe = SAVING_PROBE
+    seen = []
+    for line in ("start", "next", "next"):
+        proc = subprocess.run(
+            [sys.executable, "-c", probe, str(path), line],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        seen.append(json.loads(proc.stderr.strip().splitlines()[-1])["pydantic"])
+    assert seen[1:] == [False, False]
+    record.use_memo(None)
+    fresh = Session(files.parse_text(path.read_text(encoding="utf-8"), str(path)))
+    assert fresh.history.commands == ["start", "next", "next"]
+
+
+SAVING_PROBE = textwrap.dedent(
+    """\
+    import io, json, sys
+    import tracker.cli
+    sys.stdin = io.StringIO(sys.argv[2] + "\\n")
+    code = tracker.cli.main(["exec", sys.argv[1], "--save"])
     print(json.dumps({"code": code, "pydantic": "pydantic" in sys.modules}), file=sys.stderr)
     """
 )

@@ -104,6 +104,8 @@ Sheets = dict[str, list[dict[str, Any]]]
 class History(Strict):
     """``[history]``: what undo replays. ``seed`` is the seed the live state was created with."""
 
+    canonical_key = True  # the store remembers it as it saves it (`tracker.rules.record.remember`)
+
     seed: int
     commands: list[str] = Field(default_factory=list)
     undone: list[str] = Field(default_factory=list)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import marshal
+import json
 import pickle
 from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any, ClassVar, Literal, Protocol, Self, TypeVar, dataclass_transform
@@ -159,6 +159,10 @@ class Record:
     _record_checks: ClassVar[dict[str, Check]] = {}
     #: pydantic's ``extra`` for the twin.
     extra: ClassVar[Literal["forbid", "allow"]] = "forbid"
+    #: Key the memo by the document's content whatever the order of its keys: set on the live tables, which
+    #: the tracker writes itself and remembers as it saves them (`remember`), while TOML reads them back
+    #: with its tables after its plain keys.
+    canonical_key: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -306,6 +310,15 @@ def _plain(value: Any, options: tuple[bool, bool, bool]) -> Any:
     return value
 
 
+def remember(record: Record, data: Any) -> None:
+    """Tell the memo that `data` validates to `record`: the store calls it with the live tables it has just
+    written, so a file reopened mid-fight is not validated again. Sound because a record dumps to data that
+    validates back to an equal record (the save/load property tests hold it)."""
+    key = _memo_key(type(record), data) if _memo is not None else None
+    if key is not None and _memo is not None:
+        _memo.put(key, pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
+
+
 #: Bumped when what a memo entry holds changes shape (the key also names the record's module files).
 MEMO_FORMAT = 1
 
@@ -317,10 +330,11 @@ def _memo_key(cls: type[Record], data: Any) -> str | None:
     edited or upgraded tracker never reads an entry an older one wrote.
     """
     try:
-        document = marshal.dumps(data)
-    except ValueError:  # a value marshal cannot write (a TOML date): validate every time
+        # JSON, not marshal: marshal's bytes depend on how often each object is referenced, not only on the data.
+        document = json.dumps(data, sort_keys=cls.canonical_key, ensure_ascii=False, check_circular=False)
+    except (ValueError, TypeError):  # a value JSON cannot write (a TOML date): validate every time
         return None
-    digest = hashlib.blake2b(document, digest_size=20)
+    digest = hashlib.blake2b(document.encode(), digest_size=20)
     digest.update(f"{MEMO_FORMAT}|{cls.__module__}.{cls.__qualname__}|{_code_stamp()}".encode())
     return digest.hexdigest()
 

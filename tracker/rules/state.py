@@ -25,6 +25,8 @@ FighterT = TypeVar("FighterT", covariant=True)
 class LiveState(Strict, Generic[FighterT]):
     """The live state of one encounter, whichever rules run it; it satisfies `rng.Seeded`."""
 
+    canonical_key = True  # the store remembers it as it saves it (`tracker.rules.record.remember`)
+
     #: Randomness is a pure function of (seed, draws), so a replay draws the same cards and dice.
     seed: int
     draws: int = 0

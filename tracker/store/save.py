@@ -33,6 +33,7 @@ from typing import Any
 
 import tomli_w
 
+from tracker.rules import record
 from tracker.rules.session import Session
 from tracker.store import files
 from tracker.store.setup_text import LIVE_TABLES, split_setup
@@ -137,3 +138,13 @@ def live_document(session: Session) -> dict[str, Any]:
         "state": session.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
         "history": session.history.model_dump(mode="json", exclude_none=True),
     }
+
+
+def remember_live(session: Session) -> None:
+    """Remember that the live tables just saved validate to the session's state and history
+    (`tracker.store.validated`), so the next open of the file skips validating them. Called after a save
+    by the commands that end there (`tracker exec --save`, the GM screen on leaving), not on every command:
+    it costs a pickle of the state."""
+    doc = live_document(session)
+    record.remember(session.state, doc["state"])
+    record.remember(session.history, doc["history"])
