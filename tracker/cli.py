@@ -362,8 +362,10 @@ def cmd_view(path: str, theme: str | None, player: bool, held: str | None = None
 
     `held`: why the GM view could not open (the file is being run elsewhere); the view first says
     so and asks whether to follow read-only, as `tracker run` asks in a terminal."""
+    from tracker.store.validated import remember_validations
     from tracker.ui.app import TrackerApp
 
+    remember_validations(write=False)  # every change it follows is a document no one opens again
     TrackerApp.viewer(Path(path), theme=theme, player=player, held=held).run()
     return 0
 

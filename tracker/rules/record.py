@@ -310,6 +310,15 @@ def _plain(value: Any, options: tuple[bool, bool, bool]) -> Any:
     return value
 
 
+def prepare(*classes: type[Record]) -> None:
+    """Build the validating twins of `classes` now (pydantic's import and schemas): a viewer does it after its
+    first frame, so the first change it follows is not the one that waits for them."""
+    from tracker.rules.record_schema import twin_of
+
+    for cls in classes:
+        twin_of(cls)
+
+
 def remember(record: Record, data: Any) -> None:
     """Tell the memo that `data` validates to `record`: the store calls it with the live tables it has just
     written, so a file reopened mid-fight is not validated again. Sound because a record dumps to data that

@@ -29,8 +29,11 @@ MAX_ENTRIES = 400
 class FolderMemo:
     """A `tracker.rules.record.ValidationMemo` over one folder: a file per entry, written atomically."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, write: bool = True) -> None:
         self.folder = folder
+        #: False for a viewer: it reads what the writer remembered, and each change it follows is a new
+        #: document no one will open again, not worth a file each.
+        self.write = write
 
     def get(self, key: str) -> bytes | None:
         try:
@@ -39,6 +42,8 @@ class FolderMemo:
             return None
 
     def put(self, key: str, value: bytes) -> None:
+        if not self.write:
+            return
         with contextlib.suppress(OSError):
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
@@ -75,7 +80,8 @@ def cache_folder() -> Path | None:
     return Path(platformdirs.user_cache_dir("tracker", appauthor=False)) / "validated"
 
 
-def remember_validations() -> None:
-    """Install the on-disk memo for this process (the command line does, for every command)."""
+def remember_validations(write: bool = True) -> None:
+    """Install the on-disk memo for this process (the command line does, for every command); a viewer's
+    only reads it (`FolderMemo.write`)."""
     folder = cache_folder()
-    record.use_memo(FolderMemo(folder) if folder is not None else None)
+    record.use_memo(FolderMemo(folder, write) if folder is not None else None)

@@ -157,7 +157,7 @@ class TrackerApp(App[None]):
 
         self.reload_file()
         if not self.is_headless:  # a headless app lives in another program (a test), whose heap is not its own
-            self.call_after_refresh(settle)  # once the first frame is out
+            self.call_after_refresh(self._settle)  # once the first frame is out
         async for _ in changes(self.path):
             self.reload_file()
 
@@ -192,6 +192,16 @@ class TrackerApp(App[None]):
             self.switch_screen(self._main_screen())
         else:
             self.bump()
+
+    def _settle(self) -> None:
+        """After a viewer's first frame: build the validators its changes will need (they come later with
+        every file change: the live tables are validated each time), then `settle` the heap with them in it."""
+        if self.session is not None:
+            from tracker.rules import record
+            from tracker.rules.model import History
+
+            record.prepare(History, type(self.session.state))
+        settle()
 
     def _load(self, text: str) -> Session:
         """The file's new text as a session: while a fight plays only its live part is read and checked
