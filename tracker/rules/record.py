@@ -19,9 +19,13 @@ through `dataclass_transform`.
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import pickle
+
+try:  # the BLAKE2 builtin alone: `hashlib` also loads OpenSSL's, ~3 ms of every start
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python built without it
+    from hashlib import blake2b
 from collections.abc import Callable, Iterable, Mapping
 from typing import Annotated, Any, ClassVar, Literal, Protocol, Self, TypeVar, dataclass_transform
 
@@ -343,7 +347,7 @@ def _memo_key(cls: type[Record], data: Any) -> str | None:
         document = json.dumps(data, sort_keys=cls.canonical_key, ensure_ascii=False, check_circular=False)
     except (ValueError, TypeError):  # a value JSON cannot write (a TOML date): validate every time
         return None
-    digest = hashlib.blake2b(document.encode(), digest_size=20)
+    digest = blake2b(document.encode(), digest_size=20)
     digest.update(f"{MEMO_FORMAT}|{cls.__module__}.{cls.__qualname__}|{_code_stamp()}".encode())
     return digest.hexdigest()
 
@@ -368,5 +372,5 @@ def _code_stamp() -> str:
                     elif entry.name.endswith(".py"):
                         st = entry.stat()
                         parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
-        _stamp = hashlib.blake2b(";".join(sorted(parts)).encode(), digest_size=12).hexdigest()
+        _stamp = blake2b(";".join(sorted(parts)).encode(), digest_size=12).hexdigest()
     return _stamp

@@ -27,7 +27,6 @@ those (`frozen_sheets`), never from the shared files, which ``tracker carry`` ch
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,6 +197,8 @@ def unknown_block(name: str, known: list[str]) -> str:
     if not known:
         return f"no stat block named '{name}': the encounter has no bestiary and no [[stat_blocks]]"
     folded = {k.casefold(): k for k in known}
+    import difflib  # only for a name that matches no stat block
+
     close = difflib.get_close_matches(name.strip().casefold(), list(folded), n=1, cutoff=0.6)
     if close:
         return f"no stat block named '{name}' (did you mean '{folded[close[0]]}'?)"

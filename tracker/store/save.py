@@ -25,7 +25,6 @@ the text for it again).
 
 from __future__ import annotations
 
-import logging
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,8 +36,6 @@ from tracker.rules import record
 from tracker.rules.session import Session
 from tracker.store import files
 from tracker.store.setup_text import LIVE_TABLES, split_setup
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -100,7 +97,9 @@ def _setup_of(session: Session) -> _Setup:
             setup = _SETUP[session] = _Setup(split.setup, split.newline)
             return setup
         where = f"{setup.path or '<file>'}:{split.line}"
-        log.warning("tracker: warning: %s: %s; saves rewrite the setup", where, split.problem)
+        import logging  # only here: logging costs every start ~4 ms to import, and this is rare
+
+        logging.getLogger(__name__).warning("tracker: warning: %s: %s; saves rewrite the setup", where, split.problem)
     setup = _SETUP[session] = _Setup(tomli_w.dumps(setup_document(session)) + "\n")
     return setup
 
