@@ -46,7 +46,9 @@ class Served:
 
 @contextmanager
 def serve(path: Path, *options: str, config: Path) -> Iterator[Served]:
-    """`tracker serve PATH OPTIONS --port 0`, until the block ends (then SIGKILL if still running)."""
+    """`tracker serve PATH OPTIONS --port 0`, until the block ends; a server still running then (a test
+    that failed) gets SIGTERM, and SIGKILL for its whole process group if that is not enough, so no
+    tab's process outlives the test."""
     process = subprocess.Popen(
         [sys.executable, "-m", "tracker", "serve", str(path), *options, "--port", "0"],
         stdout=subprocess.PIPE,
@@ -65,8 +67,12 @@ def serve(path: Path, *options: str, config: Path) -> Iterator[Served]:
         yield Served(process, line, found.group(1))
     finally:
         if process.poll() is None:
-            process.kill()
-            process.wait()
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
 
 
 def visible(chunks: list[bytes]) -> str:
