@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tracker.rules.errors import Refusal
+from tracker.rules.session import Session
 from tracker.store import files, save
 from tracker.store.toml_cache import LiveWriter
 
@@ -26,7 +27,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SCRIPTED = sorted(p for p in EXAMPLES.rglob("*.toml") if "[[demo]]" in p.read_text(encoding="utf-8"))
 
 
-def full_text(session: save.Session) -> str:
+def full_text(session: Session) -> str:
     """What a save wrote before the cache: the setup part, then tomli_w's text of the whole live part."""
     return save._setup_of(session).text + tomli_w.dumps(save.live_document(session))
 
@@ -37,7 +38,7 @@ def test_every_family_has_a_scripted_example() -> None:
 
 
 @pytest.mark.parametrize("example", SCRIPTED, ids=lambda p: p.name)
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_saves_after_demo_steps_in_any_order_are_tomli_w_text(example: Path, data: st.DataObject) -> None:
     """The demo's own steps, drawn in any order with undo and redo between them: after each accepted
@@ -106,7 +107,7 @@ VALUES = st.recursive(
 DOCUMENTS = tables(st.one_of(tables(VALUES), tables(tables(VALUES))))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(DOCUMENTS, min_size=1, max_size=6))
 def test_any_documents_in_a_row_are_written_as_tomli_w_writes_them(documents: list[dict[str, Any]]) -> None:
     writer = LiveWriter()
@@ -146,7 +147,12 @@ def test_only_the_changed_members_are_written_again(monkeypatch: pytest.MonkeyPa
     writer.dumps({"state": {"round": 1, "fighters": fighters}})
     written: list[Any] = []
     dumps = tomli_w.dumps
-    monkeypatch.setattr(tomli_w, "dumps", lambda doc: written.append(doc) or dumps(doc))
+
+    def counted(doc: dict[str, Any]) -> str:
+        written.append(doc)
+        return dumps(doc)
+
+    monkeypatch.setattr(tomli_w, "dumps", counted)
     changed = {**fighters, "Fighter 007": {"wounds": 5, "conditions": {"dazed": True}}}
     document = {"state": {"round": 2, "fighters": changed}}
     assert writer.dumps(document) == dumps(document)

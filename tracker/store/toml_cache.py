@@ -118,7 +118,7 @@ class LiveWriter:
             if _is_table(value):
                 tables.append((key, value, False))
                 continue
-            line = self._literal(path + (key,), key, value)
+            line = self._literal((*path, key), key, value)
             if line is None:
                 tables.append((key, value, True))
             else:
@@ -135,10 +135,10 @@ class LiveWriter:
                 out.append("\n")
             said = True
             if array:
-                out.append(self._piece(path + (key,), value))  # every [[table]] of the array, at once
+                out.append(self._piece((*path, key), value))  # every [[table]] of the array, at once
             else:
                 key_part = _key_part(key)
-                self._table(value, path + (key,), f"{name}.{key_part}" if name else key_part, out)
+                self._table(value, (*path, key), f"{name}.{key_part}" if name else key_part, out)
 
     def _collection(self, table: Mapping[str, Any], path: Path, name: str, out: list[str]) -> None:
         """A table of tables only (``[state.fighters]``): no header, its members one after another,
@@ -148,7 +148,7 @@ class LiveWriter:
             if not first:
                 out.append("\n")
             first = False
-            out.append(self._piece(path + (key,), value))
+            out.append(self._piece((*path, key), value))
 
     def _piece(self, path: Path, value: Any) -> str:
         """The text tomli_w writes for the table (or array of tables) at `path`: kept while its value stays."""
