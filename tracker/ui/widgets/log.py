@@ -72,4 +72,9 @@ class LogPanel(Panel):
             style = "italic" if entry.kind == "prompt" else ""
             parts.append(Padding(Text(entry.text, style=style), (0, 0, 0, 2)))
         view.write(Group(*parts))  # one write: one refresh of the log however many lines came
+        if view.auto_scroll:
+            # At the end at once, not only after the next frame as RichLog scrolls: the frame that shows
+            # the command shows its log lines too (one frame per keypress, not two; RichLog's own
+            # scroll after the frame then finds the log where it should be and repaints nothing).
+            view.scroll_end(animate=False, immediate=True, x_axis=False)
         self._seen = logged
