@@ -46,7 +46,6 @@ class LogView(RichLog):
 
 
 class LogPanel(Panel):
-
     #: Bound to the screen's log slice.
     entries: var[LogSlice] = var(((), 0))
 
