@@ -8,6 +8,7 @@ before on screen). If the write fails, the session goes back to the last durable
 from __future__ import annotations
 
 import gc
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -228,7 +229,15 @@ class TrackerApp(App[None]):
 
     # --- the one way state changes ----------------------------------------------------------
     def submit(self, line: str) -> str | None:
-        """Run one command; None when accepted and saved, else the one-line reason."""
+        """Run one command; None when accepted and saved, else the one-line reason.
+
+        The durable write (`files.write_text`: temp file, fsync, rename, fsync of the folder) runs on a
+        thread while this one builds the new view and hands it to the panels: waiting on the disk and
+        working out the screen overlap (issue 12). Nothing reaches the terminal meanwhile: Textual paints
+        a frame only once this handler has returned, and it returns only after the write has finished;
+        if the write failed, the panels are given the last durable state again before that frame, so the
+        screen never shows a command that is not on disk (CONTRACT.md §5).
+        """
         if self.read_only:
             return "this is a read-only view"
         try:
@@ -236,14 +245,19 @@ class TrackerApp(App[None]):
         except Refusal as exc:
             return str(exc)
         text = encounter_text(self.session)
+        save = _Save(self.path, text)
+        save.start()
         try:
-            files.write_text(self.path, text)
-        except OSError as exc:
+            self.bump()
+        finally:
+            save.join()
+        if save.failed is not None:
             self.session = session_from_text(self._durable, str(self.path))
             self.bump()
-            return f"not saved, so not done: {exc.strerror or exc}"
+            if not isinstance(save.failed, OSError):
+                raise save.failed
+            return f"not saved, so not done: {save.failed.strerror or save.failed}"
         self._durable = text
-        self.bump()
         return None
 
     def cycle_theme(self) -> None:
@@ -252,6 +266,23 @@ class TrackerApp(App[None]):
         self.theme = names[(current + 1) % len(names)]
         save_config({**load_config(), "theme": self.theme})
         self.notify(f"Theme: {self.theme}", timeout=2, markup=False)
+
+
+class _Save(threading.Thread):
+    """One durable write of the encounter file, on its own thread (`TrackerApp.submit` waits for it)."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        super().__init__(name="tracker-save", daemon=True)
+        self.path = path
+        self.text = text
+        #: Why the write failed (the file was not replaced then), or None once it succeeded.
+        self.failed: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            files.write_text(self.path, self.text)
+        except BaseException as exc:  # handed to the app's thread, which says or raises it
+            self.failed = exc
 
 
 def settle() -> None:
