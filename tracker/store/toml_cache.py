@@ -94,8 +94,10 @@ class LiveWriter:
     """The live part's text for one session, each piece kept with the value it was written from."""
 
     def __init__(self) -> None:
-        #: Members of collections and arrays of tables: signature and text, by path.
+        #: Arrays of tables: signature and text, by path.
         self._pieces: dict[Path, tuple[bytes, str]] = {}
+        #: Members of each collection (by the collection's path): signature and text, by key.
+        self._members: dict[Path, dict[str, tuple[bytes, str]]] = {}
         #: Plain keys' lines by path ("" for a key whose value tomli_w writes as an array of tables).
         self._lines: dict[Path, tuple[bytes, str]] = {}
         #: The text of each string in an array of strings, by the array's path (only the strings it holds now).
@@ -141,14 +143,20 @@ class LiveWriter:
                 self._table(value, (*path, key), f"{name}.{key_part}" if name else key_part, out)
 
     def _collection(self, table: Mapping[str, Any], path: Path, name: str, out: list[str]) -> None:
-        """A table of tables only (``[state.fighters]``): no header, its members one after another,
-        each written whole (`_piece`) and kept while it stays the same."""
-        first = True
+        """A table of tables only (``[state.fighters]``): no header, its members one after another (a
+        blank line between), each written whole and kept while it stays the same. The loop is `_piece`
+        written out: it runs for each of hundreds of combatants after every command."""
+        kept = self._members.setdefault(path, {})
+        texts = []
         for key, value in table.items():
-            if not first:
-                out.append("\n")
-            first = False
-            out.append(self._piece((*path, key), value))
+            signature = _signature(value)
+            piece = kept.get(key)
+            if piece is None or signature is None or piece[0] != signature:
+                piece = (signature or b"", tomli_w.dumps(_nest((*path, key), value)))
+                if signature is not None:
+                    kept[key] = piece
+            texts.append(piece[1])
+        out.append("\n".join(texts))
 
     def _piece(self, path: Path, value: Any) -> str:
         """The text tomli_w writes for the table (or array of tables) at `path`: kept while its value stays."""
