@@ -251,13 +251,14 @@ class TrackerApp(App[None]):
             self.bump()
         finally:
             save.join()
+            if save.failed is None:
+                self._durable = text
         if save.failed is not None:
             self.session = session_from_text(self._durable, str(self.path))
             self.bump()
             if not isinstance(save.failed, OSError):
                 raise save.failed
             return f"not saved, so not done: {save.failed.strerror or save.failed}"
-        self._durable = text
         return None
 
     def cycle_theme(self) -> None:
