@@ -141,6 +141,10 @@ class TrackerApp(App[None]):
             self.push_screen(HeldScreen(self._held))
         if self.follow:
             self.watch_file()
+        elif not self.is_headless:
+            # The GM screen too: at 500 combatants a full pass over the fight's models and the screen's
+            # widgets took ~60 ms, landing on a keypress every few dozen (issue 12).
+            self.call_after_refresh(settle)
 
     def _main_screen(self) -> Screen[None]:
         if self.player:
@@ -287,7 +291,8 @@ class _Save(threading.Thread):
 
 
 def settle() -> None:
-    """Keep the garbage collector's full passes short for the rest of a long-running view.
+    """Keep the garbage collector's full passes short for the rest of a long-running screen (a viewer, or
+    the GM's screen, where a pass landed on a keypress).
 
     Everything built so far (modules, pydantic validators, the screen's widgets) lives as long as the
     process; left to the collector, each full pass walks all of it again: about 100 ms, every few
