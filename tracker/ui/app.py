@@ -8,7 +8,7 @@ before on screen). If the write fails, the session goes back to the last durable
 from __future__ import annotations
 
 import gc
-import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -80,6 +80,8 @@ class TrackerApp(App[None]):
         #: A viewer's loader: validates the setup once while its bytes stay the same (`_load`).
         self._follower: Follower | None = None
         self._theme_problems = self._choose_theme(theme)
+        #: Runs the durable writes (`submit`), made with the first one.
+        self._save_thread: ThreadPoolExecutor | None = None
 
     def _choose_theme(self, wanted: str | None) -> list[str]:
         """Register the themes and pick one before the stylesheet is first parsed; the problems to show.
@@ -249,21 +251,32 @@ class TrackerApp(App[None]):
         except Refusal as exc:
             return str(exc)
         text = encounter_text(self.session)
-        save = _Save(self.path, text)
-        save.start()
+        saving = self._saver().submit(files.write_text, self.path, text)
         try:
             self.bump()
         finally:
-            save.join()
-            if save.failed is None:
+            failed = saving.exception()  # waits for the write
+            if failed is None:
                 self._durable = text
-        if save.failed is not None:
+        if failed is not None:
             self.session = session_from_text(self._durable, str(self.path))
             self.bump()
-            if not isinstance(save.failed, OSError):
-                raise save.failed
-            return f"not saved, so not done: {save.failed.strerror or save.failed}"
+            if not isinstance(failed, OSError):
+                raise failed
+            return f"not saved, so not done: {failed.strerror or failed}"
         return None
+
+    def _saver(self) -> ThreadPoolExecutor:
+        """The one thread durable writes run on (started with the first; a write is handed over in
+        microseconds, where starting a thread for each took a fraction of a millisecond, or several
+        on a busy machine)."""
+        if self._save_thread is None:
+            self._save_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tracker-save")
+        return self._save_thread
+
+    def on_unmount(self) -> None:
+        if self._save_thread is not None:
+            self._save_thread.shutdown(wait=True)
 
     def cycle_theme(self) -> None:
         names = self._theme_names or [self.theme]
@@ -271,23 +284,6 @@ class TrackerApp(App[None]):
         self.theme = names[(current + 1) % len(names)]
         save_config({**load_config(), "theme": self.theme})
         self.notify(f"Theme: {self.theme}", timeout=2, markup=False)
-
-
-class _Save(threading.Thread):
-    """One durable write of the encounter file, on its own thread (`TrackerApp.submit` waits for it)."""
-
-    def __init__(self, path: Path, text: str) -> None:
-        super().__init__(name="tracker-save", daemon=True)
-        self.path = path
-        self.text = text
-        #: Why the write failed (the file was not replaced then), or None once it succeeded.
-        self.failed: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            files.write_text(self.path, self.text)
-        except BaseException as exc:  # handed to the app's thread, which says or raises it
-            self.failed = exc
 
 
 def settle() -> None:
