@@ -106,3 +106,19 @@ def test_next_repaints_two_rows_of_a_long_table(tmp_path: Path, monkeypatch: pyt
             assert sum(r.height for regions in repaints for r in regions) <= 4
 
     asyncio.run(drive())
+
+
+def test_the_panels_text_is_painted_without_a_search_for_links(tmp_path: Path) -> None:
+    """The family's text holds no links: the bodies repainted after each command skip Textual's link search."""
+    from tracker.ui.widgets.base import PanelText
+
+    app = make_app(tmp_path, "brawl.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(160, 50)) as pilot:
+            await pilot.pause()
+            bodies = list(app.screen.query(PanelText))
+            assert {b.id for b in bodies} >= {"prompt-body"} and any(b.has_class("panel-body") for b in bodies)
+            assert not any(b.auto_links for b in bodies)
+
+    asyncio.run(drive())
