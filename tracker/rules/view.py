@@ -72,6 +72,25 @@ class OrderRow:
     conditions: tuple[ConditionTag, ...] = ()
 
 
+class RowKeeper:
+    """The order rows a family built for the last view, handed back when a row is built again unchanged.
+
+    The family builds every row after every command, and a `next` changes two rows of hundreds (issue 12).
+    Handing back the very row the screen already has lets it see at a glance (`is`) which rows changed,
+    and saves making the others again. Kept by each live engine (a new engine, as undo builds, starts empty).
+    """
+
+    def __init__(self) -> None:
+        self._rows: dict[str, OrderRow] = {}
+
+    def row(self, name: str, cells: tuple[str, ...], down: bool, conditions: tuple[ConditionTag, ...]) -> OrderRow:
+        kept = self._rows.get(name)
+        if kept is not None and kept.cells == cells and kept.down == down and kept.conditions == conditions:
+            return kept
+        row = self._rows[name] = OrderRow(name, cells, down, conditions)
+        return row
+
+
 @dataclass(frozen=True, slots=True)
 class OrderView:
     """The initiative order: columns, rows in acting order, who acts, and the round line above it."""

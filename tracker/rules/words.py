@@ -97,6 +97,15 @@ def round_line(phase: str, round_no: int, active: str | None, notes: Sequence[st
     return " · ".join(parts)
 
 
+#: Tags already worked out, by the `short` table they used and the conditions (each value with its type:
+#: ``dazed = true`` and ``dazed = 1`` are not the same tag). The order table asks for every combatant
+#: after every command and few combatants' conditions change, so most rows find theirs here, as the very
+#: tuple they had last time (which lets the screen see at once that the row did not change).
+_TAGS: dict[tuple[object, ...], tuple[Mapping[str, str], tuple[ConditionTag, ...]]] = {}
+#: Enough for every condition set of a large fight; beyond it the cache starts again.
+_TAGS_KEPT = 4096
+
+
 def condition_tags(
     conditions: Mapping[str, object],
     short: Mapping[str, str],
@@ -108,6 +117,30 @@ def condition_tags(
     key's full text, short text and what the short text means (a 2d20 Persistent with its rating and
     ticks).
     """
+    try:
+        key = (
+            id(short),
+            tuple(conditions.items()),
+            tuple(map(type, conditions.values())),
+            tuple(shown.items()) if shown else (),
+        )
+        hit = _TAGS.get(key)
+    except TypeError:  # a value that cannot be a key: work it out every time
+        return _condition_tags(conditions, short, shown)
+    if hit is not None and hit[0] is short:
+        return hit[1]
+    tags = _condition_tags(conditions, short, shown)
+    if len(_TAGS) >= _TAGS_KEPT:
+        _TAGS.clear()
+    _TAGS[key] = (short, tags)
+    return tags
+
+
+def _condition_tags(
+    conditions: Mapping[str, object],
+    short: Mapping[str, str],
+    shown: Mapping[str, tuple[str, str, str]] | None,
+) -> tuple[ConditionTag, ...]:
     tags = []
     for key, value in conditions.items():
         name = key.replace("_", " ")

@@ -21,6 +21,11 @@ only serialises ``[state]`` and ``[history]`` (bench/bench_engine.py: "engine + 
 than as a slot on `Session`: the rules layer stays ignorant of how it is stored, and an entry goes
 away with its session (the app builds a new `Session` after a failed save or a demo restart, and keeps
 the text for it again).
+
+**The live part.** ``[state]`` and ``[history]`` change with every command, but mostly in a few places
+(a `next` changes two combatants of hundreds); each session's `LiveWriter` (`tracker.store.toml_cache`)
+writes again only the pieces whose value changed, and its text is the text tomli_w writes for the
+whole live part, byte for byte. It lives beside the setup text, keyed by the session in the same way.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from tracker.rules import record
 from tracker.rules.session import Session
 from tracker.store import files
 from tracker.store.setup_text import LIVE_TABLES, split_setup
+from tracker.store.toml_cache import LiveWriter
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,8 @@ class _FileText:
 
 #: Setup text per live session (see the module docstring for why it is keyed by the session).
 _SETUP: weakref.WeakKeyDictionary[Session, _Setup | _FileText] = weakref.WeakKeyDictionary()
+#: The live part's pieces as last written, per live session (`tracker.store.toml_cache`).
+_LIVE: weakref.WeakKeyDictionary[Session, LiveWriter] = weakref.WeakKeyDictionary()
 
 #: The setup's tables in the order a GM writes them (CONTRACT.md §2, the starter files).
 SETUP_ORDER = ("encounter", "settings", "zones", "combatants", "demo")
@@ -107,7 +115,10 @@ def _setup_of(session: Session) -> _Setup:
 def encounter_text(session: Session) -> str:
     """The whole file as TOML text: the setup part (`_setup_of`), then ``[state]`` and ``[history]``."""
     setup = _setup_of(session)
-    live = tomli_w.dumps(live_document(session))
+    writer = _LIVE.get(session)
+    if writer is None:
+        writer = _LIVE[session] = LiveWriter()
+    live = writer.dumps(live_document(session))
     if setup.newline != "\n":
         live = live.replace("\n", setup.newline)
     return setup.text + live

@@ -8,6 +8,7 @@ before on screen). If the write fails, the session goes back to the last durable
 from __future__ import annotations
 
 import gc
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -79,6 +80,8 @@ class TrackerApp(App[None]):
         #: A viewer's loader: validates the setup once while its bytes stay the same (`_load`).
         self._follower: Follower | None = None
         self._theme_problems = self._choose_theme(theme)
+        #: Runs the durable writes (`submit`), made with the first one.
+        self._save_thread: ThreadPoolExecutor | None = None
 
     def _choose_theme(self, wanted: str | None) -> list[str]:
         """Register the themes and pick one before the stylesheet is first parsed; the problems to show.
@@ -140,6 +143,10 @@ class TrackerApp(App[None]):
             self.push_screen(HeldScreen(self._held))
         if self.follow:
             self.watch_file()
+        elif not self.is_headless:
+            # The GM screen too: at 500 combatants a full pass over the fight's models and the screen's
+            # widgets took ~60 ms, landing on a keypress every few dozen (issue 12).
+            self.call_after_refresh(settle)
 
     def _main_screen(self) -> Screen[None]:
         if self.player:
@@ -238,7 +245,15 @@ class TrackerApp(App[None]):
 
     # --- the one way state changes ----------------------------------------------------------
     def submit(self, line: str) -> str | None:
-        """Run one command; None when accepted and saved, else the one-line reason."""
+        """Run one command; None when accepted and saved, else the one-line reason.
+
+        The durable write (`files.write_text`: temp file, fsync, rename, fsync of the folder) runs on a
+        thread while this one builds the new view and hands it to the panels: waiting on the disk and
+        working out the screen overlap (issue 12). Nothing reaches the terminal meanwhile: Textual paints
+        a frame only once this handler has returned, and it returns only after the write has finished;
+        if the write failed, the panels are given the last durable state again before that frame, so the
+        screen never shows a command that is not on disk (CONTRACT.md §5).
+        """
         if self.read_only:
             return "this is a read-only view"
         try:
@@ -246,15 +261,32 @@ class TrackerApp(App[None]):
         except Refusal as exc:
             return str(exc)
         text = encounter_text(self.session)
+        saving = self._saver().submit(files.write_text, self.path, text)
         try:
-            files.write_text(self.path, text)
-        except OSError as exc:
+            self.bump()
+        finally:
+            failed = saving.exception()  # waits for the write
+            if failed is None:
+                self._durable = text
+        if failed is not None:
             self.session = session_from_text(self._durable, str(self.path))
             self.bump()
-            return f"not saved, so not done: {exc.strerror or exc}"
-        self._durable = text
-        self.bump()
+            if not isinstance(failed, OSError):
+                raise failed
+            return f"not saved, so not done: {failed.strerror or failed}"
         return None
+
+    def _saver(self) -> ThreadPoolExecutor:
+        """The one thread durable writes run on (started with the first; a write is handed over in
+        microseconds, where starting a thread for each took a fraction of a millisecond, or several
+        on a busy machine)."""
+        if self._save_thread is None:
+            self._save_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tracker-save")
+        return self._save_thread
+
+    def on_unmount(self) -> None:
+        if self._save_thread is not None:
+            self._save_thread.shutdown(wait=True)
 
     def cycle_theme(self) -> None:
         names = self._theme_names or [self.theme]
@@ -265,7 +297,8 @@ class TrackerApp(App[None]):
 
 
 def settle() -> None:
-    """Keep the garbage collector's full passes short for the rest of a long-running view.
+    """Keep the garbage collector's full passes short for the rest of a long-running screen (a viewer, or
+    the GM's screen, where a pass landed on a keypress).
 
     Everything built so far (modules, pydantic validators, the screen's widgets) lives as long as the
     process; left to the collector, each full pass walks all of it again: about 100 ms, every few

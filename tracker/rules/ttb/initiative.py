@@ -53,9 +53,11 @@ def in_round(eng: TTBEngine, name: str) -> bool:
 
 
 def tied_groups(eng: TTBEngine) -> list[list[str]]:
-    """Groups of combatants in the round the rules cannot separate (same total, kind and Speed)."""
-    alive = sorted((n for n in eng.sheets if in_round(eng, n)), key=lambda n: _key(eng, n))
-    groups = [list(g) for _, g in groupby(alive, key=lambda n: _key(eng, n))]
+    """Groups of combatants in the round the rules cannot separate (same total, kind and Speed).
+
+    Each key is worked out once (the GM screen asks after every command, for hundreds of combatants)."""
+    keyed = sorted(((_key(eng, n), i, n) for i, n in enumerate(eng.sheets) if in_round(eng, n)))
+    groups = [[n for _, _, n in g] for _, g in groupby(keyed, key=lambda k: k[0])]
     return [g for g in groups if len(g) > 1]
 
 

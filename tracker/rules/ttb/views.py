@@ -7,6 +7,7 @@ The screen binds what this builds and never reads the engine itself.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING
 
@@ -119,16 +120,22 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         f, sheet = self.st.fighters[name], self.sheets[name]
         return f"init {f.init}, wounds {f.wounds}/{sheet.wounds}, AP {f.ap}+{f.combat_ap}"
 
+    @functools.cached_property
+    def kept_rows(self) -> view.RowKeeper:
+        """The order rows of the last view (`view.RowKeeper`)."""
+        return view.RowKeeper()
+
     def order(self) -> view.OrderView:
         st = self.st
         tied = {n for group in tied_groups(self) for n in group} if st.phase != "setup" else set()
+        sheets, fighters, active, keep = self.sheets, st.fighters, st.active, self.kept_rows.row
         rows = []
         for name in self.in_order():
-            sheet, f = self.sheets[name], st.fighters[name]
-            active = st.active == name
+            sheet, f = sheets[name], fighters[name]
+            fated = sheet.fated
             # Before a Fated flips, the column shows its Initiative aspect plus the card still to come, so it
             # is not read as a total like a Fatemaster's (Rank Value + Initiative).
-            init = f"{sheet.initiative}+card" if sheet.fated and f.init_card is None else str(f.init)
+            init = f"{sheet.initiative}+card" if fated and f.init_card is None else str(f.init)
             if f.pending_init_mod:
                 init += f"→{f.init + f.pending_init_mod}"  # Pass/Wait from next round
             if name in tied:
@@ -138,16 +145,16 @@ class TTBEncounter(TTBEngine, FamilyEngine):
             if f.arriving:
                 init += " next"  # joined this round: in the order from the next one
             cells = (
-                "▶" if active else ("✓" if f.acted and not gone else ""),
+                "▶" if active == name else ("✓" if f.acted and not gone else ""),
                 name,
                 init,
-                "Fated" if sheet.fated else str(sheet.rank_title() or ""),
+                "Fated" if fated else str(sheet.rank_title() or ""),
                 words.status_text("left" if gone else status),
                 f"{f.wounds}/{sheet.wounds}",
-                f"{words.pips(f.ap, 2)} {words.pips(f.combat_ap, 1)}" if active else "",
+                f"{words.pips(f.ap, 2)} {words.pips(f.combat_ap, 1)}" if active == name else "",
             )
             tags = words.condition_tags(conditions_json(self, name), SHORT)
-            rows.append(view.OrderRow(name, cells, gone or status in ("dead", "unconscious"), tags))
+            rows.append(keep(name, cells, gone or status in ("dead", "unconscious"), tags))
         return view.OrderView(
             COLUMNS,
             tuple(rows),

@@ -6,6 +6,7 @@ the order, Major/Minor/Reaction use, the zone map with ranges and Difficulty, Mo
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -143,6 +144,11 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         harms = ", ".join(f"{k} {v}" for k, v in harm_counts(self, name).items() if v)
         return f"{a.zone or '-'}; {stress}" + (f"; {harms}" if harms else "")
 
+    @functools.cached_property
+    def kept_rows(self) -> view.RowKeeper:
+        """The order rows of the last view (`view.RowKeeper`)."""
+        return view.RowKeeper()
+
     def order(self) -> view.OrderView:
         st = self.st
         rows = []
@@ -167,7 +173,7 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
                 harms,
             )
             tags = words.condition_tags(a.conditions, SHORT, {"persistent": persistent_text(a)} if a.persistent else {})
-            rows.append(view.OrderRow(name, cells, gone or status in ("dead", "unconscious", "defeated"), tags))
+            rows.append(self.kept_rows.row(name, cells, gone or status in ("dead", "unconscious", "defeated"), tags))
         return view.OrderView(
             COLUMNS,
             tuple(rows),

@@ -20,6 +20,18 @@ from tracker.rules.view import Block
 EMPHASIS = {"": "", "bold": "bold", "dim": "dim", "italic": "italic", "key": "reverse"}
 
 
+class PanelText(Static):
+    """A panel's body: text the family wrote, which never holds a link.
+
+    Textual looks for links in every line of a Static it paints (to style them on hover); the family's
+    text has none, and the Turn panel is painted again after every `next`: not looking takes a quarter
+    of its repaint off the keypress (issue 12)."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.auto_links = False
+
+
 def to_text(block: Block) -> Text:
     """A rules-side text block as Rich text."""
     out = Text()

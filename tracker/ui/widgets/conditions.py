@@ -8,7 +8,7 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from tracker.rules.view import ConditionNote
-from tracker.ui.widgets.base import Panel
+from tracker.ui.widgets.base import Panel, PanelText
 
 
 class ConditionsPanel(Panel):
@@ -20,7 +20,7 @@ class ConditionsPanel(Panel):
     notes: var[tuple[ConditionNote, ...]] = var(())
 
     def compose(self) -> ComposeResult:
-        yield Static(id="conditions-body")
+        yield PanelText(id="conditions-body")
 
     def watch_subject(self) -> None:
         self.redraw()

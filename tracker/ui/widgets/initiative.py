@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.geometry import Region
 from textual.reactive import var
 from textual.widgets import Static
 
@@ -47,8 +48,26 @@ class InitiativePanel(Panel):
         self.query_one(OrderTable).set_rows(order.columns, list(order.rows), order.active, order.shrinkable)
         if order.round_line != getattr(self, "_round_line", None):
             self._round_line = order.round_line
-            self.border_title = Text(order.round_line)  # as text: a name may hold [brackets]
+            self._retitling = True
+            try:
+                self.border_title = Text(order.round_line)  # as text: a name may hold [brackets]
+            finally:
+                self._retitling = False
         self._show_legend()
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> InitiativePanel:
+        """A new round line repaints the border's top line, where it is written, not the whole panel.
+
+        Textual repaints a widget entirely when its border title changes; this panel is the height of the
+        screen, and the round line changes with every turn (issue 12: a few milliseconds a keypress).
+        """
+        if getattr(self, "_retitling", False) and not regions and not layout and not recompose:
+            offset = self.content_offset  # the regions are given inside the border; the title is on it
+            regions = (Region(-offset.x, -offset.y, self.outer_size.width, 1),)
+        super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        return self
 
     def on_order_table_legend(self, message: OrderTable.Legend) -> None:
         self._conditions_legend = message.text

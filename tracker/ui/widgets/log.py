@@ -14,7 +14,8 @@ from rich.console import Group
 from rich.padding import Padding
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.reactive import var
+from textual.geometry import Size
+from textual.reactive import Reactive, var
 from textual.widgets import RichLog
 
 from tracker.rules.log import LogEntry
@@ -24,14 +25,32 @@ from tracker.ui.widgets.base import Panel
 LogSlice = tuple[tuple[LogEntry, ...], int]
 
 
-class LogPanel(Panel):
-    DEFAULT_CSS = "LogPanel > RichLog { height: 1fr; }"
+class LogView(RichLog):
+    """A RichLog whose new lines repaint the log without a layout of the whole screen.
 
+    A RichLog grows its `virtual_size` with each write, and Textual lays the screen out again when a
+    widget's virtual size changes (it may size the widget, when its height is ``auto``): at 500 combatants
+    that layout, and the repaint of every scrollbar it brings, was a good part of a keypress (issue 12).
+    The log's height is the panel's (``1fr``), never its content's, so a longer log only needs the log
+    repainted and its own scrollbar told, which `watch_virtual_size` does. (Showing or hiding that
+    scrollbar still lays the screen out: Textual does it when the scrollbar's visibility changes.)
+    """
+
+    DEFAULT_CSS = "LogView { height: 1fr; }"
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def watch_virtual_size(self, size: Size) -> None:
+        # What Textual's layout does for a scrollable widget whose virtual size changed.
+        self._scroll_update(size)
+
+
+class LogPanel(Panel):
     #: Bound to the screen's log slice.
     entries: var[LogSlice] = var(((), 0))
 
     def compose(self) -> ComposeResult:
-        yield RichLog(max_lines=2000, min_width=20, wrap=True, markup=False)
+        yield LogView(max_lines=2000, min_width=20, wrap=True, markup=False)
 
     def on_mount(self) -> None:
         self._seen = 0
@@ -48,12 +67,12 @@ class LogPanel(Panel):
         if width and before and width != before:  # the first size is the one the log was written for
             self._seen = 0
             self._group = (-1, None)
-            self.query_one(RichLog).clear()
+            self.query_one(LogView).clear()
             self.redraw()
 
     def draw(self) -> None:
         entries, logged = self.entries
-        view = self.query_one(RichLog)
+        view = self.query_one(LogView)
         if logged < self._seen:  # an undo went back: start again from what the state keeps
             view.clear()
             self._seen = logged - len(entries)
@@ -72,4 +91,9 @@ class LogPanel(Panel):
             style = "italic" if entry.kind == "prompt" else ""
             parts.append(Padding(Text(entry.text, style=style), (0, 0, 0, 2)))
         view.write(Group(*parts))  # one write: one refresh of the log however many lines came
+        if view.auto_scroll:
+            # At the end at once, not only after the next frame as RichLog scrolls: the frame that shows
+            # the command shows its log lines too (one frame per keypress, not two; RichLog's own
+            # scroll after the frame then finds the log where it should be and repaints nothing).
+            view.scroll_end(animate=False, immediate=True, x_axis=False)
         self._seen = logged

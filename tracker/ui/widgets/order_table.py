@@ -19,15 +19,18 @@ from textual.binding import Binding
 from textual.events import Click, Resize
 from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tracker.rules.view import ConditionTag, OrderRow
 
 Row = tuple[str, ...]
-#: A row as fitted: the row, the widths it was fitted to, its lines and the tags written short.
-Fitted = tuple[OrderRow, tuple[tuple[int, ...], int], list[Row], list[ConditionTag]]
+#: A row as fitted: the row, the widths it was fitted to, its lines, the tags written short and the
+#: width its conditions take.
+Fitted = tuple[OrderRow, tuple[tuple[int, ...], int], list[Row], list[ConditionTag], int]
+#: A row as measured: the row, its cells' lengths and its conditions' length written in full.
+Measured = tuple[OrderRow, tuple[int, ...], int]
 
 #: The Name column keeps at least this many characters when the width is short, and gives up
 #: characters beyond `NAME_ROOMY` before the Conditions column has to wrap.
@@ -91,7 +94,8 @@ class OrderTable(ScrollView, can_focus=True):
             super().__init__()
             self.text = text
 
-    cursor = reactive(0)
+    #: The cursor's row; its watcher repaints the two rows it leaves and reaches (not the whole table).
+    cursor = var(0)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -111,6 +115,10 @@ class OrderTable(ScrollView, can_focus=True):
         self._cache: dict[str, tuple[object, Strip]] = {}
         #: Each row's lines as last fitted, with the row and the widths they were fitted to.
         self._fitted: dict[str, Fitted] = {}
+        #: Each row's cell lengths as last measured.
+        self._measured: dict[str, Measured] = {}
+        #: Where each combatant's row starts (its first line below the header).
+        self._first_line: dict[str, int] = {}
         #: A combatant the screen asked to select before its row was drawn (`select_name`).
         self._wanted: str | None = None
 
@@ -118,8 +126,10 @@ class OrderTable(ScrollView, can_focus=True):
     def set_rows(
         self, columns: Row, rows: list[OrderRow], active: str | None, shrinkable: tuple[int, ...] = (1,)
     ) -> None:
-        """Replace the content; rows whose cells did not change keep their rendered line."""
+        """Replace the content; rows whose cells did not change keep their rendered line, and only the
+        lines that changed are repainted (a `next` repaints two rows, not the table)."""
         keys = [row.name for row in rows]
+        before_active, before_lines = self.active, self.lines
         follow = active is not None and active != self.active
         # The cursor stays on the same combatant when the rows move (a new round re-sorts the order).
         held = self._wanted or self.selected()
@@ -128,28 +138,54 @@ class OrderTable(ScrollView, can_focus=True):
         self._position = {key: i for i, key in enumerate(keys)}
         self.source = {row.name: row for row in rows}
         self.down = {row.name for row in rows if row.down}
-        self._fit()
-        if follow and active in keys and self.size.height > 1:
+        changed = self._fit()
+        top = self.scroll_offset.y
+        if follow and active in self._position and self.size.height > 1:
             # Keep the acting combatant in view when the turn passes to someone off-screen.
             at = self.first_line(active)
-            top, visible = self.scroll_offset.y, self.size.height - 1
+            visible = self.size.height - 1
             if not top <= at < top + visible:
                 self.scroll_to(y=max(0, at - visible // 2), animate=False)
         cursor = self._position[held] if held in self._position else min(self.cursor, max(0, len(keys) - 1))
+        if changed is None or self.lines != before_lines:
+            self.refresh()  # new widths, or rows moved: every line may differ
+        else:
+            # The rows that changed, and those that gain or lose the active mark (the cursor's: `watch_cursor`).
+            self._refresh_rows(changed | {key for key in (before_active, active) if key is not None})
         if cursor != self.cursor:
             self.cursor = cursor
-        self.refresh()
 
-    def _fit(self) -> None:
-        """Measure the columns against the width the table has now (again on every update and resize)."""
+    def _refresh_rows(self, keys: set[str]) -> None:
+        """Repaint only these combatants' lines."""
+        for key in keys:
+            first = self._first_line.get(key)
+            if first is not None:
+                self.refresh_lines(first + 1, len(self.rows[key]))  # + 1: the header line
+
+    def _fit(self) -> set[str] | None:
+        """Measure the columns against the width the table has now (again on every update and resize).
+
+        Returns the combatants whose lines changed, or None when the widths did (every line changes).
+        A `next` changes two rows of hundreds: the others keep what was measured and fitted last time
+        (a row equal to the last one is kept as that very object, so later checks are identity checks).
+        """
         if not self.columns:
-            return
+            return None
+        measured: dict[str, Measured] = {}
+        before = self._measured
+        for key, row in self.source.items():
+            seen = before.get(key)
+            if seen is None or (seen[0] is not row and seen[0] != row):
+                cond = len(", ".join(t.full for t in row.conditions))
+                seen = (row, tuple(len(cell) for cell in row.cells), cond)
+            measured[key] = seen
+        self._measured = measured
+        self.source = {key: seen[0] for key, seen in measured.items()}
         fixed = [len(c) for c in self.columns[:-1]]
-        for row in self.source.values():
-            for i, cell in enumerate(row.cells):
-                fixed[i] = max(fixed[i], len(cell))
+        for i, longest_cell in enumerate(map(max, zip(*(m[1] for m in measured.values()), strict=False))):
+            fixed[i] = max(fixed[i], longest_cell)
         room = self.size.width - 1 - len(self.columns) if self.size.width else 10_000
-        longest = max([0, *(len(", ".join(t.full for t in r.conditions)) for r in self.source.values())])
+        longest = max([0, *(m[2] for m in measured.values())])
         if len(fixed) > 1 and sum(fixed) + max(longest, CONDITIONS_MIN) > room:
             fixed[1] = min(fixed[1], max(NAME_MIN, NAME_ROOMY))  # a long name gives way first
             for i in self.shrinkable:  # then names and places, in the family's order, never numbers
@@ -163,24 +199,32 @@ class OrderTable(ScrollView, can_focus=True):
         explained: dict[str, str] = {}
         fit = (tuple(fixed), conditions_width)
         fitted: dict[str, Fitted] = {}
+        changed: set[str] = set()
         for key, row in self.source.items():
-            # A `next` changes two rows of hundreds: the others keep the lines fitted last time.
             hit = self._fitted.get(key)
-            if hit is None or hit[1] != fit or hit[0] != row:
+            if hit is None or hit[1] != fit or hit[0] is not row:
                 texts, brief = fit_conditions(row.conditions, conditions_width)
                 cells = tuple(_cut(cell, fixed[i]) for i, cell in enumerate(row.cells))
                 blank = tuple("" for _ in cells)
-                hit = (row, fit, [(*(cells if n == 0 else blank), text) for n, text in enumerate(texts)], brief)
+                lines = [(*(cells if n == 0 else blank), text) for n, text in enumerate(texts)]
+                hit = (row, fit, lines, brief, max(len(text) for text in texts))
+                changed.add(key)
             fitted[key] = hit
-            explained.update((t.stem, t.meaning) for t in hit[3])
+            if hit[3]:
+                explained.update((t.stem, t.meaning) for t in hit[3])
             rows[key] = hit[2]
         self._fitted = fitted
-        used = max([CONDITIONS_MIN, *(len(line[-1]) for lines in rows.values() for line in lines)])
+        used = max([CONDITIONS_MIN, *(hit[4] for hit in fitted.values())])
         widths = [*fixed, min(conditions_width, used)]
-        if widths != self.widths:
+        same_widths = widths == self.widths
+        if not same_widths:
             self._cache.clear()
         self.rows, self.widths = rows, widths
         self.lines = [(key, n) for key in self.keys for n in range(len(rows[key]))]
+        self._first_line = {}
+        for i, (key, n) in enumerate(self.lines):
+            if n == 0:
+                self._first_line[key] = i
         legend = " · ".join(f"{stem}={meaning}" for stem, meaning in explained.items())
         if legend != self.legend:
             self.legend = legend
@@ -188,6 +232,7 @@ class OrderTable(ScrollView, can_focus=True):
         size = Size(min(sum(widths) + len(widths), max(self.size.width, 1)), len(self.lines) + 1)
         if size != self.virtual_size:
             self.virtual_size = size
+        return changed if same_widths else None
 
     def on_resize(self, event: Resize) -> None:
         self._fit()
@@ -206,7 +251,7 @@ class OrderTable(ScrollView, can_focus=True):
 
     def first_line(self, key: str) -> int:
         """The screen line (below the header) where `key`'s row starts."""
-        return next((i for i, (k, n) in enumerate(self.lines) if k == key and n == 0), 0)
+        return self._first_line.get(key, 0)
 
     # --- keys and mouse -------------------------------------------------------------------
     def _move(self, index: int) -> None:
@@ -237,7 +282,8 @@ class OrderTable(ScrollView, can_focus=True):
             self.scroll_to(y=bottom - self.size.height + 2, animate=False)
         elif top < self.scroll_offset.y:
             self.scroll_to(y=top, animate=False)
-        self.refresh()
+        # The two rows the cursor left and reached (a scroll repaints the rest itself).
+        self._refresh_rows({self.keys[i] for i in (old, new) if 0 <= i < len(self.keys)})
 
     # --- rendering ------------------------------------------------------------------------
     def _line(self, cells: Row, style: Style) -> Strip:

@@ -13,7 +13,7 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from tracker.rules.view import PromptView
-from tracker.ui.widgets.base import Panel
+from tracker.ui.widgets.base import Panel, PanelText
 
 
 class PromptBar(Panel):
@@ -28,7 +28,7 @@ class PromptBar(Panel):
     read_only: var[bool] = var(False)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="prompt-body")
+        yield PanelText(id="prompt-body")
 
     def watch_prompt(self) -> None:
         self.redraw()

@@ -14,7 +14,7 @@ from textual.reactive import var
 from textual.widgets import Static
 
 from tracker.rules.view import Block, OddsView, Span, odds_block
-from tracker.ui.widgets.base import Panel, to_text
+from tracker.ui.widgets.base import Panel, PanelText, to_text
 
 
 class TextPanel(Panel):
@@ -31,7 +31,7 @@ class TextPanel(Panel):
     odds: var[OddsView | None] = var(None)
 
     def compose(self) -> ComposeResult:
-        yield Static(classes="panel-body")
+        yield PanelText(classes="panel-body")
 
     def watch_block(self) -> None:
         self.redraw()
