@@ -8,13 +8,18 @@ is parsed. These tests check the result is the screen a GM would have had withou
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
 
 import pytest
+from textual.css.stylesheet import Stylesheet
+from textual.filter import ANSIToTruecolor
 from textual.geometry import Size
 from textual.widgets import TabbedContent
 
-from tests.ui.conftest import make_app
+from tests.ui.conftest import EXAMPLES, make_app
+from tracker.store.save import load_session
+from tracker.ui.app import TrackerApp
 from tracker.ui.screens.main import TrackerScreen, breakpoint_classes
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.conditions import ConditionsPanel
@@ -85,5 +90,57 @@ def test_the_chosen_theme_colours_the_first_frame(tmp_path: Path, private_config
             default = app.get_theme("textual-dark")
             assert default is not None and default.to_color_system().generate()["primary"] != ours
             assert app.stylesheet._variables["primary"] == ours
+
+    asyncio.run(drive())
+
+
+@pytest.mark.parametrize("theme", ["breach-dark", "parchment-light", "textual-light", "high-contrast"])
+def test_a_theme_chosen_at_start_is_the_one_textual_would_have_set(tmp_path: Path, theme: str) -> None:
+    """The app sets its starting theme without Textual's watcher (which would parse the CSS again for the
+    first frame); the app must end up as if the watcher had run: the same theme classes, CSS variables
+    and ANSI colour filter as when the same theme is set on the running app."""
+    target = tmp_path / "brawl.toml"
+    shutil.copy(EXAMPLES / "brawl.toml", target)
+    app = TrackerApp(load_session(target), target, theme=theme)
+
+    def looks(app: TrackerApp) -> tuple[object, ...]:
+        shown = {c for c in app.classes if c.startswith("-theme-") or c in ("-dark-mode", "-light-mode")}
+        ansi = [(f.enabled, f._terminal_theme) for f in app._filters if isinstance(f, ANSIToTruecolor)]
+        return shown, dict(app.stylesheet._variables), ansi
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            at_start = looks(app)
+            app.theme = "textual-dark" if theme != "textual-dark" else "textual-light"
+            await pilot.pause()
+            app.theme = theme  # Textual's own way, watcher and all
+            await pilot.pause()
+            assert looks(app) == at_start
+            assert app.theme == theme
+
+    asyncio.run(drive())
+
+
+def test_the_first_frame_parses_the_stylesheets_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12 (start-up): nothing before the first frame makes Textual re-parse every stylesheet (a
+    theme set the usual way, a theme set once the app runs); a later theme change still does."""
+    reparsed: list[int] = []
+    original = Stylesheet.reparse
+
+    def counted(self: Stylesheet) -> None:
+        reparsed.append(1)
+        original(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    app = make_app(tmp_path, "brawl.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert reparsed == []
+            app.theme = "parchment-light"
+            await pilot.pause()
+            assert reparsed == [1]
 
     asyncio.run(drive())

@@ -84,7 +84,8 @@ class TrackerApp(App[None]):
         """Register the themes and pick one before the stylesheet is first parsed; the problems to show.
 
         Choosing it here rather than in `on_mount` matters for start-up: a theme set once the app runs
-        makes Textual parse every stylesheet a second time (a sixth of the first frame's work).
+        makes Textual parse every stylesheet a second time (a sixth of the first frame's work), and so
+        does setting `theme` here the usual way (its watcher queues the same re-parse for the first frame).
         """
         themes, problems = load_themes()
         for theme in themes:
@@ -94,7 +95,13 @@ class TrackerApp(App[None]):
         if wanted not in self.available_themes:
             problems.append(f"unknown theme '{wanted}'; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self.theme = wanted
+        # Set without Textual's watcher, which queues a second parse and styling of everything for the
+        # first frame (about 30 M instructions); before the app runs, what it does is done here instead:
+        # the theme's classes and the ANSI colour filter (nobody listens for the theme's signal yet).
+        self.set_reactive(App.theme, wanted)
+        dark = self.current_theme.dark
+        self.update_classes({f"-theme-{wanted}": True, "-dark-mode": dark, "-light-mode": not dark}, update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
         # The stylesheet was made in App.__init__ with the default theme's variables: give it these
         # before anything is parsed with them.
         self.stylesheet.set_variables(self.get_css_variables())
