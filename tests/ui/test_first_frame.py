@@ -1,8 +1,9 @@
 """What the start-up work of issue 12 must not change: the screen looks and behaves as if nothing waited.
 
-The GM screen is born with its breakpoint classes (so Textual styles it once), its hidden tabs' panels
-are mounted just after the first frame (Textual's `Lazy`), and the theme is chosen before the stylesheet
-is parsed. These tests check the result is the screen a GM would have had without those shortcuts.
+The GM screen is born with its breakpoint classes (so Textual styles it once), it is the app's first
+screen (not pushed over an empty one), its hidden tabs' panels are mounted just after the first frame,
+and the theme is chosen (without Textual's watcher) before the stylesheet is parsed. These tests check
+the result is the screen a GM would have had without those shortcuts.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 from textual.css.stylesheet import Stylesheet
 from textual.filter import ANSIToTruecolor
 from textual.geometry import Size
+from textual.pilot import Pilot
 from textual.widgets import TabbedContent
 
 from tests.ui.conftest import EXAMPLES, make_app
@@ -144,3 +146,23 @@ def test_the_first_frame_parses_the_stylesheets_once(tmp_path: Path, monkeypatch
             assert reparsed == [1]
 
     asyncio.run(drive())
+
+
+@pytest.mark.parametrize("player", [False, True])
+def test_the_main_screen_is_the_only_one_and_ready_with_the_app(tmp_path: Path, player: bool) -> None:
+    """The GM's (or the players') screen is the app's first screen, not pushed over an empty one (one
+    screen to style and lay out for the first frame), and it is mounted by the time the app is ready,
+    as a pushed screen was: what runs first (a pilot, a notice) finds its widgets."""
+    target = tmp_path / "brawl.toml"
+    shutil.copy(EXAMPLES / "brawl.toml", target)
+    app = TrackerApp(load_session(target), target, player=player)
+    seen: list[object] = []
+
+    async def at_ready(pilot: Pilot[None]) -> None:
+        screen = pilot.app.screen
+        seen.extend([len(pilot.app.screen_stack), type(screen).__name__, screen.is_mounted])
+        seen.append(len(screen.query("#side" if not player else "#player-table")))
+        pilot.app.exit()
+
+    app.run(headless=True, size=(120, 40), auto_pilot=at_ready)
+    assert seen == [1, "PlayerScreen" if player else "TrackerScreen", True, 1]

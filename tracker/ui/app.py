@@ -134,19 +134,28 @@ class TrackerApp(App[None]):
         app._held = held
         return app
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
+        # The main screen is the default one (`get_default_screen`): wait until it is mounted, as a screen
+        # pushed here would have been, so what runs next (a pilot, a test, the notices) finds its widgets.
+        # Textual's own `AwaitMount` would also ask for a second layout of the whole screen (20 M).
+        await self.screen._mounted_event.wait()
         for problem in self._theme_problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
         if self.session is None:
             self.push_screen(WaitingScreen(self.path, self._invalid))
-        else:
-            self.push_screen(self._main_screen())
         if self._held is not None:
             from tracker.ui.screens.modals import HeldScreen
 
             self.push_screen(HeldScreen(self._held))
         if self.follow:
             self.watch_file()
+
+    def get_default_screen(self) -> Screen[None]:
+        """The first screen is the one the app shows, not an empty one under it: Textual then mounts,
+        styles and lays out one screen for the first frame instead of two (about 40 M instructions)."""
+        if self.session is None:
+            return super().get_default_screen()  # a viewer waiting for its file: the waiting screen goes on top
+        return self._main_screen()
 
     def _main_screen(self) -> Screen[None]:
         if self.player:

@@ -15,7 +15,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
-from textual.lazy import Lazy
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
@@ -119,25 +118,25 @@ class TrackerScreen(Screen[None]):
         yield Static(id="caption", markup=False)
         with Horizontal(id="body"):
             yield InitiativePanel(id="order").data_bind(order=TrackerScreen.order)
-            # The hidden tabs' panels are mounted just after the first frame (`Lazy`): a GM sees the
-            # fight sooner, and the panel a tab reveals has caught up by then (`Panel.catch_up`).
+            # The hidden tabs' panels are mounted just after the first frame (`_mount_hidden_panels`): a
+            # GM sees the fight sooner, and the panel a tab reveals has caught up by then (`Panel.catch_up`).
+            self._hidden_panels = {
+                "tab-conditions": ConditionsPanel().data_bind(
+                    subject=TrackerScreen.subject, notes=TrackerScreen.conditions
+                ),
+                "tab-field": self._family_panel("field").data_bind(
+                    block=TrackerScreen.field, field_map=TrackerScreen.field_map
+                ),
+                "tab-resources": self._family_panel("resources").data_bind(block=TrackerScreen.resources),
+                "tab-log": LogPanel().data_bind(entries=TrackerScreen.log_slice),
+            }
             with TabbedContent(id="side"):
                 with TabPane("Turn", id="tab-turn"):
                     yield TextPanel(id="turn").data_bind(block=TrackerScreen.turn)
-                with TabPane("Conditions", id="tab-conditions"):
-                    yield Lazy(
-                        ConditionsPanel().data_bind(subject=TrackerScreen.subject, notes=TrackerScreen.conditions)
-                    )
-                with TabPane(family.tab_titles["field"], id="tab-field"):
-                    yield Lazy(
-                        self._family_panel("field").data_bind(
-                            block=TrackerScreen.field, field_map=TrackerScreen.field_map
-                        )
-                    )
-                with TabPane(family.tab_titles["resources"], id="tab-resources"):
-                    yield Lazy(self._family_panel("resources").data_bind(block=TrackerScreen.resources))
-                with TabPane("Log", id="tab-log"):
-                    yield Lazy(LogPanel().data_bind(entries=TrackerScreen.log_slice))
+                yield TabPane("Conditions", id="tab-conditions")
+                yield TabPane(family.tab_titles["field"], id="tab-field")
+                yield TabPane(family.tab_titles["resources"], id="tab-resources")
+                yield TabPane("Log", id="tab-log")
                 with TabPane("Story", id="tab-story"):
                     # The Story panel (and textual-plotext) is imported when the tab is first shown.
                     yield Static("The story of the fight is told here.", id="story-wait", markup=False)
@@ -194,6 +193,15 @@ class TrackerScreen(Screen[None]):
         self.query_one(PromptBar).read_only = self.read_only
         self.query_one("#caption", Static).display = False
         self.rebuild(self.tracker.revision)
+        self.call_after_refresh(self._mount_hidden_panels)
+
+    def _mount_hidden_panels(self) -> None:
+        """Put the hidden tabs' panels in their tabs once the first frame is out (what Textual's `Lazy`
+        does, without its placeholder widgets)."""
+        for pane_id, panel in self._hidden_panels.items():
+            pane = self.query_one(f"#{pane_id}", TabPane)
+            if pane.is_attached:  # not when the app quits at once (q before the first frame): it let go of them
+                pane.mount(panel)
 
     # --- the view ----------------------------------------------------------------------------
     def rebuild(self, revision: int) -> None:
