@@ -158,7 +158,7 @@ def test_the_main_screen_is_the_only_one_and_ready_with_the_app(tmp_path: Path, 
     app = TrackerApp(load_session(target), target, player=player)
     seen: list[object] = []
 
-    async def at_ready(pilot: Pilot[None]) -> None:
+    async def at_ready(pilot: Pilot[object]) -> None:
         screen = pilot.app.screen
         seen.extend([len(pilot.app.screen_stack), type(screen).__name__, screen.is_mounted])
         seen.append(len(screen.query("#side" if not player else "#player-table")))
