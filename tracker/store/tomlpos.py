@@ -8,7 +8,7 @@ of tables entries numbered as pydantic numbers them (``combatants.2.rank_value``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 Path = tuple[str | int, ...]
 
@@ -163,8 +163,7 @@ def _string_end(line: str, i: int) -> int:
     return len(line)
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """One table as its file wrote it: the file (None: the file being read), its key positions, the table's
     key path in it (``("stat_blocks", 2)``) and the keys it wrote."""
 
@@ -174,8 +173,7 @@ class Source:
     keys: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
-class Origin:
+class Origin(NamedTuple):
     """Where one combatant or stat block of an expanded encounter was written (CONTRACT.md §2.1).
 
     A combatant made ``from`` a stat block has two sources: its own entry and the block. A key the entry wrote
