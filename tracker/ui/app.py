@@ -20,7 +20,6 @@ from textual.widgets import Static
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.store import files
-from tracker.store.save import encounter_text, session_from_text
 from tracker.ui.config import load_config, save_config
 from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.themes import DEFAULT_THEME, load_themes
@@ -68,10 +67,13 @@ class TrackerApp(App[None]):
         self.read_only = read_only or player or follow
         self.player = player
         self.follow = follow
-        self._durable = encounter_text(session) if session is not None else ""
+        #: The file's text as last saved, to go back to when a save fails (`submit`); worked out just after
+        #: the first frame or before the first command, whichever comes first (`_durable_text`).
+        self._durable: str | None = None
         #: Counts accepted commands (and file changes a viewer saw); the screens' views carry it.
         self.revision = 0
-        self._last_text = self._durable
+        #: The text a viewer's session was last loaded from (`reload_file` skips a file that did not change).
+        self._last_text = ""
         #: Why a viewer without a session waits: the file's first problem, or None when it is missing.
         self._invalid: str | None = None
         #: Why this viewer is not the GM view it was asked for (the file is run elsewhere); asked first.
@@ -129,6 +131,7 @@ class TrackerApp(App[None]):
             if path.exists() or path.is_symlink():
                 invalid = _reason(exc, player)
         app = cls(session, path, theme=theme, player=player, follow=True)
+        app._last_text = text if session is not None else ""
         app._follower = follower
         app._invalid = invalid
         app._held = held
@@ -149,6 +152,7 @@ class TrackerApp(App[None]):
             self.push_screen(HeldScreen(self._held))
         if self.follow:
             self.watch_file()
+        self.call_after_refresh(self._after_first_frame)
 
     def get_default_screen(self) -> Screen[None]:
         """The first screen is the one the app shows, not an empty one under it: Textual then mounts,
@@ -243,10 +247,26 @@ class TrackerApp(App[None]):
                 screen.revision = self.revision
 
     # --- the one way state changes ----------------------------------------------------------
+    def _durable_text(self) -> str:
+        """The file's text as last saved, which `submit` goes back to when a save fails; worked out once,
+        after the first frame (the save module and its TOML writer are 20 M instructions of start-up)."""
+        if self._durable is None:
+            from tracker.store.save import encounter_text
+
+            self._durable = encounter_text(self.session)
+        return self._durable
+
+    def _after_first_frame(self) -> None:
+        if not self.read_only and self.session is not None:
+            self._durable_text()  # now, not in the GM's first keypress
+
     def submit(self, line: str) -> str | None:
         """Run one command; None when accepted and saved, else the one-line reason."""
         if self.read_only:
             return "this is a read-only view"
+        from tracker.store.save import encounter_text, session_from_text
+
+        durable = self._durable_text()
         try:
             self.session.execute(line)
         except Refusal as exc:
@@ -255,7 +275,7 @@ class TrackerApp(App[None]):
         try:
             files.write_text(self.path, text)
         except OSError as exc:
-            self.session = session_from_text(self._durable, str(self.path))
+            self.session = session_from_text(durable, str(self.path))
             self.bump()
             return f"not saved, so not done: {exc.strerror or exc}"
         self._durable = text
