@@ -1,4 +1,4 @@
-"""Themes are data: a TOML file → a pydantic model → a Textual `Theme` (ARCHITECTURE.md practice 6).
+"""Themes are data: a TOML file → a checked theme → a Textual `Theme` (ARCHITECTURE.md practice 6).
 
 A broken theme file becomes a notification, never a crash; the built-in themes ship in the package
 ``tracker.themes``, and a user may add more in the config folder's ``themes/``.
@@ -9,8 +9,8 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
@@ -18,43 +18,54 @@ from tracker.ui.config import config_dir
 
 DEFAULT_THEME = "breach-dark"
 
+#: A theme file's colour keys (Textual's colour system); `name` and `dark` are its other keys.
+COLOURS = (
+    "primary",
+    "secondary",
+    "accent",
+    "warning",
+    "error",
+    "success",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+)
+KEYS = frozenset({"name", "dark", *COLOURS})
 
-class ThemeFile(BaseModel):
-    """One theme file's fields; colours are checked by Textual's own parser."""
 
-    model_config = ConfigDict(extra="forbid")
+def _plain_theme(data: dict[str, Any]) -> Theme | None:
+    """The theme a plainly valid file describes (a name, `dark` true or false, `primary` and only known
+    keys, every colour one Textual reads); None for anything else, which `theme_file` then words.
 
-    name: str = Field(min_length=1)
-    dark: bool = True
-    primary: str
-    secondary: str | None = None
-    accent: str | None = None
-    warning: str | None = None
-    error: str | None = None
-    success: str | None = None
-    foreground: str | None = None
-    background: str | None = None
-    surface: str | None = None
-    panel: str | None = None
-
-    def to_theme(self) -> Theme:
-        colours = self.model_dump(exclude={"name", "dark"}, exclude_none=True)
-        for key, value in colours.items():
-            try:
-                Color.parse(value)
-            except ColorParseError:
-                raise ValueError(f"{key}: '{value}' is not a colour") from None
-        return Theme(name=self.name, dark=self.dark, **colours)
+    Start-up reads the themes this way: pydantic's model of the file (`tracker.ui.theme_file`) costs more
+    to build than every theme does to read. It accepts no file the model would refuse or read otherwise.
+    """
+    name, dark = data.get("name"), data.get("dark", True)
+    if not (isinstance(name, str) and name and isinstance(dark, bool) and "primary" in data and data.keys() <= KEYS):
+        return None
+    colours = {key: value for key, value in data.items() if key in COLOURS}
+    for value in colours.values():
+        if not isinstance(value, str):
+            return None
+        try:
+            Color.parse(value)
+        except ColorParseError:
+            return None
+    return Theme(name=name, dark=dark, **colours)
 
 
 def _read(text: str, label: str) -> Theme:
     try:
-        return ThemeFile.model_validate(tomllib.loads(text)).to_theme()
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ValueError(f"{label}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
-    except ValueError as exc:  # a bad colour, or TOML that does not parse
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{label}: {exc}") from None
+    theme = _plain_theme(data)
+    if theme is None:
+        from tracker.ui.theme_file import checked_theme
+
+        theme = checked_theme(data, label)
+    return theme
 
 
 def load_themes() -> tuple[list[Theme], list[str]]:
