@@ -12,13 +12,14 @@ import asyncio
 import gc
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.css.stylesheet import Stylesheet
 from textual.filter import ANSIToTruecolor
 from textual.geometry import Size
 from textual.pilot import Pilot
-from textual.widgets import TabbedContent
+from textual.widgets import Static, TabbedContent
 
 from tests.ui.conftest import EXAMPLES, make_app
 from tracker.store.save import load_session
@@ -27,6 +28,7 @@ from tracker.ui.screens.main import TrackerScreen, breakpoint_classes
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.conditions import ConditionsPanel
 from tracker.ui.widgets.log import LogPanel
+from tracker.ui.widgets.order_table import OrderTable
 from tracker.ui.widgets.text_panel import TextPanel
 
 BANDS = {"-narrow", "-wide", "-short", "-tall"}
@@ -197,3 +199,31 @@ def test_the_collector_is_paused_until_the_first_frame_is_out(tmp_path: Path, mo
 
     make_app(tmp_path, "duel.toml").run(headless=True, size=(120, 40), auto_pilot=quit_at_once)
     assert gc.isenabled()
+
+
+@pytest.mark.parametrize("example", ["brawl.toml", "skirmish_srd.toml"])
+def test_the_first_frame_shows_the_title_and_the_order(tmp_path: Path, example: str) -> None:
+    """Issue 12 measures the start-up to the frame that shows the encounter: the very first frame the app
+    writes already has the title line and the order table's rows, as every later one does."""
+    app = make_app(tmp_path, example)
+    frames: list[tuple[str, int]] = []
+    display = app._display
+
+    def recording(*args: Any, **kwargs: Any) -> None:
+        if not frames:
+            screen = app.screen
+            frames.append((str(screen.query_one("#title", Static).render()), len(screen.query_one(OrderTable).keys)))
+        display(*args, **kwargs)
+
+    app._display = recording  # type: ignore[method-assign]
+    later: list[tuple[str, int]] = []
+
+    async def settled(pilot: Pilot[object]) -> None:
+        await pilot.pause()
+        screen = pilot.app.screen
+        later.append((str(screen.query_one("#title", Static).render()), len(screen.query_one(OrderTable).keys)))
+        pilot.app.exit()
+
+    app.run(headless=True, size=(120, 40), auto_pilot=settled)
+    assert frames == later
+    assert app.session.setup.encounter.name in frames[0][0] and frames[0][1] > 0

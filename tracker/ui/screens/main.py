@@ -270,14 +270,16 @@ class TrackerScreen(Screen[None]):
         self._draw_title()
 
     def _draw_title(self) -> None:
-        """The title, shortened by priority to the screen's width (`tracker.ui.title`)."""
-        if self.header is None or not self.is_mounted:
+        """The title, shortened by priority to the screen's width (`tracker.ui.title`); drawn from
+        `on_mount` on, when the screen has its size (the first frame must show it)."""
+        titles = self.query("#title")
+        if self.header is None or not titles:  # not composed yet
             return
         width = max(20, self.size.width - 2)
         text = fit_title(title_parts(self.header, self.read_only), width)
         if text != getattr(self, "_title_text", None):
             self._title_text = text
-            self.query_one("#title", Static).update(text, layout=False)
+            titles.first(Static).update(text, layout=False)
 
     def show_caption(self, text: str | None) -> None:
         """The demo's caption for the step being played (hidden when None)."""
