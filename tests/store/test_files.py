@@ -8,7 +8,6 @@ import stat
 import sys
 import textwrap
 import tomllib
-from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -324,14 +323,13 @@ def test_a_file_that_loads_cleanly_is_never_scanned_for_positions(
     """Issue 12 (start-up): positions are for problems; a valid file's load never works them out, and a
     problem still gets its `FILE:LINE:COL`."""
     scanned: list[str] = []
-    scan = Positions.where.func
+    scan = Positions._scan
 
     def counted(self: Positions) -> dict[tuple[str | int, ...], tuple[int, int]]:
         scanned.append("scan")
         return scan(self)
 
-    monkeypatch.setattr(Positions, "where", cached_property(counted))
-    monkeypatch.setattr(Positions.where, "attrname", "where")
+    monkeypatch.setattr(Positions, "_scan", counted)
     good = tmp_path / "good.toml"
     good.write_text(ENCOUNTER, encoding="utf-8")
     files.load(good)

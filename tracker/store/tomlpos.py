@@ -37,6 +37,9 @@ class Positions:
     @cached_property
     def where(self) -> dict[Path, tuple[int, int]]:
         """Every table header's and key's position, by key path."""
+        return self._scan()
+
+    def _scan(self) -> dict[Path, tuple[int, int]]:
         text = self._text
         where: dict[Path, tuple[int, int]] = {}
         counters: dict[tuple[str, ...], int] = {}
