@@ -160,10 +160,11 @@ class TrackerApp(App[None]):
         """Run the app with the garbage collector paused until the first frame is out (`_after_first_frame`).
 
         Nothing the first frame builds is garbage for long, but its allocations set off collections that
-        walk everything built so far (a tenth of the first frame's work, 27 M instructions); the collector
-        is back on once the GM sees the fight, and in any case when the app ends.
+        walk everything built so far (a tenth of the first frame's work, 27 M instructions). The collector
+        is on once the GM sees the fight, and in any case when the app ends, also when the caller had
+        paused it (`tracker run` does from the start: `tracker.cli.collector_paused`).
         """
-        self._gc_paused = gc.isenabled()
+        self._gc_paused = True
         gc.disable()
         try:
             return await super().run_async(**options)
