@@ -29,10 +29,8 @@ from tracker.ui.screens.bindings import GM_BINDINGS, GM_ONLY_ACTIONS
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.command import CommandLine, CommandSuggester
-from tracker.ui.widgets.conditions import ConditionsPanel
 from tracker.ui.widgets.initiative import InitiativePanel
 from tracker.ui.widgets.log import LogPanel, LogSlice
-from tracker.ui.widgets.map_panel import MapPanel
 from tracker.ui.widgets.order_table import OrderTable
 from tracker.ui.widgets.prompt import PromptBar
 from tracker.ui.widgets.text_panel import TextPanel
@@ -118,18 +116,7 @@ class TrackerScreen(Screen[None]):
         yield Static(id="caption", markup=False)
         with Horizontal(id="body"):
             yield InitiativePanel(id="order").data_bind(order=TrackerScreen.order)
-            # The hidden tabs' panels are mounted just after the first frame (`_mount_hidden_panels`): a
-            # GM sees the fight sooner, and the panel a tab reveals has caught up by then (`Panel.catch_up`).
-            self._hidden_panels = {
-                "tab-conditions": ConditionsPanel().data_bind(
-                    subject=TrackerScreen.subject, notes=TrackerScreen.conditions
-                ),
-                "tab-field": self._family_panel("field").data_bind(
-                    block=TrackerScreen.field, field_map=TrackerScreen.field_map
-                ),
-                "tab-resources": self._family_panel("resources").data_bind(block=TrackerScreen.resources),
-                "tab-log": LogPanel().data_bind(entries=TrackerScreen.log_slice),
-            }
+            # The hidden tabs' panels are made just after the first frame (`_mount_hidden_panels`).
             with TabbedContent(id="side"):
                 with TabPane("Turn", id="tab-turn"):
                     yield TextPanel(id="turn").data_bind(block=TrackerScreen.turn)
@@ -155,6 +142,8 @@ class TrackerScreen(Screen[None]):
     def _family_panel(self, tab: str) -> TextPanel:
         """The Melee/Zones or Fate Deck/Pools panel; the family's odds tab shows the odds above its text,
         and the field tab draws the family's map above all."""
+        from tracker.ui.widgets.map_panel import MapPanel
+
         panel = MapPanel(id=tab) if tab == "field" else TextPanel(id=tab)
         if self.session.family.odds_tab == tab:
             panel.data_bind(odds=TrackerScreen.odds)
@@ -196,9 +185,22 @@ class TrackerScreen(Screen[None]):
         self.call_after_refresh(self._mount_hidden_panels)
 
     def _mount_hidden_panels(self) -> None:
-        """Put the hidden tabs' panels in their tabs once the first frame is out (what Textual's `Lazy`
-        does, without its placeholder widgets)."""
-        for pane_id, panel in self._hidden_panels.items():
+        """Make the hidden tabs' panels and put them in their tabs once the first frame is out (what
+        Textual's `Lazy` does, without its placeholder widgets, and without their modules at start-up): a
+        GM sees the fight sooner, and the panel a tab reveals has caught up by then (`Panel.catch_up`)."""
+        from tracker.ui.widgets.conditions import ConditionsPanel
+
+        panels = {
+            "tab-conditions": ConditionsPanel().data_bind(
+                subject=TrackerScreen.subject, notes=TrackerScreen.conditions
+            ),
+            "tab-field": self._family_panel("field").data_bind(
+                block=TrackerScreen.field, field_map=TrackerScreen.field_map
+            ),
+            "tab-resources": self._family_panel("resources").data_bind(block=TrackerScreen.resources),
+            "tab-log": LogPanel().data_bind(entries=TrackerScreen.log_slice),
+        }
+        for pane_id, panel in panels.items():
             pane = self.query_one(f"#{pane_id}", TabPane)
             if pane.is_attached:  # not when the app quits at once (q before the first frame): it let go of them
                 pane.mount(panel)
