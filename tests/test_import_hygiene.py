@@ -155,11 +155,13 @@ GM_PROBE = textwrap.dedent(
 )
 
 #: What the GM's screen never needs to show an encounter: the other family, the player's screen, the
-#: modals (loaded when opened), the demo, the browser server and the file watcher (viewers only).
+#: modals (loaded when opened), the demo, the browser server, the file watcher (viewers only) and the theme
+#: file model (only for a theme file the plain reading cannot accept).
 NOT_FOR_THE_GM = (
     "tracker.ui.screens.player",
     "tracker.ui.screens.modals",
     "tracker.ui.demo",
+    "tracker.ui.theme_file",
     "textual_serve",
     "watchfiles",
 )

@@ -7,10 +7,12 @@ Every failure reaches the user as one line on stderr with a non-zero exit, never
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -323,6 +325,11 @@ def cmd_carry(path: str) -> int:
 
 def cmd_run(path: str, theme: str | None) -> int:
     """The GM's screen on an encounter file: the only process that writes it (CONTRACT.md §5)."""
+    with collector_paused():
+        return _run(path, theme)
+
+
+def _run(path: str, theme: str | None) -> int:
     from tracker.store.lock import FileHeld, WriterLock
     from tracker.store.save import load_session
 
@@ -363,11 +370,25 @@ def cmd_view(path: str, theme: str | None, player: bool, held: str | None = None
     `held`: why the GM view could not open (the file is being run elsewhere); the view first says
     so and asks whether to follow read-only, as `tracker run` asks in a terminal."""
     from tracker.store.validated import remember_validations
-    from tracker.ui.app import TrackerApp
 
     remember_validations(write=False)  # every change it follows is a document no one opens again
-    TrackerApp.viewer(Path(path), theme=theme, player=player, held=held).run()
+    with collector_paused():
+        from tracker.ui.app import TrackerApp
+
+        TrackerApp.viewer(Path(path), theme=theme, player=player, held=held).run()
     return 0
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No garbage collection while a screen loads its modules and its file: nothing made then is garbage
+    for long, and each collection would walk it all again. The app turns the collector back on once its
+    first frame is out (`TrackerApp.run_async`); it is on again here in any case."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def cmd_builtin(theme: str | None) -> int:

@@ -243,3 +243,22 @@ def test_stale_temp_files_are_removed(tmp_path: Path) -> None:
     (tmp_path / ".other.toml.abc.tmp").write_text("not ours")
     assert remove_stale_temp_files(target) == 1
     assert target.exists() and (tmp_path / ".other.toml.abc.tmp").exists()
+
+
+@pytest.mark.parametrize("command", ["run", "view"])
+def test_a_screen_loads_with_the_collector_paused_and_leaves_it_on(
+    duel: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """Issue 12 (start-up): `tracker run` and `tracker view` load the app and the file with the garbage
+    collector paused (the app turns it on after its first frame); it is on again after the command, also
+    when it fails."""
+    import gc
+
+    from tracker.ui.app import TrackerApp
+
+    seen: list[bool] = []
+    monkeypatch.setattr(TrackerApp, "run", lambda self, **_: seen.append(gc.isenabled()))
+    assert cli.main([command, str(duel)]) == 0
+    assert seen == [False] and gc.isenabled()
+    assert cli.main([command, str(duel.with_name("gone.toml"))]) in (0, 1)
+    assert gc.isenabled()

@@ -315,3 +315,31 @@ def test_positions_feed_validation_errors(tmp_path: Path) -> None:
     line = next(n for n, t in enumerate(text.splitlines(), 1) if "sharpness" in t)
     col = text.splitlines()[line - 1].index("sharpness") + 1
     assert info.value.lines() == [f"enc.toml:{line}:{col}: unknown key 'sharpness'"]
+
+
+def test_a_file_that_loads_cleanly_is_never_scanned_for_positions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12 (start-up): positions are for problems; a valid file's load never works them out, and a
+    problem still gets its `FILE:LINE:COL`."""
+    scanned: list[str] = []
+    scan = Positions._scan
+
+    def counted(self: Positions) -> dict[tuple[str | int, ...], tuple[int, int]]:
+        scanned.append("scan")
+        return scan(self)
+
+    monkeypatch.setattr(Positions, "_scan", counted)
+    good = tmp_path / "good.toml"
+    good.write_text(ENCOUNTER, encoding="utf-8")
+    files.load(good)
+    assert scanned == []
+    bad = tmp_path / "bad.toml"
+    bad.write_text(ENCOUNTER.replace("wounds = 8", 'wounds = "eight"'), encoding="utf-8")
+    with pytest.raises(FileInvalid) as caught:
+        files.load(bad)
+    assert scanned and f"{bad}:{at_line(ENCOUNTER, 'wounds = 8')}:" in caught.value.lines()[0]
+
+
+def at_line(text: str, needle: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)

@@ -119,7 +119,7 @@ def test_only_real_table_headers_count() -> None:
 def test_the_kept_part_is_everything_above_the_first_live_table() -> None:
     saved = RICH + "\n[state]\nround = 1\n\n[[history.done]]\nx = 1\n"
     split = split_setup(saved)
-    assert split.setup == RICH + "\n" and split.moved == [] and split.problem is None
+    assert split.setup == RICH + "\n" and split.moved == () and split.problem is None
 
 
 @pytest.mark.parametrize(

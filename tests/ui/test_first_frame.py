@@ -1,24 +1,34 @@
 """What the start-up work of issue 12 must not change: the screen looks and behaves as if nothing waited.
 
-The GM screen is born with its breakpoint classes (so Textual styles it once), its hidden tabs' panels
-are mounted just after the first frame (Textual's `Lazy`), and the theme is chosen before the stylesheet
-is parsed. These tests check the result is the screen a GM would have had without those shortcuts.
+The GM screen is born with its breakpoint classes (so Textual styles it once), it is the app's first
+screen (not pushed over an empty one), its hidden tabs' panels are mounted just after the first frame,
+and the theme is chosen (without Textual's watcher) before the stylesheet is parsed. These tests check
+the result is the screen a GM would have had without those shortcuts.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.css.stylesheet import Stylesheet
+from textual.filter import ANSIToTruecolor
 from textual.geometry import Size
-from textual.widgets import TabbedContent
+from textual.pilot import Pilot
+from textual.widgets import Static, TabbedContent
 
-from tests.ui.conftest import make_app
+from tests.ui.conftest import EXAMPLES, make_app
+from tracker.store.save import load_session
+from tracker.ui.app import TrackerApp
 from tracker.ui.screens.main import TrackerScreen, breakpoint_classes
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.conditions import ConditionsPanel
 from tracker.ui.widgets.log import LogPanel
+from tracker.ui.widgets.order_table import OrderTable
 from tracker.ui.widgets.text_panel import TextPanel
 
 BANDS = {"-narrow", "-wide", "-short", "-tall"}
@@ -87,3 +97,133 @@ def test_the_chosen_theme_colours_the_first_frame(tmp_path: Path, private_config
             assert app.stylesheet._variables["primary"] == ours
 
     asyncio.run(drive())
+
+
+@pytest.mark.parametrize("theme", ["breach-dark", "parchment-light", "textual-light", "high-contrast"])
+def test_a_theme_chosen_at_start_is_the_one_textual_would_have_set(tmp_path: Path, theme: str) -> None:
+    """The app sets its starting theme without Textual's watcher (which would parse the CSS again for the
+    first frame); the app must end up as if the watcher had run: the same theme classes, CSS variables
+    and ANSI colour filter as when the same theme is set on the running app."""
+    target = tmp_path / "brawl.toml"
+    shutil.copy(EXAMPLES / "brawl.toml", target)
+    app = TrackerApp(load_session(target), target, theme=theme)
+
+    def looks(app: TrackerApp) -> tuple[object, ...]:
+        shown = {c for c in app.classes if c.startswith("-theme-") or c in ("-dark-mode", "-light-mode")}
+        ansi = [(f.enabled, f._terminal_theme) for f in app._filters if isinstance(f, ANSIToTruecolor)]
+        return shown, dict(app.stylesheet._variables), ansi
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            at_start = looks(app)
+            app.theme = "textual-dark" if theme != "textual-dark" else "textual-light"
+            await pilot.pause()
+            app.theme = theme  # Textual's own way, watcher and all
+            await pilot.pause()
+            assert looks(app) == at_start
+            assert app.theme == theme
+
+    asyncio.run(drive())
+
+
+def test_the_first_frame_parses_the_stylesheets_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12 (start-up): nothing before the first frame makes Textual re-parse every stylesheet (a
+    theme set the usual way, a theme set once the app runs); a later theme change still does."""
+    reparsed: list[int] = []
+    original = Stylesheet.reparse
+
+    def counted(self: Stylesheet) -> None:
+        reparsed.append(1)
+        original(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counted)
+    app = make_app(tmp_path, "brawl.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert reparsed == []
+            app.theme = "parchment-light"
+            await pilot.pause()
+            assert reparsed == [1]
+
+    asyncio.run(drive())
+
+
+@pytest.mark.parametrize("player", [False, True])
+def test_the_main_screen_is_the_only_one_and_ready_with_the_app(tmp_path: Path, player: bool) -> None:
+    """The GM's (or the players') screen is the app's first screen, not pushed over an empty one (one
+    screen to style and lay out for the first frame), and it is mounted by the time the app is ready,
+    as a pushed screen was: what runs first (a pilot, a notice) finds its widgets."""
+    target = tmp_path / "brawl.toml"
+    shutil.copy(EXAMPLES / "brawl.toml", target)
+    app = TrackerApp(load_session(target), target, player=player)
+    seen: list[object] = []
+
+    async def at_ready(pilot: Pilot[object]) -> None:
+        screen = pilot.app.screen
+        seen.extend([len(pilot.app.screen_stack), type(screen).__name__, screen.is_mounted])
+        seen.append(len(screen.query("#side" if not player else "#player-table")))
+        pilot.app.exit()
+
+    app.run(headless=True, size=(120, 40), auto_pilot=at_ready)
+    assert seen == [1, "PlayerScreen" if player else "TrackerScreen", True, 1]
+
+
+def test_the_collector_is_paused_until_the_first_frame_is_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 12: no garbage collection while the first frame is built; the collector is back on once it is
+    out, with the app running, and after an app that quit before its first frame."""
+    assert gc.isenabled()
+    seen: dict[str, bool] = {}
+    original = TrackerApp._after_first_frame
+
+    def after(self: TrackerApp) -> None:
+        seen["before"] = gc.isenabled()
+        original(self)
+        seen["after"] = gc.isenabled()
+
+    monkeypatch.setattr(TrackerApp, "_after_first_frame", after)
+
+    async def look(pilot: Pilot[object]) -> None:
+        await pilot.pause()
+        seen["running"] = gc.isenabled()
+        pilot.app.exit()
+
+    make_app(tmp_path, "brawl.toml").run(headless=True, size=(120, 40), auto_pilot=look)
+    assert seen == {"before": False, "after": True, "running": True}
+    assert gc.isenabled()
+
+    async def quit_at_once(pilot: Pilot[object]) -> None:
+        pilot.app.exit()
+
+    make_app(tmp_path, "duel.toml").run(headless=True, size=(120, 40), auto_pilot=quit_at_once)
+    assert gc.isenabled()
+
+
+@pytest.mark.parametrize("example", ["brawl.toml", "skirmish_srd.toml"])
+def test_the_first_frame_shows_the_title_and_the_order(tmp_path: Path, example: str) -> None:
+    """Issue 12 measures the start-up to the frame that shows the encounter: the very first frame the app
+    writes already has the title line and the order table's rows, as every later one does."""
+    app = make_app(tmp_path, example)
+    frames: list[tuple[str, int]] = []
+    display = app._display
+
+    def recording(*args: Any, **kwargs: Any) -> None:
+        if not frames:
+            screen = app.screen
+            frames.append((str(screen.query_one("#title", Static).render()), len(screen.query_one(OrderTable).keys)))
+        display(*args, **kwargs)
+
+    app._display = recording  # type: ignore[method-assign]
+    later: list[tuple[str, int]] = []
+
+    async def settled(pilot: Pilot[object]) -> None:
+        await pilot.pause()
+        screen = pilot.app.screen
+        later.append((str(screen.query_one("#title", Static).render()), len(screen.query_one(OrderTable).keys)))
+        pilot.app.exit()
+
+    app.run(headless=True, size=(120, 40), auto_pilot=settled)
+    assert frames == later
+    assert app.session.setup.encounter.name in frames[0][0] and frames[0][1] > 0

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from tracker.rules import names
 from tracker.rules.commands import Command, count
@@ -27,8 +26,7 @@ MAX_COUNT = 20
 SheetT = TypeVar("SheetT", bound=Sheet)
 
 
-@dataclass(frozen=True)
-class Arrival(Generic[SheetT]):
+class Arrival(NamedTuple, Generic[SheetT]):
     """One newcomer: its name, the stat block it copies, and the side ``side=`` gave it (None: the block's)."""
 
     name: str

@@ -14,9 +14,9 @@ Names stay as typed here; the engine resolves them (unique prefixes) against the
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Literal, NamedTuple
 
 from tracker.rules.errors import Refusal
 
@@ -28,19 +28,17 @@ ArgKind = Literal[
 ]
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """A parsed command: its verb and its words (quotes removed), plus ``key=value`` options."""
 
     verb: str
     args: tuple[str, ...] = ()
-    options: dict[str, str] = field(default_factory=dict)
+    options: Mapping[str, str] = MappingProxyType({})
     flags: frozenset[str] = frozenset()
     line: str = ""
 
 
-@dataclass(frozen=True)
-class VerbSpec:
+class VerbSpec(NamedTuple):
     """One verb of one rule family's command language."""
 
     verb: str

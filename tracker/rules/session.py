@@ -10,8 +10,6 @@ The session knows no rule family: it holds the file's `RuleFamily` (its command 
 
 from __future__ import annotations
 
-import secrets
-
 from tracker.rules.commands import Command
 from tracker.rules.engine import LiveState
 from tracker.rules.errors import Refusal
@@ -35,6 +33,8 @@ class Session:
         else:
             start_seed = seed if seed is not None else setup.encounter.seed
             if start_seed is None:
+                import secrets  # here: it loads hashlib and OpenSSL (10 M instructions), for a seed only this needs
+
                 start_seed = secrets.randbelow(2**31)
             # A fight from shared sheets (a party, a bestiary) keeps them: its replays never read those files.
             self.history = History(seed=start_seed, sheets=setup.sheets)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 if TYPE_CHECKING:
     from tracker.rules.commands import Command
@@ -21,8 +20,7 @@ if TYPE_CHECKING:
 JSONMap: TypeAlias = Mapping[str, object]
 
 
-@dataclass(frozen=True, slots=True)
-class Hurt:
+class Hurt(NamedTuple):
     """What one command did to one combatant's health, in the family's own unit."""
 
     #: Damage taken (TTB: Wounds lost; 2d20: stress taken on all tracks).
@@ -38,8 +36,7 @@ class Hurt:
         return bool(self.damage or self.healed or self.harms)
 
 
-@dataclass(frozen=True, slots=True)
-class TableTurn:
+class TableTurn(NamedTuple):
     """A change of the table's numbers worth calling a turning point (a reshuffle, a pool swing)."""
 
     #: The gauge it concerns (one of `StoryTerms.gauges`), so the players' story can leave out the GM's.

@@ -7,8 +7,6 @@ picker, key prefills, the palette and every usage or refusal message read that t
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tracker.rules.commands import ADD, DAMAGE, HEAL, JOIN, LEAVE, SPEND, VerbSpec, VerbTable, table
 
 TTB = "ttb"
@@ -32,8 +30,7 @@ EFFECT_FLAGS = (
 
 #: Through the Breach's own verbs and its versions of the shared ones (RULES.md §2).
 TTB_VERBS: tuple[VerbSpec, ...] = (
-    replace(
-        DAMAGE,
+    DAMAGE._replace(
         usage=(
             "damage NAME N [no-armor] [weak|moderate|severe]  or  "
             "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME]"
@@ -43,15 +40,13 @@ TTB_VERBS: tuple[VerbSpec, ...] = (
         options=("margin", "mod", "card", "by"),
         flags=("no-armor", "noarmor", "weak", "moderate", "severe"),
     ),
-    replace(
-        HEAL,
+    HEAL._replace(
         usage="heal NAME N  or  heal NAME W/M/S [card=C]",
         help="heal Wounds, or a healing flip on a W/M/S profile",
         family=TTB,
         options=("card",),
     ),
-    replace(
-        SPEND,
+    SPEND._replace(
         help="spend AP on a catalogued action (walk, strike, charge TARGET, defensive 2 …)",
         family=TTB,
         flags=("override",),
@@ -66,12 +61,11 @@ TTB_VERBS: tuple[VerbSpec, ...] = (
         TTB,
     ),
     VerbSpec("flip", ("number",), 0, 1, "flip [N]", "flip N cards from the Fate Deck", TTB, needs_more=False),
-    replace(
-        JOIN,
+    JOIN._replace(
         help="a combatant (or N from a stat block) joins: it flips initiative and acts from the next round",
         family=TTB,
     ),
-    replace(LEAVE, family=TTB),
+    LEAVE._replace(family=TTB),
     VerbSpec("engage", ("name", "name"), 2, 2, "engage A B", "record a melee engagement of A with B", TTB),
     VerbSpec("disengage", ("name", "name"), 2, 2, "disengage A B", "end the engagement of A with B", TTB),
     VerbSpec("reshuffle", (), 0, 0, "reshuffle", "shuffle the discards back into the Fate Deck", TTB, needs_more=False),
@@ -90,9 +84,8 @@ TTB_VERBS: tuple[VerbSpec, ...] = (
 
 #: The 2d20 System's own verbs and its versions of the shared ones (RULES.md §3).
 TWOD20_VERBS: tuple[VerbSpec, ...] = (
-    replace(ADD, help="give a condition (or fatigue); a valued one gains +N", family=D20),
-    replace(
-        DAMAGE,
+    ADD._replace(help="give a condition (or fatigue); a valued one gains +N", family=D20),
+    DAMAGE._replace(
         usage="damage NAME N [icons=K] [track=T] [cover=C] [soak=S] [from=NAME] [EFFECT[=X] …] "
         "[mental] [yield] [ignore-soak]",
         help="an attack's rolled damage; resistance, stress, Harm and the effects follow",
@@ -100,17 +93,15 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
         options=("icons", "track", "cover", "soak", "from", *EFFECT_OPTIONS),
         flags=(*EFFECT_FLAGS, "mental", "yield", "ignore-soak", "no-armor"),
     ),
-    replace(
-        HEAL,
+    HEAL._replace(
         usage="heal NAME N [track=T]",
         help="remove stress",
         family=D20,
         options=("track",),
     ),
-    replace(SPEND, help="take an action (attack, movement, swift …) and pay for it", family=D20),
+    SPEND._replace(help="take an action (attack, movement, swift …) and pay for it", family=D20),
     VerbSpec("move", ("name", "zone"), 2, 2, "move NAME ZONE", "move to a zone", D20, title="Move to a zone…"),
-    replace(
-        JOIN,
+    JOIN._replace(
         usage="join NAME [from=BLOCK] [count=N] [side=S] [zone=Z] [free]",
         help="reinforcements join: 1 Threat per minor NPC, 2 per notable or major, once the scene runs (free: none)",
         family=D20,
@@ -118,7 +109,7 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
         flags=("free",),
         option_kinds=(*JOIN.option_kinds, ("zone", "zone")),
     ),
-    replace(LEAVE, family=D20),
+    LEAVE._replace(family=D20),
     VerbSpec("reach", ("name", "name"), 2, 2, "reach A B", "declare A within Reach of B", D20),
     VerbSpec(
         "momentum",

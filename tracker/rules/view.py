@@ -4,13 +4,17 @@ The family turns its live state into these plain, frozen values once per accepte
 is bound to its own slice and only draws it. Nothing here knows Textual or Rich: text comes as spans
 with a small set of emphases that the screen maps to its theme, so the rules core stays UI-free and a
 family never has to know how a panel looks.
+
+The values are NamedTuples rather than frozen dataclasses for the start-up (issue 12): a frozen dataclass
+compiles its six methods from generated source each time its module is imported (about 4 M instructions,
+55 M for this module, on every start), a NamedTuple one small function. Compare them with `==` only
+between values of the same kind (a NamedTuple also equals a plain tuple of the same fields).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, NamedTuple, Protocol
 
 from tracker.rules.log import LogEntry
 
@@ -18,8 +22,7 @@ from tracker.rules.log import LogEntry
 Emphasis = Literal["", "bold", "dim", "italic", "key"]
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """A run of text with one emphasis; ``\\n`` inside the text breaks the line."""
 
     text: str
@@ -48,8 +51,7 @@ class BlockWriter:
         return tuple(self._spans)
 
 
-@dataclass(frozen=True, slots=True)
-class ConditionTag:
+class ConditionTag(NamedTuple):
     """One condition in the order table: written out when there is room, else its short form,
     which the table's legend explains ("Brn2" → "Brn burning")."""
 
@@ -60,8 +62,7 @@ class ConditionTag:
     meaning: str
 
 
-@dataclass(frozen=True, slots=True)
-class OrderRow:
+class OrderRow(NamedTuple):
     """One combatant's row in the order table; `cells` follow `OrderView.columns` but for the last
     column, Conditions, which the table writes from `conditions` to fit its width."""
 
@@ -91,8 +92,7 @@ class RowKeeper:
         return row
 
 
-@dataclass(frozen=True, slots=True)
-class OrderView:
+class OrderView(NamedTuple):
     """The initiative order: columns, rows in acting order, who acts, and the round line above it."""
 
     columns: tuple[str, ...]
@@ -106,8 +106,7 @@ class OrderView:
     shrinkable: tuple[int, ...] = (1,)
 
 
-@dataclass(frozen=True, slots=True)
-class HeaderView:
+class HeaderView(NamedTuple):
     """The title line's parts, most important first where the screen must shorten it."""
 
     encounter: str
@@ -120,8 +119,7 @@ class HeaderView:
     active: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class PromptView:
+class PromptView(NamedTuple):
     """The question the rules wait on, each option with the command that answers it."""
 
     question: str
@@ -132,8 +130,7 @@ class PromptView:
     hint: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class ActionChoice:
+class ActionChoice(NamedTuple):
     """One action the selected combatant could take, with why it may not (None: legal now)."""
 
     key: str
@@ -146,8 +143,7 @@ class ActionChoice:
     needs_more: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class ConditionNote:
+class ConditionNote(NamedTuple):
     """A condition as the Conditions panel and the `i` rule screen show it."""
 
     key: str
@@ -158,8 +154,7 @@ class ConditionNote:
     section: str
 
 
-@dataclass(frozen=True)
-class EncounterView:
+class EncounterView(NamedTuple):
     """Everything the GM screen shows, for one revision and one selected combatant."""
 
     revision: int
@@ -179,8 +174,7 @@ class EncounterView:
     phase: str = "setup"
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerRow:
+class PlayerRow(NamedTuple):
     """A combatant as players may see it: nothing GM-only, health as the encounter allows."""
 
     name: str
@@ -194,8 +188,7 @@ class PlayerRow:
     tags: tuple[ConditionTag, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerView:
+class PlayerView(NamedTuple):
     """The player screen's whole content; every string in it is safe to show to the table."""
 
     name: str
@@ -222,8 +215,7 @@ class RuleText(Protocol):
     def section(self) -> str: ...
 
 
-@dataclass(frozen=True)
-class Catalogue:
+class Catalogue(NamedTuple):
     """A family's words for its screens: conditions with their rules and timing, and its actions."""
 
     conditions: Mapping[str, RuleText]
@@ -258,16 +250,14 @@ def condition_notes(
 # --- odds -------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class OddsRow:
+class OddsRow(NamedTuple):
     """One row of an odds table: what is flipped or rolled (or at whom), and a cell per column."""
 
     label: str
     cells: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class OddsView:
+class OddsView(NamedTuple):
     """Chances the family computed for the GM (the Fate Deck's next flip, a roll against each target).
 
     The panel and ``tracker odds`` lay the same table out (`odds_lines`): as given when it fits the

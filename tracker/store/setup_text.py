@@ -31,8 +31,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 #: The live tables a save regenerates; every other table of the file is the GM's setup.
 LIVE_TABLES = frozenset({"state", "history"})
@@ -56,8 +55,7 @@ _TOKEN = re.compile(
 _BRACKET_LINE = re.compile(r"^[ \t]*\[", re.M)
 
 
-@dataclass(frozen=True)
-class Header:
+class Header(NamedTuple):
     """One table header of the file: where its line starts, its line number, its first key."""
 
     start: int
@@ -69,8 +67,7 @@ class Header:
         return self.key in LIVE_TABLES
 
 
-@dataclass(frozen=True)
-class Split:
+class Split(NamedTuple):
     """What a save keeps of a file's text.
 
     `setup` is the text to write before the live part (the GM's bytes, ending in a blank line), or None
@@ -81,7 +78,7 @@ class Split:
 
     setup: str | None
     newline: str = "\n"
-    moved: list[Header] = field(default_factory=list)
+    moved: tuple[Header, ...] = ()
     problem: str | None = None
     line: int = 1
 
@@ -207,4 +204,4 @@ def split_setup(text: str) -> Split:
         setup += newline
     if setup and not setup.endswith("\n" + newline) and setup != newline:
         setup += newline
-    return Split(setup, newline, moved)
+    return Split(setup, newline, tuple(moved))

@@ -8,7 +8,8 @@ of tables entries numbered as pydantic numbers them (``combatants.2.rank_value``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from functools import cached_property
+from typing import NamedTuple
 
 Path = tuple[str | int, ...]
 
@@ -24,17 +25,30 @@ def _split_key(text: str) -> list[str]:
 
 
 class Positions:
-    """Map from key paths to (line, column), both 1-based."""
+    """Map from key paths to (line, column), both 1-based.
+
+    The text is scanned when a position is first asked for: a file that loads without a problem never
+    needs one, and the scan is a few per cent of a start-up (issue 12).
+    """
 
     def __init__(self, text: str) -> None:
-        self.where: dict[Path, tuple[int, int]] = {}
+        self._text = text
+
+    @cached_property
+    def where(self) -> dict[Path, tuple[int, int]]:
+        """Every table header's and key's position, by key path."""
+        return self._scan()
+
+    def _scan(self) -> dict[Path, tuple[int, int]]:
+        text = self._text
+        where: dict[Path, tuple[int, int]] = {}
         counters: dict[tuple[str, ...], int] = {}
         table: Path = ()
         array: _Array | None = None
         for lineno, line in enumerate(text.splitlines(), 1):
             if array is not None:
                 # Still inside a multi-line array value: only its inline tables have positions.
-                array.scan(self.where, lineno, line, 0)
+                array.scan(where, lineno, line, 0)
                 if array.depth <= 0:
                     array = None
                 continue
@@ -51,23 +65,24 @@ class Positions:
                     table = self._array_path(names, counters)
                 else:
                     table = self._array_path(names, counters, array=False)
-                self.where.setdefault(table, (lineno, col))
+                where.setdefault(table, (lineno, col))
                 continue
             key = _KEY.match(line)
             if not key:
                 continue
             path = (*table, *_split_key(key.group(1)))
-            self.where.setdefault(path, (lineno, key.start(1) + 1))
+            where.setdefault(path, (lineno, key.start(1) + 1))
             brace = line.find("{", key.end())
             if brace != -1:
                 for inner in _INLINE_KEY.finditer(line, brace):
-                    self.where.setdefault((*path, inner.group(1).strip("\"'")), (lineno, inner.start(1) + 1))
+                    where.setdefault((*path, inner.group(1).strip("\"'")), (lineno, inner.start(1) + 1))
             if line[key.end() :].lstrip().startswith("["):
                 # An array value: number its elements as pydantic does (``hand.1``, ``weapons.1.damage``).
                 found = _Array(path)
-                found.scan(self.where, lineno, line, key.end())
+                found.scan(where, lineno, line, key.end())
                 if found.depth > 0:
                     array = found
+        return where
 
     @staticmethod
     def _array_path(names: list[str], counters: dict[tuple[str, ...], int], array: bool = True) -> Path:
@@ -163,8 +178,7 @@ def _string_end(line: str, i: int) -> int:
     return len(line)
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """One table as its file wrote it: the file (None: the file being read), its key positions, the table's
     key path in it (``("stat_blocks", 2)``) and the keys it wrote."""
 
@@ -174,8 +188,7 @@ class Source:
     keys: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
-class Origin:
+class Origin(NamedTuple):
     """Where one combatant or stat block of an expanded encounter was written (CONTRACT.md §2.1).
 
     A combatant made ``from`` a stat block has two sources: its own entry and the block. A key the entry wrote

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual import work
 from textual.app import App, ComposeResult
@@ -21,7 +21,6 @@ from textual.widgets import Static
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.store import files
-from tracker.store.save import encounter_text, session_from_text
 from tracker.ui.config import load_config, save_config
 from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.themes import DEFAULT_THEME, load_themes
@@ -69,10 +68,13 @@ class TrackerApp(App[None]):
         self.read_only = read_only or player or follow
         self.player = player
         self.follow = follow
-        self._durable = encounter_text(session) if session is not None else ""
+        #: The file's text as last saved, to go back to when a save fails (`submit`); worked out just after
+        #: the first frame or before the first command, whichever comes first (`_durable_text`).
+        self._durable: str | None = None
         #: Counts accepted commands (and file changes a viewer saw); the screens' views carry it.
         self.revision = 0
-        self._last_text = self._durable
+        #: The text a viewer's session was last loaded from (`reload_file` skips a file that did not change).
+        self._last_text = ""
         #: Why a viewer without a session waits: the file's first problem, or None when it is missing.
         self._invalid: str | None = None
         #: Why this viewer is not the GM view it was asked for (the file is run elsewhere); asked first.
@@ -82,12 +84,15 @@ class TrackerApp(App[None]):
         self._theme_problems = self._choose_theme(theme)
         #: Runs the durable writes (`submit`), made with the first one.
         self._save_thread: ThreadPoolExecutor | None = None
+        #: The garbage collector is paused for the first frame (`run_async`).
+        self._gc_paused = False
 
     def _choose_theme(self, wanted: str | None) -> list[str]:
         """Register the themes and pick one before the stylesheet is first parsed; the problems to show.
 
         Choosing it here rather than in `on_mount` matters for start-up: a theme set once the app runs
-        makes Textual parse every stylesheet a second time (a sixth of the first frame's work).
+        makes Textual parse every stylesheet a second time (a sixth of the first frame's work), and so
+        does setting `theme` here the usual way (its watcher queues the same re-parse for the first frame).
         """
         themes, problems = load_themes()
         for theme in themes:
@@ -97,7 +102,13 @@ class TrackerApp(App[None]):
         if wanted not in self.available_themes:
             problems.append(f"unknown theme '{wanted}'; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self.theme = wanted
+        # Set without Textual's watcher, which queues a second parse and styling of everything for the
+        # first frame (about 30 M instructions); before the app runs, what it does is done here instead:
+        # the theme's classes and the ANSI colour filter (nobody listens for the theme's signal yet).
+        self.set_reactive(App.theme, wanted)
+        dark = self.current_theme.dark
+        self.update_classes({f"-theme-{wanted}": True, "-dark-mode": dark, "-light-mode": not dark}, update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
         # The stylesheet was made in App.__init__ with the default theme's variables: give it these
         # before anything is parsed with them.
         self.stylesheet.set_variables(self.get_css_variables())
@@ -125,28 +136,55 @@ class TrackerApp(App[None]):
             if path.exists() or path.is_symlink():
                 invalid = _reason(exc, player)
         app = cls(session, path, theme=theme, player=player, follow=True)
+        app._last_text = text if session is not None else ""
         app._follower = follower
         app._invalid = invalid
         app._held = held
         return app
 
-    def on_mount(self) -> None:
+    async def on_mount(self) -> None:
+        # The main screen is the default one (`get_default_screen`): wait until it is mounted, as a screen
+        # pushed here would have been, so what runs next (a pilot, a test, the notices) finds its widgets.
+        # Textual's own `AwaitMount` would also ask for a second layout of the whole screen (20 M).
+        await self.screen._mounted_event.wait()
         for problem in self._theme_problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
         if self.session is None:
             self.push_screen(WaitingScreen(self.path, self._invalid))
-        else:
-            self.push_screen(self._main_screen())
         if self._held is not None:
             from tracker.ui.screens.modals import HeldScreen
 
             self.push_screen(HeldScreen(self._held))
         if self.follow:
             self.watch_file()
-        elif not self.is_headless:
-            # The GM screen too: at 500 combatants a full pass over the fight's models and the screen's
-            # widgets took ~60 ms, landing on a keypress every few dozen (issue 12).
-            self.call_after_refresh(settle)
+        self.call_after_refresh(self._after_first_frame)
+
+    async def run_async(self, **options: Any) -> None:
+        """Run the app with the garbage collector paused until the first frame is out (`_after_first_frame`).
+
+        Nothing the first frame builds is garbage for long, but its allocations set off collections that
+        walk everything built so far (a tenth of the first frame's work, 27 M instructions). The collector
+        is on once the GM sees the fight, and in any case when the app ends, also when the caller had
+        paused it (`tracker run` does from the start: `tracker.cli.collector_paused`).
+        """
+        self._gc_paused = True
+        gc.disable()
+        try:
+            return await super().run_async(**options)
+        finally:
+            self._resume_gc()
+
+    def _resume_gc(self) -> None:
+        if self._gc_paused:
+            self._gc_paused = False
+            gc.enable()
+
+    def get_default_screen(self) -> Screen[None]:
+        """The first screen is the one the app shows, not an empty one under it: Textual then mounts,
+        styles and lays out one screen for the first frame instead of two (about 40 M instructions)."""
+        if self.session is None:
+            return super().get_default_screen()  # a viewer waiting for its file: the waiting screen goes on top
+        return self._main_screen()
 
     def _main_screen(self) -> Screen[None]:
         if self.player:
@@ -244,6 +282,24 @@ class TrackerApp(App[None]):
                 screen.revision = self.revision
 
     # --- the one way state changes ----------------------------------------------------------
+    def _durable_text(self) -> str:
+        """The file's text as last saved, which `submit` goes back to when a save fails; worked out once,
+        after the first frame (the save module and its TOML writer are 20 M instructions of start-up)."""
+        if self._durable is None:
+            from tracker.store.save import encounter_text
+
+            self._durable = encounter_text(self.session)
+        return self._durable
+
+    def _after_first_frame(self) -> None:
+        self._resume_gc()
+        if not self.read_only and self.session is not None:
+            self._durable_text()  # now, not in the GM's first keypress
+            if not self.is_headless:  # a headless app lives in another program (a test): its heap is not ours
+                # The GM screen too: at 500 combatants a full pass over the fight's records and the screen's
+                # widgets took ~60 ms, landing on a keypress every few dozen (issue 12).
+                settle()
+
     def submit(self, line: str) -> str | None:
         """Run one command; None when accepted and saved, else the one-line reason.
 
@@ -256,6 +312,9 @@ class TrackerApp(App[None]):
         """
         if self.read_only:
             return "this is a read-only view"
+        from tracker.store.save import encounter_text, session_from_text
+
+        durable = self._durable_text()
         try:
             self.session.execute(line)
         except Refusal as exc:
@@ -269,7 +328,7 @@ class TrackerApp(App[None]):
             if failed is None:
                 self._durable = text
         if failed is not None:
-            self.session = session_from_text(self._durable, str(self.path))
+            self.session = session_from_text(durable, str(self.path))
             self.bump()
             if not isinstance(failed, OSError):
                 raise failed

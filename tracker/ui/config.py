@@ -6,7 +6,6 @@ import os
 import tomllib
 from pathlib import Path
 
-import tomli_w
 from platformdirs import user_config_dir
 
 
@@ -27,6 +26,8 @@ def load_config() -> dict[str, str]:
 
 def save_config(values: dict[str, str]) -> None:
     """Best effort: a read-only home must not stop the tracker."""
+    import tomli_w  # here: only a theme change writes the settings, and start-up need not load the writer
+
     try:
         folder = config_dir()
         folder.mkdir(parents=True, exist_ok=True)

@@ -57,8 +57,8 @@ class DemoApp(TrackerApp):
             keep_setup(session, self._text, self._label)
         return session
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    async def on_mount(self) -> None:
+        await super().on_mount()
         self.play()
 
     def action_toggle_pause(self) -> None:

@@ -7,8 +7,7 @@ same reason, then pays and applies the action.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from tracker.rules import names
 from tracker.rules.commands import count, is_number, signed_int
@@ -19,8 +18,7 @@ from tracker.rules.ttb.core import TTBEngine
 Category = Literal["movement", "tactical", "combat", "condition", "fate"]
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """One catalogued action. ``cost`` None means "#": the GM gives the AP with the action."""
 
     title: str

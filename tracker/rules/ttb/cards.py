@@ -7,8 +7,7 @@ The suit letters follow the seeds: Rams (♥), Crows (♠), Tomes (♣), Masks (
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from tracker.rules.errors import Refusal
 
@@ -28,8 +27,7 @@ def full_deck() -> list[str]:
     return [f"{v}{s}" for s in SUITS for v in range(1, 14)] + [RED_JOKER, BLACK_JOKER]
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(NamedTuple):
     """One card; ``suit`` is None for the Jokers and for a bare value the GM typed."""
 
     code: str

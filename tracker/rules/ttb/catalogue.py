@@ -5,14 +5,12 @@ Kept free of engine code so the file model can validate ``conditions = {...}`` a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from tracker.rules import names
 
 
-@dataclass(frozen=True)
-class ConditionRule:
+class ConditionRule(NamedTuple):
     """What the engine needs to know about one condition."""
 
     title: str

@@ -7,7 +7,6 @@ the order, Major/Minor/Reaction use, the zone map with ranges and Difficulty, Mo
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tracker.rules import view, words
@@ -343,7 +342,7 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         if not fighter.persistent:
             return notes
         label = persistent_text(fighter)[0].capitalize()
-        return tuple(replace(n, label=label) if n.key == "persistent" else n for n in notes)
+        return tuple(n._replace(label=label) if n.key == "persistent" else n for n in notes)
 
     def words(self, kind: str) -> list[str]:
         """Completion words: zones, and the profile's own actions (RULES.md §3.5.1-§3.5.3)."""

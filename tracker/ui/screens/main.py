@@ -15,7 +15,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
-from textual.lazy import Lazy
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
@@ -30,10 +29,8 @@ from tracker.ui.screens.bindings import GM_BINDINGS, GM_ONLY_ACTIONS
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.command import CommandLine, CommandSuggester
-from tracker.ui.widgets.conditions import ConditionsPanel
 from tracker.ui.widgets.initiative import InitiativePanel
 from tracker.ui.widgets.log import LogPanel, LogSlice
-from tracker.ui.widgets.map_panel import MapPanel
 from tracker.ui.widgets.order_table import OrderTable
 from tracker.ui.widgets.prompt import PromptBar
 from tracker.ui.widgets.text_panel import TextPanel
@@ -119,25 +116,14 @@ class TrackerScreen(Screen[None]):
         yield Static(id="caption", markup=False)
         with Horizontal(id="body"):
             yield InitiativePanel(id="order").data_bind(order=TrackerScreen.order)
-            # The hidden tabs' panels are mounted just after the first frame (`Lazy`): a GM sees the
-            # fight sooner, and the panel a tab reveals has caught up by then (`Panel.catch_up`).
+            # The hidden tabs' panels are made just after the first frame (`_mount_hidden_panels`).
             with TabbedContent(id="side"):
                 with TabPane("Turn", id="tab-turn"):
                     yield TextPanel(id="turn").data_bind(block=TrackerScreen.turn)
-                with TabPane("Conditions", id="tab-conditions"):
-                    yield Lazy(
-                        ConditionsPanel().data_bind(subject=TrackerScreen.subject, notes=TrackerScreen.conditions)
-                    )
-                with TabPane(family.tab_titles["field"], id="tab-field"):
-                    yield Lazy(
-                        self._family_panel("field").data_bind(
-                            block=TrackerScreen.field, field_map=TrackerScreen.field_map
-                        )
-                    )
-                with TabPane(family.tab_titles["resources"], id="tab-resources"):
-                    yield Lazy(self._family_panel("resources").data_bind(block=TrackerScreen.resources))
-                with TabPane("Log", id="tab-log"):
-                    yield Lazy(LogPanel().data_bind(entries=TrackerScreen.log_slice))
+                yield TabPane("Conditions", id="tab-conditions")
+                yield TabPane(family.tab_titles["field"], id="tab-field")
+                yield TabPane(family.tab_titles["resources"], id="tab-resources")
+                yield TabPane("Log", id="tab-log")
                 with TabPane("Story", id="tab-story"):
                     # The Story panel (and textual-plotext) is imported when the tab is first shown.
                     yield Static("The story of the fight is told here.", id="story-wait", markup=False)
@@ -156,6 +142,8 @@ class TrackerScreen(Screen[None]):
     def _family_panel(self, tab: str) -> TextPanel:
         """The Melee/Zones or Fate Deck/Pools panel; the family's odds tab shows the odds above its text,
         and the field tab draws the family's map above all."""
+        from tracker.ui.widgets.map_panel import MapPanel
+
         panel = MapPanel(id=tab) if tab == "field" else TextPanel(id=tab)
         if self.session.family.odds_tab == tab:
             panel.data_bind(odds=TrackerScreen.odds)
@@ -194,6 +182,28 @@ class TrackerScreen(Screen[None]):
         self.query_one(PromptBar).read_only = self.read_only
         self.query_one("#caption", Static).display = False
         self.rebuild(self.tracker.revision)
+        self.call_after_refresh(self._mount_hidden_panels)
+
+    def _mount_hidden_panels(self) -> None:
+        """Make the hidden tabs' panels and put them in their tabs once the first frame is out (what
+        Textual's `Lazy` does, without its placeholder widgets, and without their modules at start-up): a
+        GM sees the fight sooner, and the panel a tab reveals has caught up by then (`Panel.catch_up`)."""
+        from tracker.ui.widgets.conditions import ConditionsPanel
+
+        panels = {
+            "tab-conditions": ConditionsPanel().data_bind(
+                subject=TrackerScreen.subject, notes=TrackerScreen.conditions
+            ),
+            "tab-field": self._family_panel("field").data_bind(
+                block=TrackerScreen.field, field_map=TrackerScreen.field_map
+            ),
+            "tab-resources": self._family_panel("resources").data_bind(block=TrackerScreen.resources),
+            "tab-log": LogPanel().data_bind(entries=TrackerScreen.log_slice),
+        }
+        for pane_id, panel in panels.items():
+            pane = self.query_one(f"#{pane_id}", TabPane)
+            if pane.is_attached:  # not when the app quits at once (q before the first frame): it let go of them
+                pane.mount(panel)
 
     # --- the view ----------------------------------------------------------------------------
     def rebuild(self, revision: int) -> None:
@@ -262,14 +272,16 @@ class TrackerScreen(Screen[None]):
         self._draw_title()
 
     def _draw_title(self) -> None:
-        """The title, shortened by priority to the screen's width (`tracker.ui.title`)."""
-        if self.header is None or not self.is_mounted:
+        """The title, shortened by priority to the screen's width (`tracker.ui.title`); drawn from
+        `on_mount` on, when the screen has its size (the first frame must show it)."""
+        titles = self.query("#title")
+        if self.header is None or not titles:  # not composed yet
             return
         width = max(20, self.size.width - 2)
         text = fit_title(title_parts(self.header, self.read_only), width)
         if text != getattr(self, "_title_text", None):
             self._title_text = text
-            self.query_one("#title", Static).update(text, layout=False)
+            titles.first(Static).update(text, layout=False)
 
     def show_caption(self, text: str | None) -> None:
         """The demo's caption for the step being played (hidden when None)."""
