@@ -97,6 +97,11 @@ def test_copies_dumps_and_equality_behave_as_pydantics_did() -> None:
         "name": "A",
         "blades": [{"name": "Knife", "at": [1, 2]}],
     }
+    saved = {"name": "A", "blades": [{"name": "Knife", "at": [1, 2]}], "tags": {"x": 1}}
+    assert s.model_dump(mode="json", exclude_none=True, exclude_defaults=True) == saved  # a save's own form
+    assert Loose(known=0, shade=None).model_dump(mode="json", exclude_none=True, exclude_defaults=True) == {  # type: ignore[call-arg]
+        "shade": None
+    }
     assert s != Sheet(name="A") and s != "A"
     assert Sheet.default_of("blades") == [] and Sheet.default_of("blades") is not Sheet.default_of("blades")
 

@@ -293,10 +293,11 @@ class FamilyEngine(ABC):
         """This round's order, then everyone else still in the fight, then those who left it."""
         order = self.state.order
         present = self.present_names()
+        ordered, here = set(order), set(present)  # membership in sets: hundreds of combatants, every command
         return [
             *order,
-            *(n for n in present if n not in order),
-            *(n for n in self.combatant_names() if n not in present),
+            *(n for n in present if n not in ordered),
+            *(n for n in self.combatant_names() if n not in here),
         ]
 
     def view(self, revision: int, selected: str | None) -> EncounterView:

@@ -159,6 +159,10 @@ class Record:
 
     #: The fields in declaration order (a base's first), with their defaults and constraints.
     _record_fields: ClassVar[dict[str, FieldSpec]] = {}
+    #: `_saved_form`'s function, per class.
+    _record_saved: ClassVar[Callable[[dict[str, Any]], dict[str, Any]]]
+    #: `_dump_plan`'s table, per class.
+    _record_plan: ClassVar[tuple[tuple[str, bool, Any], ...]]
     #: The validators, by attribute name (a subclass's override one of the same name).
     _record_checks: ClassVar[dict[str, Check]] = {}
     #: pydantic's ``extra`` for the twin.
@@ -265,23 +269,54 @@ class Record:
 
     def dump(self, options: tuple[bool, bool, bool], exclude: frozenset[str] = frozenset()) -> Any:
         """This record as plain data (`model_dump`'s options as a tuple); a record with a compact saved form
-        overrides it."""
+        overrides it. Every save dumps the whole state, so the usual case (a save's options, nothing
+        excluded) runs a function made for the class (`_saved_form`): at 500 combatants, half the time."""
+        if not exclude and options == _SAVED:
+            return type(self)._saved_form()(self.__dict__)
         _, exclude_none, exclude_defaults = options
         out: dict[str, Any] = {}
         values = self.__dict__
-        for name, spec in type(self)._record_fields.items():
+        for name, has_default, default in type(self)._dump_plan():
             if name in exclude:
                 continue
             value = values[name]
-            if exclude_none and value is None:
+            if value is None and exclude_none:
                 continue
-            if exclude_defaults and spec.has_default() and value == spec.make_default():
+            if exclude_defaults and has_default and value == default:
                 continue
-            out[name] = _plain(value, options)
+            out[name] = value if type(value) in _SCALARS else _plain(value, options)
         extra = values.get("_extra")
         if extra:
             out.update({k: _plain(v, options) for k, v in extra.items() if k not in exclude})
         return out
+
+    @classmethod
+    def _saved_form(cls) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        """`dump` with a save's options (JSON, no None, no default), as straight-line code for this class's
+        fields, made once per class the way `dataclasses` makes an ``__init__``."""
+        made: Callable[[dict[str, Any]], dict[str, Any]] | None = cls.__dict__.get("_record_saved")
+        if made is None:
+            lines = ["def saved(v):", " out = {}"]
+            scope: dict[str, Any] = {"S": _SCALARS, "P": _plain, "O": _SAVED}
+            for n, (name, has_default, default) in enumerate(cls._dump_plan()):
+                scope[f"d{n}"] = default
+                skip = f"x is None or x == d{n}" if has_default else "x is None"
+                keep = f"  out[{name!r}] = x if type(x) in S else P(x, O)"
+                lines += [f" x = v[{name!r}]", f" if not ({skip}):", keep]
+            lines += [" e = v.get('_extra')", " if e:", "  out.update({k: P(y, O) for k, y in e.items()})"]
+            exec("\n".join([*lines, " return out"]), scope)  # code made from the class's own field names
+            made = cls._record_saved = scope["saved"]
+        return made
+
+    @classmethod
+    def _dump_plan(cls) -> tuple[tuple[str, bool, Any], ...]:
+        """(name, has a default, the default to compare with) per field, worked out once per class: a default
+        factory is called once here, its value only ever compared, never handed out."""
+        plan: tuple[tuple[str, bool, Any], ...] | None = cls.__dict__.get("_record_plan")
+        if plan is None:
+            plan = tuple((n, s.has_default(), s.make_default()) for n, s in cls._record_fields.items())
+            cls._record_plan = plan
+        return plan
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -300,14 +335,23 @@ def _is_class_var(hint: object) -> bool:
     return text.startswith(("ClassVar", "typing.ClassVar"))
 
 
+#: A save's dump options: JSON, no None, no default (`Record.dump`).
+_SAVED = (True, True, True)
+
+#: Values that dump as themselves (checked by exact type: a record or a container is never one of them).
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def _plain(value: Any, options: tuple[bool, bool, bool]) -> Any:
     """A field's value as plain data (see `Record.model_dump`)."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, Record):
         return value.dump(options)
     if isinstance(value, list):
-        return [_plain(v, options) for v in value]
+        return [v if type(v) in _SCALARS else _plain(v, options) for v in value]
     if isinstance(value, dict):
-        return {k: _plain(v, options) for k, v in value.items()}
+        return {k: v if type(v) in _SCALARS else _plain(v, options) for k, v in value.items()}
     if isinstance(value, tuple):
         items = [_plain(v, options) for v in value]
         return items if options[0] else tuple(items)
