@@ -159,7 +159,7 @@ def failed(command: str | None, lines: list[str], status: int) -> int:
         from tracker.web import served
 
         if served():
-            from tracker.ui.app import ProblemApp
+            from tracker.ui.problem import ProblemApp
 
             ProblemApp(lines).run()
     return status

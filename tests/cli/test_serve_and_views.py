@@ -204,7 +204,7 @@ def test_served_run_shows_its_problem_in_the_tab(
 ) -> None:
     """A served `tracker run` whose file went missing after the server started: the tab shows the
     problem (its stderr reaches only the server's console); a terminal's `tracker run` does not."""
-    from tracker.ui.app import ProblemApp
+    from tracker.ui.problem import ProblemApp
 
     shown: list[list[str]] = []
     monkeypatch.setattr(ProblemApp, "run", lambda self, **_: shown.append(self.lines))

@@ -12,9 +12,11 @@ from textual.widgets import Static
 
 from tests.ui.conftest import EXAMPLES
 from tests.ui.test_viewer import until, waiting_text
-from tracker.ui.app import ProblemApp, TrackerApp, WaitingScreen
+from tracker.ui.app import TrackerApp
+from tracker.ui.problem import ProblemApp
 from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.screens.modals import HeldScreen
+from tracker.ui.screens.waiting import WaitingScreen
 
 HELD = "duel.toml is being run by gm@table (pid 4242) since 20:15:00"
 

@@ -16,8 +16,9 @@ from tests.ui.conftest import EXAMPLES
 from tracker.rules.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text, load_session
-from tracker.ui.app import TrackerApp, WaitingScreen
+from tracker.ui.app import TrackerApp
 from tracker.ui.screens.player import PlayerScreen
+from tracker.ui.screens.waiting import WaitingScreen
 
 
 def advance(path: Path, *lines: str) -> Session:

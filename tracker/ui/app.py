@@ -13,10 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from textual import work
-from textual.app import App, ComposeResult
-from textual.binding import Binding
+from textual.app import App
 from textual.screen import Screen
-from textual.widgets import Static
 
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
@@ -150,6 +148,8 @@ class TrackerApp(App[None]):
         for problem in self._theme_problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
         if self.session is None:
+            from tracker.ui.screens.waiting import WaitingScreen
+
             self.push_screen(WaitingScreen(self.path, self._invalid))
         if self._held is not None:
             from tracker.ui.screens.modals import HeldScreen
@@ -268,6 +268,8 @@ class TrackerApp(App[None]):
     def _still_waiting(self, invalid: str | None) -> None:
         """Tell the waiting screen why it still waits (None: the file is missing)."""
         self._invalid = invalid
+        from tracker.ui.screens.waiting import WaitingScreen
+
         if isinstance(self.screen, WaitingScreen):
             self.screen.say(invalid)
 
@@ -367,55 +369,8 @@ def settle() -> None:
     gc.freeze()
 
 
-class ProblemApp(App[None]):
-    """A browser tab whose screen could not open (`tracker serve`): the problem, shown where the table
-    is looking; a served process's stderr reaches only the server's console, and only when it ends."""
-
-    TITLE = "tracker"
-    BINDINGS = [Binding("q", "quit", "Quit", id="problem.quit")]
-    DEFAULT_CSS = """
-    #problem { margin: 1 2; padding: 1 2; border: thick $error; height: auto; }
-    """
-
-    def __init__(self, lines: list[str]) -> None:
-        super().__init__()
-        self.lines = lines
-
-    def compose(self) -> ComposeResult:
-        text = "\n".join([*self.lines, "", "Fix it, then reload the page. (q quits)"])
-        yield Static(text, id="problem", markup=False)
-
-
 def _reason(exc: files.FileInvalid, player: bool) -> str:
     """What a viewer may say of an invalid file: its first problem in the GM's views; nothing in a player's
     (empty), since a problem may quote what players must not see ("two combatants are named 'Cult
     Priest'" for a gm_only combatant). The player view says only that the file is invalid."""
     return "" if player else exc.lines()[0]
-
-
-class WaitingScreen(Screen[None]):
-    """A viewer with no good state yet: its file is missing or invalid; it waits, watching the folder."""
-
-    def __init__(self, path: Path, invalid: str | None = None) -> None:
-        super().__init__()
-        self._path = path
-        self._invalid = invalid
-
-    def compose(self) -> ComposeResult:
-        yield Static(self.text(), id="waiting", markup=False)
-
-    def text(self) -> str:
-        """What the viewer waits for, and why: a missing file to appear, or an invalid one to be fixed."""
-        if self._invalid is None:
-            return f"Waiting for {self._path} to appear… (q quits)"
-        if not self._invalid:
-            return f"{self._path} is invalid.\nWaiting for a valid version… (q quits)"
-        return f"{self._path} is invalid:\n{self._invalid}\nWaiting for a valid version… (q quits)"
-
-    def say(self, invalid: str | None) -> None:
-        """The file changed but is still not usable: show the new reason."""
-        self._invalid = invalid
-        if self.is_mounted:
-            self.query_one("#waiting", Static).update(self.text())
-
-    BINDINGS = [("q", "app.quit", "Quit")]

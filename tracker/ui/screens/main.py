@@ -113,7 +113,9 @@ class TrackerScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         family = self.session.family
         yield Static(id="title", markup=False)
-        yield Static(id="caption", markup=False)
+        caption = Static(id="caption", markup=False)
+        caption.display = False  # the demo's captions (`show_caption`)
+        yield caption
         with Horizontal(id="body"):
             yield InitiativePanel(id="order").data_bind(order=TrackerScreen.order)
             # The hidden tabs' panels are made just after the first frame (`_mount_hidden_panels`).
@@ -180,7 +182,6 @@ class TrackerScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#order-table", OrderTable).focus()
         self.query_one(PromptBar).read_only = self.read_only
-        self.query_one("#caption", Static).display = False
         self.rebuild(self.tracker.revision)
         self.call_after_refresh(self._mount_hidden_panels)
 

@@ -31,10 +31,11 @@ class InitiativePanel(Panel):
 
     def compose(self) -> ComposeResult:
         yield OrderTable(id="order-table")
-        yield Static(id="order-legend", markup=False)
+        legend = Static(id="order-legend", markup=False)
+        legend.display = False  # until there is a legend (set now: hiding it once mounted restyles it)
+        yield legend
 
     def on_mount(self) -> None:
-        self.query_one("#order-legend", Static).display = False
         self._conditions_legend = ""
         # Panel.on_mount draws next: Textual runs each class's on_mount, so no super() call here.
 

@@ -17,6 +17,8 @@ from tracker.ui.widgets.base import Panel, PanelText
 
 
 class PromptBar(Panel):
+    #: Born idle (no question is the usual start), so drawing the idle bar restyles nothing.
+    DEFAULT_CLASSES = "-idle"
     DEFAULT_CSS = """
     PromptBar { height: auto; max-height: 12; background: $warning 20%; padding: 0 1; }
     PromptBar.-idle { background: $panel; }
