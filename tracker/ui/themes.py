@@ -8,8 +8,8 @@ A broken theme file becomes a notification, never a crash; the built-in themes s
 
 from __future__ import annotations
 
+import importlib
 import tomllib
-from importlib import resources
 from pathlib import Path
 
 from textual.color import Color, ColorParseError
@@ -62,9 +62,10 @@ def load_themes() -> tuple[list[Theme], list[str]]:
     themes: list[Theme] = []
     problems: list[str] = []
     sources: list[tuple[str, str]] = []
-    for entry in sorted(resources.files("tracker.themes").iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".toml"):
-            sources.append((entry.name, entry.read_text(encoding="utf-8")))
+    # The package's folder, read directly (importlib.resources would load its readers at every start).
+    shipped = Path(importlib.import_module("tracker.themes").__file__ or ".").parent
+    for entry in sorted(shipped.glob("*.toml")):
+        sources.append((entry.name, entry.read_text(encoding="utf-8")))
     user = config_dir() / "themes"
     if user.is_dir():
         for path in sorted(Path(user).glob("*.toml")):
