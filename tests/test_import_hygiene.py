@@ -135,6 +135,24 @@ def test_import_linter_contract_is_kept() -> None:
     assert "0 broken" in proc.stdout
 
 
+def run_probe(script: str, path: Path, env: dict[str, str]) -> list[str]:
+    """Run a first-frame probe on `path` in its folder, with `env` over this environment (the memo of
+    validated files on, as the command line has it); the JSON list it prints last."""
+    environment = {k: v for k, v in os.environ.items() if k != "TRACKER_NO_CACHE"} | env
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=path.parent,
+        env=environment,
+    )
+    assert proc.returncode == 0, proc.stderr
+    found: list[str] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return found
+
+
 GM_PROBE = textwrap.dedent(
     """\
     import json, sys
@@ -176,18 +194,7 @@ def test_the_gm_screen_loads_only_what_its_first_frame_needs(tmp_path: Path, exa
     the start-up gains of lazy imports stay. The probe sees the GM screen itself, so it is not vacuous."""
     path = tmp_path / example
     shutil.copy(ROOT / "examples" / example, path)
-    env = {**os.environ, "TRACKER_CONFIG_DIR": str(tmp_path / "config")}
-    proc = subprocess.run(
-        [sys.executable, "-c", GM_PROBE, str(path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=tmp_path,
-        env=env,
-    )
-    assert proc.returncode == 0, proc.stderr
-    loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    loaded = set(run_probe(GM_PROBE, path, {"TRACKER_CONFIG_DIR": str(tmp_path / "config")}))
     assert {"tracker.ui.screens.main", "tracker.ui.widgets.order_table"} <= loaded
     unwanted = (other_family, *NOT_FOR_THE_GM)
     assert sorted(m for m in loaded if any(m == u or m.startswith(u + ".") for u in unwanted)) == []
@@ -225,20 +232,7 @@ def test_a_file_opened_before_shows_its_first_frame_without_pydantic(tmp_path: P
     building were a third of the start-up). The first run loading pydantic shows the probe is not vacuous."""
     path = tmp_path / example
     shutil.copy(ROOT / "examples" / example, path)
-    env = {**os.environ, "TRACKER_CONFIG_DIR": str(tmp_path / "config"), "TRACKER_CACHE_DIR": str(tmp_path / "cache")}
-    env.pop("TRACKER_NO_CACHE", None)
-    loaded = []
-    for _ in range(2):
-        proc = subprocess.run(
-            [sys.executable, "-c", REMEMBERED_PROBE, str(path)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-            cwd=tmp_path,
-            env=env,
-        )
-        assert proc.returncode == 0, proc.stderr
-        loaded.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    env = {"TRACKER_CONFIG_DIR": str(tmp_path / "config"), "TRACKER_CACHE_DIR": str(tmp_path / "cache")}
+    loaded = [run_probe(REMEMBERED_PROBE, path, env) for _ in range(2)]
     assert "pydantic" in loaded[0]
     assert loaded[1] == []

@@ -207,12 +207,11 @@ class Record:
                 values[name] = spec.default
             else:
                 raise TypeError(f"{type(self).__name__}: '{name}' is required")
-        if len(data) > len(values) or any(k not in fields for k in data):
+        if not data.keys() <= fields.keys():
             unknown = [k for k in data if k not in fields]
-            if unknown:
-                if type(self).extra != "allow":
-                    raise TypeError(f"{type(self).__name__}: unknown field(s) {', '.join(unknown)}")
-                values["_extra"] = {k: data[k] for k in unknown}
+            if type(self).extra != "allow":
+                raise TypeError(f"{type(self).__name__}: unknown field(s) {', '.join(unknown)}")
+            values["_extra"] = {k: data[k] for k in unknown}
 
     # --- pydantic's names, for the little the code uses -------------------------------------------
     @classmethod
