@@ -400,7 +400,8 @@ _stamp: str | None = None
 
 def _code_stamp() -> str:
     """The rules' code as of this process: the size and modification time of every module of the rules
-    package (validators call into the catalogues and card parsers, not only the record modules)."""
+    package (validators call into the catalogues and card parsers, not only the record modules), of the
+    installed pydantic and pydantic-core, and Python's version."""
     global _stamp
     if _stamp is None:
         import os
@@ -415,5 +416,15 @@ def _code_stamp() -> str:
                     elif entry.name.endswith(".py"):
                         st = entry.stat()
                         parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
+        import importlib.util
+        import sys
+
+        # The validator too: an upgraded pydantic (or Python) may read a document otherwise. Found, not imported.
+        for package in ("pydantic", "pydantic_core"):
+            spec = importlib.util.find_spec(package)
+            if spec is not None and spec.origin:
+                st = os.stat(spec.origin)
+                parts.append(f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}")
+        parts.append(sys.version)
         _stamp = blake2b(";".join(sorted(parts)).encode(), digest_size=12).hexdigest()
     return _stamp
