@@ -173,15 +173,18 @@ GM_PROBE = textwrap.dedent(
 )
 
 #: What the GM's screen never needs to show an encounter: the other family, the player's screen, the
-#: modals (loaded when opened), the demo, the browser server, the file watcher (viewers only) and the theme
-#: file model (only for a theme file the plain reading cannot accept).
+#: modals (loaded when opened), the waiting screen (a viewer without its file), the problem app (a served
+#: screen that could not open), the demo, the browser server, the file watcher (viewers only) and Textual's
+#: `Lazy` (the hidden tabs' panels are made after the first frame without it).
 NOT_FOR_THE_GM = (
     "tracker.ui.screens.player",
     "tracker.ui.screens.modals",
+    "tracker.ui.screens.waiting",
+    "tracker.ui.problem",
     "tracker.ui.demo",
-    "tracker.ui.theme_file",
     "textual_serve",
     "watchfiles",
+    "textual.lazy",
 )
 
 
