@@ -20,7 +20,7 @@ from textual.css.query import NoMatches
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from tracker.report.document import damage_chart, gauges_chart, round_title
+from tracker.report.document import Chart, damage_chart, gauges_chart, round_title
 from tracker.rules.errors import Refusal
 from tracker.rules.session import Session
 from tracker.rules.story import Story
@@ -133,18 +133,25 @@ class StoryPanel(Panel):
                 points.append("none yet\n", style="italic")
         self.query_one("#story-points", Static).update(points)
 
-    def _draw_damage(self) -> None:
-        chart = damage_chart(self._story) if self._story is not None else None
-        plot = self.query_one("#story-damage", PlotextPlot)
-        key = self.query_one("#story-damage-legend", Static)
+    def _chart_area(self, chart: Chart | None, name: str, marks: tuple[tuple[str, str], ...]) -> PlotextPlot | None:
+        """The chart's plot, cleared, with its title and legend drawn; hidden (None) without a chart."""
+        plot = self.query_one(f"#story-{name}", PlotextPlot)
+        key = self.query_one(f"#story-{name}-legend", Static)
         plot.display = key.display = chart is not None
         if chart is None:
+            return None
+        key.update(Text.assemble((chart.title + "\n", "bold"), legend([n for n, _ in chart.series], marks)))
+        plot.plt.clear_data()
+        plot.plt.clear_figure()
+        return plot
+
+    def _draw_damage(self) -> None:
+        chart = damage_chart(self._story) if self._story is not None else None
+        plot = self._chart_area(chart, "damage", BAR_FILLS)
+        if chart is None or plot is None:
             return
         names = [name for name, _ in chart.series]
-        key.update(Text.assemble((chart.title + "\n", "bold"), legend(names, BAR_FILLS)))
         plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
         plt.multiple_bar(
             list(chart.labels),
             [list(values) for _, values in chart.series],
@@ -159,16 +166,10 @@ class StoryPanel(Panel):
 
     def _draw_gauges(self) -> None:
         chart = gauges_chart(self._story) if self._story is not None else None
-        plot = self.query_one("#story-gauges", PlotextPlot)
-        key = self.query_one("#story-gauges-legend", Static)
-        plot.display = key.display = chart is not None
-        if chart is None:
+        plot = self._chart_area(chart, "gauges", LINE_MARKS)
+        if chart is None or plot is None:
             return
-        names = [name for name, _ in chart.series]
-        key.update(Text.assemble((chart.title + "\n", "bold"), legend(names, LINE_MARKS)))
         plt = plot.plt
-        plt.clear_data()
-        plt.clear_figure()
         steps = list(range(len(chart.labels)))
         for i, (_, values) in enumerate(chart.series):
             plt.plot(steps, list(values), marker=LINE_MARKS[i % len(LINE_MARKS)][0], color=COLOURS[i % len(COLOURS)])
