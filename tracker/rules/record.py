@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+import marshal
 import pickle
 
 try:  # the BLAKE2 builtin alone: `hashlib` also loads OpenSSL's, ~3 ms of every start
@@ -289,6 +290,22 @@ class Record:
             out.update({k: _plain(v, options) for k, v in extra.items() if k not in exclude})
         return out
 
+    def saved_form(self, kept: Mapping[str, SavedMembers]) -> dict[str, Any]:
+        """`dump` with a save's options (``model_dump(mode="json", exclude_none=True, exclude_defaults=True)``),
+        the same dict in the same order, where each field named in `kept` (a table of records) is dumped by
+        its keeper (`SavedMembers`): only the members that changed since the last save are dumped again."""
+        rest = self.dump(_SAVED, frozenset(kept))
+        values, out = self.__dict__, {}
+        for name, has_default, default in type(self)._dump_plan():
+            if name in kept:
+                value = values[name]
+                if not (value is None or (has_default and value == default)):
+                    out[name] = kept[name].dump(value)
+            elif name in rest:
+                out[name] = rest[name]
+        out.update({k: v for k, v in rest.items() if k not in out})  # the extra keys, last as in `dump`
+        return out
+
     @classmethod
     def _saved_form(cls) -> Callable[[dict[str, Any]], dict[str, Any]]:
         """`dump` with a save's options (JSON, no None, no default), as straight-line code for this class's
@@ -355,6 +372,47 @@ def _plain(value: Any, options: tuple[bool, bool, bool]) -> Any:
         items = [_plain(v, options) for v in value]
         return items if options[0] else tuple(items)
     return value
+
+
+def fingerprint(record: Record) -> bytes | None:
+    """Bytes that change whenever one of `record`'s fields does, types included (None: a field holds a value
+    marshal cannot write, such as a nested record; such a record is never taken as unchanged).
+
+    Why: a `next` among hundreds of combatants changes two of them, and both the save (`SavedMembers`) and
+    the order table (`tracker.rules.view.RowKeeper`) ask after every command which of them changed. Comparing
+    fingerprints is the one exact way that needs no help from the rules that changed them: marshal keeps each
+    value's type (``1``, ``True`` and ``1.0`` differ, as they do in the file) and the order of a table's
+    keys, and costs under a microsecond a combatant. Only the values are written: a record's fields are the
+    same keys in the same order (its class's), and extra keys (``_extra``) are one more value."""
+    try:
+        return marshal.dumps(tuple(record.__dict__.values()), 2)  # version 2: no back-references, half the cost
+    except ValueError:
+        return None
+
+
+class SavedMembers:
+    """The saved forms (`Record.dump` with a save's options) of a table of records, such as ``[state.fighters]``,
+    each made again only when its record changed (`fingerprint`).
+
+    A member left as it was is handed back as the very dict the last save made, so the TOML writer
+    (`tracker.store.toml_cache`) can tell at a glance (``is``) that its text stands as well. Those dicts are
+    shared from one save to the next: nothing may change them."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[bytes, Any]] = {}
+
+    def dump(self, members: Mapping[str, Record]) -> dict[str, Any]:
+        kept, out = self._kept, {}
+        for key, member in members.items():
+            mark = fingerprint(member)
+            before = kept.get(key)
+            if before is not None and before[0] == mark:
+                out[key] = before[1]
+                continue
+            saved = out[key] = member.dump(_SAVED)
+            if mark is not None:
+                kept[key] = (mark, saved)
+        return out
 
 
 def prepare(*classes: type[Record]) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Literal, NamedTuple, Protocol
 
 from tracker.rules.log import LogEntry
+from tracker.rules.record import Record, fingerprint
 
 #: How a span is emphasised; the screen maps each to a style of its theme.
 Emphasis = Literal["", "bold", "dim", "italic", "key"]
@@ -76,15 +77,43 @@ class OrderRow(NamedTuple):
 class RowKeeper:
     """The order rows a family built for the last view, handed back when a row is built again unchanged.
 
-    The family builds every row after every command, and a `next` changes two rows of hundreds (issue 12).
-    Handing back the very row the screen already has lets it see at a glance (`is`) which rows changed,
-    and saves making the others again. Kept by each live engine (a new engine, as undo builds, starts empty).
+    The family builds the order after every command, and a `next` changes two rows of hundreds (issue 12).
+    Handing back the very row the screen already has lets it see at a glance (`is`) which rows changed.
+    A family first asks `unchanged` with the combatant's record and what else its row shows (`key`): when
+    neither changed since the row was built, the row is handed back without building its cells again.
+    Kept by each live engine (a new engine, as undo builds, starts empty).
     """
 
     def __init__(self) -> None:
         self._rows: dict[str, OrderRow] = {}
+        self._keys: dict[str, tuple[object, ...]] = {}
 
-    def row(self, name: str, cells: tuple[str, ...], down: bool, conditions: tuple[ConditionTag, ...]) -> OrderRow:
+    @staticmethod
+    def key(fighter: Record, *shown: object) -> tuple[object, ...] | None:
+        """What a row is built from: the combatant's record (`record.fingerprint`) and the rest it shows
+        (whose turn it is, ties, effects on it …), each compared with ``==``; None: build it again."""
+        mark = fingerprint(fighter)
+        return None if mark is None else (mark, *shown)
+
+    def unchanged(self, name: str, key: tuple[object, ...] | None) -> OrderRow | None:
+        """The row kept for `name` when it was built from the same `key`, else None."""
+        if key is not None and self._keys.get(name) == key:
+            return self._rows[name]
+        return None
+
+    def row(
+        self,
+        name: str,
+        cells: tuple[str, ...],
+        down: bool,
+        conditions: tuple[ConditionTag, ...],
+        key: tuple[object, ...] | None = None,
+    ) -> OrderRow:
+        """The row with these contents: the kept one when it has them, remembered with `key` (`unchanged`)."""
+        if key is None:
+            self._keys.pop(name, None)
+        else:
+            self._keys[name] = key
         kept = self._rows.get(name)
         if kept is not None and kept.cells == cells and kept.down == down and kept.conditions == conditions:
             return kept

@@ -63,7 +63,7 @@ class _FileText:
 #: Setup text per live session (see the module docstring for why it is keyed by the session).
 _SETUP: weakref.WeakKeyDictionary[Session, _Setup | _FileText] = weakref.WeakKeyDictionary()
 #: The live part's pieces as last written, per live session (`tracker.store.toml_cache`).
-_LIVE: weakref.WeakKeyDictionary[Session, LiveWriter] = weakref.WeakKeyDictionary()
+_LIVE: weakref.WeakKeyDictionary[Session, tuple[LiveWriter, record.SavedMembers]] = weakref.WeakKeyDictionary()
 
 #: The setup's tables in the order a GM writes them (CONTRACT.md §2, the starter files).
 SETUP_ORDER = ("encounter", "settings", "zones", "combatants", "demo")
@@ -115,10 +115,11 @@ def _setup_of(session: Session) -> _Setup:
 def encounter_text(session: Session) -> str:
     """The whole file as TOML text: the setup part (`_setup_of`), then ``[state]`` and ``[history]``."""
     setup = _setup_of(session)
-    writer = _LIVE.get(session)
-    if writer is None:
-        writer = _LIVE[session] = LiveWriter()
-    live = writer.dumps(live_document(session))
+    live_part = _LIVE.get(session)
+    if live_part is None:
+        live_part = _LIVE[session] = (LiveWriter(), record.SavedMembers())
+    writer, fighters = live_part
+    live = writer.dumps(live_document(session, fighters))
     if setup.newline != "\n":
         live = live.replace("\n", setup.newline)
     return setup.text + live
@@ -141,11 +142,17 @@ def setup_document(session: Session) -> dict[str, Any]:
     return {key: doc[key] for key in sorted(doc, key=lambda k: SETUP_ORDER.index(k) if k in SETUP_ORDER else 99)}
 
 
-def live_document(session: Session) -> dict[str, Any]:
-    """``[state]`` and ``[history]``: what each accepted command changes."""
+def live_document(session: Session, fighters: record.SavedMembers | None = None) -> dict[str, Any]:
+    """``[state]`` and ``[history]``: what each accepted command changes. With the session's `fighters`
+    keeper (`encounter_text`), only the combatants who changed since the last save are dumped again."""
+    state = session.state
     return {
         # Defaults are left out: a smaller file is a faster durable save, and loading restores them.
-        "state": session.state.model_dump(mode="json", exclude_none=True, exclude_defaults=True),
+        "state": (
+            state.saved_form({"fighters": fighters})
+            if fighters is not None
+            else state.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+        ),
         "history": session.history.model_dump(mode="json", exclude_none=True),
     }
 

@@ -96,8 +96,8 @@ class LiveWriter:
     def __init__(self) -> None:
         #: Arrays of tables: signature and text, by path.
         self._pieces: dict[Path, tuple[bytes, str]] = {}
-        #: Members of each collection (by the collection's path): signature and text, by key.
-        self._members: dict[Path, dict[str, tuple[bytes, str]]] = {}
+        #: Members of each collection (by the collection's path): signature, text and the value written, by key.
+        self._members: dict[Path, dict[str, tuple[bytes, str, Any]]] = {}
         #: Plain keys' lines by path ("" for a key whose value tomli_w writes as an array of tables).
         self._lines: dict[Path, tuple[bytes, str]] = {}
         #: The text of each string in an array of strings, by the array's path (only the strings it holds now).
@@ -149,12 +149,19 @@ class LiveWriter:
         kept = self._members.setdefault(path, {})
         texts = []
         for key, value in table.items():
-            signature = _signature(value)
             piece = kept.get(key)
+            if piece is not None and piece[2] is value:
+                # The very value written last time: the save's keeper hands back an unchanged member's dict
+                # (`tracker.rules.record.SavedMembers`), and nothing changes those dicts.
+                texts.append(piece[1])
+                continue
+            signature = _signature(value)
             if piece is None or signature is None or piece[0] != signature:
-                piece = (signature or b"", tomli_w.dumps(_nest((*path, key), value)))
+                piece = (signature or b"", tomli_w.dumps(_nest((*path, key), value)), value)
                 if signature is not None:
                     kept[key] = piece
+            else:
+                kept[key] = (piece[0], piece[1], value)
             texts.append(piece[1])
         out.append("\n".join(texts))
 

@@ -128,10 +128,20 @@ class TTBEncounter(TTBEngine, FamilyEngine):
     def order(self) -> view.OrderView:
         st = self.st
         tied = {n for group in tied_groups(self) for n in group} if st.phase != "setup" else set()
-        sheets, fighters, active, keep = self.sheets, st.fighters, st.active, self.kept_rows.row
+        sheets, fighters, active, kept = self.sheets, st.fighters, st.active, self.kept_rows
+        effects: dict[str, list[tuple[str, str]]] = {}  # card effects on each combatant show as conditions
+        for effect in st.effects:
+            effects.setdefault(effect.target, []).append((effect.kind, effect.owner))
+        left = set(st.left)
         rows = []
         for name in self.in_order():
             sheet, f = sheets[name], fighters[name]
+            # A row shows its combatant's record, its sheet and these; unchanged, it is the row kept.
+            key = kept.key(f, active == name, name in tied, name in left, effects.get(name), id(sheet))
+            row = kept.unchanged(name, key)
+            if row is not None:
+                rows.append(row)
+                continue
             fated = sheet.fated
             # Before a Fated flips, the column shows its Initiative aspect plus the card still to come, so it
             # is not read as a total like a Fatemaster's (Rank Value + Initiative).
@@ -154,7 +164,7 @@ class TTBEncounter(TTBEngine, FamilyEngine):
                 f"{words.pips(f.ap, 2)} {words.pips(f.combat_ap, 1)}" if active == name else "",
             )
             tags = words.condition_tags(conditions_json(self, name), SHORT)
-            rows.append(keep(name, cells, gone or status in ("dead", "unconscious"), tags))
+            rows.append(kept.row(name, cells, gone or status in ("dead", "unconscious"), tags, key))
         return view.OrderView(
             COLUMNS,
             tuple(rows),

@@ -152,8 +152,16 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         st = self.st
         rows = []
         labelled = len(self.profile.tracks) > 1  # several tracks: each gets its letter (the legend says which)
+        kept, left = self.kept_rows, set(st.left)
         for name in self.in_order():
             sheet, a = self.sheets[name], st.fighters[name]
+            # A row shows its combatant's record, its sheet (under the encounter's profile) and these;
+            # unchanged, it is the row kept.
+            key = kept.key(a, st.active == name, name in left, id(sheet))
+            row = kept.unchanged(name, key)
+            if row is not None:
+                rows.append(row)
+                continue
             maxima = self.tracks(name)
             # Stress as the log counts it: what is left of each track (the JSON state keeps what was taken).
             stress = " ".join(
@@ -172,7 +180,7 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
                 harms,
             )
             tags = words.condition_tags(a.conditions, SHORT, {"persistent": persistent_text(a)} if a.persistent else {})
-            rows.append(self.kept_rows.row(name, cells, gone or status in ("dead", "unconscious", "defeated"), tags))
+            rows.append(kept.row(name, cells, gone or status in ("dead", "unconscious", "defeated"), tags, key))
         return view.OrderView(
             COLUMNS,
             tuple(rows),

@@ -1,0 +1,162 @@
+"""Only what changed is built again after a command (issue 12: keypress → frame at 500 combatants), and
+what is kept is exactly what building it all again gives.
+
+`record.fingerprint` tells which combatants changed; the save (`record.SavedMembers`) dumps again only
+those, and the order table (`view.RowKeeper`) builds again only their rows. These tests hold both to the
+full rebuild after every command of the demo scripts, drawn in any order with undo and redo between.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tracker.rules import record, view
+from tracker.rules.errors import Refusal
+from tracker.rules.session import Session
+from tracker.rules.ttb.state import Critical, Fighter
+from tracker.rules.ttb.views import TTBEncounter
+from tracker.rules.twod20.views import TwoD20Encounter
+from tracker.store import save
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SCRIPTED = sorted(p for p in EXAMPLES.rglob("*.toml") if "[[demo]]" in p.read_text(encoding="utf-8"))
+
+
+def rebuilt_order(session: Session) -> view.OrderView:
+    """The order as a new keeper builds it: every row from scratch."""
+    engine = session.engine
+    engine.__dict__.pop("kept_rows", None)  # the cached_property's value: a fresh RowKeeper next time
+    return engine.order()
+
+
+@pytest.mark.parametrize("example", SCRIPTED, ids=lambda p: p.name)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_kept_rows_and_saved_fighters_are_what_a_full_rebuild_gives(example: Path, data: st.DataObject) -> None:
+    session = save.load_session(example, seed=5)
+    steps = [step.do for step in session.setup.demo]
+    lines = data.draw(st.lists(st.sampled_from([*steps, "undo", "redo", "next"]), min_size=1, max_size=40))
+    keeper = record.SavedMembers()
+    session.engine.order()
+    for line in lines:
+        try:
+            session.execute(line)
+        except Refusal:
+            continue
+        kept = session.engine.order()
+        state = session.state
+        saved = state.saved_form({"fighters": keeper})
+        assert saved == state.model_dump(mode="json", exclude_none=True, exclude_defaults=True), line
+        assert list(saved) == list(state.model_dump(mode="json", exclude_none=True, exclude_defaults=True))
+        assert kept == rebuilt_order(session), line
+
+
+def fighter(**changes: object) -> Fighter:
+    return Fighter(wounds=6, **changes)  # type: ignore[arg-type]
+
+
+def test_a_fingerprint_tells_a_flag_from_a_count() -> None:
+    """``True == 1`` in Python, but the file writes ``true`` and ``1``: a condition going from one to the
+    other is a change (decision in `tracker.store.toml_cache`)."""
+    flag, count = fighter(conditions={"dazed": True}), fighter(conditions={"dazed": 1})
+    assert flag == count  # what `==` would have missed
+    assert record.fingerprint(flag) != record.fingerprint(count)
+    keeper = record.SavedMembers()
+    assert keeper.dump({"A": flag})["A"]["conditions"] == {"dazed": True}
+    assert keeper.dump({"A": count})["A"]["conditions"] == {"dazed": 1}
+
+
+def test_a_changed_fighter_is_dumped_again_an_unchanged_one_is_handed_back() -> None:
+    keeper = record.SavedMembers()
+    a, b = fighter(), fighter()
+    first = keeper.dump({"A": a, "B": b})
+    a.wounds = 3
+    second = keeper.dump({"A": a, "B": b})
+    assert second["A"]["wounds"] == 3 and first["A"]["wounds"] == 6
+    assert second["B"] is first["B"]
+    b.hand.append("9R")  # a change inside a list field, made in place
+    assert keeper.dump({"A": a, "B": b})["B"]["hand"] == ["9R"]
+
+
+def test_a_fighter_holding_records_is_never_taken_as_unchanged() -> None:
+    """marshal cannot write a nested record: no fingerprint, so it is dumped (and its row built) every time."""
+    hurt = fighter(criticals=[Critical(severity="weak", location="arm", card="3C", negative_wounds=1, round=1)])
+    assert record.fingerprint(hurt) is None
+    keeper = record.SavedMembers()
+    first = keeper.dump({"A": hurt})
+    hurt.criticals[0].negative_wounds = 2
+    assert keeper.dump({"A": hurt})["A"]["criticals"][0]["negative_wounds"] == 2
+    assert first["A"]["criticals"][0]["negative_wounds"] == 1
+    assert view.RowKeeper.key(hurt, True) is None
+
+
+def test_a_row_is_kept_only_for_the_same_record_and_the_same_context() -> None:
+    keeper = view.RowKeeper()
+    a = fighter()
+    key = keeper.key(a, True)
+    row = keeper.row("A", ("▶", "A"), False, (), key)
+    assert keeper.unchanged("A", keeper.key(a, True)) is row
+    assert keeper.unchanged("A", keeper.key(a, False)) is None  # the context changed (no longer its turn)
+    a.ap = 1
+    assert keeper.unchanged("A", keeper.key(a, True)) is None  # the record changed
+
+
+def duo() -> Session:
+    from tests.conftest import session_from
+
+    return session_from("""
+        [encounter]
+        name = "Rows"
+        system = "ttb"
+        seed = 4
+
+        [[combatants]]
+        name = "Hero"
+        side = "players"
+        rank_value = 5
+        initiative = 2
+        wounds = 10
+
+        [[combatants]]
+        name = "Other"
+        side = "rivals"
+        rank_value = 5
+        initiative = 0
+        wounds = 10
+    """)
+
+
+def test_a_row_follows_what_it_shows_beside_its_record() -> None:
+    """What the row shows beyond the combatant's record is in its key: an effect on it, whose turn it is,
+    having left. Each is changed here alone (no record changes with it) and the row follows."""
+    from tracker.rules.ttb.effects import resolve_contest
+
+    s = duo()
+    s.execute("start")
+    eng = s.engine
+    assert isinstance(eng, TTBEncounter)
+    eng.order()
+    resolve_contest(eng, "impose", "Hero", "Other", True, 0)  # an effect on Other; Other's record stays
+    assert eng.order() == rebuilt_order(s)
+    assert "imposed" in " ".join(t.full for t in next(r for r in eng.order().rows if r.name == "Other").conditions)
+    eng.st.active = "Other" if eng.st.active == "Hero" else "Hero"
+    assert eng.order() == rebuilt_order(s)
+    eng.st.left.append("Other")
+    assert eng.order() == rebuilt_order(s)
+
+
+def test_a_2d20_row_follows_whose_turn_it_is_and_who_left() -> None:
+    s = save.load_session(EXAMPLES / "skirmish_srd.toml", seed=2)
+    s.execute("start")
+    eng = s.engine
+    assert isinstance(eng, TwoD20Encounter)
+    first, second = eng.combatant_names()[:2]
+    eng.order()
+    eng.st.active = second if eng.st.active == first else first
+    assert eng.order() == rebuilt_order(s)
+    eng.st.left.append(first)
+    assert eng.order() == rebuilt_order(s)
