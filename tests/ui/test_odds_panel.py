@@ -151,3 +151,25 @@ def test_the_odds_modules_load_only_when_their_tab_is_shown(tmp_path: Path) -> N
     seen = json.loads(proc.stdout.strip().splitlines()[-1])
     assert seen["first"] == []
     assert seen["shown"] == ["tracker.rules.ttb.odds", "tracker.rules.ttb.odds_report"]
+
+
+def test_fate_deck_tab_text_is_asked_for_when_shown_and_follows_commands(tmp_path: Path) -> None:
+    """The Fate Deck tab's text (deck counts, Control Hands, Fate Points) is worked out only while the tab
+    shows (issue 12: at 500 combatants it is a 500-line block), and is current whenever it is shown."""
+    app = make_app(tmp_path, "duel.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("n")
+            await pilot.pause()
+            assert app.screen.resources == ()  # type: ignore[attr-defined]  # never shown: never asked
+            await show(app, pilot, "resources")
+            left = len(app.session.engine.state.deck)  # type: ignore[attr-defined]
+            assert f"Fate Deck {left} left" in panel_text(app, "resources")
+            assert app.submit("flip 2") is None
+            await pilot.pause()
+            now = len(app.session.engine.state.deck)  # type: ignore[attr-defined]
+            assert now == left - 2
+            assert f"Fate Deck {now} left" in panel_text(app, "resources")
+
+    asyncio.run(drive())

@@ -312,7 +312,6 @@ class FamilyEngine(ABC):
             turn=self.turn(),
             conditions=self.conditions_of(focus) if focus else (),
             field=self.field(focus),
-            resources=self.resources(),
             prompt=self.prompt_view(),
             log=tuple(st.log),
             logged=st.logged,

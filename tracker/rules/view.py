@@ -194,7 +194,7 @@ class EncounterView(NamedTuple):
     turn: Block
     conditions: tuple[ConditionNote, ...]
     field: Block
-    resources: Block
+    # The Fate Deck / Pools text is not here: the screen asks `FamilyEngine.resources` while its tab shows.
     prompt: PromptView | None
     #: The log entries the state keeps, and how many were ever written (panels append only new ones).
     log: tuple[LogEntry, ...] = ()

@@ -8,12 +8,14 @@ when its slice changed. No panel reads the session; the screen asks the family, 
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import TYPE_CHECKING, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.reactive import var
 from textual.screen import Screen
@@ -141,6 +143,20 @@ class TrackerScreen(Screen[None]):
             )
         yield Footer()
 
+    # The widgets the screen speaks to after every command, found once: a query walks the screen's DOM,
+    # some thirty widgets, and three of them per keypress cost half a millisecond (issue 12).
+    @functools.cached_property
+    def side_tabs(self) -> TabbedContent:
+        return self.query_one("#side", TabbedContent)
+
+    @functools.cached_property
+    def order_table(self) -> OrderTable:
+        return self.query_one("#order-table", OrderTable)
+
+    @functools.cached_property
+    def title_line(self) -> Static:
+        return self.query_one("#title", Static)
+
     def _family_panel(self, tab: str) -> TextPanel:
         """The Melee/Zones or Fate Deck/Pools panel; the family's odds tab shows the odds above its text,
         and the field tab draws the family's map above all."""
@@ -158,12 +174,22 @@ class TrackerScreen(Screen[None]):
         view = self.view
         if tab is None or view is None or not self.is_mounted:
             return
-        if self.query_one("#side", TabbedContent).active != f"tab-{tab}":
+        if self.side_tabs.active != f"tab-{tab}":
             return
         key = (view.revision, view.focus)
         if key != getattr(self, "_odds_key", None):
             self._odds_key = key
             self.odds = self.engine.odds(view.focus)
+
+    def _show_resources(self) -> None:
+        """Ask the family for the Fate Deck or Pools text while its tab is showing, once per revision: it
+        lists every Fatemaster's Fate Points, a 500-line block at 500 combatants, for a tab seldom open."""
+        view = self.view
+        if view is None or not self.is_mounted or self.side_tabs.active != "tab-resources":
+            return
+        if view.revision != getattr(self, "_resources_key", None):
+            self._resources_key = view.revision
+            self.resources = self.engine.resources()
 
     def _show_map(self) -> None:
         """Ask the family for its map while the field tab is showing, once per revision and selection (the
@@ -171,7 +197,7 @@ class TrackerScreen(Screen[None]):
         view = self.view
         if view is None or not self.is_mounted:
             return
-        shown = self.query_one("#side", TabbedContent).active == "tab-field"
+        shown = self.side_tabs.active == "tab-field"
         if shown:
             key = (view.revision, view.focus)
             if key != getattr(self, "_map_key", None):
@@ -223,8 +249,8 @@ class TrackerScreen(Screen[None]):
             self.set_reactive(TrackerScreen.selected, st.active)
         self.view = self.engine.view(revision, self.selected)
         if follow and st.active is not None and self.is_mounted:
-            self.query_one("#order-table", OrderTable).select_name(st.active)
-        if self.is_mounted and self.query_one("#side", TabbedContent).active == "tab-story":
+            self.order_table.select_name(st.active)
+        if self.is_mounted and self.side_tabs.active == "tab-story":
             self.tell_story()
 
     def tell_story(self) -> None:
@@ -254,11 +280,11 @@ class TrackerScreen(Screen[None]):
         self.subject = view.focus
         self.conditions = view.conditions
         self.field = view.field
-        self.resources = view.resources
         self.prompt = view.prompt
         self.log_slice = (view.log, view.logged)
         self._show_odds()
         self._show_map()
+        self._show_resources()
         # The footer is rebuilt only when the set of usable keys can have changed.
         history = self.session.history
         signature = (view.phase, view.header.active is None, view.prompt, bool(history.commands), bool(history.undone))
@@ -275,14 +301,17 @@ class TrackerScreen(Screen[None]):
     def _draw_title(self) -> None:
         """The title, shortened by priority to the screen's width (`tracker.ui.title`); drawn from
         `on_mount` on, when the screen has its size (the first frame must show it)."""
-        titles = self.query("#title")
-        if self.header is None or not titles:  # not composed yet
+        if self.header is None:
+            return
+        try:
+            title = self.title_line
+        except NoMatches:  # not composed yet
             return
         width = max(20, self.size.width - 2)
         text = fit_title(title_parts(self.header, self.read_only), width)
         if text != getattr(self, "_title_text", None):
             self._title_text = text
-            titles.first(Static).update(text, layout=False)
+            title.update(text, layout=False)
 
     def show_caption(self, text: str | None) -> None:
         """The demo's caption for the step being played (hidden when None)."""
@@ -294,6 +323,7 @@ class TrackerScreen(Screen[None]):
         """Panels in hidden tabs skip their redraws; the one coming into view catches up."""
         self._show_odds()
         self._show_map()
+        self._show_resources()
         for panel in event.pane.query(Panel):
             panel.catch_up()
         if event.pane.id == "tab-story":
