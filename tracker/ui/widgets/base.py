@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import contextlib
 
+from rich.style import Style
 from rich.text import Text
 from textual.containers import Vertical
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.css.query import NoMatches
 from textual.widgets import Static, TabPane
 
@@ -30,6 +33,30 @@ class PanelText(Static):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.auto_links = False
+
+
+class StyledOncePerFrame:
+    """For a widget that draws line by line (`render_line`) and asks its `rich_style` for each line: the style
+    is worked out once for all the lines a frame paints.
+
+    Working it out walks the widget's ancestors for their backgrounds, a tenth of a millisecond a line: the
+    log strip scrolls after every `next`, which repaints each of its lines (issue 12). Mixed in before the
+    Textual widget class, so its `render_lines` and `rich_style` come first."""
+
+    _style_this_frame: Style | None = None
+
+    @property
+    def rich_style(self) -> Style:
+        style = self._style_this_frame
+        return style if style is not None else super().rich_style  # type: ignore[misc]
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._style_this_frame = None
+        self._style_this_frame = self.rich_style
+        try:
+            return super().render_lines(crop)  # type: ignore[misc, no-any-return]
+        finally:
+            self._style_this_frame = None
 
 
 def to_text(block: Block) -> Text:

@@ -19,13 +19,13 @@ from textual.reactive import Reactive, var
 from textual.widgets import RichLog
 
 from tracker.rules.log import LogEntry
-from tracker.ui.widgets.base import Panel
+from tracker.ui.widgets.base import Panel, StyledOncePerFrame
 
 #: The entries the state keeps, and how many were ever written.
 LogSlice = tuple[tuple[LogEntry, ...], int]
 
 
-class LogView(RichLog):
+class LogView(StyledOncePerFrame, RichLog):
     """A RichLog whose new lines repaint the log without a layout of the whole screen.
 
     A RichLog grows its `virtual_size` with each write, and Textual lays the screen out again when a

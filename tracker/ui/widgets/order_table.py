@@ -24,6 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tracker.rules.view import ConditionTag, OrderRow
+from tracker.ui.widgets.base import StyledOncePerFrame
 
 Row = tuple[str, ...]
 #: A row as fitted: the row, the widths it was fitted to, its lines, the tags written short and the
@@ -54,7 +55,7 @@ def fit_conditions(tags: tuple[ConditionTag, ...], width: int) -> tuple[list[str
     return lines, list(tags)
 
 
-class OrderTable(ScrollView, can_focus=True):
+class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
     """Rows keyed by combatant name; the first line is the header."""
 
     COMPONENT_CLASSES = {
