@@ -7,8 +7,6 @@ each round (the engine asks at every round start while a tie stands).
 
 from __future__ import annotations
 
-from itertools import groupby
-
 from tracker.rules.ttb import deck
 from tracker.rules.ttb.cards import parse_card
 from tracker.rules.ttb.core import TTBEngine
@@ -53,12 +51,19 @@ def in_round(eng: TTBEngine, name: str) -> bool:
 
 
 def tied_groups(eng: TTBEngine) -> list[list[str]]:
-    """Groups of combatants in the round the rules cannot separate (same total, kind and Speed).
+    """Groups of combatants in the round the rules cannot separate (same total, kind and Speed), each in
+    the file's order, the groups in acting order.
 
-    Each key is worked out once (the GM screen asks after every command, for hundreds of combatants)."""
-    keyed = sorted(((_key(eng, n), i, n) for i, n in enumerate(eng.sheets) if in_round(eng, n)))
-    groups = [[n for _, _, n in g] for _, g in groupby(keyed, key=lambda k: k[0])]
-    return [g for g in groups if len(g) > 1]
+    The GM screen asks after every command, for hundreds of combatants (issue 12): one pass gathers each
+    key's combatants (what `_key` and `in_round` say, written out), and only the distinct keys are sorted."""
+    fighters, left = eng.st.fighters, set(eng.st.left)
+    groups: dict[tuple[int, int, int], list[str]] = {}
+    for name, sheet in eng.sheets.items():
+        f = fighters[name]
+        if f.dead or f.arriving or name in left:
+            continue
+        groups.setdefault((-f.init, 0 if sheet.fated else 1, -sheet.speed), []).append(name)
+    return [group for _, group in sorted(groups.items()) if len(group) > 1]
 
 
 def run_ties(eng: TTBEngine) -> None:
