@@ -20,10 +20,17 @@ def test_demo_footer_fits_in_100_columns(tmp_path: Path) -> None:
 
     async def drive() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause(0.5)
-            footer = app.screen.query_one(Footer)
-            keys = sorted((k.region for k in footer.query("FooterKey")), key=lambda r: r.x)
-            descriptions = [str(getattr(k, "description", "")) for k in footer.query("FooterKey")]
+            # Wait for the demo's footer to be laid out (a loaded machine takes its time), then check it.
+            for _ in range(100):
+                await pilot.pause(0.1)
+                footer = app.screen.query(Footer).first() if app.screen.query(Footer) else None
+                shown = list(footer.query("FooterKey")) if footer is not None else []
+                if any(str(getattr(k, "description", "")) == "Pause" for k in shown) and all(
+                    k.region.width for k in shown
+                ):
+                    break
+            keys = sorted((k.region for k in shown), key=lambda r: r.x)
+            descriptions = [str(getattr(k, "description", "")) for k in shown]
             assert "Pause" in descriptions
             for left, right in pairwise(keys):
                 assert left.right <= right.x, (left, right)  # no key drawn over the next one
