@@ -10,7 +10,7 @@ Both the GM screen (`tracker run`) and a bare Textual app with the same kinds of
   target ≤ 1.0× the bare app.
 
 The machine is noisy, so runs are interleaved (bare, tracker, tracker, bare …) and medians reported.
-Run: python -m bench.bench_startup [--runs 12] [--presses 20] [--sizes 20,100,500] [--no-startup]
+Run: python -m bench.bench_startup [--runs 12] [--presses 20] [--sizes 20,100,500] [--no-startup] [--family 2d20]
      [--before DIR]   (DIR: an older checkout, e.g. `git archive <commit> | tar -x -C DIR`, timed alongside)
 """
 
@@ -29,11 +29,12 @@ import sys
 import tempfile
 import termios
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
-from bench.bench_engine import encounter_text
+from bench.bench_engine import encounter_text, twod20_text
 
 ROOT = Path(__file__).resolve().parent.parent
 BARE = ROOT / "bench" / "bare_app.py"
@@ -197,7 +198,25 @@ def turn_order(path: Path, presses: int) -> list[str]:
     return names
 
 
-def keypress(n: int, presses: int, folder: Path, racers: list[Contender]) -> dict[str, float]:
+class Fight(NamedTuple):
+    """The fight the keypress runs play: its file's text for n combatants, the commands that start it, and
+    the encounter's name (in the tracker's title once it is on screen)."""
+
+    text: Callable[[int], str]
+    opening: tuple[str, ...]
+    title: str
+
+
+FIGHTS = {
+    "ttb": Fight(encounter_text, ("start",), "Benchmark brawl"),
+    # Initiative order asks who started the conflict (RULES.md §3); the first agent did.
+    "2d20": Fight(twod20_text, ("start", 'pick "Agent 000"'), "Benchmark firefight"),
+}
+
+
+def keypress(
+    n: int, presses: int, folder: Path, racers: list[Contender], fight: Fight = FIGHTS["ttb"]
+) -> dict[str, float]:
     """Median seconds from `n` to the changed frame: the tracker's `next`, the bare app's one cell.
 
     Every contender runs at once, each on its own pty and file; the presses take turns (the order
@@ -207,9 +226,10 @@ def keypress(n: int, presses: int, folder: Path, racers: list[Contender]) -> dic
     from tracker.store import files, save
 
     start = folder / f"keys{n}.toml"
-    start.write_text(encounter_text(n), encoding="utf-8")
+    start.write_text(fight.text(n), encoding="utf-8")
     session = Session(files.load(start))
-    session.execute("start")
+    for line in fight.opening:
+        session.execute(line)
     text = save.encounter_text(session)
     start.write_text(text, encoding="utf-8")
     expected = turn_order(start, presses) if presses else []
@@ -221,7 +241,7 @@ def keypress(n: int, presses: int, folder: Path, racers: list[Contender]) -> dic
             path.write_text(text, encoding="utf-8")
             program = Pty(racer.argv(path, n), racer.env(folder), racer.cwd())
             programs.append((racer, program))
-            program.wait_for((racer.title(),))
+            program.wait_for(("Bare brawl" if racer.root is None else fight.title,))
         for _, program in programs:
             program.settle(1.0)
         for k, name in enumerate(expected, 1):
@@ -248,6 +268,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--presses", type=int, default=20, help="`n` presses per size (median)")
     parser.add_argument("--sizes", default="20,100,500", help="combatants for the keypress runs ('' for none)")
     parser.add_argument("--no-startup", action="store_true", help="only the keypress runs")
+    parser.add_argument("--family", choices=sorted(FIGHTS), default="ttb", help="the rules the keypress runs play")
     parser.add_argument(
         "--before", type=Path, help="an older checkout of the project, timed in the same runs (e.g. from git archive)"
     )
@@ -262,8 +283,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             medians = startup(args.runs, folder, [*racers, cold])
             report(f"first frame on a pty, median of {args.runs}", medians, "≤ 1.3×")
         for n in [int(x) for x in args.sizes.split(",") if x]:
-            medians = keypress(n, args.presses, folder, racers)
-            report(f"n → frame on a pty, {n} combatants, median of {args.presses}", medians, "≤ 1.0×")
+            medians = keypress(n, args.presses, folder, racers, FIGHTS[args.family])
+            what = f"n → frame on a pty, {n} combatants ({args.family}), median of {args.presses}"
+            report(what, medians, "≤ 1.0×")
 
 
 if __name__ == "__main__":

@@ -82,16 +82,26 @@ def test_a_changed_fighter_is_dumped_again_an_unchanged_one_is_handed_back() -> 
     assert keeper.dump({"A": a, "B": b})["B"]["hand"] == ["9R"]
 
 
-def test_a_fighter_holding_records_is_never_taken_as_unchanged() -> None:
-    """marshal cannot write a nested record: no fingerprint, so it is dumped (and its row built) every time."""
+def test_a_fighter_holding_records_is_fingerprinted_through_them() -> None:
+    """marshal cannot write a nested record (a TTB critical, a 2d20 Persistent instance): the fingerprint
+    writes each as its class and values, so a change inside it is still a change."""
     hurt = fighter(criticals=[Critical(severity="weak", location="arm", card="3C", negative_wounds=1, round=1)])
-    assert record.fingerprint(hurt) is None
+    mark = record.fingerprint(hurt)
+    assert mark is not None
     keeper = record.SavedMembers()
     first = keeper.dump({"A": hurt})
+    assert keeper.dump({"A": hurt})["A"] is first["A"]  # unchanged: handed back
     hurt.criticals[0].negative_wounds = 2
+    assert record.fingerprint(hurt) != mark
     assert keeper.dump({"A": hurt})["A"]["criticals"][0]["negative_wounds"] == 2
     assert first["A"]["criticals"][0]["negative_wounds"] == 1
-    assert view.RowKeeper.key(hurt, True) is None
+
+
+def test_a_fighter_holding_what_marshal_cannot_write_is_never_taken_as_unchanged() -> None:
+    odd = fighter(conditions={"dazed": True})
+    odd.conditions["dazed"] = object()  # type: ignore[assignment]  # not plain data, not a record
+    assert record.fingerprint(odd) is None
+    assert view.RowKeeper.key(odd, True) is None
 
 
 def test_a_row_is_kept_only_for_the_same_record_and_the_same_context() -> None:

@@ -311,7 +311,6 @@ class FamilyEngine(ABC):
             focus=focus,
             turn=self.turn(),
             conditions=self.conditions_of(focus) if focus else (),
-            field=self.field(focus),
             prompt=self.prompt_view(),
             log=tuple(st.log),
             logged=st.logged,

@@ -164,6 +164,8 @@ class Record:
     _record_saved: ClassVar[Callable[[dict[str, Any]], dict[str, Any]]]
     #: `_dump_plan`'s table, per class.
     _record_plan: ClassVar[tuple[tuple[str, bool, Any], ...]]
+    #: The positions of the fields `fingerprint` has seen holding records, per class.
+    _record_nested: ClassVar[tuple[int, ...]]
     #: The validators, by attribute name (a subclass's override one of the same name).
     _record_checks: ClassVar[dict[str, Check]] = {}
     #: pydantic's ``extra`` for the twin.
@@ -376,18 +378,61 @@ def _plain(value: Any, options: tuple[bool, bool, bool]) -> Any:
 
 def fingerprint(record: Record) -> bytes | None:
     """Bytes that change whenever one of `record`'s fields does, types included (None: a field holds a value
-    marshal cannot write, such as a nested record; such a record is never taken as unchanged).
+    that is neither plain data nor a record; such a record is never taken as unchanged).
 
     Why: a `next` among hundreds of combatants changes two of them, and both the save (`SavedMembers`) and
     the order table (`tracker.rules.view.RowKeeper`) ask after every command which of them changed. Comparing
     fingerprints is the one exact way that needs no help from the rules that changed them: marshal keeps each
     value's type (``1``, ``True`` and ``1.0`` differ, as they do in the file) and the order of a table's
     keys, and costs under a microsecond a combatant. Only the values are written: a record's fields are the
-    same keys in the same order (its class's), and extra keys (``_extra``) are one more value."""
+    same keys in the same order (its class's), and extra keys (``_extra``) are one more value. The fields
+    that hold records (2d20 Persistent damage, TTB criticals) are written through `_marshallable`; the
+    class learns which they are the first time, so the others are not looked into."""
+    cls = type(record)
+    values = tuple(record.__dict__.values())
+    nested: tuple[int, ...] = cls.__dict__.get("_record_nested", ())  # fields seen holding records
     try:
-        return marshal.dumps(tuple(record.__dict__.values()), 2)  # version 2: no back-references, half the cost
+        # Version 2: no back-references, half the cost.
+        return marshal.dumps(_converted(values, nested) if nested else values, 2)
+    except ValueError:
+        pass
+    found = tuple(i for i, v in enumerate(values) if type(v) not in _SCALARS and not _marshals(v))
+    cls._record_nested = nested = tuple(sorted({*nested, *found}))  # learnt once per class, as `_record_plan`
+    try:
+        return marshal.dumps(_converted(values, nested), 2)
     except ValueError:
         return None
+
+
+def _converted(values: tuple[Any, ...], positions: tuple[int, ...]) -> list[Any]:
+    """`values` with those at `positions` made `_marshallable`."""
+    parts = list(values)
+    for i in positions:
+        parts[i] = _marshallable(parts[i])
+    return parts
+
+
+def _marshals(value: Any) -> bool:
+    try:
+        marshal.dumps(value, 2)
+    except ValueError:
+        return False
+    return True
+
+
+def _marshallable(value: Any) -> Any:
+    """`value` with each record in it as its class's name and its values (what `fingerprint` needs of it)."""
+    scalars = _SCALARS
+    if isinstance(value, Record):
+        values = value.__dict__.values()
+        return (type(value).__qualname__, tuple(v if type(v) in scalars else _marshallable(v) for v in values))
+    if type(value) is list:
+        return [v if type(v) in scalars else _marshallable(v) for v in value]
+    if type(value) is tuple:
+        return tuple(v if type(v) in scalars else _marshallable(v) for v in value)
+    if type(value) is dict:
+        return {k: v if type(v) in scalars else _marshallable(v) for k, v in value.items()}
+    return value
 
 
 class SavedMembers:

@@ -193,8 +193,8 @@ class EncounterView(NamedTuple):
     focus: str | None
     turn: Block
     conditions: tuple[ConditionNote, ...]
-    field: Block
-    # The Fate Deck / Pools text is not here: the screen asks `FamilyEngine.resources` while its tab shows.
+    # The field tab's text and the Fate Deck / Pools text are not here: the screen asks the family for them
+    # (`FamilyEngine.field`, `FamilyEngine.resources`) while their tab shows.
     prompt: PromptView | None
     #: The log entries the state keeps, and how many were ever written (panels append only new ones).
     log: tuple[LogEntry, ...] = ()

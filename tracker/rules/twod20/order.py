@@ -96,7 +96,8 @@ def after_turn(eng: TwoD20Engine) -> None:
         return
     if eng.order_rule == "initiative":
         # A character that deferred (Pass, no Minor) waits until someone else has taken a turn [004:L1472].
-        queue = sorted((n for n in initiative_order(eng) if n in left), key=lambda n: eng.fighter(n).deferred)
+        waits = set(left)  # a set: hundreds of combatants, after every turn
+        queue = sorted((n for n in initiative_order(eng) if n in waits), key=lambda n: eng.fighter(n).deferred)
         jumped = [n for n in st.jumped if n in left]
         st.jumped = jumped[1:]
         open_turn(eng, (jumped or queue)[0])

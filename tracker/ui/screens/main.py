@@ -192,8 +192,9 @@ class TrackerScreen(Screen[None]):
             self.resources = self.engine.resources()
 
     def _show_map(self) -> None:
-        """Ask the family for its map while the field tab is showing, once per revision and selection (the
-        map modules load only for a GM who looks); the screen gives the tab more room while it does."""
+        """Ask the family for its map and the text under it while the field tab is showing, once per revision
+        and selection (the map modules load only for a GM who looks; the 2d20 text is a range report to every
+        other combatant, ≈ 6 ms at 500); the screen gives the tab more room while it does."""
         view = self.view
         if view is None or not self.is_mounted:
             return
@@ -203,6 +204,7 @@ class TrackerScreen(Screen[None]):
             if key != getattr(self, "_map_key", None):
                 self._map_key = key
                 self.field_map = self.engine.field_map(view.focus)
+                self.field = self.engine.field(view.focus)
         self.set_class(shown and self.field_map is not None and bool(self.field_map.nodes), "-map")
 
     def on_mount(self) -> None:
@@ -279,7 +281,6 @@ class TrackerScreen(Screen[None]):
         self.turn = view.turn
         self.subject = view.focus
         self.conditions = view.conditions
-        self.field = view.field
         self.prompt = view.prompt
         self.log_slice = (view.log, view.logged)
         self._show_odds()
