@@ -116,6 +116,9 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         self._cache: dict[str, tuple[object, Strip]] = {}
         #: Each row's lines as last fitted, with the row and the widths they were fitted to.
         self._fitted: dict[str, Fitted] = {}
+        #: The widths and the order of the rows `_fitted` was fitted to.
+        self._fitted_to: tuple[tuple[int, ...], int] | None = None
+        self._fitted_keys: list[str] = []
         #: Each row's cell lengths as last measured.
         self._measured: dict[str, Measured] = {}
         #: Where each combatant's row starts (its first line below the header).
@@ -196,40 +199,54 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
                 floor = max(len(self.columns[i]), NAME_MIN if i == 1 else 6)
                 fixed[i] = max(floor, fixed[i] - short)
         conditions_width = max(CONDITIONS_MIN, room - sum(fixed))
-        rows: dict[str, list[Row]] = {}
-        explained: dict[str, str] = {}
         fit = (tuple(fixed), conditions_width)
-        fitted: dict[str, Fitted] = {}
-        changed: set[str] = set()
-        for key, row in self.source.items():
-            hit = self._fitted.get(key)
-            if hit is None or hit[1] != fit or hit[0] is not row:
-                texts, brief = fit_conditions(row.conditions, conditions_width)
-                cells = tuple(_cut(cell, fixed[i]) for i, cell in enumerate(row.cells))
-                blank = tuple("" for _ in cells)
-                lines = [(*(cells if n == 0 else blank), text) for n, text in enumerate(texts)]
-                hit = (row, fit, lines, brief, max(len(text) for text in texts))
+        before_fitted = self._fitted
+        if fit == self._fitted_to and self.keys == self._fitted_keys:
+            # The same rows in the same order at the same widths: refit only the rows that changed (a `next`
+            # at 500 combatants: two), and lay out the lines and the legend again only if those rows
+            # changed their number of lines or their short forms (issue 12).
+            fitted, rows, changed = before_fitted, self.rows, set()
+            relines = relegend = False
+            for key, row in self.source.items():
+                hit = fitted[key]
+                if hit[0] is row:
+                    continue
+                new = _fitted(row, fit)
+                relines = relines or len(new[2]) != len(hit[2])
+                relegend = relegend or [(t.stem, t.meaning) for t in new[3]] != [(t.stem, t.meaning) for t in hit[3]]
+                fitted[key], rows[key] = new, new[2]
                 changed.add(key)
-            fitted[key] = hit
-            if hit[3]:
-                explained.update((t.stem, t.meaning) for t in hit[3])
-            rows[key] = hit[2]
-        self._fitted = fitted
+        else:
+            fitted, rows, changed = {}, {}, set()
+            for key, row in self.source.items():
+                kept = before_fitted.get(key)
+                if kept is None or kept[1] != fit or kept[0] is not row:
+                    kept = _fitted(row, fit)
+                    changed.add(key)
+                fitted[key], rows[key] = kept, kept[2]
+            relines = relegend = True
+        self._fitted, self._fitted_to, self._fitted_keys = fitted, fit, list(self.keys)
         used = max([CONDITIONS_MIN, *(hit[4] for hit in fitted.values())])
         widths = [*fixed, min(conditions_width, used)]
         same_widths = widths == self.widths
         if not same_widths:
             self._cache.clear()
         self.rows, self.widths = rows, widths
-        self.lines = [(key, n) for key in self.keys for n in range(len(rows[key]))]
-        self._first_line = {}
-        for i, (key, n) in enumerate(self.lines):
-            if n == 0:
-                self._first_line[key] = i
-        legend = " · ".join(f"{stem}={meaning}" for stem, meaning in explained.items())
-        if legend != self.legend:
-            self.legend = legend
-            self.post_message(self.Legend(legend))
+        if relines:
+            self.lines = [(key, n) for key in self.keys for n in range(len(rows[key]))]
+            self._first_line = {}
+            for i, (key, n) in enumerate(self.lines):
+                if n == 0:
+                    self._first_line[key] = i
+        if relegend:
+            explained: dict[str, str] = {}
+            for hit in fitted.values():
+                if hit[3]:
+                    explained.update((t.stem, t.meaning) for t in hit[3])
+            legend = " · ".join(f"{stem}={meaning}" for stem, meaning in explained.items())
+            if legend != self.legend:
+                self.legend = legend
+                self.post_message(self.Legend(legend))
         size = Size(min(sum(widths) + len(widths), max(self.size.width, 1)), len(self.lines) + 1)
         if size != self.virtual_size:
             self.virtual_size = size
@@ -320,6 +337,16 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         strip = self._line(cells, style).crop(0, width).adjust_cell_length(width, style)
         self._cache[f"{key}\0{part}"] = (cache_key, strip)
         return strip
+
+
+def _fitted(row: OrderRow, fit: tuple[tuple[int, ...], int]) -> Fitted:
+    """`row` fitted to the columns' widths and the Conditions column's (`fit`)."""
+    fixed, conditions_width = fit
+    texts, brief = fit_conditions(row.conditions, conditions_width)
+    cells = tuple(_cut(cell, fixed[i]) for i, cell in enumerate(row.cells))
+    blank = tuple("" for _ in cells)
+    lines = [(*(cells if n == 0 else blank), text) for n, text in enumerate(texts)]
+    return (row, fit, lines, brief, max(len(text) for text in texts))
 
 
 def _cut(cell: str, width: int) -> str:
