@@ -175,16 +175,22 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         """
         if not self.columns:
             return None
-        measured: dict[str, Measured] = {}
-        before = self._measured
-        for key, row in self.source.items():
+        source, before = self.source, self._measured
+        # The same combatants as last time (in any order: a round re-sorts them, a 2d20 turn moves one up)?
+        same = len(source) == len(before) and all(key in before for key in source)
+        measured: dict[str, Measured] = before if same else {}
+        for key, row in source.items():
             seen = before.get(key)
-            if seen is None or (seen[0] is not row and seen[0] != row):
+            if seen is not None and seen[0] is row:
+                if not same:
+                    measured[key] = seen
+                continue
+            if seen is None or seen[0] != row:
                 cond = len(", ".join(t.full for t in row.conditions))
                 seen = (row, tuple(len(cell) for cell in row.cells), cond)
             measured[key] = seen
+            source[key] = seen[0]  # a row equal to the last is kept as that very object
         self._measured = measured
-        self.source = {key: seen[0] for key, seen in measured.items()}
         fixed = [len(c) for c in self.columns[:-1]]
         for i, longest_cell in enumerate(map(max, zip(*(m[1] for m in measured.values()), strict=False))):
             fixed[i] = max(fixed[i], longest_cell)
@@ -201,12 +207,12 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         conditions_width = max(CONDITIONS_MIN, room - sum(fixed))
         fit = (tuple(fixed), conditions_width)
         before_fitted = self._fitted
-        if fit == self._fitted_to and self.keys == self._fitted_keys:
-            # The same rows in the same order at the same widths: refit only the rows that changed (a `next`
-            # at 500 combatants: two), and lay out the lines and the legend again only if those rows
+        if same and fit == self._fitted_to:
+            # The same rows at the same widths: refit only the rows that changed (a `next` at 500 combatants:
+            # two), and lay out the lines and the legend again only if the order changed or those rows
             # changed their number of lines or their short forms (issue 12).
             fitted, rows, changed = before_fitted, self.rows, set()
-            relines = relegend = False
+            relines = relegend = self.keys != self._fitted_keys
             for key, row in self.source.items():
                 hit = fitted[key]
                 if hit[0] is row:
@@ -238,11 +244,8 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
             for i, (key, n) in enumerate(self.lines):
                 if n == 0:
                     self._first_line[key] = i
-        if relegend:
-            explained: dict[str, str] = {}
-            for hit in fitted.values():
-                if hit[3]:
-                    explained.update((t.stem, t.meaning) for t in hit[3])
+        if relegend:  # each short form's meaning, in the order the rows first use them
+            explained = dict((t.stem, t.meaning) for key in self.keys for t in fitted[key][3])
             legend = " · ".join(f"{stem}={meaning}" for stem, meaning in explained.items())
             if legend != self.legend:
                 self.legend = legend
