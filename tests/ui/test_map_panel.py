@@ -17,6 +17,7 @@ from textual.widgets import Static, TabbedContent
 from tests.ui.conftest import EXAMPLES, make_app
 from tracker.ui.app import TrackerApp
 from tracker.ui.widgets.map_panel import MapPanel
+from tracker.ui.widgets.panel_text import PanelText
 
 
 def map_text(app: TrackerApp) -> str:
@@ -24,7 +25,7 @@ def map_text(app: TrackerApp) -> str:
 
 
 def body_text(app: TrackerApp) -> str:
-    return str(app.screen.query_one("#field", MapPanel).query_one(".panel-body", Static).render())
+    return str(app.screen.query_one("#field", MapPanel).query_one(".panel-body", PanelText).render())
 
 
 async def show(app: TrackerApp, pilot: object, tab: str) -> None:

@@ -10,16 +10,17 @@ import sys
 import textwrap
 from pathlib import Path
 
-from textual.widgets import Static, TabbedContent
+from textual.widgets import TabbedContent
 
 from tests.ui.conftest import EXAMPLES, make_app
 from tracker.ui.app import TrackerApp
+from tracker.ui.widgets.panel_text import PanelText
 from tracker.ui.widgets.text_panel import TextPanel
 
 
 def panel_text(app: TrackerApp, tab: str) -> str:
     panel = app.screen.query_one(f"#{tab}", TextPanel)
-    return str(panel.query_one(".panel-body", Static).render())
+    return str(panel.query_one(".panel-body", PanelText).render())
 
 
 def table_lines(text: str) -> list[str]:

@@ -110,7 +110,7 @@ def test_next_repaints_two_rows_of_a_long_table(tmp_path: Path, monkeypatch: pyt
 
 def test_the_panels_text_is_painted_without_a_search_for_links(tmp_path: Path) -> None:
     """The family's text holds no links: the bodies repainted after each command skip Textual's link search."""
-    from tracker.ui.widgets.base import PanelText
+    from tracker.ui.widgets.panel_text import PanelText
 
     app = make_app(tmp_path, "brawl.toml")
 

@@ -2,7 +2,8 @@
 
 The screen holds one `EncounterView` per revision and binds each panel's own reactive to its slice with
 `data_bind`; a panel never reads the session. A panel in a tab that is not showing marks itself stale
-instead of drawing (a layout for nothing) and catches up when its tab is shown.
+instead of drawing (a layout for nothing) and catches up when its tab is shown. The family's text is
+drawn by a `PanelText` (tracker/ui/widgets/panel_text.py), which repaints only the lines that changed.
 """
 
 from __future__ import annotations
@@ -18,21 +19,10 @@ from textual.strip import Strip
 from textual.widgets import Static, TabPane
 
 from tracker.rules.view import Block
+from tracker.ui.widgets.panel_text import PanelText
 
 #: How each emphasis of the rules' text looks on screen.
 EMPHASIS = {"": "", "bold": "bold", "dim": "dim", "italic": "italic", "key": "reverse"}
-
-
-class PanelText(Static):
-    """A panel's body: text the family wrote, which never holds a link.
-
-    Textual looks for links in every line of a Static it paints (to style them on hover); the family's
-    text has none, and the Turn panel is painted again after every `next`: not looking takes a quarter
-    of its repaint off the keypress (issue 12)."""
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self.auto_links = False
 
 
 class StyledOncePerFrame:
@@ -90,8 +80,13 @@ class Panel(Vertical):
             node = node.parent
         return not self.display
 
-    def put(self, static: Static, content: Text) -> None:
-        """Update a Static; skip the screen-wide layout when the text keeps its number of lines."""
+    def put(self, static: Static | PanelText, content: Text) -> None:
+        """Update a panel's text; skip the screen-wide layout when the text keeps its number of lines.
+
+        A `PanelText` (the family's text) repaints only the rows that changed and counts its rows itself."""
+        if isinstance(static, PanelText):
+            static.show(content)
+            return
         lines = content.plain.count("\n")
         same = getattr(static, "_tracker_lines", None) == lines
         static._tracker_lines = lines  # type: ignore[attr-defined]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import var
-from textual.widgets import Static
 
 from tracker.rules.view import ConditionNote
-from tracker.ui.widgets.base import Panel, PanelText
+from tracker.ui.widgets.base import Panel
+from tracker.ui.widgets.panel_text import PanelText
 
 
 class ConditionsPanel(Panel):
@@ -29,7 +29,7 @@ class ConditionsPanel(Panel):
         self.redraw()
 
     def draw(self) -> None:
-        body = self.query_one("#conditions-body", Static)
+        body = self.query_one("#conditions-body", PanelText)
         if self.subject is None:
             self.put(body, Text("Select a combatant in the order (↑/↓).", style="italic"))
             return

@@ -10,10 +10,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import var
-from textual.widgets import Static
 
 from tracker.rules.view import PromptView
-from tracker.ui.widgets.base import Panel, PanelText
+from tracker.ui.widgets.base import Panel
+from tracker.ui.widgets.panel_text import PanelText
 
 
 class PromptBar(Panel):
@@ -45,7 +45,7 @@ class PromptBar(Panel):
 
     def draw(self) -> None:
         prompt = self.prompt
-        body = self.query_one("#prompt-body", Static)
+        body = self.query_one("#prompt-body", PanelText)
         self.set_class(prompt is None, "-idle")
         if prompt is None:
             keys = "" if self.read_only else " · n next · s spend · d damage · : command · ? help"

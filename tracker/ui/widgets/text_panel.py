@@ -11,10 +11,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import var
-from textual.widgets import Static
 
 from tracker.rules.view import Block, OddsView, Span, odds_block
-from tracker.ui.widgets.base import Panel, PanelText, to_text
+from tracker.ui.widgets.base import Panel, to_text
+from tracker.ui.widgets.panel_text import PanelText
 
 
 class TextPanel(Panel):
@@ -22,7 +22,7 @@ class TextPanel(Panel):
 
     DEFAULT_CSS = """
     TextPanel { overflow-y: auto; }
-    TextPanel > Static { width: 1fr; }
+    TextPanel > Static, TextPanel > PanelText { width: 1fr; }
     """
 
     #: The family's text for this panel (bound to one slice of the screen's view).
@@ -55,4 +55,4 @@ class TextPanel(Panel):
         return to_text(block)
 
     def draw(self) -> None:
-        self.put(self.query_one(".panel-body", Static), self.block_text())
+        self.put(self.query_one(".panel-body", PanelText), self.block_text())

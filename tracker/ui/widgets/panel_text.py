@@ -1,0 +1,239 @@
+"""A panel's text, drawn line by line: a line that reads as before keeps the rows it was drawn as.
+
+The panels put the family's whole block into their text after every command (`Panel.put`), and between
+two turns most of the Turn panel reads the same (the actions and their AP: "walk 1 AP", "run 2 AP" …).
+A `Static` wraps and styles every line of its text again each time it is updated: at 500 combatants that
+was the largest single part of the frame a keypress paints (≈2.5 ms of ≈7, issue 12). `PanelText` draws
+with Textual's Line API instead (`render_line`). It keeps each line of its text (as the newlines cut it)
+with the rows that line wraps to; an update wraps again only the lines whose characters or styles
+changed and, when the rows keep their number, repaints only the rows that changed and lays nothing out
+(a new number of rows is a new `height: auto`, which only a layout of the screen gives the widget).
+A line is styled when a frame first shows it: rows scrolled out of the panel's sight cost nothing.
+
+What reaches the screen is what the Static drew. A Static makes the Rich text one Textual `Content`,
+cuts it at its newlines and wraps each piece on its own; here each line is cut out of the Rich text with
+its part of each span (as Rich's `Text.split` cuts them), made a `Content` the same way, and wrapped and
+styled by the same Textual code with the widget's style, so each row holds the same segments, down to
+the offsets Textual writes into them for text selection (`_wrap`, which relies on Textual's private
+wrapping: the tests compare every row with a Static's). While the GM selects text, the text is drawn
+whole, as the Static drew it, and a content alignment other than the top left is drawn the same way
+(the panels never set one). The text never holds a link, so Textual's link search is off.
+
+`render()` still gives the whole text as one `Content`: Textual copies a selection out of it, and tests
+read a panel's text with `str(body.render())`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import TYPE_CHECKING
+
+from rich.cells import cell_len
+from rich.text import Span, Text
+from textual.content import Content
+from textual.geometry import Region, Size
+from textual.strip import Strip
+from textual.visual import Visual
+from textual.widget import Widget
+
+if TYPE_CHECKING:
+    from rich.style import Style as RichStyle
+    from textual.app import RenderResult
+    from textual.content import _FormattedLine
+    from textual.css.types import TextAlign, TextOverflow
+    from textual.style import Style
+
+#: What wrapping a line depends on: the width, and the text rules `Content.render_strips` reads.
+Wrapping = tuple[int, "TextAlign", "TextOverflow", bool, int]
+#: A line of the text as it is compared with the line drawn before: its characters, the whole text's
+#: style and the line's part of each span.
+LineKey = tuple[str, "str | RichStyle", tuple[Span, ...]]
+
+
+def cut_lines(text: Text) -> list[LineKey]:
+    """The text's lines, each with its part of each span, as `text.split("\\n", allow_blank=True)` cuts
+    them; without building a Rich `Text` for every line and newline (an update pays for what it cuts)."""
+    pieces = text.plain.split("\n")
+    starts: list[int] = []
+    at = 0
+    for piece in pieces:
+        starts.append(at)
+        at += len(piece) + 1
+    spans: list[list[Span]] = [[] for _ in pieces]
+    for start, end, style in text.spans:
+        line = max(0, bisect_right(starts, start) - 1)
+        while line < len(pieces) and starts[line] < end:
+            first = starts[line]
+            cut_start, cut_end = max(start, first) - first, min(end, first + len(pieces[line])) - first
+            if cut_end > cut_start:  # as Rich keeps a span's part: only when it holds characters
+                spans[line].append(Span(cut_start, cut_end, style))
+            line += 1
+    return [(piece, text.style, tuple(parts)) for piece, parts in zip(pieces, spans, strict=True)]
+
+
+class PanelText(Widget):
+    """A panel's body: text the family wrote, which never holds a link; `show` puts new text in."""
+
+    DEFAULT_CSS = "PanelText { height: auto; }"
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes, markup=False)
+        # Textual styles links on hover in every line of a widget it paints; this text has none.
+        self.auto_links = False
+        self._text = Text()
+        #: Counts the texts shown (what the text drawn whole was drawn from).
+        self._shown = 0
+        #: The whole text as one Content, made when asked for (`render`).
+        self._whole: Content | None = None
+        #: Each line, and what it was made from.
+        self._keys: list[LineKey] = cut_lines(self._text)
+        self._lines: list[Content] = [Content("")]
+        #: Each line wrapped for `_wrapped_for` (width and text rules), None until asked for.
+        self._wrapped: list[list[_FormattedLine] | None] = [None]
+        self._wrapped_for: Wrapping | None = None
+        #: Where each line's rows start at `_wrapped_for`, and after the last line the number of rows.
+        self._starts: list[int] | None = None
+        #: Each line's rows styled with `_styled_with`, None until a frame shows the line.
+        self._strips: list[list[Strip] | None] = [None]
+        self._styled_with: Style | None = None
+        #: The rows drawn whole (a selection, an alignment), with what they were drawn for.
+        self._drawn_whole: tuple[object, list[Strip]] | None = None
+
+    # --- the text ------------------------------------------------------------------------
+    def show(self, text: Text) -> None:
+        """Put new text in: lines that read as before keep their rows, the rows that changed are repainted,
+        and the screen is laid out again only when the number of rows changed."""
+        keys = cut_lines(text)
+        if keys == self._keys:
+            return
+        width = self.size.width
+        before = self._rows_at(width) if width else None
+        old = self._keys
+        kept = [n < len(old) and old[n] == key for n, key in enumerate(keys)]
+        self._lines = [self._lines[n] if same else self._content(keys[n]) for n, same in enumerate(kept)]
+        self._wrapped = [self._wrapped[n] if same else None for n, same in enumerate(kept)]
+        self._strips = [self._strips[n] if same else None for n, same in enumerate(kept)]
+        self._keys, self._text, self._whole, self._starts = keys, text, None, None
+        self._shown += 1
+        after = self._rows_at(width) if width else None
+        if before is None or after is None or before[-1] != after[-1]:
+            self.refresh(layout=True)
+            return
+        # The rows of a line that changed, or that moved (a line above it wraps to more or fewer rows).
+        dirty = [
+            (after[n], after[n + 1])
+            for n, same in enumerate(kept)
+            if not same or n + 1 >= len(before) or (before[n], before[n + 1]) != (after[n], after[n + 1])
+        ]
+        regions: list[Region] = []
+        for top, bottom in dirty:
+            if regions and regions[-1].bottom == top:
+                last = regions.pop()
+                top = last.y
+            regions.append(Region(0, top, width, bottom - top))
+        self.refresh(*regions)
+
+    @property
+    def text(self) -> Text:
+        """The text last shown."""
+        return self._text
+
+    def _content(self, key: LineKey) -> Content:
+        """A line as a Content, made as Textual makes the Static's content (`visualize`)."""
+        piece, style, spans = key
+        return Content.from_rich_text(Text(piece, style=style, spans=list(spans)), console=self.app.console)
+
+    def render(self) -> RenderResult:
+        """The whole text as the Static showed it (a selection is copied out of it)."""
+        return self._whole_text()
+
+    def _whole_text(self) -> Content:
+        """The whole text as one Content, as Textual made the Static's (`visualize`)."""
+        if self._whole is None:
+            self._whole = Content.from_rich_text(self._text, console=self.app.console)
+        return self._whole
+
+    # --- rows ----------------------------------------------------------------------------
+    def _rows_at(self, width: int) -> list[int]:
+        """Where each line's rows start at this width, and the number of rows; lines are wrapped again
+        only when the width or the text rules changed, or the line did."""
+        styles = self.styles
+        nowrap = styles.text_wrap == "nowrap"
+        rules: Wrapping = (width, styles.text_align, styles.text_overflow, nowrap, styles.line_pad)
+        if rules != self._wrapped_for:
+            self._wrapped_for, self._starts = rules, None
+            self._wrapped = [None] * len(self._lines)
+            self._strips = [None] * len(self._lines)
+        if self._starts is None:
+            starts = [0]
+            for n, wrapped in enumerate(self._wrapped):
+                if wrapped is None:
+                    wrapped = self._wrapped[n] = self._wrap(n, rules)
+                starts.append(starts[-1] + len(wrapped))
+            self._starts = starts
+        return self._starts
+
+    def _wrap(self, n: int, rules: Wrapping) -> list[_FormattedLine]:
+        """Line `n` wrapped as `Content.render_strips` wraps the Static's content (each of its lines on its
+        own). Private Textual: `Content._wrap_and_format` and its rows' `y`, which Textual sets to the
+        line's number in the whole text (written into each segment for text selection); a line wrapped
+        alone would say 0. The wrapping tests compare the rows with a Static's."""
+        width, align, overflow, no_wrap, line_pad = rules
+        rows = self._lines[n]._wrap_and_format(
+            width,
+            align=align,
+            overflow=overflow,
+            no_wrap=no_wrap,
+            line_pad=line_pad,
+            tab_size=8,
+            get_style=self._get_style,  # private too: the style getter Textual gives the Static's content
+        )
+        for row in rows:
+            row.y = n
+        return rows
+
+    def _line_rows(self, n: int, style: Style) -> list[Strip]:
+        """Line `n`'s rows, styled the first time a frame shows them."""
+        strips = self._strips[n]
+        if strips is None:
+            wrapped = self._wrapped[n]
+            assert wrapped is not None  # `_rows_at` wrapped every line
+            strips = self._strips[n] = [Strip(*row.to_strip(style)) for row in wrapped]
+        return strips
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        style = self.visual_style
+        if self.text_selection is not None or self.styles.content_align != ("left", "top"):
+            return self._whole_row(y, style)
+        if style != self._styled_with:
+            self._styled_with = style
+            self._strips = [None] * len(self._lines)
+        starts = self._rows_at(width)
+        if y >= starts[-1]:
+            return Strip.blank(width, style.rich_style)
+        n = bisect_right(starts, y) - 1
+        return self._line_rows(n, style)[y - starts[n]]
+
+    def _whole_row(self, y: int, style: Style) -> Strip:
+        """Row `y` of the text drawn whole, exactly as the Static drew it (Widget._render_content)."""
+        key = (self._shown, self.text_selection, self.size, style)
+        if self._drawn_whole is None or self._drawn_whole[0] != key:
+            width, height = self.size
+            self._drawn_whole = (key, Visual.to_strips(self, self._whole_text(), width, height, style))
+        rows = self._drawn_whole[1]
+        return rows[y] if y < len(rows) else Strip.blank(self.size.width, style.rich_style)
+
+    # --- size ----------------------------------------------------------------------------
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """The longest line (as a Static measures its content's optimal width)."""
+        width = max(cell_len(piece) for piece, _, _ in self._keys) + self.styles.line_pad * 2
+        if self.expand:
+            width = max(container.width, width)
+        if self.shrink:
+            width = min(width, container.width)
+        return width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The rows the lines wrap to at this width."""
+        return self._rows_at(width)[-1] if width else 0
