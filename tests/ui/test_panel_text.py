@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.content import Content
 from textual.geometry import Offset, Region
 from textual.selection import Selection
 from textual.strip import Strip
@@ -117,6 +119,18 @@ def test_random_texts_wrap_as_a_static_wraps_them() -> None:
     compare([random_text(rng) for _ in range(25)], (4, 9, 17, 40))
 
 
+def test_lines_moved_dropped_and_repeated_are_drawn_as_the_static_draws_them() -> None:
+    """The same lines in another order, fewer of them, some twice: lines kept, moved and shared (equal lines
+    share their wrapping) are drawn as the Static draws the whole text."""
+    rng = random.Random(3)
+    lines = list(TEXTS["turn"].split("\n", allow_blank=True))
+    texts = []
+    for _ in range(12):
+        picked = rng.sample(lines, rng.randrange(1, len(lines))) + rng.sample(lines, 2)
+        texts.append(Text("\n").join(picked))
+    compare(texts, (12, 30))
+
+
 def test_the_theme_colours_and_emphases_are_the_statics() -> None:
     texts = [TEXTS["turn"], TEXTS["whole text style"], TEXTS["long words"]]
     compare(texts, (20, 44), ("textual-light", "gruvbox", "textual-dark"))
@@ -169,21 +183,30 @@ def lines_of(*lines: str) -> Text:
 BEFORE = ["Fighter 419", "walk  1 AP", "run   2 AP", "order 1 AP  Fighter 419 has no one to order", "pass  1 AP"]
 
 
+class Counted:
+    """Spies on the text's wrapping (which line texts Textual wraps) and on the widget's repaints."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.wrapped: list[str] = []
+        self.refreshed: list[tuple[tuple[Region, ...], bool]] = []
+        wrap, refresh = Content._wrap_and_format, PanelText.refresh
+
+        def counted_wrap(content: Content, *args: Any, **kwargs: Any) -> Any:
+            self.wrapped.append(content.plain)
+            return wrap(content, *args, **kwargs)
+
+        def counted_refresh(widget: PanelText, *regions: Region, **kwargs: bool) -> PanelText:
+            self.refreshed.append((regions, kwargs.get("layout", False)))
+            return refresh(widget, *regions, **kwargs)
+
+        monkeypatch.setattr(Content, "_wrap_and_format", counted_wrap)
+        monkeypatch.setattr(PanelText, "refresh", counted_refresh)
+
+
 def test_an_unchanged_line_keeps_its_rows_and_a_changed_one_alone_repaints(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two lines change, the rows keep their number: the other lines keep the very rows drawn before
     (nothing wraps or styles them again), only the changed lines' rows are repainted, and no layout."""
     app = One()
-    wrapped: list[int] = []
-    refreshed: list[tuple[tuple[Region, ...], bool]] = []
-    wrap, refresh = PanelText._wrap, PanelText.refresh
-
-    def counted_wrap(self: PanelText, n: int, rules: object) -> object:
-        wrapped.append(n)
-        return wrap(self, n, rules)  # type: ignore[arg-type]
-
-    def counted_refresh(self: PanelText, *regions: Region, **kwargs: bool) -> PanelText:
-        refreshed.append((regions, kwargs.get("layout", False)))
-        return refresh(self, *regions, **kwargs)
 
     async def drive() -> None:
         async with app.run_test(size=(60, 20)) as pilot:
@@ -192,16 +215,15 @@ def test_an_unchanged_line_keeps_its_rows_and_a_changed_one_alone_repaints(monke
             await pilot.pause()
             assert body.size.height == 6  # the order line wraps to two rows
             before = rows(body)
-            monkeypatch.setattr(PanelText, "_wrap", counted_wrap)
-            monkeypatch.setattr(PanelText, "refresh", counted_refresh)
-            after_text = [*BEFORE]
-            after_text[0] = "Fighter 349"
-            after_text[3] = "order 1 AP  Fighter 349 has no one to order"
-            body.show(lines_of(*after_text))
+            counted = Counted(monkeypatch)
+            changed = [*BEFORE]
+            changed[0] = "Fighter 349"
+            changed[3] = "order 1 AP  Fighter 349 has no one to order"
+            body.show(lines_of(*changed))
             await pilot.pause()
             after = rows(body)
-            assert wrapped == [0, 3]
-            assert refreshed == [((Region(0, 0, 30, 1), Region(0, 3, 30, 2)), False)]
+            assert sorted(counted.wrapped) == sorted([changed[0], changed[3]])
+            assert counted.refreshed == [((Region(0, 0, 30, 1), Region(0, 3, 30, 2)), False)]
             for y in (1, 2, 5):
                 assert after[y] is before[y]
             assert all(after[y] is not before[y] for y in (0, 3, 4))
@@ -210,23 +232,41 @@ def test_an_unchanged_line_keeps_its_rows_and_a_changed_one_alone_repaints(monke
     asyncio.run(drive())
 
 
+def test_a_line_more_wraps_only_the_new_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line put in above the others (a turn with Fate Points) wraps that line only: the lines it moves down
+    keep their wrapping (their rows are styled again, for their new place in the text), and the rows are
+    still the Static's."""
+    app = Side()
+
+    async def drive() -> None:
+        async with app.run_test(size=(200, 60)) as pilot:
+            static, lines = app.query_one(Static), app.query_one(PanelText)
+            static.styles.width = lines.styles.width = 30
+            for text in (lines_of(*BEFORE), lines_of(BEFORE[0], "Fate Points 3", *BEFORE[1:])):
+                if text.plain.count("\n") > len(BEFORE) - 1:
+                    counted = Counted(monkeypatch)
+                static.update(text)
+                lines.show(text)
+                await pilot.pause()
+                assert rows(lines) == rows(static)
+            # (the Static wraps its whole text, newlines and all)
+            assert [plain for plain in counted.wrapped if "\n" not in plain] == ["Fate Points 3"]
+            assert counted.refreshed[0] == ((), True)  # a row more: laid out again
+
+    asyncio.run(drive())
+
+
 def test_rows_that_move_are_repainted_and_a_new_height_is_laid_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """A line that wraps to one row more while another wraps to one row less moves the lines between them:
     their rows are repainted too. A text with more rows asks for a layout (its height is its rows)."""
     app = One()
-    refreshed: list[tuple[tuple[Region, ...], bool]] = []
-    refresh = PanelText.refresh
-
-    def counted_refresh(self: PanelText, *regions: Region, **kwargs: bool) -> PanelText:
-        refreshed.append((regions, kwargs.get("layout", False)))
-        return refresh(self, *regions, **kwargs)
 
     async def drive() -> None:
         async with app.run_test(size=(60, 20)) as pilot:
             body = app.query_one(PanelText)
             body.show(lines_of(*BEFORE))
             await pilot.pause()
-            monkeypatch.setattr(PanelText, "refresh", counted_refresh)
+            refreshed = Counted(monkeypatch).refreshed
             moved = [*BEFORE]
             moved[1] = "walk  1 AP  and a reason long enough to wrap"
             moved[3] = "order 1 AP"

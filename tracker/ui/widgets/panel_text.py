@@ -1,23 +1,25 @@
-"""A panel's text, drawn line by line: a line that reads as before keeps the rows it was drawn as.
+"""A panel's text, drawn line by line: a line that reads as before keeps what it was drawn as.
 
 The panels put the family's whole block into their text after every command (`Panel.put`), and between
 two turns most of the Turn panel reads the same (the actions and their AP: "walk 1 AP", "run 2 AP" …).
 A `Static` wraps and styles every line of its text again each time it is updated: at 500 combatants that
 was the largest single part of the frame a keypress paints (≈2.5 ms of ≈7, issue 12). `PanelText` draws
 with Textual's Line API instead (`render_line`). It keeps each line of its text (as the newlines cut it)
-with the rows that line wraps to; an update wraps again only the lines whose characters or styles
-changed and, when the rows keep their number, repaints only the rows that changed and lays nothing out
-(a new number of rows is a new `height: auto`, which only a layout of the screen gives the widget).
-A line is styled when a frame first shows it: rows scrolled out of the panel's sight cost nothing.
+wrapped into rows, and each row styled; an update wraps only the lines it did not hold before (a line
+that moved, say under a new "Fate Points" line, keeps its wrapping) and styles again only the rows of
+lines that changed or moved. When the text keeps its number of rows it repaints only those rows and
+lays nothing out (a new number of rows is a new `height: auto`, which only a layout of the screen gives
+the widget). Rows are styled when a frame first shows them, so rows scrolled out of the panel's sight
+cost nothing, and a line narrower than the width is known to take one row without being wrapped.
 
 What reaches the screen is what the Static drew. A Static makes the Rich text one Textual `Content`,
 cuts it at its newlines and wraps each piece on its own; here each line is cut out of the Rich text with
 its part of each span (as Rich's `Text.split` cuts them), made a `Content` the same way, and wrapped and
 styled by the same Textual code with the widget's style, so each row holds the same segments, down to
-the offsets Textual writes into them for text selection (`_wrap`, which relies on Textual's private
-wrapping: the tests compare every row with a Static's). While the GM selects text, the text is drawn
-whole, as the Static drew it, and a content alignment other than the top left is drawn the same way
-(the panels never set one). The text never holds a link, so Textual's link search is off.
+the offsets Textual writes into them for text selection (`_wrap` and `_line_rows`, which rely on
+Textual's private wrapping: the tests compare every row with a Static's). While the GM selects text, the
+text is drawn whole, as the Static drew it, and a content alignment other than the top left is drawn the
+same way (the panels never set one). The text never holds a link, so Textual's link search is off.
 
 `render()` still gives the whole text as one `Content`: Textual copies a selection out of it, and tests
 read a panel's text with `str(body.render())`.
@@ -71,6 +73,18 @@ def cut_lines(text: Text) -> list[LineKey]:
     return [(piece, text.style, tuple(parts)) for piece, parts in zip(pieces, spans, strict=True)]
 
 
+class Line:
+    """One line of the text: made a Content once, wrapped once per width (shared by equal lines)."""
+
+    __slots__ = ("content", "count", "rows")
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        #: How many rows the line takes at the widget's wrapping, and those rows (None until needed).
+        self.count: int | None = None
+        self.rows: list[_FormattedLine] | None = None
+
+
 class PanelText(Widget):
     """A panel's body: text the family wrote, which never holds a link; `show` puts new text in."""
 
@@ -87,13 +101,12 @@ class PanelText(Widget):
         self._whole: Content | None = None
         #: Each line, and what it was made from.
         self._keys: list[LineKey] = cut_lines(self._text)
-        self._lines: list[Content] = [Content("")]
-        #: Each line wrapped for `_wrapped_for` (width and text rules), None until asked for.
-        self._wrapped: list[list[_FormattedLine] | None] = [None]
+        self._lines: list[Line] = [Line(Content(""))]
+        #: The wrapping (width and text rules) the lines' rows were wrapped for.
         self._wrapped_for: Wrapping | None = None
-        #: Where each line's rows start at `_wrapped_for`, and after the last line the number of rows.
+        #: Where each line's rows start with that wrapping, and after the last line the number of rows.
         self._starts: list[int] | None = None
-        #: Each line's rows styled with `_styled_with`, None until a frame shows the line.
+        #: Each line's rows styled with `_styled_with` for its place in the text, None until a frame shows it.
         self._strips: list[list[Strip] | None] = [None]
         self._styled_with: Style | None = None
         #: The rows drawn whole (a selection, an alignment), with what they were drawn for.
@@ -101,35 +114,38 @@ class PanelText(Widget):
 
     # --- the text ------------------------------------------------------------------------
     def show(self, text: Text) -> None:
-        """Put new text in: lines that read as before keep their rows, the rows that changed are repainted,
+        """Put new text in: lines it held already keep their wrapping, the rows that changed are repainted,
         and the screen is laid out again only when the number of rows changed."""
         keys = cut_lines(text)
-        if keys == self._keys:
+        old = self._keys
+        if keys == old:
             return
         width = self.size.width
         before = self._rows_at(width) if width else None
-        old = self._keys
+        held = dict(zip(old, self._lines, strict=True))
+        lines: list[Line] = []
+        for key in keys:
+            line = held.get(key)
+            if line is None:
+                line = held[key] = Line(self._content(key))
+            lines.append(line)
+        # A row's style holds its line's number (for text selection): a line kept in its place keeps its rows.
         kept = [n < len(old) and old[n] == key for n, key in enumerate(keys)]
-        self._lines = [self._lines[n] if same else self._content(keys[n]) for n, same in enumerate(kept)]
-        self._wrapped = [self._wrapped[n] if same else None for n, same in enumerate(kept)]
         self._strips = [self._strips[n] if same else None for n, same in enumerate(kept)]
-        self._keys, self._text, self._whole, self._starts = keys, text, None, None
+        self._keys, self._lines, self._text, self._whole, self._starts = keys, lines, text, None, None
         self._shown += 1
         after = self._rows_at(width) if width else None
         if before is None or after is None or before[-1] != after[-1]:
             self.refresh(layout=True)
             return
-        # The rows of a line that changed, or that moved (a line above it wraps to more or fewer rows).
-        dirty = [
-            (after[n], after[n + 1])
-            for n, same in enumerate(kept)
-            if not same or n + 1 >= len(before) or (before[n], before[n + 1]) != (after[n], after[n + 1])
-        ]
+        # The rows of a line that changed or moved, or that a line above pushed down or pulled up.
         regions: list[Region] = []
-        for top, bottom in dirty:
+        for n, same in enumerate(kept):
+            if same and before[n] == after[n]:
+                continue
+            top, bottom = after[n], after[n + 1]
             if regions and regions[-1].bottom == top:
-                last = regions.pop()
-                top = last.y
+                top = regions.pop().y
             regions.append(Region(0, top, width, bottom - top))
         self.refresh(*regions)
 
@@ -155,50 +171,58 @@ class PanelText(Widget):
 
     # --- rows ----------------------------------------------------------------------------
     def _rows_at(self, width: int) -> list[int]:
-        """Where each line's rows start at this width, and the number of rows; lines are wrapped again
-        only when the width or the text rules changed, or the line did."""
+        """Where each line's rows start at this width, and the number of rows; a line is wrapped again only
+        when the width or the text rules changed."""
         styles = self.styles
         nowrap = styles.text_wrap == "nowrap"
         rules: Wrapping = (width, styles.text_align, styles.text_overflow, nowrap, styles.line_pad)
         if rules != self._wrapped_for:
             self._wrapped_for, self._starts = rules, None
-            self._wrapped = [None] * len(self._lines)
+            for line in self._lines:
+                line.count = line.rows = None
             self._strips = [None] * len(self._lines)
         if self._starts is None:
             starts = [0]
-            for n, wrapped in enumerate(self._wrapped):
-                if wrapped is None:
-                    wrapped = self._wrapped[n] = self._wrap(n, rules)
-                starts.append(starts[-1] + len(wrapped))
+            room = width - 2 * styles.line_pad
+            for line in self._lines:
+                if line.count is None:
+                    if line.content.cell_length <= room and "\t" not in line.content.plain:
+                        line.count = 1  # it fits: one row, wrapped or not (`_wrap` makes it when shown)
+                    else:
+                        line.count = len(self._wrap(line, rules))
+                starts.append(starts[-1] + line.count)
             self._starts = starts
         return self._starts
 
-    def _wrap(self, n: int, rules: Wrapping) -> list[_FormattedLine]:
-        """Line `n` wrapped as `Content.render_strips` wraps the Static's content (each of its lines on its
-        own). Private Textual: `Content._wrap_and_format` and its rows' `y`, which Textual sets to the
-        line's number in the whole text (written into each segment for text selection); a line wrapped
-        alone would say 0. The wrapping tests compare the rows with a Static's."""
+    def _wrap(self, line: Line, rules: Wrapping) -> list[_FormattedLine]:
+        """The line wrapped as `Content.render_strips` wraps the Static's content (each of its lines on its
+        own). Private Textual: `Content._wrap_and_format`, and `_FormattedLine` rows (`_line_rows`)."""
         width, align, overflow, no_wrap, line_pad = rules
-        rows = self._lines[n]._wrap_and_format(
-            width,
-            align=align,
-            overflow=overflow,
-            no_wrap=no_wrap,
-            line_pad=line_pad,
-            tab_size=8,
-            get_style=self._get_style,  # private too: the style getter Textual gives the Static's content
-        )
-        for row in rows:
-            row.y = n
-        return rows
+        if line.rows is None:
+            line.rows = line.content._wrap_and_format(
+                width,
+                align=align,
+                overflow=overflow,
+                no_wrap=no_wrap,
+                line_pad=line_pad,
+                tab_size=8,
+                get_style=self._get_style,  # private too: the style getter Textual gives the Static's content
+            )
+        return line.rows
 
     def _line_rows(self, n: int, style: Style) -> list[Strip]:
-        """Line `n`'s rows, styled the first time a frame shows them."""
+        """Line `n`'s rows, styled the first time a frame shows them. Textual writes a row's place in the
+        whole text into each of its segments (for text selection): the line's number is its rows' `y`,
+        set just before they are styled (equal lines share their rows), where a line wrapped alone says 0."""
         strips = self._strips[n]
         if strips is None:
-            wrapped = self._wrapped[n]
-            assert wrapped is not None  # `_rows_at` wrapped every line
-            strips = self._strips[n] = [Strip(*row.to_strip(style)) for row in wrapped]
+            assert self._wrapped_for is not None  # `_rows_at` counted every line's rows
+            rows = self._wrap(self._lines[n], self._wrapped_for)
+            strips = []
+            for row in rows:
+                row.y = n
+                strips.append(Strip(*row.to_strip(style)))
+            self._strips[n] = strips
         return strips
 
     def render_line(self, y: int) -> Strip:
