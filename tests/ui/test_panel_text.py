@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -315,3 +316,17 @@ def test_next_repaints_the_turn_panels_changed_lines_only(tmp_path: Path, monkey
             assert sum(r.height for regions in refreshed for r in regions) < body.size.height / 2
 
     asyncio.run(drive())
+
+
+def test_if_textuals_private_wrapping_changes_the_text_is_drawn_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`PanelText` wraps with Textual's private `Content._wrap_and_format`. Should a Textual release change it,
+    the panel draws its text whole, as the Static did, instead of raising in the middle of a frame."""
+    real = Content._wrap_and_format
+
+    def changed(self: Content, *args: Any, **kwargs: Any) -> Any:
+        if sys._getframe(1).f_code is PanelText._wrap.__code__:  # the panel's own call, not Textual's
+            raise TypeError("_wrap_and_format() got an unexpected keyword argument 'get_style'")
+        return real(self, *args, **kwargs)  # the Static's, through Textual's public rendering
+
+    monkeypatch.setattr(Content, "_wrap_and_format", changed)
+    compare([TEXTS["turn"], TEXTS["long words"]], (9, 30))

@@ -111,6 +111,9 @@ class PanelText(Widget):
         self._styled_with: Style | None = None
         #: The rows drawn whole (a selection, an alignment), with what they were drawn for.
         self._drawn_whole: tuple[object, list[Strip]] | None = None
+        #: False once Textual's private wrapping is not what this was written for (`_by_line_failed`):
+        #: from then on the text is drawn whole, as the Static drew it, never a traceback.
+        self._by_line = True
 
     # --- the text ------------------------------------------------------------------------
     def show(self, text: Text) -> None:
@@ -120,8 +123,8 @@ class PanelText(Widget):
         old = self._keys
         if keys == old:
             return
-        width = self.size.width
-        before = self._rows_at(width) if width else None
+        width = self.size.width if self._by_line else 0
+        before = self._counted(width)
         held = dict(zip(old, self._lines, strict=True))
         lines: list[Line] = []
         for key in keys:
@@ -134,7 +137,7 @@ class PanelText(Widget):
         self._strips = [self._strips[n] if same else None for n, same in enumerate(kept)]
         self._keys, self._lines, self._text, self._whole, self._starts = keys, lines, text, None, None
         self._shown += 1
-        after = self._rows_at(width) if width else None
+        after = self._counted(width)
         if before is None or after is None or before[-1] != after[-1]:
             self.refresh(layout=True)
             return
@@ -170,6 +173,21 @@ class PanelText(Widget):
         return self._whole
 
     # --- rows ----------------------------------------------------------------------------
+    def _counted(self, width: int) -> list[int] | None:
+        """`_rows_at`, or None when there is no width yet or the text is drawn whole."""
+        if not width or not self._by_line:
+            return None
+        try:
+            return self._rows_at(width)
+        except (AttributeError, TypeError, ValueError) as exc:
+            self._by_line_failed(exc)
+            return None
+
+    def _by_line_failed(self, exc: Exception) -> None:
+        """Textual's private wrapping (`_wrap`) changed under a new Textual: draw the text whole from now on."""
+        self._by_line = False
+        self.log.warning(f"panel text drawn whole: Textual's wrapping changed ({exc!r})")
+
     def _rows_at(self, width: int) -> list[int]:
         """Where each line's rows start at this width, and the number of rows; a line is wrapped again only
         when the width or the text rules changed."""
@@ -228,16 +246,20 @@ class PanelText(Widget):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         style = self.visual_style
-        if self.text_selection is not None or self.styles.content_align != ("left", "top"):
+        if not self._by_line or self.text_selection is not None or self.styles.content_align != ("left", "top"):
             return self._whole_row(y, style)
         if style != self._styled_with:
             self._styled_with = style
             self._strips = [None] * len(self._lines)
-        starts = self._rows_at(width)
-        if y >= starts[-1]:
-            return Strip.blank(width, style.rich_style)
-        n = bisect_right(starts, y) - 1
-        return self._line_rows(n, style)[y - starts[n]]
+        try:
+            starts = self._rows_at(width)
+            if y >= starts[-1]:
+                return Strip.blank(width, style.rich_style)
+            n = bisect_right(starts, y) - 1
+            return self._line_rows(n, style)[y - starts[n]]
+        except (AttributeError, TypeError, ValueError) as exc:
+            self._by_line_failed(exc)
+            return self._whole_row(y, style)
 
     def _whole_row(self, y: int, style: Style) -> Strip:
         """Row `y` of the text drawn whole, exactly as the Static drew it (Widget._render_content)."""
@@ -260,4 +282,9 @@ class PanelText(Widget):
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The rows the lines wrap to at this width."""
-        return self._rows_at(width)[-1] if width else 0
+        if not width:
+            return 0
+        starts = self._counted(width)
+        if starts is not None:
+            return starts[-1]
+        return self._whole_text().get_height(self.styles, width)  # type: ignore[arg-type]  # as Widget does
