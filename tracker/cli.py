@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import json
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -166,9 +165,7 @@ def failed(command: str | None, lines: list[str], status: int) -> int:
 
 
 def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
-    from tracker.rules.snapshot import state_json
-    from tracker.store import files
-    from tracker.store.save import encounter_text, load_session, remember_live
+    from tracker.store.opening import load_session
 
     session = load_session(path, seed=seed)
     for number, raw in enumerate(_stdin_text().splitlines(), 1):
@@ -181,7 +178,9 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
             print(f"line {number}: {exc}", file=sys.stderr)
             return 2
     if save:
+        from tracker.store import files
         from tracker.store.lock import FileHeld, WriterLock
+        from tracker.store.save import encounter_text, remember_live
 
         try:
             with WriterLock(Path(path)):
@@ -194,6 +193,10 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
             print(f"tracker: not saved: {exc.strerror or exc}", file=sys.stderr)
             return 1
     if as_json:
+        import json
+
+        from tracker.rules.snapshot import state_json
+
         print(json.dumps(state_json(session), indent=2, ensure_ascii=False))
     else:
         print(summary(session))
@@ -231,6 +234,8 @@ def cmd_odds(path: str, options: list[str]) -> int:
     as_json = bool(args.pop("json"))
     report = session.engine.odds_report({k: v for k, v in args.items() if v is not None})
     if as_json:
+        import json
+
         print(json.dumps(report.data, indent=2, ensure_ascii=False))
         return 0
     width = shutil.get_terminal_size((100, 24)).columns
@@ -331,7 +336,7 @@ def cmd_run(path: str, theme: str | None) -> int:
 
 def _run(path: str, theme: str | None) -> int:
     from tracker.store.lock import FileHeld, WriterLock
-    from tracker.store.save import load_session
+    from tracker.store.opening import load_session
 
     session = load_session(path)
     lock = WriterLock(Path(path))
@@ -352,12 +357,13 @@ def _run(path: str, theme: str | None) -> int:
             print(f"tracker: to follow it read-only: tracker view {path}", file=sys.stderr)
         return 1
     try:
-        from tracker.store.save import remember_live
         from tracker.ui.app import TrackerApp
 
         app = TrackerApp(session, Path(path), theme=theme)
         app.run()
         if app.revision:  # something was saved: reopening the file mid-fight need not validate it again
+            from tracker.store.save import remember_live
+
             remember_live(app.session)
     finally:
         lock.release()

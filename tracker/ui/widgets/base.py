@@ -12,9 +12,9 @@ import contextlib
 from rich.style import Style
 from rich.text import Text
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.css.query import NoMatches
 from textual.widgets import Static, TabPane
 
 from tracker.rules.view import Block
