@@ -292,6 +292,22 @@ def test_the_same_text_in_another_folder_reads_that_folders_files(tmp_path: Path
     assert "Sofia Ramos" in names[0] and "Sofia Reyes" in names[1]
 
 
+def test_a_relative_path_reads_the_files_beside_it_from_any_working_folder(
+    tmp_path: Path, memo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same relative path from two working folders is two files: each reads its own party, and a file
+    recalled from one folder is checked against the party files it read, wherever the process now runs."""
+    here, there = _campaign(tmp_path / "a"), _campaign(tmp_path / "b")
+    party = tmp_path / "b" / "campaign" / "party.toml"
+    party.write_text(party.read_text(encoding="utf-8").replace("Sofia Ramos", "Sofia Reyes"), encoding="utf-8")
+    text = here.read_text(encoding="utf-8")
+    seen = []
+    for folder in (here.parent, there.parent, here.parent, there.parent):
+        monkeypatch.chdir(folder)
+        seen.append("Sofia Ramos" in [c["name"] for c in files.parse_text(text, here.name).model_dump()["combatants"]])
+    assert seen == [True, False, True, False]
+
+
 def test_another_version_of_the_code_does_not_recall_a_text(memo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = (ROOT / "examples" / "duel.toml").read_text(encoding="utf-8")
     key = record.text_key("encounter", text, "/somewhere")

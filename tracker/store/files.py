@@ -290,18 +290,30 @@ def open_text(text: str, path: str, folder: Path | None = None) -> tuple[Encount
 
     A file read before is recalled by its text, with the memo of validated documents (`record.text_key`),
     and neither parsed nor validated again: the key is the file's bytes, the folder its ``bestiary`` and
-    ``party`` paths start from and the tracker's code, and the entry holds the other files the expansion
-    read with their text, so it is used only while each still has that text. A file with a problem is never
+    ``party`` paths start from (as an absolute path) and the tracker's code, and the entry holds the other
+    files the expansion read, by absolute path, with their text, so it is used only while each still has
+    that text. A file with a problem is never
     kept, so its problems are found, and positioned, by the full load every time.
     """
+    here = _working_folder()
     base = Path(path).parent if folder is None else folder
-    key = record.text_key("encounter", text, os.path.abspath(base))
+    # Joined, not normalised: ``a/link/..`` is not ``a`` when ``link`` is a symbolic link.
+    key = None if here is None else record.text_key("encounter", text, os.path.join(here, base))
     found = _recalled(record.recall(key))
     if found is not None:
         return found, None
     parsed = parse_parts(text, path, folder)
-    record.keep(key, (parsed.setup, tuple(parsed.read)))
+    if here is not None:  # the other files by the paths they were read at, whatever the working folder then
+        record.keep(key, (parsed.setup, tuple((os.path.join(here, name), read) for name, read in parsed.read)))
     return parsed.setup, parsed.engine
+
+
+def _working_folder() -> str | None:
+    """The working folder, which relative paths start from (None when it is gone: nothing is remembered)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
 
 
 def _recalled(entry: object) -> EncounterFile | None:
