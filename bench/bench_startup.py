@@ -279,8 +279,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         if not args.no_startup:
-            cold = Contender("tracker on a file new to it", ROOT, remember=False)
-            medians = startup(args.runs, folder, [*racers, cold])
+            cold = [Contender(f"{r.label} on a file new to it", r.root, remember=False) for r in racers if r.root]
+            medians = startup(args.runs, folder, [*racers, *cold])
             report(f"first frame on a pty, median of {args.runs}", medians, "≤ 1.3×")
         for n in [int(x) for x in args.sizes.split(",") if x]:
             medians = keypress(n, args.presses, folder, racers, FIGHTS[args.family])

@@ -239,3 +239,75 @@ def test_a_file_opened_before_shows_its_first_frame_without_pydantic(tmp_path: P
     loaded = [run_probe(REMEMBERED_PROBE, path, env) for _ in range(2)]
     assert "pydantic" in loaded[0]
     assert loaded[1] == []
+
+
+RUN_PROBE = textwrap.dedent(
+    """\
+    import sys
+    from textual.app import App
+    import tracker.ui.app as ui_app
+
+    seen = {}
+    after_first_frame = ui_app.TrackerApp._after_first_frame
+
+    def at_first_frame(self):
+        seen.setdefault("modules", sorted(sys.modules))  # what the first frame needed, before what follows it
+        after_first_frame(self)
+
+    async def first_frame(pilot):
+        await pilot.pause()
+        pilot.app.exit()
+
+    def run(self, **options):  # `tracker run` as the command line starts it, headless
+        return App.run(self, headless=True, size=(120, 40), auto_pilot=first_frame)
+
+    ui_app.TrackerApp._after_first_frame = at_first_frame
+    ui_app.TrackerApp.run = run
+    import tracker.cli
+
+    assert tracker.cli.main(["run", sys.argv[1]]) == 0
+    import json  # only now: what the first frame loaded is the question
+
+    print(json.dumps(seen["modules"]))
+    """
+)
+
+#: What `tracker run` never needs before its first frame: the save (the TOML writer and the modules that cut
+#: out the setup text and write the live part: the GM's first command loads them), and the thread that runs
+#: the saves.
+NOT_BEFORE_THE_FIRST_FRAME = (
+    "tomli_w",
+    "tracker.store.save",
+    "tracker.store.setup_text",
+    "tracker.store.toml_cache",
+    "concurrent.futures.thread",
+)
+#: What a file read before does not need either: it is recalled by its text, neither parsed (`tomllib`, the
+#: key positions), expanded (stat blocks, party), keyed as JSON, nor validated (pydantic).
+NOT_FOR_A_FILE_READ_BEFORE = (
+    "tomllib",
+    "json",
+    "tracker.store.tomlpos",
+    "tracker.store.blocks",
+    "pydantic",
+    "pydantic_core",
+)
+
+
+@pytest.mark.parametrize("example", ["duel.toml", "campaign/1_ambush.toml"])
+def test_tracker_run_loads_no_save_and_no_parser_before_its_first_frame(tmp_path: Path, example: str) -> None:
+    """Issue 12 (start-up): `tracker run FILE`, through the command line, reaches its first frame without the
+    save's modules (the first command loads them), and on a file it has read before without parsing or
+    validating it. The first run, on a file new to it, parses and validates it: the probe is not vacuous."""
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    path = tmp_path / "examples" / example
+    env = {"TRACKER_CONFIG_DIR": str(tmp_path / "config"), "TRACKER_CACHE_DIR": str(tmp_path / "cache")}
+    new, again = (set(run_probe(RUN_PROBE, path, env)) for _ in range(2))
+
+    def loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+        return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+    assert {"tracker.ui.screens.main", "tracker.store.lock", "tomllib", "pydantic"} <= new
+    assert loaded(new, NOT_BEFORE_THE_FIRST_FRAME) == []
+    assert "tracker.ui.screens.main" in again
+    assert loaded(again, (*NOT_BEFORE_THE_FIRST_FRAME, *NOT_FOR_A_FILE_READ_BEFORE)) == []

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import json
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -17,7 +16,6 @@ from pathlib import Path
 from typing import NoReturn
 
 from tracker.rules.errors import Refusal
-from tracker.store.files import FileInvalid
 
 #: Files shipped inside the package: the built-in demo and the starter encounter.
 DATA = Path(__file__).parent / "data"
@@ -31,15 +29,33 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"tracker: {message} (see '{self.see}')\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: The commands, as the first word of the command line names them.
+COMMANDS = ("exec", "odds", "check", "new", "carry", "demo", "run", "view", "report", "serve")
+
+
+class _Unbuilt:
+    """Stands in for the parser of a command that is not the one run (`build_parser`): its arguments are not made."""
+
+    def add_argument(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `only`, the parser of that command alone, which reads its arguments
+    the same way: each command's parser costs ≈ 2 M instructions to make (argparse asks gettext for every
+    heading), and a start builds the one it runs, not all ten (issue 12). ``tracker --help`` lists them all."""
     parser = _Parser(prog="tracker", description="A combat tracker for Through the Breach 2E and the 2d20 System.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    p = sub.add_parser("exec", help="apply GM commands from stdin, headless")
+
+    def command(name: str, help: str, description: str | None = None) -> argparse.ArgumentParser | _Unbuilt:
+        return sub.add_parser(name, help=help, description=description) if only in (None, name) else _Unbuilt()
+
+    p = command("exec", help="apply GM commands from stdin, headless")
     p.add_argument("file")
     p.add_argument("--seed", type=int)
     p.add_argument("--json", action="store_true", help="print the state as JSON")
     p.add_argument("--save", action="store_true", help="write the file back atomically")
-    p = sub.add_parser(
+    p = command(
         "odds",
         help="exact odds: the next Fate Deck flip and a duel, or a 2d20 test (tracker odds FILE --help)",
         description="Exact odds from the encounter's live state. The options depend on the file's system: "
@@ -47,17 +63,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file")
     p.add_argument("options", nargs=argparse.REMAINDER, help="the system's options, and --json")
-    p = sub.add_parser("check", help="validate encounter files")
+    p = command("check", help="validate encounter files")
     p.add_argument("file", nargs="+")
-    p = sub.add_parser("new", help="write a commented starter encounter")
+    p = command("new", help="write a commented starter encounter")
     p.add_argument("file")
     p.add_argument("--system", choices=["ttb", "2d20"], required=True)
     p.add_argument("--party", help="the campaign's party file (its characters join the encounter)")
     p.add_argument("--bestiary", action="append", default=[], help="a file of stat blocks (repeatable)")
     p.add_argument("--add", action="append", default=[], metavar="'BLOCK xN'", help="N of a stat block (repeatable)")
-    p = sub.add_parser("carry", help="write the party's lasting state back into its party file")
+    p = command("carry", help="write the party's lasting state back into its party file")
     p.add_argument("encounter")
-    p = sub.add_parser("demo", help="play an encounter's [[demo]] script")
+    p = command("demo", help="play an encounter's [[demo]] script")
     p.add_argument("file", nargs="?")
     p.add_argument("--delay", type=float, help="seconds between steps (screen 2.5, --text 0)")
     p.add_argument("--seed", type=int)
@@ -65,17 +81,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--once", action="store_true", help="play the script once instead of looping")
     p.add_argument("--theme")
     for name, text in (("run", "GM view"), ("view", "read-only live view")):
-        p = sub.add_parser(name, help=text)
+        p = command(name, help=text)
         p.add_argument("file")
         p.add_argument("--theme", help="theme name (t cycles them in the app)")
         if name == "view":
             p.add_argument("--player", action="store_true")
-    p = sub.add_parser("report", help="the story of the fight, as Markdown or HTML")
+    p = command("report", help="the story of the fight, as Markdown or HTML")
     p.add_argument("file")
     p.add_argument("--html", action="store_true", help="an HTML page instead of Markdown")
     p.add_argument("--player", action="store_true", help="the players' version: nothing GM-only")
     p.add_argument("-o", "--output", metavar="OUT", help="write to OUT (atomically) instead of standard output")
-    p = sub.add_parser("serve", help="the views in a browser (textual-serve)")
+    p = command("serve", help="the views in a browser (textual-serve)")
     p.add_argument("file")
     p.add_argument("--port", type=port_number, default=8000, help="0 picks a free port (default 8000)")
     p.add_argument("--player", action="store_true", help="the player view")
@@ -97,13 +113,17 @@ def port_number(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    parser.add_argument("--theme", help="theme for the built-in demo")
-    args = parser.parse_args(argv)
+    # The parser and the modules every command needs (the rules' records and the file reader), with the
+    # collector paused: nothing they make is garbage, and its passes would walk it all (7 M instructions).
+    with collector_paused():
+        words = sys.argv[1:] if argv is None else list(argv)
+        parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+        parser.add_argument("--theme", help="theme for the built-in demo")
+        args = parser.parse_args(words)
+        from tracker.store.files import FileInvalid
+        from tracker.store.validated import remember_validations
     if args.command == "serve" and args.write and args.player:
         parser.error("serve: --write and --player do not combine (the player view is read-only)")
-    from tracker.store.validated import remember_validations
-
     remember_validations()
     try:
         if args.command == "exec":
@@ -166,9 +186,7 @@ def failed(command: str | None, lines: list[str], status: int) -> int:
 
 
 def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
-    from tracker.rules.snapshot import state_json
-    from tracker.store import files
-    from tracker.store.save import encounter_text, load_session, remember_live
+    from tracker.store.opening import load_session
 
     session = load_session(path, seed=seed)
     for number, raw in enumerate(_stdin_text().splitlines(), 1):
@@ -181,7 +199,9 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
             print(f"line {number}: {exc}", file=sys.stderr)
             return 2
     if save:
+        from tracker.store import files
         from tracker.store.lock import FileHeld, WriterLock
+        from tracker.store.save import encounter_text, remember_live
 
         try:
             with WriterLock(Path(path)):
@@ -194,6 +214,10 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
             print(f"tracker: not saved: {exc.strerror or exc}", file=sys.stderr)
             return 1
     if as_json:
+        import json
+
+        from tracker.rules.snapshot import state_json
+
         print(json.dumps(state_json(session), indent=2, ensure_ascii=False))
     else:
         print(summary(session))
@@ -231,6 +255,8 @@ def cmd_odds(path: str, options: list[str]) -> int:
     as_json = bool(args.pop("json"))
     report = session.engine.odds_report({k: v for k, v in args.items() if v is not None})
     if as_json:
+        import json
+
         print(json.dumps(report.data, indent=2, ensure_ascii=False))
         return 0
     width = shutil.get_terminal_size((100, 24)).columns
@@ -331,7 +357,7 @@ def cmd_run(path: str, theme: str | None) -> int:
 
 def _run(path: str, theme: str | None) -> int:
     from tracker.store.lock import FileHeld, WriterLock
-    from tracker.store.save import load_session
+    from tracker.store.opening import load_session
 
     session = load_session(path)
     lock = WriterLock(Path(path))
@@ -352,12 +378,13 @@ def _run(path: str, theme: str | None) -> int:
             print(f"tracker: to follow it read-only: tracker view {path}", file=sys.stderr)
         return 1
     try:
-        from tracker.store.save import remember_live
         from tracker.ui.app import TrackerApp
 
         app = TrackerApp(session, Path(path), theme=theme)
         app.run()
         if app.revision:  # something was saved: reopening the file mid-fight need not validate it again
+            from tracker.store.save import remember_live
+
             remember_live(app.session)
     finally:
         lock.release()

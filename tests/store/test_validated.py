@@ -211,3 +211,152 @@ def test_a_file_opened_again_does_not_load_pydantic(tmp_path: Path) -> None:
     assert first == {"code": 0, "pydantic": True}
     assert second == {"code": 0, "pydantic": False}
     assert first_state == second_state
+
+
+# --- a file read before is recalled by its text (issue 12: first frame) ------------------------------------
+
+
+def _campaign(folder: Path) -> Path:
+    """A copy of the campaign's first fight with its party and bestiary, in `folder` (returns the encounter)."""
+    for part in ("campaign", "bestiary"):
+        (folder / part).mkdir(parents=True)
+        for source in (ROOT / "examples" / part).glob("*.toml"):
+            (folder / part / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    return folder / "campaign" / "1_ambush.toml"
+
+
+def _no_toml_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise AssertionError("tomllib parsed a file the memo holds")
+
+    monkeypatch.setattr(tomllib, "loads", refuse)
+
+
+@pytest.mark.parametrize("path", ENCOUNTERS, ids=lambda p: p.name)
+def test_a_file_read_before_is_not_parsed_again(path: Path, memo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`files.open_text` keys the memo on the file's bytes: the second read of the same text neither parses it
+    (`tomllib`) nor validates it, and gives the encounter the full load gave."""
+    text = path.read_text(encoding="utf-8")
+    first = files.parse_text(text, str(path))
+    with monkeypatch.context() as patch:
+        _no_toml_parsing(patch)
+        again = files.parse_text(text, str(path))
+    assert again == first and again is not first
+    assert again.written == first.written and again.sheets == first.sheets
+
+
+def test_a_text_differing_by_one_byte_is_read_afresh(memo: Path) -> None:
+    path = ROOT / "examples" / "duel.toml"
+    text = path.read_text(encoding="utf-8")
+    files.parse_text(text, str(path))
+    renamed = text.replace('name = "', 'name = "X', 1)
+    assert files.parse_text(renamed, str(path)).encounter.name.startswith("X")
+    with pytest.raises(files.FileInvalid):  # a text that breaks is reported, whatever the memo holds
+        files.parse_text(text + "\n[[combatants]]\nname = 3\n", str(path))
+
+
+def test_an_expansion_is_recalled_only_while_its_party_and_bestiary_are_unchanged(
+    tmp_path: Path, memo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key is the encounter's own bytes; the entry holds the other files the expansion read, with their
+    text, and is used only while each still reads the same: an edited party, a bestiary gone, are seen."""
+    path = _campaign(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    first = files.parse_text(text, str(path))
+    with monkeypatch.context() as patch:
+        _no_toml_parsing(patch)
+        assert files.parse_text(text, str(path)) == first
+    party = tmp_path / "campaign" / "party.toml"
+    party.write_text(party.read_text(encoding="utf-8").replace("wounds = 8", "wounds = 9", 1), encoding="utf-8")
+    edited = files.parse_text(text, str(path))
+    assert edited != first
+    sofia = next(c for c in edited.model_dump()["combatants"] if c["name"] == "Sofia Ramos")
+    assert sofia["wounds"] == 9
+    (tmp_path / "bestiary" / "docks.toml").unlink()
+    with pytest.raises(files.FileInvalid, match="no such bestiary file"):
+        files.parse_text(text, str(path))
+
+
+def test_the_same_text_in_another_folder_reads_that_folders_files(tmp_path: Path, memo: Path) -> None:
+    """An encounter's paths start from its folder, so the folder is part of the key: the same bytes beside
+    another party are that party's fight."""
+    here, there = _campaign(tmp_path / "a"), _campaign(tmp_path / "b")
+    party = tmp_path / "b" / "campaign" / "party.toml"
+    party.write_text(party.read_text(encoding="utf-8").replace("Sofia Ramos", "Sofia Reyes"), encoding="utf-8")
+    text = here.read_text(encoding="utf-8")
+    names = [
+        [c["name"] for c in files.parse_text(text, str(where)).model_dump()["combatants"]] for where in (here, there)
+    ]
+    assert "Sofia Ramos" in names[0] and "Sofia Reyes" in names[1]
+
+
+def test_a_relative_path_reads_the_files_beside_it_from_any_working_folder(
+    tmp_path: Path, memo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same relative path from two working folders is two files: each reads its own party, and a file
+    recalled from one folder is checked against the party files it read, wherever the process now runs."""
+    here, there = _campaign(tmp_path / "a"), _campaign(tmp_path / "b")
+    party = tmp_path / "b" / "campaign" / "party.toml"
+    party.write_text(party.read_text(encoding="utf-8").replace("Sofia Ramos", "Sofia Reyes"), encoding="utf-8")
+    text = here.read_text(encoding="utf-8")
+    seen = []
+    for folder in (here.parent, there.parent, here.parent, there.parent):
+        monkeypatch.chdir(folder)
+        seen.append("Sofia Ramos" in [c["name"] for c in files.parse_text(text, here.name).model_dump()["combatants"]])
+    assert seen == [True, False, True, False]
+
+
+def test_another_version_of_the_code_does_not_recall_a_text(memo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "examples" / "duel.toml").read_text(encoding="utf-8")
+    key = record.text_key("encounter", text, "/somewhere")
+    monkeypatch.setattr(record, "_stamp", "an edited tracker")
+    assert record.text_key("encounter", text, "/somewhere") != key
+    assert record.text_key("encounter", text, "/elsewhere") != record.text_key("encounter", text, "/somewhere")
+    assert record.text_key("theme", text, "/somewhere") != record.text_key("encounter", text, "/somewhere")
+
+
+def test_a_damaged_text_entry_is_a_miss(memo: Path) -> None:
+    path = ROOT / "examples" / "duel.toml"
+    text = path.read_text(encoding="utf-8")
+    fresh = files.parse_text(text, str(path))
+    for entry in _entries(memo):
+        entry.write_bytes(b"not a pickle")
+    assert files.parse_text(text, str(path)) == fresh
+    key = record.text_key("encounter", text, os.path.abspath(path.parent))
+    assert key is not None
+    record.keep(key, ("not an encounter", ()))  # the wrong shape is a miss too
+    assert files.parse_text(text, str(path)) == fresh
+
+
+def test_a_saved_state_is_resumed_once_per_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A load checks a saved ``[state]`` by resuming it; the session opened from the file plays on with that
+    engine instead of resuming (and validating) the state a second time. With the memo on, a text read
+    before is not checked again: its session resumes it, once."""
+    from tracker.rules.family import EncounterFile
+    from tracker.store.opening import load_session
+
+    path = tmp_path / "duel.toml"
+    session = Session(files.parse_text((ROOT / "examples" / "duel.toml").read_text(encoding="utf-8"), str(path)))
+    for line in ("start", "next"):
+        session.execute(line)
+    files.write_text(path, encounter_text(session))
+    resumed: list[object] = []
+    real = EncounterFile.resume
+
+    def counted(self: EncounterFile, state: object) -> object:
+        resumed.append(state)
+        return real(self, state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(EncounterFile, "resume", counted)
+    for memo_folder in (None, tmp_path / "cache", tmp_path / "cache"):
+        record.use_memo(validated.FolderMemo(memo_folder) if memo_folder else None)
+        try:
+            resumed.clear()
+            loaded = load_session(path)
+        finally:
+            record.use_memo(None)
+        assert len(resumed) == 1, memo_folder
+        assert loaded.history.commands == ["start", "next"]
+        assert loaded.state.model_dump() == session.state.model_dump()

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from tracker.rules import names
 from tracker.rules.commands import ArgKind, Command, VerbTable
@@ -46,9 +45,11 @@ if TYPE_CHECKING:
 JSONValue: TypeAlias = "str | int | float | bool | Sequence[JSONValue] | Mapping[str, JSONValue] | None"
 JSONObject: TypeAlias = "dict[str, JSONValue]"
 
+# The small values of the seam are NamedTuples, not frozen dataclasses: a frozen dataclass writes and compiles
+# code for its class at import (≈ 4 M instructions each, on every start; issue 12).
 
-@dataclass(frozen=True)
-class Carried:
+
+class Carried(NamedTuple):
     """One field of a party member's sheet that `tracker carry` writes back to the party file (CONTRACT.md §1).
 
     `unset` is what the sheet means without the key (full Wounds, no conditions, the rank's Fate Points):
@@ -61,8 +62,7 @@ class Carried:
     unset: JSONValue
 
 
-@dataclass(frozen=True)
-class Capabilities:
+class Capabilities(NamedTuple):
     """What a family offers beyond what every family has: flags the screen reads, never name checks.
 
     A key that prefills a verb (``m`` for ``move``) is offered when the family's command table has the
@@ -73,8 +73,7 @@ class Capabilities:
     pools: bool = False
 
 
-@dataclass(frozen=True)
-class OddsOption:
+class OddsOption(NamedTuple):
     """One option of ``tracker odds FILE …`` that the file's family answers (the CLI builds its parser
     from the family's list, so the command stays one for both families)."""
 
@@ -90,8 +89,7 @@ class OddsOption:
 OddsOptions: TypeAlias = Mapping[str, "int | str"]
 
 
-@dataclass(frozen=True)
-class OddsReport:
+class OddsReport(NamedTuple):
     """What ``tracker odds`` prints: the table the panel shows (`view`), or `data` with ``--json``."""
 
     view: OddsView

@@ -19,7 +19,6 @@ through `dataclass_transform`.
 from __future__ import annotations
 
 import copy
-import json
 import marshal
 import pickle
 
@@ -222,20 +221,13 @@ class Record:
         """`data` (a parsed TOML table) validated into this record: pydantic checks it (Invalid when wrong),
         unless the installed memo already holds what this very document validated to."""
         key = _memo_key(cls, data) if _memo is not None else None
-        if key is not None and _memo is not None:
-            held = _memo.get(key)
-            if held is not None:
-                try:
-                    found = pickle.loads(held)
-                except Exception:
-                    found = None
-                if type(found) is cls:
-                    return found
+        found = recall(key)
+        if type(found) is cls:
+            return found
         from tracker.rules.record_schema import validate
 
         record = validate(cls, data)
-        if key is not None and _memo is not None:
-            _memo.put(key, pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
+        keep(key, record)
         return record
 
     @classmethod
@@ -473,9 +465,44 @@ def remember(record: Record, data: Any) -> None:
     """Tell the memo that `data` validates to `record`: the store calls it with the live tables it has just
     written, so a file reopened mid-fight is not validated again. Sound because a record dumps to data that
     validates back to an equal record (the save/load property tests hold it)."""
-    key = _memo_key(type(record), data) if _memo is not None else None
+    keep(_memo_key(type(record), data) if _memo is not None else None, record)
+
+
+def text_key(kind: str, text: str, context: str = "") -> str | None:
+    """The memo's key for what a whole file's `text` reads as (None: no memo installed), so a file read
+    again is neither parsed nor validated again: `kind` names the reading (an encounter, a theme) and
+    `context` anything else it depends on besides the code (the folder an encounter's paths start from).
+
+    The file's own bytes are the key, not the data they parse to: TOML parsing is a pure function of them,
+    and skipping it is the point. The code stamp covers the whole tracker package here, since the reading
+    (the store's parsing and expansion, a theme's record) is not all in the rules. Only what a reading that
+    succeeded gave is kept (`keep`), so a file with problems is read, and its problems positioned, every time.
+    """
+    if _memo is None:
+        return None
+    digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20)
+    digest.update(repr((MEMO_FORMAT, "text", kind, context, _code_stamp())).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def recall(key: str | None) -> Any:
+    """What the memo keeps under `key` (unpickled), or None: no memo, no entry, or one that does not unpickle.
+    The caller checks what it got is what it kept."""
+    if key is None or _memo is None:
+        return None
+    held = _memo.get(key)
+    if held is None:
+        return None
+    try:
+        return pickle.loads(held)
+    except Exception:
+        return None
+
+
+def keep(key: str | None, value: object) -> None:
+    """Put `value` (pickled now: later changes to it are not kept) in the memo under `key` (None: skipped)."""
     if key is not None and _memo is not None:
-        _memo.put(key, pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
+        _memo.put(key, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 #: Bumped when what a memo entry holds changes shape (the key also names the record's module files).
@@ -488,6 +515,8 @@ def _memo_key(cls: type[Record], data: Any) -> str | None:
     The code is named by the size and modification time of every module that defines a record, so an
     edited or upgraded tracker never reads an entry an older one wrote.
     """
+    import json  # here: a file read before is recalled by its bytes (`text_key`), and needs no JSON
+
     try:
         # JSON, not marshal: marshal's bytes depend on how often each object is referenced, not only on the data.
         document = json.dumps(data, sort_keys=cls.canonical_key, ensure_ascii=False, check_circular=False)
@@ -502,15 +531,16 @@ _stamp: str | None = None
 
 
 def _code_stamp() -> str:
-    """The rules' code as of this process: the size and modification time of every module of the rules
-    package (validators call into the catalogues and card parsers, not only the record modules), of the
-    installed pydantic and pydantic-core, and Python's version."""
+    """The tracker's code as of this process: the size and modification time of every module of the tracker
+    package (validators call into the catalogues and card parsers, not only the record modules; the store
+    parses and expands the files `text_key` keys; the UI declares the theme record), of the installed
+    pydantic and pydantic-core, and Python's version (its `tomllib` parses the files)."""
     global _stamp
     if _stamp is None:
         import os
 
         parts: list[str] = []
-        stack = [os.path.dirname(__file__)]
+        stack = [os.path.dirname(os.path.dirname(__file__))]
         while stack:
             with os.scandir(stack.pop()) as entries:
                 for entry in entries:

@@ -20,13 +20,15 @@ from tracker.rules.model import History
 class Session:
     """The encounter being played. `execute` is the only way it changes."""
 
-    def __init__(self, setup: EncounterFile, seed: int | None = None) -> None:
+    def __init__(self, setup: EncounterFile, seed: int | None = None, engine: FamilyEngine | None = None) -> None:
+        """`engine`: one already resumed over `setup`'s saved ``[state]`` (the store's load checks that state
+        by resuming it, and hands that engine over rather than have the state validated a second time)."""
         self.setup: EncounterFile = setup.model_copy(update={"state": None, "history": None})
         self.family: RuleFamily = setup.rule_family()
         self.history: History
         self.engine: FamilyEngine
         if setup.state is not None and setup.history is not None:
-            self.engine = self.setup.resume(setup.state)
+            self.engine = engine if engine is not None else self.setup.resume(setup.state)
             self.history = setup.history.model_copy(deep=True)
             if seed is not None and seed != self.engine.state.seed:
                 self.execute(f"seed {seed}")

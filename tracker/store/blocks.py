@@ -51,6 +51,9 @@ class Grown:
     data: dict[str, Any]
     locator: Locator
     problems: list[Problem] = field(default_factory=list)
+    #: The other files read (bestiaries, the party) and the text each had: what the expansion depends on
+    #: besides the encounter itself (`files.open_text` recalls an expansion only while they are unchanged).
+    read: list[tuple[str, str]] = field(default_factory=list)
 
 
 def uses_other_files(data: Mapping[str, Any]) -> bool:
@@ -74,7 +77,7 @@ def expand(data: dict[str, Any], path: str, folder: Path, pos: Positions) -> Gro
         return kept
     system = header.get("system") if header.get("system") in FAMILIES else None
     problems: list[Problem] = []
-    reader = _Reader(path, folder, pos, header, data.get("settings"), system, problems)
+    reader = _Reader(path, folder, pos, header, data.get("settings"), system, problems, [])
     bestiary = header.get("bestiary", [])
     refs = [bestiary] if isinstance(bestiary, str) else bestiary
     books: list[Included] = []
@@ -125,7 +128,7 @@ def expand(data: dict[str, Any], path: str, folder: Path, pos: Positions) -> Gro
     grown = {**data, "combatants": people}
     if blocks or "stat_blocks" in data:
         grown["stat_blocks"] = blocks
-    return Grown(grown, Locator(pos, origins), problems)
+    return Grown(grown, Locator(pos, origins), problems, reader.read)
 
 
 def frozen_sheets(data: dict[str, Any], pos: Positions) -> Grown | None:
@@ -289,6 +292,8 @@ class _Reader:
     settings: object
     system: str | None
     problems: list[Problem]
+    #: Each file read, with its text (`Grown.read`).
+    read: list[tuple[str, str]]
 
     def include(self, ref: object, at: Loc, kind: str) -> Included | None:
         """The bestiary or party file `ref` (named at key `at` of the encounter), or None when it is unusable."""
@@ -298,6 +303,7 @@ class _Reader:
         line, col = self.pos.find(at)
         try:
             text = read_capped(self.folder / ref)
+            self.read.append((str(self.folder / ref), text))
         except FileInvalid as exc:  # too large, or not UTF-8 text
             self.problems.append(Problem(line, col, f"cannot read {kind} file {shown}: {exc.problems[0].message}"))
             return None

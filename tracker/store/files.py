@@ -13,20 +13,21 @@ import os
 import re
 import sys
 import tempfile
-import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tracker.rules import record
 from tracker.rules.encounter import EncounterFile, validate_document
 from tracker.rules.model import LOCATED, Loc
 from tracker.rules.record import Invalid
-from tracker.store.tomlpos import Locator, Positions
+
+if TYPE_CHECKING:
+    from tracker.rules.family import FamilyEngine
+    from tracker.store.tomlpos import Locator, Positions
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """One thing wrong with a file, at a position; a `warning` is allowed but worth a look.
 
     `file` is the file at fault when it is not the one being read: the bestiary or party file an encounter
@@ -142,6 +143,8 @@ def validation_problems(exc: Invalid, where: Positions | Locator, data: object, 
     (a `Locator` for an encounter expanded from stat blocks and a party, CONTRACT.md §2.1); messages name the
     key as that file wrote it.
     """
+    from tracker.store.tomlpos import Locator
+
     locator = where if isinstance(where, Locator) else Locator(where)
 
     def at(keys: Loc) -> tuple[str | None, Loc, tuple[int, int]]:
@@ -195,6 +198,8 @@ MAX_FILE_BYTES = 1024 * 1024
 
 def toml_data(text: str, path: str) -> dict[str, Any]:
     """The parsed TOML; hostile text (too large, nested too deep, a number too long) is one problem too."""
+    import tomllib  # here: a file read before is recalled by its bytes (`open_text`), unparsed
+
     if too_large(text):
         raise FileInvalid(path, [_too_large()])
     try:
@@ -246,19 +251,28 @@ def live_problems(setup: EncounterFile, text: str) -> list[Problem]:
     Every load runs this, so an engine never meets a ``[state]`` that would crash it (a KeyError on a
     combatant the setup lacks); `tracker check` reports the same problems.
     """
+    return _resumed(setup, text)[0]
+
+
+def _resumed(setup: EncounterFile, text: str) -> tuple[list[Problem], FamilyEngine | None]:
+    """`live_problems`, and the engine resuming the state made (None when there is no state or it failed):
+    a session opened from the file plays on with it (`open_text`), rather than validating the state again."""
     if setup.state is None and setup.history is None:
-        return []
+        return [], None
+    from tracker.store.tomlpos import Positions
+
     if setup.state is None or setup.history is None:
         line, col = Positions(text).find(("state",) if setup.state is not None else ("history",))
-        return [Problem(line, col, "[state] and [history] are written together; one is missing")]
+        return [Problem(line, col, "[state] and [history] are written together; one is missing")], None
     try:
-        setup.resume(setup.state)
+        # On the setup as a session holds it (`Session`: no live tables), so the session can take the engine.
+        engine = setup.model_copy(update={"state": None, "history": None}).resume(setup.state)
     except Invalid as exc:
         return [
             Problem(p.line, p.col, f"state: {p.message}")
             for p in validation_problems(exc, Positions(text), setup.state, prefix=("state",))
-        ]
-    return []
+        ], None
+    return [], engine
 
 
 def parse_text(text: str, path: str, folder: Path | None = None) -> EncounterFile:
@@ -267,7 +281,53 @@ def parse_text(text: str, path: str, folder: Path | None = None) -> EncounterFil
     `folder` is where the file's ``bestiary`` and ``party`` paths start (CONTRACT.md §2.1): the folder of
     `path` unless given.
     """
-    return parse_located(text, path, folder)[0]
+    return open_text(text, path, folder)[0]
+
+
+def open_text(text: str, path: str, folder: Path | None = None) -> tuple[EncounterFile, FamilyEngine | None]:
+    """`parse_text`, and the engine its check of a saved ``[state]`` resumed (None when it made none: no state,
+    or the encounter was recalled), for a session to play on with (`Session`'s `engine`).
+
+    A file read before is recalled by its text, with the memo of validated documents (`record.text_key`),
+    and neither parsed nor validated again: the key is the file's bytes, the folder its ``bestiary`` and
+    ``party`` paths start from (as an absolute path) and the tracker's code, and the entry holds the other
+    files the expansion read, by absolute path, with their text, so it is used only while each still has
+    that text. A file with a problem is never
+    kept, so its problems are found, and positioned, by the full load every time.
+    """
+    here = _working_folder()
+    base = Path(path).parent if folder is None else folder
+    # Joined, not normalised: ``a/link/..`` is not ``a`` when ``link`` is a symbolic link.
+    key = None if here is None else record.text_key("encounter", text, os.path.join(here, base))
+    found = _recalled(record.recall(key))
+    if found is not None:
+        return found, None
+    parsed = parse_parts(text, path, folder)
+    if here is not None:  # the other files by the paths they were read at, whatever the working folder then
+        record.keep(key, (parsed.setup, tuple((os.path.join(here, name), read) for name, read in parsed.read)))
+    return parsed.setup, parsed.engine
+
+
+def _working_folder() -> str | None:
+    """The working folder, which relative paths start from (None when it is gone: nothing is remembered)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
+def _recalled(entry: object) -> EncounterFile | None:
+    """The encounter of a memo entry (`open_text`), when it is one and the other files it read are unchanged."""
+    if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], EncounterFile)):
+        return None
+    setup: EncounterFile = entry[0]
+    for name, text in entry[1]:
+        try:
+            if read_capped(name) != text:
+                return None
+        except (OSError, FileInvalid):
+            return None
+    return setup
 
 
 def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[EncounterFile, Locator]:
@@ -276,20 +336,23 @@ def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[Enc
     return parsed.setup, parsed.locator
 
 
-@dataclass(frozen=True)
-class Parsed:
+class Parsed(NamedTuple):
     """A validated encounter and what its load saw on the way: where each key was written, the file's own
-    data, and the data the family validated (the same object when no party or bestiary was expanded)."""
+    data, the data the family validated (the same object when no party or bestiary was expanded), the other
+    files read with their text (`open_text` keeps them), and the engine the check of a saved state resumed."""
 
     setup: EncounterFile
     locator: Locator
     data: dict[str, Any]
     grown: dict[str, Any]
+    read: list[tuple[str, str]]
+    engine: FamilyEngine | None
 
 
 def parse_parts(text: str, path: str, folder: Path | None = None) -> Parsed:
     """`parse_located` with the data it validated (`tracker.store.follow` reuses the setup's part of it)."""
     from tracker.store.blocks import expand
+    from tracker.store.tomlpos import Positions
 
     data = toml_data(text, path)
     pos = Positions(text)
@@ -313,10 +376,10 @@ def parse_parts(text: str, path: str, folder: Path | None = None) -> Parsed:
     if grown.data is not data:
         sheets = {key: list(grown.data.get(key, [])) for key in ("combatants", "stat_blocks")}
         setup.keep_written({k: v for k, v in data.items() if k not in ("state", "history")}, sheets)
-    problems = live_problems(setup, text)
+    problems, engine = _resumed(setup, text)
     if problems:
         raise FileInvalid(path, problems)
-    return Parsed(setup, grown.locator, data, grown.data)
+    return Parsed(setup, grown.locator, data, grown.data, grown.read, engine)
 
 
 def unsaved_combatants(data: Mapping[str, Any], state: Mapping[str, object] | None) -> list[str]:
@@ -333,6 +396,8 @@ def unsaved_combatants(data: Mapping[str, Any], state: Mapping[str, object] | No
 
 def warnings_of(setup: EncounterFile, where: str | Locator) -> list[Problem]:
     """The family's warnings for a valid file (allowed, but probably a slip), each at its key."""
+    from tracker.store.tomlpos import Locator, Positions
+
     locator = where if isinstance(where, Locator) else Locator(Positions(where))
     out = []
     for loc, message in setup.warnings():

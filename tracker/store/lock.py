@@ -16,7 +16,6 @@ import getpass
 import os
 import socket
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 
@@ -24,12 +23,18 @@ class FileHeld(Exception):
     """Someone else is writing this encounter; the message says who and since when."""
 
 
-@dataclass
 class WriterLock:
-    """Held for as long as the GM's process runs (or one `exec --save` writes)."""
+    """Held for as long as the GM's process runs (or one `exec --save` writes).
 
-    path: Path
-    fd: int | None = None
+    (A plain class: a dataclass writes and compiles its methods at import, on the way to every first frame.)"""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        #: The sidecar's descriptor while the lock is held.
+        self.fd: int | None = None
+
+    def __repr__(self) -> str:
+        return f"WriterLock({self.path!r}, fd={self.fd})"
 
     @staticmethod
     def sidecar(encounter: Path) -> Path:

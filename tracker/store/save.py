@@ -6,7 +6,8 @@ history) and never imports tomli_w; this module turns a session into the file. T
 reloads a session exercises the same bytes a restart reads.
 
 **The GM's own setup text.** CONTRACT.md §2: the setup the GM wrote is never rewritten. A session
-opened from a file (`load_session`, `session_from_text`, or `keep_setup` on a session built by hand)
+opened from a file (`load_session`, `session_from_text`, or `keep_setup` on a session built by hand: they
+live in `tracker.store.opening`, so opening a file does not load this module, and are named here too)
 remembers the file's text; its first save cuts out the setup part (`tracker.store.setup_text`:
 everything above the live ``[state]`` / ``[history]`` tables, comments and all), and every save writes
 those bytes as they are, followed by the regenerated live part. Combatants a bestiary or party expands,
@@ -17,10 +18,10 @@ session with no file text (tests, in-memory ones), or a file whose setup cannot 
 **The setup cache.** The setup never changes while a session plays (undo replays the history from it),
 so its text, kept or serialised, is fixed once per session; a durable save after each command then
 only serialises ``[state]`` and ``[history]`` (bench/bench_engine.py: "engine + durable" must stay under
-10 ms). The cache lives here, in a `weakref.WeakKeyDictionary` keyed by the `Session` object, rather
-than as a slot on `Session`: the rules layer stays ignorant of how it is stored, and an entry goes
-away with its session (the app builds a new `Session` after a failed save or a demo restart, and keeps
-the text for it again).
+10 ms). The cache is `tracker.store.opening.SETUP_TEXTS`, a `weakref.WeakKeyDictionary` keyed by the
+`Session` object, rather than a slot on `Session`: the rules layer stays ignorant of how it is stored,
+and an entry goes away with its session (the app builds a new `Session` after a failed save or a demo
+restart, and keeps the text for it again).
 
 **The live part.** ``[state]`` and ``[history]`` change with every command, but mostly in a few places
 (a `next` changes two combatants of hundreds); each session's `LiveWriter` (`tracker.store.toml_cache`)
@@ -31,37 +32,28 @@ whole live part, byte for byte. It lives beside the setup text, keyed by the ses
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import tomli_w
 
 from tracker.rules import record
 from tracker.rules.session import Session
-from tracker.store import files
+from tracker.store.opening import SETUP_TEXTS, SetupText, keep_setup, load_session, session_from_text
 from tracker.store.setup_text import LIVE_TABLES, split_setup
 from tracker.store.toml_cache import LiveWriter
 
-
-@dataclass(frozen=True)
-class _Setup:
-    """A session's setup text as saves write it (ending in the blank line before the live part)."""
-
-    text: str
-    newline: str = "\n"
-
-
-@dataclass(frozen=True)
-class _FileText:
-    """The text a session was read from, not split yet: the first save splits it (`_setup_of`)."""
-
-    text: str
-    path: str
+__all__ = [
+    "encounter_document",
+    "encounter_text",
+    "keep_setup",
+    "live_document",
+    "load_session",
+    "remember_live",
+    "session_from_text",
+    "setup_document",
+]
 
 
-#: Setup text per live session (see the module docstring for why it is keyed by the session).
-_SETUP: weakref.WeakKeyDictionary[Session, _Setup | _FileText] = weakref.WeakKeyDictionary()
 #: The live part's pieces as last written, per live session (`tracker.store.toml_cache`).
 _LIVE: weakref.WeakKeyDictionary[Session, tuple[LiveWriter, record.SavedMembers]] = weakref.WeakKeyDictionary()
 
@@ -69,46 +61,25 @@ _LIVE: weakref.WeakKeyDictionary[Session, tuple[LiveWriter, record.SavedMembers]
 SETUP_ORDER = ("encounter", "settings", "zones", "combatants", "demo")
 
 
-def keep_setup(session: Session, file_text: str, path: str = "") -> None:
-    """Make every save of `session` write the setup part of `file_text` (the file it was read from) verbatim.
-
-    The text is split at the first save, not here: finding and checking the setup part parses the file
-    once more, which a session that never saves (`tracker exec` without ``--save``, a viewer) skips.
-    """
-    _SETUP[session] = _FileText(file_text, path)
-
-
-def session_from_text(text: str, path: str, seed: int | None = None) -> Session:
-    """A session on an encounter file's text whose saves keep the GM's setup text (FileInvalid if invalid)."""
-    session = Session(files.parse_text(text, path), seed=seed)
-    keep_setup(session, text, path)
-    return session
-
-
-def load_session(path: str | Path, seed: int | None = None) -> Session:
-    """A session on the encounter file at `path` whose saves keep the GM's setup text."""
-    return session_from_text(files.read_text(path), str(path), seed)
-
-
-def _setup_of(session: Session) -> _Setup:
+def _setup_of(session: Session) -> SetupText:
     """The setup part every save of `session` writes, worked out once.
 
     The GM's text when the session has one and it can be kept; otherwise (no file text, or a file whose
     setup `split_setup` cannot cut out, which is logged once) the setup serialised from the models.
     """
-    setup = _SETUP.get(session)
-    if isinstance(setup, _Setup):
+    setup = SETUP_TEXTS.get(session)
+    if isinstance(setup, SetupText):
         return setup
     if setup is not None:
         split = split_setup(setup.text)
         if split.setup is not None:
-            setup = _SETUP[session] = _Setup(split.setup, split.newline)
+            setup = SETUP_TEXTS[session] = SetupText(split.setup, split.newline)
             return setup
         where = f"{setup.path or '<file>'}:{split.line}"
         import logging  # only here: logging costs every start ~4 ms to import, and this is rare
 
         logging.getLogger(__name__).warning("tracker: warning: %s: %s; saves rewrite the setup", where, split.problem)
-    setup = _SETUP[session] = _Setup(tomli_w.dumps(setup_document(session)) + "\n")
+    setup = SETUP_TEXTS[session] = SetupText(tomli_w.dumps(setup_document(session)) + "\n")
     return setup
 
 

@@ -8,7 +8,6 @@ before on screen). If the write fails, the session goes back to the last durable
 from __future__ import annotations
 
 import gc
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -24,6 +23,8 @@ from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
     from tracker.store.follow import Follower
 
 
@@ -342,6 +343,8 @@ class TrackerApp(App[None]):
         microseconds, where starting a thread for each took a fraction of a millisecond, or several
         on a busy machine)."""
         if self._save_thread is None:
+            from concurrent.futures import ThreadPoolExecutor  # here: the first save, not the first frame
+
             self._save_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tracker-save")
         return self._save_thread
 

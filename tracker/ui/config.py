@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 
 from platformdirs import user_config_dir
@@ -16,12 +15,29 @@ def config_dir() -> Path:
 
 
 def load_config() -> dict[str, str]:
-    path = config_dir() / "config.toml"
+    """The settings file's text values ({} when there is none or it does not parse).
+
+    Recalled by its text when read before (`tracker.rules.record.text_key`): parsing TOML means importing
+    `tomllib` (≈ 17 M instructions), which a start whose files were all read before skips (issue 12)."""
+    from tracker.rules import record
+
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
+        text = (config_dir() / "config.toml").read_text(encoding="utf-8")
+    except (OSError, ValueError):
         return {}
-    return {k: v for k, v in data.items() if isinstance(v, str)}
+    key = record.text_key("config", text)
+    found = record.recall(key)
+    if isinstance(found, dict):
+        return found
+    import tomllib
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+    values = {k: v for k, v in data.items() if isinstance(v, str)}
+    record.keep(key, values)
+    return values
 
 
 def save_config(values: dict[str, str]) -> None:

@@ -9,12 +9,12 @@ A broken theme file becomes a notification, never a crash; the built-in themes s
 from __future__ import annotations
 
 import importlib
-import tomllib
 from pathlib import Path
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from tracker.rules import record
 from tracker.rules.record import Field, Invalid, Record
 from tracker.ui.config import config_dir
 
@@ -48,13 +48,24 @@ class ThemeFile(Record):
 
 
 def _read(text: str, label: str) -> Theme:
+    """The theme a file's `text` holds; one read before is recalled by its text (`record.text_key`), so
+    neither `tomllib` nor pydantic is loaded for it (issue 12)."""
+    key = record.text_key("theme", text)
+    found = record.recall(key)
+    if type(found) is ThemeFile:
+        return found.to_theme()
+    import tomllib
+
     try:
-        return ThemeFile.model_validate(tomllib.loads(text)).to_theme()
+        theme_file = ThemeFile.model_validate(tomllib.loads(text))
+        theme = theme_file.to_theme()
     except Invalid as exc:
         first = exc.errors()[0]
         raise ValueError(f"{label}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
     except ValueError as exc:  # a bad colour, or TOML that does not parse
         raise ValueError(f"{label}: {exc}") from None
+    record.keep(key, theme_file)
+    return theme
 
 
 def load_themes() -> tuple[list[Theme], list[str]]:
