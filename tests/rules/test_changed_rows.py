@@ -170,3 +170,31 @@ def test_a_2d20_row_follows_whose_turn_it_is_and_who_left() -> None:
     assert eng.order() == rebuilt_order(s)
     eng.st.left.append(first)
     assert eng.order() == rebuilt_order(s)
+
+
+def test_records_nested_deeper_are_fingerprinted_through_them() -> None:
+    """A record inside a record inside a list: `fingerprint` writes it whole, so a change deep inside it is
+    a change, and equal contents give equal fingerprints (whether made fast or by the deep walk)."""
+    from tracker.rules.model import Strict
+
+    class Inner(Strict):
+        value: int
+
+    class Middle(Strict):
+        inner: Inner
+        tags: list[str] = []
+
+    class Outer(Strict):
+        middles: list[Middle] = []
+        flat: list[Inner] = []
+
+    one = Outer(middles=[Middle(inner=Inner(value=1))], flat=[Inner(value=2)])
+    same = Outer(middles=[Middle(inner=Inner(value=1))], flat=[Inner(value=2)])
+    first = record.fingerprint(one)
+    assert first is not None and first == record.fingerprint(same) == record.fingerprint(one)
+    one.middles[0].inner.value = 3
+    assert record.fingerprint(one) != first
+    one.middles[0].inner.value = 1
+    assert record.fingerprint(one) == first
+    one.flat[0].value = True  # a flag is not a count, one level down too
+    assert record.fingerprint(one) != first
