@@ -198,3 +198,20 @@ def test_records_nested_deeper_are_fingerprinted_through_them() -> None:
     assert record.fingerprint(one) == first
     one.flat[0].value = True  # a flag is not a count, one level down too
     assert record.fingerprint(one) != first
+
+
+def test_a_member_of_another_class_with_the_same_values_is_dumped_anew() -> None:
+    """The fingerprint names the record's class: the same values under other fields are other data."""
+    from tracker.rules.model import Strict
+
+    class Left(Strict):
+        a: int = 1
+
+    class Right(Strict):
+        b: int = 1
+
+    keeper = record.SavedMembers()
+    assert keeper.dump({"X": Left()}) == {"X": {}}  # defaults are left out: both dump empty
+    assert record.fingerprint(Left()) != record.fingerprint(Right())
+    assert keeper.dump({"X": Left(a=2)}) == {"X": {"a": 2}}
+    assert keeper.dump({"X": Right(b=2)}) == {"X": {"b": 2}}

@@ -381,19 +381,19 @@ def fingerprint(record: Record) -> bytes | None:
     that hold records (2d20 Persistent damage, TTB criticals) are written through `_marshallable`; the
     class learns which they are the first time, so the others are not looked into."""
     cls = type(record)
-    values = tuple(record.__dict__.values())
+    values = (cls.__qualname__, *record.__dict__.values())  # the class too: its values read by its fields
     nested: tuple[int, ...] = cls.__dict__.get("_record_nested", ())  # fields seen holding records
     try:
         # Version 2: no back-references, half the cost. Records one level down (a list of flat records, as
         # Persistent damage is) are written by `_shallow`; anything deeper by `_marshallable`.
         return marshal.dumps(_converted(values, nested, _shallow) if nested else values, 2)
-    except ValueError:
+    except (ValueError, IndexError):  # IndexError: a position learnt from a record with more values
         pass
     found = tuple(i for i, v in enumerate(values) if type(v) not in _SCALARS and not _marshals(v))
     cls._record_nested = nested = tuple(sorted({*nested, *found}))  # learnt once per class, as `_record_plan`
     try:
         return marshal.dumps(_converted(values, nested, _marshallable), 2)
-    except ValueError:
+    except (ValueError, IndexError):
         return None
 
 
