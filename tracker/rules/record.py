@@ -377,9 +377,9 @@ def fingerprint(record: Record) -> bytes | None:
     fingerprints is the one exact way that needs no help from the rules that changed them: marshal keeps each
     value's type (``1``, ``True`` and ``1.0`` differ, as they do in the file) and the order of a table's
     keys, and costs under a microsecond a combatant. Only the class's name and the values are written: a
-    record's fields are its class's keys in its class's order, and extra keys (``_extra``) are one more value. The fields
-    that hold records (2d20 Persistent damage, TTB criticals) are written through `_marshallable`; the
-    class learns which they are the first time, so the others are not looked into."""
+    record's fields are its class's keys in its class's order, and extra keys (``_extra``) are one more
+    value. The fields that hold records (2d20 Persistent damage, TTB criticals) are written through
+    `_marshallable`; the class learns which they are the first time, so the others are not looked into."""
     cls = type(record)
     values = (cls.__qualname__, *record.__dict__.values())  # the class too: its values read by its fields
     nested: tuple[int, ...] = cls.__dict__.get("_record_nested", ())  # fields seen holding records
