@@ -69,11 +69,16 @@ def test_a_file_with_problems_is_never_remembered(memo: Path) -> None:
 
 
 def test_a_damaged_entry_is_a_miss_not_a_wrong_answer(memo: Path) -> None:
+    """A damaged entry (of the validated data or of the file's text), or one of the wrong shape, is a miss."""
     path = ROOT / "examples" / "duel.toml"
     text = path.read_text(encoding="utf-8")
     fresh = files.parse_text(text, str(path))
     for entry in _entries(memo):
         entry.write_bytes(b"not a pickle")
+    assert files.parse_text(text, str(path)) == fresh
+    key = record.text_key("encounter", text, os.path.abspath(path.parent))
+    assert key is not None
+    record.keep(key, ("not an encounter", ()))  # the wrong shape is a miss too
     assert files.parse_text(text, str(path)) == fresh
 
 
@@ -315,19 +320,6 @@ def test_another_version_of_the_code_does_not_recall_a_text(memo: Path, monkeypa
     assert record.text_key("encounter", text, "/somewhere") != key
     assert record.text_key("encounter", text, "/elsewhere") != record.text_key("encounter", text, "/somewhere")
     assert record.text_key("theme", text, "/somewhere") != record.text_key("encounter", text, "/somewhere")
-
-
-def test_a_damaged_text_entry_is_a_miss(memo: Path) -> None:
-    path = ROOT / "examples" / "duel.toml"
-    text = path.read_text(encoding="utf-8")
-    fresh = files.parse_text(text, str(path))
-    for entry in _entries(memo):
-        entry.write_bytes(b"not a pickle")
-    assert files.parse_text(text, str(path)) == fresh
-    key = record.text_key("encounter", text, os.path.abspath(path.parent))
-    assert key is not None
-    record.keep(key, ("not an encounter", ()))  # the wrong shape is a miss too
-    assert files.parse_text(text, str(path)) == fresh
 
 
 def test_a_saved_state_is_resumed_once_per_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
