@@ -167,44 +167,41 @@ class TrackerScreen(Screen[None]):
             panel.data_bind(odds=TrackerScreen.odds)
         return panel
 
-    def _show_odds(self) -> None:
-        """Ask the family for the odds while its odds tab is showing, once per revision and selection:
-        the odds modules are imported and the odds computed only for a GM who looks at them."""
-        tab = self.session.family.odds_tab
+    def _due(self, what: str, tab: str | None) -> EncounterView | None:
+        """The view, when `tab` is showing and `what` it shows was last asked of the family for another
+        revision or selection: hidden tabs' contents are asked for only for a GM who looks (their modules
+        load, and their work is done, then)."""
         view = self.view
-        if tab is None or view is None or not self.is_mounted:
-            return
-        if self.side_tabs.active != f"tab-{tab}":
-            return
+        if tab is None or view is None or not self.is_mounted or self.side_tabs.active != f"tab-{tab}":
+            return None
+        asked: dict[str, object] = self.__dict__.setdefault("_asked", {})
         key = (view.revision, view.focus)
-        if key != getattr(self, "_odds_key", None):
-            self._odds_key = key
+        if asked.get(what) == key:
+            return None
+        asked[what] = key
+        return view
+
+    def _show_odds(self) -> None:
+        """The odds, while the family's odds tab shows."""
+        view = self._due("odds", self.session.family.odds_tab)
+        if view is not None:
             self.odds = self.engine.odds(view.focus)
 
     def _show_resources(self) -> None:
-        """Ask the family for the Fate Deck or Pools text while its tab is showing, once per revision: it
-        lists every Fatemaster's Fate Points, a 500-line block at 500 combatants, for a tab seldom open."""
-        view = self.view
-        if view is None or not self.is_mounted or self.side_tabs.active != "tab-resources":
-            return
-        if view.revision != getattr(self, "_resources_key", None):
-            self._resources_key = view.revision
+        """The Fate Deck or Pools text, while its tab shows: it lists every Fatemaster's Fate Points, a 500-line
+        block at 500 combatants, for a tab seldom open."""
+        if self._due("resources", "resources") is not None:
             self.resources = self.engine.resources()
 
     def _show_map(self) -> None:
-        """Ask the family for its map and the text under it while the field tab is showing, once per revision
-        and selection (the map modules load only for a GM who looks; the 2d20 text is a range report to every
-        other combatant, ≈ 6 ms at 500); the screen gives the tab more room while it does."""
-        view = self.view
-        if view is None or not self.is_mounted:
-            return
-        shown = self.side_tabs.active == "tab-field"
-        if shown:
-            key = (view.revision, view.focus)
-            if key != getattr(self, "_map_key", None):
-                self._map_key = key
-                self.field_map = self.engine.field_map(view.focus)
-                self.field = self.engine.field(view.focus)
+        """The family's map and the text under it, while the field tab shows (the map modules load only for a
+        GM who looks; the 2d20 text is a range report to every other combatant, ≈ 6 ms at 500); the screen
+        gives the tab more room while it does."""
+        view = self._due("map", "field")
+        if view is not None:
+            self.field_map = self.engine.field_map(view.focus)
+            self.field = self.engine.field(view.focus)
+        shown = self.is_mounted and self.side_tabs.active == "tab-field"
         self.set_class(shown and self.field_map is not None and bool(self.field_map.nodes), "-map")
 
     def on_mount(self) -> None:
