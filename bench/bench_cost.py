@@ -36,7 +36,7 @@ if sys.argv[1] == "bare":
     app = bare_app.BareApp(20)
 else:
     from pathlib import Path
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files
     from tracker.ui.app import TrackerApp
     try:
@@ -67,10 +67,10 @@ def headless(self, *args, **kwargs):
     return run(self, headless=True, size=(160, 50))
 textual.app.App._display = first
 textual.app.App.run = headless
-import tracker.cli
-sys.exit(tracker.cli.main(["run", sys.argv[1]]))
+import tracker.cli.main
+sys.exit(tracker.cli.main.main(["run", sys.argv[1]]))
 """
-EXEC = "import sys, tracker.cli; sys.exit(tracker.cli.main())"
+EXEC = "import sys, tracker.cli.main; sys.exit(tracker.cli.main.main())"
 ONE_MODEL = "from pydantic import BaseModel\nclass One(BaseModel):\n    x: int\n"
 
 

@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store import files, save
 
 COMBATANTS = 100

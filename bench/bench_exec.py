@@ -21,7 +21,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "duel.toml"
-EXEC = "import sys, tracker.cli; sys.exit(tracker.cli.main())"
+EXEC = "import sys, tracker.cli.main; sys.exit(tracker.cli.main.main())"
 ONE_MODEL = "from pydantic import BaseModel\nclass One(BaseModel):\n    x: int\n"
 
 

@@ -141,7 +141,13 @@ class Contender:
     def argv(self, path: Path, rows: int) -> list[str]:
         if self.root is None:
             return [sys.executable, str(BARE), str(rows)]
-        return [sys.executable, "-c", "import sys, tracker.cli; sys.exit(tracker.cli.main())", "run", str(path)]
+        return [
+            sys.executable,
+            "-c",
+            "import sys, tracker.cli.main; sys.exit(tracker.cli.main.main())",
+            "run",
+            str(path),
+        ]
 
     def env(self, folder: Path) -> dict[str, str]:
         env = environment(folder, self.root or ROOT) | {"TRACKER_CACHE_DIR": str(folder / "cache")}
@@ -185,7 +191,7 @@ def startup(runs: int, folder: Path, racers: list[Contender]) -> dict[str, float
 
 def turn_order(path: Path, presses: int) -> list[str]:
     """Who acts after each of `presses` `next`s, replayed headlessly from the same file."""
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files
 
     session = Session(files.load(path))
@@ -222,7 +228,7 @@ def keypress(
     Every contender runs at once, each on its own pty and file; the presses take turns (the order
     rotates) and each waits until the previous program is quiet again.
     """
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files, save
 
     start = folder / f"keys{n}.toml"

@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text, load_session
 

@@ -10,15 +10,15 @@ from typing import TypeVar
 
 import pytest
 
-from tracker.rules.errors import Refusal
-from tracker.rules.family import FamilyEngine
-from tracker.rules.model import Prompt
-from tracker.rules.session import Session
-from tracker.rules.state import LiveState
-from tracker.rules.ttb.state import TTBState
-from tracker.rules.ttb.views import TTBEncounter
-from tracker.rules.twod20.state import TwoD20State
-from tracker.rules.twod20.views import TwoD20Encounter
+from tracker.engine.errors import Refusal
+from tracker.engine.records.model import Prompt
+from tracker.engine.state import LiveState
+from tracker.families.seam import FamilyEngine
+from tracker.families.session import Session
+from tracker.families.ttb.present.views import TTBEncounter
+from tracker.families.ttb.records.state import TTBState
+from tracker.families.twod20.present.views import TwoD20Encounter
+from tracker.families.twod20.records.state import TwoD20State
 from tracker.store.files import parse_text
 from tracker.store.save import encounter_text
 

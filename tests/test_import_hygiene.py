@@ -44,15 +44,15 @@ ENCOUNTER = textwrap.dedent(
 PROBE = textwrap.dedent(
     """\
     import io, json, sys
-    import tracker.rules.session
-    import tracker.rules.snapshot
+    import tracker.families.session
+    import tracker.families.snapshot
     import tracker.store.files
-    import tracker.store.check
-    import tracker.cli
-    check_code = tracker.cli.main(["check", sys.argv[1]])
+    import tracker.cli.check
+    import tracker.cli.main
+    check_code = tracker.cli.main.main(["check", sys.argv[1]])
     sys.stdin = io.StringIO("start\\nflip 2\\nundo\\n")
-    exec_code = tracker.cli.main(["exec", sys.argv[1], "--json", "--save"])
-    odds_code = tracker.cli.main(["odds", sys.argv[1], "--tn", "10", "--av", "3", "--json"])
+    exec_code = tracker.cli.main.main(["exec", sys.argv[1], "--json", "--save"])
+    odds_code = tracker.cli.main.main(["odds", sys.argv[1], "--tn", "10", "--av", "3", "--json"])
     loaded = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
     print(json.dumps({"check": check_code, "exec": exec_code, "odds": odds_code, "textual": loaded}), file=sys.stderr)
     """
@@ -83,14 +83,14 @@ FAMILY_PROBE = textwrap.dedent(
 @pytest.mark.parametrize(
     ("module", "other_family"),
     [
-        ("tracker.rules.ttb.file", "tracker.rules.twod20"),
-        ("tracker.rules.ttb.engine", "tracker.rules.twod20"),
-        ("tracker.rules.twod20.file", "tracker.rules.ttb"),
-        ("tracker.rules.twod20.engine", "tracker.rules.ttb"),
+        ("tracker.families.ttb.records.file", "tracker.families.twod20"),
+        ("tracker.families.ttb.dispatch", "tracker.families.twod20"),
+        ("tracker.families.twod20.records.file", "tracker.families.ttb"),
+        ("tracker.families.twod20.dispatch", "tracker.families.ttb"),
     ],
 )
 def test_a_family_never_loads_the_other(module: str, other_family: str) -> None:
-    """The shared file layer (`tracker.rules.model`) imports neither family, so one family's file model
+    """The shared file layer (`tracker.engine.records.model`) imports neither family, so one family's file model
     and engine load without the other's: a TTB run never pays for the 2d20 models and vice versa."""
     proc = subprocess.run(
         [sys.executable, "-c", FAMILY_PROBE, module, other_family],
@@ -126,10 +126,9 @@ def test_import_linter_contract_is_kept() -> None:
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for contract in (
+        "Layers: each package imports only the packages below it",
         "The two rule families never import each other",
-        "The rules never import storage or the UI",
-        "Storage never imports the UI",
-        "The rules core never imports textual",
+        "The rules and the files never import textual",
     ):
         assert f"{contract} KEPT" in proc.stdout, contract
     assert "0 broken" in proc.stdout
@@ -157,7 +156,7 @@ GM_PROBE = textwrap.dedent(
     """\
     import json, sys
     from pathlib import Path
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files
     from tracker.ui.app import TrackerApp
 
@@ -190,7 +189,7 @@ NOT_FOR_THE_GM = (
 
 @pytest.mark.parametrize(
     ("example", "other_family"),
-    [("duel.toml", "tracker.rules.twod20"), ("skirmish_srd.toml", "tracker.rules.ttb")],
+    [("duel.toml", "tracker.families.twod20"), ("skirmish_srd.toml", "tracker.families.ttb")],
 )
 def test_the_gm_screen_loads_only_what_its_first_frame_needs(tmp_path: Path, example: str, other_family: str) -> None:
     """Issue 12 (start-up): `tracker run` shows the fight without importing what it does not show, so
@@ -209,7 +208,7 @@ REMEMBERED_PROBE = textwrap.dedent(
     from pathlib import Path
     from tracker.store.validated import remember_validations
     remember_validations()  # as the command line does
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files
     from tracker.ui.app import TrackerApp
 
@@ -263,9 +262,9 @@ RUN_PROBE = textwrap.dedent(
 
     ui_app.TrackerApp._after_first_frame = at_first_frame
     ui_app.TrackerApp.run = run
-    import tracker.cli
+    import tracker.cli.main
 
-    assert tracker.cli.main(["run", sys.argv[1]]) == 0
+    assert tracker.cli.main.main(["run", sys.argv[1]]) == 0
     import json  # only now: what the first frame loaded is the question
 
     print(json.dumps(seen["modules"]))
@@ -288,7 +287,7 @@ NOT_FOR_A_FILE_READ_BEFORE = (
     "tomllib",
     "json",
     "tracker.store.tomlpos",
-    "tracker.store.blocks",
+    "tracker.store.campaign.blocks",
     "pydantic",
     "pydantic_core",
 )

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import session_from
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store.files import parse_text
 
 ROOT = Path(__file__).resolve().parents[1] / "tracker"
-FAMILY_DIRS = (ROOT / "rules" / "ttb", ROOT / "rules" / "twod20")
+FAMILY_DIRS = (ROOT / "families" / "ttb", ROOT / "families" / "twod20")
 ASKS = re.compile(r"""system\s*[!=]=|[!=]=\s*["'](ttb|2d20)["']""")
 
 
@@ -35,14 +35,14 @@ def test_the_ui_imports_no_family_module() -> None:
     offenders = [
         str(p.relative_to(ROOT))
         for p in (ROOT / "ui").rglob("*.py")
-        if re.search(r"tracker\.rules\.(ttb|twod20)", p.read_text(encoding="utf-8"))
+        if re.search(r"tracker\.families\.(ttb|twod20)", p.read_text(encoding="utf-8"))
     ]
     assert offenders == []
 
 
 def test_the_seam_modules_hold_no_any() -> None:
-    for name in ("families.py", "session.py", "family.py"):
-        text = (ROOT / "rules" / name).read_text(encoding="utf-8")
+    for name in ("registry.py", "session.py", "seam.py"):
+        text = (ROOT / "families" / name).read_text(encoding="utf-8")
         assert not re.search(r"\bAny\b", text), name
 
 

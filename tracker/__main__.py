@@ -1,5 +1,5 @@
 """`python -m tracker` runs the command line."""
 
-from tracker.cli import main
+from tracker.cli.main import main
 
 raise SystemExit(main())

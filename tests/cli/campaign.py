@@ -1,7 +1,7 @@
 """Files of a small campaign for the tests of stat blocks, parties, `tracker carry` and `tracker new`
 (CONTRACT.md §1, §2.1): a bestiary, a party and encounters in a temporary folder, both families.
 
-Every run goes through `tracker.cli.main` (stdin replaced), as `tests/cli/test_exec.py` does.
+Every run goes through `tracker.cli.main.main` (stdin replaced), as `tests/cli/test_exec.py` does.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tracker.cli import main
+from tracker.cli.main import main
 
 GUILD = textwrap.dedent(
     """\

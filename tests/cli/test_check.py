@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tracker.cli import main
+from tracker.cli.main import main
 
 VALID = textwrap.dedent(
     """\

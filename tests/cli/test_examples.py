@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tracker import cli
+from tracker.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Every shipped file `tracker check` takes: encounters, the campaign's encounters and party, the bestiaries.

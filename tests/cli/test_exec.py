@@ -1,6 +1,6 @@
 """`tracker exec FILE [--seed N] [--json] [--save]` (CONTRACT.md §1, §3, §4), run in-process.
 
-Every run goes through `tracker.cli.main` with stdin replaced; one test runs ``python -m tracker`` in a
+Every run goes through `tracker.cli.main.main` with stdin replaced; one test runs ``python -m tracker`` in a
 subprocess to prove that a refused command and a bad file reach the user without a traceback.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tracker.cli import main
+from tracker.cli.main import main
 from tracker.store import files
 
 ENCOUNTER = textwrap.dedent(

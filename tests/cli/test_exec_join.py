@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_exec import Result, one_line_error
-from tracker.cli import main
+from tracker.cli.main import main
 
 Exec = Callable[..., Result]
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from tracker.cli import main
-from tracker.rules.session import Session
-from tracker.rules.twod20.dice import MAX_CHALLENGE_DICE
+from tracker.cli.main import main
+from tracker.families.session import Session
+from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
 from tracker.store import files
 from tracker.store.lock import WriterLock
 from tracker.store.save import encounter_text
@@ -376,6 +376,6 @@ def test_an_unexpected_error_is_still_one_line(monkeypatch: pytest.MonkeyPatch, 
     def broken(paths: list[str]) -> int:
         raise KeyError("Nobody")
 
-    monkeypatch.setattr("tracker.cli.cmd_check", broken)
+    monkeypatch.setattr("tracker.cli.main.cmd_check", broken)
     assert main(["check", "x.toml"]) == 1
     assert capsys.readouterr().err == "tracker: internal error: KeyError: 'Nobody' (please report it)\n"

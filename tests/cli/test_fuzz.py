@@ -30,9 +30,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tracker.cli import main
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
+from tracker.cli.main import main
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text
 

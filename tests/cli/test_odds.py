@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tracker.cli import main
+from tracker.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -1,6 +1,6 @@
 """The command line's parser for one command (issue 12: start-up builds only the parser of the command it runs).
 
-`tracker.cli.build_parser(only)` makes the parser of the command the command line names, not all ten: it must
+`tracker.cli.main.build_parser(only)` makes the parser of the command the command line names, not all ten: it must
 read every command line of that command exactly as the whole parser does, errors and help included.
 """
 
@@ -12,7 +12,7 @@ import io
 
 import pytest
 
-from tracker import cli
+from tracker.cli import main as cli
 
 LINES = [
     ["run", "fight.toml"],

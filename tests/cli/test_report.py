@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from tracker.cli import main
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
+from tracker.cli.main import main
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
 from tracker.store import files
 from tracker.store.save import encounter_text
 
@@ -231,8 +231,8 @@ def test_report_never_loads_textual(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     probe = textwrap.dedent(
         """\
         import json, sys
-        import tracker.cli
-        code = tracker.cli.main(["report", sys.argv[1], "--html", "-o", sys.argv[2]])
+        import tracker.cli.main
+        code = tracker.cli.main.main(["report", sys.argv[1], "--html", "-o", sys.argv[2]])
         loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("textual", "textual_plotext", "plotext"))
         print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
         """

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tracker import cli
+from tracker.cli import main as cli
 from tracker.store.lock import WriterLock
 from tracker.web import SERVED_ENV
 from tracker.web import server as web

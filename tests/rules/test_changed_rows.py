@@ -14,12 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tracker.rules import record, view
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.ttb.state import Critical, Fighter
-from tracker.rules.ttb.views import TTBEncounter
-from tracker.rules.twod20.views import TwoD20Encounter
+from tracker.engine.errors import Refusal
+from tracker.engine.records import record
+from tracker.families.session import Session
+from tracker.families.ttb.present.views import TTBEncounter
+from tracker.families.ttb.records.state import Critical, Fighter
+from tracker.families.twod20.present.views import TwoD20Encounter
+from tracker.present import view
 from tracker.store import save
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -143,7 +144,7 @@ def duo() -> Session:
 def test_a_row_follows_what_it_shows_beside_its_record() -> None:
     """What the row shows beyond the combatant's record is in its key: an effect on it, whose turn it is,
     having left. Each is changed here alone (no record changes with it) and the row follows."""
-    from tracker.rules.ttb.effects import resolve_contest
+    from tracker.families.ttb.effects import resolve_contest
 
     s = duo()
     s.execute("start")
@@ -175,7 +176,7 @@ def test_a_2d20_row_follows_whose_turn_it_is_and_who_left() -> None:
 def test_records_nested_deeper_are_fingerprinted_through_them() -> None:
     """A record inside a record inside a list: `fingerprint` writes it whole, so a change deep inside it is
     a change, and equal contents give equal fingerprints (whether made fast or by the deep walk)."""
-    from tracker.rules.model import Strict
+    from tracker.engine.records.model import Strict
 
     class Inner(Strict):
         value: int
@@ -202,7 +203,7 @@ def test_records_nested_deeper_are_fingerprinted_through_them() -> None:
 
 def test_a_member_of_another_class_with_the_same_values_is_dumped_anew() -> None:
     """The fingerprint names the record's class: the same values under other fields are other data."""
-    from tracker.rules.model import Strict
+    from tracker.engine.records.model import Strict
 
     class Left(Strict):
         a: int = 1

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from tracker.rules.commands import VerbTable
-from tracker.rules.errors import Refusal
-from tracker.rules.verbs import table_for
+from tracker.engine.errors import Refusal
+from tracker.engine.language.commands import VerbTable
+from tracker.engine.language.verbs import table_for
 
 TTB = table_for("ttb")
 TWOD20 = table_for("2d20")
@@ -128,7 +128,7 @@ def test_a_command_is_at_most_a_thousand_characters(table: VerbTable) -> None:
 
 def test_ttb_numbers_in_arguments_are_ascii_and_bounded() -> None:
     """ "²" passed `str.isdigit` and then failed `int` (a ValueError); a 5,000-digit card value likewise."""
-    from tracker.rules.ttb.cards import parse_card
+    from tracker.families.ttb.fate.cards import parse_card
 
     for card in ("²", "9" * 5000, "099R"):
         with pytest.raises(Refusal, match="is not a card"):

@@ -1,4 +1,4 @@
-"""The shared engine skeleton (tracker.rules.engine): structured log entries, the log limit, prompts,
+"""The shared engine skeleton (tracker.engine.kernel): structured log entries, the log limit, prompts,
 dispatch and ``seed``, the same in both families; old files with string log entries still load."""
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ import pytest
 import tomli_w
 
 from tests.conftest import pending, reloaded, run, session_from
-from tracker.rules.conditions import check_conditions
-from tracker.rules.engine import LOG_LIMIT, Engine
-from tracker.rules.errors import Refusal
-from tracker.rules.log import LogEntry
-from tracker.rules.session import Session
-from tracker.rules.state import LiveState, reset
-from tracker.rules.ttb.catalogue import CONDITIONS, STATES, condition_key
-from tracker.rules.ttb.core import TTBEngine
-from tracker.rules.ttb.state import Fighter, TTBState
-from tracker.rules.twod20.core import TwoD20Engine
-from tracker.rules.twod20.state import TwoD20State
+from tracker.engine.errors import Refusal
+from tracker.engine.kernel import LOG_LIMIT, Engine
+from tracker.engine.log import LogEntry
+from tracker.engine.records.conditions import check_conditions
+from tracker.engine.state import LiveState, reset
+from tracker.families.session import Session
+from tracker.families.ttb.catalogue import CONDITIONS, STATES, condition_key
+from tracker.families.ttb.engine import TTBEngine
+from tracker.families.ttb.records.state import Fighter, TTBState
+from tracker.families.twod20.engine import TwoD20Engine
+from tracker.families.twod20.records.state import TwoD20State
 from tracker.store.files import parse_text
 from tracker.store.save import encounter_document
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from tests.conftest import reloaded, run, session_from
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
 
 TTB = """
 [encounter]

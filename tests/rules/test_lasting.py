@@ -10,12 +10,12 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import run, session_from
-from tracker.rules.family import Carried
-from tracker.rules.ttb.catalogue import CONDITIONS as TTB_CONDITIONS
-from tracker.rules.ttb.catalogue import LASTING as TTB_LASTING
-from tracker.rules.ttb.catalogue import STATES
-from tracker.rules.twod20.catalogue import CONDITIONS as D20_CONDITIONS
-from tracker.rules.twod20.catalogue import LASTING as D20_LASTING
+from tracker.families.seam import Carried
+from tracker.families.ttb.catalogue import CONDITIONS as TTB_CONDITIONS
+from tracker.families.ttb.catalogue import LASTING as TTB_LASTING
+from tracker.families.ttb.catalogue import STATES
+from tracker.families.twod20.catalogue import CONDITIONS as D20_CONDITIONS
+from tracker.families.twod20.catalogue import LASTING as D20_LASTING
 from tracker.store.files import FileInvalid, parse_text
 
 SOFIA = """

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tracker.rules import maproute
-from tracker.rules.mapdraw import draw_map, initials, short_name, unique_initials
-from tracker.rules.mapview import MapDrawing, MapMark, MapNode, MapView
-from tracker.rules.view import Span
+from tracker.present.map import route as maproute
+from tracker.present.map.draw import draw_map, initials, short_name, unique_initials
+from tracker.present.map.graph import MapDrawing, MapMark, MapNode, MapView
+from tracker.present.view import Span
 
 N, E, S, W = "N", "E", "S", "W"
 BACK = {N: S, S: N, E: W, W: E}

@@ -8,7 +8,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tracker.rules.maplayout import (
+from tracker.present.map.layout import (
     Cell,
     auto_layout,
     close_up,

@@ -29,13 +29,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import assert_same_course, reloaded, ttb, ttb_state
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.ttb.actions import ACTIONS
-from tracker.rules.ttb.cards import full_deck
-from tracker.rules.ttb.catalogue import CONDITIONS
-from tracker.rules.ttb.deck import HAND_LIMIT
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.ttb.actions import ACTIONS
+from tracker.families.ttb.catalogue import CONDITIONS
+from tracker.families.ttb.fate.cards import full_deck
+from tracker.families.ttb.fate.deck import HAND_LIMIT
 from tracker.store.files import parse_text
 
 HEADER = """

@@ -1,4 +1,4 @@
-"""`tracker.rules.record`: plain records that pydantic validates only through their twin (issue 12).
+"""`tracker.engine.records.record`: plain records that pydantic validates only through their twin (issue 12).
 
 The engine relies on records behaving as the pydantic models they replaced did for what it uses: defaults
 (a fresh list per record), unknown keys refused, copies, dumps with pydantic's options, equality; and a file
@@ -11,7 +11,7 @@ from typing import Generic, Literal, TypeVar
 
 import pytest
 
-from tracker.rules.record import CheckInfo, Field, Invalid, Record, StrictInt, field_validator, model_validator
+from tracker.engine.records.record import CheckInfo, Field, Invalid, Record, StrictInt, field_validator, model_validator
 
 
 class Blade(Record):

@@ -1,4 +1,4 @@
-"""The story of a fight (issue 13): the history replayed, told round by round (tracker.rules.telling).
+"""The story of a fight (issue 13): the history replayed, told round by round (tracker.report.telling).
 
 Small scripted fights whose every number is checked by hand against the rules' log; who dealt the
 damage follows the rule in tracker/rules/telling.py (outright ``by=``/``from=``, or a declared attack
@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import run, session_from
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.story import Story
-from tracker.rules.telling import Teller, follow
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.present.story.events import Story
+from tracker.report.telling import Teller, follow
 from tracker.store import files
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -1,4 +1,4 @@
-"""The order table's condition tags (`tracker.rules.words.condition_tags`), worked out once per set of conditions.
+"""The order table's condition tags (`tracker.present.words.condition_tags`), worked out once per set of conditions.
 
 The GM screen asks for every combatant's tags after every command (issue 12: 500 combatants); the tags
 are kept by the conditions with each value's type, so what the table writes never depends on what was
@@ -7,8 +7,8 @@ asked before.
 
 from __future__ import annotations
 
-from tracker.rules.view import ConditionTag
-from tracker.rules.words import condition_tags
+from tracker.present.view import ConditionTag
+from tracker.present.words import condition_tags
 
 SHORT = {"burning": "Brn", "dazed": "Dz"}
 

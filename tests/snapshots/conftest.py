@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text
 from tracker.ui.app import TrackerApp

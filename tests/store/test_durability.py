@@ -9,13 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store import files
 
 WRITER = """
 import sys
 from pathlib import Path
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text
 

@@ -14,8 +14,8 @@ from typing import Any, NoReturn
 import pytest
 
 from tests.conftest import run
-from tracker.cli import main
-from tracker.rules.session import Session
+from tracker.cli.main import main
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.files import FileInvalid
 from tracker.store.save import encounter_document, encounter_text, keep_setup

@@ -20,11 +20,11 @@ from hypothesis import strategies as st
 
 from tests.rules import test_properties as ttb_props
 from tests.rules.twod20 import test_properties_2d20 as d20_props
-from tracker.rules.errors import Refusal
-from tracker.rules.family import EncounterFile
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.ttb.file import TTBFile
+from tracker.engine.errors import Refusal
+from tracker.families.seam import EncounterFile
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.ttb.records.file import TTBFile
 from tracker.store import files
 from tracker.store.follow import Follower
 from tracker.store.save import encounter_text, load_session

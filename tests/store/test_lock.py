@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tracker import cli
+from tracker.cli import main as cli
 from tracker.store.lock import FileHeld, WriterLock
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "duel.toml"

@@ -17,8 +17,8 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
 from tracker.store import files, save
 from tracker.store.toml_cache import LiveWriter
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tracker.rules import record
-from tracker.rules.session import Session
+from tracker.engine.records import record
+from tracker.families.session import Session
 from tracker.store import files, validated
 from tracker.store.save import encounter_text
 
@@ -92,7 +92,7 @@ def test_another_version_of_the_rules_code_does_not_read_the_entry(memo: Path, m
 
 
 def test_a_document_json_cannot_key_is_validated_every_time() -> None:
-    from tracker.rules.model import DemoStep
+    from tracker.engine.records.model import DemoStep
 
     assert record._memo_key(DemoStep, {"do": "start", "when": datetime.date(2026, 11, 23)}) is None
     assert record._memo_key(DemoStep, {"do": "start"}) is not None
@@ -124,9 +124,9 @@ def test_the_cache_folder_follows_the_environment(tmp_path: Path, monkeypatch: p
 PROBE = textwrap.dedent(
     """\
     import io, json, sys
-    import tracker.cli
+    import tracker.cli.main
     sys.stdin = io.StringIO("start\\n")
-    code = tracker.cli.main(["exec", sys.argv[1], "--json"])
+    code = tracker.cli.main.main(["exec", sys.argv[1], "--json"])
     print(json.dumps({"code": code, "pydantic": "pydantic" in sys.modules}), file=sys.stderr)
     """
 )
@@ -136,7 +136,7 @@ PROBE = textwrap.dedent(
 def test_the_live_tables_remembered_at_a_save_are_what_validating_them_gives(path: Path) -> None:
     """`remember_live` puts the session's own state and history in the memo under the tables it saved: sound
     only if validating those tables gives equal records, after every step of every example's script."""
-    from tracker.rules.model import History
+    from tracker.engine.records.model import History
     from tracker.store.save import live_document
 
     session = Session(files.parse_text(path.read_text(encoding="utf-8"), str(path)))
@@ -150,7 +150,7 @@ def test_the_live_tables_remembered_at_a_save_are_what_validating_them_gives(pat
 
 def test_a_key_does_not_depend_on_how_the_document_was_built() -> None:
     """The same content is the same key however its objects are shared or ordered (a canonical record's)."""
-    from tracker.rules.model import History
+    from tracker.engine.records.model import History
 
     name = "".join(["Sofia", " Ramos"])
     shared = {"seed": 1, "commands": [name, name]}
@@ -190,9 +190,9 @@ def test_a_fight_saved_by_exec_is_not_validated_again(tmp_path: Path) -> None:
 SAVING_PROBE = textwrap.dedent(
     """\
     import io, json, sys
-    import tracker.cli
+    import tracker.cli.main
     sys.stdin = io.StringIO(sys.argv[2] + "\\n")
-    code = tracker.cli.main(["exec", sys.argv[1], "--save"])
+    code = tracker.cli.main.main(["exec", sys.argv[1], "--save"])
     print(json.dumps({"code": code, "pydantic": "pydantic" in sys.modules}), file=sys.stderr)
     """
 )
@@ -326,7 +326,7 @@ def test_a_saved_state_is_resumed_once_per_load(tmp_path: Path, monkeypatch: pyt
     """A load checks a saved ``[state]`` by resuming it; the session opened from the file plays on with that
     engine instead of resuming (and validating) the state a second time. With the memo on, a text read
     before is not checked again: its session resumes it, once."""
-    from tracker.rules.family import EncounterFile
+    from tracker.families.seam import EncounterFile
     from tracker.store.opening import load_session
 
     path = tmp_path / "duel.toml"

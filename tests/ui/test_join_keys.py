@@ -9,7 +9,7 @@ from pathlib import Path
 from tests.ui.conftest import EXAMPLES
 from tests.ui.test_keys import command_line, type_text
 from tests.ui.test_screen import main_screen
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.ui.app import TrackerApp
 from tracker.ui.palette import offers

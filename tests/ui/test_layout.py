@@ -8,8 +8,8 @@ from pathlib import Path
 
 from tests.conftest import d20, session_from, ttb
 from tests.ui.conftest import make_app
-from tracker.rules.view import ConditionTag, HeaderView
-from tracker.rules.words import condition_tags
+from tracker.present.view import ConditionTag, HeaderView
+from tracker.present.words import condition_tags
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.order_table import OrderTable, fit_conditions
 
@@ -72,7 +72,7 @@ def test_order_table_fits_80_columns_with_ten_combatants_and_a_legend(tmp_path: 
 
 def test_stress_is_what_is_left_and_labelled_per_track(tmp_path: Path) -> None:
     """RULES.md §3.10.1: the table counts stress left, as the log does ("Vigour 9/12 left")."""
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files
 
     s = Session(files.load(Path(__file__).resolve().parents[2] / "examples" / "firefight_infinity.toml"))
@@ -104,7 +104,7 @@ def test_fated_initiative_before_the_flip_is_marked_as_aspect_plus_card() -> Non
 
 
 def test_player_view_words_the_question_without_command_syntax(tmp_path: Path) -> None:
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files
 
     s = Session(files.load(Path(__file__).resolve().parents[2] / "examples" / "skirmish_srd.toml"))
@@ -155,7 +155,7 @@ def test_names_with_brackets_are_text_not_markup(tmp_path: Path) -> None:
     """An encounter or combatant name like "[Docks]" or "Thug [2]" is shown as written, everywhere."""
     from textual.widgets import Static
 
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files
     from tracker.ui.app import TrackerApp
 

@@ -123,12 +123,13 @@ LAZY = textwrap.dedent(
     import asyncio, json, sys
     from pathlib import Path
     from textual.widgets import TabbedContent
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files
     from tracker.ui.app import TrackerApp
 
-    MAP = ("tracker.rules.mapdraw", "tracker.rules.maplayout", "tracker.rules.maproute", "tracker.rules.mapview",
-           "tracker.rules.twod20.zonemap", "tracker.rules.ttb.melee_map")
+    MAP = ("tracker.present.map.draw", "tracker.present.map.layout", "tracker.present.map.route",
+           "tracker.present.map.graph", "tracker.families.twod20.present.zonemap",
+           "tracker.families.ttb.present.melee_map")
     path = Path(sys.argv[1])
     app = TrackerApp(Session(files.load(path)), path)
     seen = {}
@@ -163,11 +164,11 @@ def test_the_map_modules_load_only_when_the_field_tab_is_shown(tmp_path: Path) -
     seen = json.loads(proc.stdout.strip().splitlines()[-1])
     assert seen["first"] == []
     assert seen["shown"] == [
-        "tracker.rules.mapdraw",
-        "tracker.rules.maplayout",
-        "tracker.rules.maproute",
-        "tracker.rules.mapview",
-        "tracker.rules.twod20.zonemap",
+        "tracker.families.twod20.present.zonemap",
+        "tracker.present.map.draw",
+        "tracker.present.map.graph",
+        "tracker.present.map.layout",
+        "tracker.present.map.route",
     ]
 
 
@@ -194,8 +195,8 @@ def test_the_panel_styles_every_tone_the_drawing_uses() -> None:
     start-up): it must stay the drawing's `Tone` less the text emphases every panel styles."""
     from typing import get_args
 
-    from tracker.rules.mapview import Tone
-    from tracker.rules.view import Emphasis
+    from tracker.present.map.graph import Tone
+    from tracker.present.view import Emphasis
     from tracker.ui.widgets.map_panel import TONES
 
     assert set(TONES) == set(get_args(Tone)) - set(get_args(Emphasis))

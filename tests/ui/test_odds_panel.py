@@ -113,7 +113,7 @@ LAZY = textwrap.dedent(
     import asyncio, json, sys
     from pathlib import Path
     from textual.widgets import TabbedContent
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files
     from tracker.ui.app import TrackerApp
 
@@ -151,7 +151,7 @@ def test_the_odds_modules_load_only_when_their_tab_is_shown(tmp_path: Path) -> N
     assert proc.returncode == 0, proc.stderr
     seen = json.loads(proc.stdout.strip().splitlines()[-1])
     assert seen["first"] == []
-    assert seen["shown"] == ["tracker.rules.ttb.odds", "tracker.rules.ttb.odds_report"]
+    assert seen["shown"] == ["tracker.families.ttb.fate.odds", "tracker.families.ttb.present.odds_report"]
 
 
 def test_fate_deck_tab_text_is_asked_for_when_shown_and_follows_commands(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import random
 import pytest
 from textual.app import App, ComposeResult
 
-from tracker.rules.view import ConditionTag, OrderRow
+from tracker.present.view import ConditionTag, OrderRow
 from tracker.ui.widgets.order_table import OrderTable
 
 COLUMNS = ("▶", "Name", "Init", "Status", "Conditions")

@@ -11,7 +11,7 @@ from textual.widgets import Input
 
 from tests.conftest import d20_state, ttb, ttb_state
 from tests.ui.conftest import make_app
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.ui.app import TrackerApp
 from tracker.ui.screens.main import TrackerScreen

@@ -15,7 +15,7 @@ from pathlib import Path
 from textual.widgets import TabbedContent
 
 from tests.ui.conftest import EXAMPLES, make_app
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text
 from tracker.ui.app import TrackerApp
@@ -25,7 +25,7 @@ PROBE = textwrap.dedent(
     """\
     import asyncio, json, sys
     from pathlib import Path
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
     from tracker.store import files
     from tracker.ui.app import TrackerApp
 

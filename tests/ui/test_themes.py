@@ -1,4 +1,4 @@
-"""Theme files (issue 4): data checked by a record (pydantic through `tracker.rules.record`, issue 12), a broken
+"""Theme files: data checked by a record (pydantic through `tracker.engine.records.record`), a broken
 user theme a one-line problem while the good themes still load."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def test_themes_and_settings_read_before_are_recalled_unparsed(tmp_path: Path, m
     broken theme is never remembered, and says what is wrong every time."""
     import tomllib
 
-    from tracker.rules import record
+    from tracker.engine.records import record
     from tracker.store.validated import FolderMemo
     from tracker.ui.config import load_config, save_config
 

@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import Static
 
 from tests.ui.conftest import EXAMPLES
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text, load_session
 from tracker.ui.app import TrackerApp

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from tracker.rules.story import UNATTRIBUTED, ConditionSpan, Hit, Round, Story
-from tracker.rules.words import status_text
+from tracker.present.story.events import UNATTRIBUTED, ConditionSpan, Hit, Round, Story
+from tracker.present.words import status_text
 
 
 @dataclass(frozen=True, slots=True)

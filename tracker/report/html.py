@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
+from tracker.present.story.events import Story
 from tracker.report.document import Block, Bullets, Chart, Heading, Paragraph, Table, build
-from tracker.rules.story import Story
 
 #: Series colours (the Okabe-Ito palette, safe for colour-blind readers), patterns and dashes.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")

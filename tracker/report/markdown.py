@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from tracker.present.story.events import Story
 from tracker.report.document import Block, Bullets, Chart, Heading, Paragraph, Table, build
-from tracker.rules.story import Story
 
 #: Characters Markdown would read as markup in names and log lines.
 _MARKUP = re.compile(r"([\\`*_\[\]<>#|])")

@@ -17,13 +17,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tracker.rules import record
-from tracker.rules.encounter import EncounterFile, validate_document
-from tracker.rules.model import LOCATED, Loc
-from tracker.rules.record import Invalid
+from tracker.engine.records import record
+from tracker.engine.records.model import LOCATED, Loc
+from tracker.engine.records.record import Invalid
+from tracker.families.encounter import EncounterFile, validate_document
 
 if TYPE_CHECKING:
-    from tracker.rules.family import FamilyEngine
+    from tracker.families.seam import FamilyEngine
     from tracker.store.tomlpos import Locator, Positions
 
 
@@ -351,7 +351,7 @@ class Parsed(NamedTuple):
 
 def parse_parts(text: str, path: str, folder: Path | None = None) -> Parsed:
     """`parse_located` with the data it validated (`tracker.store.follow` reuses the setup's part of it)."""
-    from tracker.store.blocks import expand
+    from tracker.store.campaign.blocks import expand
     from tracker.store.tomlpos import Positions
 
     data = toml_data(text, path)

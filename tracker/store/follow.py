@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tracker.rules.family import EncounterFile
-from tracker.rules.model import History, Strict
-from tracker.rules.record import Invalid
+from tracker.engine.records.model import History, Strict
+from tracker.engine.records.record import Invalid
+from tracker.families.seam import EncounterFile
 from tracker.store import files
-from tracker.store.blocks import uses_other_files
+from tracker.store.campaign.blocks import uses_other_files
 from tracker.store.setup_text import split_setup
 
 

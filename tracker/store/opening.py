@@ -16,7 +16,7 @@ import weakref
 from pathlib import Path
 from typing import NamedTuple
 
-from tracker.rules.session import Session
+from tracker.families.session import Session
 from tracker.store import files
 
 

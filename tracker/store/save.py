@@ -36,8 +36,8 @@ from typing import Any
 
 import tomli_w
 
-from tracker.rules import record
-from tracker.rules.session import Session
+from tracker.engine.records import record
+from tracker.families.session import Session
 from tracker.store.opening import SETUP_TEXTS, SetupText, keep_setup, load_session, session_from_text
 from tracker.store.setup_text import LIVE_TABLES, split_setup
 from tracker.store.toml_cache import LiveWriter

@@ -152,7 +152,7 @@ class LiveWriter:
             piece = kept.get(key)
             if piece is not None and piece[2] is value:
                 # The very value written last time: the save's keeper hands back an unchanged member's dict
-                # (`tracker.rules.record.SavedMembers`), and nothing changes those dicts.
+                # (`tracker.engine.records.record.SavedMembers`), and nothing changes those dicts.
                 texts.append(piece[1])
                 continue
             signature = _signature(value)

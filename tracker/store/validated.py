@@ -3,7 +3,7 @@
 Validating an encounter with pydantic costs more than everything else `tracker exec` does (pydantic's
 import and the schema of some thirty models: ~80 ms), and a table opens the same file over and over. So the
 records a document validated to are kept, pickled, in the user's cache folder, under a key made of the
-document itself, the record class and the rules' code (`tracker.rules.record`): the same bytes under the
+document itself, the record class and the rules' code (`tracker.engine.records.record`): the same bytes under the
 same code give the same records, and anything else is validated afresh. Only successes are kept, so every
 problem a file has is always found and reported by pydantic.
 
@@ -19,7 +19,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from tracker.rules import record
+from tracker.engine.records import record
 
 #: Entries kept; beyond it the least recently written half goes (one per validated setup or state, a few
 #: kilobytes each: a season of encounters fits many times over).
@@ -27,7 +27,7 @@ MAX_ENTRIES = 400
 
 
 class FolderMemo:
-    """A `tracker.rules.record.ValidationMemo` over one folder: a file per entry, written atomically."""
+    """A `tracker.engine.records.record.ValidationMemo` over one folder: a file per entry, written atomically."""
 
     def __init__(self, folder: Path, write: bool = True) -> None:
         self.folder = folder

@@ -15,8 +15,8 @@ from textual import work
 from textual.app import App
 from textual.screen import Screen
 
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.ui.config import load_config, save_config
 from tracker.ui.screens.main import TrackerScreen
@@ -166,7 +166,7 @@ class TrackerApp(App[None]):
         Nothing the first frame builds is garbage for long, but its allocations set off collections that
         walk everything built so far (a tenth of the first frame's work, 27 M instructions). The collector
         is on once the GM sees the fight, and in any case when the app ends, also when the caller had
-        paused it (`tracker run` does from the start: `tracker.cli.collector_paused`).
+        paused it (`tracker run` does from the start: `tracker.cli.main.collector_paused`).
         """
         self._gc_paused = True
         gc.disable()
@@ -243,8 +243,8 @@ class TrackerApp(App[None]):
         """After a viewer's first frame: build the validators its changes will need (they come later with
         every file change: the live tables are validated each time), then `settle` the heap with them in it."""
         if self.session is not None:
-            from tracker.rules import record
-            from tracker.rules.model import History
+            from tracker.engine.records import record
+            from tracker.engine.records.model import History
 
             record.prepare(History, type(self.session.state))
         settle()

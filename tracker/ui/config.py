@@ -17,9 +17,9 @@ def config_dir() -> Path:
 def load_config() -> dict[str, str]:
     """The settings file's text values ({} when there is none or it does not parse).
 
-    Recalled by its text when read before (`tracker.rules.record.text_key`): parsing TOML means importing
+    Recalled by its text when read before (`tracker.engine.records.record.text_key`): parsing TOML means importing
     `tomllib` (≈ 17 M instructions), which a start whose files were all read before skips (issue 12)."""
-    from tracker.rules import record
+    from tracker.engine.records import record
 
     try:
         text = (config_dir() / "config.toml").read_text(encoding="utf-8")

@@ -12,8 +12,8 @@ from pathlib import Path
 from textual import work
 from textual.binding import Binding
 
-from tracker.rules.family import EncounterFile
-from tracker.rules.session import Session
+from tracker.families.seam import EncounterFile
+from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text, keep_setup
 from tracker.ui.app import TrackerApp

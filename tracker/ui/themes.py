@@ -1,4 +1,4 @@
-"""Themes are data: a TOML file → a validated record (pydantic, through `tracker.rules.record`) → a Textual
+"""Themes are data: a TOML file → a validated record (pydantic, through `tracker.engine.records.record`) → a Textual
 `Theme` (ARCHITECTURE.md practice 6). A theme file read before is not validated again (the memo), so the
 first frame never waits for pydantic.
 
@@ -14,8 +14,8 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from tracker.rules import record
-from tracker.rules.record import Field, Invalid, Record
+from tracker.engine.records import record
+from tracker.engine.records.record import Field, Invalid, Record
 from tracker.ui.config import config_dir
 
 DEFAULT_THEME = "breach-dark"

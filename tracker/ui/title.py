@@ -7,7 +7,7 @@ an ellipsis before they are dropped.
 
 from __future__ import annotations
 
-from tracker.rules.view import HeaderView
+from tracker.present.view import HeaderView
 
 SEPARATOR = " · "
 #: A part cut shorter than this is dropped instead (an ellipsis after two letters helps nobody).

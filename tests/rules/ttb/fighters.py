@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.conftest import session_from
-from tracker.rules.session import Session
+from tracker.families.session import Session
 
 
 def combatant(name: str, **fields: object) -> str:

@@ -11,9 +11,9 @@ import pytest
 
 from tests.conftest import run, session_from, ttb
 from tests.rules.ttb.test_actions import ORDER, duo
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.ttb import actions
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.ttb import actions
 
 
 def reason(s: Session, who: str, key: str) -> str | None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import run, session_from, ttb_state
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
 
 
 def refused(s: Session, line: str) -> Refusal:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import pending, run, session_from, ttb_state
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.ttb.cards import (
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.ttb.fate.cards import (
     Card,
     accuracy_modifier,
     can_cheat,

@@ -6,9 +6,9 @@ import pytest
 
 from tests.conftest import pending, reloaded, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.ttb.cards import cheat_order, full_deck
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.ttb.fate.cards import cheat_order, full_deck
 
 SOFIA = {"kind": "fated", "wounds": 3, "skills": {"toughness": 2}, "hand": ["12R", "4M"]}
 

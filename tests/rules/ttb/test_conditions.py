@@ -10,8 +10,8 @@ import pytest
 
 from tests.conftest import pending, run, ttb_state
 from tests.rules.ttb.fighters import duo
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
 
 
 def conds(s: Session, name: str) -> dict[str, int | bool]:

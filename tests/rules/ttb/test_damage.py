@@ -7,8 +7,8 @@ import pytest
 
 from tests.conftest import pending, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
 
 
 def target(settings: str = "", **fields: object) -> Session:

@@ -6,9 +6,9 @@ import pytest
 
 from tests.conftest import pending, run, session_from, ttb, ttb_state
 from tests.rules.ttb.fighters import combatant, duo
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.ttb import conditions
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.ttb import conditions
 
 
 def kinds(s: Session) -> str | None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import pending, run, session_from, ttb_state
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.ttb.cards import can_cheat, parse_card
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.ttb.fate.cards import can_cheat, parse_card
 
 
 def refused(s: Session, line: str) -> Refusal:

@@ -9,9 +9,9 @@ Twist cards as at the start of Dramatic Time; before ``start`` a newcomer waits 
 from __future__ import annotations
 
 from tests.conftest import pending, run, session_from, ttb_state
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.ttb.cards import parse_card
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.ttb.fate.cards import parse_card
 
 FIGHT = """
 [[combatants]]

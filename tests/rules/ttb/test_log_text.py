@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from tests.conftest import run, session_from, ttb_state
 from tests.rules.ttb.test_actions import FATED_HERO, duo
-from tracker.rules.session import Session
-from tracker.rules.words import counted, plural
+from tracker.families.session import Session
+from tracker.present.words import counted, plural
 
 
 def last(s: Session) -> str:
@@ -14,7 +14,7 @@ def last(s: Session) -> str:
 
 
 def test_counted_says_one_and_many() -> None:
-    """The one helper every count goes through (tracker.rules.words)."""
+    """The one helper every count goes through (tracker.present.words)."""
     assert [counted(n, "shot") for n in (0, 1, 2)] == ["0 shots", "1 shot", "2 shots"]
     assert counted(1, "reshuffle") == "1 reshuffle"
     assert counted(-1, "Wound") == "-1 Wound"
@@ -57,7 +57,7 @@ def test_walk_from_the_sheet_in_yards() -> None:
 
 
 def test_walk_without_a_walk_in_the_file_names_the_rule_not_a_number() -> None:
-    """RULES.md §2.5 Walk = the character's Walk. Decision (tracker.rules.ttb.effects.distance): a sheet
+    """RULES.md §2.5 Walk = the character's Walk. Decision (tracker.families.ttb.effects.distance): a sheet
     without ``walk`` has no Walk the tracker knows, so the log says "up to its Walk" rather than
     presenting a default (formerly 5 yards) as the character's stat."""
     s = duo()

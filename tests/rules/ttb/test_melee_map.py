@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import run, ttb
-from tracker.rules.mapdraw import draw_map
-from tracker.rules.session import Session
+from tracker.families.session import Session
+from tracker.present.map.draw import draw_map
 from tracker.store.files import parse_text
 
 BRAWL = Path(__file__).resolve().parents[3] / "examples" / "brawl.toml"

@@ -16,20 +16,12 @@ from hypothesis import strategies as st
 
 from tests.conftest import engine_as, pending, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
-from tracker.rules.ttb import deck as deck_ops
-from tracker.rules.ttb import odds_report
-from tracker.rules.ttb.cards import SUITS, Card, cheat_order, full_deck
-from tracker.rules.ttb.odds import (
-    cards_of,
-    chance,
-    chance_of,
-    duel_odds,
-    flip_odds,
-    opposed_odds,
-    source,
-)
-from tracker.rules.ttb.views import TTBEncounter
-from tracker.rules.words import percent
+from tracker.families.ttb.fate import deck as deck_ops
+from tracker.families.ttb.fate.cards import SUITS, Card, cheat_order, full_deck
+from tracker.families.ttb.fate.odds import cards_of, chance, chance_of, duel_odds, flip_odds, opposed_odds, source
+from tracker.families.ttb.present import odds_report
+from tracker.families.ttb.present.views import TTBEncounter
+from tracker.present.words import percent
 
 FULL = cards_of(full_deck())
 NO_JOKERS = tuple(c for c in FULL if not (c.is_red_joker or c.is_black_joker))

@@ -6,8 +6,8 @@ import pytest
 
 from tests.conftest import pending, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
 
 SABRE = {"name": "Sabre", "kind": "melee", "range": 1, "damage": "2/3/5"}
 PISTOL = {"name": "Pistol", "kind": "projectile", "range": 12, "damage": "1/2/4", "reload": 1, "capacity": 1}

@@ -2,7 +2,7 @@
 was accepted, then hung every later `next`).
 
 The rules bound bought d20s (3, RULES.md §3.2 [004:L492-498]) and the complication range (1-5 [004:L469-478]),
-which `tracker.rules.twod20.dice` already refuses beyond. They set no maximum on Challenge Dice (§3.2, §3.8,
+which `tracker.families.twod20.dice.rolls` already refuses beyond. They set no maximum on Challenge Dice (§3.2, §3.8,
 §3.11), so every count of them has the documented sane cap `MAX_CHALLENGE_DICE` (README "Limits"): in a
 command, in the file's combatants, and in a saved [state].
 """
@@ -14,11 +14,11 @@ import re
 import pytest
 
 from tests.conftest import d20_state, run, session_from
-from tracker.rules.commands import count, is_number, signed_int
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.twod20 import dice
-from tracker.rules.twod20.dice import MAX_CHALLENGE_DICE
+from tracker.engine.errors import Refusal
+from tracker.engine.language.commands import count, is_number, signed_int
+from tracker.families.session import Session
+from tracker.families.twod20.dice import rolls as dice
+from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
 from tracker.store.files import FileInvalid, parse_text
 from tracker.store.save import encounter_text
 

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 import pytest
 
 from tests.conftest import d20, d20_state, run, session_from
-from tracker.rules import rng
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.twod20.catalogue import CONDITIONS
-from tracker.rules.twod20.core import range_report
-from tracker.rules.twod20.profiles import PROFILES
+from tracker.engine import rng
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.twod20.catalogue import CONDITIONS
+from tracker.families.twod20.engine import range_report
+from tracker.families.twod20.profiles import PROFILES
 
 HEADER = """
 [encounter]

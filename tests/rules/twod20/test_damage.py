@@ -11,12 +11,12 @@ from dataclasses import dataclass
 import pytest
 
 from tests.conftest import d20, d20_state, run, session_from
-from tracker.rules import rng
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.twod20 import dice
-from tracker.rules.twod20.harm import harms_from
+from tracker.engine import rng
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.twod20.dice import rolls as dice
+from tracker.families.twod20.harm import harms_from
 
 HEADER = """
 [encounter]
@@ -100,7 +100,7 @@ def encounter(*combatants: str, profile: str = "srd") -> Session:
 
 @dataclass
 class _Probe:
-    """A stand-in for the state's seed and draw counter (tracker.rules.rng.Seeded)."""
+    """A stand-in for the state's seed and draw counter (tracker.engine.rng.Seeded)."""
 
     seed: int
     draws: int

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tracker.rules.errors import Refusal
-from tracker.rules.twod20.dice import (
+from tracker.engine.errors import Refusal
+from tracker.families.twod20.dice.rolls import (
     CHALLENGE_FACES,
     ChallengeRoll,
     PoolRoll,
@@ -23,7 +23,7 @@ from tracker.rules.twod20.dice import (
 
 @dataclass
 class Dice:
-    """A seeded state (the `Seeded` protocol of tracker.rules.rng): a seed and a draw counter."""
+    """A seeded state (the `Seeded` protocol of tracker.engine.rng): a seed and a draw counter."""
 
     seed: int = 7
     draws: int = 0

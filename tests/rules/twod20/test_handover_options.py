@@ -12,8 +12,8 @@ import pytest
 
 from tests.conftest import d20, reloaded, run
 from tests.rules.twod20.test_order import duel
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
 from tracker.store import files
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.conftest import run
 from tests.rules.twod20.test_harm import THUG, kit, srd
-from tracker.rules.session import Session
+from tracker.families.session import Session
 
 
 def hit_line(s: Session) -> str:

@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import engine_as
-from tracker.rules.session import Session
-from tracker.rules.twod20 import odds_report
-from tracker.rules.twod20.core import attack_check
-from tracker.rules.twod20.dice import score_pool
-from tracker.rules.twod20.odds import challenge_odds, ladder, roll_odds
-from tracker.rules.twod20.views import TwoD20Encounter
-from tracker.rules.words import percent
+from tracker.families.session import Session
+from tracker.families.twod20.dice.odds import challenge_odds, ladder, roll_odds
+from tracker.families.twod20.dice.rolls import score_pool
+from tracker.families.twod20.engine import attack_check
+from tracker.families.twod20.present import odds_report
+from tracker.families.twod20.present.views import TwoD20Encounter
+from tracker.present.words import percent
 from tracker.store import files
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"

@@ -11,9 +11,9 @@ import re
 import pytest
 
 from tests.conftest import d20_state, pending, run, session_from
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
 
 KIT = """
 [[combatants]]

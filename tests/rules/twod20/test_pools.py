@@ -10,11 +10,11 @@ import re
 import pytest
 
 from tests.conftest import d20_state, run, session_from
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.twod20 import pools
-from tracker.rules.twod20.core import TwoD20Engine
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.twod20 import pools
+from tracker.families.twod20.engine import TwoD20Engine
 from tracker.store.files import FileInvalid, parse_text
 
 PC = """

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from tests.conftest import d20, d20_state, pending, run, session_from
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.twod20.core import TwoD20Engine, range_report
-from tracker.rules.twod20.profiles import OVERRIDABLE, PROFILES, Profile, resolve_profile
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.twod20.engine import TwoD20Engine, range_report
+from tracker.families.twod20.profiles import OVERRIDABLE, PROFILES, Profile, resolve_profile
 from tracker.store.files import FileInvalid, parse_text
 
 

@@ -24,11 +24,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import assert_same_course, d20, d20_state, reloaded
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.twod20.actions import ACTIONS
-from tracker.rules.twod20.catalogue import CONDITIONS
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.twod20.actions import ACTIONS
+from tracker.families.twod20.catalogue import CONDITIONS
 from tracker.store.files import parse_text
 
 HEADER = """

@@ -12,10 +12,10 @@ import re
 import pytest
 
 from tests.conftest import d20, d20_state, run, session_from
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.snapshot import state_json
-from tracker.rules.twod20.actions import ACTIONS, action_key
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.families.snapshot import state_json
+from tracker.families.twod20.actions import ACTIONS, action_key
 
 INFINITY_STRESS = "{ vigour = 10, resolve = 8, firewall = 6 }"
 
@@ -755,8 +755,8 @@ def test_s3_6_infinity_sprint_covers_long_range_extreme_is_refused() -> None:
 def test_s3_6_infinity_sprint_adds_one_difficulty_until_the_next_turn_in_the_range_report() -> None:
     """RULES.md §3.5.2 Sprint [003:L579-581]: after a Sprint the character's tests are +1 Difficulty until its
     next turn starts; the Zones panel's range report adds it, and it is gone once that turn opens."""
-    from tracker.rules.twod20 import turns
-    from tracker.rules.twod20.core import range_report
+    from tracker.families.twod20 import turns
+    from tracker.families.twod20.engine import range_report
 
     def difficulty(report: str) -> int:
         return int(report.split("Difficulty ")[1].split(" ")[0])
@@ -772,7 +772,7 @@ def test_s3_6_infinity_sprint_adds_one_difficulty_until_the_next_turn_in_the_ran
 
 def test_s3_11_dazed_adds_one_to_the_attackers_difficulty_in_the_range_report() -> None:
     """RULES.md §3.11 Dazed [003:L413]: +1 Difficulty to the Dazed character's tests, shown in the range report."""
-    from tracker.rules.twod20.core import range_report
+    from tracker.families.twod20.engine import range_report
 
     def difficulty(report: str) -> int:
         return int(report.split("Difficulty ")[1].split(" ")[0])

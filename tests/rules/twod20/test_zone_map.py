@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import d20, run, session_from
-from tracker.rules.mapdraw import draw_map
-from tracker.rules.session import Session
-from tracker.store.check import check_file
+from tracker.cli.check import check_file
+from tracker.families.session import Session
+from tracker.present.map.draw import draw_map
 from tracker.store.files import FileInvalid, parse_text
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tracker.rules.errors import Refusal
-from tracker.rules.model import Zone
-from tracker.rules.twod20.zones import (
+from tracker.engine.errors import Refusal
+from tracker.engine.records.model import Zone
+from tracker.families.twod20.zones import (
     RANGES,
     AttackDifficulty,
     ZoneMap,

@@ -21,10 +21,10 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
-from tracker.rules.errors import Refusal
-from tracker.rules.family import FamilyEngine
-from tracker.rules.view import Block, ConditionNote, EncounterView, HeaderView, OddsView, OrderView, PromptView
-from tracker.rules.words import quote
+from tracker.engine.errors import Refusal
+from tracker.families.seam import FamilyEngine
+from tracker.present.view import Block, ConditionNote, EncounterView, HeaderView, OddsView, OrderView, PromptView
+from tracker.present.words import quote
 from tracker.ui.messages import Submit
 from tracker.ui.palette import TrackerCommands
 from tracker.ui.screens.bindings import GM_BINDINGS, GM_ONLY_ACTIONS
@@ -38,8 +38,8 @@ from tracker.ui.widgets.prompt import PromptBar
 from tracker.ui.widgets.text_panel import TextPanel
 
 if TYPE_CHECKING:
-    from tracker.rules.mapview import MapView
-    from tracker.rules.session import Session
+    from tracker.families.session import Session
+    from tracker.present.map.graph import MapView
     from tracker.ui.app import TrackerApp
 
 #: Textual's breakpoints: (threshold in cells, class name).

@@ -15,8 +15,8 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Digits, Footer, Static
 
-from tracker.rules.view import OrderRow
-from tracker.rules.words import status_text
+from tracker.present.view import OrderRow
+from tracker.present.words import status_text
 from tracker.ui.widgets.order_table import OrderTable
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Static, TabPane
 
-from tracker.rules.view import Block
+from tracker.present.view import Block
 from tracker.ui.widgets.panel_text import PanelText
 
 #: How each emphasis of the rules' text looks on screen.

@@ -19,9 +19,9 @@ from textual.binding import Binding
 from textual.suggester import Suggester
 from textual.widgets import Input
 
-from tracker.rules.commands import ArgKind
-from tracker.rules.family import FamilyEngine
-from tracker.rules.words import quote
+from tracker.engine.language.commands import ArgKind
+from tracker.families.seam import FamilyEngine
+from tracker.present.words import quote
 
 
 class CommandSuggester(Suggester):

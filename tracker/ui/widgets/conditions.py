@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import var
 
-from tracker.rules.view import ConditionNote
+from tracker.present.view import ConditionNote
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.panel_text import PanelText
 

@@ -14,7 +14,7 @@ from textual.geometry import Region
 from textual.reactive import var
 from textual.widgets import Static
 
-from tracker.rules.view import OrderView
+from tracker.present.view import OrderView
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.order_table import OrderTable
 

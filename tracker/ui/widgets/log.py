@@ -18,7 +18,7 @@ from textual.geometry import Size
 from textual.reactive import Reactive, var
 from textual.widgets import RichLog
 
-from tracker.rules.log import LogEntry
+from tracker.engine.log import LogEntry
 from tracker.ui.widgets.base import Panel, StyledOncePerFrame
 
 #: The entries the state keeps, and how many were ever written.

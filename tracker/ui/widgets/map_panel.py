@@ -1,7 +1,7 @@
 """The field tab with its map: the zones (2d20) or the melee engagements (TTB) drawn above the family's text.
 
 The family builds the map (`FamilyEngine.field_map`, a `MapView`) only while the tab shows; this panel
-draws it for its own width and height with `tracker.rules.mapdraw` (imported at the first draw, so the
+draws it for its own width and height with `tracker.present.map.draw` (imported at the first draw, so the
 first frame never loads it) and colours the drawing's tones from the theme: each side its colour (its
 marker tells it too), each range band a shade of the accent. The odds, when the family shows them on this
 tab, and the family's text follow under the map; the panel scrolls.
@@ -20,7 +20,7 @@ from textual.widgets import Static
 from tracker.ui.widgets.text_panel import TextPanel
 
 if TYPE_CHECKING:
-    from tracker.rules.mapview import InkLine, MapDrawing, MapView
+    from tracker.present.map.graph import InkLine, MapDrawing, MapView
 
 #: The drawing's tones and bands, each a component class of the panel (themes reach them through CSS).
 TONES = (
@@ -97,7 +97,7 @@ class MapPanel(TextPanel):
         height = max(1, self.scrollable_content_region.height or self.size.height)
         key = (self.field_map, self.body_width(), height)
         if getattr(self, "_drawn_key", None) != key:
-            from tracker.rules.mapdraw import draw_map
+            from tracker.present.map.draw import draw_map
 
             self._drawn_key = key
             self._drawn = draw_map(self.field_map, self.body_width(), height)

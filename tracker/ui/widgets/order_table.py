@@ -23,7 +23,7 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tracker.rules.view import ConditionTag, OrderRow
+from tracker.present.view import ConditionTag, OrderRow
 from tracker.ui.widgets.base import StyledOncePerFrame
 
 Row = tuple[str, ...]

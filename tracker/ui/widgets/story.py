@@ -3,7 +3,7 @@ textual-plotext, under the fight's turning points.
 
 This module (and textual-plotext with it) is imported only when the Story tab or the players' story
 screen is first shown, so it stays out of the first frame's imports. The panel keeps a
-`tracker.rules.telling.Teller` that follows the session: an accepted command adds one step to the
+`tracker.report.telling.Teller` that follows the session: an accepted command adds one step to the
 story; an undo (a history that no longer extends what was told) tells it again from the start.
 
 Series differ by fill or marker as well as by colour, and the legend above each plot says which is
@@ -20,11 +20,11 @@ from textual.css.query import NoMatches
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.present.story.events import Story
 from tracker.report.document import Chart, damage_chart, gauges_chart, round_title
-from tracker.rules.errors import Refusal
-from tracker.rules.session import Session
-from tracker.rules.story import Story
-from tracker.rules.telling import Teller, follow
+from tracker.report.telling import Teller, follow
 from tracker.ui.widgets.base import Panel
 
 #: Bar fills and line markers per series, and how the legend writes each.

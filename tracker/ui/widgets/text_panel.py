@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import var
 
-from tracker.rules.view import Block, OddsView, Span, odds_block
+from tracker.present.view import Block, OddsView, Span, odds_block
 from tracker.ui.widgets.base import Panel, to_text
 from tracker.ui.widgets.panel_text import PanelText
 

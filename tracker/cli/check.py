@@ -1,0 +1,82 @@
+"""`tracker check`: every problem in a file as ``FILE:LINE:COL: message``.
+
+A problem in a file the encounter takes from (its bestiary or party, CONTRACT.md §2.1) is reported in that
+file, at its own line. A bestiary or party file may also be checked on its own.
+
+Beyond the schema, it plays the ``[[demo]]`` script on a scratch session (a demo that would be refused
+is a problem at that step) and checks that the history still replays; the live state is validated against
+the setup by the loader itself (`tracker.store.files.live_problems`), as on every load.
+The family may also warn about what it allows but finds unusual (``FILE:LINE:COL: warning: …``), and
+the check warns where saves cannot keep the GM's setup text where it stands (a setup table after the
+live ``[state]`` / ``[history]``, or live data outside those tables; see `tracker.store.setup_text`);
+warnings are printed, but only errors make the check fail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tracker.engine.errors import Refusal
+from tracker.families.session import Session
+from tracker.store.campaign.sheets import check_include
+from tracker.store.files import FileInvalid, Problem, parse_located, read_text, warnings_of
+from tracker.store.setup_text import split_setup
+from tracker.store.tomlpos import Positions
+
+
+@dataclass
+class Report:
+    """What `tracker check` found in one file: errors fail the check, warnings do not."""
+
+    path: str
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        """Errors and warnings together, rendered, in the file's order (the file's own first, then the others)."""
+        return [p.render(self.path) for p in sorted([*self.errors, *self.warnings], key=Problem.order)]
+
+
+def check_file(path: str) -> Report:
+    """The problems with `path`; no errors when the file is valid."""
+    try:
+        text = read_text(path)
+    except FileInvalid as exc:
+        return Report(path, exc.problems)
+    alone = check_include(text, path)
+    if alone is not None:
+        return Report(path, alone)
+    try:
+        setup, where = parse_located(text, path)
+    except FileInvalid as exc:
+        return Report(path, exc.problems)
+    pos = Positions(text)
+    problems: list[Problem] = []
+    if setup.history is not None:
+        try:
+            session = Session(setup)
+            session.replay(setup.history.commands)
+        except Refusal as exc:
+            line, col = pos.find(("history", "commands"))
+            problems.append(Problem(line, col, str(exc)))
+    fresh = setup.model_copy(update={"state": None, "history": None})
+    scratch = Session(fresh, seed=setup.encounter.seed if setup.encounter.seed is not None else 1)
+    for n, step in enumerate(setup.demo):
+        try:
+            scratch.execute(step.do)
+        except Refusal as exc:
+            line, col = pos.find(("demo", n, "do"))
+            problems.append(Problem(line, col, f"demo step {n + 1} ('{step.do}') is refused: {exc}"))
+            break
+    return Report(path, problems, [*warnings_of(setup, where), *_layout_warnings(text)])
+
+
+def _layout_warnings(text: str) -> list[Problem]:
+    """Where saves cannot keep the GM's setup text where it stands (CONTRACT.md §2; `split_setup`)."""
+    split = split_setup(text)
+    if split.setup is None:
+        return [Problem(split.line, 1, f"{split.problem}: saves will rewrite the setup, without its comments", True)]
+    return [
+        Problem(h.line, 1, "a setup table after the live [state] / [history]: saves keep it, above them", True)
+        for h in split.moved
+    ]

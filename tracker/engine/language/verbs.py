@@ -1,0 +1,206 @@
+"""The one command table (CONTRACT.md §3): every verb of every rule family, each tagged with its family.
+
+A family's screen and errors speak only of its own verbs: its `VerbTable` (`table_for`) is the shared
+verbs of `tracker.engine.language.commands` plus the ones tagged with its name here. Help, completion, the action
+picker, key prefills, the palette and every usage or refusal message read that table.
+"""
+
+from __future__ import annotations
+
+from tracker.engine.language.commands import ADD, DAMAGE, HEAL, JOIN, LEAVE, SPEND, VerbSpec, VerbTable, table
+
+TTB = "ttb"
+D20 = "2d20"
+
+#: Damage effects written as ``name=X`` (RULES.md §3.8).
+EFFECT_OPTIONS = ("vicious", "piercing", "persistent", "incendiary")
+#: Damage effects written as bare words.
+EFFECT_FLAGS = (
+    "intense",
+    "stun",
+    "knockdown",
+    "drain",
+    "area",
+    "snare",
+    "perilous",
+    "destructive",
+    "vicious",
+    "piercing",
+)
+
+#: Through the Breach's own verbs and its versions of the shared ones (RULES.md §2).
+TTB_VERBS: tuple[VerbSpec, ...] = (
+    DAMAGE._replace(
+        usage=(
+            "damage NAME N [no-armor] [weak|moderate|severe]  or  "
+            "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME]"
+        ),
+        help="damage before armor, or a damage flip on a W/M/S profile (by= the attacker, who may cheat)",
+        family=TTB,
+        options=("margin", "mod", "card", "by"),
+        flags=("no-armor", "noarmor", "weak", "moderate", "severe"),
+    ),
+    HEAL._replace(
+        usage="heal NAME N  or  heal NAME W/M/S [card=C]",
+        help="heal Wounds, or a healing flip on a W/M/S profile",
+        family=TTB,
+        options=("card",),
+    ),
+    SPEND._replace(
+        help="spend AP on a catalogued action (walk, strike, charge TARGET, defensive 2 …)",
+        family=TTB,
+        flags=("override",),
+    ),
+    VerbSpec(
+        "initiative",
+        ("name", "card"),
+        2,
+        2,
+        "initiative NAME CARD",
+        "set a Fated character's initiative card instead of flipping",
+        TTB,
+    ),
+    VerbSpec("flip", ("number",), 0, 1, "flip [N]", "flip N cards from the Fate Deck", TTB, needs_more=False),
+    JOIN._replace(
+        help="a combatant (or N from a stat block) joins: it flips initiative and acts from the next round",
+        family=TTB,
+    ),
+    LEAVE._replace(family=TTB),
+    VerbSpec("engage", ("name", "name"), 2, 2, "engage A B", "record a melee engagement of A with B", TTB),
+    VerbSpec("disengage", ("name", "name"), 2, 2, "disengage A B", "end the engagement of A with B", TTB),
+    VerbSpec("reshuffle", (), 0, 0, "reshuffle", "shuffle the discards back into the Fate Deck", TTB, needs_more=False),
+    VerbSpec(
+        "end",
+        (),
+        0,
+        0,
+        "end",
+        "end Dramatic Time: Fated discard and refill their hands",
+        TTB,
+        needs_more=False,
+        title="End Dramatic Time",
+    ),
+)
+
+#: The 2d20 System's own verbs and its versions of the shared ones (RULES.md §3).
+TWOD20_VERBS: tuple[VerbSpec, ...] = (
+    ADD._replace(help="give a condition (or fatigue); a valued one gains +N", family=D20),
+    DAMAGE._replace(
+        usage="damage NAME N [icons=K] [track=T] [cover=C] [soak=S] [from=NAME] [EFFECT[=X] …] "
+        "[mental] [yield] [ignore-soak]",
+        help="an attack's rolled damage; resistance, stress, Harm and the effects follow",
+        family=D20,
+        options=("icons", "track", "cover", "soak", "from", *EFFECT_OPTIONS),
+        flags=(*EFFECT_FLAGS, "mental", "yield", "ignore-soak", "no-armor"),
+    ),
+    HEAL._replace(
+        usage="heal NAME N [track=T]",
+        help="remove stress",
+        family=D20,
+        options=("track",),
+    ),
+    SPEND._replace(help="take an action (attack, movement, swift …) and pay for it", family=D20),
+    VerbSpec("move", ("name", "zone"), 2, 2, "move NAME ZONE", "move to a zone", D20, title="Move to a zone…"),
+    JOIN._replace(
+        usage="join NAME [from=BLOCK] [count=N] [side=S] [zone=Z] [free]",
+        help="reinforcements join: 1 Threat per minor NPC, 2 per notable or major, once the scene runs (free: none)",
+        family=D20,
+        options=(*JOIN.options, "zone"),
+        flags=("free",),
+        option_kinds=(*JOIN.option_kinds, ("zone", "zone")),
+    ),
+    LEAVE._replace(family=D20),
+    VerbSpec("reach", ("name", "name"), 2, 2, "reach A B", "declare A within Reach of B", D20),
+    VerbSpec(
+        "momentum",
+        ("signed", "text"),
+        1,
+        None,
+        "momentum ±N [REASON]",
+        "change the Momentum pool",
+        D20,
+        needs_more=False,
+    ),
+    VerbSpec(
+        "threat", ("signed", "text"), 1, None, "threat ±N [REASON]", "change the GM's pool", D20, needs_more=False
+    ),
+    VerbSpec(
+        "pick",
+        ("name", "word"),
+        1,
+        2,
+        "pick NAME",
+        "hand the turn to an opposing character",
+        D20,
+        while_prompted=True,
+    ),
+    VerbSpec(
+        "keep",
+        ("name", "word"),
+        1,
+        2,
+        "keep NAME [threat]",
+        "keep the initiative for an ally (2 Momentum, or Threat); initiative scores: act next (tie 1, interrupt 2)",
+        D20,
+        while_prompted=True,
+    ),
+    VerbSpec(
+        "roll",
+        ("name", "number", "number"),
+        3,
+        3,
+        "roll NAME TN DIFFICULTY [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat] [spend=K]",
+        "a d20 test: successes, Momentum (spend=K spends K at once) and complications",
+        D20,
+        options=("bought", "focus", "faces", "range", "pay", "spend"),
+    ),
+    VerbSpec(
+        "challenge",
+        ("number",),
+        1,
+        1,
+        "challenge N [faces=a,b,…]",
+        "roll N Challenge Dice",
+        D20,
+        options=("faces",),
+    ),
+    VerbSpec(
+        "treat",
+        ("name", "word", "number"),
+        2,
+        3,
+        "treat NAME wound|trauma [N]",
+        "mark Harms treated (they still count)",
+        D20,
+    ),
+    VerbSpec("stabilize", ("name",), 1, 1, "stabilize NAME", "a Dying character is stabilized", D20),
+    VerbSpec("revive", ("name",), 1, 1, "revive NAME", "a Defeated character is revived", D20),
+    VerbSpec(
+        "fortune",
+        ("name", "signed", "text"),
+        2,
+        None,
+        "fortune NAME ±N [REASON]",
+        "change a player character's Fortune",
+        D20,
+    ),
+    VerbSpec(
+        "end",
+        (),
+        0,
+        0,
+        "end",
+        "end the scene: stress clears, the untreated Dying die",
+        D20,
+        needs_more=False,
+        title="End the scene",
+    ),
+)
+
+#: Each family's title as its refusals name it ("unknown command 'x' in a 2d20 encounter").
+TITLES = {TTB: "Through the Breach", D20: "2d20"}
+
+
+def table_for(family: str) -> VerbTable:
+    """The command table of one family: the shared verbs and that family's own."""
+    return table(TITLES[family], [s for s in (*TTB_VERBS, *TWOD20_VERBS) if s.family == family])

@@ -1,0 +1,164 @@
+"""The encounter file as pydantic models (CONTRACT.md §2).
+
+The file has three layers:
+
+* the **setup** the GM writes: ``[encounter]``, ``[settings]``, ``[[zones]]``, ``[[combatants]]``,
+  ``[[demo]]``; it never changes once play starts, because undo replays the history from it;
+* ``[state]``: the live state the engine writes after every accepted command (round, order, AP,
+  decks, prompt, log), so a restart continues exactly where the last command left it;
+* ``[history]``: the seed and the accepted command lines (and the undone ones, for redo).
+
+Every model forbids unknown keys, so a typo in a file is an error with its line, not a silent default.
+
+This module holds only what both rule families share (the header, prompts, demo steps, history, zones).
+Each family's own models live in its package: `tracker.families.ttb.records.file` (+ ``ttb.sheet``) and
+`tracker.families.twod20.records.file` (+ ``twod20.sheet``). Keeping this module free of both families is what lets
+them stay independent of each other: a model here that reached into one family would make the other
+depend on it through this shared layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from tracker.engine.records.record import Field, Invalid, Record, StrictBool, StrictInt, field_validator
+
+if TYPE_CHECKING:
+    from pydantic_core import PydanticCustomError
+
+
+class Strict(Record):
+    """Base for every file model: unknown keys are errors (a `Record`'s default ``extra``)."""
+
+
+class Prompt(Strict):
+    """The one question the engine waits on; every other command is refused until it is answered."""
+
+    kind: str
+    question: str
+    options: list[str]
+    who: str | None = None
+    data: dict[str, str | int | bool | list[str]] = Field(default_factory=dict)
+
+
+class EncounterInfo(Strict):
+    """``[encounter]``: what the fight is and which rules run it."""
+
+    name: str = Field(min_length=1)
+    system: Literal["ttb", "2d20"]
+    seed: int | None = None
+    #: 2d20 only (RULES.md §3.0); accepted here so a 2d20 file validates its header.
+    profile: Literal["srd", "infinity", "secret-war"] | None = None
+    action_order: Literal["alternating", "initiative", "player-priority", "narrative"] | None = None
+    momentum: int | None = Field(default=None, ge=0, le=6)
+    threat: int | None = Field(default=None, ge=0)
+    #: How much a ``--player`` view shows of Fatemaster wounds: hidden, or a descriptor.
+    player_view: Literal["hidden", "descriptor", "exact"] = "descriptor"
+    #: Files of ``[[stat_blocks]]``, relative to the encounter file (CONTRACT.md §2.1). The loader gathers
+    #: their blocks into the family file's ``stat_blocks`` before validation; one file may be given alone.
+    bestiary: list[str] | None = None
+    #: A file of ``[[combatants]]``, relative to the encounter file: the players' characters, shared by the
+    #: encounters of a campaign; the loader puts them first among the combatants (CONTRACT.md §2.1).
+    party: str | None = None
+
+    @field_validator("bestiary", mode="before")
+    @classmethod
+    def _one_file(cls, value: object) -> object:
+        """``bestiary = "guild.toml"`` is the list of that one file."""
+        return [value] if isinstance(value, str) else value
+
+
+ConditionValue = Annotated[StrictBool | StrictInt, Field(union_mode="left_to_right")]
+
+
+#: The largest column or row a zone may be placed at (``at = [col, row]``): a map is a handful of zones,
+#: and a bound keeps a slip ("at = [1000000, 0]") from asking the screen for a huge drawing.
+MAX_ZONE_CELL = 99
+
+ZoneCell = Annotated[StrictInt, Field(ge=0, le=MAX_ZONE_CELL)]
+
+
+class Zone(Strict):
+    """``[[zones]]`` (2d20): a zone with its neighbours and terrain traits, and where the map draws it."""
+
+    name: str = Field(min_length=1)
+    adjacent: list[str] = Field(default_factory=list)
+    traits: list[str] = Field(default_factory=list)
+    #: The map's cell for this zone, ``[col, row]`` from the top left (README "The map"); without it the
+    #: zone is laid out automatically. Only the order of the cells matters: empty rows and columns close up.
+    at: tuple[ZoneCell, ZoneCell] | None = None
+
+
+class DemoStep(Strict):
+    """``[[demo]]``: one GM command played by ``tracker demo``, with an optional caption."""
+
+    do: str = Field(min_length=1)
+    say: str | None = None
+
+
+#: Whole sheets by table (``combatants``, ``stat_blocks``), as plain TOML data.
+Sheets = dict[str, list[dict[str, Any]]]
+
+
+class History(Strict):
+    """``[history]``: what undo replays. ``seed`` is the seed the live state was created with."""
+
+    canonical_key = True  # the store remembers it as it saves it (`tracker.engine.records.record.remember`)
+
+    seed: int
+    commands: list[str] = Field(default_factory=list)
+    undone: list[str] = Field(default_factory=list)
+    #: The combatants and stat blocks the fight started with, when they came from other files (a party, a
+    #: bestiary, CONTRACT.md §2.1): a saved fight replays from these, so a later change to those shared files
+    #: (``tracker carry`` writes the party's) never changes a fight already under way. None for a plain file.
+    sheets: Sheets | None = None
+
+
+#: A key path inside the file, as pydantic writes it: ``("combatants", 1, "name")``.
+Loc = tuple[str | int, ...]
+#: One problem a validator found, at a key path relative to the model (or field) that found it.
+Located = tuple[Loc, str]
+#: The pydantic error type of `located` errors; the store reads their problems from the context.
+LOCATED = "located"
+
+
+def located(problems: Sequence[Located]) -> PydanticCustomError:
+    """A validation error that says where each of its problems sits.
+
+    pydantic reports a `model_validator`'s error at the model itself (the table's header, or ``1:1`` for
+    the whole file), which is not the line a GM has to fix. Each problem here names its key relative
+    to the validated model (or field), and `tracker.store.files` points at that key instead.
+    """
+    from pydantic_core import PydanticCustomError  # only validators raise it: pydantic is loaded then
+
+    found = [(tuple(loc), message) for loc, message in problems]
+    return PydanticCustomError(LOCATED, "{summary}", {"summary": "; ".join(m for _, m in found), "problems": found})
+
+
+def located_error(title: str, problems: Sequence[Located], value: object) -> Invalid:
+    """An `Invalid` of `located` problems, raised outside a validator: a saved ``[state]`` that is
+    well typed but disagrees with the setup (it names a combatant the setup lacks) fails like a wrong type."""
+    found = [(tuple(loc), message) for loc, message in problems]
+    summary = "; ".join(m for _, m in found)
+    ctx = {"summary": summary, "problems": found}
+    return Invalid(title, [{"type": LOCATED, "loc": (), "msg": summary, "input": value, "ctx": ctx}])
+
+
+def raise_located(problems: Sequence[Located]) -> None:
+    """Raise the `located` error when there is any problem."""
+    if problems:
+        raise located(problems)
+
+
+def name_clashes(combatants: Sequence[Any]) -> list[Located]:
+    """Combatant names are unique, ignoring case (commands resolve them case-insensitively); each clash
+    is reported at the later ``name`` key."""
+    seen: set[str] = set()
+    problems: list[Located] = []
+    for n, c in enumerate(combatants):
+        key = c.name.casefold()
+        if key in seen:
+            problems.append((("combatants", n, "name"), f"two combatants are named '{c.name}'"))
+        seen.add(key)
+    return problems

@@ -1,0 +1,316 @@
+"""Resolving the pending prompt with `answer VALUE` (CONTRACT.md §3).
+
+Each prompt kind has a resolver; after it, the engine resumes the agenda where the prompt stopped it.
+Duel prompts accept ``pass``/``fail`` or ``flip``: the tracker flips from the Fate Deck and adds the
+acting value from the combatant's ``skills`` (plus any Assist bonus).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tracker.engine import names
+from tracker.engine.errors import Refusal
+from tracker.engine.language.commands import count, is_number
+from tracker.families.ttb import conditions, damage, effects
+from tracker.families.ttb.engine import TTBEngine, step
+from tracker.families.ttb.fate import cheat, deck, opposed
+from tracker.families.ttb.fate.cards import Card, parse_card, severity_of
+from tracker.families.ttb.records.state import Prompt
+
+
+def _card(eng: TTBEngine, value: str) -> Card:
+    if value.casefold() == "flip":
+        return deck.flip(eng, 1)[0]
+    return deck.take(eng, value)
+
+
+def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
+    """pass/fail from the table; returns (passed, margins). A tracker flip goes through `_duel_answer`."""
+    words = value.split()
+    word = words[0].casefold()
+    if word in ("pass", "p", "yes", "success", "hit"):
+        margins = count(words[1], "margins") if len(words) > 1 and is_number(words[1]) else 0
+        return True, margins
+    if word in ("fail", "f", "no", "failure", "miss"):
+        return False, 0
+    allowed = "pass, fail" + (" or flip" if flippable(prompt) else "")
+    raise Refusal(f"answer {allowed}")
+
+
+def flippable(p: Prompt) -> bool:
+    """Whether ``answer flip`` can resolve this duel: a TN to beat, or a Fated vs Fated duel."""
+    return "tn" in p.data or opposed.MARK in p.data
+
+
+def _score(card: Card, av: int, tn: int) -> tuple[bool, int]:
+    """A duel's result for a card: passed, and the Margins of Success (RULES.md §2.2.5)."""
+    total = card.value + av
+    passed = not card.is_black_joker and total >= tn
+    return passed, max(0, (total - tn) // 5) if passed else 0
+
+
+def _log_duel(eng: TTBEngine, p: Prompt, card: Card, av: int, bonus: int) -> None:
+    tn = int(str(p.data["tn"]))
+    skill = str(p.data.get("skill", ""))
+    total = card.value + av + bonus
+    passed, _ = _score(card, av + bonus, tn)
+    extra = f" + Assist {bonus}" if bonus else ""
+    eng.log(
+        f"{p.who} flips {card.label()} + {skill.title() or 'AV'} {av}{extra} = {total} vs TN {tn}: "
+        f"{'pass' if passed else 'fail'}",
+        kind="result",
+    )
+
+
+def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """A duel prompt: the table's pass/fail, or a tracker flip a Fated may cheat (RULES.md §2.2.4)."""
+    word = value.split()[0].casefold()
+    if word != "flip" or not flippable(p):
+        passed, margins = _duel(eng, p, value)
+        OUTCOMES[p.kind](eng, p, passed, margins, None)
+        return
+    if opposed.MARK in p.data:
+        opposed.flip(eng, p, OUTCOMES[p.kind])
+        return
+    tn = int(str(p.data["tn"]))
+    who = p.who or ""
+    skill = str(p.data.get("skill", ""))
+    sheet = eng.sheet(who) if who else None
+    av = sheet.skills.get(skill, 0) if sheet else 0
+    bonus = eng.fighter(who).assist if who else 0
+    card = deck.flip(eng, 1)[0]
+    _log_duel(eng, p, card, av, bonus)
+    if bonus and who:
+        eng.fighter(who).assist = 0
+        eng.fighter(who).assist_turns = 0
+    result = _score(card, av + bonus, tn)
+    # An untrained duel (no acting value for the skill on the sheet) cannot be cheated (§2.2.4 [001:L19, L26]).
+    trained = sheet is not None and skill in sheet.skills
+
+    def helps(c: Card) -> bool:
+        passed, margins = _score(c, av + bonus, tn)
+        return passed and (not result[0] or margins > result[1])
+
+    if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, cheat_av=av + bonus, **p.data):
+        return
+    OUTCOMES[p.kind](eng, p, *result, card.value + av + bonus - tn)
+
+
+def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """The cheat offer answered: play a hand card in place of the flip, or keep the flip."""
+    assert p.who is not None
+    of = str(p.data["cheat_of"])
+    flipped = parse_card(str(p.data["cheat_card"]))
+    if opposed.MARK in p.data:
+        opposed.cheated(eng, p, value, OUTCOMES[of])
+        return
+    data = cheat.original_data(p.data)
+    if value.casefold() in ("no", "n", "none", "keep"):
+        card = flipped
+        eng.log(f"{p.who} keeps the {flipped.label()}")
+    else:
+        card = cheat.play(eng, p.who, parse_card(value).code, flipped)
+    if of == "damage":
+        damage.land(eng, str(data["target"]), str(data["profile"]), card, bool(data["armor"]), bool(data["kills"]))
+        return
+    original = Prompt(kind=of, question=p.question, options=[], who=p.who, data=data)
+    av = int(str(p.data["cheat_av"]))
+    tn = int(str(data["tn"]))
+    passed, margins = _score(card, av, tn)
+    if card is not flipped:
+        eng.log(
+            f"{p.who}: {card.label()} + {av} = {card.value + av} vs TN {tn}: {'pass' if passed else 'fail'}",
+            kind="result",
+        )
+    OUTCOMES[of](eng, original, passed, margins, card.value + av - tn)
+
+
+def _unconscious(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
+    assert p.who is not None
+    if passed:
+        eng.log(f"{p.who} passes the Toughness challenge and stays conscious")
+    else:
+        damage.fall_unconscious(eng, p.who, "failed the TN 10 Toughness challenge")
+
+
+def _suffocating_duel(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
+    assert p.who is not None
+    if passed:
+        eng.log(f"{p.who} fights for breath and stays conscious")
+    else:
+        damage.fall_unconscious(eng, p.who, "Suffocating")
+
+
+def _suffocating_flip(eng: TTBEngine, p: Prompt, value: str) -> None:
+    assert p.who is not None
+    _suffocate(eng, p.who, _card(eng, value))
+
+
+def _suffocate(eng: TTBEngine, who: str, card: Card) -> None:
+    """Suffocating while unconscious: a 3/4/5 flip that armor cannot reduce; ≤0 Wounds kills."""
+    sev = severity_of(card)
+    amount = 0 if sev is None else (3, 4, 5)[("weak", "moderate", "severe").index(sev)]
+    eng.log(f"Suffocating damage flip for {who}: {card.label()} → {amount}", kind="result")
+    damage.damage(eng, who, amount, armor=False, kills_at_zero=True, why="Suffocating")
+
+
+def _attack(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
+    """An attack duel's result: a hit makes the weapon's damage flip (RULES.md §2.8.1)."""
+    assert p.who is not None
+    effects.resolve_attack(eng, p.who, str(p.data["target"]), str(p.data["weapon"]), passed, margins, diff)
+
+
+def _critical(eng: TTBEngine, p: Prompt, value: str) -> None:
+    assert p.who is not None
+    damage.resolve_critical(eng, p.who, str(p.data["severity"]), _card(eng, value))
+
+
+def _doctor(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
+    target = str(p.data["target"])
+    if passed and eng.fighter(target).conditions.get("bleeding_out"):
+        conditions.lower(eng, target, "bleeding_out", None, f"{p.who}'s Doctor duel succeeds")
+    elif not passed:
+        eng.log(f"{p.who}'s Doctor duel fails: {target} is still Bleeding Out")
+
+
+def _contest(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
+    assert p.who is not None
+    effects.resolve_contest(eng, p.kind, p.who, str(p.data["target"]), passed, margins)
+
+
+def _tie(eng: TTBEngine, p: Prompt, value: str) -> None:
+    chosen = names.resolve(value, p.options)
+    eng.st.tie_picks.append(chosen)
+    eng.log(f"{chosen} acts first among the tied this round (the players decide)")
+    eng.push(step("ties"))
+
+
+def _reactivate(eng: TTBEngine, p: Prompt, value: str) -> None:
+    assert p.who is not None
+    word = value.casefold()
+    if word not in ("yes", "y", "no", "n"):
+        raise Refusal("answer yes or no")
+    f = eng.fighter(p.who)
+    f.conditions.pop("reactivate", None)
+    if word.startswith("y"):
+        eng.log(f"{p.who} takes its Reactivate turn; Reactivate ends")
+        eng.push(step("turn_start", p.who, "extra"))
+    else:
+        eng.log(f"{p.who} declines its Reactivate turn; Reactivate ends")
+
+
+def _strike(eng: TTBEngine, p: Prompt, value: str) -> None:
+    mover = str(p.data["mover"])
+    word = value.casefold()
+    if word in ("hit", "h", "pass", "yes"):
+        eng.log(f"{p.who}'s disengaging strike hits {mover}")
+        effects.cancel_move(eng, mover)
+    elif word in ("miss", "m", "fail", "no", "n", "decline", "none"):
+        eng.log(f"{p.who} {'misses' if word.startswith('m') or word == 'fail' else 'makes no strike'}")
+    else:
+        raise Refusal("answer hit, miss or no")
+
+
+def _hand_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
+    assert p.who is not None
+    code = deck.discard_from_hand(eng, p.who, value)
+    f = eng.fighter(p.who)
+    eng.log(f"{p.who} discards {code} from the Control Hand")
+    if p.kind == "hand_discard":
+        f.pending_discard = max(0, len(f.hand) - deck.HAND_LIMIT)
+        if f.pending_discard:
+            eng.push(step("settle_hand", p.who))
+
+
+def _end_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """End of Dramatic Time: discard the named cards, then refill to three (RULES §2.2.2, A23b)."""
+    assert p.who is not None
+    codes = deck.end_discards(eng, p.who, value)
+    for code in codes:
+        deck.discard_from_hand(eng, p.who, code)
+    eng.log(f"{p.who} discards {', '.join(codes) if codes else 'nothing'} at the end of Dramatic Time")
+    deck.refill_hand(eng, p.who)
+
+
+def _swim(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
+    from tracker.families.ttb.lifecycle import sink
+
+    assert p.who is not None
+    if passed:
+        eng.log(f"{p.who} keeps its head above the rough water")
+    else:
+        sink(eng, p.who)
+
+
+def _hazard_flip(eng: TTBEngine, p: Prompt, value: str) -> None:
+    assert p.who is not None
+    card = _card(eng, value)
+    damage.damage_flip(eng, p.who, str(p.data["profile"]), 0, card.code, armor=True, taken=card)
+
+
+#: What each duel prompt does with its result (the table's pass/fail, a flip, or a cheated flip).
+OUTCOMES: dict[str, Callable[[TTBEngine, Prompt, bool, int, int | None], None]] = {
+    "attack": _attack,
+    "swim": _swim,
+    "unconscious_check": _unconscious,
+    "suffocating_duel": _suffocating_duel,
+    "doctor": _doctor,
+    "impose": _contest,
+    "trick": _contest,
+}
+
+RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
+    **dict.fromkeys(OUTCOMES, _duel_answer),
+    "cheat": _cheat,
+    "end_discard": _end_discard,
+    "hazard_flip": _hazard_flip,
+    "suffocating_flip": _suffocating_flip,
+    "critical": _critical,
+    "tie": _tie,
+    "reactivate": _reactivate,
+    "disengaging_strike": _strike,
+    "hand_discard": _hand_discard,
+    "discard": _hand_discard,
+}
+
+
+def answer(eng: TTBEngine, value: str) -> None:
+    """Resolve the pending prompt; a bad value is refused and the prompt stays."""
+    prompt = eng.st.prompt
+    if prompt is None:
+        raise Refusal("there is no question to answer")
+    _check(eng, prompt, value)
+    eng.st.prompt = None
+    eng.log(f"answer: {value}")
+    RESOLVERS[prompt.kind](eng, prompt, value)
+
+
+def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """Refuse a bad answer before anything changes (so the prompt and the deck stay as they were)."""
+    word = value.split()[0].casefold() if value.split() else ""
+    if p.kind in ("critical", "suffocating_flip", "hazard_flip"):
+        if word != "flip":
+            parse_card(value)
+    elif p.kind in OUTCOMES:
+        ok = {"pass", "p", "yes", "success", "fail", "f", "no", "failure"} | ({"flip"} if flippable(p) else set())
+        if word not in ok:
+            raise Refusal(f"answer {', '.join(p.options)}")
+    elif p.kind == "tie":
+        names.resolve(value, p.options)
+    elif p.kind == "reactivate":
+        if word not in ("yes", "y", "no", "n"):
+            raise Refusal("answer yes or no")
+    elif p.kind == "disengaging_strike":
+        if word not in ("hit", "h", "pass", "yes", "miss", "m", "fail", "no", "n", "decline", "none"):
+            raise Refusal("answer hit, miss or no")
+    elif p.kind == "end_discard":
+        deck.end_discards(eng, p.who or "", value)
+    elif p.kind == cheat.KIND:
+        if word not in ("no", "n", "none", "keep") and parse_card(value).code not in p.options:
+            raise Refusal(f"answer {', '.join(p.options)}")
+    elif p.kind in ("hand_discard", "discard"):
+        wanted = parse_card(value)
+        hand = eng.fighter(p.who or "").hand
+        if not any(c == wanted.code or (wanted.suit is None and c.rstrip("RCTM") == str(wanted.value)) for c in hand):
+            raise Refusal(f"{p.who}'s Control Hand has no {value} (hand: {', '.join(hand)})")

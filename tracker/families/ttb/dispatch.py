@@ -1,0 +1,266 @@
+"""Through the Breach: a fresh live state from the setup, and one command applied to it.
+
+`apply` checks what it can before changing anything, changes the state, then runs the agenda until a
+turn opens for the GM or a prompt waits for the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from tracker.engine import rng
+from tracker.engine.errors import Refusal
+from tracker.engine.language.commands import Command, count, signed_int
+from tracker.engine.records.model import located_error
+from tracker.engine.state import reset
+from tracker.families.ttb import answers, conditions, damage, effects, initiative, lifecycle, resume, roster
+from tracker.families.ttb.engine import TTBEngine, step
+from tracker.families.ttb.fate import deck
+from tracker.families.ttb.fate.cards import full_deck, parse_card, parse_damage_profile
+from tracker.families.ttb.records.file import TTBFile
+from tracker.families.ttb.records.state import Step, TTBState
+
+if TYPE_CHECKING:
+    from tracker.families.ttb.present.views import TTBEncounter
+
+
+def new_state(setup: TTBFile, seed: int) -> TTBState:
+    """The state before `start`: full Wounds (or the sheet's ``wounds_left``), file conditions, a shuffled Fate
+    Deck, Twist Decks."""
+    st = TTBState(seed=seed, fighters={}, deck=full_deck())
+    rng.shuffle(st, st.deck)
+    for sheet in setup.combatants:
+        st.fighters[sheet.name] = roster.fighter_for(st, sheet)
+    return st
+
+
+def open_engine(setup: TTBFile, state: Mapping[str, object] | None, seed: int) -> TTBEncounter:
+    """A fresh engine from the setup (no saved state), or one over a saved ``[state]``, validated here: its
+    types, then everything it names against the setup (`tracker.families.ttb.resume`)."""
+    if state is None:
+        return make_engine(setup, new_state(setup, seed))
+    st = TTBState.model_validate(state)
+    problems = resume.state_problems(setup, st, {*lifecycle.STEPS, *_STEPS}, answers.RESOLVERS)
+    if problems:
+        raise located_error("state", problems, state)
+    return make_engine(setup, st)
+
+
+def make_engine(setup: TTBFile, state: TTBState) -> TTBEncounter:
+    """The engine over `state`, as the family seam sees it (`TTBEncounter`), with its agenda steps."""
+    from tracker.families.ttb.present.views import TTBEncounter
+
+    eng = TTBEncounter(setup, state)
+    if state.phase == "setup":
+        # Before `start` the known totals show already (Rank Value + Initiative, or a GM-set card).
+        for name in eng.sheets:
+            initiative.recompute(eng, name)
+    eng.steps = {**lifecycle.STEPS, **_STEPS}
+    return eng
+
+
+#: Agenda steps beyond the lifecycle's: the ones an action queues.
+_STEPS: dict[str, Callable[[TTBEngine, Step], None]] = {
+    "disengage_offer": lambda e, s: effects.disengage_offer(e, str(s.who), str(s.arg)),
+    "move_done": lambda e, s: effects.move_done(e, str(s.who), str(s.arg)),
+    "end_discard": lambda e, s: deck.end_discard_offer(e, str(s.who)),
+    "attack": lambda e, s: effects.attack_offer(e, str(s.who), str(s.arg)),
+    "defensive_stance": lambda e, s: effects.take_stance(e, str(s.who), int(s.arg or 0)),
+}
+
+
+def _start(eng: TTBEngine, cmd: Command) -> None:
+    eng.require_not_started()
+    if not any(not eng.fighter(n).dead for n in eng.present_names()):
+        raise Refusal("nobody is left to fight")
+    eng.push(Step(op="begin"))
+
+
+def _next(eng: TTBEngine, cmd: Command) -> None:
+    eng.require_started()
+    st = eng.st
+    if st.phase != "turn" or st.active is None:
+        raise Refusal("no turn is open")
+    eng.close_turn(st.active)
+
+
+def _add(eng: TTBEngine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    key = conditions.condition_key(cmd.args[1])
+    amount = count(cmd.args[2], "the amount") if len(cmd.args) > 2 else None
+    if key == "unconscious":
+        if amount is not None:
+            raise Refusal("Unconscious is not valued")
+        if eng.fighter(name).unconscious:
+            raise Refusal(f"{name} is already unconscious")
+        damage.fall_unconscious(eng, name, "the GM says so")
+        return
+    conditions.check_gain(eng, name, key, amount)
+    conditions.gain(eng, name, key, amount, why="GM")
+
+
+def _remove(eng: TTBEngine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    key = conditions.condition_key(cmd.args[1])
+    amount = count(cmd.args[2], "the amount") if len(cmd.args) > 2 else None
+    if key == "unconscious":
+        f = eng.fighter(name)
+        if not f.unconscious:
+            raise Refusal(f"{name} is not unconscious")
+        f.unconscious = False
+        eng.log(f"{name} regains consciousness (GM; still Prone)")
+        return
+    conditions.lower(eng, name, key, amount, "GM")
+
+
+def _damage(eng: TTBEngine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    # Options and flags were checked by the TTB command table (`tracker.engine.language.verbs`): only known ones arrive.
+    armor = not ({"no-armor", "noarmor"} & cmd.flags)
+    text = cmd.args[1]
+    if parse_damage_profile(text) is not None:
+        if "margin" in cmd.options and "mod" in cmd.options:
+            raise Refusal("give margin= or mod=, not both")
+        modifier = 0
+        if "margin" in cmd.options:
+            modifier = damage.modifier_from_margin(count(cmd.options["margin"], "margin"))
+        elif "mod" in cmd.options:
+            modifier = signed_int(cmd.options["mod"], "mod=")
+            if not -3 <= modifier <= 3:
+                raise Refusal("mod= is a net fate modifier from -3 to +3")
+        card = cmd.options.get("card")
+        if card is not None:
+            parse_card(card)
+        attacker = eng.living(cmd.options["by"]) if "by" in cmd.options else None
+        damage.damage_flip(eng, name, text, modifier, card, armor, attacker=attacker)
+        return
+    if cmd.options:
+        raise Refusal("margin=, mod=, card= and by= go with a damage profile like 2/3/5")
+    amount = count(text, "damage")
+    severities = [s for s in ("weak", "moderate", "severe") if s in cmd.flags]
+    if len(severities) > 1:
+        raise Refusal("give one severity")
+    sev = severities[0] if severities else None
+    damage.damage(eng, name, amount, armor=armor, severity=sev, why="")
+
+
+def _heal(eng: TTBEngine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    text = cmd.args[1]
+    if parse_damage_profile(text) is not None:
+        card = cmd.options.get("card")
+        if card is not None:
+            parse_card(card)
+        damage.healing_flip(eng, name, text, card)
+        return
+    if cmd.options:
+        raise Refusal("card= goes with a healing profile like 1/2/3")
+    amount = count(text, "healing")
+    if amount < 1:
+        raise Refusal("heal at least 1")
+    damage.heal(eng, name, amount)
+
+
+def _spend(eng: TTBEngine, cmd: Command) -> None:
+    eng.require_started()
+    effects.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]), override="override" in cmd.flags)
+
+
+def _initiative(eng: TTBEngine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    if not eng.sheet(name).fated:
+        raise Refusal(f"{name} is a Fatemaster character: Rank Value + Initiative, no flip")
+    card = parse_card(cmd.args[1])
+    f = eng.fighter(name)
+    if card.is_red_joker or card.is_black_joker:
+        # A Joker flipped for initiative leaves the Fate Deck like any flipped card [000:L156] (RULES §2.3):
+        # only one of each exists, so the tracker knows which card it is.
+        deck.take(eng, card.code)
+    f.init_card = card.code
+    initiative.recompute(eng, name)
+    eng.log(f"{name}'s initiative card is {card.label()}: initiative {f.init}")
+    if eng.st.phase in ("turn", "between"):
+        initiative.build_order(eng)
+
+
+def _flip(eng: TTBEngine, cmd: Command) -> None:
+    n = count(cmd.args[0], "the number of cards") if cmd.args else 1
+    deck.flip(eng, n, why="GM flip")
+
+
+def _engage(eng: TTBEngine, cmd: Command) -> None:
+    a, b = eng.living(cmd.args[0]), eng.living(cmd.args[1])
+    if a == b:
+        raise Refusal("a character cannot engage itself")
+    if not eng.enemies(a, b):
+        raise Refusal(f"{a} and {b} are on the same side ({eng.side(a)}): only enemies engage in melee (RULES §2.9)")
+    pair = sorted([a, b])
+    if pair in eng.st.engagements:
+        raise Refusal(f"{a} and {b} are already engaged")
+    eng.st.engagements.append(pair)
+    who = [n for n in (a, b) if eng.can_attack(n)]
+    eng.log(f"{a} and {b} are engaged in melee" + ("" if who else " (neither can attack yet)"))
+
+
+def _disengage(eng: TTBEngine, cmd: Command) -> None:
+    a, b = eng.name(cmd.args[0]), eng.name(cmd.args[1])
+    pair = sorted([a, b])
+    if pair not in eng.st.engagements:
+        raise Refusal(f"{a} and {b} are not engaged")
+    eng.st.engagements.remove(pair)
+    eng.log(f"{a} and {b} are no longer engaged")
+
+
+def _join(eng: TTBEngine, cmd: Command) -> None:
+    roster.join(eng, cmd)
+
+
+def _leave(eng: TTBEngine, cmd: Command) -> None:
+    roster.leave(eng, cmd.args[0])
+
+
+def _answer(eng: TTBEngine, cmd: Command) -> None:
+    answers.answer(eng, " ".join(cmd.args))
+
+
+def _reshuffle(eng: TTBEngine, cmd: Command) -> None:
+    deck.reshuffle(eng, "the GM reshuffles")
+
+
+def _end(eng: TTBEngine, cmd: Command) -> None:
+    """End of Dramatic Time: Pass/Wait changes clear; Fated refill their hands to three (A23b)."""
+    eng.require_started()
+    st = eng.st
+    st.phase = "ended"
+    st.active = None
+    st.agenda = []
+    eng.log("Dramatic Time ends")
+    for name, f in st.fighters.items():
+        reset(f, "init_mod", "pending_init_mod", "ap", "combat_ap", "wait", "acted", "init_card")
+        if eng.sheet(name).fated and not f.dead:
+            eng.st.agenda.append(step("end_discard", name))
+    st.effects = []
+
+
+HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
+    "start": _start,
+    "next": _next,
+    "add": _add,
+    "remove": _remove,
+    "damage": _damage,
+    "heal": _heal,
+    "spend": _spend,
+    "initiative": _initiative,
+    "flip": _flip,
+    "engage": _engage,
+    "disengage": _disengage,
+    "join": _join,
+    "leave": _leave,
+    "answer": _answer,
+    "reshuffle": _reshuffle,
+    "end": _end,
+}
+TTBEngine.install(HANDLERS)
+
+__all__ = ["make_engine", "new_state", "step"]

@@ -1,0 +1,388 @@
+"""What each action does once paid (RULES.md §2.5), and `spend`, the one way actions are taken.
+
+Actions that need the table (Doctor, Impose, Trick, a disengaging strike) ask a prompt; the rest
+resolve at once. Moving away while engaged queues one optional disengaging strike per engaging enemy
+(decision A20); a hit cancels the move and the AP stay spent.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from tracker.engine.errors import Refusal
+from tracker.engine.language.commands import count, is_number
+from tracker.families.ttb import actions, conditions, damage
+from tracker.families.ttb.engine import TTBEngine, step
+from tracker.families.ttb.fate import opposed
+from tracker.families.ttb.fate.cards import parse_card
+from tracker.families.ttb.records.state import CardEffect
+from tracker.present.words import counted
+
+
+def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str], override: bool = False) -> None:
+    """`spend NAME ACTION [ARG] [override]`: check, pay, apply; or trigger a declared Wait out of turn.
+
+    ``override`` is the GM's flag of decision A31: a Fatemaster character with 0 Fate Points may take
+    Defensive Stance without paying the Fate Point in place of the discard.
+    """
+    who = eng.living(who_text)
+    key = actions.action_key(action_text)
+    f = eng.fighter(who)
+    triggered = not eng.is_active(who) and f.wait == key
+    if override and key != "defensive":
+        raise Refusal("override is the GM's flag for Defensive Stance without a Fate Point (decision A31)")
+    reason = actions.legality(eng, who, key, args, triggered=triggered, override=override)
+    if reason:
+        raise Refusal(reason)
+    target = actions.target_of(eng, who, key, args)
+    cost = 0 if triggered else actions.cost_of(eng, key, args)
+    actions.precheck(eng, who, key, args, target)
+    if triggered:
+        f.wait = None
+        cost, f.wait_ap = f.wait_ap, 0
+        eng.log(f"{who}'s Wait triggers: {actions.ACTIONS[key].title} (already paid)")
+    else:
+        actions.pay(eng, who, key, cost)
+    apply_action(eng, who, key, args, target, cost)
+
+
+def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: str | None, cost: int) -> None:
+    f = eng.fighter(who)
+    sheet = eng.sheet(who)
+    title = actions.ACTIONS[key].title
+    if key in ("walk", "run"):
+        _move(eng, who, key, args)
+    elif key == "drop_prone":
+        conditions.gain(eng, who, "prone", why="Drop Prone")
+    elif key == "stand_up":
+        conditions.lower(eng, who, "prone", None, "Stand Up")
+    elif key == "focus":
+        conditions.gain(eng, who, "focused", 1, why="Focus")
+    elif key == "pass":
+        f.pending_init_mod += 1
+        eng.log(f"{who} passes: Initiative +1 from next round")
+    elif key == "wait":
+        named = actions.action_key(args[0])
+        f.wait = named
+        f.wait_ap = cost - 1
+        f.pending_init_mod -= 1
+        eng.log(f"{who} Waits to {actions.ACTIONS[named].title}: Initiative −1 from next round")
+    elif key == "defensive":
+        _defensive(eng, who, args, cost)
+    elif key == "order":
+        assert target is not None
+        f.ordered = target
+        eng.log(f"{who} Orders {target}: it acts right after this turn")
+    elif key == "assist":
+        assert target is not None
+        _assist(eng, who, target, args)
+    elif key in ("impose", "trick"):
+        assert target is not None
+        skill = "Intimidate vs Centering" if key == "impose" else "Deceive vs Scrutiny"
+        eng.ask(
+            key,
+            f"{who} tries to {title} {target} ({skill}): pass or fail? (pass N for N Margins)",
+            ["pass", "fail"],
+            who=who,
+            target=target,
+        )
+    elif key == "doctor":
+        assert target is not None
+        tn = 20 if target == who else 15
+        eng.ask(
+            "doctor",
+            f"{who} treats {target}'s Bleeding Out: Doctor duel TN {tn} — pass or fail? (or flip)",
+            ["pass", "fail", "flip"],
+            who=who,
+            target=target,
+            tn=tn,
+            skill="doctor",
+        )
+    elif key == "reduce_burning":
+        assert target is not None
+        conditions.lower(eng, target, "burning", 1, f"{who} beats at the flames")
+    elif key == "charge":
+        assert target is not None
+        link = sorted([who, target])
+        if link not in eng.st.engagements:
+            eng.st.engagements.append(link)
+        eng.log(f"{who} charges {target}: now engaged; two (1)-AP melee attacks")
+        _attacks(eng, who, target, args[1:], "melee", 2)
+    elif key == "shoot":
+        _shoot(eng, who, args)
+        _attacks(eng, who, _target_in(eng, who, args), args, "projectile", 1)
+    elif key == "reload":
+        _reload(eng, who, args, cost)
+    elif key == "strike":
+        eng.log(f"{who} strikes" + (f" at {eng.name(args[0])}" if args and _is_name(eng, args[0]) else ""))
+        _attacks(eng, who, _target_in(eng, who, args), args[1:], "melee", 1)
+    elif key == "show":
+        assert target is not None
+        taller = eng.sheet(target).height < sheet.height
+        eng.log(
+            f"{who} Shows {target} (Athletics vs Athletics{', ⊞ for height' if taller else ''}); "
+            "a push ignores terrain and provokes no disengaging strike"
+        )
+    elif key == "quick_action":
+        f.quick_action_used = True
+        f.ap += 1
+        eng.log(f"{who} spends a Fate Point on Quick Action: {f.ap} General AP ({f.fate_points} FP left)")
+    elif key == "recovery":
+        cond = conditions.condition_key(args[0])
+        eng.log(f"{who} spends a Fate Point on Recovery ({f.fate_points} FP left)")
+        conditions.lower(eng, who, cond, None, "Recovery")
+    elif key == "second_wind":
+        eng.log(f"{who} spends a Fate Point on Second Wind ({f.fate_points} FP left)")
+        damage.heal(eng, who, 2, "Second Wind")
+    elif key == "competence":
+        eng.log(f"{who} spends a Fate Point on Competence: ⊞ on one duel ({f.fate_points} FP left)")
+    else:
+        eng.log(f"{who}: {title}" + (f" ({' '.join(args)})" if args else ""))
+
+
+def _target_in(eng: TTBEngine, who: str, args: list[str]) -> str | None:
+    """The attack's target: the first argument naming a combatant other than `who` (not a weapon)."""
+    weapons = [w.name.casefold() for w in eng.sheet(who).weapons]
+    for a in args[:1]:
+        if _is_name(eng, a) and not any(w.startswith(a.casefold()) for w in weapons):
+            target = eng.name(a)
+            return target if target != who else None
+    return None
+
+
+def attack_weapon(eng: TTBEngine, who: str, args: list[str], kind: str) -> str | None:
+    """The weapon named in `args`, else the first on file of `kind` (CONTRACT §3 "Weapons (TTB)")."""
+    weapons = eng.sheet(who).weapons
+    for a in args:
+        for w in weapons:
+            if w.name.casefold().startswith(a.casefold()):
+                return w.name
+    return next((w.name for w in weapons if w.kind == kind), None)
+
+
+def _attacks(eng: TTBEngine, who: str, target: str | None, args: list[str], kind: str, times: int) -> None:
+    """Queue `times` attack duels with the file's weapon (none without a target or a weapon on file)."""
+    if target is None:
+        return
+    weapon = attack_weapon(eng, who, args, kind)
+    if weapon is None:
+        return
+    eng.push(*[step("attack", who, f"{target}\t{weapon}") for _ in range(times)])
+
+
+def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
+    """Agenda step: the attack duel (RULES.md §2.8.1): the table answers pass N, fail, or flip.
+
+    The tracker can flip a Fated's attack on a Fatemaster character: TN = the target's Defense + Rank
+    Value (§2.2.5), acting value from the attacker's ``skills`` for the weapon's skill; and a Fated's
+    attack on a Fated, where both flip and may cheat, the lower total first (`opposed`, §2.2.4).
+    """
+    target, weapon = arg.split("\t")
+    f = eng.fighter(who)
+    if f.dead or f.unconscious or f.conditions.get("paralyzed") or eng.fighter(target).dead:
+        return
+    spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
+    tsheet = eng.sheet(target)
+    flip: dict[str, str | int | bool | list[str]] = {}
+    if eng.sheet(who).fated and not tsheet.fated and tsheet.rank_value is not None:
+        flip = {"tn": tsheet.defense + tsheet.rank_value, "skill": spec.attack_skill()}
+    else:
+        flip = opposed.offer_data(eng, who, target, spec.attack_skill())
+    how = "pass N (N Margins), fail"
+    if "tn" in flip:
+        how += f" or flip (TN {flip['tn']})"
+    elif flip:
+        how += f" or flip (both flip: {spec.attack_skill().title()} vs Defense)"
+    eng.ask(
+        "attack",
+        f"{who} attacks {target} with the {weapon} ({spec.damage}): {how}?",
+        ["pass", "fail", *(["flip"] if flip else [])],
+        who=who,
+        target=target,
+        weapon=weapon,
+        **flip,
+    )
+
+
+def resolve_attack(
+    eng: TTBEngine, who: str, target: str, weapon: str, passed: bool, margins: int, diff: int | None
+) -> None:
+    """A hit makes the weapon's damage flip with the accuracy modifier (RULES.md §2.8.1, decision A2).
+
+    With the tracker's flip the difference is known exactly; from the table's ``pass N`` the middle of
+    the N-Margin band is used (0 Margins ⊟, 1 none, 2 or more ⊞): the band edges 5 and 10 need ``damage``
+    with ``margin=D`` instead.
+    """
+    if not passed:
+        eng.log(f"{who}'s attack with the {weapon} misses {target}")
+        return
+    if eng.fighter(target).dead:
+        return
+    spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
+    modifier = damage.modifier_from_margin(diff if diff is not None else 5 * margins + 2)
+    eng.log(f"{who}'s attack with the {weapon} hits {target}")
+    damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who)
+
+
+def _is_name(eng: TTBEngine, text: str) -> bool:
+    try:
+        eng.name(text)
+    except Refusal:
+        return False
+    return True
+
+
+def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
+    """Walk or Run: leaving engagement offers each engaging enemy one disengaging strike (§2.9)."""
+    title = actions.ACTIONS[key].title
+    strikers = eng.engaged_by(who)
+    stays = any(a.casefold() in ("stay", "within", "engaged") for a in args)
+    f = eng.fighter(who)
+    if any(a.casefold() in ("hazard", "hazardous") for a in args) and not f.hazard_immune:
+        f.hazard_pending = True
+        eng.log(f"{who} moves through hazardous terrain")
+    # A pending hazard resolves when the movement ends (§2.6).
+    after = [step("hazard", who)] if f.hazard_pending else []
+    if not strikers or stays:
+        eng.log(f"{who} {title.lower()}s ({distance(eng, who, key)})")
+        eng.push(*after)
+        return
+    eng.log(f"{who} {title.lower()}s away from {', '.join(strikers)}: disengaging strikes may follow")
+    eng.push(*[step("disengage_offer", who, s) for s in strikers], step("move_done", who, key), *after)
+
+
+def distance(eng: TTBEngine, who: str, key: str) -> str:
+    """How far a Walk or Run goes, as the log says it (RULES.md §2.5 Walk, Run; §2.7 Useless Limb).
+
+    Walk moves up to the character's Walk, Run up to 2×Walk + Athletics ranks; a useless leg takes 2
+    from Walk (minimum 1). Decision (issue 9): yards are given only from a ``walk`` the file states. A
+    sheet without ``walk`` has no Walk the tracker knows, and a made-up default must not read as the
+    character's stat, so the log then names the rule instead: "up to its Walk".
+    """
+    sheet = eng.sheet(who)
+    leg = bool(eng.fighter(who).conditions.get("useless_leg"))
+    athletics = sheet.skills.get("athletics", 0)
+    if sheet.walk is not None:
+        walk = max(1, sheet.walk - 2) if leg else sheet.walk
+        return f"up to {counted(walk if key == 'walk' else 2 * walk + athletics, 'yard')}"
+    if key == "walk":
+        return "up to its Walk" + (" − 2 (useless leg; at least 1 yard)" if leg else "")
+    return "up to twice its Walk" + (f" + {athletics} (Athletics)" if athletics else "")
+
+
+def disengage_offer(eng: TTBEngine, who: str, striker: str) -> None:
+    """Agenda step: the enemy may make one disengaging strike; the GM answers (decision A20)."""
+    if not eng.can_attack(striker) or eng.fighter(who).dead:
+        return
+    eng.ask(
+        "disengaging_strike",
+        f"{striker} may make a disengaging strike on {who}: hit, miss, or no strike?",
+        ["hit", "miss", "no"],
+        who=striker,
+        mover=who,
+    )
+
+
+def move_done(eng: TTBEngine, who: str, key: str) -> None:
+    """Every strike missed or was declined: the move completes and the engagements end."""
+    before = len(eng.st.engagements)
+    eng.st.engagements = [pair for pair in eng.st.engagements if who not in pair or not eng.enemies(pair[0], pair[1])]
+    eng.log(
+        f"{who} completes the {actions.ACTIONS[key].title} and leaves "
+        f"{counted(before - len(eng.st.engagements), 'engagement')}"
+    )
+
+
+def cancel_move(eng: TTBEngine, who: str) -> None:
+    """A disengaging strike hit: no damage, the move is cancelled, its AP are lost [000:L284-286]."""
+    eng.st.agenda = [
+        s for s in eng.st.agenda if not (s.op in ("disengage_offer", "move_done", "hazard") and s.who == who)
+    ]
+    eng.log(f"{who}'s move is cancelled (no damage); the AP spent on it are lost")
+
+
+def _defensive(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
+    f = eng.fighter(who)
+    if eng.sheet(who).fated:
+        cards = [a for a in args if not is_number(a)]
+        if cards:
+            from tracker.families.ttb.fate.deck import discard_from_hand
+
+            code = discard_from_hand(eng, who, cards[0])
+            eng.log(f"{who} discards {parse_card(code).label()} for Defensive Stance")
+        else:
+            eng.ask("discard", f"{who} discards a card for Defensive Stance: which one?", list(f.hand), who=who)
+            # The stance holds once its card is gone: the agenda takes it after the answer, so the log
+            # never shows the bonus before the discard it needs.
+            eng.push(step("defensive_stance", who, cost))
+            return
+    elif f.fate_points < 1:
+        eng.log(f"GM override (decision A31): {who} takes Defensive Stance without a Fate Point to pay")
+    else:
+        f.fate_points -= 1
+        eng.log(f"{who} spends a Fate Point in place of the discard ({f.fate_points} FP left)")
+    take_stance(eng, who, cost)
+
+
+def take_stance(eng: TTBEngine, who: str, cost: int) -> None:
+    """Defensive Stance applies: Defensive +AP spent (RULES.md §2.5), once its discard (or Fate Point) is paid."""
+    conditions.gain(eng, who, "defensive", cost, why="Defensive Stance")
+
+
+def _assist(eng: TTBEngine, who: str, target: str, args: list[str]) -> None:
+    ranks = 0
+    for a in args[1:]:
+        ranks = count(a, "ranks") if is_number(a) else eng.sheet(who).skills.get(a.casefold(), 0)
+    if eng.sheet(who).subordinate:
+        ranks = (ranks + 1) // 2
+    if ranks < 1:
+        eng.log(f"{who} assists {target} but has no ranks to give: no bonus")
+        return
+    eng.fighter(target).assist = ranks
+    eng.fighter(target).assist_turns = 0
+    eng.log(f"{who} assists {target}: +{ranks} to its next duel (until the end of its next turn)")
+
+
+def _shoot(eng: TTBEngine, who: str, args: list[str]) -> None:
+    f = eng.fighter(who)
+    weapon = actions.weapon_of(eng, who, args, "projectile")
+    if weapon and weapon in f.shots:
+        f.shots[weapon] -= 1
+        eng.log(f"{who} fires the {weapon} ({counted(f.shots[weapon], 'shot')} left)")
+    else:
+        eng.log(f"{who} makes a projectile attack" + (f" with the {weapon}" if weapon else ""))
+
+
+def _reload(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
+    f = eng.fighter(who)
+    weapon = actions.weapon_of(eng, who, args, "projectile")
+    assert weapon is not None
+    spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
+    done = f.reload_progress.get(weapon, 0) + cost
+    if done >= spec.reload:
+        f.reload_progress.pop(weapon, None)
+        if spec.capacity:
+            f.shots[weapon] = spec.capacity
+        eng.log(
+            f"{who} reloads the {weapon}: ready" + (f" ({counted(spec.capacity, 'shot')})" if spec.capacity else "")
+        )
+    else:
+        f.reload_progress[weapon] = done
+        eng.log(f"{who} reloads the {weapon}: {done}/{spec.reload} AP so far")
+
+
+def resolve_contest(eng: TTBEngine, kind: str, who: str, target: str, passed: bool, margins: int) -> None:
+    """Impose or Trick after the table's answer: an effect until the start of `who`'s next turn."""
+    if not passed:
+        eng.log(f"{who}'s {kind.title()} on {target} fails")
+        return
+    magnitude = 1 + margins if kind == "impose" else 1
+    effect: Literal["impose", "trick"] = "impose" if kind == "impose" else "trick"
+    eng.st.effects.append(CardEffect(kind=effect, owner=who, target=target, magnitude=magnitude))
+    if kind == "impose":
+        eng.log(
+            f"{who} Imposes on {target}: {'⊟' * magnitude} on attacks not targeting {who} "
+            f"until the start of {who}'s next turn"
+        )
+    else:
+        eng.log(f"{who} Tricks {target}: ⊞ on attack and damage flips against it until {who}'s next turn")

@@ -1,0 +1,351 @@
+"""Exact odds of the next Fate Deck flip, from the cards actually left (RULES.md §2.2.1, §2.2.3, §2.2.4).
+
+The table knows which cards are still in the Fate Deck but not their order, so every order of the cards
+left is equally likely and a flip of K cards is a K-card combination of them, drawn without replacement.
+The chances are counted, not sampled: each is a whole number of combinations over all of them (a
+`Fraction`), in closed form (binomial coefficients over classes of cards), and a brute-force enumeration
+in the tests checks every formula against the rules.
+
+A flip of K cards (one, plus one per ⊞ or ⊟, RULES.md §2.2.3) succeeds against a target "at least V"
+(optionally "in suit S") when the card the flipper may use reaches it:
+
+- the Black Joker is forced: if it is among the cards, the flip is a 0 and fails (§2.2.1);
+- the Red Joker is 14 in any suit, and may be used despite ⊟ (§2.2.1);
+- with ⊞ (or a plain flip) the flipper uses any of the cards, so the flip reaches the target when one
+  card does;
+- with ⊟ the lowest value is kept (the flipper picks among the tied lowest), so the flip reaches "at
+  least V" when every card does, and "in suit S" when a lowest card has that suit.
+
+**A deck too short for the flip** (decision, README "The odds"): the engine flips what is left and then
+reshuffles the discard pile into a new deck for the rest (`deck.flip`, §2.2.1). The odds follow it
+exactly: the cards left are all flipped, the rest come from the discards. An empty deck reshuffles
+first, so the next flip comes from the discards. A reshuffle also draws each Fated a Twist card; the
+cheating odds count that card (drawn from the Twist Deck, or its discards when it is empty).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+from tracker.engine.errors import Refusal
+from tracker.families.ttb.fate.cards import BLACK_JOKER, RED_JOKER, SUITS, Card, parse_card
+
+#: The plain values a card can have (Ace 1 … King 13); the Red Joker is 14.
+VALUES = range(1, 14)
+RED_JOKER_VALUE = 14
+#: Net fate modifiers the odds show: ⊟⊟ … ⊞⊞ (the rules cap each side at 3, §2.2.3).
+MODIFIERS = (0, 1, 2, -1, -2)
+MAX_MODIFIER = 3
+
+
+def _c(n: int, k: int) -> int:
+    """Combinations, 0 outside the triangle (no ways to pick a negative count or more than there are)."""
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+def cards_of(codes: Iterable[str]) -> tuple[Card, ...]:
+    return tuple(parse_card(c) for c in codes)
+
+
+@dataclass(frozen=True)
+class FlipSource:
+    """Where the K cards of the next flip come from: `fixed` cards certainly (the last of a short deck),
+    then `draw` cards uniformly from `pool` (the deck, or the discards a reshuffle makes the new deck)."""
+
+    fixed: tuple[Card, ...]
+    pool: tuple[Card, ...]
+    draw: int
+    #: The flip reshuffles the discards (and so draws each Fated a Twist card, §2.2.1).
+    reshuffles: bool
+
+    @property
+    def ways(self) -> int:
+        """How many equally likely flips there are."""
+        return _c(len(self.pool), self.draw)
+
+
+def source(deck: Sequence[Card], discards: Sequence[Card], cards: int) -> FlipSource:
+    """Where a flip of `cards` cards comes from, as `deck.flip` draws them (see the module's decision)."""
+    if len(deck) >= cards:
+        return FlipSource((), tuple(deck), cards, False)
+    need = cards - len(deck)
+    if len(discards) < need:
+        raise Refusal(f"a flip of {cards} cards needs more cards than the deck and its discards hold")
+    return FlipSource(tuple(deck), tuple(discards), need, True)
+
+
+def _black(card: Card) -> bool:
+    return card.is_black_joker
+
+
+def _red(card: Card) -> bool:
+    return card.is_red_joker
+
+
+def _reaches(card: Card, value: int, suit: str | None) -> bool:
+    """A card alone meets "at least `value` [in `suit`]": the Red Joker is 14 in any suit; never the Black."""
+    if card.is_black_joker:
+        return False
+    if card.is_red_joker:
+        return value <= RED_JOKER_VALUE
+    return card.value >= value and (suit is None or card.suit == suit)
+
+
+def _count_plus(src: FlipSource, value: int, suit: str | None) -> int:
+    """Flips (neutral or ⊞) that reach the target: no Black Joker, and some card reaches it."""
+    if any(_black(c) for c in src.fixed):
+        return 0
+    pool = [c for c in src.pool if not _black(c)]
+    if any(_reaches(c, value, suit) for c in src.fixed):
+        return _c(len(pool), src.draw)
+    good = sum(1 for c in pool if _reaches(c, value, suit))
+    return _c(len(pool), src.draw) - _c(len(pool) - good, src.draw)
+
+
+def _count_minus(src: FlipSource, value: int, suit: str | None) -> int:
+    """Flips with ⊟ that reach the target: no Black Joker, and the Red Joker among them (used despite ⊟),
+    or every card at least `value` with a lowest card in `suit`."""
+    if any(_black(c) for c in src.fixed):
+        return 0
+    pool = [c for c in src.pool if not _black(c)]
+    red_usable = value <= RED_JOKER_VALUE
+    if any(_red(c) for c in src.fixed):
+        return _c(len(pool), src.draw) if red_usable else 0
+    plain = [c for c in pool if not _red(c)]
+    with_red = _c(len(plain), src.draw - 1) if red_usable and len(plain) < len(pool) else 0
+    if any(c.value < value for c in src.fixed):
+        return with_red
+    high = [c for c in plain if c.value >= value]
+    if suit is None:
+        return with_red + _c(len(high), src.draw)
+    # The lowest value m of the whole flip, and whether the card (m, suit) is among the cards: one term per m.
+    low_fixed = min((c.value for c in src.fixed), default=RED_JOKER_VALUE)
+    fixed_codes = {c.code for c in src.fixed}
+    high_codes = {c.code for c in high}
+    total = 0
+    for m in range(value, min(low_fixed, max(VALUES)) + 1):
+        at_least_m = sum(1 for c in high if c.value >= m)
+        code = f"{m}{suit}"
+        if code in fixed_codes:  # then m is the fixed cards' lowest: every drawn card must be at least m
+            total += _c(at_least_m, src.draw)
+        elif code in high_codes:  # drawn, with the rest at least m
+            total += _c(at_least_m - 1, src.draw - 1)
+    return with_red + total
+
+
+def chance(src: FlipSource, modifier: int, value: int, suit: str | None = None) -> Fraction:
+    """The chance a flip with net `modifier` (−3 … +3) reaches "at least `value`" [in `suit`]."""
+    if not -MAX_MODIFIER <= modifier <= MAX_MODIFIER:
+        raise Refusal(f"a fate modifier is at most {MAX_MODIFIER} ⊞ or ⊟ after cancelling (§2.2.3)")
+    if value <= 0:
+        value = 1  # any card but the Black Joker: every other value is at least 1
+    count = _count_minus(src, value, suit) if modifier < 0 else _count_plus(src, value, suit)
+    return Fraction(count, src.ways)
+
+
+def chance_of(src: FlipSource, code: str) -> Fraction:
+    """The chance that the card `code` (``RJ``, ``BJ``) is among the flipped cards."""
+    if any(c.code == code for c in src.fixed):
+        return Fraction(1)
+    if not any(c.code == code for c in src.pool):
+        return Fraction(0)
+    return Fraction(src.draw, len(src.pool))
+
+
+def cards_for(modifier: int) -> int:
+    """Cards a flip turns over: one, plus one per ⊞ or ⊟ (§2.2.3)."""
+    return 1 + abs(modifier)
+
+
+# --- the table of the next flip ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FlipOdds:
+    """The next flip with one net modifier: the chance of at least each value, by suit, and the Jokers."""
+
+    modifier: int
+    reshuffles: bool
+    #: value → chance of at least that value (1 … 13).
+    at_least: dict[int, Fraction]
+    #: suit letter → value → chance of at least that value in that suit (the Red Joker is every suit).
+    by_suit: dict[str, dict[int, Fraction]]
+    red_joker: Fraction
+    black_joker: Fraction
+
+
+def flip_odds(deck: Sequence[Card], discards: Sequence[Card], modifier: int) -> FlipOdds:
+    src = source(deck, discards, cards_for(modifier))
+    return FlipOdds(
+        modifier,
+        src.reshuffles,
+        {v: chance(src, modifier, v) for v in VALUES},
+        {s: {v: chance(src, modifier, v, s) for v in VALUES} for s in SUITS},
+        chance_of(src, RED_JOKER),
+        chance_of(src, BLACK_JOKER),
+    )
+
+
+# --- a duel against a TN, straight and with a cheat ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DuelOdds:
+    """A duel's chance against a TN (RULES.md §2.2.5: card value + acting value ≥ TN), straight and
+    if the Fated cheats with a card from the Control Hand (§2.2.4)."""
+
+    tn: int
+    av: int
+    modifier: int
+    straight: Fraction
+    #: None when cheating is not allowed; the reason is in `no_cheat`.
+    cheat: Fraction | None
+    no_cheat: str
+    #: Hand cards that would pass in place of a failed flip.
+    winners: tuple[str, ...]
+    reshuffles: bool
+    #: Cards in the hand the cheat would come from.
+    hand_size: int = 0
+
+
+def duel_odds(
+    deck: Sequence[Card],
+    discards: Sequence[Card],
+    tn: int,
+    av: int,
+    modifier: int = 0,
+    hand: Sequence[Card] | None = None,
+    twist: Sequence[Card] = (),
+    no_cheat: str = "",
+) -> DuelOdds:
+    """The chance that a flip with `modifier` plus `av` reaches `tn`, and with a cheat from `hand`.
+
+    A cheat replaces the flipped card with a hand card (§2.2.4): allowed only without net ⊟ and when no
+    Black Joker was flipped, so a cheat that passes turns every other failed flip into a pass. `hand` None
+    (or a `no_cheat` reason) means the flipper may not cheat. `twist` is what a reshuffle during this flip
+    would draw the flipper from (its Twist Deck, or the discards when that is empty): that card joins the
+    hand before the cheat.
+    """
+    src = source(deck, discards, cards_for(modifier))
+    need = tn - av
+    straight = chance(src, modifier, need) if need <= RED_JOKER_VALUE else Fraction(0)
+    reason = no_cheat
+    if not reason and hand is None:
+        reason = "not a Fated"
+    if not reason and modifier < 0:
+        reason = "no cheating under ⊟"
+    if reason:
+        return DuelOdds(tn, av, modifier, straight, None, reason, (), src.reshuffles)
+    assert hand is not None
+    winners = tuple(c.code for c in hand if not c.is_black_joker and c.value + av >= tn)
+    if winners:
+        hand_passes = Fraction(1)
+    elif src.reshuffles and twist:
+        hand_passes = Fraction(sum(1 for c in twist if c.value + av >= tn), len(twist))
+    else:
+        hand_passes = Fraction(0)
+    no_black = 1 - chance_of(src, BLACK_JOKER)
+    # A failed flip without the Black Joker is rescued by a passing hand card.
+    cheat = straight + hand_passes * (no_black - straight)
+    return DuelOdds(tn, av, modifier, straight, cheat, "", winners, src.reshuffles, len(hand))
+
+
+# --- a Fated vs Fated duel: both flip, both may cheat -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpposedOdds:
+    """The aggressor's chance to win a Fated vs Fated duel (RULES.md §2.2.4 last point, [000:L418]):
+    card + acting value against card + Defense, the aggressor winning ties, a Black Joker failing its side.
+    """
+
+    straight: Fraction
+    #: Only the aggressor cheats, and when both do (None: that side may not cheat).
+    aggressor_cheats: Fraction | None
+    both_cheat: Fraction | None
+    reshuffles: bool
+
+
+def _wins(a: int, av: int, d: int, dv: int) -> bool:
+    """The aggressor's card value `a` beats the defender's `d` (0 is the Black Joker), as `opposed._result`."""
+    if a == 0:
+        return False
+    if d == 0:
+        return True
+    return a + av >= d + dv
+
+
+def _values(cards: Iterable[Card]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for c in cards:
+        out[c.value] = out.get(c.value, 0) + 1
+    return out
+
+
+def _pairs(deck: Sequence[Card], discards: Sequence[Card]) -> tuple[list[tuple[int, int, int]], int, bool]:
+    """(aggressor value, defender value, ways), the number of ways, and whether a reshuffle happens:
+    the two flips are two draws, the aggressor's first, and a deck that runs out between them is
+    reshuffled from the discards, which by then hold the aggressor's card (`deck.flip`)."""
+    if len(deck) >= 2 or not deck:
+        pool = _values(deck if deck else discards)
+        if sum(pool.values()) < 2:
+            raise Refusal("a duel needs two cards, and the deck and its discards hold fewer")
+        out = [(a, d, ca * (cd - (a == d))) for a, ca in pool.items() for d, cd in pool.items()]
+        total = sum(pool.values())
+        return out, total * (total - 1), not deck
+    first = deck[0].value
+    rest = _values([*discards, deck[0]])
+    return [(first, d, cd) for d, cd in rest.items()], sum(rest.values()), True
+
+
+def _best(flipped: int, hand: Sequence[Card] | None, twist: int | None) -> int:
+    """The card a side ends with when it cheats with its best card: never off a Black Joker (§2.2.4)."""
+    if flipped == 0 or hand is None:
+        return flipped
+    return max([flipped, *(c.value for c in hand), *([twist] if twist is not None else [])])
+
+
+def _twists(twist: Sequence[Card], reshuffles: bool) -> list[tuple[int | None, int]]:
+    """The Twist card a reshuffle draws a side (value, ways), or none."""
+    if not reshuffles or not twist:
+        return [(None, 1)]
+    return list(_values(twist).items())
+
+
+def opposed_odds(
+    deck: Sequence[Card],
+    discards: Sequence[Card],
+    av: int,
+    dv: int,
+    aggressor_hand: Sequence[Card] | None,
+    defender_hand: Sequence[Card] | None,
+    aggressor_twist: Sequence[Card] = (),
+    defender_twist: Sequence[Card] = (),
+) -> OpposedOdds:
+    """The aggressor's chance to win, straight and with cheats (a hand None: that side may not cheat).
+
+    Whoever cheats first (the lower total, the defender on a tie), each side's best play is its highest
+    card: a higher card never makes its side lose, so the order of the cheats does not change who wins,
+    and the chance with cheats is the chance that the two best cards win.
+    """
+    pairs, ways, reshuffles = _pairs(deck, discards)
+    straight = Fraction(sum(w for a, d, w in pairs if _wins(a, av, d, dv)), ways)
+
+    def cheating(a_hand: Sequence[Card] | None, d_hand: Sequence[Card] | None) -> Fraction:
+        at = _twists(aggressor_twist, reshuffles) if a_hand is not None else [(None, 1)]
+        dt = _twists(defender_twist, reshuffles) if d_hand is not None else [(None, 1)]
+        won = total = 0
+        for a, d, w in pairs:
+            for ta, wa in at:
+                for td, wd in dt:
+                    total += w * wa * wd
+                    if _wins(_best(a, a_hand, ta), av, _best(d, d_hand, td), dv):
+                        won += w * wa * wd
+        return Fraction(won, total)
+
+    alone = cheating(aggressor_hand, None) if aggressor_hand is not None else None
+    both = cheating(aggressor_hand, defender_hand) if aggressor_hand is not None or defender_hand is not None else None
+    return OpposedOdds(straight, alone, both, reshuffles)

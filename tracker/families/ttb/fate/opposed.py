@@ -1,0 +1,129 @@
+"""Fated vs Fated duels the tracker flips (RULES.md §2.2.4 last point, §2.2.5; [000:L418]).
+
+When a Fated character attacks another Fated character, there is no Fatemaster TN: both flip. The
+aggressor's total (card + the weapon skill's acting value) is opposed by the defender's (card +
+Defense); the aggressor wins ties. Then each may Cheat Fate once, **the lower total first, the defender
+first on a tie** (`cards.cheat_order`): the one behind plays (or declines) first, and the other answers
+knowing that card. The attack then resolves with the final totals; the Margins are counted on the
+difference (each full 5, §2.2.5).
+
+The duel's progress rides in the prompt's data (``op_*`` keys), so an offer waits on disk like any
+prompt, and undo replays it from the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tracker.families.ttb.engine import TTBEngine
+from tracker.families.ttb.fate import cheat, deck
+from tracker.families.ttb.fate.cards import Card, cheat_order, parse_card
+from tracker.families.ttb.records.state import Prompt
+
+#: The prompt data key that marks an attack duel the tracker can flip for both Fated.
+MARK = "opposed"
+
+Data = dict[str, str | int | bool | list[str]]
+#: What a duel's result does (`answers.OUTCOMES`): passed, Margins, difference.
+Outcome = Callable[[TTBEngine, Prompt, bool, int, int | None], None]
+
+
+def offer_data(eng: TTBEngine, who: str, target: str, skill: str) -> Data:
+    """The prompt data that lets ``answer flip`` run a Fated vs Fated duel (empty when it does not apply)."""
+    if not (eng.sheet(who).fated and eng.sheet(target).fated):
+        return {}
+    return {MARK: True, "skill": skill}
+
+
+def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
+    """``answer flip``: both flip, then the cheat offers in order, then the outcome."""
+    who, target = p.who or "", str(p.data["target"])
+    skill = str(p.data.get("skill", ""))
+    sheet = eng.sheet(who)
+    bonus = eng.fighter(who).assist
+    if bonus:
+        eng.fighter(who).assist = 0
+        eng.fighter(who).assist_turns = 0
+    attack, defend = deck.flip(eng, 1)[0], deck.flip(eng, 1)[0]
+    av, dv = sheet.skills.get(skill, 0) + bonus, eng.sheet(target).defense
+    eng.log(
+        f"{who} flips {attack.label()} + {skill.title() or 'AV'} {av} = {attack.value + av}; "
+        f"{target} flips {defend.label()} + Defense {dv} = {defend.value + dv}",
+        kind="result",
+    )
+    data: Data = {
+        **p.data,
+        "op_attack": attack.code,
+        "op_defend": defend.code,
+        "op_av": av,
+        "op_dv": dv,
+        # An untrained attacker (no acting value for the skill) may not cheat (§2.2.4 [001:L19, L26]).
+        "op_offered": [] if skill in sheet.skills else [who],
+    }
+    _next_offer(eng, Prompt(kind=p.kind, question=p.question, options=p.options, who=who, data=data), outcome)
+
+
+def cheated(eng: TTBEngine, p: Prompt, value: str, outcome: Outcome) -> None:
+    """A cheat offer in the duel answered: the played card replaces that side's flip; the next may answer."""
+    data = cheat.original_data(p.data)
+    side = "op_attack" if p.who == data["op_who"] else "op_defend"
+    flipped = parse_card(str(data[side]))
+    if value.casefold() in ("no", "n", "none", "keep"):
+        eng.log(f"{p.who} keeps the {flipped.label()}")
+    else:
+        data[side] = cheat.play(eng, p.who or "", parse_card(value).code, flipped).code
+    who = str(data["op_who"])
+    original = Prompt(kind=str(p.data["cheat_of"]), question=p.question, options=[], who=who, data=data)
+    _next_offer(eng, original, outcome)
+
+
+def _totals(data: Data) -> tuple[Card, int, Card, int]:
+    attack, defend = parse_card(str(data["op_attack"])), parse_card(str(data["op_defend"]))
+    return attack, attack.value + int(str(data["op_av"])), defend, defend.value + int(str(data["op_dv"]))
+
+
+def _result(attack: Card, a_total: int, defend: Card, d_total: int) -> tuple[bool, int, int]:
+    """Passed, Margins, difference: the aggressor wins ties; a Black Joker fails its side (§2.2.1)."""
+    if attack.is_black_joker:
+        return False, 0, a_total - d_total
+    if defend.is_black_joker:
+        diff = max(a_total - d_total, 0)
+        return True, diff // 5, diff
+    diff = a_total - d_total
+    return diff >= 0, max(diff, 0) // 5, diff
+
+
+def _helps(data: Data, attacker: bool) -> Callable[[Card], bool]:
+    """Whether a hand card would do better for one side: more Margins or a hit for the aggressor, fewer
+    Margins or a miss for the defender (the offer comes only when some card could help, §2.2.4)."""
+    attack, a_total, defend, d_total = _totals(data)
+    passed, margins, _ = _result(attack, a_total, defend, d_total)
+    av, dv = int(str(data["op_av"])), int(str(data["op_dv"]))
+
+    def helps(card: Card) -> bool:
+        if attacker:
+            hit, more, _ = _result(card, card.value + av, defend, d_total)
+            return hit and (not passed or more > margins)
+        hit, fewer, _ = _result(attack, a_total, card, card.value + dv)
+        return passed and (not hit or fewer < margins)
+
+    return helps
+
+
+def _next_offer(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
+    """Offer the cheat to whoever has not had the chance, lower total first; resolve when none is left."""
+    who, target = p.who or "", str(p.data["target"])
+    data: Data = {**p.data, "op_who": who}
+    attack, a_total, defend, d_total = _totals(data)
+    before = data.get("op_offered")
+    offered = list(before) if isinstance(before, list) else []
+    for name in cheat_order(who, a_total, target, d_total):
+        if name in offered:
+            continue
+        offered.append(name)
+        data["op_offered"] = offered
+        flipped = attack if name == who else defend
+        if cheat.offer(eng, name, flipped, [flipped], 0, _helps(data, name == who), p.kind, **data):
+            return
+    passed, margins, diff = _result(attack, a_total, defend, d_total)
+    outcome(eng, Prompt(kind=p.kind, question=p.question, options=[], who=who, data=data), passed, margins, diff)

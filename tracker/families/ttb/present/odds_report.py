@@ -1,0 +1,289 @@
+"""What the Fate Deck panel and ``tracker odds`` show of the odds (`tracker.families.ttb.fate.odds` computes them).
+
+The next flip from the cards actually left: at least each value 1-13 for a plain flip and with ⊞, ⊞⊞,
+⊟, ⊟⊟, by suit for a plain flip, and the Jokers; then the duel the table is asked about (a pending
+duel prompt the tracker can flip, or ``--tn`` on the command line): straight, and if the Fated cheats
+with the Control Hand (RULES.md §2.2.4). Both read the same numbers, so the screen and the command line
+never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from tracker.engine import names
+from tracker.engine.errors import Refusal
+from tracker.families.seam import JSONObject, JSONValue, OddsOptions, OddsReport
+from tracker.families.ttb import answers
+from tracker.families.ttb.engine import TTBEngine
+from tracker.families.ttb.fate import opposed
+from tracker.families.ttb.fate.cards import SUIT_SYMBOL, SUITS, Card, net_modifier, parse_card
+from tracker.families.ttb.fate.odds import (
+    MODIFIERS,
+    VALUES,
+    DuelOdds,
+    FlipOdds,
+    OpposedOdds,
+    cards_of,
+    duel_odds,
+    flip_odds,
+    opposed_odds,
+)
+from tracker.present import view
+from tracker.present.words import percent
+
+#: How each net modifier is written in the table's row labels.
+GLYPHS = {0: "flip", 1: "⊞", 2: "⊞⊞", 3: "⊞⊞⊞", -1: "⊟", -2: "⊟⊟", -3: "⊟⊟⊟"}
+
+
+def _float(p: Fraction) -> float:
+    return float(p)
+
+
+def _deck(eng: TTBEngine) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    return cards_of(eng.st.deck), cards_of(eng.st.discards)
+
+
+def _twist(eng: TTBEngine, who: str) -> tuple[Card, ...]:
+    """What a reshuffle would draw `who` a Twist card from (§2.2.1): the Twist Deck, or its discards."""
+    f = eng.fighter(who)
+    if not eng.sheet(who).fated or f.dead:
+        return ()
+    return cards_of(f.twist_deck or f.twist_discards)
+
+
+def _hand(eng: TTBEngine, who: str) -> tuple[Card, ...] | None:
+    """The Control Hand `who` may cheat with, or None (a Fatemaster character has none)."""
+    return cards_of(eng.fighter(who).hand) if eng.sheet(who).fated and not eng.fighter(who).dead else None
+
+
+# --- the question: a duel to show --------------------------------------------------------------------
+
+
+def pending_duel(eng: TTBEngine) -> tuple[str, int, int, str, str] | None:
+    """The pending duel prompt the tracker could flip against a TN: (who, TN, acting value, what the value
+    is, why no cheat), as `answers._duel_answer` would flip it; None when no such duel waits."""
+    p = eng.st.prompt
+    if p is None or p.kind == "cheat" or "tn" not in p.data or not answers.flippable(p) or not p.who:
+        return None
+    who = p.who
+    skill = str(p.data.get("skill", ""))
+    sheet = eng.sheet(who)
+    bonus = eng.fighter(who).assist
+    av = sheet.skills.get(skill, 0) + bonus
+    label = f"{skill.title() or 'AV'} {sheet.skills.get(skill, 0)}" + (f" + Assist {bonus}" if bonus else "")
+    untrained = "" if skill in sheet.skills else f"untrained in {skill.title()}: no cheating"
+    return who, int(str(p.data["tn"])), av, label, untrained
+
+
+def pending_opposed(eng: TTBEngine) -> tuple[str, str, int, int, str] | None:
+    """A pending Fated vs Fated attack duel: (aggressor, defender, acting value, Defense, the skill)."""
+    p = eng.st.prompt
+    if p is None or p.kind == "cheat" or opposed.MARK not in p.data or not p.who:
+        return None
+    who, target = p.who, str(p.data["target"])
+    skill = str(p.data.get("skill", ""))
+    av = eng.sheet(who).skills.get(skill, 0) + eng.fighter(who).assist
+    return who, target, av, eng.sheet(target).defense, skill
+
+
+def _duel(eng: TTBEngine, who: str | None, tn: int, av: int, modifier: int, no_cheat: str) -> DuelOdds:
+    deck, discards = _deck(eng)
+    hand = _hand(eng, who) if who else None
+    twist = _twist(eng, who) if who else ()
+    return duel_odds(deck, discards, tn, av, modifier, hand, twist, no_cheat)
+
+
+def _opposed(eng: TTBEngine, who: str, target: str, av: int, dv: int, skill: str) -> OpposedOdds:
+    deck, discards = _deck(eng)
+    trained = skill in eng.sheet(who).skills  # an untrained aggressor may not cheat (§2.2.4 [001:L19, L26])
+    return opposed_odds(
+        deck,
+        discards,
+        av,
+        dv,
+        _hand(eng, who) if trained else None,
+        _hand(eng, target),
+        _twist(eng, who),
+        _twist(eng, target),
+    )
+
+
+def duel_line(who: str | None, label: str, odds: DuelOdds) -> str:
+    """``Sofia Ramos, TN 12 with Melee 5: 38 % straight, 61 % cheating with 10♦ or 13♥``."""
+    mod = f" {GLYPHS[odds.modifier]}" if odds.modifier else ""
+    head = f"{who + ', ' if who else ''}TN {odds.tn} with {label}{mod}"
+    text = f"{head}: {percent(odds.straight, True)} straight"
+    if odds.cheat is not None and odds.cheat > odds.straight:
+        cards = [parse_card(c).short() for c in odds.winners]
+        with_cards = ", ".join(cards[:-1]) + f" or {cards[-1]}" if len(cards) > 1 else "".join(cards)
+        text += f", {percent(odds.cheat, True)} cheating" + (f" with {with_cards}" if cards else "")
+    elif odds.cheat is not None:
+        text += "; cheating cannot help: " + ("no card in the hand passes" if odds.hand_size else "the hand is empty")
+    elif who and odds.no_cheat:
+        text += f" ({odds.no_cheat})"
+    if odds.reshuffles:
+        text += "; the flip reshuffles the deck"
+    return text
+
+
+def opposed_line(who: str, target: str, av: int, dv: int, skill: str, odds: OpposedOdds) -> str:
+    """``Sofia vs Ash: Melee 3 vs Defense 5 — 45 % straight, 60 % if both cheat``."""
+    text = f"{who} vs {target}: {skill.title() or 'AV'} {av} vs Defense {dv} — {percent(odds.straight, True)} straight"
+    if odds.aggressor_cheats is not None:
+        text += f", {percent(odds.aggressor_cheats, True)} if {who} cheats"
+    if odds.both_cheat is not None:
+        text += f", {percent(odds.both_cheat, True)} if both cheat"
+    if odds.reshuffles:
+        text += "; the flips reshuffle the deck"
+    return text
+
+
+# --- the table of the next flip ----------------------------------------------------------------------
+
+
+def flips(eng: TTBEngine) -> dict[int, FlipOdds]:
+    deck, discards = _deck(eng)
+    return {m: flip_odds(deck, discards, m) for m in MODIFIERS}
+
+
+def table(eng: TTBEngine, table_flips: Mapping[int, FlipOdds], duels: list[str]) -> view.OddsView:
+    """The next flip as the panel shows it: ≥ 1-13 and the Jokers across, one row per modifier, then one
+    per suit; the duels the table is asked about above it."""
+    st = eng.st
+    plain = table_flips[0]
+    rows = [
+        view.OddsRow(
+            GLYPHS[m],
+            (*(percent(f.at_least[v]) for v in VALUES), percent(f.red_joker), percent(f.black_joker)),
+        )
+        for m, f in table_flips.items()
+    ]
+    rows += [view.OddsRow(SUIT_SYMBOL[s], (*(percent(plain.by_suit[s][v]) for v in VALUES), "", "")) for s in SUITS]
+    left = f"{len(st.deck)} cards left" if st.deck else "the deck is empty: the flip reshuffles"
+    head = view.BlockWriter()
+    for line in duels:
+        head.line(line)
+    notes = view.BlockWriter()
+    notes.line("RJ, BJ: a Joker among the cards · ♥♠♣♦: one card of that suit (or the Red Joker)", "dim")
+    columns = (*(str(v) for v in VALUES), "RJ", "BJ")
+    title = f"Next flip, % at least · {left}"
+    return view.OddsView(title, "≥", columns, tuple(rows), notes.block(), True, head.block())
+
+
+def panel(eng: TTBEngine) -> view.OddsView:
+    """The Fate Deck panel's odds: the next flip, and the duel the table is asked about, if any."""
+    notes = []
+    duel = pending_duel(eng)
+    if duel is not None:
+        who, tn, av, label, untrained = duel
+        notes.append(duel_line(who, label, _duel(eng, who, tn, av, 0, untrained)))
+    fight = pending_opposed(eng)
+    if fight is not None:
+        who, target, av, dv, skill = fight
+        notes.append(opposed_line(who, target, av, dv, skill, _opposed(eng, who, target, av, dv, skill)))
+    return table(eng, flips(eng), notes)
+
+
+# --- tracker odds FILE … -------------------------------------------------------------------------------
+
+
+def _chances(values: Mapping[int, Fraction]) -> JSONObject:
+    return {str(v): _float(p) for v, p in values.items()}
+
+
+def flip_json(f: FlipOdds) -> JSONObject:
+    return {
+        "modifier": f.modifier,
+        "cards": 1 + abs(f.modifier),
+        "reshuffles": f.reshuffles,
+        "at_least": _chances(f.at_least),
+        "suits": {SUITS[s].lower(): _chances(values) for s, values in f.by_suit.items()},
+        "red_joker": _float(f.red_joker),
+        "black_joker": _float(f.black_joker),
+    }
+
+
+def duel_json(who: str | None, odds: DuelOdds) -> JSONObject:
+    return {
+        "who": who,
+        "tn": odds.tn,
+        "av": odds.av,
+        "modifier": odds.modifier,
+        "straight": _float(odds.straight),
+        "cheat": None if odds.cheat is None else _float(odds.cheat),
+        "no_cheat": odds.no_cheat or None,
+        "winning_cards": list(odds.winners),
+        "reshuffles": odds.reshuffles,
+    }
+
+
+def _int(options: OddsOptions, key: str) -> int | None:
+    value = options.get(key)
+    return value if isinstance(value, int) else None
+
+
+def report(eng: TTBEngine, options: OddsOptions) -> OddsReport:
+    """``tracker odds FILE [--tn N (--av N | --who NAME --skill SKILL)] [--who NAME] [--plus N] [--minus N]``."""
+    tn = _int(options, "tn")
+    duel_keys = [k for k in ("av", "skill", "who", "plus", "minus") if k in options]
+    if tn is None and duel_keys:
+        raise Refusal(f"--{duel_keys[0]} goes with --tn (the table shows ⊞ and ⊟ already)")
+    who = names.resolve(str(options["who"]), list(eng.sheets)) if "who" in options else None
+    table_flips = flips(eng)
+    notes: list[str] = []
+    data: dict[str, JSONValue] = {
+        "deck": {"left": len(eng.st.deck), "discards": len(eng.st.discards), "reshuffles": eng.st.reshuffles},
+        "flips": [flip_json(f) for f in table_flips.values()],
+    }
+    duel: JSONObject | None = None
+    if tn is not None:
+        av, label, untrained = _acting_value(eng, options, who)
+        modifier = net_modifier(_int(options, "plus") or 0, _int(options, "minus") or 0)
+        odds = _duel(eng, who, tn, av, modifier, untrained)
+        notes.append(duel_line(who, label, odds))
+        duel = duel_json(who, odds)
+    else:
+        pending = pending_duel(eng)
+        if pending is not None:
+            who, tn, av, label, untrained = pending
+            odds = _duel(eng, who, tn, av, 0, untrained)
+            notes.append(duel_line(who, label, odds))
+            duel = duel_json(who, odds)
+        fight = pending_opposed(eng)
+        if fight is not None:
+            a, d, av, dv, skill = fight
+            o = _opposed(eng, a, d, av, dv, skill)
+            notes.append(opposed_line(a, d, av, dv, skill, o))
+            data["opposed"] = {
+                "aggressor": a,
+                "defender": d,
+                "av": av,
+                "defense": dv,
+                "straight": _float(o.straight),
+                "aggressor_cheats": None if o.aggressor_cheats is None else _float(o.aggressor_cheats),
+                "both_cheat": None if o.both_cheat is None else _float(o.both_cheat),
+                "reshuffles": o.reshuffles,
+            }
+    data["duel"] = duel
+    return OddsReport(table(eng, table_flips, notes), data)
+
+
+def _acting_value(eng: TTBEngine, options: OddsOptions, who: str | None) -> tuple[int, str, str]:
+    """The acting value, how to name it, and why no cheat: ``--av N``, or ``--skill`` from `who`'s sheet."""
+    av = _int(options, "av")
+    if av is not None:
+        if "skill" in options:
+            raise Refusal("give --av or --skill, not both")
+        return av, f"AV {av}", ""
+    if "skill" not in options:
+        raise Refusal("--tn needs the acting value: --av N, or --who NAME --skill SKILL")
+    if who is None:
+        raise Refusal("--skill reads the acting value from a sheet: add --who NAME")
+    skill = str(options["skill"]).casefold()
+    skills = {k.casefold(): (k, v) for k, v in eng.sheet(who).skills.items()}
+    if skill not in skills:
+        return 0, f"{skill.title()} 0", f"untrained in {skill.title()}: no cheating"
+    key, value = skills[skill]
+    return value, f"{key.title()} {value}", ""

@@ -1,0 +1,294 @@
+"""The Through the Breach parts of the encounter file (RULES.md §2.1): ranks, combatants, weapons and
+the table's ``[settings]``.
+
+They live in the TTB package, not in `tracker.engine.records.model`, so that the shared file layer imports neither
+family: a 2d20 encounter then never loads the TTB cards, and the two families stay independent (the
+import-linter contract in pyproject.toml checks it).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from tracker.engine.errors import Refusal
+from tracker.engine.records.conditions import CombatantEntry, ConditionCatalogue
+from tracker.engine.records.model import ConditionValue, Located, Strict, raise_located
+from tracker.engine.records.record import CheckInfo, Field, field_validator, model_validator
+from tracker.families.ttb.fate.cards import parse_card, parse_damage_profile
+
+#: Rank bands of Fatemaster characters, RULES.md §2.1 [000:L419-424].
+RANKS: tuple[tuple[str, int, int, int], ...] = (
+    # name, lowest rank value, highest rank value, starting Fate Points
+    ("Peon", 1, 4, 0),
+    ("Minion", 5, 6, 1),
+    ("Enforcer", 7, 8, 2),
+    ("Henchman", 9, 11, 3),
+    ("Master", 12, 13, 4),
+    ("Tyrant", 14, 14, 5),
+)
+RANK_NAMES = tuple(r[0].lower() for r in RANKS)
+
+
+def rank_of(rank_value: int) -> str:
+    """The rank name a Rank Value falls in (the tracker stores the value and derives the rank)."""
+    for name, low, high, _ in RANKS:
+        if low <= rank_value <= high:
+            return name
+    raise ValueError(f"Rank Value {rank_value} is outside 1-14")
+
+
+def starting_fate_points(rank_value: int) -> int:
+    """Fate Points a Fatemaster character starts with, by rank [000:L419-424]."""
+    for _, low, high, points in RANKS:
+        if low <= rank_value <= high:
+            return points
+    raise ValueError(f"Rank Value {rank_value} is outside 1-14")
+
+
+#: Armor is at most +3, though the Fatemaster may exceed it: more is accepted with a warning (RULES.md
+#: §2.1, decision A27, from 001:L123).
+MAX_ARMOR = 3
+
+
+def hand_problems(hand: list[str]) -> list[Located]:
+    """What is wrong with a starting Control Hand, each at its entry (RULES.md §2.2.2).
+
+    Every card must be a card; each card is in the hand once (a Twist Deck holds each card once); and no
+    Joker: the Control Hand is drawn from the Twist Deck [000:L167], whose 13 cards are valued 1-13
+    [001:L25], so a Joker of the Fate Deck never reaches it.
+    """
+    problems: list[Located] = []
+    seen: set[str] = set()
+    for n, text in enumerate(hand):
+        try:
+            card = parse_card(text)
+        except Refusal as exc:
+            problems.append(((n,), str(exc)))
+            continue
+        if card.is_red_joker or card.is_black_joker:
+            problems.append(((n,), f"a Control Hand never holds a Joker ('{text}'): it is drawn from the Twist Deck"))
+        elif card.code in seen:
+            problems.append(((n,), f"'{text}' is in the hand twice"))
+        seen.add(card.code)
+    return problems
+
+
+EndOfTurnEffect = Literal["burning", "poison", "suffocating", "bleeding_out"]
+END_OF_TURN_DEFAULT: tuple[EndOfTurnEffect, ...] = ("burning", "poison", "suffocating", "bleeding_out")
+
+
+class TTBSettings(Strict):
+    """``[settings]`` for Through the Breach: every option RULES.md §5.1 marks as a table choice.
+
+    Each default is the recommended decision of RULES.md; the README lists them.
+    """
+
+    #: Combat AP per turn, spent only on Combat actions before General AP (§2.4, decision A4).
+    combat_ap: int = Field(default=1, ge=0, le=3)
+    #: Armor reduces condition damage such as Burning (decision A15; minimum 1 still applies).
+    armor_vs_conditions: bool = True
+    #: Poison on a non-Living character: "apply" with a warning, or "block" (decision A29).
+    poison_non_living: Literal["apply", "block"] = "apply"
+    #: Flips the rules need (critical, Suffocating damage, hazards): "prompt" the table for a card
+    #: (the answer may be ``flip``), or "auto" to flip from the tracker's Fate Deck at once.
+    flips: Literal["prompt", "auto"] = "prompt"
+    #: Cheating Fate (§2.2.4): after a Fated's flip made by the tracker (a duel answered ``flip``, a
+    #: Fated attacker's damage flip) the engine offers the hand's cards that would help. Off for tables
+    #: that cheat at the table and type the final card.
+    offer_cheat: bool = True
+    #: 1E option: re-check unconsciousness at every round end while at 0 Wounds or less (decision A10).
+    recheck_unconscious_each_round: bool = False
+    #: Damage flip of hazardous terrain (§2.6: "usually 1/2/3").
+    hazard_damage: str = "1/2/3"
+    #: TN of the Athletics challenge for swimming in rough water (§2.6; the seeds give no number).
+    rough_water_tn: int = Field(default=10, ge=1)
+    #: Order of end-of-turn effects (decision A14); expiries always run last.
+    end_of_turn_order: list[EndOfTurnEffect] = Field(default_factory=lambda: list(END_OF_TURN_DEFAULT))
+
+    @field_validator("hazard_damage")
+    @classmethod
+    def _profile(cls, value: str) -> str:
+        if parse_damage_profile(value) is None:
+            raise ValueError("must be weak/moderate/severe damage, e.g. '1/2/3'")
+        return value
+
+    @field_validator("end_of_turn_order")
+    @classmethod
+    def _all_four_once(cls, value: list[str]) -> list[str]:
+        if sorted(value) != sorted(["burning", "poison", "suffocating", "bleeding_out"]):
+            raise ValueError("must list burning, poison, suffocating and bleeding_out, each once")
+        return value
+
+
+class Weapon(Strict):
+    """A readied weapon (§2.1 ``readied_weapons``)."""
+
+    name: str = Field(min_length=1)
+    kind: Literal["melee", "projectile"] = "melee"
+    range: int = Field(default=1, ge=0)
+    damage: str = "1/2/3"
+    #: AP needed to reload (0: never needs reloading); AP may be spread over turns (§2.5 Reload).
+    reload: int = Field(default=0, ge=0)
+    #: Shots before a reload is needed; absent means the tracker does not count shots.
+    capacity: int | None = Field(default=None, ge=1)
+    #: The skill of the attack duel the tracker flips (`answer flip`): its acting value is read from the
+    #: combatant's ``skills``; default "melee" for melee weapons and "pistol" for projectile ones.
+    skill: str | None = None
+
+    def attack_skill(self) -> str:
+        """The ``skills`` key of this weapon's attack duel."""
+        return (self.skill or ("melee" if self.kind == "melee" else "pistol")).casefold()
+
+    @field_validator("damage")
+    @classmethod
+    def _wms(cls, value: str) -> str:
+        if parse_damage_profile(value) is None:
+            raise ValueError("damage must be weak/moderate/severe, e.g. '2/3/5'")
+        return value
+
+
+class TwistSuits(Strict):
+    """A Twist Deck described by the character's suit choices (13 cards, values 1-13) [001:L25]."""
+
+    defining: Literal["rams", "crows", "tomes", "masks"] = "rams"
+    ascendant: Literal["rams", "crows", "tomes", "masks"] = "crows"
+    center: Literal["rams", "crows", "tomes", "masks"] = "tomes"
+    descendant: Literal["rams", "crows", "tomes", "masks"] = "masks"
+
+    def cards(self) -> list[str]:
+        """Defining suit on 1, 5, 9, 13; ascendant 2, 6, 10; center 3, 7, 11; descendant 4, 8, 12."""
+        by_slot = [self.defining, self.ascendant, self.center, self.descendant]
+        return [f"{v}{by_slot[(v - 1) % 4][0].upper()}" for v in range(1, 14)]
+
+
+class TTBCombatant(CombatantEntry):
+    """One ``[[combatants]]`` entry for Through the Breach (RULES.md §2.1)."""
+
+    name: str = Field(min_length=1)
+    side: str | None = None
+    kind: Literal["fated", "fatemaster"] = "fatemaster"
+    #: Optional: when given, rank_value must fall in its band (Minion 5-6 …), decision A26.
+    rank: Literal["peon", "minion", "enforcer", "henchman", "master", "tyrant"] | None = None
+    rank_value: int | None = Field(default=None, ge=1, le=14)
+    initiative: int = 0
+    speed: int = 0
+    wounds: int = Field(ge=1)
+    #: Wounds left at the start of the fight when not all of them (RULES.md §2.1 ``wounds_current``, which
+    #: may be 0 or less): what ``tracker carry`` writes for a party member hurt in an earlier fight.
+    wounds_left: int | None = None
+    defense: int = 0
+    willpower: int = 0
+    #: Walk in yards. Absent: unknown to the tracker, and the log says "up to its Walk" instead of
+    #: presenting a default as the character's stat (`tracker.families.ttb.effects.distance`).
+    walk: int | None = Field(default=None, ge=0)
+    #: Charge in yards; "--" (written as the string) means the character cannot Charge.
+    charge: int | Literal["--"] = 5
+    height: int = Field(default=2, ge=0)
+    armor: int = Field(default=0, ge=0)
+    living: bool = True
+    subordinate: bool = False
+    #: Who may Order this subordinate (§2.5 Order); any character may when absent.
+    controller: str | None = None
+    fate_points: int | None = Field(default=None, ge=0)
+    #: Readied melee weapon's engagement range in yards; 0 means no melee weapon readied.
+    melee_range: int = Field(default=1, ge=0)
+    twist_deck: TwistSuits | list[str] | None = None
+    #: The Control Hand at the start; absent means "draw 3 at the start of Dramatic Time".
+    hand: list[str] | None = None
+    #: Acting values the tracker adds when the GM answers a duel prompt with ``flip``.
+    skills: dict[str, int] = Field(default_factory=dict)
+    weapons: list[Weapon] = Field(default_factory=list)
+    ignores_critical_effects: bool = False
+    surprised: bool = False
+    base_general_ap: int = Field(default=2, ge=0, le=5)
+    conditions: dict[str, ConditionValue] = Field(default_factory=dict)
+    gm_only: bool = False
+    notes: str = ""
+
+    @classmethod
+    def condition_catalogue(cls) -> ConditionCatalogue:
+        from tracker.families.ttb.catalogue import CONDITIONS, STATES, condition_key
+
+        return condition_key, CONDITIONS, STATES
+
+    @field_validator("rank_value")
+    @classmethod
+    def _rank_band(cls, value: int | None, info: CheckInfo) -> int | None:
+        """A Rank Value must fall in its rank's band when the rank is named (decision A26)."""
+        rank = info.data.get("rank")
+        if value is not None and rank is not None:
+            for title, low, high, _ in RANKS:
+                if title.lower() == rank and not low <= value <= high:
+                    band = f"{low}-{high}" if low != high else f"{low}"
+                    raise ValueError(f"a {title} has Rank Value {band}, not {value}")
+        return value
+
+    @field_validator("hand")
+    @classmethod
+    def _real_cards(cls, value: list[str] | None) -> list[str] | None:
+        """A bad card in the hand is a problem of the file at that entry, not a refusal at start."""
+        raise_located(hand_problems(value or []))
+        return value
+
+    @model_validator(mode="after")
+    def _living_only(self) -> TTBCombatant:
+        """Bleeding Out, Intoxicated and Suffocating only affect Living characters (§2.7.1, C2).
+
+        Reported at the ``conditions`` key (the errors of a model validator carry their key: `located`)."""
+        from tracker.families.ttb.catalogue import CONDITIONS
+
+        if not self.living:
+            held = [CONDITIONS[k].title for k in self.conditions if k in CONDITIONS and CONDITIONS[k].living == "only"]
+            if held:
+                verb = "affects" if len(held) == 1 else "affect"
+                message = f"{', '.join(held)} only {verb} Living characters; {self.name} has living = false"
+                raise_located([(("conditions",), message)])
+        return self
+
+    @model_validator(mode="after")
+    def _wounds_left(self) -> TTBCombatant:
+        """Wounds left never exceed the Wounds (healing stops at the maximum, RULES.md §2.8.3, A38)."""
+        if self.wounds_left is not None and self.wounds_left > self.wounds:
+            raise_located([(("wounds_left",), f"wounds_left is {self.wounds_left}, above wounds ({self.wounds})")])
+        return self
+
+    @model_validator(mode="after")
+    def _kind_rules(self) -> TTBCombatant:
+        """Rank is for Fatemaster characters, the Control Hand for Fated ones; each problem at its key
+        (a missing rank_value at the combatant's header)."""
+        problems: list[Located] = []
+        if self.kind == "fatemaster":
+            if self.rank_value is None:
+                problems.append(((), "a Fatemaster character needs rank_value (Peon 1-4 … Tyrant 14)"))
+        else:
+            if self.rank_value is not None or self.rank is not None:
+                key = "rank_value" if self.rank_value is not None else "rank"
+                problems.append(
+                    ((key,), "rank and rank_value are for Fatemaster characters; Fated flip for initiative")
+                )
+            if self.fate_points is not None:
+                problems.append(
+                    (("fate_points",), "fate_points are for Fatemaster characters (Fated have a Control Hand)")
+                )
+        raise_located(problems)
+        return self
+
+    @property
+    def fated(self) -> bool:
+        return self.kind == "fated"
+
+    @property
+    def side_name(self) -> str:
+        return self.side or ("players" if self.fated else "fatemaster")
+
+    def rank_title(self) -> str | None:
+        return None if self.rank_value is None else rank_of(self.rank_value)
+
+    def enforcer_or_higher(self) -> bool:
+        """Fate Point abilities are for non-subordinate Enforcers and up [000:L394]."""
+        return self.rank_value is not None and self.rank_value >= 7 and not self.subordinate
+
+    def twist_cards(self) -> list[str]:
+        if isinstance(self.twist_deck, list):
+            return list(self.twist_deck)
+        return (self.twist_deck or TwistSuits()).cards()

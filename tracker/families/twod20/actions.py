@@ -1,0 +1,314 @@
+"""2d20 turn bookkeeping (RULES.md §3.5): Major, Minor, Free and Reaction actions and their limits.
+
+1 Major + 1 Minor per turn; extra Minors for 1 Momentum (or +1 Threat; NPCs spend 1 Threat), each
+Minor once per turn and only on one's own turn; at most 2 Majors per round; Reactions 1 per round and
+never on one's own turn (or escalating Heat under Infinity, B23). `legality` says why not, unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from tracker.engine import names
+from tracker.engine.errors import Refusal
+from tracker.families.twod20 import pools
+from tracker.families.twod20.engine import TwoD20Engine
+from tracker.families.twod20.records.state import Grant
+
+#: Zones a movement action lets `move` cover this turn (RULES.md §3.6 [004:L1476, L1494]; [003:L573-581]).
+MOVE_ZONES = {"movement": 1, "rush": 1, "sprint": 2}
+
+#: +2[CD] Cover or Morale from actions (RULES.md §3.5.1 [004:L1488-1489, L1529]).
+GRANTS: dict[str, tuple[Literal["cover", "morale"], ...]] = {
+    "defend": ("cover",),
+    "bolster": ("morale",),
+    "hit_the_dirt": ("cover", "morale"),
+}
+GRANT_DICE = 2
+
+Kind = Literal["major", "minor", "free", "reaction", "spend"]
+
+
+@dataclass(frozen=True)
+class Action:
+    title: str
+    kind: Kind
+    summary: str = ""
+    movement: bool = False
+
+
+ACTIONS: dict[str, Action] = {
+    "attack": Action("Attack", "major"),
+    "aid": Action("Aid", "major", "Patient within Reach removes stress."),
+    "assist": Action("Assist", "major"),
+    "create_advantage": Action("Create Advantage", "major"),
+    "overcome": Action("Overcome", "major"),
+    "pass": Action("Pass", "major", "No Major; with no Minor either, the turn is not used."),
+    "protect": Action("Protect", "major"),
+    "ready": Action("Ready", "major"),
+    "recover": Action("Recover", "major"),
+    "rush": Action("Rush", "major", "Move 1 zone + 1 per Momentum; once per round.", movement=True),
+    "sprint": Action("Sprint", "major", "Infinity: move within Long range; tests +1 until next turn.", True),
+    "skill_test": Action("Skill Test", "major"),
+    "treat": Action("Treat", "major"),
+    "withdraw": Action("Withdraw", "major", "Infinity: move to Close range without Retaliate.", True),
+    "brace": Action("Brace", "major", "Infinity: steady an Unwieldy weapon."),
+    "exploit": Action("Exploit", "major", "Infinity: find a weakness to exploit at once."),
+    "cast": Action("Cast a Spell", "major", "Secret War: needs the Prepare minor first."),
+    "catch_breath": Action("Catch Breath", "major", "Secret War: Will + Resilience D2; stress or a weapon effect."),
+    "command": Action("Command", "major", "Secret War: command a character under your control."),
+    "create_truth": Action("Create Truth", "major", "Secret War: a skill test D2 for an advantage."),
+    "go_prone": Action("Go Prone", "major", "Secret War: hit the dirt (Prone)."),
+    "stabilise": Action("Stabilise", "major", "Secret War: Coordination + Medicine D2, prevents dying."),
+    "aim": Action("Aim", "minor"),
+    "bolster": Action("Bolster", "minor"),
+    "defend": Action("Defend", "minor"),
+    "disengage": Action("Disengage", "minor", "Leave an enemy's Reach within the zone."),
+    "draw_item": Action("Draw Item", "minor"),
+    "drop_prone": Action("Drop Prone", "minor"),
+    "stand": Action("Stand", "minor"),
+    "interact": Action("Interact", "minor"),
+    "movement": Action("Movement", "minor", "Within Medium range; not with an enemy in Reach.", True),
+    "prepare": Action("Prepare", "minor"),
+    "absterge": Action("Absterge", "minor", "Infinity: rid oneself of a condition (not Fatigued)."),
+    "swap_ammo": Action("Swap Ammo", "minor"),
+    "transmit": Action("Transmit", "minor", "Infinity: an Infowar transmission."),
+    "shift": Action("Shift", "free"),
+    "speak": Action("Speak", "free"),
+    "drop": Action("Drop Item", "free"),
+    "adjust": Action("Adjust", "free"),
+    "hit_the_dirt": Action("Hit the Dirt", "reaction"),
+    "defence": Action("Defence", "reaction"),
+    "guard": Action("Guard", "reaction"),
+    "retaliate": Action("Retaliate", "reaction"),
+    "return_fire": Action("Return Fire", "reaction"),
+    "covering_fire": Action("Covering Fire", "reaction"),
+    "swift": Action("Swift Action", "spend", "2 Momentum: an extra Major Action this turn."),
+    "surge": Action("Surge of Activity", "spend", "1 Fortune: an extra Major Action this turn."),
+    "undefeated": Action("Undefeated", "spend", "1 Fortune: no longer Defeated."),
+}
+
+
+def kind_of(eng: TwoD20Engine, key: str) -> Kind:
+    """The action's kind under the profile (Infinity's Drop Prone is Free [003:L171-176])."""
+    return "free" if key in eng.profile.free_actions else ACTIONS[key].kind
+
+
+def offered(eng: TwoD20Engine) -> dict[str, Action]:
+    """The actions the encounter's profile offers (RULES.md §3.5.1-§3.5.3), in catalogue order."""
+    return {key: act for key, act in ACTIONS.items() if key in eng.profile.actions}
+
+
+def action_key(text: str, eng: TwoD20Engine | None = None) -> str:
+    """The catalogue key of an action typed as the GM types it, among the profile's actions when `eng` is given."""
+    key = names.normalise(text)
+    table = offered(eng) if eng is not None else ACTIONS
+    prone = "drop_prone" if "drop_prone" in table else "go_prone"
+    try:
+        return names.resolve({"move": "movement", "prone": prone}.get(key, key), table, what="action")
+    except Refusal as exc:  # name the actions the way the GM types them
+        raise Refusal(str(exc).replace("_", "-")) from None
+
+
+def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
+    """Why `who` may not take `key` now, or None."""
+    a = eng.fighter(who)
+    act = replace(ACTIONS[key], kind=kind_of(eng, key))
+    if key not in eng.profile.actions:
+        return f"{act.title} is not an action of the {eng.profile.name} profile"
+    own = eng.st.active == who and eng.st.phase == "turn"
+    if a.dead:
+        return f"{who} is dead"
+    if a.unconscious:
+        return f"{who} is unconscious: no actions"
+    if act.kind == "reaction":
+        if own:
+            return "a Reaction is never taken on one's own turn"
+        if eng.profile.reactions == "one" and a.reactions >= 1:
+            return f"{who} has already reacted this round"
+        if a.defeated:
+            return f"{who} is Defeated: one Free Action per turn only"
+        staggered = eng.profile.staggered_reaction_point and a.conditions.get("staggered")
+        if staggered and eng.sheet(who).pc and a.fortune < 1:
+            return f"{who} is Staggered: a Reaction also costs 1 {_point(eng)} and {who} has none"
+        return None
+    if key == "drop_prone" and a.conditions.get("prone"):
+        return f"{who} is already Prone"
+    if key == "undefeated":
+        if not a.defeated:
+            return f"{who} is not Defeated"
+        if a.yielded:
+            return f"{who} yielded this scene: no revival until the scene ends"
+        if a.fortune < 1:
+            return f"{who} has no {eng.profile.meta_currency.title()}"
+        return None
+    if act.kind != "free" and not own:
+        return f"it is not {who}'s turn" + (f" ({eng.st.active} is acting)" if eng.st.active else "")
+    if a.conditions.get("stunned") and own and not a.stun_delayed:
+        return f"{who} is Stunned: no actions this turn"
+    if a.defeated:
+        if act.kind != "free":
+            return f"{who} is Defeated: one Free Action per turn only"
+        if a.free_actions >= 1:
+            return f"{who} is Defeated and has taken its one Free Action"
+        return None
+    if act.kind == "major":
+        if a.majors >= 2:
+            return f"{who} has taken 2 Major Actions this round (the most by any means)"
+        if a.majors_turn >= a.majors_allowed:
+            return f"{who} has taken its Major Action this turn (Swift Action or Fortune for another)"
+        if act.movement and a.conditions.get("prone"):
+            return f"{who} is Prone: no movement Major Actions"
+        if key == "cast" and "prepare" not in a.minors:
+            return f"{who} must take the Prepare minor before casting a spell [002:L83]"
+        if key == "go_prone" and a.conditions.get("prone"):
+            return f"{who} is already Prone"
+        if key == "rush" and (a.rush_used or "movement" in a.minors):
+            return f"{who} cannot Rush: once per round, and not after the Movement minor"
+        if a.conditions.get("staggered") and not eng.sheet(who).pc and eng.st.threat < 1:
+            return f"{who} is Staggered: a Standard Action costs 1 {eng.pool_name} and the pool is empty"
+    if act.kind == "minor":
+        if key in a.minors:
+            return f"{who} has already taken {act.title} this turn (each Minor once per turn)"
+        if key == "movement" and eng.in_reach_of_enemy(who) and eng.profile.leave_reach == "disengage":
+            return f"{who} is within Reach of {', '.join(eng.in_reach_of_enemy(who))}: Disengage instead of Movement"
+        if key == "disengage" and not eng.in_reach_of_enemy(who):
+            return f"{who} is not within Reach of an enemy"
+        if key == "stand" and not a.conditions.get("prone"):
+            return f"{who} is not Prone"
+        if eng.profile.prone_stand_exclusive and {key, *a.minors} >= {"stand", "drop_prone"}:
+            return "Drop Prone and Stand are not both taken in one turn"
+        if a.minors and not eng.sheet(who).pc and eng.st.threat < 1:
+            return f"an extra Minor costs 1 {eng.pool_name}; the pool is empty"
+    if key in ("swift", "surge") and a.majors + a.majors_allowed - a.majors_turn >= 2:
+        return f"{who} can take no more than 2 Major Actions this round: no extra one to gain (B8, B31)"
+    if key == "swift" and eng.sheet(who).pc and eng.st.momentum < 2:
+        return "Swift Action costs 2 Momentum"
+    if key == "surge" and a.fortune < 1:
+        return f"{who} has no {eng.profile.meta_currency.title()}"
+    return None
+
+
+def _point(eng: TwoD20Engine) -> str:
+    return eng.profile.meta_currency.title().rstrip("s")
+
+
+def _leave_reach(eng: TwoD20Engine, who: str, provokes: bool) -> None:
+    """Moving away ends `who`'s Reach with enemies; under Infinity that provokes Retaliate unless it is a
+    Withdraw [003:L567-570], B22."""
+    foes = eng.in_reach_of_enemy(who)
+    if not foes:
+        return
+    eng.st.reach = [p for p in eng.st.reach if who not in p or not eng.enemies(p[0], p[1])]
+    if provokes:
+        eng.log(f"{who} leaves the Reach of {', '.join(foes)}: Retaliate may follow (no Withdraw)")
+    else:
+        eng.log(f"{who} withdraws from the Reach of {', '.join(foes)} without provoking Retaliate")
+
+
+def _grant_target(eng: TwoD20Engine, who: str, key: str, args: list[str]) -> tuple[str, list[str]]:
+    """Defend and Bolster may name an ally (`spend Kit defend Ada`); otherwise the actor itself."""
+    if key not in ("defend", "bolster") or not args:
+        return who, args
+    try:
+        ally = eng.living(args[0])
+    except Refusal:
+        return who, args
+    if eng.enemies(who, ally):
+        raise Refusal(f"{ally} is an enemy of {who}: {ACTIONS[key].title} is for oneself or an ally")
+    return ally, args[1:]
+
+
+def _grant(eng: TwoD20Engine, who: str, target: str, key: str) -> None:
+    """Store the +2[CD] until the start of the actor's next turn (B18; Hit the Dirt [004:L1529])."""
+    b = eng.fighter(target)
+    for kind in GRANTS[key]:
+        b.granted.append(Grant(kind=kind, dice=GRANT_DICE, source=ACTIONS[key].title, until=who))
+    gained = " and ".join(f"+{GRANT_DICE}[CD] {kind.title()}" for kind in GRANTS[key])
+    eng.log(f"{target} gains {gained} until the start of {who}'s next turn")
+
+
+def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -> None:
+    who = eng.living(who_text)
+    key = action_key(action_text, eng)
+    reason = legality(eng, who, key)
+    if reason:
+        raise Refusal(reason)
+    target, args = _grant_target(eng, who, key, args)
+    a = eng.fighter(who)
+    act = replace(ACTIONS[key], kind=kind_of(eng, key))
+    if act.kind == "major":
+        if a.conditions.get("staggered"):
+            pools.pay(eng, who, 1, "Staggered: a Standard Action")
+        a.majors += 1
+        a.majors_turn += 1
+        a.move_budget += MOVE_ZONES.get(key, 0)
+        if key == "rush":
+            a.rush_used = True
+        elif key in ("sprint", "withdraw"):
+            _leave_reach(eng, who, provokes=key == "sprint")
+            a.sprinted = key == "sprint"
+        elif key == "go_prone":
+            a.conditions["prone"] = True
+        # Only a turn whose one Major is the Pass can be deferred (RULES.md §3.4 rule 6).
+        a.deferred = key == "pass" and a.majors_turn == 1
+        eng.log(f"{who}: {act.title} (Major {a.majors} this round)" + (f" — {' '.join(args)}" if args else ""))
+    elif act.kind == "minor":
+        if a.minors:
+            pools.pay(eng, who, 1, f"an extra Minor ({act.title})")
+        a.minors.append(key)
+        if key == "drop_prone":
+            a.conditions["prone"] = True
+        elif key == "stand":
+            a.conditions.pop("prone", None)
+        elif key == "disengage":
+            eng.st.reach = [p for p in eng.st.reach if who not in p or not eng.enemies(p[0], p[1])]
+        eng.log(f"{who}: {act.title} (Minor)" + (f" — {' '.join(args)}" if args else ""))
+        if key == "movement":
+            a.move_budget += MOVE_ZONES["movement"]
+            _leave_reach(eng, who, provokes=True)
+        if key in GRANTS:
+            _grant(eng, who, target, key)
+    elif act.kind == "free":
+        a.free_actions += 1
+        if key == "drop_prone":
+            a.conditions["prone"] = True
+        eng.log(f"{who}: {act.title} (Free)")
+    elif act.kind == "reaction":
+        staggered = eng.profile.staggered_reaction_point and bool(a.conditions.get("staggered"))
+        if staggered and not eng.sheet(who).pc:
+            pools.check_pay(eng, who, a.reactions + 2, "Staggered: a Reaction and its extra point")
+        a.reactions += 1
+        if staggered and eng.sheet(who).pc:
+            pools.fortune(eng, who, -1, "Staggered: a Reaction costs a point as well as Heat")
+        elif staggered:
+            pools.threat(eng, -1, f"{who} is Staggered: a Reaction costs 1 more {eng.pool_name}")
+        if eng.profile.reactions == "escalating":
+            cost = a.reactions
+            if eng.sheet(who).pc:
+                pools.threat(eng, cost, f"{who}'s Reaction #{cost} this round")
+            else:
+                if eng.st.threat < cost:
+                    a.reactions -= 1
+                    raise Refusal(f"Reaction #{cost} costs {cost} {eng.pool_name}; the pool holds {eng.st.threat}")
+                pools.threat(eng, -cost, f"{who}'s Reaction #{cost} this round")
+        if key == "hit_the_dirt":
+            a.conditions["prone"] = True
+        eng.log(f"{who}: {act.title} (Reaction {a.reactions} this round)")
+        if key in GRANTS:
+            _grant(eng, who, target, key)
+    elif key == "swift":
+        pools.pay(eng, who, 2, "Swift Action")
+        a.majors_allowed += 1
+        eng.log(f"{who} takes a Swift Action: another Major Action this turn at +1 Difficulty")
+    elif key == "surge":
+        pools.fortune(eng, who, -1, "Surge of Activity")
+        a.majors_allowed += 1
+        eng.log(f"{who}: Surge of Activity — another Major Action this turn")
+    elif key == "undefeated":
+        pools.fortune(eng, who, -1, "Undefeated")
+        a.defeated = False
+        a.dying = False
+        a.revived = True
+        eng.log(f"{who} is no longer Defeated (nor Dying); the next Harm defeats again")

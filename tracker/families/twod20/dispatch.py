@@ -1,0 +1,397 @@
+"""The 2d20 System: a fresh state from the setup, and one GM command applied to it (CONTRACT.md §3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
+
+from tracker.engine.errors import Refusal
+from tracker.engine.language.commands import Command, count, signed_int
+from tracker.engine.language.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
+from tracker.engine.records.model import located_error
+from tracker.families.twod20 import actions, conditions, harm, order, pools, resume, roster, turns
+from tracker.families.twod20.dice import rolls as dice
+from tracker.families.twod20.engine import TwoD20Engine
+from tracker.families.twod20.profiles import resolve_profile
+from tracker.families.twod20.records.state import TwoD20State
+from tracker.families.twod20.zones import ZoneMap
+from tracker.present.words import counted
+
+if TYPE_CHECKING:
+    from tracker.families.twod20.present.views import TwoD20Encounter
+    from tracker.families.twod20.records.file import TwoD20File
+
+
+def new_state(setup: TwoD20File, seed: int) -> TwoD20State:
+    """The state before `start`: no stress taken, the file's harms, fatigue, conditions and zones, and the
+    pools the scene will start with (``momentum``/``threat`` before ``start`` change them, CONTRACT.md §3)."""
+    profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
+    zones = ZoneMap(setup.zones)
+    fighters = {c.name: roster.fighter_for(c, profile, zones) for c in setup.combatants}
+    momentum, threat = pools.starting(setup)
+    return TwoD20State(seed=seed, fighters=fighters, momentum=momentum, threat=threat)
+
+
+def open_engine(setup: TwoD20File, state: Mapping[str, object] | None, seed: int) -> TwoD20Encounter:
+    """A fresh engine from the setup (no saved state), or one over a saved ``[state]``, validated here: its
+    types, then everything it names against the setup (`tracker.families.twod20.resume`)."""
+    if state is None:
+        return make_engine(setup, new_state(setup, seed))
+    st = TwoD20State.model_validate(state)
+    profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
+    problems = resume.state_problems(setup, st, profile)
+    if problems:
+        raise located_error("state", problems, state)
+    return make_engine(setup, st)
+
+
+def make_engine(setup: TwoD20File, state: TwoD20State) -> TwoD20Encounter:
+    """The engine over `state`, as the family seam sees it (`TwoD20Encounter`)."""
+    from tracker.families.twod20.present.views import TwoD20Encounter
+
+    return TwoD20Encounter(setup, state)
+
+
+def _start(eng: TwoD20Engine, cmd: Command) -> None:
+    """scene_start: pools, Fortune, initiative scores if used, round 1 (RULES.md §3.13)."""
+    st = eng.st
+    eng.require_not_started()
+    if not any(eng.can_take_turn(n) for n in eng.sheets):
+        raise Refusal("nobody is able to act")
+    info = eng.setup.encounter
+    if st.phase == "setup":
+        # The pools were set from the file when the encounter opened, changed since by any momentum/threat.
+        pcs = sum(1 for c in eng.setup.combatants if c.pc)
+        why = "" if info.threat is not None else f" (2 per player character, {pcs})"
+        eng.log(f"Scene begins: {info.name} — Momentum {st.momentum}, {eng.pool_name} {st.threat}{why}")
+    else:
+        st.scene += 1
+        for a in st.fighters.values():
+            a.yielded = False
+        eng.log(f"Scene {st.scene} begins")
+    st.phase = "handover"
+    st.last_actor = None
+    st.kept_by = None
+    if eng.order_rule == "initiative":
+        order.roll_initiative(eng)
+    order.begin_round(eng, initiator=True)
+
+
+def _next(eng: TwoD20Engine, cmd: Command) -> None:
+    eng.require_started()
+    if eng.st.phase != "turn" or eng.st.active is None:
+        raise Refusal("no turn is open: answer the hand-over with pick or keep")
+    turns.end_turn(eng)
+    order.after_turn(eng)
+
+
+def _pick(eng: TwoD20Engine, cmd: Command) -> None:
+    eng.require_started()
+    use_threat = len(cmd.args) > 1 and cmd.args[1].casefold() in ("threat", "heat")
+    if len(cmd.args) > 1 and not use_threat:
+        raise Refusal(f"usage: {cmd.verb} NAME [threat]")
+    order.pick(eng, cmd.args[0], keep=cmd.verb == "keep", use_threat=use_threat)
+
+
+def _amount(cmd: Command) -> int | None:
+    return count(cmd.args[2], "the amount") if len(cmd.args) > 2 else None
+
+
+def _add(eng: TwoD20Engine, cmd: Command) -> None:
+    conditions.gain(eng, eng.living(cmd.args[0]), cmd.args[1], _amount(cmd))
+
+
+def _remove(eng: TwoD20Engine, cmd: Command) -> None:
+    conditions.lose(eng, eng.living(cmd.args[0]), cmd.args[1], _amount(cmd))
+
+
+def _damage(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    total = count(cmd.args[1], "damage")
+    # Options and flags were checked by the 2d20 command table (`tracker.engine.language.verbs`): only known
+    # ones arrive.
+    opts = dict(cmd.options)
+    flags = set(cmd.flags) - {"no-armor"}
+    # Counts of dice (and of Effects, which dice roll) are bounded: a Persistent 100000000 would roll forever.
+    effects = {k: count(v, k, dice.MAX_CHALLENGE_DICE) for k, v in opts.items() if k in EFFECT_OPTIONS}
+    for f in flags & set(EFFECT_FLAGS):
+        effects.setdefault(f, 1)
+    attacker = eng.name(opts["from"]) if "from" in opts else None
+    hit = harm.Hit(
+        total=total,
+        icons=count(opts.get("icons", "0"), "icons", dice.MAX_CHALLENGE_DICE),
+        track=opts.get("track", "mental" if "mental" in flags else None),
+        mental="mental" in flags,
+        effects=effects,
+        cover=count(opts["cover"], "cover", dice.MAX_CHALLENGE_DICE) if "cover" in opts else None,
+        soak=count(opts.get("soak", "0"), "soak"),
+        attacker=attacker,
+        ignore_soak="ignore-soak" in flags or "no-armor" in cmd.flags,
+        yield_="yield" in flags,
+    )
+    harm.resolve_track(eng, name, hit)
+    if hit.yield_ and not eng.sheet(name).pc:
+        raise Refusal("only player characters may yield (voluntary Defeat)")
+    harm.damage(eng, name, hit)
+
+
+def _heal(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    amount = count(cmd.args[1], "stress to remove")
+    harm.recover(eng, name, amount, cmd.options.get("track"))
+
+
+def _spend(eng: TwoD20Engine, cmd: Command) -> None:
+    eng.require_started()
+    actions.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
+
+
+def _move(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    zone = eng.zones.resolve(cmd.args[1])
+    a = eng.fighter(name)
+    if a.zone == zone:
+        raise Refusal(f"{name} is already in {zone}")
+    foes = eng.in_reach_of_enemy(name)
+    if foes and eng.profile.leave_reach == "disengage":
+        raise Refusal(f"{name} is within Reach of {', '.join(foes)}: Disengage first (B22)")
+    if foes:
+        eng.log(f"{name} leaves the Reach of {', '.join(foes)}: Retaliate may follow unless it Withdraws")
+    before = a.zone
+    distance = eng.zones.distance(before, zone) if before else None
+    limit = eng.profile.max_move_zones
+    if distance is not None and limit and distance > limit:
+        raise Refusal(f"{zone} is {distance} zones away: Extreme range is not reached in a single action [003:L584]")
+    warning = _move_warning(eng, name, distance)
+    a.zone = zone
+    eng.st.reach = [p for p in eng.st.reach if name not in p]
+    eng.log(
+        f"{name} moves {'from ' + before + ' ' if before else ''}to {zone}"
+        + (f" ({distance} zone{'s' if distance != 1 else ''})" if distance is not None else "")
+    )
+    if warning:
+        eng.log(warning)
+
+
+def _move_warning(eng: TwoD20Engine, name: str, distance: int | None) -> str:
+    """On the mover's own turn, whether its movement actions cover `distance` (RULES.md §3.6): Movement 1 zone,
+    Rush 1 + 1 per Momentum, Sprint 2; Hindered (or Prone under Infinity) one fewer. A warning, not a
+    refusal: the GM may overrule (terrain, talents, Momentum spent on the Rush)."""
+    if distance is None or eng.st.active != name or eng.st.phase != "turn":
+        return ""
+    a = eng.fighter(name)
+    hindered = bool(a.conditions.get("hindered")) or (eng.profile.prone_hindered and bool(a.conditions.get("prone")))
+    budget = max(0, a.move_budget - (1 if hindered else 0))
+    a.move_budget = max(0, a.move_budget - distance)
+    if distance <= budget:
+        return ""
+    why = " (Hindered: one zone fewer)" if hindered else ""
+    if a.conditions.get("prone") and not hindered:
+        why = " (Prone: no movement Major Actions)"
+    return (
+        f"Warning: {name} moves {distance} zone{'s' if distance != 1 else ''} but its movement actions this turn "
+        f"allow {budget}{why}: take Movement/Rush/Sprint or spend Momentum on the Rush (the GM may allow it)"
+    )
+
+
+def _reach(eng: TwoD20Engine, cmd: Command) -> None:
+    a, b = eng.living(cmd.args[0]), eng.living(cmd.args[1])
+    if a == b:
+        raise Refusal("a character is always within its own Reach")
+    if eng.fighter(a).zone != eng.fighter(b).zone:
+        raise Refusal(f"{a} and {b} are not in the same zone: Reach is within a zone")
+    pair = sorted([a, b])
+    if pair in eng.st.reach:
+        raise Refusal(f"{a} and {b} are already within Reach")
+    eng.st.reach.append(pair)
+    eng.log(f"{a} is within Reach of {b}")
+
+
+def _pool(eng: TwoD20Engine, cmd: Command) -> None:
+    """``momentum ±N`` / ``threat ±N``; before ``start`` they change the pools the scene starts with."""
+    delta = signed_int(cmd.args[0], cmd.verb.title())
+    why = " ".join(cmd.args[1:]) or "GM"
+    if cmd.verb == "momentum":
+        pools.momentum(eng, delta, why)
+    else:
+        pools.threat(eng, delta, why)
+
+
+def _end(eng: TwoD20Engine, cmd: Command) -> None:
+    """scene_end (RULES.md §3.13): stress clears, Momentum −1, the untreated Dying die."""
+    eng.require_started()
+    st = eng.st
+    st.prompt = None
+    st.active = None
+    st.phase = "ended"
+    eng.log("Scene ends")
+    for name, a in st.fighters.items():
+        if a.dying and not a.stabilized and not a.dead:
+            harm._die(eng, name, "Dying at the end of the scene without medical attention")
+        if eng.profile.stress_recovery == "scene_end" and any(a.stress.values()):
+            a.stress = dict.fromkeys(a.stress, 0)
+        a.acted = False
+        a.deferred = False
+        a.yielded = False  # voluntary Defeat blocks revival only for the rest of that scene [004:L1886]
+        a.conditions.pop("stunned", None)
+        a.granted = []  # Cover/Morale from actions lasts at most until a next turn (RULES.md §3.13)
+        # Effects counted in rounds and turns end with the conflict (judgement; RULES.md is silent).
+        if a.persistent or a.burning_rounds:
+            a.persistent = []
+            a.conditions.pop("persistent", None)
+            a.burning_rounds = 0
+            a.conditions.pop("burning", None)
+            eng.log(f"{name}'s Persistent and Burning damage end with the scene")
+    if eng.profile.stress_recovery == "scene_end":
+        eng.log("All stress is recovered")
+    if st.momentum:
+        pools.momentum(eng, -min(eng.profile.momentum_decay, st.momentum), "end of the scene")
+
+
+def _roll(eng: TwoD20Engine, cmd: Command) -> None:
+    """`roll NAME TN D [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat] [spend=K]`: a d20 test.
+
+    The options were parsed, and unknown ones refused, by the 2d20 command table (`tracker.engine.language.verbs`).
+    `spend=K` spends K of the test's Momentum at once (e.g. Bonus Damage) before the rest is saved to the
+    group pool under its cap [004:L510, L530]; more than the test generated is refused, and the dice drawn
+    for it are put back (the same roll with a smaller K gives the same faces).
+    """
+    name = eng.living(cmd.args[0])
+    tn = count(cmd.args[1], "TN")
+    difficulty = count(cmd.args[2], "Difficulty")
+    opts = cmd.options
+    bought = count(opts.get("bought", "0"), "bought dice")
+    cost = dice.bought_dice_cost(bought)
+    faces = [count(x, "face") for x in opts["faces"].split(",")] if "faces" in opts else None
+    focus = count(opts["focus"], "focus") if "focus" in opts else None
+    rng_range = count(opts.get("range", "1"), "complication range")
+    spent = count(opts["spend"], "Momentum to spend") if "spend" in opts else None
+    draws = eng.st.draws
+    # Everything that can refuse comes before the pools change (a refused roll leaves the state as it was).
+    pools.check_pay(eng, name, cost, f"{bought} bought d20")
+    result = dice.roll_pool(
+        eng.st, tn, difficulty, dice=2 + bought, focus=focus, complication_range=rng_range, faces=faces
+    )
+    if spent is not None and spent > result.momentum:
+        eng.st.draws = draws  # nothing changed: the same roll replays the same faces
+        raise Refusal(f"spend={spent}: the test generates only {result.momentum} Momentum ({result.describe()})")
+    if cost:
+        if eng.sheet(name).pc and opts.get("pay") not in ("threat", "heat") and eng.st.momentum < cost:
+            from_pool = eng.st.momentum
+            if from_pool:
+                pools.momentum(eng, -from_pool, f"{name} buys d20s")
+            pools.threat(eng, cost - from_pool, f"{name} buys d20s")
+        else:
+            pools.pay(eng, name, cost, f"{bought} bought d20", use_threat=opts.get("pay") in ("threat", "heat"))
+    eng.log(f"{name} tests: {result.describe()}", kind="result")
+    left = result.momentum
+    if spent:
+        left -= spent
+        eng.log(f"{name} spends {spent} of the test's Momentum at once (e.g. Bonus Damage); {left} left")
+    if left:
+        if eng.sheet(name).pc:
+            cap = eng.profile.momentum_max
+            lost = eng.st.momentum + left - cap
+            if lost > 0 and spent is None:
+                eng.log(
+                    f"{name}'s test would waste {lost} Momentum over the cap of {cap}: spend it now "
+                    f"('undo', then the same roll with spend={lost} replays the same dice)"
+                )
+            pools.momentum(eng, left, f"{name}'s test")
+        else:
+            eng.log(
+                f"{name} (NPC) has {left} Momentum to spend now; unspent, the GM may bank it "
+                f"as {eng.pool_name} ('threat +{left}')"
+            )
+
+
+def _challenge(eng: TwoD20Engine, cmd: Command) -> None:
+    n = count(cmd.args[0], "the number of dice", dice.MAX_CHALLENGE_DICE)
+    faces = [count(x, "face") for x in cmd.options["faces"].split(",")] if "faces" in cmd.options else None
+    roll = dice.roll_challenge(eng.st, n, faces)
+    eng.log(f"{roll.describe()}", kind="result")
+
+
+def _treat(eng: TwoD20Engine, cmd: Command) -> None:
+    """`treat NAME KIND [N]`: mark Harms treated (no penalty; they still count, B42)."""
+    name = eng.living(cmd.args[0])
+    kind = cmd.args[1].casefold()
+    a = eng.fighter(name)
+    n = _amount(cmd) or 1
+    have = a.harms.get(kind, 0) - a.treated.get(kind, 0)
+    if have < n:
+        raise Refusal(f"{name} has {have} untreated {kind.title()}(s)")
+    a.treated[kind] = a.treated.get(kind, 0) + n
+    eng.log(f"{name}: {counted(n, kind.title())} treated (they still count toward Defeat)")
+
+
+def _stabilize(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    a = eng.fighter(name)
+    if not a.dying:
+        raise Refusal(f"{name} is not Dying")
+    a.stabilized = True
+    a.dying = False
+    eng.log(f"{name} is stabilized: alive, still Defeated")
+
+
+def _revive(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    a = eng.fighter(name)
+    if not a.defeated:
+        raise Refusal(f"{name} is not Defeated")
+    if a.yielded:
+        raise Refusal(f"{name} yielded this scene: it cannot be revived until the scene ends")
+    a.defeated = False
+    a.dying = False
+    a.revived = True
+    eng.log(f"{name} is revived: no longer Defeated; the next Harm defeats again")
+
+
+def _fortune(eng: TwoD20Engine, cmd: Command) -> None:
+    name = eng.living(cmd.args[0])
+    if not eng.sheet(name).pc:
+        raise Refusal(f"{name} is an NPC: no {eng.profile.meta_currency.title()}")
+    pools.fortune(eng, name, signed_int(cmd.args[1], "Fortune"), " ".join(cmd.args[2:]) or "GM")
+
+
+def _join(eng: TwoD20Engine, cmd: Command) -> None:
+    roster.join(eng, cmd)
+
+
+def _leave(eng: TwoD20Engine, cmd: Command) -> None:
+    roster.leave(eng, cmd.args[0])
+
+
+def _answer(eng: TwoD20Engine, cmd: Command) -> None:
+    if eng.st.prompt is None:
+        raise Refusal("there is no question to answer")
+    raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
+
+
+HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
+    "start": _start,
+    "next": _next,
+    "pick": _pick,
+    "keep": _pick,
+    "add": _add,
+    "remove": _remove,
+    "damage": _damage,
+    "heal": _heal,
+    "spend": _spend,
+    "move": _move,
+    "reach": _reach,
+    "momentum": _pool,
+    "threat": _pool,
+    "end": _end,
+    "roll": _roll,
+    "challenge": _challenge,
+    "treat": _treat,
+    "stabilize": _stabilize,
+    "revive": _revive,
+    "fortune": _fortune,
+    "join": _join,
+    "leave": _leave,
+    "answer": _answer,
+}
+TwoD20Engine.install(HANDLERS)

@@ -1,0 +1,91 @@
+"""The 2d20 engine object: the shared `Engine` plus the profile, the zone map and the lookups 2d20 rules use."""
+
+from __future__ import annotations
+
+from tracker.engine.errors import Refusal
+from tracker.engine.kernel import Engine
+from tracker.families.twod20.profiles import Profile, resolve_profile
+from tracker.families.twod20.records.file import TwoD20File
+from tracker.families.twod20.records.sheet import TwoD20Combatant
+from tracker.families.twod20.records.state import Fighter, TwoD20State
+from tracker.families.twod20.zones import AttackDifficulty, ZoneMap
+
+
+class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
+    """One 2d20 encounter's setup and live state, with its profile and zone map; the rule modules act on it."""
+
+    PLAY = "the scene"
+
+    def __init__(self, setup: TwoD20File, state: TwoD20State) -> None:
+        super().__init__(setup, state)
+        self.profile: Profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
+        self.zones = ZoneMap(setup.zones)
+        self.order_rule = setup.encounter.action_order or "alternating"
+
+    def can_take_turn(self, name: str) -> bool:
+        """The dead, the unconscious and those who left take no turns; the Defeated still do (one Free
+        Action) [004:L1872]."""
+        a = self.fighter(name)
+        return not a.dead and not a.unconscious and name not in self.st.left
+
+    def in_reach_of_enemy(self, name: str) -> list[str]:
+        out = []
+        for x, y in self.st.reach:
+            other = y if x == name else x if y == name else None
+            if other and self.enemies(name, other) and not self.fighter(other).dead:
+                out.append(other)
+        return out
+
+    def tracks(self, name: str) -> dict[str, int]:
+        """Each stress track's maximum after Fatigue (−1 per point on the first track, RULES.md §3.10.3)."""
+        sheet = self.sheets[name]
+        base = {self.profile.default_track: sheet.stress} if isinstance(sheet.stress, int) else dict(sheet.stress)
+        fatigue = self.fighter(name).fatigue
+        first = next(iter(base))
+        base[first] = max(0, base[first] - fatigue)
+        return base
+
+    @property
+    def pool_name(self) -> str:
+        return self.profile.gm_pool.title()
+
+
+def attack_check(
+    eng: TwoD20Engine, attacker: str, target: str, weapon_range: str | None, kind: str = "ranged"
+) -> AttackDifficulty:
+    """The range category and Difficulty from `attacker` to `target`, each modifier in its notes (C37)."""
+    from tracker.families.twod20.zones import attack_difficulty
+
+    a, t = eng.fighter(attacker), eng.fighter(target)
+    if a.zone is None or t.zone is None:
+        raise Refusal("both need a zone for a range")
+    distance = eng.zones.distance(a.zone, t.zone)
+    if distance is None:
+        raise Refusal(f"{t.zone} cannot be reached from {a.zone}")
+    base = {"melee": eng.profile.melee_base_difficulty, "mental": eng.profile.mental_base_difficulty}.get(
+        kind, eng.profile.ranged_base_difficulty
+    )
+    result = attack_difficulty(
+        kind,
+        distance,
+        weapon_range,
+        base,
+        attacker_in_reach=bool(eng.in_reach_of_enemy(attacker)),
+        target_prone=bool(t.conditions.get("prone")),
+        prone_step=eng.profile.prone_ranged_difficulty,
+        ranged_step_rule=eng.profile.ranged_step_rule,
+    )
+    # The attacker's own state adds to every test it makes: Dazed +1 [003:L413] and, under Infinity, +1 until
+    # its next turn after a Sprint [003:L579-581]. The screens show them so the GM reads one number.
+    extra = [(1, "Dazed +1")] if a.conditions.get("dazed") else []
+    if a.sprinted:
+        extra.append((1, "Sprinted +1 until its next turn"))
+    difficulty = result.difficulty + sum(n for n, _ in extra)
+    return AttackDifficulty(result.range, difficulty, (*result.notes, *(text for _, text in extra)))
+
+
+def range_report(eng: TwoD20Engine, attacker: str, target: str, weapon_range: str | None, kind: str = "ranged") -> str:
+    """What the screens show: the range category and Difficulty from `attacker` to `target` (C37)."""
+    result = attack_check(eng, attacker, target, weapon_range, kind)
+    notes = "; ".join(result.notes)
+    return f"{result.range.title()} range, Difficulty {result.difficulty}" + (f" ({notes})" if notes else "")

@@ -1,0 +1,309 @@
+"""Damage, resistance, stress, Harm, Defeat, Dying and death (RULES.md §3.8-§3.10).
+
+`damage` follows the SRD order: Vicious adds to the total, resistance (persistent + rolled
+conditional − Piercing) comes off, stress fills the track, the threshold rule gives Harms, and only
+then, if stress got through (B41) and at least one Effect was rolled, the damage effects apply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tracker.engine.errors import Refusal
+from tracker.families.twod20 import pools
+from tracker.families.twod20.dice import rolls as dice
+from tracker.families.twod20.engine import TwoD20Engine
+from tracker.families.twod20.records.state import Persistent
+from tracker.present.words import counted, plural
+
+PHYSICAL = ("stress", "vigour")
+
+
+def harms_from(taken_before: int, stress: int, maximum: int, threshold: int = 5, per_5: bool = False) -> int:
+    """Harms from one hit by the SRD threshold rule (§3.10.1, C28); `per_5` is the literal Infinity screen."""
+    if stress <= 0:
+        return 0
+    if per_5:
+        return stress // threshold + (1 if taken_before < maximum <= taken_before + stress else 0)
+    if taken_before >= maximum:
+        return 2 if stress >= threshold else 1
+    count = 1 if stress >= threshold else 0
+    if taken_before + stress >= maximum:
+        count += 1
+    return count
+
+
+@dataclass
+class Hit:
+    """One damage instance as the command gives it."""
+
+    total: int
+    icons: int = 0
+    track: str | None = None
+    mental: bool = False
+    effects: dict[str, int] = field(default_factory=dict)
+    cover: int | None = None
+    soak: int = 0
+    attacker: str | None = None
+    ignore_soak: bool = False
+    yield_: bool = False
+    why: str = ""
+
+
+def resolve_track(eng: TwoD20Engine, name: str, hit: Hit) -> tuple[str, str, str]:
+    """(track, harm kind, resistance field) for a hit: physical by default; `mental` or a track name."""
+    tracks = {t: (h, r) for t, h, r in eng.profile.tracks}
+    have = eng.tracks(name)
+    if hit.track:
+        if hit.track in ("mental", "physical", "digital"):
+            wanted = {"physical": 0, "mental": 1, "digital": 2}[hit.track]
+            if len(eng.profile.tracks) == 1:
+                if hit.track == "digital":
+                    raise Refusal(f"profile {eng.profile.name} has no digital track")
+                t, h, r = eng.profile.tracks[0]
+                return (t, eng.profile.mental_harm, "courage") if hit.track == "mental" else (t, h, r)
+            t, h, r = eng.profile.tracks[wanted]
+            if t not in have:
+                raise Refusal(f"{name} has no {t} track")
+            return t, h, r
+        if hit.track not in have:
+            raise Refusal(f"{name} has no '{hit.track}' track (tracks: {', '.join(have)})")
+        h, r = tracks.get(hit.track, ("wound", "armor"))
+        return hit.track, h, r
+    t, h, r = eng.profile.tracks[0]
+    if t not in have:
+        t = next(iter(have))
+        h, r = tracks.get(t, ("wound", "armor"))
+    return t, h, r
+
+
+def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
+    """Apply one hit to `name` with every rule of §3.8-§3.10."""
+    sheet = eng.sheet(name)
+    a = eng.fighter(name)
+    track, harm_kind, resist_field = resolve_track(eng, name, hit)
+    if hit.mental and len(eng.profile.tracks) == 1:
+        harm_kind, resist_field = eng.profile.mental_harm, "courage"
+    icons = hit.icons
+    fx = hit.effects
+    total = hit.total + fx.get("vicious", 0) * icons
+    label = f"{hit.why}: " if hit.why else ""
+    if hit.ignore_soak:
+        resist, detail = 0, "ignoring Soak"
+    else:
+        persistent = int(getattr(sheet, resist_field, 0))
+        dice_count = (
+            hit.cover
+            if hit.cover is not None
+            else (sheet.morale if resist_field == "courage" else sheet.cover if resist_field == "armor" else 0)
+        )
+        # Cover/Morale granted by Defend, Bolster or Hit the Dirt until it expires (RULES.md §3.5.1, §3.13).
+        kind = {"armor": "cover", "courage": "morale"}.get(resist_field)
+        granted = [g for g in a.granted if g.kind == kind]
+        dice_count += sum(g.dice for g in granted)
+        rolled = dice.roll_challenge(eng.st, dice_count) if dice_count else None
+        conditional = rolled.total if rolled else 0
+        if rolled and a.conditions.get("prone") and eng.profile.prone_bonus_momentum > 1 and resist_field == "armor":
+            conditional += 2 * rolled.icons  # Infinity: +2 Soak per Effect on Cover Soak while Prone (B37)
+        pierce = fx.get("piercing", 0) * icons
+        resist = max(0, persistent + conditional + hit.soak - pierce)
+        parts = [f"{resist_field} {persistent}"]
+        if rolled:
+            extra = "".join(f" incl. +{g.dice} {g.source}" for g in granted)
+            parts.append(f"{'cover' if resist_field == 'armor' else 'morale'}{extra} {rolled.describe()}")
+        if hit.soak:
+            parts.append(f"+{hit.soak}")
+        if pierce:
+            parts.append(f"Piercing −{pierce}")
+        detail = "resistance " + " ".join(parts) + f" = {resist}"
+    stress = total - resist
+    vic = f" (Vicious +{fx.get('vicious', 0) * icons})" if fx.get("vicious") and icons else ""
+    if stress <= 0:
+        eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: no stress, no further effect")
+        return
+    maximum = eng.tracks(name)[track]
+    before = a.stress.get(track, 0)
+    a.stress[track] = min(maximum, before + stress)
+    count = harms_from(before, stress, maximum, eng.profile.harm_threshold, eng.profile.harm_per_5_stress)
+    if icons and fx.get("intense") and count:
+        count += 1
+    shown = _stress_text(eng, name, track)
+    harms = ""
+    if count and _yields(eng, name, hit.yield_):
+        # The log says what is applied: a yielding PC suffers only 1 Harm (§3.10.2).
+        harms = f", 1 {harm_kind.title()} (yields: {count} reduced to 1)" if count > 1 else f", 1 {harm_kind.title()}"
+    elif count:
+        harms = f", {counted(count, harm_kind.title())}"
+    eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown}){harms}")
+    if count:
+        suffer(eng, name, harm_kind, count, yielded=hit.yield_)
+    if icons and not a.dead:
+        _effects(eng, name, hit, track)
+    elif not a.dead:
+        for effect in ("stun", "knockdown"):
+            if effect in fx:
+                eng.log(f"{effect.title()} does not trigger: no Effect rolled")
+
+
+def _stress_text(eng: TwoD20Engine, name: str, track: str) -> str:
+    maximum = eng.tracks(name)[track]
+    taken = eng.fighter(name).stress.get(track, 0)
+    if eng.profile.stress_display == "remaining":
+        return f"{track.title()} {maximum - taken}/{maximum} left"
+    return f"{track.title()} {taken}/{maximum}"
+
+
+def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
+    """Damage effects, each needing ≥1 Effect rolled (§3.8)."""
+    a = eng.fighter(name)
+    sheet = eng.sheet(name)
+    fx = hit.effects
+    icons = hit.icons
+    survive, move = max(1, sheet.skill("survive")), max(1, sheet.skill("move"))
+    if "stun" in fx and icons >= survive:
+        if a.conditions.get("stunned"):
+            eng.log(f"{name} is already Stunned (Stun does not stack)")
+        else:
+            a.conditions["stunned"] = True
+            a.stun_delayed = eng.st.active == name and eng.st.phase == "turn"
+            eng.log(f"{name} is Stunned: no actions on its next turn")
+    elif "stun" in fx:
+        eng.log(f"Stun does not trigger: {counted(icons, 'Effect')}, {name}'s Survive needs {survive}")
+    if "knockdown" in fx and icons >= move and not a.conditions.get("prone"):
+        a.conditions["prone"] = True
+        eng.log(f"{name} is knocked Prone")
+    elif "knockdown" in fx and icons < move:
+        eng.log(f"Knockdown does not trigger: {counted(icons, 'Effect')}, {name}'s Move needs {move}")
+    elif "knockdown" in fx:
+        eng.log(f"Knockdown: {name} is already Prone")
+    if "drain" in fx:
+        fatigue(eng, name, icons, "Drain")
+    if "snare" in fx:
+        a.conditions["snared"] = max(int(a.conditions.get("snared", 0)), icons)
+        eng.log(f"{name} is Snared (break free at Difficulty {icons})")
+    if "persistent" in fx:
+        # `track=mental` is mental damage too on a single-track profile: the ticks keep that type (§3.11.1).
+        mental = hit.mental or hit.track == "mental"
+        a.persistent.append(Persistent(x=fx["persistent"], track=track, ticks=icons, mental=mental))
+        a.conditions["persistent"] = sum(p.ticks for p in a.persistent)
+        eng.log(f"{name} suffers Persistent {fx['persistent']}: {counted(icons, 'tick')} at the end of its turns")
+    if "perilous" in fx:
+        npc_attacker = hit.attacker is not None and not eng.sheet(hit.attacker).pc
+        if npc_attacker:
+            pools.threat(eng, -min(icons, eng.st.threat), "Perilous from an NPC")
+        else:
+            pools.threat(eng, icons, "Perilous")
+    if "area" in fx:
+        eng.log(f"Area: everyone within Reach of {name}, plus {icons} more within Close range, is hit too")
+    if "destructive" in fx:
+        eng.log(f"Destructive: {name}'s cover loses {icons}[CD]")
+    if "incendiary" in fx and eng.profile.infinity_conditions:
+        x = fx["incendiary"]
+        a.conditions["burning"] = max(int(a.conditions.get("burning", 0)), x)
+        a.burning_rounds = max(a.burning_rounds, icons)
+        eng.log(f"{name} is Burning {x} for {counted(icons, 'round')}")
+
+
+def _yields(eng: TwoD20Engine, name: str, yielded: bool) -> bool:
+    """Whether a voluntary Defeat applies: a PC yielding while not yet Defeated (§3.10.2). A Defeated
+    character suffers every Harm (see `suffer`), so its yield changes nothing."""
+    a = eng.fighter(name)
+    already = a.defeated and bool(eng.profile.defeat_at_harms or eng.sheet(name).harm_capacity)
+    return yielded and eng.sheet(name).pc and not already
+
+
+def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = False) -> None:
+    """Harms and what they lead to: Defeated, Dying, death, a mental break (§3.10.2)."""
+    a = eng.fighter(name)
+    p = eng.profile
+    physical = {h for t, h, _ in p.tracks if t in PHYSICAL}
+    if a.defeated and (p.defeat_at_harms or eng.sheet(name).harm_capacity):
+        a.harms[kind] = a.harms.get(kind, 0) + count
+        if kind in physical:
+            _die(eng, name, f"a {kind.title()} while Defeated")
+        else:
+            a.broken = True
+            eng.log(f"{name} suffers a {kind.title()} while Defeated: a mental break, no longer playable")
+        return
+    if _yields(eng, name, yielded):
+        count = 1
+        a.yielded = True
+        pools.fortune(eng, name, 1, "voluntary Defeat")
+    capacity = eng.sheet(name).harm_capacity or p.defeat_at_harms
+    before = sum(a.harms.values())
+    extra = 0
+    if capacity and not yielded:
+        # Harms past the one that defeats are suffered while Defeated (a 3rd and 4th Wound at once kill).
+        defeating = 1 if a.revived else max(1, capacity - before)
+        if count > defeating:
+            count, extra = defeating, count - defeating
+    a.harms[kind] = a.harms.get(kind, 0) + count
+    if kind in a.treated:
+        a.treated.pop(kind)
+        eng.log(f"a new {kind.title()} un-treats {name}'s treated {kind.title()}s")
+    for lethal_kind, limit in p.lethal_harms:
+        if a.harms.get(lethal_kind, 0) >= limit:
+            if lethal_kind in physical:
+                _die(eng, name, f"{limit} {plural(lethal_kind.title(), limit)}")
+            else:
+                eng.log(f"{name} has {limit} {plural(lethal_kind.title(), limit)}: the system is destroyed")
+    total = sum(a.harms.values())
+    if capacity and (total >= capacity or yielded or a.revived) and not a.dead:
+        _defeat(eng, name, yielded)
+    if extra and not a.dead:
+        suffer(eng, name, kind, extra)
+
+
+def _defeat(eng: TwoD20Engine, name: str, yielded: bool) -> None:
+    a = eng.fighter(name)
+    if a.defeated:
+        return
+    a.defeated = True
+    a.conditions["prone"] = True
+    physical = {h for t, h, _ in eng.profile.tracks if t in PHYSICAL}
+    wounds = sum(v for k, v in a.harms.items() if k in physical)
+    traumas = sum(v for k, v in a.harms.items() if k not in physical)
+    a.dying = wounds > traumas and not yielded
+    if a.dying:
+        a.stabilized = False  # Dying again after a revival needs new medical attention (B42, C30)
+    how = "yields: Defeated (voluntary), not Dying" if yielded else "is Defeated: Prone, one Free Action per turn"
+    eng.log(
+        f"{name} {how}"
+        + (" — and Dying (Wounds > Traumas): dies at the end of the scene unless treated" if a.dying else "")
+    )
+
+
+def _die(eng: TwoD20Engine, name: str, why: str) -> None:
+    a = eng.fighter(name)
+    a.dead = True
+    a.dying = False
+    eng.st.reach = [p for p in eng.st.reach if name not in p]
+    eng.log(f"{name} dies ({why})")
+
+
+def fatigue(eng: TwoD20Engine, name: str, amount: int, why: str) -> None:
+    """Fatigue lowers max stress; current stress is capped, with no Harm (B21); at 0, unconsciousness."""
+    a = eng.fighter(name)
+    track = next(iter(eng.tracks(name)))
+    if eng.tracks(name)[track] == 0:
+        if a.unconscious:
+            _die(eng, name, "more Fatigue while unconscious from exhaustion")
+        else:
+            a.unconscious = True
+            eng.log(f"{name} falls unconscious from exhaustion ({why})")
+        return
+    a.fatigue += amount
+    maximum = eng.tracks(name)[track]
+    if a.stress.get(track, 0) > maximum:
+        a.stress[track] = maximum
+    eng.log(f"{name} gains {amount} Fatigue ({why}): max {track.title()} {maximum}")
+
+
+def recover(eng: TwoD20Engine, name: str, amount: int, track: str | None) -> None:
+    a = eng.fighter(name)
+    t = track or next(iter(eng.tracks(name)))
+    if t not in eng.tracks(name):
+        raise Refusal(f"{name} has no '{t}' track")
+    before = a.stress.get(t, 0)
+    a.stress[t] = max(0, before - amount)
+    eng.log(f"{name} recovers {before - a.stress[t]} stress ({_stress_text(eng, name, t)})")

@@ -1,0 +1,215 @@
+"""2d20 profiles (RULES.md §3.0) as data: one `Profile` per variant, every parameter overridable.
+
+The engine reads parameters from the profile and never asks which profile it runs (no
+``if profile == …`` in the rules), so a table can mix: Infinity with SRD ranged difficulty, say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from functools import cache
+from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+from tracker.engine.errors import Refusal
+
+Rounding = Literal["up", "down", "full"]
+
+#: The SRD's actions (RULES.md §3.5.1 [004:L1448-1529]) and spends (Swift [004:L1944], Fortune [004:L602-603]).
+SRD_ACTIONS: tuple[str, ...] = (
+    "attack", "aid", "assist", "create_advantage", "overcome", "pass", "protect", "ready", "recover", "rush",
+    "skill_test",
+    "aim", "bolster", "defend", "disengage", "draw_item", "drop_prone", "stand", "interact", "movement", "prepare",
+    "shift", "speak", "drop",
+    "hit_the_dirt",
+    "swift", "surge", "undefeated",
+)  # fmt: skip
+#: Infinity's actions (RULES.md §3.5.2 [003:L171-267]); Swift Action at the SRD cost (B8). Pass is kept for the
+#: order's deferral rule (§3.4 rule 6).
+INFINITY_ACTIONS: tuple[str, ...] = (
+    "assist", "attack", "brace", "exploit", "pass", "ready", "recover", "skill_test", "sprint", "treat", "withdraw",
+    "absterge", "draw_item", "movement", "stand", "swap_ammo", "transmit",
+    "adjust", "drop", "drop_prone", "speak",
+    "covering_fire", "defence", "guard", "retaliate", "return_fire",
+    "swift",
+)  # fmt: skip
+#: The Secret War sheet's Major and Minor actions (RULES.md §3.5.3 [002:L79-99]): no Swift Action; the SRD's
+#: Free actions, Hit the Dirt and the Fortune spends stay (the sheet lists neither Free actions nor Reactions).
+SECRET_WAR_ACTIONS: tuple[str, ...] = (
+    "assist", "attack", "cast", "catch_breath", "command", "create_truth", "go_prone", "pass", "ready", "rush",
+    "stabilise", "skill_test",
+    "aim", "draw_item", "movement", "prepare",
+    "shift", "speak", "drop",
+    "hit_the_dirt",
+    "surge", "undefeated",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The parameters that differ between the SRD, Infinity and the "Secret War" sheet."""
+
+    name: str
+    #: The GM's pool: "threat" (SRD, SW) or "heat" (Infinity) [003:L19].
+    gm_pool: Literal["threat", "heat"] = "threat"
+    momentum_max: int = 6
+    momentum_decay: int = 1
+    #: The player meta-currency: fortune, determination or infinity points.
+    meta_currency: Literal["fortune", "determination", "infinity points"] = "fortune"
+    meta_max: int = 5
+    starting_meta: int = 3
+    #: Stress tracks a combatant has when the file gives one number (the SRD's single track).
+    default_track: str = "stress"
+    #: Track → (harm kind, resistance field) (§3.0 Harm names; §3.9 resistance).
+    tracks: tuple[tuple[str, str, str], ...] = (("stress", "wound", "armor"),)
+    #: Harm kind suffered by mental damage on a single-track profile.
+    mental_harm: Literal["trauma", "metanoia"] = "trauma"
+    #: Harms of any kind that defeat (SRD 3); 0 = no such rule.
+    defeat_at_harms: int = 3
+    #: Harms of one kind that kill/destroy (Infinity: 5 Wounds kill, 5 Breaches destroy) [003:L350-353].
+    lethal_harms: tuple[tuple[str, int], ...] = ()
+    #: Stress display: "taken" (SRD fills up) or "remaining" (Infinity depletes), decision B32.
+    stress_display: Literal["taken", "remaining"] = "taken"
+    ranged_base_difficulty: int = 2
+    #: "table" (SRD range table) or "either_direction" (Infinity: +1 per category away), C37.
+    ranged_step_rule: Literal["table", "either_direction"] = "table"
+    melee_base_difficulty: int = 1
+    mental_base_difficulty: int = 1
+    #: Each attack form's test as "attribute+skill" (RULES.md §3.0 Melee/Ranged/Mental attack rows): the
+    #: odds read an attacker's TN from its sheet with them. SRD mental: Will + Talk of "Fight/Talk".
+    melee_test: str = "agility+fight"
+    ranged_test: str = "coordination+fight"
+    mental_test: str = "will+talk"
+    prone_ranged_difficulty: int = 1
+    prone_bonus_momentum: int = 1
+    prone_hindered: bool = False
+    secondary_target: Rounding = "up"
+    dazed_twice_staggered: bool = False
+    #: Reactions: "one" per round (SRD) or "escalating" Heat cost 1, 2, 3 … (Infinity, B23).
+    reactions: Literal["one", "escalating"] = "one"
+    #: Harm threshold; the Scale variant raises it [004:L1975].
+    harm_threshold: int = 5
+    #: Literal screen reading "1 Harm per 5 stress" (B2), off by default.
+    harm_per_5_stress: bool = False
+    #: Stress clears at the end of the scene (SRD) or the start of the next (SW, B34).
+    stress_recovery: Literal["scene_end", "scene_start"] = "scene_end"
+    #: Infinity conditions with timing: Bleeding at turn start, Burning X at turn end (§3.11.2).
+    infinity_conditions: bool = False
+    #: Initiative-scores variant: roll [CD] = max(Agility, Insight) once per scene instead (§3.4).
+    random_initiative: bool = False
+    #: The actions `spend` and the action picker offer, in catalogue keys (§3.5.1-§3.5.3).
+    actions: tuple[str, ...] = SRD_ACTIONS
+    #: Actions that are Free under this profile whatever the catalogue says (Infinity: Drop Prone [003:L171-176]).
+    free_actions: tuple[str, ...] = ()
+    #: "Not Drop Prone and Stand in one turn" (SRD [004:L1492]); Infinity has no such rule [003:L226].
+    prone_stand_exclusive: bool = True
+    #: Leaving an enemy's Reach: "disengage" (SRD: Disengage first, Movement refused) or "retaliate"
+    #: (Infinity: allowed, provokes Retaliate unless Withdraw [003:L567-570], B22).
+    leave_reach: Literal["disengage", "retaliate"] = "disengage"
+    #: The most zones one action may cross; 0 = no limit (Infinity: Extreme range not in one action [003:L584]).
+    max_move_zones: int = 0
+    #: A Staggered character's Reaction also costs an Infinity Point (NPCs: 1 more Heat) [003:L444-446], B23.
+    staggered_reaction_point: bool = False
+
+
+PROFILES: dict[str, Profile] = {
+    "srd": Profile(name="srd"),
+    "infinity": Profile(
+        name="infinity",
+        gm_pool="heat",
+        meta_currency="infinity points",
+        starting_meta=0,  # not in the seeds: the GM gives each player's `fortune` (B30)
+        default_track="vigour",
+        tracks=(("vigour", "wound", "armor"), ("resolve", "metanoia", "courage"), ("firewall", "breach", "bts")),
+        mental_harm="metanoia",
+        defeat_at_harms=0,
+        lethal_harms=(("wound", 5), ("breach", 5)),
+        stress_display="remaining",
+        ranged_base_difficulty=1,
+        ranged_step_rule="either_direction",
+        melee_test="agility+close_combat",
+        ranged_test="coordination+ballistics",
+        mental_test="personality+persuade",
+        prone_ranged_difficulty=2,
+        prone_bonus_momentum=2,
+        prone_hindered=True,
+        secondary_target="down",
+        dazed_twice_staggered=True,
+        reactions="escalating",
+        infinity_conditions=True,
+        actions=INFINITY_ACTIONS,
+        free_actions=("drop_prone",),
+        prone_stand_exclusive=False,
+        leave_reach="retaliate",
+        staggered_reaction_point=True,
+        max_move_zones=2,
+    ),
+    "secret-war": Profile(
+        name="secret-war",
+        ranged_base_difficulty=1,
+        melee_test="agility+fighting",
+        ranged_test="coordination+fighting",
+        mental_test="will+academia",
+        secondary_target="full",
+        stress_recovery="scene_start",
+        actions=SECRET_WAR_ACTIONS,
+    ),
+}
+
+OVERRIDABLE = {f.name for f in fields(Profile)} - {"name", "tracks", "lethal_harms", "actions", "free_actions"}
+
+
+#: Parameters that are a Difficulty, 0 (Simple) to 5 (Daunting) [004:L373-408].
+_DIFFICULTIES = ("ranged_base_difficulty", "melee_base_difficulty", "mental_base_difficulty", "prone_ranged_difficulty")
+#: The largest whole number any other parameter takes: the rules give 6 at most (the Momentum pool
+#: [004:L193]), so 99 is a sane cap that still lets a table experiment (README "Limits").
+MAX_PARAMETER = 99
+
+
+def resolve_profile(name: str, overrides: dict[str, Any] | None = None) -> Profile:
+    """The named profile with the encounter's overrides applied, each checked against its type and the
+    values it may take (a track the profile has, a Difficulty 0-5 …), so that a file the checker accepts
+    never breaks the engine later (``default_track = "mana"`` was a KeyError at the first mental hit)."""
+    if name not in PROFILES:
+        raise Refusal(f"unknown profile '{name}' (srd, infinity, secret-war)")
+    base = PROFILES[name]
+    if not overrides:
+        return base
+    clean: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if key not in OVERRIDABLE:
+            raise Refusal(f"'{key}' is not a profile parameter")
+        current = getattr(base, key)
+        if type(value) is not type(current):
+            raise Refusal(f"profile parameter '{key}' takes a {type(current).__name__}")
+        _check_value(base, key, value)
+        clean[key] = value
+    profile = replace(base, **clean)
+    if profile.starting_meta > profile.meta_max:
+        raise Refusal(f"starting_meta ({profile.starting_meta}) is above meta_max ({profile.meta_max})")
+    if profile.momentum_decay > profile.momentum_max:
+        raise Refusal(f"momentum_decay ({profile.momentum_decay}) is above momentum_max ({profile.momentum_max})")
+    if profile.infinity_conditions and len(profile.tracks) < 2:
+        raise Refusal(f"infinity_conditions needs a Resolve track (Burning hits it); profile {name} has one track")
+    return profile
+
+
+def _check_value(base: Profile, key: str, value: Any) -> None:
+    """Refuse a value the parameter may not take (the type is already right)."""
+    allowed = _literals().get(key)
+    if allowed is not None and value not in allowed:
+        raise Refusal(f"profile parameter '{key}' is one of {', '.join(map(str, allowed))} (not '{value}')")
+    if key == "default_track":
+        tracks = [t for t, _, _ in base.tracks]
+        if value not in tracks:
+            raise Refusal(f"profile {base.name} has no stress track '{value}' (tracks: {', '.join(tracks)})")
+    if type(value) is int:
+        low, high = (0, 5) if key in _DIFFICULTIES else (1 if key == "harm_threshold" else 0, MAX_PARAMETER)
+        if not low <= value <= high:
+            raise Refusal(f"profile parameter '{key}' runs from {low} to {high} (not {value})")
+
+
+@cache
+def _literals() -> dict[str, tuple[object, ...]]:
+    """The values of each parameter typed as a Literal, read from `Profile` itself (one source)."""
+    hints = get_type_hints(Profile)
+    return {key: get_args(hint) for key, hint in hints.items() if get_origin(hint) is Literal}

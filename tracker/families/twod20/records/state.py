@@ -1,0 +1,101 @@
+"""The live state of a 2d20 conflict: what ``[state]`` in the file holds (RULES.md §3.1, §3.3)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from tracker.engine.records.model import ConditionValue, Strict
+from tracker.engine.records.record import Field
+from tracker.engine.state import LiveState
+from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
+from tracker.families.twod20.records.sheet import TwoD20Combatant
+
+
+class Persistent(Strict):
+    """A Persistent X instance: X[CD] of `track` damage at the end of each own turn, `ticks` left (B19)."""
+
+    x: int = Field(ge=0, le=MAX_CHALLENGE_DICE)
+    track: str
+    ticks: int
+    mental: bool = False
+
+
+class Grant(Strict):
+    """Conditional resistance from an action: +`dice`[CD] Cover or Morale until the start of `until`'s next
+    turn (Hit the Dirt [004:L1529]; Defend and Bolster [004:L1488-1489], duration B18)."""
+
+    kind: Literal["cover", "morale"]
+    dice: int = Field(ge=0, le=MAX_CHALLENGE_DICE)
+    source: str
+    until: str
+
+
+class Fighter(Strict):
+    """A 2d20 combatant's live record."""
+
+    #: Stress taken per track (B32: Infinity displays what remains, the state keeps what was taken).
+    stress: dict[str, int]
+    harms: dict[str, int] = Field(default_factory=dict)
+    treated: dict[str, int] = Field(default_factory=dict)
+    zone: str | None = None
+    conditions: dict[str, ConditionValue] = Field(default_factory=dict)
+    #: Infinity Burning: rounds left (its X is in conditions["burning"]).
+    burning_rounds: int = 0
+    persistent: list[Persistent] = Field(default_factory=list)
+    fatigue: int = 0
+    fortune: int = 0
+    defeated: bool = False
+    dying: bool = False
+    stabilized: bool = False
+    dead: bool = False
+    broken: bool = False
+    unconscious: bool = False
+    #: Voluntary defeat this scene: no revival by allies or Fortune until the scene ends [004:L1886].
+    yielded: bool = False
+    #: Left Defeated (Fortune or an ally's revive): any further Harm defeats again [004:L1876].
+    revived: bool = False
+    acted: bool = False
+    majors: int = 0
+    majors_allowed: int = 1
+    majors_turn: int = 0
+    minors: list[str] = Field(default_factory=list)
+    extra_minors: int = 0
+    reactions: int = 0
+    free_actions: int = 0
+    #: Passed without a Minor Action: the turn is not used and the character may act later [004:L1472].
+    deferred: bool = False
+    rush_used: bool = False
+    #: Sprinted this turn (Infinity): its tests are +1 Difficulty until its next turn starts [003:L579-581].
+    sprinted: bool = False
+    #: A Stun taken during its own turn: it costs the next turn, not the rest of this one (B20).
+    stun_delayed: bool = False
+    initiative: int = 0
+    #: Zones this turn's movement actions allow `move` to cover (Movement 1, Rush 1+, Sprint 2), RULES.md §3.6.
+    move_budget: int = 0
+    #: Cover and Morale dice granted by actions, rolled in every damage's resistance until they expire.
+    granted: list[Grant] = Field(default_factory=list)
+
+
+Phase = Literal["setup", "turn", "handover", "ended"]
+
+
+class TwoD20State(LiveState[Fighter]):
+    """``[state]`` of a 2d20 encounter; ``order`` is the turns taken this round (with the initiative
+    variant, the whole round's order)."""
+
+    system: Literal["2d20"] = "2d20"
+    phase: Phase = "setup"
+    joined: list[TwoD20Combatant] = Field(default_factory=list)
+    scene: int = 1
+    #: Who took the last turn (the hand-over goes to an opposing side).
+    last_actor: str | None = None
+    #: The side that kept the initiative last; it may not keep again until an enemy has acted.
+    kept_by: str | None = None
+    momentum: int = 0
+    threat: int = 0
+    #: Declared Reach pairs (B22: a state, not a zone distance).
+    reach: list[list[str]] = Field(default_factory=list)
+    #: Initiative-score order: who paid to act next, ahead of their score (tie or interrupt) [004:L1412-1414].
+    jumped: list[str] = Field(default_factory=list)
+    #: Bonus Momentum from this turn (lost if unspent, never saved) [004:L518].
+    bonus_momentum: int = 0

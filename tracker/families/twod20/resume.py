@@ -1,0 +1,73 @@
+"""A saved 2d20 ``[state]`` checked against its setup before an engine resumes it.
+
+The engine looks combatants, zones and stress tracks up as it goes; a ``[state]`` that names a
+combatant the setup lacks, a zone that is not one, or a track the combatant does not have would crash
+it later (a KeyError in ``tracker exec``), and a Persistent X of a hundred million would hang every
+``next``. Every load checks here first, so such a file is refused with each problem at its key inside
+``[state]``, as a wrong type is.
+"""
+
+from __future__ import annotations
+
+from tracker.engine.records.model import Loc, Located
+from tracker.engine.state import name_problems, unknown_names
+from tracker.families.twod20.catalogue import CONDITIONS
+from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
+from tracker.families.twod20.profiles import Profile
+from tracker.families.twod20.records.file import TwoD20File
+from tracker.families.twod20.records.state import TwoD20State
+
+#: The questions a 2d20 engine asks (the hand-over, and who opens a round).
+PROMPTS = ("pick", "round")
+
+
+def state_problems(setup: TwoD20File, st: TwoD20State, profile: Profile) -> list[Located]:
+    """Every way `st` disagrees with `setup` (played under `profile`), at its key inside ``[state]``."""
+    # Newcomers (`join`) live in the state with their sheets: they are combatants of this fight too.
+    everyone = [*setup.combatants, *st.joined]
+    names = [c.name for c in everyone]
+    problems = name_problems(st, names)
+    problems += unknown_names([(("last_actor",), st.last_actor)], names)
+    problems += unknown_names([(("jumped", n), who) for n, who in enumerate(st.jumped)], names)
+    for n, pair in enumerate(st.reach):
+        if len(pair) != 2:
+            problems.append((("reach", n), "a Reach pair names two combatants"))
+        problems += unknown_names([(("reach", n, k), who) for k, who in enumerate(pair)], names)
+    sides = {c.side_name for c in everyone}
+    if st.kept_by is not None and st.kept_by not in sides:
+        problems.append((("kept_by",), f"'{st.kept_by}' is not a side of this encounter"))
+    if st.prompt is not None:
+        if st.prompt.kind not in PROMPTS:
+            problems.append((("prompt", "kind"), f"unknown question '{st.prompt.kind}'"))
+        asked = st.prompt.data.get("candidates", [])
+        if isinstance(asked, list):
+            problems += unknown_names([(("prompt", "data", "candidates", n), w) for n, w in enumerate(asked)], names)
+        problems += unknown_names([(("prompt", "options", n), w) for n, w in enumerate(st.prompt.options)], names)
+    zones = {z.name for z in setup.zones}
+    harm_kinds = {h for _, h, _ in profile.tracks} | {profile.mental_harm}
+    for c in everyone:
+        a = st.fighters.get(c.name)
+        if a is None:
+            continue  # reported by name_problems
+        at: Loc = ("fighters", c.name)
+        tracks = set(c.stress) if isinstance(c.stress, dict) else {profile.default_track}
+        if a.zone is not None and a.zone not in zones:
+            problems.append(((*at, "zone"), f"'{a.zone}' is not a zone of this encounter"))
+        for track in a.stress:
+            if track not in tracks:
+                problems.append(((*at, "stress", track), f"{c.name} has no stress track '{track}'"))
+        for n, inst in enumerate(a.persistent):
+            if inst.track not in tracks:
+                problems.append(((*at, "persistent", n, "track"), f"{c.name} has no stress track '{inst.track}'"))
+        for table in ("harms", "treated"):
+            for kind in getattr(a, table):
+                if kind not in harm_kinds:
+                    problems.append(((*at, table, kind), f"unknown harm '{kind}'"))
+        for key, value in a.conditions.items():
+            rule = CONDITIONS.get(key)
+            if rule is None:
+                problems.append(((*at, "conditions", key), f"unknown condition '{key}'"))
+            elif rule.rolls and value > MAX_CHALLENGE_DICE:
+                problems.append(((*at, "conditions", key), f"{rule.title} X is at most {MAX_CHALLENGE_DICE}"))
+        problems += unknown_names([((*at, "granted", n, "until"), g.until) for n, g in enumerate(a.granted)], names)
+    return problems
