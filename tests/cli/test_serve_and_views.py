@@ -42,7 +42,8 @@ def test_serve_binds_loopback_by_default(served: list[web.TableServer], capsys: 
     assert cli.main(["serve", str(EXAMPLE), "--player"]) == 0
     server = served[0]
     assert (server.host, server.port) == ("127.0.0.1", 8000)
-    assert server.command.startswith("exec ") and " view " in server.command and server.command.endswith("--player")
+    assert server.command.startswith(f"{SERVED_ENV}=1 exec ") and " view " in server.command
+    assert server.command.endswith("--player")
     out, err = capsys.readouterr()
     assert out == f"serving the player view of {EXAMPLE} on http://127.0.0.1:8000 (Ctrl+C stops)\n"
     assert err == ""
