@@ -191,6 +191,7 @@ NOT_FOR_THE_GM = (
     ("example", "other_family"),
     [("duel.toml", "tracker.families.twod20"), ("skirmish_srd.toml", "tracker.families.ttb")],
 )
+@pytest.mark.perf
 def test_the_gm_screen_loads_only_what_its_first_frame_needs(tmp_path: Path, example: str, other_family: str) -> None:
     """Issue 12 (start-up): `tracker run` shows the fight without importing what it does not show, so
     the start-up gains of lazy imports stay. The probe sees the GM screen itself, so it is not vacuous."""
@@ -227,6 +228,7 @@ REMEMBERED_PROBE = textwrap.dedent(
 )
 
 
+@pytest.mark.perf
 @pytest.mark.parametrize("example", ["duel.toml", "skirmish_srd.toml"])
 def test_a_file_opened_before_shows_its_first_frame_without_pydantic(tmp_path: Path, example: str) -> None:
     """Issue 12 (start-up): pydantic validates a file the first time it is read; opened again, the GM screen
@@ -293,6 +295,7 @@ NOT_FOR_A_FILE_READ_BEFORE = (
 )
 
 
+@pytest.mark.perf
 @pytest.mark.parametrize("example", ["duel.toml", "campaign/1_ambush.toml"])
 def test_tracker_run_loads_no_save_and_no_parser_before_its_first_frame(tmp_path: Path, example: str) -> None:
     """Issue 12 (start-up): `tracker run FILE`, through the command line, reaches its first frame without the

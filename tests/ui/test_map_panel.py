@@ -11,6 +11,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from rich.text import Text
 from textual.widgets import Static, TabbedContent
 
@@ -148,6 +149,7 @@ LAZY = textwrap.dedent(
 )
 
 
+@pytest.mark.perf
 def test_the_map_modules_load_only_when_the_field_tab_is_shown(tmp_path: Path) -> None:
     """The first frame (the Turn tab) imports none of the map's modules (start-up speed); the Zones tab does."""
     path = tmp_path / "skirmish_srd.toml"

@@ -10,6 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from textual.widgets import TabbedContent
 
 from tests.ui.conftest import EXAMPLES, make_app
@@ -135,6 +136,7 @@ LAZY = textwrap.dedent(
 )
 
 
+@pytest.mark.perf
 def test_the_odds_modules_load_only_when_their_tab_is_shown(tmp_path: Path) -> None:
     """The first frame does not import the odds (start-up speed); the Fate Deck tab does."""
     path = tmp_path / "duel.toml"

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from textual.content import Content
 from textual.geometry import Offset, Region
 from textual.selection import Selection
 from textual.strip import Strip
+from textual.visual import Visual
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -185,25 +185,28 @@ BEFORE = ["Fighter 419", "walk  1 AP", "run   2 AP", "order 1 AP  Fighter 419 ha
 
 
 class Counted:
-    """Spies on the text's wrapping (which line texts Textual wraps) and on the widget's repaints."""
+    """Spies on the lines a PanelText has Textual draw (`Visual.to_strips`: wrapped and styled) and on its
+    repaints."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.wrapped: list[str] = []
+        self.drawn: list[str] = []
         self.refreshed: list[tuple[tuple[Region, ...], bool]] = []
-        wrap, refresh = Content._wrap_and_format, PanelText.refresh
+        to_strips, refresh = Visual.to_strips, PanelText.refresh
 
-        def counted_wrap(content: Content, *args: Any, **kwargs: Any) -> Any:
-            self.wrapped.append(content.plain)
-            return wrap(content, *args, **kwargs)
+        def counted_to_strips(widget: Widget, visual: Visual, *args: Any, **kwargs: Any) -> list[Strip]:
+            if isinstance(widget, PanelText) and isinstance(visual, Content):
+                self.drawn.append(visual.plain)
+            return to_strips(widget, visual, *args, **kwargs)
 
         def counted_refresh(widget: PanelText, *regions: Region, **kwargs: bool) -> PanelText:
             self.refreshed.append((regions, kwargs.get("layout", False)))
             return refresh(widget, *regions, **kwargs)
 
-        monkeypatch.setattr(Content, "_wrap_and_format", counted_wrap)
+        monkeypatch.setattr(Visual, "to_strips", counted_to_strips)
         monkeypatch.setattr(PanelText, "refresh", counted_refresh)
 
 
+@pytest.mark.perf
 def test_an_unchanged_line_keeps_its_rows_and_a_changed_one_alone_repaints(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two lines change, the rows keep their number: the other lines keep the very rows drawn before
     (nothing wraps or styles them again), only the changed lines' rows are repainted, and no layout."""
@@ -223,7 +226,7 @@ def test_an_unchanged_line_keeps_its_rows_and_a_changed_one_alone_repaints(monke
             body.show(lines_of(*changed))
             await pilot.pause()
             after = rows(body)
-            assert sorted(counted.wrapped) == sorted([changed[0], changed[3]])
+            assert sorted(counted.drawn) == sorted([changed[0], changed[3]])
             assert counted.refreshed == [((Region(0, 0, 30, 1), Region(0, 3, 30, 2)), False)]
             for y in (1, 2, 5):
                 assert after[y] is before[y]
@@ -233,10 +236,11 @@ def test_an_unchanged_line_keeps_its_rows_and_a_changed_one_alone_repaints(monke
     asyncio.run(drive())
 
 
-def test_a_line_more_wraps_only_the_new_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A line put in above the others (a turn with Fate Points) wraps that line only: the lines it moves down
-    keep their wrapping (their rows are styled again, for their new place in the text), and the rows are
-    still the Static's."""
+@pytest.mark.perf
+def test_a_line_more_draws_only_the_new_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line put in above the others (a turn with Fate Points) has Textual draw that line only: the lines it
+    moves down keep the rows drawn before (given their new place in the text), and the rows are still the
+    Static's."""
     app = Side()
 
     async def drive() -> None:
@@ -250,13 +254,13 @@ def test_a_line_more_wraps_only_the_new_line(monkeypatch: pytest.MonkeyPatch) ->
                 lines.show(text)
                 await pilot.pause()
                 assert rows(lines) == rows(static)
-            # (the Static wraps its whole text, newlines and all)
-            assert [plain for plain in counted.wrapped if "\n" not in plain] == ["Fate Points 3"]
+            assert counted.drawn == ["Fate Points 3"]
             assert counted.refreshed[0] == ((), True)  # a row more: laid out again
 
     asyncio.run(drive())
 
 
+@pytest.mark.perf
 def test_rows_that_move_are_repainted_and_a_new_height_is_laid_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """A line that wraps to one row more while another wraps to one row less moves the lines between them:
     their rows are repainted too. A text with more rows asks for a layout (its height is its rows)."""
@@ -286,6 +290,7 @@ def test_rows_that_move_are_repainted_and_a_new_height_is_laid_out(monkeypatch: 
     asyncio.run(drive())
 
 
+@pytest.mark.perf
 def test_next_repaints_the_turn_panels_changed_lines_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """In the GM screen a `next` between two turns whose text keeps its lines repaints the Turn panel's
     lines that name the new combatant, not its whole text (a turn with a line more or less is laid out
@@ -316,17 +321,3 @@ def test_next_repaints_the_turn_panels_changed_lines_only(tmp_path: Path, monkey
             assert sum(r.height for regions in refreshed for r in regions) < body.size.height / 2
 
     asyncio.run(drive())
-
-
-def test_if_textuals_private_wrapping_changes_the_text_is_drawn_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`PanelText` wraps with Textual's private `Content._wrap_and_format`. Should a Textual release change it,
-    the panel draws its text whole, as the Static did, instead of raising in the middle of a frame."""
-    real = Content._wrap_and_format
-
-    def changed(self: Content, *args: Any, **kwargs: Any) -> Any:
-        if sys._getframe(1).f_code is PanelText._wrap.__code__:  # the panel's own call, not Textual's
-            raise TypeError("_wrap_and_format() got an unexpected keyword argument 'get_style'")
-        return real(self, *args, **kwargs)  # the Static's, through Textual's public rendering
-
-    monkeypatch.setattr(Content, "_wrap_and_format", changed)
-    compare([TEXTS["turn"], TEXTS["long words"]], (9, 30))

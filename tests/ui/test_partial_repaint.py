@@ -73,6 +73,7 @@ def test_what_a_keypress_repaints_is_what_a_full_repaint_shows(
     asyncio.run(drive())
 
 
+@pytest.mark.perf
 def test_next_repaints_two_rows_of_a_long_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """At 40 combatants a `next` repaints the row that ended and the row that starts, not the table."""
     fighters = "".join(
@@ -108,6 +109,7 @@ def test_next_repaints_two_rows_of_a_long_table(tmp_path: Path, monkeypatch: pyt
     asyncio.run(drive())
 
 
+@pytest.mark.perf
 def test_the_panels_text_is_painted_without_a_search_for_links(tmp_path: Path) -> None:
     """The family's text holds no links: the bodies repainted after each command skip Textual's link search."""
     from tracker.ui.widgets.panel_text import PanelText

@@ -12,6 +12,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 from textual.widgets import TabbedContent
 
 from tests.ui.conftest import EXAMPLES, make_app
@@ -48,6 +49,7 @@ PROBE = textwrap.dedent(
 )
 
 
+@pytest.mark.perf
 def test_the_story_tab_is_not_in_the_first_frames_imports(tmp_path: Path) -> None:
     path = tmp_path / "duel.toml"
     shutil.copy(EXAMPLES / "duel.toml", path)

@@ -7,11 +7,9 @@ Every failure reaches the user as one line on stderr with a non-zero exit, never
 from __future__ import annotations
 
 import argparse
-import contextlib
-import gc
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -113,15 +111,13 @@ def port_number(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    # The parser and the modules every command needs (the rules' records and the file reader), with the
-    # collector paused: nothing they make is garbage, and its passes would walk it all (7 M instructions).
-    with collector_paused():
-        words = sys.argv[1:] if argv is None else list(argv)
-        parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
-        parser.add_argument("--theme", help="theme for the built-in demo")
-        args = parser.parse_args(words)
-        from tracker.store.files import FileInvalid
-        from tracker.store.validated import remember_validations
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+    parser.add_argument("--theme", help="theme for the built-in demo")
+    args = parser.parse_args(words)
+    from tracker.store.files import FileInvalid
+    from tracker.store.validated import remember_validations
+
     if args.command == "serve" and args.write and args.player:
         parser.error("serve: --write and --player do not combine (the player view is read-only)")
     remember_validations()
@@ -351,11 +347,6 @@ def cmd_carry(path: str) -> int:
 
 def cmd_run(path: str, theme: str | None) -> int:
     """The GM's screen on an encounter file: the only process that writes it (CONTRACT.md §5)."""
-    with collector_paused():
-        return _run(path, theme)
-
-
-def _run(path: str, theme: str | None) -> int:
     from tracker.store.lock import FileHeld, WriterLock
     from tracker.store.opening import load_session
 
@@ -399,23 +390,10 @@ def cmd_view(path: str, theme: str | None, player: bool, held: str | None = None
     from tracker.store.validated import remember_validations
 
     remember_validations(write=False)  # every change it follows is a document no one opens again
-    with collector_paused():
-        from tracker.ui.app import TrackerApp
+    from tracker.ui.app import TrackerApp
 
-        TrackerApp.viewer(Path(path), theme=theme, player=player, held=held).run()
+    TrackerApp.viewer(Path(path), theme=theme, player=player, held=held).run()
     return 0
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """No garbage collection while a screen loads its modules and its file: nothing made then is garbage
-    for long, and each collection would walk it all again. The app turns the collector back on once its
-    first frame is out (`TrackerApp.run_async`); it is on again here in any case."""
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def cmd_builtin(theme: str | None) -> int:

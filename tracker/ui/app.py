@@ -7,9 +7,10 @@ before on screen). If the write fails, the session goes back to the last durable
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from textual import work
 from textual.app import App
@@ -24,6 +25,8 @@ from tracker.ui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
+
+    from textual.theme import Theme
 
     from tracker.store.follow import Follower
 
@@ -83,8 +86,6 @@ class TrackerApp(App[None]):
         self._theme_problems = self._choose_theme(theme)
         #: Runs the durable writes (`submit`), made with the first one.
         self._save_thread: ThreadPoolExecutor | None = None
-        #: The garbage collector is paused for the first frame (`run_async`).
-        self._gc_paused = False
 
     def _choose_theme(self, wanted: str | None) -> list[str]:
         """Register the themes and pick one before the stylesheet is first parsed; the problems to show.
@@ -101,17 +102,26 @@ class TrackerApp(App[None]):
         if wanted not in self.available_themes:
             problems.append(f"unknown theme '{wanted}'; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        # Set without Textual's watcher, which queues a second parse and styling of everything for the
-        # first frame (about 30 M instructions); before the app runs, what it does is done here instead:
-        # the theme's classes and the ANSI colour filter (nobody listens for the theme's signal yet).
-        self.set_reactive(App.theme, wanted)
-        dark = self.current_theme.dark
-        self.update_classes({f"-theme-{wanted}": True, "-dark-mode": dark, "-light-mode": not dark}, update=False)
-        self._refresh_truecolor_filter(self.ansi_theme)
+        if self._ansi_filter(self.get_theme(wanted)) == self._ansi_filter(self.current_theme):
+            # The ANSI colour filter App.__init__ made for Textual's default theme is this theme's too (a dark
+            # theme, not ANSI: every theme here but the light one). Set without Textual's watcher, which
+            # queues a second parse and styling of everything for the first frame (about 30 M instructions);
+            # before the app runs, what else it does is done here: the theme's classes (nobody listens for
+            # the theme's signal yet).
+            self.set_reactive(App.theme, wanted)
+            dark = self.current_theme.dark
+            self.update_classes({f"-theme-{wanted}": True, "-dark-mode": dark, "-light-mode": not dark}, update=False)
+        else:
+            self.theme = wanted  # another filter, which only Textual's watcher makes: it runs, second parse and all
         # The stylesheet was made in App.__init__ with the default theme's variables: give it these
         # before anything is parsed with them.
         self.stylesheet.set_variables(self.get_css_variables())
         return problems
+
+    def _ansi_filter(self, theme: Theme | None) -> tuple[bool, bool]:
+        """What Textual's ANSI colour filter depends on for a theme: light or dark, and ANSI colours or not."""
+        assert theme is not None  # a registered theme
+        return theme.dark, theme.ansi if self.ansi_color is None else self.ansi_color
 
     @classmethod
     def viewer(
@@ -144,8 +154,13 @@ class TrackerApp(App[None]):
     async def on_mount(self) -> None:
         # The main screen is the default one (`get_default_screen`): wait until it is mounted, as a screen
         # pushed here would have been, so what runs next (a pilot, a test, the notices) finds its widgets.
-        # Textual's own `AwaitMount` would also ask for a second layout of the whole screen (20 M).
-        await self.screen._mounted_event.wait()
+        # Textual's own `AwaitMount` would also ask for a second layout of the whole screen (20 M), and a
+        # callback queued on the screen would run only after the messages queued before it (its resume).
+        # `is_mounted` comes true once the screen's Mount has run (or failed: the app then ends); until
+        # then each turn of the event loop runs the screen's mounting along.
+        screen = self.screen
+        while not screen.is_mounted:
+            await asyncio.sleep(0)
         for problem in self._theme_problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
         if self.session is None:
@@ -159,26 +174,6 @@ class TrackerApp(App[None]):
         if self.follow:
             self.watch_file()
         self.call_after_refresh(self._after_first_frame)
-
-    async def run_async(self, **options: Any) -> None:
-        """Run the app with the garbage collector paused until the first frame is out (`_after_first_frame`).
-
-        Nothing the first frame builds is garbage for long, but its allocations set off collections that
-        walk everything built so far (a tenth of the first frame's work, 27 M instructions). The collector
-        is on once the GM sees the fight, and in any case when the app ends, also when the caller had
-        paused it (`tracker run` does from the start: `tracker.cli.main.collector_paused`).
-        """
-        self._gc_paused = True
-        gc.disable()
-        try:
-            return await super().run_async(**options)
-        finally:
-            self._resume_gc()
-
-    def _resume_gc(self) -> None:
-        if self._gc_paused:
-            self._gc_paused = False
-            gc.enable()
 
     def get_default_screen(self) -> Screen[None]:
         """The first screen is the one the app shows, not an empty one under it: Textual then mounts,
@@ -295,7 +290,6 @@ class TrackerApp(App[None]):
         return self._durable
 
     def _after_first_frame(self) -> None:
-        self._resume_gc()
         if not self.read_only and self.session is not None:
             self._durable_text()  # now, not in the GM's first keypress
             if not self.is_headless:  # a headless app lives in another program (a test): its heap is not ours

@@ -9,8 +9,9 @@ over a websocket. What this module changes, and why:
 - The page (templates/app_index.html) asks no third party for anything: the font is the copy of
   Roboto Mono textual-serve ships.
 - Logging is quiet (warnings and errors) unless `--verbose`: an access line per request buried them.
-- Each tab's process is told it is served (`tracker.web.SERVED_ENV`), so it shows its problems in
-  the tab; its websocket closes when it ends, even if it never started, so no page waits forever.
+- Each tab's process is told it is served (`tracker.web.SERVED_ENV`, set by the command the server
+  runs), so it shows its problems in the tab; its websocket closes when it ends, even if it never
+  started, so no page waits forever.
 - Ctrl+C/SIGTERM end every tab's process at once (asked to quit, killed after QUIT_GRACE), so the
   server is gone within a second and a `--write` tab's writer lock is released with it.
 """
@@ -120,11 +121,6 @@ class BrowserSession(AppService):
 
     _stopping: asyncio.Future[None] | None = None
 
-    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-        environment = super()._build_environment(width=width, height=height)
-        environment[SERVED_ENV] = "1"
-        return environment
-
     async def run(self) -> None:
         """Relay the process until it ends, then close the tab's websocket: textual-serve closes it
         only when the app says goodbye, and a process that failed before starting never does."""
@@ -165,7 +161,10 @@ class TableServer(Server):
 
     def __init__(self, command: str, sock: socket.socket, *, url: str, title: str, verbose: bool = False) -> None:
         host, port = sock.getsockname()[:2]
-        super().__init__(command, host=host, port=port, title=title, public_url=url, templates_path=TEMPLATES)
+        # textual-serve runs the command with the shell: an assignment before it puts the variable in the
+        # environment of that one process (the shell exports it to the program it runs, `exec` too).
+        served = f"{SERVED_ENV}=1 {command}"
+        super().__init__(served, host=host, port=port, title=title, public_url=url, templates_path=TEMPLATES)
         self.sock = sock
         self.verbose = verbose
         #: The tabs connected now, each with its process.

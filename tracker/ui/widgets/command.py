@@ -22,6 +22,7 @@ from textual.widgets import Input
 from tracker.engine.language.commands import ArgKind
 from tracker.families.seam import FamilyEngine
 from tracker.present.words import quote
+from tracker.ui.textual_adapter import shown_suggestion
 
 
 class CommandSuggester(Suggester):
@@ -85,8 +86,9 @@ class CommandLine(Input):
 
     def action_complete(self) -> None:
         """Tab accepts the grey suggestion like → does; with none it does nothing and keeps the focus."""
-        if self.cursor_at_end and self._suggestion:
-            self.value = self._suggestion
+        suggestion = shown_suggestion(self)
+        if self.cursor_at_end and suggestion:
+            self.value = suggestion
             self.cursor_position = len(self.value)
 
     def select_for_editing(self) -> None:

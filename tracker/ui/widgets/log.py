@@ -19,6 +19,7 @@ from textual.reactive import Reactive, var
 from textual.widgets import RichLog
 
 from tracker.engine.log import LogEntry
+from tracker.ui.textual_adapter import update_scrollbars
 from tracker.ui.widgets.base import Panel, StyledOncePerFrame
 
 #: The entries the state keeps, and how many were ever written.
@@ -41,8 +42,7 @@ class LogView(StyledOncePerFrame, RichLog):
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
     def watch_virtual_size(self, size: Size) -> None:
-        # What Textual's layout does for a scrollable widget whose virtual size changed.
-        self._scroll_update(size)
+        update_scrollbars(self, size)  # what Textual's layout does for it
 
 
 class LogPanel(Panel):

@@ -14,12 +14,14 @@ cost nothing, and a line narrower than the width is known to take one row withou
 
 What reaches the screen is what the Static drew. A Static makes the Rich text one Textual `Content`,
 cuts it at its newlines and wraps each piece on its own; here each line is cut out of the Rich text with
-its part of each span (as Rich's `Text.split` cuts them), made a `Content` the same way, and wrapped and
-styled by the same Textual code with the widget's style, so each row holds the same segments, down to
-the offsets Textual writes into them for text selection (`_wrap` and `_line_rows`, which rely on
-Textual's private wrapping: the tests compare every row with a Static's). While the GM selects text, the
-text is drawn whole, as the Static drew it, and a content alignment other than the top left is drawn the
-same way (the panels never set one). The text never holds a link, so Textual's link search is off.
+its part of each span (as Rich's `Text.split` cuts them), made a `Content` the same way, and counted
+(`Content.get_height`, as the Static is measured) and drawn (`Visual.to_strips`, as the Static is drawn)
+by the same Textual code with the widget's style, so each row holds the same segments, down to the
+offsets Textual writes into them for text selection: a line drawn alone is Textual's line 0, so its rows
+are given the line's number in the whole text (`on_line`; the tests compare every row with a Static's).
+While the GM selects text, the text is drawn whole, as the Static drew it, and a content alignment other
+than the top left is drawn the same way (the panels never set one). The text never holds a link, so
+Textual's link search is off.
 
 `render()` still gives the whole text as one `Content`: Textual copies a selection out of it, and tests
 read a panel's text with `str(body.render())`.
@@ -31,6 +33,8 @@ from bisect import bisect_right
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style as RichStyle
 from rich.text import Span, Text
 from textual.content import Content
 from textual.geometry import Region, Size
@@ -39,13 +43,11 @@ from textual.visual import Visual
 from textual.widget import Widget
 
 if TYPE_CHECKING:
-    from rich.style import Style as RichStyle
     from textual.app import RenderResult
-    from textual.content import _FormattedLine
     from textual.css.types import TextAlign, TextOverflow
     from textual.style import Style
 
-#: What wrapping a line depends on: the width, and the text rules `Content.render_strips` reads.
+#: What wrapping a line depends on: the width, and the text rules Textual wraps a `Content` by.
 Wrapping = tuple[int, "TextAlign", "TextOverflow", bool, int]
 #: A line of the text as it is compared with the line drawn before: its characters, the whole text's
 #: style and the line's part of each span.
@@ -73,16 +75,29 @@ def cut_lines(text: Text) -> list[LineKey]:
     return [(piece, text.style, tuple(parts)) for piece, parts in zip(pieces, spans, strict=True)]
 
 
+def on_line(row: Strip, y: int) -> Strip:
+    """A row of a line drawn alone, as drawn in line `y` of the whole text: Textual marks each character's
+    place for text selection (a style's `offset`: its column in the line, and the line's number), which
+    for a line drawn alone says line 0."""
+    segments = []
+    for text, style, control in row:
+        if style is not None and (offset := style.meta.get("offset")) is not None:
+            style += RichStyle.from_meta({"offset": (offset[0], y)})
+        segments.append(Segment(text, style, control))
+    return Strip(segments, row.cell_length)
+
+
 class Line:
-    """One line of the text: made a Content once, wrapped once per width (shared by equal lines)."""
+    """One line of the text: made a Content once, counted and drawn once per wrapping (shared by equal lines)."""
 
     __slots__ = ("content", "count", "rows")
 
     def __init__(self, content: Content) -> None:
         self.content = content
-        #: How many rows the line takes at the widget's wrapping, and those rows (None until needed).
+        #: How many rows the line takes at the widget's wrapping, and those rows drawn alone with the
+        #: widget's style (None until needed).
         self.count: int | None = None
-        self.rows: list[_FormattedLine] | None = None
+        self.rows: list[Strip] | None = None
 
 
 class PanelText(Widget):
@@ -111,9 +126,6 @@ class PanelText(Widget):
         self._styled_with: Style | None = None
         #: The rows drawn whole (a selection, an alignment), with what they were drawn for.
         self._drawn_whole: tuple[object, list[Strip]] | None = None
-        #: False once Textual's private wrapping is not what this was written for (`_by_line_failed`):
-        #: from then on the text is drawn whole, as the Static drew it, never a traceback.
-        self._by_line = True
 
     # --- the text ------------------------------------------------------------------------
     def show(self, text: Text) -> None:
@@ -123,7 +135,7 @@ class PanelText(Widget):
         old = self._keys
         if keys == old:
             return
-        width = self.size.width if self._by_line else 0
+        width = self.size.width
         before = self._counted(width)
         held = dict(zip(old, self._lines, strict=True))
         lines: list[Line] = []
@@ -174,19 +186,8 @@ class PanelText(Widget):
 
     # --- rows ----------------------------------------------------------------------------
     def _counted(self, width: int) -> list[int] | None:
-        """`_rows_at`, or None when there is no width yet or the text is drawn whole."""
-        if not width or not self._by_line:
-            return None
-        try:
-            return self._rows_at(width)
-        except (AttributeError, TypeError, ValueError) as exc:
-            self._by_line_failed(exc)
-            return None
-
-    def _by_line_failed(self, exc: Exception) -> None:
-        """Textual's private wrapping (`_wrap`) changed under a new Textual: draw the text whole from now on."""
-        self._by_line = False
-        self.log.warning(f"panel text drawn whole: Textual's wrapping changed ({exc!r})")
+        """`_rows_at`, or None when there is no width yet."""
+        return self._rows_at(width) if width else None
 
     def _rows_at(self, width: int) -> list[int]:
         """Where each line's rows start at this width, and the number of rows; a line is wrapped again only
@@ -205,61 +206,43 @@ class PanelText(Widget):
             for line in self._lines:
                 if line.count is None:
                     if line.content.cell_length <= room and "\t" not in line.content.plain:
-                        line.count = 1  # it fits: one row, wrapped or not (`_wrap` makes it when shown)
+                        line.count = 1  # it fits: one row, wrapped or not
                     else:
-                        line.count = len(self._wrap(line, rules))
+                        line.count = line.content.get_height(styles, width)  # type: ignore[arg-type]  # as Widget does
                 starts.append(starts[-1] + line.count)
             self._starts = starts
         return self._starts
 
-    def _wrap(self, line: Line, rules: Wrapping) -> list[_FormattedLine]:
-        """The line wrapped as `Content.render_strips` wraps the Static's content (each of its lines on its
-        own). Private Textual: `Content._wrap_and_format`, and `_FormattedLine` rows (`_line_rows`)."""
-        width, align, overflow, no_wrap, line_pad = rules
-        if line.rows is None:
-            line.rows = line.content._wrap_and_format(
-                width,
-                align=align,
-                overflow=overflow,
-                no_wrap=no_wrap,
-                line_pad=line_pad,
-                tab_size=8,
-                get_style=self._get_style,  # private too: the style getter Textual gives the Static's content
-            )
-        return line.rows
-
     def _line_rows(self, n: int, style: Style) -> list[Strip]:
-        """Line `n`'s rows, styled the first time a frame shows them. Textual writes a row's place in the
-        whole text into each of its segments (for text selection): the line's number is its rows' `y`,
-        set just before they are styled (equal lines share their rows), where a line wrapped alone says 0."""
+        """Line `n`'s rows, styled the first time a frame shows them: the line drawn alone as Textual draws
+        the Static's content (shared by equal lines), with its number in the text (`on_line`)."""
         strips = self._strips[n]
         if strips is None:
-            assert self._wrapped_for is not None  # `_rows_at` counted every line's rows
-            rows = self._wrap(self._lines[n], self._wrapped_for)
-            strips = []
-            for row in rows:
-                row.y = n
-                strips.append(Strip(*row.to_strip(style)))
+            line = self._lines[n]
+            if line.rows is None:
+                line.rows = Visual.to_strips(self, line.content, self.size.width, None, style, apply_selection=False)
+            strips = [on_line(row, n) for row in line.rows] if n else list(line.rows)
+            count = line.count or 0
+            if len(strips) != count:  # as the Static's rows are cut or padded to its height
+                strips = strips[:count] + [Strip.blank(self.size.width, style.rich_style)] * (count - len(strips))
             self._strips[n] = strips
         return strips
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         style = self.visual_style
-        if not self._by_line or self.text_selection is not None or self.styles.content_align != ("left", "top"):
+        if self.text_selection is not None or self.styles.content_align != ("left", "top"):
             return self._whole_row(y, style)
         if style != self._styled_with:
             self._styled_with = style
             self._strips = [None] * len(self._lines)
-        try:
-            starts = self._rows_at(width)
-            if y >= starts[-1]:
-                return Strip.blank(width, style.rich_style)
-            n = bisect_right(starts, y) - 1
-            return self._line_rows(n, style)[y - starts[n]]
-        except (AttributeError, TypeError, ValueError) as exc:
-            self._by_line_failed(exc)
-            return self._whole_row(y, style)
+            for line in self._lines:
+                line.rows = None
+        starts = self._rows_at(width)
+        if y >= starts[-1]:
+            return Strip.blank(width, style.rich_style)
+        n = bisect_right(starts, y) - 1
+        return self._line_rows(n, style)[y - starts[n]]
 
     def _whole_row(self, y: int, style: Style) -> Strip:
         """Row `y` of the text drawn whole, exactly as the Static drew it (Widget._render_content)."""
