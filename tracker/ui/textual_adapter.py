@@ -1,5 +1,5 @@
-"""Every use of a private Textual name in the tracker, kept here so a Textual release that changes one
-breaks this module alone (tests/ui cover each).
+"""Every use of a private Textual or textual-serve name in the tracker, kept here so a release that changes
+one breaks this module alone (tests/ui and tests/web cover each).
 
 - `update_scrollbars`: a scrollable widget whose virtual size changed without a layout of the screen (the
   log, `tracker.ui.widgets.log.LogView`) must have its scrollbars brought up to date. Textual does that
@@ -12,16 +12,34 @@ breaks this module alone (tests/ui cover each).
   `Input._suggestion`; only its → action (`action_cursor_right`) accepts it, and that action also moves
   the cursor or drops a selection when there is none. The suggestions came with
   https://github.com/Textualize/textual/issues/2330, → as the one key that accepts them.
+
+textual-serve (`tracker.web.server`, which is why pyproject pins it below 2):
+
+- `serve_app`: `Server.serve` binds its own host and port; `tracker serve` hands aiohttp a socket it bound
+  and checked first, so it runs the application textual-serve builds (`Server._make_app`) itself.
+- `relay_messages`: a tab's websocket handler that keeps its session to end it on shutdown has to relay
+  the browser's messages as textual-serve's own handler does (`Server._process_messages`).
+- `tab_process`: a tab's process that does not quit within the grace period is killed, which needs the
+  process textual-serve started (`AppService._process`); it offers no public kill.
+  No upstream issue asks for these yet; the code they reach into is
+  https://github.com/Textualize/textual-serve/blob/main/src/textual_serve/server.py and
+  https://github.com/Textualize/textual-serve/blob/main/src/textual_serve/app_service.py
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import asyncio
+    from collections.abc import Coroutine
+
+    from aiohttp import web
     from textual.geometry import Size
     from textual.widget import Widget
     from textual.widgets import Input
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server
 
 
 def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
@@ -33,3 +51,19 @@ def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
 def shown_suggestion(line: Input) -> str:
     """The completion the input shows after its value ("" for none)."""
     return line._suggestion
+
+
+def serve_app(server: Server) -> Coroutine[Any, Any, web.Application]:
+    """The aiohttp application textual-serve's server answers with (its routes, templates and handlers),
+    to be awaited by `aiohttp.web.run_app`."""
+    return server._make_app()
+
+
+async def relay_messages(server: Server, websocket: web.WebSocketResponse, session: AppService) -> None:
+    """Relay a tab's websocket messages to its process until the tab closes, as textual-serve does."""
+    await server._process_messages(websocket, session)
+
+
+def tab_process(session: AppService) -> asyncio.subprocess.Process | None:
+    """The process textual-serve started for a tab (None before it starts)."""
+    return session._process

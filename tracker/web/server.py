@@ -29,6 +29,7 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from tracker.ui.textual_adapter import relay_messages, serve_app, tab_process
 from tracker.web import SERVED_ENV
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -147,7 +148,7 @@ class BrowserSession(AppService):
         # the relay too, which swallows the cancellation and leaves the process running).
         stopping = asyncio.ensure_future(super().stop())
         await asyncio.wait([stopping], timeout=QUIT_GRACE)
-        process = self._process
+        process = tab_process(self)
         if process is not None and process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
@@ -186,7 +187,7 @@ class TableServer(Server):
         self.debug = debug
         self.initialize_logging()
         web.run_app(
-            self._make_app(),
+            serve_app(self),
             sock=self.sock,
             shutdown_timeout=SHUTDOWN_GRACE,
             handle_signals=True,
@@ -215,7 +216,7 @@ class TableServer(Server):
         await session.start(width, height)
         self.sessions.add(session)
         try:
-            await self._process_messages(websocket, session)
+            await relay_messages(self, websocket, session)
         finally:
             self.sessions.discard(session)
             await session.stop()
