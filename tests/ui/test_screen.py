@@ -135,7 +135,7 @@ def test_failed_save_is_not_shown_as_done(tmp_path: Path) -> None:
 
 def test_palette_offers_only_what_makes_sense(tmp_path: Path) -> None:
     """ARCHITECTURE.md practice 8: no "End the turn" before start; the prompt's answers while it waits."""
-    from tracker.ui.palette import offers
+    from tracker.ui.offers import offers
 
     app = make_app(tmp_path, "brawl.toml")
 
