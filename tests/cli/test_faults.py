@@ -376,6 +376,6 @@ def test_an_unexpected_error_is_still_one_line(monkeypatch: pytest.MonkeyPatch, 
     def broken(paths: list[str]) -> int:
         raise KeyError("Nobody")
 
-    monkeypatch.setattr("tracker.cli.main.cmd_check", broken)
+    monkeypatch.setattr("tracker.cli.check.cmd_check", broken)
     assert main(["check", "x.toml"]) == 1
     assert capsys.readouterr().err == "tracker: internal error: KeyError: 'Nobody' (please report it)\n"
