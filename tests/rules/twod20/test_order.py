@@ -6,91 +6,24 @@ Every refused command leaves the state unchanged (RULES.md §1, CONTRACT.md §3)
 
 from __future__ import annotations
 
-import re
-
-import pytest
-
 from tests.conftest import d20_state, pending, run, session_from
-from tracker.engine.errors import Refusal
+from tests.rules.twod20.scenes import KIT_ATTRIBUTES, KIT_SKILLS, combatant, header, refused, zones
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 
-KIT = """
-[[combatants]]
-name = "Kit"
-attributes = { agility = 10, insight = 9 }
-skills = { fight = 2, move = 1, survive = 2 }
-stress = 10
-zone = "A"
-"""
-ADA = """
-[[combatants]]
-name = "Ada"
-attributes = { agility = 8, insight = 11 }
-stress = 10
-zone = "A"
-"""
-CY = """
-[[combatants]]
-name = "Cy"
-initiative = 7
-stress = 10
-zone = "A"
-"""
-DEE = """
-[[combatants]]
-name = "Dee"
-attributes = { agility = 9 }
-stress = 10
-zone = "A"
-"""
-THUG = """
-[[combatants]]
-name = "Thug"
-npc_type = "minor"
-attributes = { agility = 10 }
-stress = 5
-zone = "B"
-"""
-BOSS = """
-[[combatants]]
-name = "Boss"
-npc_type = "major"
-attributes = { agility = 12, insight = 8 }
-stress = 8
-zone = "B"
-"""
-GRUNT = """
-[[combatants]]
-name = "Grunt"
-npc_type = "notable"
-initiative = 3
-stress = 5
-zone = "B"
-"""
+KIT = combatant("Kit", attributes=KIT_ATTRIBUTES, skills=KIT_SKILLS, stress=10, zone="A")
+ADA = combatant("Ada", attributes={"agility": 8, "insight": 11}, stress=10, zone="A")
+CY = combatant("Cy", initiative=7, stress=10, zone="A")
+DEE = combatant("Dee", attributes={"agility": 9}, stress=10, zone="A")
+THUG = combatant("Thug", npc_type="minor", attributes={"agility": 10}, stress=5, zone="B")
+BOSS = combatant("Boss", npc_type="major", attributes={"agility": 12, "insight": 8}, stress=8, zone="B")
+GRUNT = combatant("Grunt", npc_type="notable", initiative=3, stress=5, zone="B")
 
 
 def encounter(*blocks: str, order: str = "alternating", momentum: int = 2, threat: int = 4, settings: str = "") -> str:
     """A 2d20 SRD encounter in two adjacent zones with the given combatant blocks (and `[settings]` lines)."""
-    table = f"[settings]\n{settings}\n" if settings else ""
-    return f"""
-[encounter]
-name = "T"
-system = "2d20"
-seed = 1
-profile = "srd"
-action_order = "{order}"
-momentum = {momentum}
-threat = {threat}
-{table}
-
-[[zones]]
-name = "A"
-adjacent = ["B"]
-[[zones]]
-name = "B"
-{"".join(blocks)}
-"""
+    table = header(order=order, momentum=momentum, threat=threat, settings=settings)
+    return table + zones("A", "B") + "".join(blocks)
 
 
 def fight(*blocks: str, order: str = "alternating", momentum: int = 2, threat: int = 4) -> Session:
@@ -100,17 +33,6 @@ def fight(*blocks: str, order: str = "alternating", momentum: int = 2, threat: i
 def duel(order: str = "alternating", momentum: int = 2, threat: int = 4) -> Session:
     """Two PCs (Kit, Ada) against two NPCs (Thug, Boss)."""
     return fight(KIT, ADA, THUG, BOSS, order=order, momentum=momentum, threat=threat)
-
-
-def refused(s: Session, line: str, match: str = "") -> Refusal:
-    """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = d20_state(s).model_dump()
-    history = list(s.history.commands)
-    with pytest.raises(Refusal, match=re.escape(match)) as info:
-        s.execute(line)
-    assert d20_state(s).model_dump() == before
-    assert s.history.commands == history
-    return info.value
 
 
 def options(s: Session) -> list[str]:
