@@ -1,4 +1,4 @@
-"""The GM's file is theirs (CONTRACT.md §2, issue 11): every save keeps the setup text byte for byte.
+"""The GM's file is theirs (CONTRACT.md §2): every save keeps the setup text byte for byte.
 
 Everything above the live ``[state]`` / ``[history]`` tables (comments, key order, blank lines,
 formatting) stays as the GM wrote it, through `tracker exec --save`, the session's durable save, undo and

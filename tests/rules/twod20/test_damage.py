@@ -568,7 +568,7 @@ def test_s3_9_undo_restores_rolled_resistance() -> None:
     assert d20_state(s).model_dump() == before
 
 
-# --- issue 10: effects that do not trigger say so ------------------------------------------------------
+# --- effects that do not trigger say so ----------------------------------------------------------------
 
 
 def test_s3_8_stun_short_of_survive_says_it_does_not_trigger() -> None:
