@@ -9,6 +9,9 @@ from tracker.engine.errors import Refusal
 
 
 def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
+    """Apply the GM commands on stdin (a line each; blank lines and ``#`` comments skipped) to FILE, then print
+    the state; the first refusal stops with its line number. With `save`, the file is written back under the
+    writer lock."""
     from tracker.store.opening import load_session
 
     session = load_session(path, seed=seed)
