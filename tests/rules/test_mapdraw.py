@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tracker.present.map import route as maproute
-from tracker.present.map.draw import draw_map, initials, short_name, unique_initials
+from tracker.present.map.draw import draw_map
 from tracker.present.map.graph import MapDrawing, MapMark, MapNode, MapView
+from tracker.present.map.text import initials, short_name, unique_initials
 from tracker.present.view import Span
 
 N, E, S, W = "N", "E", "S", "W"

@@ -1,4 +1,4 @@
-"""The GM's file is theirs (CONTRACT.md §2, issue 11): every save keeps the setup text byte for byte.
+"""The GM's file is theirs (CONTRACT.md §2): every save keeps the setup text byte for byte.
 
 Everything above the live ``[state]`` / ``[history]`` tables (comments, key order, blank lines,
 formatting) stays as the GM wrote it, through `tracker exec --save`, the session's durable save, undo and
@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from tracker.cli.check import check_file
-from tracker.cli.main import DATA, main
+from tracker.cli.common import DATA
+from tracker.cli.main import main
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text, keep_setup, load_session, session_from_text
@@ -290,7 +291,7 @@ def test_a_tracker_new_starter_keeps_its_comments_through_commands(cli: Any, tmp
 
 def test_the_demo_copy_keeps_the_demo_file_text(tmp_path: Path) -> None:
     """`tracker demo` plays on a copy whose setup is the demo file's text, comments included."""
-    from tracker.cli.main import builtin_demo_text
+    from tracker.cli.common import builtin_demo_text
     from tracker.ui.demo import DemoApp
 
     text = builtin_demo_text()

@@ -12,7 +12,7 @@ from tests.ui.test_screen import main_screen
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.ui.app import TrackerApp
-from tracker.ui.palette import offers
+from tracker.ui.offers import offers
 
 BLOCKS = """
 [[stat_blocks]]

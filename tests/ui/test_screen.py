@@ -1,4 +1,4 @@
-"""Pilot tests: whole rounds driven by keys for each system, asserting on the engine state (issue 4)."""
+"""Pilot tests: whole rounds driven by keys for each system, asserting on the engine state."""
 
 from __future__ import annotations
 
@@ -135,7 +135,7 @@ def test_failed_save_is_not_shown_as_done(tmp_path: Path) -> None:
 
 def test_palette_offers_only_what_makes_sense(tmp_path: Path) -> None:
     """ARCHITECTURE.md practice 8: no "End the turn" before start; the prompt's answers while it waits."""
-    from tracker.ui.palette import offers
+    from tracker.ui.offers import offers
 
     app = make_app(tmp_path, "brawl.toml")
 
@@ -155,7 +155,7 @@ def test_palette_offers_only_what_makes_sense(tmp_path: Path) -> None:
 
 
 def test_full_disk_keeps_the_last_durable_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 5 faults: a write error (ENOSPC) is reported; the command is not shown as done; the file
+    """A write error (ENOSPC) is reported; the command is not shown as done; the file
     on disk is still the last durable state."""
     import errno
 
@@ -180,7 +180,7 @@ def test_full_disk_keeps_the_last_durable_state(tmp_path: Path, monkeypatch: pyt
 
 
 def test_theme_cycles_is_remembered_and_a_broken_theme_is_a_notice(tmp_path: Path, private_config: Path) -> None:
-    """Issue 4 themes: `t` cycles, the choice is kept in the config folder, a broken file is a notification."""
+    """Themes: `t` cycles, the choice is kept in the config folder, a broken file is a notification."""
     from tracker.ui.config import load_config
 
     (private_config / "themes").mkdir(parents=True)

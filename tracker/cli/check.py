@@ -14,6 +14,7 @@ warnings are printed, but only errors make the check fail.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from tracker.engine.errors import Refusal
@@ -35,6 +36,21 @@ class Report:
     def lines(self) -> list[str]:
         """Errors and warnings together, rendered, in the file's order (the file's own first, then the others)."""
         return [p.render(self.path) for p in sorted([*self.errors, *self.warnings], key=Problem.order)]
+
+
+def cmd_check(paths: list[str]) -> int:
+    """Exit 0 when every file is valid; otherwise 1. One line per problem, warnings included (a file
+    with warnings only is still valid)."""
+    status = 0
+    for path in paths:
+        report = check_file(path)
+        for line in report.lines():
+            print(line, file=sys.stderr)
+        if report.errors:
+            status = 1
+        else:
+            print(f"{path}: ok")
+    return status
 
 
 def check_file(path: str) -> Report:

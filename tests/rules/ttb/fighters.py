@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.conftest import session_from
+from tests.rules.tables import toml_value
 from tracker.families.session import Session
 
 
@@ -14,20 +15,8 @@ def combatant(name: str, **fields: object) -> str:
         fields.setdefault("rank_value", 5)
     fields.setdefault("wounds", 6)
     lines = ["[[combatants]]", f"name = {json.dumps(name)}"]
-    lines += [f"{key} = {_toml(value)}" for key, value in fields.items()]
+    lines += [f"{key} = {toml_value(value)}" for key, value in fields.items()]
     return "\n".join(lines) + "\n"
-
-
-def _toml(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, str):
-        return json.dumps(value)
-    return str(value)
 
 
 def duo(first: dict[str, object] | None = None, second: dict[str, object] | None = None, settings: str = "") -> Session:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.conftest import d20, d20_state, run, session_from
+from tests.rules.twod20.scenes import KIT_SKILLS, combatant, header, zones
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
@@ -19,85 +20,34 @@ from tracker.families.twod20.catalogue import CONDITIONS
 from tracker.families.twod20.engine import range_report
 from tracker.families.twod20.profiles import PROFILES
 
-HEADER = """
-[encounter]
-name = "Conditions"
-system = "2d20"
-seed = 5
-profile = "{profile}"
-action_order = "alternating"
-momentum = 2
-threat = 4
 
-[[zones]]
-name = "A"
-adjacent = ["B"]
+def scene(profile: str) -> str:
+    """The encounter in a row of four zones, A to D."""
+    return header("Conditions", seed=5, profile=profile) + zones("A", "B", "C", "D")
 
-[[zones]]
-name = "B"
-adjacent = ["C"]
 
-[[zones]]
-name = "C"
-adjacent = ["D"]
-
-[[zones]]
-name = "D"
-"""
-
-SRD_CAST = """
-[[combatants]]
-name = "Kit"
-skills = { fight = 2, move = 1, survive = 2 }
-stress = 10
-armor = 1
-zone = "A"
-
-[[combatants]]
-name = "Thug"
-npc_type = "minor"
-stress = 8
-zone = "B"
-
-[[combatants]]
-name = "Brute"
-npc_type = "minor"
-stress = 8
-zone = "A"
-"""
+SRD_CAST = (
+    combatant("Kit", skills=KIT_SKILLS, stress=10, armor=1, zone="A")
+    + combatant("Thug", npc_type="minor", stress=8, zone="B")
+    + combatant("Brute", npc_type="minor", stress=8, zone="A")
+)
 
 #: Infinity: Ana has Armour 2 and Courage 1 (no Morale dice), the Trooper no soak at all.
-INFINITY_CAST = """
-[[combatants]]
-name = "Ana"
-stress = { vigour = 12, resolve = 10, firewall = 8 }
-armor = 2
-courage = 1
-harm_capacity = 9
-zone = "A"
-
-[[combatants]]
-name = "Trooper"
-npc_type = "minor"
-stress = { vigour = 8, resolve = 6 }
-zone = "B"
-
-[[combatants]]
-name = "Brute"
-npc_type = "minor"
-stress = { vigour = 8, resolve = 6 }
-zone = "A"
-"""
+INFINITY_CAST = (
+    combatant("Ana", stress={"vigour": 12, "resolve": 10, "firewall": 8}, armor=2, courage=1, harm_capacity=9, zone="A")
+    + combatant("Trooper", npc_type="minor", stress={"vigour": 8, "resolve": 6}, zone="B")
+    + combatant("Brute", npc_type="minor", stress={"vigour": 8, "resolve": 6}, zone="A")
+)
 
 INFINITY_ONLY = sorted(k for k, c in CONDITIONS.items() if c.infinity_only)
 
 
 def srd() -> Session:
-    return session_from(HEADER.format(profile="srd") + SRD_CAST)
+    return session_from(scene("srd") + SRD_CAST)
 
 
 def infinity() -> Session:
-    return session_from(HEADER.format(profile="infinity") + INFINITY_CAST)
+    return session_from(scene("infinity") + INFINITY_CAST)
 
 
 @dataclass
@@ -323,17 +273,7 @@ def test_s3_11_2_b28_blind_and_deafened_deal_mental_damage_on_gain(condition: st
 def test_s3_11_2_blind_on_a_combatant_without_resolve_is_no_crash() -> None:
     """RULES.md §3.11.2: Blind on a Vigour-only combatant (no Resolve track) still blinds it and deals no
     mental damage (the engine must not half-apply a command and then refuse it)."""
-    text = (
-        HEADER.format(profile="infinity")
-        + INFINITY_CAST
-        + """
-[[combatants]]
-name = "Drone"
-npc_type = "minor"
-stress = 6
-zone = "C"
-"""
-    )
+    text = scene("infinity") + INFINITY_CAST + combatant("Drone", npc_type="minor", stress=6, zone="C")
     s = session_from(text)
     run(s, "add Drone blind")
     assert conditions(s, "Drone") == {"blind": True}

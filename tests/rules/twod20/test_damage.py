@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.conftest import d20, d20_state, run, session_from
+from tests.rules.twod20.scenes import KIT_SKILLS, combatant, header, zones
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
@@ -18,84 +19,28 @@ from tracker.families.snapshot import state_json
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.harm import harms_from
 
-HEADER = """
-[encounter]
-name = "Damage"
-system = "2d20"
-seed = 1
-profile = "{profile}"
-action_order = "alternating"
-momentum = 2
-threat = 4
-
-[[zones]]
-name = "A"
-adjacent = ["B"]
-
-[[zones]]
-name = "B"
-"""
-
 #: A PC with Survive 2 and Move 1, Armor 1 and Courage 2.
-KIT = """
-[[combatants]]
-name = "Kit"
-skills = { fight = 2, move = 1, survive = 2 }
-stress = 10
-armor = 1
-courage = 2
-zone = "A"
-"""
+KIT = combatant("Kit", skills=KIT_SKILLS, stress=10, armor=1, courage=2, zone="A")
 
 #: C28's character: max Stress 10, Armor 2; a high harm capacity keeps Defeat out of the Harm counts.
-VERA = """
-[[combatants]]
-name = "Vera"
-stress = 10
-armor = 2
-harm_capacity = 10
-zone = "A"
-"""
+VERA = combatant("Vera", stress=10, armor=2, harm_capacity=10, zone="A")
 
 #: A minor NPC with no skills (Survive 0, Move 0) and no resistance.
-THUG = """
-[[combatants]]
-name = "Thug"
-npc_type = "minor"
-stress = 12
-harm_capacity = 10
-zone = "B"
-"""
+THUG = combatant("Thug", npc_type="minor", stress=12, harm_capacity=10, zone="B")
 
 #: A notable NPC with Armor 3, Move 2 and Survive 3.
-BOSS = """
-[[combatants]]
-name = "Boss"
-npc_type = "notable"
-skills = { move = 2, survive = 3 }
-stress = 12
-armor = 3
-harm_capacity = 10
-zone = "B"
-"""
+BOSS = combatant(
+    "Boss", npc_type="notable", skills={"move": 2, "survive": 3}, stress=12, armor=3, harm_capacity=10, zone="B"
+)
 
 #: C36's target: Armor 3 and a standing Cover of 2[CD] rolled on every physical hit.
-WALL = """
-[[combatants]]
-name = "Wall"
-npc_type = "notable"
-stress = 12
-armor = 3
-cover = 2
-morale = 1
-courage = 1
-harm_capacity = 10
-zone = "B"
-"""
+WALL = combatant(
+    "Wall", npc_type="notable", stress=12, armor=3, cover=2, morale=1, courage=1, harm_capacity=10, zone="B"
+)
 
 
 def encounter(*combatants: str, profile: str = "srd") -> Session:
-    return session_from(HEADER.format(profile=profile) + "".join(combatants))
+    return session_from(header("Damage", profile=profile) + zones("A", "B") + "".join(combatants))
 
 
 @dataclass
@@ -623,7 +568,7 @@ def test_s3_9_undo_restores_rolled_resistance() -> None:
     assert d20_state(s).model_dump() == before
 
 
-# --- issue 10: effects that do not trigger say so ------------------------------------------------------
+# --- effects that do not trigger say so ----------------------------------------------------------------
 
 
 def test_s3_8_stun_short_of_survive_says_it_does_not_trigger() -> None:

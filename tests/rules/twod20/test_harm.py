@@ -8,89 +8,47 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import d20, d20_state, run, session_from
+from tests.rules.twod20.scenes import KIT_SKILLS, combatant, header, zones
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 
-HEADER = """
-[encounter]
-name = "Harm"
-system = "2d20"
-seed = 3
-profile = "{profile}"
-action_order = "alternating"
-momentum = 2
-threat = 4
 
-[[zones]]
-name = "A"
-adjacent = ["B"]
-
-[[zones]]
-name = "B"
-"""
+def scene(profile: str) -> str:
+    """The encounter in two zones, A and B."""
+    return header("Harm", seed=3, profile=profile) + zones("A", "B")
 
 
 def kit(harms: str = "", extra: str = "") -> str:
     """A PC with Stress 10, Armor 1, Courage 2 (3 Fortune unless `extra` says otherwise)."""
-    return f"""
-[[combatants]]
-name = "Kit"
-skills = {{ fight = 2, move = 1, survive = 2 }}
-stress = 10
-armor = 1
-courage = 2
-zone = "A"
-{f"harms = {{ {harms} }}" if harms else ""}
-{extra}
-"""
+    lines = f"{f'harms = {{ {harms} }}' if harms else ''}\n{extra}"
+    return combatant("Kit", extra=lines, skills=KIT_SKILLS, stress=10, armor=1, courage=2, zone="A")
 
 
-ADA = """
-[[combatants]]
-name = "Ada"
-stress = 10
-zone = "A"
-"""
+ADA = combatant("Ada", stress=10, zone="A")
 
-THUG = """
-[[combatants]]
-name = "Thug"
-npc_type = "minor"
-stress = 12
-zone = "B"
-"""
+THUG = combatant("Thug", npc_type="minor", stress=12, zone="B")
 
-#: Infinity: three tracks, each with its own soak (Armour, Morale/Courage, BTS).
-ANA = """
-[[combatants]]
-name = "Ana"
-stress = {{ vigour = 12, resolve = 10, firewall = 8 }}
-armor = 1
-courage = 2
-bts = 3
-zone = "A"
-{extra}
-"""
 
-TROOPER = """
-[[combatants]]
-name = "Trooper"
-npc_type = "minor"
-stress = {{ vigour = 8, resolve = 6 }}
-zone = "B"
-{extra}
-"""
+def ana_table(extra: str = "") -> str:
+    """Infinity: three tracks, each with its own soak (Armour, Morale/Courage, BTS)."""
+    return combatant(
+        "Ana", extra=extra, stress={"vigour": 12, "resolve": 10, "firewall": 8}, armor=1, courage=2, bts=3, zone="A"
+    )
+
+
+def trooper_table(extra: str = "") -> str:
+    return combatant("Trooper", extra=extra, npc_type="minor", stress={"vigour": 8, "resolve": 6}, zone="B")
 
 
 def srd(*combatants: str) -> Session:
     """An SRD encounter with Kit's turn open."""
-    return run(session_from(HEADER.format(profile="srd") + "".join(combatants)), "start", "pick Kit")
+    return run(session_from(scene("srd") + "".join(combatants)), "start", "pick Kit")
 
 
 def infinity(ana: str = "", trooper: str = "") -> Session:
     """An Infinity encounter with Ana's turn open."""
-    text = HEADER.format(profile="infinity") + ANA.format(extra=ana) + TROOPER.format(extra=trooper)
+    text = scene("infinity") + ana_table(ana) + trooper_table(trooper)
     return run(session_from(text), "start", "pick Ana")
 
 

@@ -11,65 +11,24 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import d20_state, pending, run, session_from
+from tests.rules.twod20.scenes import combatant, header, stat_block, zones
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 
-HEAD = """
-[encounter]
-name = "Pier"
-system = "2d20"
-seed = 3
-action_order = "{order}"
-threat = {threat}
-
-[[zones]]
-name = "Pier"
-adjacent = ["Warehouse"]
-
-[[zones]]
-name = "Warehouse"
-"""
-
-BODY = """
-[[combatants]]
-name = "Kit"
-attributes = { agility = 10 }
-stress = 10
-zone = "Pier"
-
-[[combatants]]
-name = "Thug"
-npc_type = "minor"
-attributes = { agility = 8 }
-stress = 5
-zone = "Pier"
-
-[[stat_blocks]]
-name = "Goon"
-npc_type = "minor"
-attributes = { agility = 11 }
-stress = 5
-zone = "Warehouse"
-
-[[stat_blocks]]
-name = "Lieutenant"
-npc_type = "notable"
-stress = 8
-
-[[stat_blocks]]
-name = "Baron"
-npc_type = "major"
-stress = 12
-
-[[stat_blocks]]
-name = "Medic"
-stress = 9
-"""
+BODY = (
+    combatant("Kit", attributes={"agility": 10}, stress=10, zone="Pier")
+    + combatant("Thug", npc_type="minor", attributes={"agility": 8}, stress=5, zone="Pier")
+    + stat_block("Goon", npc_type="minor", attributes={"agility": 11}, stress=5, zone="Warehouse")
+    + stat_block("Lieutenant", npc_type="notable", stress=8)
+    + stat_block("Baron", npc_type="major", stress=12)
+    + stat_block("Medic", stress=9)
+)
 
 
 def fight(threat: int = 6, order: str = "alternating") -> Session:
-    return session_from(HEAD.format(threat=threat, order=order) + BODY)
+    head = header("Pier", seed=3, profile=None, order=order, momentum=None, threat=threat)
+    return session_from(head + zones("Pier", "Warehouse") + BODY)
 
 
 def kits_turn(threat: int = 6) -> Session:

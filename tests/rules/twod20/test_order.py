@@ -6,91 +6,24 @@ Every refused command leaves the state unchanged (RULES.md §1, CONTRACT.md §3)
 
 from __future__ import annotations
 
-import re
-
-import pytest
-
 from tests.conftest import d20_state, pending, run, session_from
-from tracker.engine.errors import Refusal
+from tests.rules.twod20.scenes import KIT_ATTRIBUTES, KIT_SKILLS, combatant, header, refused, zones
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 
-KIT = """
-[[combatants]]
-name = "Kit"
-attributes = { agility = 10, insight = 9 }
-skills = { fight = 2, move = 1, survive = 2 }
-stress = 10
-zone = "A"
-"""
-ADA = """
-[[combatants]]
-name = "Ada"
-attributes = { agility = 8, insight = 11 }
-stress = 10
-zone = "A"
-"""
-CY = """
-[[combatants]]
-name = "Cy"
-initiative = 7
-stress = 10
-zone = "A"
-"""
-DEE = """
-[[combatants]]
-name = "Dee"
-attributes = { agility = 9 }
-stress = 10
-zone = "A"
-"""
-THUG = """
-[[combatants]]
-name = "Thug"
-npc_type = "minor"
-attributes = { agility = 10 }
-stress = 5
-zone = "B"
-"""
-BOSS = """
-[[combatants]]
-name = "Boss"
-npc_type = "major"
-attributes = { agility = 12, insight = 8 }
-stress = 8
-zone = "B"
-"""
-GRUNT = """
-[[combatants]]
-name = "Grunt"
-npc_type = "notable"
-initiative = 3
-stress = 5
-zone = "B"
-"""
+KIT = combatant("Kit", attributes=KIT_ATTRIBUTES, skills=KIT_SKILLS, stress=10, zone="A")
+ADA = combatant("Ada", attributes={"agility": 8, "insight": 11}, stress=10, zone="A")
+CY = combatant("Cy", initiative=7, stress=10, zone="A")
+DEE = combatant("Dee", attributes={"agility": 9}, stress=10, zone="A")
+THUG = combatant("Thug", npc_type="minor", attributes={"agility": 10}, stress=5, zone="B")
+BOSS = combatant("Boss", npc_type="major", attributes={"agility": 12, "insight": 8}, stress=8, zone="B")
+GRUNT = combatant("Grunt", npc_type="notable", initiative=3, stress=5, zone="B")
 
 
 def encounter(*blocks: str, order: str = "alternating", momentum: int = 2, threat: int = 4, settings: str = "") -> str:
     """A 2d20 SRD encounter in two adjacent zones with the given combatant blocks (and `[settings]` lines)."""
-    table = f"[settings]\n{settings}\n" if settings else ""
-    return f"""
-[encounter]
-name = "T"
-system = "2d20"
-seed = 1
-profile = "srd"
-action_order = "{order}"
-momentum = {momentum}
-threat = {threat}
-{table}
-
-[[zones]]
-name = "A"
-adjacent = ["B"]
-[[zones]]
-name = "B"
-{"".join(blocks)}
-"""
+    table = header(order=order, momentum=momentum, threat=threat, settings=settings)
+    return table + zones("A", "B") + "".join(blocks)
 
 
 def fight(*blocks: str, order: str = "alternating", momentum: int = 2, threat: int = 4) -> Session:
@@ -100,17 +33,6 @@ def fight(*blocks: str, order: str = "alternating", momentum: int = 2, threat: i
 def duel(order: str = "alternating", momentum: int = 2, threat: int = 4) -> Session:
     """Two PCs (Kit, Ada) against two NPCs (Thug, Boss)."""
     return fight(KIT, ADA, THUG, BOSS, order=order, momentum=momentum, threat=threat)
-
-
-def refused(s: Session, line: str, match: str = "") -> Refusal:
-    """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = d20_state(s).model_dump()
-    history = list(s.history.commands)
-    with pytest.raises(Refusal, match=re.escape(match)) as info:
-        s.execute(line)
-    assert d20_state(s).model_dump() == before
-    assert s.history.commands == history
-    return info.value
 
 
 def options(s: Session) -> list[str]:
@@ -540,9 +462,9 @@ def test_s3_4_a_side_wiped_out_leaves_the_other_side_to_act() -> None:
 
 def test_s3_4_initiative_variant_orders_by_score_without_prompts() -> None:
     """RULES.md §3.4 Initiative Scores: score = max(Agility, Insight) or the `initiative` field; turns run
-    highest first with no prompt; a cross-side tie goes to the PC (Kit 10 before Thug 10). Since issue 10
-    (CONTRACT.md §3 "Initiative-score order", [004:L1410]) `start` first asks who initiated the conflict;
-    here the highest, Boss, so the order is unchanged and no later turn asks."""
+    highest first with no prompt; a cross-side tie goes to the PC (Kit 10 before Thug 10). `start` first asks
+    who initiated the conflict (CONTRACT.md §3 "Initiative-score order", [004:L1410]); here the highest, Boss,
+    so the order is unchanged and no later turn asks."""
     s = fight(KIT, ADA, CY, THUG, BOSS, GRUNT, order="initiative")
     run(s, "start")
     assert options(s) == ["Boss", "Ada", "Kit", "Thug", "Cy", "Grunt"]
@@ -562,7 +484,7 @@ def test_s3_4_initiative_variant_orders_by_score_without_prompts() -> None:
 
 def test_s3_4_initiative_variant_next_round_starts_with_the_highest() -> None:
     """RULES.md §3.4 Initiative Scores: later rounds start with the highest score, automatically, free (round 1
-    opens with the initiator picked at `start` since issue 10 [004:L1410])."""
+    opens with the initiator picked at `start` [004:L1410])."""
     s = fight(KIT, THUG, BOSS, order="initiative")
     run(s, "start", "pick Kit", "next", "next", "next")
     assert d20_state(s).round == 2
@@ -573,7 +495,7 @@ def test_s3_4_initiative_variant_next_round_starts_with_the_highest() -> None:
 
 def test_s3_4_initiative_variant_has_no_hand_over_to_answer() -> None:
     """RULES.md §3.4 Initiative Scores: after the initiator is picked the order is automatic, so `pick` has
-    nothing to answer. Changed by issue 10: `keep NAME` is now the interrupt of [004:L1414]; for the one
+    nothing to answer. `keep NAME` is the interrupt of [004:L1414]; for the one
     already next it is refused, and it is refused outright before a turn is open."""
     s = run(fight(KIT, THUG, order="initiative"), "start")
     refused(s, "keep Kit", "the first actor is picked")

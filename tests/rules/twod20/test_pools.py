@@ -5,32 +5,16 @@ scenario checks C31 and C32. Every change is logged with its reason; every refus
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from tests.conftest import d20_state, run, session_from
+from tests.rules.twod20.scenes import combatant, header, refused, zones
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20 import pools
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.store.files import FileInvalid, parse_text
-
-PC = """
-[[combatants]]
-name = "{name}"
-stress = 10
-zone = "A"
-{extra}
-"""
-NPC = """
-[[combatants]]
-name = "{name}"
-npc_type = "minor"
-stress = 5
-zone = "A"
-"""
 
 
 def encounter(
@@ -41,24 +25,11 @@ def encounter(
     profile: str = "srd",
     kit: str = "",
 ) -> str:
-    header = [
-        "[encounter]",
-        'name = "Pier"',
-        'system = "2d20"',
-        "seed = 1",
-        f'profile = "{profile}"',
-        'action_order = "alternating"',
-    ]
-    if momentum is not None:
-        header.append(f"momentum = {momentum}")
-    if threat is not None:
-        header.append(f"threat = {threat}")
-    stress = "{ vigour = 10 }" if profile == "infinity" else "10"
-    blocks = [
-        PC.format(name=n, extra=kit if n == "Kit" else "").replace("stress = 10", f"stress = {stress}") for n in pcs
-    ]
-    blocks += [NPC.format(name=n).replace("stress = 5", f"stress = {stress}") for n in npcs]
-    return "\n".join(header) + '\n\n[[zones]]\nname = "A"\n' + "".join(blocks)
+    """The PCs and the minor NPCs, Stress 10 each (Vigour 10 in Infinity), in the one zone A."""
+    stress = {"vigour": 10} if profile == "infinity" else 10
+    blocks = [combatant(n, extra=kit if n == "Kit" else "", stress=stress, zone="A") for n in pcs]
+    blocks += [combatant(n, npc_type="minor", stress=stress, zone="A") for n in npcs]
+    return header("Pier", profile=profile, momentum=momentum, threat=threat) + zones("A") + "".join(blocks)
 
 
 def started(
@@ -71,17 +42,6 @@ def started(
     """The scene started and Kit's turn open."""
     s = session_from(encounter(pcs, momentum=momentum, threat=threat, profile=profile, kit=kit))
     return run(s, "start", "pick Kit")
-
-
-def refused(s: Session, line: str, match: str = "") -> Refusal:
-    """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = d20_state(s).model_dump()
-    history = list(s.history.commands)
-    with pytest.raises(Refusal, match=re.escape(match)) as info:
-        s.execute(line)
-    assert d20_state(s).model_dump() == before
-    assert s.history.commands == history
-    return info.value
 
 
 def last_log(s: Session) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import d20, d20_state, pending, run, session_from
+from tests.rules.twod20.scenes import KIT_ATTRIBUTES, KIT_SKILLS, combatant, header, zones
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
@@ -19,41 +20,14 @@ from tracker.families.twod20.profiles import OVERRIDABLE, PROFILES, Profile, res
 from tracker.store.files import FileInvalid, parse_text
 
 
-def encounter(profile: str = "srd", settings: str = "", stress: str = "10") -> str:
+def encounter(profile: str = "srd", settings: str = "", stress: object = 10) -> str:
     """A small 2d20 file: a PC in zone A and a minor NPC two zones away in C."""
-    block = f"[settings]\n{settings}\n" if settings else ""
-    return f"""
-[encounter]
-name = "T"
-system = "2d20"
-seed = 1
-profile = "{profile}"
-action_order = "alternating"
-momentum = 2
-threat = 4
-{block}
-[[zones]]
-name = "A"
-adjacent = ["B"]
-[[zones]]
-name = "B"
-adjacent = ["C"]
-[[zones]]
-name = "C"
-
-[[combatants]]
-name = "Kit"
-attributes = {{ agility = 10, insight = 9 }}
-skills = {{ fight = 2, move = 1, survive = 2 }}
-stress = {stress}
-zone = "A"
-
-[[combatants]]
-name = "Thug"
-npc_type = "minor"
-stress = 5
-zone = "C"
-"""
+    return (
+        header(profile=profile, settings=settings)
+        + zones("A", "B", "C")
+        + combatant("Kit", attributes=KIT_ATTRIBUTES, skills=KIT_SKILLS, stress=stress, zone="A")
+        + combatant("Thug", npc_type="minor", stress=5, zone="C")
+    )
 
 
 def engine_of(s: Session) -> TwoD20Engine:
@@ -117,8 +91,8 @@ def test_s3_0_infinity_parameters() -> None:
 
 def test_s3_0_secret_war_parameters() -> None:
     """RULES.md §3.0 sw_sheet column: Threat, ranged D1 (B1), Secondary Target full effects (B5), stress
-    cleared at the start of the next scene (B34); everything the sheet is silent on is the SRD value. Since
-    issue 10 the action list differs too: the sheet lists its own actions [002:L79-99] (tested below)."""
+    cleared at the start of the next scene (B34); everything the sheet is silent on is the SRD value. The
+    action list differs too: the sheet lists its own actions [002:L79-99] (tested below)."""
     p = resolve_profile("secret-war")
     srd = resolve_profile("srd")
     assert p.gm_pool == "threat"
@@ -204,7 +178,7 @@ def test_s3_0_overridable_parameters_exclude_identity_and_track_layout() -> None
 
 def test_s3_0_encounter_uses_the_named_profile() -> None:
     """RULES.md §3.0: `profile = "infinity"` runs the Infinity parameters (Heat is the GM pool)."""
-    s = session_from(encounter("infinity", stress="{ vigour = 10, resolve = 8, firewall = 6 }"))
+    s = session_from(encounter("infinity", stress={"vigour": 10, "resolve": 8, "firewall": 6}))
     eng = engine_of(s)
     assert eng.profile.name == "infinity"
     assert eng.pool_name == "Heat"
@@ -337,7 +311,7 @@ def test_s3_5_3_secret_war_sheet_actions() -> None:
         s.execute("spend Kit swift")
 
 
-# --- every parameter against what it may be (issue 12) ---------------------------------------------
+# --- every parameter against what it may be ---------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -360,7 +334,7 @@ def test_s3_5_3_secret_war_sheet_actions() -> None:
     ],
 )
 def test_s3_0_a_parameter_takes_only_what_it_may_be(overrides: dict[str, Any], message: str) -> None:
-    """RULES.md §3.0; issue 12: `default_track = "mana"` passed the checker, then the first mental hit was a
+    """RULES.md §3.0: `default_track = "mana"` passed the checker, then the first mental hit was a
     KeyError. Each parameter is checked against its values: a track of the profile, a Literal's words, a
     Difficulty 0-5 [004:L373-408], a sane 0-99 elsewhere (a harm threshold of at least 1: it divides)."""
     with pytest.raises(Refusal, match=message):

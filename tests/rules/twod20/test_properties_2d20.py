@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import assert_same_course, d20, d20_state, reloaded
+from tests.rules.twod20.scenes import KIT_SKILLS, combatant, header, stat_block, zones
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
@@ -31,98 +32,37 @@ from tracker.families.twod20.actions import ACTIONS
 from tracker.families.twod20.catalogue import CONDITIONS
 from tracker.store.files import parse_text
 
-HEADER = """
-[encounter]
-name = "Property 2d20"
-system = "2d20"
-seed = 11
-profile = "{profile}"
-action_order = "alternating"
-momentum = {momentum}
-threat = {threat}
 
-[[zones]]
-name = "Yard"
-adjacent = ["Gate"]
+def scene(profile: str, momentum: int, threat: int) -> str:
+    """The encounter on a road of three zones, with two stat blocks to join from."""
+    return (
+        header("Property 2d20", seed=11, profile=profile, momentum=momentum, threat=threat)
+        + zones("Yard", "Gate", "Road")
+        + stat_block("Goon", npc_type="minor", stress=5, zone="Gate")
+        + stat_block("Captain", npc_type="notable", stress=7)
+    )
 
-[[zones]]
-name = "Gate"
-adjacent = ["Road"]
 
-[[zones]]
-name = "Road"
+SRD = (
+    combatant("Kit", skills=KIT_SKILLS, stress=8, armor=1, courage=1, cover=1, zone="Yard")
+    + combatant("Ada Lane", stress=6, fortune=1, harms={"trauma": 1}, zone="Gate")
+    + combatant("Thug", npc_type="minor", stress=5, harm_capacity=1, zone="Yard")
+    + combatant("Boss", npc_type="notable", skills={"move": 2, "survive": 3}, stress=8, armor=2, morale=1, zone="Road")
+)
 
-[[stat_blocks]]
-name = "Goon"
-npc_type = "minor"
-stress = 5
-zone = "Gate"
-
-[[stat_blocks]]
-name = "Captain"
-npc_type = "notable"
-stress = 7
-"""
-
-SRD = """
-[[combatants]]
-name = "Kit"
-skills = { fight = 2, move = 1, survive = 2 }
-stress = 8
-armor = 1
-courage = 1
-cover = 1
-zone = "Yard"
-
-[[combatants]]
-name = "Ada Lane"
-stress = 6
-fortune = 1
-harms = { trauma = 1 }
-zone = "Gate"
-
-[[combatants]]
-name = "Thug"
-npc_type = "minor"
-stress = 5
-harm_capacity = 1
-zone = "Yard"
-
-[[combatants]]
-name = "Boss"
-npc_type = "notable"
-skills = { move = 2, survive = 3 }
-stress = 8
-armor = 2
-morale = 1
-zone = "Road"
-"""
-
-INFINITY = """
-[[combatants]]
-name = "Ana"
-stress = { vigour = 8, resolve = 6, firewall = 5 }
-armor = 1
-courage = 1
-bts = 2
-harms = { wound = 3 }
-zone = "Yard"
-
-[[combatants]]
-name = "Trooper"
-npc_type = "minor"
-stress = { vigour = 6, resolve = 4 }
-harm_capacity = 2
-cover = 1
-zone = "Gate"
-
-[[combatants]]
-name = "Drone"
-npc_type = "minor"
-stress = 5
-conditions = { bleeding = true }
-zone = "Road"
-"""
+INFINITY = (
+    combatant(
+        "Ana",
+        stress={"vigour": 8, "resolve": 6, "firewall": 5},
+        armor=1,
+        courage=1,
+        bts=2,
+        harms={"wound": 3},
+        zone="Yard",
+    )
+    + combatant("Trooper", npc_type="minor", stress={"vigour": 6, "resolve": 4}, harm_capacity=2, cover=1, zone="Gate")
+    + combatant("Drone", npc_type="minor", stress=5, conditions={"bleeding": True}, zone="Road")
+)
 
 CONDITION_WORDS = [*CONDITIONS, "fatigue", "stun", "Burning", "wobbly"]
 ACTION_WORDS = [*(k.replace("_", "-") for k in ACTIONS), "fly"]
@@ -150,7 +90,7 @@ TRACKS = ["stress", "vigour", "resolve", "firewall", "mental", "digital", "physi
 def sessions(draw: st.DrawFn) -> Session:
     """A fresh SRD or Infinity session with drawn pools and seed."""
     profile = draw(st.sampled_from(["srd", "infinity"]))
-    head = HEADER.format(profile=profile, momentum=draw(st.integers(0, 6)), threat=draw(st.integers(0, 6)))
+    head = scene(profile, momentum=draw(st.integers(0, 6)), threat=draw(st.integers(0, 6)))
     text = head + (SRD if profile == "srd" else INFINITY)
     return Session(parse_text(text, "<property>"), seed=draw(st.integers(0, 2**16)))
 

@@ -7,64 +7,40 @@ bookkeeping. Every refused command leaves the state unchanged."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from tests.conftest import d20, d20_state, run, session_from
+from tests.rules.twod20.scenes import KIT_ATTRIBUTES, KIT_SKILLS, combatant, header, refused, zones
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20.actions import ACTIONS, action_key
 
-INFINITY_STRESS = "{ vigour = 10, resolve = 8, firewall = 6 }"
+INFINITY_STRESS = {"vigour": 10, "resolve": 8, "firewall": 6}
 
 
-def encounter(profile: str = "srd", momentum: int = 2, threat: int = 4, kit: str = "", thug: str = "") -> str:
-    """Kit and Ada (PCs) and Thug (minor NPC) in zone A, Boss (major NPC) in zone B next door."""
-    stress = INFINITY_STRESS if profile == "infinity" else "10"
-    return f"""
-[encounter]
-name = "T"
-system = "2d20"
-seed = 1
-profile = "{profile}"
-action_order = "alternating"
-momentum = {momentum}
-threat = {threat}
+def encounter(
+    profile: str = "srd",
+    momentum: int = 2,
+    threat: int = 4,
+    kit: str = "",
+    thug: str = "",
+    row: tuple[str, ...] = ("A", "B"),
+) -> str:
+    """Kit and Ada (PCs) and Thug (minor NPC) in zone A, Boss (major NPC) in zone B next door (in a `row` of zones)."""
+    stress = INFINITY_STRESS if profile == "infinity" else 10
+    return (
+        header(profile=profile, momentum=momentum, threat=threat)
+        + zones(*row)
+        + combatant("Kit", extra=kit, attributes=KIT_ATTRIBUTES, skills=KIT_SKILLS, stress=stress, zone="A")
+        + combatant("Ada", stress=stress, zone="A")
+        + combatant("Thug", extra=thug, npc_type="minor", stress=stress, zone="A")
+        + combatant("Boss", npc_type="major", stress=stress, zone="B")
+    )
 
-[[zones]]
-name = "A"
-adjacent = ["B"]
-[[zones]]
-name = "B"
 
-[[combatants]]
-name = "Kit"
-attributes = {{ agility = 10, insight = 9 }}
-skills = {{ fight = 2, move = 1, survive = 2 }}
-stress = {stress}
-zone = "A"
-{kit}
-
-[[combatants]]
-name = "Ada"
-stress = {stress}
-zone = "A"
-
-[[combatants]]
-name = "Thug"
-npc_type = "minor"
-stress = {stress}
-zone = "A"
-{thug}
-
-[[combatants]]
-name = "Boss"
-npc_type = "major"
-stress = {stress}
-zone = "B"
-"""
+#: From Kit's turn round to Kit's next: the three others take their turns and a new round opens.
+ROUND = ("next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit")
 
 
 def session(profile: str = "srd", momentum: int = 2, threat: int = 4, kit: str = "", thug: str = "") -> Session:
@@ -79,17 +55,6 @@ def kit_turn(profile: str = "srd", momentum: int = 2, threat: int = 4, kit: str 
 def thug_turn(profile: str = "srd", momentum: int = 2, threat: int = 4, thug: str = "") -> Session:
     """Kit's turn passed (with a Minor, so it counts) and Thug's turn open."""
     return run(kit_turn(profile, momentum, threat, thug=thug), "spend Kit aim", "next", "pick Thug")
-
-
-def refused(s: Session, line: str, match: str = "") -> Refusal:
-    """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = d20_state(s).model_dump()
-    history = list(s.history.commands)
-    with pytest.raises(Refusal, match=re.escape(match)) as info:
-        s.execute(line)
-    assert d20_state(s).model_dump() == before
-    assert s.history.commands == history
-    return info.value
 
 
 def pools(s: Session) -> tuple[int, int]:
@@ -237,9 +202,7 @@ def test_s3_5_swift_and_surge_together_still_cap_at_2() -> None:
 
 def test_s3_5_majors_reset_each_round() -> None:
     """RULES.md §3.13 round_start: majors_this_round returns to 0 in the next round."""
-    s = run(
-        kit_turn(), "spend Kit attack", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit"
-    )
+    s = run(kit_turn(), "spend Kit attack", *ROUND)
     assert d20_state(s).round == 2
     assert d20_state(s).fighters["Kit"].majors == 0
     run(s, "spend Kit attack")
@@ -286,9 +249,7 @@ def test_s3_5_each_minor_once_per_turn() -> None:
 
 def test_s3_5_minors_reset_each_turn() -> None:
     """RULES.md §3.13 turn_start: the Minor list starts empty on each of the character's turns."""
-    s = run(
-        kit_turn(), "spend Kit aim", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit"
-    )
+    s = run(kit_turn(), "spend Kit aim", *ROUND)
     assert d20_state(s).fighters["Kit"].minors == []
     run(s, "spend Kit aim")
     assert pools(s) == (2, 4)
@@ -415,9 +376,7 @@ def test_s3_5_rush_not_after_the_movement_minor() -> None:
 
 def test_s3_5_rush_resets_next_round() -> None:
     """RULES.md §3.13 round_start: rush_used is cleared at the start of each round."""
-    s = run(
-        kit_turn(), "spend Kit rush", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit"
-    )
+    s = run(kit_turn(), "spend Kit rush", *ROUND)
     assert not d20_state(s).fighters["Kit"].rush_used
     run(s, "spend Kit rush")
 
@@ -433,7 +392,7 @@ def test_s3_5_srd_one_reaction_per_round_on_others_turns() -> None:
     assert ada.conditions.get("prone") is True
     assert pools(s) == (2, 4)
     refused(s, "spend Ada hit_the_dirt", "already reacted this round")
-    # The SRD's one Reaction is Hit the Dirt (Defence/Guard are Infinity's, RULES.md §3.5.1 vs §3.5.2; issue 10).
+    # The SRD's one Reaction is Hit the Dirt (Defence/Guard are Infinity's, RULES.md §3.5.1 vs §3.5.2).
     run(s, "spend Thug hit_the_dirt")
     refused(s, "spend Thug hit_the_dirt", "already reacted this round")
 
@@ -487,7 +446,7 @@ def test_s3_5_infinity_reaction_costs_restart_each_round() -> None:
     """RULES.md §3.13 round_start, B23: the escalation restarts at 1 in each round."""
     s = run(kit_turn("infinity", threat=4), "spend Ada defence", "spend Ada defence")
     assert d20_state(s).threat == 7
-    run(s, "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next", "pick Kit", "spend Ada defence")
+    run(s, *ROUND, "spend Ada defence")
     assert d20_state(s).round == 2
     assert d20_state(s).threat == 8
 
@@ -516,7 +475,7 @@ def test_s3_5_stunned_takes_no_actions_that_turn() -> None:
 
 def test_s3_5_stunned_character_may_still_react_on_others_turns() -> None:
     """RULES.md §3.13 turn_start 3: the Stun takes that character's own turn only (the SRD's Reaction is
-    Hit the Dirt since per-profile action lists, issue 10)."""
+    Hit the Dirt: each profile lists its own actions)."""
     s = run(kit_turn(), "add Thug stunned", "spend Thug hit_the_dirt")
     assert d20_state(s).fighters["Thug"].reactions == 1
 
@@ -545,14 +504,7 @@ def test_s3_5_defeated_free_action_renews_each_turn() -> None:
     s = run(
         defeated_kit(),
         "spend Kit speak",
-        "next",
-        "pick Thug",
-        "next",
-        "pick Ada",
-        "next",
-        "pick Boss",
-        "next",
-        "pick Kit",
+        *ROUND,
     )
     assert any("Kit is Defeated: one Free Action this turn" in line.text for line in d20_state(s).log)
     run(s, "spend Kit speak")
@@ -590,7 +542,7 @@ def test_s3_5_unconscious_takes_no_actions() -> None:
     """RULES.md §3.10.3: Unconscious is like Defeated but with no Free Actions at all."""
     s = kit_turn(thug="conditions = { unconscious = true }")
     refused(s, "spend Thug speak", "unconscious: no actions")
-    refused(s, "spend Thug hit_the_dirt", "unconscious")  # the SRD's Reaction (issue 10: per-profile actions)
+    refused(s, "spend Thug hit_the_dirt", "unconscious")  # the SRD's Reaction (each profile lists its own actions)
 
 
 def test_s3_5_the_dead_take_no_actions() -> None:
@@ -608,14 +560,7 @@ def test_s3_5_turn_start_resets_the_turn_bookkeeping() -> None:
         "spend Kit aim",
         "spend Kit prepare",
         "spend Kit speak",
-        "next",
-        "pick Thug",
-        "next",
-        "pick Ada",
-        "next",
-        "pick Boss",
-        "next",
-        "pick Kit",
+        *ROUND,
     )
     kit = d20_state(s).fighters["Kit"]
     assert (kit.minors, kit.extra_minors, kit.free_actions) == ([], 0, 0)
@@ -664,7 +609,7 @@ def test_s3_5_1_defend_refuses_an_enemy() -> None:
     refused(kit_turn(), "spend Kit defend Thug", "enemy")
 
 
-# --- issue 10: Infinity's Staggered Reactions, Free Drop Prone, no Disengage ----------------------------
+# --- Infinity's Staggered Reactions, Free Drop Prone, no Disengage ---------------------------------------
 
 
 def test_s3_5_2_b23_staggered_reaction_costs_an_infinity_point_as_well_as_heat() -> None:
@@ -708,16 +653,12 @@ def test_s3_5_2_b22_no_disengage_under_infinity_leaving_reach_provokes_retaliate
     refused(run(kit_turn(), "reach Kit Thug"), "spend Kit movement", "Disengage instead")
 
 
-# --- issue 10: `move` checks distance and state (RULES.md §3.6) --------------------------------------------
+# --- `move` checks distance and state (RULES.md §3.6) --------------------------------------------------
 
 
 def _line(profile: str = "srd", kit: str = "") -> Session:
     """Kit's turn on a line of zones A - B - C - D (Kit, Ada and Thug in A)."""
-    text = encounter(profile, kit=kit).replace(
-        '[[zones]]\nname = "A"\nadjacent = ["B"]\n[[zones]]\nname = "B"\n',
-        '[[zones]]\nname = "A"\nadjacent = ["B"]\n[[zones]]\nname = "B"\nadjacent = ["C"]\n'
-        '[[zones]]\nname = "C"\nadjacent = ["D"]\n[[zones]]\nname = "D"\n',
-    )
+    text = encounter(profile, kit=kit, row=("A", "B", "C", "D"))
     return run(session_from(text), "start", "pick Kit")
 
 

@@ -1,15 +1,12 @@
 """The GM screen's keys: every binding with an id and a description (ARCHITECTURE.md practice 8).
 
-Kept apart from the screen so the list reads as the keyboard map it is; which keys apply now is the
-screen's `check_action`, asking the family (a verb in its table, a capability flag).
+Kept apart from the screen so the list reads as the keyboard map it is; which keys apply now is decided
+with the palette's entries in `tracker.ui.offers` (the screen's `check_action` asks it).
 """
 
 from __future__ import annotations
 
 from textual.binding import Binding
-
-#: Keys that change the encounter: a read-only view refuses them.
-GM_ONLY_ACTIONS = {"next_turn", "undo", "redo", "spend", "prefill", "pool", "command", "answer", "join"}
 
 GM_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     Binding("n", "next_turn", "Next", id="next", tooltip="End the turn (or start the fight)"),

@@ -26,8 +26,9 @@ from tracker.families.seam import FamilyEngine
 from tracker.present.view import Block, ConditionNote, EncounterView, HeaderView, OddsView, OrderView, PromptView
 from tracker.present.words import quote
 from tracker.ui.messages import Submit
+from tracker.ui.offers import allows, keys_signature
 from tracker.ui.palette import TrackerCommands
-from tracker.ui.screens.bindings import GM_BINDINGS, GM_ONLY_ACTIONS
+from tracker.ui.screens.bindings import GM_BINDINGS
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.command import CommandLine, CommandSuggester
@@ -40,7 +41,7 @@ from tracker.ui.widgets.text_panel import TextPanel
 if TYPE_CHECKING:
     from tracker.families.session import Session
     from tracker.present.map.graph import MapView
-    from tracker.ui.app import TrackerApp
+    from tracker.ui.host import Host
 
 #: Textual's breakpoints: (threshold in cells, class name).
 Breakpoints = list[tuple[int, str]]
@@ -101,8 +102,8 @@ class TrackerScreen(Screen[None]):
         self._refusal: tuple[object, str, float] | None = None
 
     @property
-    def tracker(self) -> TrackerApp:
-        return cast("TrackerApp", self.app)
+    def tracker(self) -> Host:
+        return cast("Host", self.app)
 
     @property
     def session(self) -> Session:
@@ -144,7 +145,7 @@ class TrackerScreen(Screen[None]):
         yield Footer()
 
     # The widgets the screen speaks to after every command, found once: a query walks the screen's DOM,
-    # some thirty widgets, and three of them per keypress cost half a millisecond (issue 12).
+    # some thirty widgets, and three of them per keypress cost half a millisecond.
     @functools.cached_property
     def side_tabs(self) -> TabbedContent:
         return self.query_one("#side", TabbedContent)
@@ -284,8 +285,7 @@ class TrackerScreen(Screen[None]):
         self._show_map()
         self._show_resources()
         # The footer is rebuilt only when the set of usable keys can have changed.
-        history = self.session.history
-        signature = (view.phase, view.header.active is None, view.prompt, bool(history.commands), bool(history.undone))
+        signature = keys_signature(self, view)
         if signature != getattr(self, "_signature", None):
             self._signature = signature
             self.refresh_bindings()
@@ -333,26 +333,7 @@ class TrackerScreen(Screen[None]):
 
     # --- which keys make sense now (footer and palette) -----------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if self.read_only and action in GM_ONLY_ACTIONS:
-            return False
-        family = self.session.family
-        if action == "pool" and not family.capabilities.pools:
-            return False  # no Momentum or GM pool in this family (a TTB fight)
-        if action == "prefill" and parameters and str(parameters[0]) not in family.verbs:
-            return False  # a verb this family does not have (move in a TTB fight)
-        st = self.engine.state
-        if action == "answer":
-            shown = self.view.prompt if self.view else None
-            return shown is not None and int(str(parameters[0])) <= len(shown.answers)
-        if action == "spend":
-            return st.active is not None or None
-        if action == "join":
-            return bool(self.engine.choices("block"))  # nothing to join from without stat blocks
-        if action == "undo":
-            return bool(self.session.history.commands) or None
-        if action == "redo":
-            return bool(self.session.history.undone) or None
-        return True
+        return allows(self, action, parameters)
 
     # --- actions -------------------------------------------------------------------------
     def on_submit(self, message: Submit) -> None:

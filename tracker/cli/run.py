@@ -1,0 +1,89 @@
+"""The screens the command line starts: `tracker run` (the GM's), `tracker view` (read-only, live), `tracker`
+alone (the built-in demo encounter) and `tracker demo` (the [[demo]] script played on the GM's screen)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from tracker.cli.common import builtin_demo_text
+
+
+def cmd_run(path: str, theme: str | None) -> int:
+    """The GM's screen on an encounter file: the only process that writes it (CONTRACT.md §5)."""
+    from tracker.store.lock import FileHeld, WriterLock
+    from tracker.store.opening import load_session
+
+    session = load_session(path)
+    lock = WriterLock(Path(path))
+    try:
+        lock.acquire()
+    except FileHeld as exc:
+        from tracker.web import served
+
+        if served():
+            # A second browser tab on a `--write` server: say so there, and offer to follow.
+            return cmd_view(path, theme, player=False, held=str(exc))
+        print(f"tracker: {exc}", file=sys.stderr)
+        if sys.stdin.isatty():
+            answer = input("Open the read-only view instead? [Y/n] ").strip().casefold()
+            if answer in ("", "y", "yes"):
+                return cmd_view(path, theme, player=False)
+        else:
+            print(f"tracker: to follow it read-only: tracker view {path}", file=sys.stderr)
+        return 1
+    try:
+        from tracker.ui.app import TrackerApp
+
+        app = TrackerApp(session, Path(path), theme=theme)
+        app.run()
+        if app.revision:  # something was saved: reopening the file mid-fight need not validate it again
+            from tracker.store.save import remember_live
+
+            remember_live(app.session)
+    finally:
+        lock.release()
+    return 0
+
+
+def cmd_view(path: str, theme: str | None, player: bool, held: str | None = None) -> int:
+    """A read-only view that follows the file live; it waits for a file that does not exist yet.
+
+    `held`: why the GM view could not open (the file is being run elsewhere); the view first says
+    so and asks whether to follow read-only, as `tracker run` asks in a terminal."""
+    from tracker.store.validated import remember_validations
+
+    remember_validations(write=False)  # every change it follows is a document no one opens again
+    from tracker.ui.app import TrackerApp
+
+    TrackerApp.viewer(Path(path), theme=theme, player=player, held=held).run()
+    return 0
+
+
+def cmd_builtin(theme: str | None) -> int:
+    """`tracker` alone: the built-in demo encounter in the GM view, on a temporary copy."""
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="tracker-demo-"))
+    copy = folder / "demo.toml"
+    copy.write_text(builtin_demo_text(), encoding="utf-8")
+    return cmd_run(str(copy), theme)
+
+
+def cmd_demo_screen(path: str | None, delay: float, seed: int | None, theme: str | None, loop: bool) -> int:
+    """`tracker demo`: the GM screen playing the [[demo]] steps unattended, on a temporary copy."""
+    import tempfile
+
+    from tracker.store import files
+
+    text = builtin_demo_text() if path is None else files.read_text(path)
+    setup = files.parse_text(text, path or "<built-in demo>")
+    if not setup.demo:
+        print(f"tracker: {path} has no [[demo]] steps", file=sys.stderr)
+        return 1
+    folder = Path(tempfile.mkdtemp(prefix="tracker-demo-"))
+    copy = folder / (Path(path).name if path else "demo.toml")
+    from tracker.ui.demo import DemoApp
+
+    DemoApp(copy, setup, delay=delay, seed=seed, theme=theme, loop=loop, text=text).run()
+    return 0
