@@ -1,4 +1,4 @@
-"""Engine benchmark (issue 2): 100 combatants with 3 conditions each, 1,000 `next` commands.
+"""Engine benchmark: 100 combatants with 3 conditions each, 1,000 `next` commands.
 
 Prints the median time per command for the engine alone and with the durable save (atomic replace
 with fsync). Targets: ≤ 1 ms and ≤ 10 ms. Run: python -m bench.bench_engine

@@ -1,4 +1,4 @@
-"""`tracker exec` with one command on the duel, process start to exit (issue 12 target: ≤ 150 ms median).
+"""`tracker exec` with one command on the duel, process start to exit (target: ≤ 150 ms median).
 
 Beside it, in the same interleaved runs: bare python, `import pydantic` (the issue's yardstick) and
 pydantic with one model built (the floor for anything that validates a file with pydantic: the first

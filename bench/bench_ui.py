@@ -1,4 +1,4 @@
-"""Screen benchmarks (issue 4), measured in-process with Textual's own refresh callbacks.
+"""Screen benchmarks, measured in-process with Textual's own refresh callbacks.
 
 - start to first full frame, beside a bare Textual app with the same kinds of widgets (target ≤ 1.3×);
 - `next` (keypress action → command → durable save → repainted frame) at 20, 100 and 500 combatants

@@ -1,4 +1,4 @@
-"""Shared-table benchmark (issues 5 and 12): a write → each live viewer's repaint, measured from the outside.
+"""Shared-table benchmark: a write → each live viewer's repaint, measured from the outside.
 
 Each viewer is a real ``tracker view FILE`` process in its own pseudo-terminal (120×40, xterm-256color), as
 at the table. The writer plays the duel one command at a time and saves each state the way the tracker

@@ -70,6 +70,9 @@ def play(bin_dir: Path, example: Path, size: tuple[int, int], keys: list[str]) -
             env=env, check=True,
         )
         try:
+            end = time.monotonic() + 20
+            while not capture(session).strip() and time.monotonic() < end:  # the first frame is not out yet
+                time.sleep(0.05)
             shots = [settle(session)]
             for key in keys:
                 subprocess.run(["tmux", "send-keys", "-t", session, key], check=True)

@@ -1,4 +1,4 @@
-"""`tracker carry ENCOUNTER` (CONTRACT.md §1, §2.1; issue 11): the party's lasting state, back into its file.
+"""`tracker carry ENCOUNTER` (CONTRACT.md §1, §2.1): the party's lasting state, back into its file.
 
 What lasts is decided per family from RULES.md (README "Campaigns"): TTB Wounds left, the conditions of
 §2.7.2 that outlast a fight, the Control Hand and Fate Points; 2d20 Harms, Fatigue, Fortune and the §3.11

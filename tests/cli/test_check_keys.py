@@ -1,4 +1,4 @@
-"""`tracker check` points at the key to fix (issue 9, CONTRACT.md §1, §2): problems found across a whole
+"""`tracker check` points at the key to fix (CONTRACT.md §1, §2): problems found across a whole
 table or file (duplicate names, unknown zones, a Fated with a rank …) sit at the offending key, not at
 ``1:1``; a wrong type of a union field is one line; a bad Control Hand is a file problem; TTB Armor
 above +3 is a warning that does not fail the check (RULES.md §5 A27).

@@ -1,4 +1,4 @@
-"""Every shipped encounter is valid and its demo plays to the end (issue 2, 3 and 5: examples with demos)."""
+"""Every shipped encounter is valid and its demo plays to the end (examples with demos)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A fuzz harness for the command line (issue 12, "Faults found by fuzzing and kill tests").
+"""A fuzz harness for the command line ("Faults found by fuzzing and kill tests").
 
 Hypothesis mutates the example encounter files (fresh and mid-fight, with a saved ``[state]``): values
 swapped for hostile ones (a 5,000-digit number, 500-deep arrays, a name the setup lacks, a track or

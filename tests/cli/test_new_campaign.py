@@ -1,4 +1,4 @@
-"""`tracker new FILE --system S --party P --bestiary B --add "Guild Thug x3"` (CONTRACT.md §1, §2.1; issue 11).
+"""`tracker new FILE --system S --party P --bestiary B --add "Guild Thug x3"` (CONTRACT.md §1, §2.1).
 
 The encounter it writes is valid at once, names its files relative to itself, and says in a comment what
 every key does; a bad ``--add`` or party is refused in one line and nothing is written.

@@ -1,4 +1,4 @@
-"""The command line's parser for one command (issue 12: start-up builds only the parser of the command it runs).
+"""The command line's parser for one command (start-up builds only the parser of the command it runs).
 
 `tracker.cli.main.build_parser(only)` makes the parser of the command the command line names, not all ten: it must
 read every command line of that command exactly as the whole parser does, errors and help included.

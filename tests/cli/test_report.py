@@ -1,4 +1,4 @@
-"""`tracker report FILE [--html] [--player] [-o OUT]`: the story of the fight (issue 13).
+"""`tracker report FILE [--html] [--player] [-o OUT]`: the story of the fight.
 
 Each example's ``[[demo]]`` is played with ``tracker exec --save`` on a copy, then reported; the test
 works out the expected rounds and totals on its own, from the JSON state after every demo step.

@@ -1,4 +1,4 @@
-"""`tracker serve` and the viewer commands' wiring (issues 5 and 12), without serving: everything
+"""`tracker serve` and the viewer commands' wiring, without serving: everything
 `tracker serve` checks before its one "serving" line, and what a served child does with a problem.
 tests/cli/test_serve_live.py runs a real server."""
 

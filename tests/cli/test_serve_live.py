@@ -1,4 +1,4 @@
-"""A real `tracker serve` with websocket clients standing in for browser tabs (issue 12).
+"""A real `tracker serve` with websocket clients standing in for browser tabs.
 
 The server runs as a subprocess on a free port (`--port 0`, read back from its one line); each tab
 is an aiohttp websocket, and what its tracker process draws is read back as text.

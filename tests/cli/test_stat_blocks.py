@@ -1,4 +1,4 @@
-"""Stat blocks, counts and parties (CONTRACT.md §2.1, issue 11) through `tracker exec` and `tracker check`.
+"""Stat blocks, counts and parties (CONTRACT.md §2.1) through `tracker exec` and `tracker check`.
 
 Each form is played through `tracker exec --json`; each bad input is a `tracker check` problem, one line, at
 the line of the file at fault (the encounter, its bestiary or its party).

@@ -109,7 +109,7 @@ def test_completion_kinds_come_from_the_table() -> None:
     assert TTB.get("move") is None
 
 
-# --- text a file cannot keep (issue 12) --------------------------------------------------------------
+# --- text a file cannot keep --------------------------------------------------------------
 
 
 @pytest.mark.parametrize("table", [TTB, TWOD20], ids=["ttb", "2d20"])

@@ -1,4 +1,4 @@
-"""The story of a fight (issue 13): the history replayed, told round by round (tracker.report.telling).
+"""The story of a fight: the history replayed, told round by round (tracker.report.telling).
 
 Small scripted fights whose every number is checked by hand against the rules' log; who dealt the
 damage follows the rule in tracker/rules/telling.py (outright ``by=``/``from=``, or a declared attack

@@ -1,6 +1,6 @@
 """The order table's condition tags (`tracker.present.words.condition_tags`), worked out once per set of conditions.
 
-The GM screen asks for every combatant's tags after every command (issue 12: 500 combatants); the tags
+The GM screen asks for every combatant's tags after every command (500 combatants); the tags
 are kept by the conditions with each value's type, so what the table writes never depends on what was
 asked before.
 """

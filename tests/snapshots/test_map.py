@@ -1,4 +1,4 @@
-"""Snapshots of the map (issue 13): the 2d20 Zones tab mid-fight at 80×24, 120×40 and 200×60, a map laid
+"""Snapshots of the map: the 2d20 Zones tab mid-fight at 80×24, 120×40 and 200×60, a map laid
 out with ``at``, and the TTB Melee tab's engagement map.
 
 Regenerate after an intended change with: python -m pytest tests/snapshots --snapshot-update

@@ -1,4 +1,4 @@
-"""Snapshots of mid-fight screens at the sizes a table uses (issue 9): long names, ten combatants, five
+"""Snapshots of mid-fight screens at the sizes a table uses: long names, ten combatants, five
 conditions on one of them, a pending question, and the three 2d20 profiles; for the GM, the read-only
 and the player views.
 

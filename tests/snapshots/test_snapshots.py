@@ -1,4 +1,4 @@
-"""Snapshot tests of the GM screen for both systems at 80×24 and 120×40, and of each modal (issue 4).
+"""Snapshot tests of the GM screen for both systems at 80×24 and 120×40, and of each modal.
 
 Regenerate after an intended change with: python -m pytest tests/snapshots --snapshot-update
 """

@@ -1,4 +1,4 @@
-"""Snapshots of the story of the fight (issue 13): the GM's Story tab, the full-screen story (``S``),
+"""Snapshots of the story of the fight: the GM's Story tab, the full-screen story (``S``),
 and the players' story (``s`` in ``tracker view --player``), each after a whole demo.
 
 Regenerate after an intended change with: python -m pytest tests/snapshots --snapshot-update

@@ -1,4 +1,4 @@
-"""Durability under SIGKILL (issue 5): a writer killed at random moments across hundreds of commands
+"""Durability under SIGKILL: a writer killed at random moments across hundreds of commands
 always leaves a valid file that holds every command it acknowledged (on disk before on screen)."""
 
 from __future__ import annotations

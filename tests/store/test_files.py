@@ -284,7 +284,7 @@ def test_arrays_of_inline_tables_over_several_lines(pos: Positions) -> None:
 
 def test_plain_array_elements_are_numbered(pos: Positions) -> None:
     """Each element of an array has its position (``hand.1``), so a bad card or an unknown adjacent zone
-    is reported at that entry (issue 9); brackets inside a string start no element."""
+    is reported at that entry; brackets inside a string start no element."""
     assert pos.find(("combatants", 1, "hand", 0)) == at('"1R"')
     assert pos.find(("combatants", 1, "hand", 1)) == at('"[not a table]"')
     assert pos.find(("combatants", 1, "hand", 2)) == at("hand")

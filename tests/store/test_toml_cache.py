@@ -1,6 +1,6 @@
 """The live part's text written piece by piece (`tracker.store.toml_cache`) is tomli_w's text, byte for byte.
 
-A save after each command rewrites only the pieces of ``[state]`` and ``[history]`` that changed (issue 12,
+A save after each command rewrites only the pieces of ``[state]`` and ``[history]`` that changed (for the
 keypress → frame). The file must never depend on what was saved before: after any sequence of commands
 (the demo scripts' steps in random order, with undo and redo) and for any sequence of documents, the text
 is what a full ``tomli_w.dumps`` of the same document writes.

@@ -1,4 +1,4 @@
-"""A viewer wakes when its file changes, and only then (issue 12, "Five live viewers"): inotify on Linux, read
+"""A viewer wakes when its file changes, and only then ("Five live viewers"): inotify on Linux, read
 by the event loop itself, with watchfiles where there is no inotify."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`tracker demo` at 100 columns: the footer shows every key whole, the demo's own "space Pause"
-included (issue 9: it was cut as "space Pause/")."""
+included (it was cut as "space Pause/")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the start-up work of issue 12 must not change: the screen looks and behaves as if nothing waited.
+"""What the start-up work (deferred loads, the memo) must not change: the screen looks and behaves as if nothing waited.
 
 The GM screen is born with its breakpoint classes (so Textual styles it once), it is the app's first
 screen (not pushed over an empty one), its hidden tabs' panels are mounted just after the first frame,

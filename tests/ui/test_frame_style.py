@@ -1,4 +1,4 @@
-"""The log strip and the order table work out their style once per frame (`StyledOncePerFrame`, issue 12),
+"""The log strip and the order table work out their style once per frame (`StyledOncePerFrame`),
 and the style they paint with is still the one the theme gives them: a new theme recolours them."""
 
 from __future__ import annotations

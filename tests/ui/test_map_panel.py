@@ -206,7 +206,7 @@ def test_the_panel_styles_every_tone_the_drawing_uses() -> None:
 
 def test_the_field_text_is_asked_for_when_shown_and_follows_selection_and_commands(tmp_path: Path) -> None:
     """The range report under the map (2d20: from the selected combatant to everyone else) is worked out
-    only while the field tab shows (issue 12: ≈ 6 ms per command at 500 combatants), and is current then."""
+    only while the field tab shows (≈ 6 ms per command at 500 combatants), and is current then."""
     app = make_app(tmp_path, "skirmish_srd.toml")
 
     async def drive() -> None:

@@ -1,4 +1,4 @@
-"""The order table refits only the rows that changed (issue 12: a `next` at 500 combatants changes two), and
+"""The order table refits only the rows that changed (a `next` at 500 combatants changes two), and
 what it shows is then exactly what a table given only the last rows shows: the same lines, widths, legend.
 
 A seeded random walk of updates (conditions coming and going, long and short forms, rows reordered, added,

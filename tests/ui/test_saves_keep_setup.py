@@ -1,4 +1,4 @@
-"""The GM screen's save after each command keeps the GM's setup text (CONTRACT.md §2, issue 11),
+"""The GM screen's save after each command keeps the GM's setup text (CONTRACT.md §2),
 including the recovery after a failed write (the session rebuilt from the last durable text)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a browser tab of `tracker serve` shows when its screen cannot be the one asked for (issue 12):
+"""What a browser tab of `tracker serve` shows when its screen cannot be the one asked for:
 the file run elsewhere (say who, offer the read-only view), a file that cannot be opened (say why),
 and a viewer on a file that exists but cannot be read (never "waiting for it to appear")."""
 

@@ -1,4 +1,4 @@
-"""The Story tab and the story screens (issue 13): kept out of start-up, following every accepted
+"""The Story tab and the story screens: kept out of start-up, following every accepted
 command (and undo), and the players' story without anything GM-only."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Viewers follow the file live and never crash on a missing or half-written file; the player view
-shows nothing GM-only (issue 5)."""
+shows nothing GM-only."""
 
 from __future__ import annotations
 

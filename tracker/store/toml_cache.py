@@ -1,8 +1,8 @@
 """TOML text for the live part of the file, written again only where it changed since the last save.
 
 A durable save after each command writes the whole ``[state]`` and ``[history]`` (CONTRACT.md §5).
-With hundreds of combatants, writing them with tomli_w was most of a keypress's cost (issue 12:
-~8 ms of TOML at 500 combatants), though a `next` changes two combatants and a few lines of
+With hundreds of combatants, writing them with tomli_w was most of a keypress's cost
+(~8 ms of TOML at 500 combatants), though a `next` changes two combatants and a few lines of
 ``[state]``. `LiveWriter` keeps, per session, the text of each piece it wrote with the value it wrote
 it from, and writes anew only the pieces whose value changed. The result is the very text
 ``tomli_w.dumps`` writes for the whole document, byte for byte (tests/store/test_toml_cache.py

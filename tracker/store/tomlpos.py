@@ -28,7 +28,7 @@ class Positions:
     """Map from key paths to (line, column), both 1-based.
 
     The text is scanned when a position is first asked for: a file that loads without a problem never
-    needs one, and the scan is a few per cent of a start-up (issue 12).
+    needs one, and the scan is a few per cent of a start-up.
     """
 
     def __init__(self, text: str) -> None:

@@ -294,7 +294,7 @@ class TrackerApp(App[None]):
             self._durable_text()  # now, not in the GM's first keypress
             if not self.is_headless:  # a headless app lives in another program (a test): its heap is not ours
                 # The GM screen too: at 500 combatants a full pass over the fight's records and the screen's
-                # widgets took ~60 ms, landing on a keypress every few dozen (issue 12).
+                # widgets took ~60 ms, landing on a keypress every few dozen.
                 settle()
 
     def submit(self, line: str) -> str | None:
@@ -302,7 +302,7 @@ class TrackerApp(App[None]):
 
         The durable write (`files.write_text`: temp file, fsync, rename, fsync of the folder) runs on a
         thread while this one builds the new view and hands it to the panels: waiting on the disk and
-        working out the screen overlap (issue 12). Nothing reaches the terminal meanwhile: Textual paints
+        working out the screen overlap. Nothing reaches the terminal meanwhile: Textual paints
         a frame only once this handler has returned, and it returns only after the write has finished;
         if the write failed, the panels are given the last durable state again before that frame, so the
         screen never shows a command that is not on disk (CONTRACT.md §5).

@@ -1,4 +1,4 @@
-"""RULES.md §2.5: actions that act on someone are legal only when there is someone to act on (issue 9).
+"""RULES.md §2.5: actions that act on someone are legal only when there is someone to act on.
 
 Order needs a subordinate the character may Order who has yet to act; Reduce Burning needs someone
 Burning; Doctor needs someone Bleeding Out (§2.5's Doctor row: success removes Bleeding Out, nothing

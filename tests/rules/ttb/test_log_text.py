@@ -1,4 +1,4 @@
-"""The Through the Breach log says things as the table would (issue 9): counts agree with their noun,
+"""The Through the Breach log says things as the table would: counts agree with their noun,
 a distance is the character's own Walk, and a bonus is logged when it applies."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Counts of Challenge Dice are bounded (issue 12: `challenge 100000000` hung, and Persistent 100000000
+"""Counts of Challenge Dice are bounded (`challenge 100000000` hung, and Persistent 100000000
 was accepted, then hung every later `next`).
 
 The rules bound bought d20s (3, RULES.md §3.2 [004:L492-498]) and the complication range (1-5 [004:L469-478]),

@@ -1,4 +1,4 @@
-"""The 2d20 log says what is applied (issue 9): a yielding PC's hit names the 1 Harm it suffers."""
+"""The 2d20 log says what is applied: a yielding PC's hit names the 1 Harm it suffers."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ class StyledOncePerFrame:
     is worked out once for all the lines a frame paints.
 
     Working it out walks the widget's ancestors for their backgrounds, a tenth of a millisecond a line: the
-    log strip scrolls after every `next`, which repaints each of its lines (issue 12). Mixed in before the
+    log strip scrolls after every `next`, which repaints each of its lines. Mixed in before the
     Textual widget class, so its `render_lines` and `rich_style` come first."""
 
     _style_this_frame: Style | None = None

@@ -62,7 +62,7 @@ class InitiativePanel(Panel):
         """A new round line repaints the border's top line, where it is written, not the whole panel.
 
         Textual repaints a widget entirely when its border title changes; this panel is the height of the
-        screen, and the round line changes with every turn (issue 12: a few milliseconds a keypress).
+        screen, and the round line changes with every turn (a few milliseconds a keypress).
         """
         if getattr(self, "_retitling", False) and not regions and not layout and not recompose:
             offset = self.content_offset  # the regions are given inside the border; the title is on it

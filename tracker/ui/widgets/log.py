@@ -31,7 +31,7 @@ class LogView(StyledOncePerFrame, RichLog):
 
     A RichLog grows its `virtual_size` with each write, and Textual lays the screen out again when a
     widget's virtual size changes (it may size the widget, when its height is ``auto``): at 500 combatants
-    that layout, and the repaint of every scrollbar it brings, was a good part of a keypress (issue 12).
+    that layout, and the repaint of every scrollbar it brings, was a good part of a keypress.
     The log's height is the panel's (``1fr``), never its content's, so a longer log only needs the log
     repainted and its own scrollbar told, which `watch_virtual_size` does. (Showing or hiding that
     scrollbar still lays the screen out: Textual does it when the scrollbar's visibility changes.)

@@ -210,7 +210,7 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         if same and fit == self._fitted_to:
             # The same rows at the same widths: refit only the rows that changed (a `next` at 500 combatants:
             # two), and lay out the lines and the legend again only if the order changed or those rows
-            # changed their number of lines or their short forms (issue 12).
+            # changed their number of lines or their short forms.
             fitted, rows, changed = before_fitted, self.rows, set()
             relines = relegend = self.keys != self._fitted_keys
             for key, row in self.source.items():

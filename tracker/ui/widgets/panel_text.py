@@ -3,7 +3,7 @@
 The panels put the family's whole block into their text after every command (`Panel.put`), and between
 two turns most of the Turn panel reads the same (the actions and their AP: "walk 1 AP", "run 2 AP" …).
 A `Static` wraps and styles every line of its text again each time it is updated: at 500 combatants that
-was the largest single part of the frame a keypress paints (≈2.5 ms of ≈7, issue 12). `PanelText` draws
+was the largest single part of the frame a keypress paints (≈2.5 ms of ≈7). `PanelText` draws
 with Textual's Line API instead (`render_line`). It keeps each line of its text (as the newlines cut it)
 wrapped into rows, and each row styled; an update wraps only the lines it did not hold before (a line
 that moved, say under a new "Fate Points" line, keeps its wrapping) and styles again only the rows of
