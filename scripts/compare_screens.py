@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import itertools
 import os
 import shutil
 import subprocess
@@ -34,7 +35,7 @@ def capture(session: str) -> str:
 def toast_shown(screen: str) -> bool:
     """A notification in the corner: lines that end in its left edge's ``▌`` column, two or more in a row."""
     columns = [line.rfind("▌") for line in screen.splitlines()]
-    return any(a >= 0 and a == b for a, b in zip(columns, columns[1:], strict=False))
+    return any(a >= 0 and a == b for a, b in itertools.pairwise(columns))
 
 
 def settle(session: str, quiet: float = 0.35, limit: float = 14.0) -> str:
@@ -65,9 +66,20 @@ def play(bin_dir: Path, example: Path, size: tuple[int, int], keys: list[str]) -
             "TERM": "xterm-256color",
         }
         subprocess.run(
-            ["tmux", "new-session", "-d", "-s", session, "-x", str(size[0]), "-y", str(size[1]),
-             f"cd {folder / 'ex'} && {bin_dir / 'tracker'} run {copy.name}; sleep 30"],
-            env=env, check=True,
+            [
+                "tmux",
+                "new-session",
+                "-d",
+                "-s",
+                session,
+                "-x",
+                str(size[0]),
+                "-y",
+                str(size[1]),
+                f"cd {folder / 'ex'} && {bin_dir / 'tracker'} run {copy.name}; sleep 30",
+            ],
+            env=env,
+            check=True,
         )
         try:
             end = time.monotonic() + 20
