@@ -92,8 +92,8 @@ def test_the_family_answers_for_its_screen(make: object, tabs: dict[str, str], f
     help_words = {u.split()[0] for u, _ in s.family.help_lines()}
     assert not help_words & foreign
     s.execute("start")
-    view = s.engine.view(1, None)
+    view = s.presenter.view(1, None)
     assert [r.name for r in view.order.rows] and view.header.encounter
     assert view.order.columns[1] == "Name"
-    assert s.engine.choices("name") == ["Kit", "Thug"]
-    assert set(s.engine.choices("condition"))
+    assert s.rules.choices("name") == ["Kit", "Thug"]
+    assert set(s.rules.choices("condition"))

@@ -23,7 +23,7 @@ from tracker.engine.records.record import Invalid
 from tracker.families.encounter import EncounterFile, validate_document
 
 if TYPE_CHECKING:
-    from tracker.families.seam import FamilyEngine
+    from tracker.families.rules import FamilyRules
     from tracker.store.tomlpos import Locator, Positions
 
 
@@ -254,8 +254,8 @@ def live_problems(setup: EncounterFile, text: str) -> list[Problem]:
     return _resumed(setup, text)[0]
 
 
-def _resumed(setup: EncounterFile, text: str) -> tuple[list[Problem], FamilyEngine | None]:
-    """`live_problems`, and the engine resuming the state made (None when there is no state or it failed):
+def _resumed(setup: EncounterFile, text: str) -> tuple[list[Problem], FamilyRules | None]:
+    """`live_problems`, and the rules resuming the state made (None when there is no state or it failed):
     a session opened from the file plays on with it (`open_text`), rather than validating the state again."""
     if setup.state is None and setup.history is None:
         return [], None
@@ -265,14 +265,17 @@ def _resumed(setup: EncounterFile, text: str) -> tuple[list[Problem], FamilyEngi
         line, col = Positions(text).find(("state",) if setup.state is not None else ("history",))
         return [Problem(line, col, "[state] and [history] are written together; one is missing")], None
     try:
-        # On the setup as a session holds it (`Session`: no live tables), so the session can take the engine.
-        engine = setup.model_copy(update={"state": None, "history": None}).resume(setup.state)
+        from tracker.families.registry import family_of
+
+        # On the setup as a session holds it (`Session`: no live tables), so the session can take the rules.
+        played = setup.model_copy(update={"state": None, "history": None})
+        rules = family_of(setup).resume(played, setup.state)
     except Invalid as exc:
         return [
             Problem(p.line, p.col, f"state: {p.message}")
             for p in validation_problems(exc, Positions(text), setup.state, prefix=("state",))
         ], None
-    return [], engine
+    return [], rules
 
 
 def parse_text(text: str, path: str, folder: Path | None = None) -> EncounterFile:
@@ -284,9 +287,9 @@ def parse_text(text: str, path: str, folder: Path | None = None) -> EncounterFil
     return open_text(text, path, folder)[0]
 
 
-def open_text(text: str, path: str, folder: Path | None = None) -> tuple[EncounterFile, FamilyEngine | None]:
-    """`parse_text`, and the engine its check of a saved ``[state]`` resumed (None when it made none: no state,
-    or the encounter was recalled), for a session to play on with (`Session`'s `engine`).
+def open_text(text: str, path: str, folder: Path | None = None) -> tuple[EncounterFile, FamilyRules | None]:
+    """`parse_text`, and the rules its check of a saved ``[state]`` resumed (None when it made none: no state,
+    or the encounter was recalled), for a session to play on with (`Session`'s `rules`).
 
     A file read before is recalled by its text, with the memo of validated documents (`record.text_key`),
     and neither parsed nor validated again: the key is the file's bytes, the folder its ``bestiary`` and
@@ -305,7 +308,7 @@ def open_text(text: str, path: str, folder: Path | None = None) -> tuple[Encount
     parsed = parse_parts(text, path, folder)
     if here is not None:  # the other files by the paths they were read at, whatever the working folder then
         record.keep(key, (parsed.setup, tuple((os.path.join(here, name), read) for name, read in parsed.read)))
-    return parsed.setup, parsed.engine
+    return parsed.setup, parsed.rules
 
 
 def _working_folder() -> str | None:
@@ -339,14 +342,14 @@ def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[Enc
 class Parsed(NamedTuple):
     """A validated encounter and what its load saw on the way: where each key was written, the file's own
     data, the data the family validated (the same object when no party or bestiary was expanded), the other
-    files read with their text (`open_text` keeps them), and the engine the check of a saved state resumed."""
+    files read with their text (`open_text` keeps them), and the rules the check of a saved state resumed."""
 
     setup: EncounterFile
     locator: Locator
     data: dict[str, Any]
     grown: dict[str, Any]
     read: list[tuple[str, str]]
-    engine: FamilyEngine | None
+    rules: FamilyRules | None
 
 
 def parse_parts(text: str, path: str, folder: Path | None = None) -> Parsed:
@@ -376,10 +379,10 @@ def parse_parts(text: str, path: str, folder: Path | None = None) -> Parsed:
     if grown.data is not data:
         sheets = {key: list(grown.data.get(key, [])) for key in ("combatants", "stat_blocks")}
         setup.keep_written({k: v for k, v in data.items() if k not in ("state", "history")}, sheets)
-    problems, engine = _resumed(setup, text)
+    problems, rules = _resumed(setup, text)
     if problems:
         raise FileInvalid(path, problems)
-    return Parsed(setup, grown.locator, data, grown.data, grown.read, engine)
+    return Parsed(setup, grown.locator, data, grown.data, grown.read, rules)
 
 
 def unsaved_combatants(data: Mapping[str, Any], state: Mapping[str, object] | None) -> list[str]:

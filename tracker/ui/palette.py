@@ -28,7 +28,7 @@ def offers(screen: TrackerScreen) -> list[Offer]:
     """(title, help, callback) for every command that applies to the current state."""
     session = screen.session
     verbs = session.family.verbs
-    st = session.engine.state
+    st = session.rules.state
     prompt = screen.view.prompt if screen.view else None
     out: list[Offer] = []
     if screen.read_only:
@@ -56,7 +56,7 @@ def offers(screen: TrackerScreen) -> list[Offer]:
         if st.phase != "ended" and end is not None:
             out.append((end.title, end.help, partial(screen.run_line, "end")))
     join, leave = verbs.get("join"), verbs.get("leave")
-    if prompt is None and join is not None and session.engine.choices("block"):
+    if prompt is None and join is not None and session.rules.choices("block"):
         out.append((join.title, join.help, screen.action_join))
     if prompt is None and leave is not None:
         out.append((leave.title, leave.help, partial(screen.action_prefill, "leave")))

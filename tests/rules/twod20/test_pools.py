@@ -90,7 +90,7 @@ def last_log(s: Session) -> str:
 
 
 def engine_of(s: Session) -> TwoD20Engine:
-    eng = s.engine
+    eng = s.rules
     assert isinstance(eng, TwoD20Engine)
     return eng
 
@@ -422,7 +422,7 @@ def test_s3_3_pools_before_start_show_the_files_values() -> None:
     and `tracker exec` show the pools the scene will start with (the file's, or 2 Threat per PC)."""
     s = session_from(encounter(momentum=1, threat=5))
     assert state_json(s)["pools"] == {"momentum": 1, "threat": 5}
-    assert s.engine.header().pools == "Momentum 1 · Threat 5"
+    assert s.presenter.header().pools == "Momentum 1 · Threat 5"
     s.execute("start")
     assert state_json(s)["pools"] == {"momentum": 1, "threat": 5}
     unset = session_from(encounter(momentum=None, threat=None))

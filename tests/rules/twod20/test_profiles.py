@@ -57,7 +57,7 @@ zone = "C"
 
 
 def engine_of(s: Session) -> TwoD20Engine:
-    eng = s.engine
+    eng = s.rules
     assert isinstance(eng, TwoD20Engine)
     return eng
 

@@ -1,6 +1,7 @@
 """Through the Breach behind the family seam (`tracker.families.seam`): the static side.
 
-The live side, `TTBEncounter`, is in `tracker.families.ttb.present.views`.
+It opens an encounter's rules (`tracker.families.ttb.rules.TTBRules`, through the dispatcher) and their
+presentation (`tracker.families.ttb.present.presenter.TTBPresenter`), each imported when first asked for.
 """
 
 from __future__ import annotations
@@ -8,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tracker.engine.language.verbs import table_for
-from tracker.families.seam import Capabilities, EncounterFile, OddsOption, RuleFamily
-from tracker.present.story.terms import StoryTerms
+from tracker.families.file import EncounterFile
+from tracker.families.presenter import FamilyPresenter
+from tracker.families.rules import FamilyRules
+from tracker.families.seam import RuleFamily
+from tracker.families.values import Capabilities, OddsOption
 
 
 class TTBFamily(RuleFamily):
@@ -36,11 +40,15 @@ class TTBFamily(RuleFamily):
 
         return TTBFile.model_validate(data)
 
-    @property
-    def story(self) -> StoryTerms:
-        from tracker.families.ttb.present.story import STORY
+    def open(self, setup: EncounterFile, state: Mapping[str, object] | None, seed: int) -> FamilyRules:
+        from tracker.families.ttb.dispatch import open_rules
 
-        return STORY
+        return open_rules(setup, state, seed, self.verbs)
+
+    def presenter(self, rules: FamilyRules) -> FamilyPresenter[FamilyRules]:
+        from tracker.families.ttb.present.presenter import TTBPresenter
+
+        return TTBPresenter(rules)
 
 
 FAMILY = TTBFamily()

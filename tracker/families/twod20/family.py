@@ -1,6 +1,7 @@
 """The 2d20 System behind the family seam (`tracker.families.seam`): the static side.
 
-The live side, `TwoD20Encounter`, is in `tracker.families.twod20.present.views`.
+It opens a scene's rules (`tracker.families.twod20.rules.TwoD20Rules`, through the dispatcher) and their
+presentation (`tracker.families.twod20.present.presenter.TwoD20Presenter`), each imported when first asked for.
 """
 
 from __future__ import annotations
@@ -8,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tracker.engine.language.verbs import table_for
-from tracker.families.seam import Capabilities, EncounterFile, OddsOption, RuleFamily
-from tracker.present.story.terms import StoryTerms
+from tracker.families.file import EncounterFile
+from tracker.families.presenter import FamilyPresenter
+from tracker.families.rules import FamilyRules
+from tracker.families.seam import RuleFamily
+from tracker.families.values import Capabilities, OddsOption
 
 
 class TwoD20Family(RuleFamily):
@@ -39,11 +43,15 @@ class TwoD20Family(RuleFamily):
 
         return TwoD20File.model_validate(data)
 
-    @property
-    def story(self) -> StoryTerms:
-        from tracker.families.twod20.present.story import STORY
+    def open(self, setup: EncounterFile, state: Mapping[str, object] | None, seed: int) -> FamilyRules:
+        from tracker.families.twod20.dispatch import open_rules
 
-        return STORY
+        return open_rules(setup, state, seed, self.verbs)
+
+    def presenter(self, rules: FamilyRules) -> FamilyPresenter[FamilyRules]:
+        from tracker.families.twod20.present.presenter import TwoD20Presenter
+
+        return TwoD20Presenter(rules)
 
 
 FAMILY = TwoD20Family()

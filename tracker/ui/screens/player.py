@@ -73,7 +73,7 @@ class PlayerScreen(FollowingScreen):
 
     def show(self) -> None:
         app = cast("TrackerApp", self.app)
-        view = app.session.engine.player_view()
+        view = app.session.presenter.player_view()
         digits = self.query_one(Digits)
         digits.update(str(view.round))
         digits.display = view.round > 0  # no "Round 0" before the fight

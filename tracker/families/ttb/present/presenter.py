@@ -1,8 +1,8 @@
-"""A Through the Breach fight as its screens and scripts see it (`TTBEncounter`, the seam's live side).
+"""What the screens and scripts show of a Through the Breach fight (`TTBPresenter`, the seam's presentation half).
 
-The JSON state of CONTRACT.md §4, the GM screen's typed view (initiative with Rank and AP pips, the
-Turn panel's action catalogue, melee engagements, the Fate Deck and Control Hands) and the player view.
-The screen binds what this builds and never reads the engine itself.
+The GM screen's typed view (initiative with Rank and AP pips, the Turn panel's action costs, melee
+engagements, the Fate Deck and Control Hands), the player view, the odds and the plain summary, all
+built from the fight's rules (`tracker.families.ttb.rules.TTBRules`), which this reads and never changes.
 """
 
 from __future__ import annotations
@@ -11,104 +11,42 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
-from tracker.families.seam import Carried, FamilyEngine, JSONObject, OddsOptions, OddsReport
-from tracker.families.ttb import actions, carry
-from tracker.families.ttb.catalogue import CONDITIONS, SHORT, TIMING
-from tracker.families.ttb.engine import TTBEngine
-from tracker.families.ttb.initiative import tied_groups
+from tracker.families.presenter import FamilyPresenter
+from tracker.families.rules import FamilyRules
+from tracker.families.ttb import actions
+from tracker.families.ttb.catalogue import SHORT
+from tracker.families.ttb.rules import TTBRules, conditions_json
+from tracker.families.values import OddsOptions, OddsReport
 from tracker.present import view, words
+from tracker.present.story.terms import StoryTerms
 
 if TYPE_CHECKING:
     from tracker.present.map.graph import MapView
 
 COLUMNS = ("▶", "Name", "Init", "Rank", "Status", "Wounds", "AP", "Conditions")
 
-
 #: Prompts a table may answer by typing a card rather than picking an option.
 CARD_PROMPTS = ("critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard")
 
-#: Actions that need more words (a target, an amount): the picker opens the command line for them.
-NEEDS_MORE = {
-    "charge",
-    "assist",
-    "impose",
-    "trick",
-    "order",
-    "show",
-    "doctor",
-    "defensive",
-    "wait",
-    "cast",
-    "cast_resisted",
-    "reload",
-    "recovery",
-}
 
+class TTBPresenter(FamilyPresenter[TTBRules]):
+    """Builds the Through the Breach views from a `TTBRules`."""
 
-def conditions_json(eng: TTBEngine, name: str) -> dict[str, int | bool | str]:
-    """The conditions and the table effects CONTRACT.md §4 lists with them (waiting, assisted, imposed …)."""
-    f = eng.fighter(name)
-    conds: dict[str, int | bool | str] = dict(f.conditions)
-    if f.wait:
-        conds["waiting"] = f.wait
-    if f.assist:
-        conds["assisted"] = f.assist
-    for effect in eng.st.effects:
-        if effect.target == name:
-            conds[f"{effect.kind}d_by"] = effect.owner
-    return conds
+    def __init__(self, rules: FamilyRules) -> None:
+        if not isinstance(rules, TTBRules):
+            raise TypeError(f"not Through the Breach rules: {type(rules).__name__}")
+        super().__init__(rules)
 
+    @functools.cached_property
+    def kept_rows(self) -> view.RowKeeper:
+        """The order rows of the last view (`view.RowKeeper`)."""
+        return view.RowKeeper()
 
-class TTBEncounter(TTBEngine, FamilyEngine):
-    """TTBEngine as the rest of the program sees it: it answers the family seam."""
+    @property
+    def story(self) -> StoryTerms:
+        from tracker.families.ttb.present.story import STORY
 
-    CATALOGUE = view.Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
-
-    def lasting(self, name: str) -> list[Carried]:
-        """What `name` carries into the next fight: `tracker.families.ttb.carry`."""
-        return carry.lasting(self, name)
-
-    def status(self, name: str) -> str:
-        """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead``: the worst that is true."""
-        f = self.fighter(name)
-        return "dead" if f.dead else "unconscious" if f.unconscious else "ok"
-
-    def combatant_json(self, name: str) -> JSONObject:
-        """Wounds, AP and initiative; a Fated's Control Hand, or a Fatemaster's rank and Fate Points."""
-        sheet, f = self.sheets[name], self.st.fighters[name]
-        entry: JSONObject = {
-            "kind": sheet.kind,
-            "initiative": f.init,
-            "initiative_change": f.pending_init_mod,
-            "wounds": f.wounds,
-            "wounds_max": sheet.wounds,
-            "ap": f.ap,
-            "combat_ap": f.combat_ap,
-            "conditions": conditions_json(self, name),
-            "engaged_with": sorted(self.linked(name)),
-            "acted": f.acted,
-        }
-        if sheet.fated:
-            entry["hand"] = len(f.hand)
-            entry["hand_cards"] = list(f.hand)
-        else:
-            entry["rank"] = sheet.rank_title()
-            entry["rank_value"] = sheet.rank_value
-            entry["fate_points"] = f.fate_points
-        if f.criticals:
-            entry["criticals"] = [c.model_dump() for c in f.criticals]
-        return entry
-
-    def table_json(self) -> JSONObject:
-        """The Fate Deck's counts, and who is tied on initiative (the table decides each round)."""
-        st = self.st
-        return {
-            "deck": {"left": len(st.deck), "discards": len(st.discards), "reshuffles": st.reshuffles},
-            "tied": sorted({n for group in tied_groups(self) for n in group}) if st.phase != "setup" else [],
-        }
-
-    def shown_conditions(self, name: str) -> dict[str, int | bool | str]:
-        return conditions_json(self, name)
+        return STORY
 
     def family_label(self) -> str:
         return "Through the Breach"
@@ -117,24 +55,21 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         return ""  # the Fate Deck is no pool: it has its own tab
 
     def summary_body(self, name: str) -> str:
-        f, sheet = self.st.fighters[name], self.sheets[name]
+        eng = self.rules
+        f, sheet = eng.st.fighters[name], eng.sheets[name]
         return f"init {f.init}, wounds {f.wounds}/{sheet.wounds}, AP {f.ap}+{f.combat_ap}"
 
-    @functools.cached_property
-    def kept_rows(self) -> view.RowKeeper:
-        """The order rows of the last view (`view.RowKeeper`)."""
-        return view.RowKeeper()
-
     def order(self) -> view.OrderView:
-        st = self.st
-        tied = {n for group in tied_groups(self) for n in group} if st.phase != "setup" else set()
-        sheets, fighters, active, kept = self.sheets, st.fighters, st.active, self.kept_rows
+        eng = self.rules
+        st = eng.st
+        tied = eng.tied()
+        sheets, fighters, active, kept = eng.sheets, st.fighters, st.active, self.kept_rows
         effects: dict[str, list[tuple[str, str]]] = {}  # card effects on each combatant show as conditions
         for effect in st.effects:
             effects.setdefault(effect.target, []).append((effect.kind, effect.owner))
         left = set(st.left)
         rows = []
-        for name in self.in_order():
+        for name in eng.in_order():
             sheet, f = sheets[name], fighters[name]
             # A row shows its combatant's record, its sheet and these; unchanged, it is the row kept.
             key = kept.key(f, active == name, name in tied, name in left, effects.get(name), id(sheet))
@@ -150,8 +85,8 @@ class TTBEncounter(TTBEngine, FamilyEngine):
                 init += f"→{f.init + f.pending_init_mod}"  # Pass/Wait from next round
             if name in tied:
                 init += " ="  # tied: the table decides each round
-            status = self.status(name)
-            gone = self.has_left(name)
+            status = eng.status(name)
+            gone = eng.has_left(name)
             if f.arriving:
                 init += " next"  # joined this round: in the order from the next one
             cells = (
@@ -163,30 +98,31 @@ class TTBEncounter(TTBEngine, FamilyEngine):
                 f"{f.wounds}/{sheet.wounds}",
                 f"{words.pips(f.ap, 2)} {words.pips(f.combat_ap, 1)}" if active == name else "",
             )
-            tags = words.condition_tags(conditions_json(self, name), SHORT)
+            tags = words.condition_tags(conditions_json(eng, name), SHORT)
             rows.append(kept.row(name, cells, gone or status in ("dead", "unconscious"), tags, key))
         return view.OrderView(
             COLUMNS,
             tuple(rows),
             st.active,
-            words.round_line(self.st.phase, self.st.round, self.st.active),
+            words.round_line(st.phase, st.round, st.active),
             shrinkable=(3, 1),  # Rank, then the Name: names matter most
         )
 
     def turn_of(self, who: str) -> view.Block:
         """The active combatant's General and Combat AP as pips, and every action's cost and legality."""
+        eng = self.rules
         out = view.BlockWriter()
-        f = self.fighter(who)
-        base = max(f.ap, self.sheet(who).base_general_ap)
+        f = eng.fighter(who)
+        base = max(f.ap, eng.sheet(who).base_general_ap)
         out.line(who, "bold")
         out.line(f"General AP {words.pips(f.ap, base)} {f.ap}   Combat AP {words.pips(f.combat_ap, 1)} {f.combat_ap}")
-        if not self.sheet(who).fated:
+        if not eng.sheet(who).fated:
             out.line(f"Fate Points {f.fate_points}")
-        engaged = self.engaged_by(who)
+        engaged = eng.engaged_by(who)
         if engaged:
             out.line(f"Engaged by {', '.join(engaged)}: no shooting, no Charge", "bold")
         out.line()
-        for key, act, reason in actions.available(self, who):
+        for key, act, reason in actions.available(eng, who):
             cost = "X" if act.cost is None else str(act.cost)
             text = f"{actions.display(key):<15} {cost:>2} AP  "
             if reason is None:
@@ -197,9 +133,10 @@ class TTBEncounter(TTBEngine, FamilyEngine):
 
     def field(self, focus: str | None) -> view.Block:
         """What each engagement forbids (§2.9); who is engaged with whom is the map above (`field_map`)."""
+        eng = self.rules
         out = view.BlockWriter()
-        for name in self.sheets:
-            foes = self.engaged_by(name)
+        for name in eng.sheets:
+            foes = eng.engaged_by(name)
             if foes:
                 out.line(
                     f"{name}: engaged by {', '.join(foes)} — no shooting, no Charge; walking away provokes a "
@@ -211,11 +148,12 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         """The engagement map (imported only when the Melee tab is shown): `tracker.families.ttb.present.melee_map`."""
         from tracker.families.ttb.present.melee_map import engagement_map
 
-        return engagement_map(self, focus)
+        return engagement_map(self.rules, focus)
 
     def resources(self) -> view.Block:
         """The Fate Deck, the Control Hands and the Fatemaster's Fate Points."""
-        st = self.st
+        eng = self.rules
+        st = eng.st
         out = view.BlockWriter()
         out.add("Fate Deck ", "bold")
         out.line(f"{len(st.deck)} left · {len(st.discards)} discarded · {words.counted(st.reshuffles, 'reshuffle')}")
@@ -223,12 +161,12 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         seen = ", ".join("Red Joker" if c == "RJ" else "Black Joker" for c in jokers)
         out.line(f"Jokers in the discards: {seen or 'none'}")
         out.line().line("Control Hands", "bold")
-        for name, sheet in self.sheets.items():
+        for name, sheet in eng.sheets.items():
             if sheet.fated:
                 f = st.fighters[name]
                 over = " (over 5: discard pending)" if len(f.hand) > 5 else ""
                 out.line(f"  {name}: {len(f.hand)} cards, Twist Deck {len(f.twist_deck)}{over}")
-        points = [(n, st.fighters[n].fate_points) for n, s in self.sheets.items() if not s.fated]
+        points = [(n, st.fighters[n].fate_points) for n, s in eng.sheets.items() if not s.fated]
         if points:
             out.line().line("Fate Points", "bold")
             for name, value in points:
@@ -239,57 +177,41 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         """The next flip's odds and the pending duel's (imported only when the Fate Deck tab is shown)."""
         from tracker.families.ttb.present import odds_report
 
-        return odds_report.panel(self)
+        return odds_report.panel(self.rules)
 
     def odds_report(self, options: OddsOptions) -> OddsReport:
         from tracker.families.ttb.present import odds_report
 
-        return odds_report.report(self, options)
+        return odds_report.report(self.rules, options)
 
     def prompt_view(self) -> view.PromptView | None:
-        p = self.st.prompt
+        p = self.rules.st.prompt
         if p is None:
             return None
         answers = tuple(f"answer {words.quote(o)}" for o in p.options)
         hint = "or type a card: answer 9R" if p.kind in CARD_PROMPTS else ""
         return view.PromptView(p.question, tuple(p.options), answers, hint)
 
-    def held_conditions(self, who: str) -> list[str]:
-        """`who`'s conditions as ``remove`` takes them, Unconscious (a state ``remove`` ends) included; the
-        table effects shown beside them (Waiting, Assisted …) end otherwise."""
-        f = self.fighter(who)
-        return [key for key, value in f.conditions.items() if value] + (["unconscious"] if f.unconscious else [])
-
-    def actions_for(self, who: str) -> list[view.ActionChoice]:
-        out = []
-        for key, act, reason in actions.available(self, who):
-            cost = "X AP (you say how many)" if act.cost is None else f"{act.cost} AP"
-            typed = key.replace("_", "-")
-            out.append(
-                view.ActionChoice(
-                    key, actions.display(key), cost, reason, f"spend {words.quote(who)} {typed}", key in NEEDS_MORE
-                )
-            )
-        return out
-
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
         """Fated wounds exactly; Fatemaster wounds as the encounter's ``player_view`` allows."""
-        sheet, f = self.sheets[name], self.st.fighters[name]
-        mode = self.setup.encounter.player_view
-        if self.health_shown(name):
+        eng = self.rules
+        sheet, f = eng.sheets[name], eng.st.fighters[name]
+        mode = eng.setup.encounter.player_view
+        if eng.health_shown(name):
             health = f"{f.wounds}/{sheet.wounds} Wounds"
         elif mode == "descriptor":
             health = words.wound_word(f.wounds, sheet.wounds)
         else:
             health = ""
-        conds = conditions_json(self, name)
+        conds = conditions_json(eng, name)
         safe = tuple((k, v) for k, v in conds.items() if not (isinstance(v, str) and words.mentions(v, hidden)))
         tags = words.condition_tags(dict(safe), SHORT)
-        return view.PlayerRow(name, self.status(name), health, safe, self.st.active == name, f.acted, None, tags)
+        return view.PlayerRow(name, eng.status(name), health, safe, eng.st.active == name, f.acted, None, tags)
 
     def player_question(self) -> str:
         """The question without the GM's answer hints ("(or flip)", "(yes/no)")."""
-        question = self.st.prompt.question if self.st.prompt else ""
+        prompt = self.rules.st.prompt
+        question = prompt.question if prompt else ""
         return re.sub(r"\s*\((or flip|yes/no)\)", "", question)
 
     def player_pools(self) -> str:

@@ -1,7 +1,8 @@
-"""A 2d20 conflict as its screens and scripts see it (`TwoD20Encounter`, the seam's live side).
+"""What the screens and scripts show of a 2d20 conflict (`TwoD20Presenter`, the seam's presentation half).
 
-CONTRACT.md §4's JSON (stress per track, Harms, zones, pools), then the GM view: stress and Harms in
-the order, Major/Minor/Reaction use, the zone map with ranges and Difficulty, Momentum and Threat.
+The GM view (stress and Harms in the order, Major/Minor/Reaction use, the zone map with ranges and
+Difficulty, Momentum and Threat), the player view, the odds and the plain summary, all built from the
+scene's rules (`tracker.families.twod20.rules.TwoD20Rules`), which this reads and never changes.
 """
 
 from __future__ import annotations
@@ -10,46 +11,20 @@ import functools
 from typing import TYPE_CHECKING
 
 from tracker.engine.errors import Refusal
-from tracker.families.seam import Carried, FamilyEngine, JSONObject, OddsOptions, OddsReport
-from tracker.families.twod20 import actions, carry
+from tracker.families.presenter import FamilyPresenter
+from tracker.families.rules import FamilyRules
 from tracker.families.twod20 import order as handover
-from tracker.families.twod20.catalogue import CONDITIONS, SHORT, TIMING
-from tracker.families.twod20.engine import TwoD20Engine
+from tracker.families.twod20.catalogue import SHORT
 from tracker.families.twod20.records.state import Fighter
+from tracker.families.twod20.rules import TwoD20Rules, harm_counts, pools
+from tracker.families.values import OddsOptions, OddsReport
 from tracker.present import view, words
+from tracker.present.story.terms import StoryTerms
 
 if TYPE_CHECKING:
     from tracker.present.map.graph import MapView
 
 COLUMNS = ("▶", "Name", "Side", "Zone", "Status", "Stress left", "Harms", "Conditions")
-
-
-#: Actions that need more words (a patient, a target): the picker opens the command line for them.
-NEEDS_MORE = {"assist"}
-
-
-def harm_counts(eng: TwoD20Engine, name: str) -> dict[str, int]:
-    """Harms per kind, with a 0 for every kind this combatant's tracks can take."""
-    a = eng.fighter(name)
-    kinds = {h: 0 for _, h, _ in eng.profile.tracks[:1]}
-    if len(eng.profile.tracks) == 1:
-        kinds[eng.profile.mental_harm] = 0
-    else:
-        for t, h, _ in eng.profile.tracks:
-            if t in a.stress:
-                kinds[h] = 0
-    kinds.update(a.harms)
-    return kinds
-
-
-def pools(eng: TwoD20Engine) -> dict[str, int]:
-    """The pools by name (the GM's under its profile name, and as ``threat`` too); before ``start``
-    the values the scene will start with (CONTRACT.md §3 "Pools before start")."""
-    momentum, threat = eng.st.momentum, eng.st.threat
-    out = {"momentum": momentum, eng.profile.gm_pool: threat}
-    if eng.profile.gm_pool != "threat":
-        out["threat"] = threat
-    return out
 
 
 def persistent_text(a: Fighter) -> tuple[str, str, str]:
@@ -60,7 +35,7 @@ def persistent_text(a: Fighter) -> tuple[str, str, str]:
     return f"persistent {full}", f"Per{brief}", "persistent rating/ticks left"
 
 
-def order_notes(eng: TwoD20Engine) -> list[str]:
+def order_notes(eng: TwoD20Rules) -> list[str]:
     """How many still act this round, and who kept the initiative last (they may not keep again yet)."""
     st = eng.st
     waiting = [n for n, a in st.fighters.items() if not a.acted and not a.dead and n not in st.left]
@@ -70,77 +45,33 @@ def order_notes(eng: TwoD20Engine) -> list[str]:
     return notes
 
 
-class TwoD20Encounter(TwoD20Engine, FamilyEngine):
-    """TwoD20Engine as the rest of the program sees it: it answers the family seam."""
+class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
+    """Builds the 2d20 views from a `TwoD20Rules`."""
 
-    CATALOGUE = view.Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
+    def __init__(self, rules: FamilyRules) -> None:
+        if not isinstance(rules, TwoD20Rules):
+            raise TypeError(f"not 2d20 rules: {type(rules).__name__}")
+        super().__init__(rules)
 
-    def lasting(self, name: str) -> list[Carried]:
-        """What `name` carries into the next fight: `tracker.families.twod20.carry`."""
-        return carry.lasting(self, name)
+    @property
+    def story(self) -> StoryTerms:
+        from tracker.families.twod20.present.story import STORY
 
-    def status(self, name: str) -> str:
-        """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead``: the worst that is true."""
-        a = self.fighter(name)
-        if a.dead:
-            return "dead"
-        if a.dying:
-            return "dying"
-        if a.defeated:
-            return "defeated"
-        if a.unconscious:
-            return "unconscious"
-        return "ok"
-
-    def combatant_json(self, name: str) -> JSONObject:
-        """Stress per track, its maxima after Fatigue, Harms per kind, the zone and this round's actions."""
-        sheet, a = self.sheets[name], self.st.fighters[name]
-        entry: JSONObject = {
-            "npc_type": sheet.npc_type,
-            "stress": dict(a.stress),
-            "stress_max": self.tracks(name),
-            "harms": harm_counts(self, name),
-            "treated": dict(a.treated),
-            "zone": a.zone,
-            "conditions": dict(a.conditions),
-            "acted": a.acted,
-            "fatigue": a.fatigue,
-            "majors_this_round": a.majors,
-            "minors_this_turn": list(a.minors),
-            "reactions_this_round": a.reactions,
-            "reach": sorted(n for pair in self.st.reach if name in pair for n in pair if n != name),
-        }
-        if sheet.pc:
-            entry[self.profile.meta_currency.replace(" ", "_")] = a.fortune
-        if self.order_rule == "initiative":
-            entry["initiative"] = a.initiative
-        return entry
-
-    def table_json(self) -> JSONObject:
-        """The profile, the pools (the GM's under its profile name too), and the hand-over's memory."""
-        return {
-            "profile": self.profile.name,
-            "pools": pools(self),
-            "last_actor": self.st.last_actor,
-            "kept_by": self.st.kept_by,
-        }
-
-    def shown_conditions(self, name: str) -> dict[str, int | bool]:
-        return dict(self.st.fighters[name].conditions)
+        return STORY
 
     def family_label(self) -> str:
-        return f"2d20 {self.profile.name}"
+        return f"2d20 {self.rules.profile.name}"
 
     def pools_text(self, style: str = "title") -> str:
         if style == "plain":
-            return ", ".join(f"{k} {v}" for k, v in pools(self).items())
-        values = pools(self)
-        return f"Momentum {values['momentum']} · {self.pool_name} {values[self.profile.gm_pool]}"
+            return ", ".join(f"{k} {v}" for k, v in pools(self.rules).items())
+        values = pools(self.rules)
+        return f"Momentum {values['momentum']} · {self.rules.pool_name} {values[self.rules.profile.gm_pool]}"
 
     def summary_body(self, name: str) -> str:
-        a, maxima = self.st.fighters[name], self.tracks(name)
+        a, maxima = self.rules.st.fighters[name], self.rules.tracks(name)
         stress = ", ".join(f"{t} {v}/{maxima[t]}" for t, v in a.stress.items())
-        harms = ", ".join(f"{k} {v}" for k, v in harm_counts(self, name).items() if v)
+        harms = ", ".join(f"{k} {v}" for k, v in harm_counts(self.rules, name).items() if v)
         return f"{a.zone or '-'}; {stress}" + (f"; {harms}" if harms else "")
 
     @functools.cached_property
@@ -149,12 +80,12 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         return view.RowKeeper()
 
     def order(self) -> view.OrderView:
-        st = self.st
+        st = self.rules.st
         rows = []
-        labelled = len(self.profile.tracks) > 1  # several tracks: each gets its letter (the legend says which)
+        labelled = len(self.rules.profile.tracks) > 1  # several tracks: each gets its letter (the legend says which)
         kept, left = self.kept_rows, set(st.left)
-        for name in self.in_order():
-            sheet, a = self.sheets[name], st.fighters[name]
+        for name in self.rules.in_order():
+            sheet, a = self.rules.sheets[name], st.fighters[name]
             # A row shows its combatant's record, its sheet (under the encounter's profile) and these;
             # unchanged, it is the row kept.
             key = kept.key(a, st.active == name, name in left, id(sheet))
@@ -162,14 +93,14 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
             if row is not None:
                 rows.append(row)
                 continue
-            maxima = self.tracks(name)
+            maxima = self.rules.tracks(name)
             # Stress as the log counts it: what is left of each track (the JSON state keeps what was taken).
             stress = " ".join(
                 f"{t[0].upper() if labelled else ''}{maxima[t] - v}/{maxima[t]}" for t, v in a.stress.items()
             )
-            harms = " ".join(f"{k[0].upper()}{v}" for k, v in harm_counts(self, name).items() if v)
-            status = self.status(name)
-            gone = self.has_left(name)
+            harms = " ".join(f"{k[0].upper()}{v}" for k, v in harm_counts(self.rules, name).items() if v)
+            status = self.rules.status(name)
+            gone = self.rules.has_left(name)
             cells = (
                 "▶" if st.active == name else ("✓" if a.acted and not gone else ""),
                 name,
@@ -185,15 +116,15 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
             COLUMNS,
             tuple(rows),
             st.active,
-            words.round_line(self.st.phase, self.st.round, self.st.active, order_notes(self)),
+            words.round_line(self.rules.st.phase, self.rules.st.round, self.rules.st.active, order_notes(self.rules)),
             self.legend(),
             (3, 2, 1),  # Zone, then Side, then the Name: names matter most
         )
 
     def legend(self) -> str:
         """What the Stress and Harms columns' letters stand for, under this profile."""
-        tracks = [t for t, _, _ in self.profile.tracks]
-        harms = dict.fromkeys([h for _, h, _ in self.profile.tracks] + [self.profile.mental_harm])
+        tracks = [t for t, _, _ in self.rules.profile.tracks]
+        harms = dict.fromkeys([h for _, h, _ in self.rules.profile.tracks] + [self.rules.profile.mental_harm])
         out = []
         if len(tracks) > 1:
             out.append("Stress left: " + " · ".join(f"{t[0].upper()} {t.title()}" for t in tracks))
@@ -203,18 +134,18 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
     def turn_of(self, who: str) -> view.Block:
         """Major, Minor and Reaction use of the active combatant this turn and round."""
         out = view.BlockWriter()
-        a = self.fighter(who)
+        a = self.rules.fighter(who)
         out.line(who, "bold")
         out.line(f"Major {a.majors_turn}/{a.majors_allowed} this turn ({a.majors}/2 this round)")
         extra = f" (+{len(a.minors) - 1} paid)" if len(a.minors) > 1 else ""
         out.line(f"Minor {len(a.minors)}{extra}: {', '.join(a.minors) or '—'}")
-        more = " (the next costs more Heat)" if self.profile.reactions == "escalating" else " of 1"
+        more = " (the next costs more Heat)" if self.rules.profile.reactions == "escalating" else " of 1"
         out.line(f"Reactions this round: {a.reactions}{more}")
         if a.conditions.get("stunned"):
             out.line("Stunned: no actions this turn", "bold")
         if a.defeated:
             out.line("Defeated: one Free Action", "bold")
-        foes = self.in_reach_of_enemy(who)
+        foes = self.rules.in_reach_of_enemy(who)
         if foes:
             out.line(f"Within Reach of {', '.join(foes)}: +2 Difficulty to non-melee tests; Disengage to move")
         return out.block()
@@ -223,22 +154,22 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         """Range and Difficulty from `focus` to everyone (enemies first) with its weapon, and who is within
         Reach of whom; the zones themselves are the map above (`field_map`)."""
         out = view.BlockWriter()
-        if focus and self.fighter(focus).zone:
+        if focus and self.rules.fighter(focus).zone:
             self._ranges_from(focus, out)
-        if self.st.reach:
-            out.line("Reach: " + "; ".join(f"{a}–{b}" for a, b in self.st.reach))
+        if self.rules.st.reach:
+            out.line("Reach: " + "; ".join(f"{a}–{b}" for a, b in self.rules.st.reach))
         return out.block()
 
     def field_map(self, focus: str | None) -> MapView:
         """The zone map (imported only when the Zones tab is shown): `tracker.families.twod20.present.zonemap`."""
         from tracker.families.twod20.present.zonemap import zone_map
 
-        return zone_map(self, focus)
+        return zone_map(self.rules, focus)
 
     def _ranges_from(self, who: str, out: view.BlockWriter) -> None:
         from tracker.families.twod20.engine import range_report
 
-        weapons = self.sheet(who).weapons
+        weapons = self.rules.sheet(who).weapons
         weapon = weapons[0] if weapons else None
         band = weapon.range if weapon else "close"
         kind = "melee" if band == "reach" else "ranged"
@@ -246,89 +177,69 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         out.line(f"From {who} ({said}):", "bold")
         others = [
             n
-            for n, a in self.st.fighters.items()
-            if n != who and not a.dead and a.zone is not None and n not in self.st.left
+            for n, a in self.rules.st.fighters.items()
+            if n != who and not a.dead and a.zone is not None and n not in self.rules.st.left
         ]
         for label, group in (
-            ("", [n for n in others if self.enemies(who, n)]),
-            ("allies: ", [n for n in others if not self.enemies(who, n)]),
+            ("", [n for n in others if self.rules.enemies(who, n)]),
+            ("allies: ", [n for n in others if not self.rules.enemies(who, n)]),
         ):
             for n, other in enumerate(group):
                 try:
-                    report = range_report(self, who, other, None if kind == "melee" else band, kind)
+                    report = range_report(self.rules, who, other, None if kind == "melee" else band, kind)
                 except Refusal as exc:
                     report = str(exc)
-                if kind == "melee" and sorted([who, other]) not in self.st.reach:
+                if kind == "melee" and sorted([who, other]) not in self.rules.st.reach:
                     report = report.split(",")[0] + ": not within Reach (B22)"
                 out.line(f"  {label if n == 0 else ' ' * len(label)}{other}: {report}")
         out.line()
 
     def resources(self) -> view.Block:
         """Momentum, Threat (or Heat) and each player character's Fortune."""
-        st = self.st
+        st = self.rules.st
         out = view.BlockWriter()
-        cap = self.profile.momentum_max
+        cap = self.rules.profile.momentum_max
         out.add("Momentum ", "bold").line(f"{words.pips(st.momentum, cap)} {st.momentum}/{cap}")
-        out.add(f"{self.pool_name} ", "bold").line(f"{st.threat}")
+        out.add(f"{self.rules.pool_name} ", "bold").line(f"{st.threat}")
         if st.bonus_momentum:
             out.line(f"Bonus Momentum this turn: {st.bonus_momentum} (lost if unspent)")
-        out.line().line(self.profile.meta_currency.title(), "bold")
-        for name, sheet in self.sheets.items():
+        out.line().line(self.rules.profile.meta_currency.title(), "bold")
+        for name, sheet in self.rules.sheets.items():
             if sheet.pc:
                 out.line(f"  {name}: {st.fighters[name].fortune}")
-        out.line().line(f"Profile: {self.profile.name} · order: {self.order_rule}", "dim")
+        out.line().line(f"Profile: {self.rules.profile.name} · order: {self.rules.order_rule}", "dim")
         return out.block()
 
     def odds(self, focus: str | None) -> view.OddsView | None:
         """`focus`'s chances against each target (imported only when the Zones tab is shown)."""
         from tracker.families.twod20.present import odds_report
 
-        return odds_report.panel(self, focus)
+        return odds_report.panel(self.rules, focus)
 
     def odds_report(self, options: OddsOptions) -> OddsReport:
         from tracker.families.twod20.present import odds_report
 
-        return odds_report.report(self, options)
+        return odds_report.report(self.rules, options)
 
     def prompt_view(self) -> view.PromptView | None:
-        p = self.st.prompt
+        p = self.rules.st.prompt
         if p is None:
             return None
         if p.kind in ("pick", "round"):
             # Exactly the picks and keeps that would be accepted now, each on its own command.
-            legal = handover.answers(self)
+            legal = handover.answers(self.rules)
             options = tuple(f"keep {name}" if line.startswith("keep") else name for name, line in legal)
             return view.PromptView(p.question, options, tuple(line for _, line in legal))
         answers = tuple(f"answer {words.quote(o)}" for o in p.options)
         return view.PromptView(p.question, tuple(p.options), answers)
 
-    def held_conditions(self, who: str) -> list[str]:
-        """`who`'s conditions as ``remove`` takes them."""
-        return [key for key, value in self.fighter(who).conditions.items() if value]
-
-    def actions_for(self, who: str) -> list[view.ActionChoice]:
-        out = []
-        for key in actions.offered(self):
-            typed = key.replace("_", "-")
-            out.append(
-                view.ActionChoice(
-                    key,
-                    typed,
-                    actions.kind_of(self, key),
-                    actions.legality(self, who, key),
-                    f"spend {words.quote(who)} {typed}",
-                    key in NEEDS_MORE,
-                )
-            )
-        return sorted(out, key=lambda c: c.reason is not None)
-
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
         """Player characters' stress exactly; NPCs as the encounter's ``player_view`` allows."""
-        a = self.st.fighters[name]
-        mode = self.setup.encounter.player_view
-        harms = sum(harm_counts(self, name).values())
-        maxima = self.tracks(name)
-        if self.health_shown(name):
+        a = self.rules.st.fighters[name]
+        mode = self.rules.setup.encounter.player_view
+        harms = sum(harm_counts(self.rules, name).values())
+        maxima = self.rules.tracks(name)
+        if self.rules.health_shown(name):
             # What is left, as the GM's table and the log count it ("Vigour 9/12 left").
             health = " ".join(f"{t} {maxima[t] - v}/{maxima[t]}" for t, v in a.stress.items()) + " left"
             if harms:
@@ -341,31 +252,26 @@ class TwoD20Encounter(TwoD20Engine, FamilyEngine):
         safe = tuple((k, v) for k, v in a.conditions.items() if not (isinstance(v, str) and words.mentions(v, hidden)))
         shown = {"persistent": persistent_text(a)} if a.persistent else {}
         tags = words.condition_tags(dict(safe), SHORT, shown)
-        return view.PlayerRow(name, self.status(name), health, safe, self.st.active == name, a.acted, a.zone, tags)
+        active = self.rules.st.active == name
+        return view.PlayerRow(name, self.rules.status(name), health, safe, active, a.acted, a.zone, tags)
 
     def conditions_of(self, who: str) -> tuple[view.ConditionNote, ...]:
         """As every family's, but Persistent says its rating and ticks (the value alone is the ticks)."""
         notes = super().conditions_of(who)
-        fighter = self.fighter(who)
+        fighter = self.rules.fighter(who)
         if not fighter.persistent:
             return notes
         label = persistent_text(fighter)[0].capitalize()
         return tuple(n._replace(label=label) if n.key == "persistent" else n for n in notes)
 
-    def words(self, kind: str) -> list[str]:
-        """Completion words: zones, and the profile's own actions (RULES.md §3.5.1-§3.5.3)."""
-        if kind == "action":
-            return [key.replace("_", "-") for key in actions.offered(self)]
-        return list(self.zones.names()) if kind == "zone" else super().words(kind)
-
     def player_question(self) -> str:
         """Who acts next, in plain words: the hand-over's picks, keeps and costs are the GM's business."""
-        prompt = self.st.prompt
+        prompt = self.rules.st.prompt
         if prompt is None:
             return ""
         if prompt.kind in ("pick", "round"):
-            return "Who acts first?" if self.st.last_actor is None else "Who acts next?"
+            return "Who acts first?" if self.rules.st.last_actor is None else "Who acts next?"
         return prompt.question
 
     def player_pools(self) -> str:
-        return f"Momentum {pools(self)['momentum']}"  # the group's pool; the GM's pool stays hidden
+        return f"Momentum {pools(self.rules)['momentum']}"  # the group's pool; the GM's pool stays hidden
