@@ -41,7 +41,7 @@ from tracker.ui.widgets.text_panel import TextPanel
 if TYPE_CHECKING:
     from tracker.families.session import Session
     from tracker.present.map.graph import MapView
-    from tracker.ui.app import TrackerApp
+    from tracker.ui.host import TrackerHost
 
 #: Textual's breakpoints: (threshold in cells, class name).
 Breakpoints = list[tuple[int, str]]
@@ -102,8 +102,8 @@ class TrackerScreen(Screen[None]):
         self._refusal: tuple[object, str, float] | None = None
 
     @property
-    def tracker(self) -> TrackerApp:
-        return cast("TrackerApp", self.app)
+    def tracker(self) -> TrackerHost:
+        return cast("TrackerHost", self.app)
 
     @property
     def session(self) -> Session:

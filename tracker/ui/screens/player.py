@@ -20,7 +20,7 @@ from tracker.present.words import status_text
 from tracker.ui.widgets.order_table import OrderTable
 
 if TYPE_CHECKING:
-    from tracker.ui.app import TrackerApp
+    from tracker.ui.host import TrackerHost
 
 
 class FollowingScreen(Screen[None]):
@@ -72,7 +72,7 @@ class PlayerScreen(FollowingScreen):
             self.show()
 
     def show(self) -> None:
-        app = cast("TrackerApp", self.app)
+        app = cast("TrackerHost", self.app)
         view = app.session.presenter.player_view()
         digits = self.query_one(Digits)
         digits.update(str(view.round))
@@ -120,4 +120,4 @@ class PlayerScreen(FollowingScreen):
         self.app.push_screen(StoryScreen(player=True))
 
     def action_cycle_theme(self) -> None:
-        cast("TrackerApp", self.app).cycle_theme()
+        cast("TrackerHost", self.app).cycle_theme()

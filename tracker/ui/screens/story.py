@@ -16,7 +16,7 @@ from tracker.ui.screens.player import FollowingScreen
 from tracker.ui.widgets.story import StoryPanel
 
 if TYPE_CHECKING:
-    from tracker.ui.app import TrackerApp
+    from tracker.ui.host import TrackerHost
 
 
 class StoryScreen(FollowingScreen):
@@ -53,7 +53,7 @@ class StoryScreen(FollowingScreen):
             self.tell()
 
     def tell(self) -> None:
-        self.query_one(StoryPanel).follow(cast("TrackerApp", self.app).session)
+        self.query_one(StoryPanel).follow(cast("TrackerHost", self.app).session)
 
     def action_scroll(self, step: int) -> None:
         panel = self.query_one(StoryPanel)
