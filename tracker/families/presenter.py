@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 from tracker.engine.catalogue import ConditionNote
+from tracker.engine.records.model import Prompt
 from tracker.families.rules import FamilyRules
 from tracker.families.values import OddsOptions, OddsReport
 from tracker.present.story.terms import StoryTerms
@@ -26,7 +27,7 @@ from tracker.present.view import (
     PlayerView,
     PromptView,
 )
-from tracker.present.words import mentions, plain_conditions
+from tracker.present.words import mentions, plain_conditions, quote
 
 if TYPE_CHECKING:
     from tracker.present.map.graph import MapView
@@ -81,9 +82,18 @@ class FamilyPresenter(ABC, Generic[RulesT_co]):
     def resources(self) -> Block:
         """The table's resources (the Fate Deck and hands, or the pools)."""
 
-    @abstractmethod
     def prompt_view(self) -> PromptView | None:
-        """The pending question with the command each answer stands for."""
+        """The pending question with the command each answer stands for: ``answer OPTION`` for each option,
+        and the family's hint for answers typed rather than picked (`prompt_hint`)."""
+        prompt = self.rules.state.prompt
+        if prompt is None:
+            return None
+        answers = tuple(f"answer {quote(option)}" for option in prompt.options)
+        return PromptView(prompt.question, tuple(prompt.options), answers, self.prompt_hint(prompt))
+
+    def prompt_hint(self, prompt: Prompt) -> str:
+        """How else `prompt` may be answered than by picking an option (none by default)."""
+        return ""
 
     def conditions_of(self, who: str) -> tuple[ConditionNote, ...]:
         """`who`'s conditions with what each does and when (the rules' notes, as the panel labels them)."""

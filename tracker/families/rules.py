@@ -13,16 +13,37 @@ Through the Breach implements it in ``families/ttb/rules.py``, the 2d20 System i
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from typing import ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar, TypeVar
 
 from tracker.engine import names
 from tracker.engine.catalogue import ConditionNote
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import ArgKind, Command
+from tracker.engine.records.model import Located, Strict, located_error
 from tracker.engine.state import LiveState
 from tracker.families.values import Carried, JSONObject, JSONValue
 from tracker.present.view import ActionChoice
+
+SavedT = TypeVar("SavedT", bound=Strict)
+
+
+def saved_or_fresh(
+    state: Mapping[str, object] | None,
+    model: type[SavedT],
+    fresh: Callable[[], SavedT],
+    problems: Callable[[SavedT], Sequence[Located]],
+) -> SavedT:
+    """The live state a family's rules open over: `fresh()` when there is no saved one, else the saved
+    ``[state]`` as `model`, then checked by `problems` against the setup (every combatant, zone or card it
+    names): a state that disagrees fails as a wrong type does, each problem at its key."""
+    if state is None:
+        return fresh()
+    st = model.model_validate(state)
+    found = problems(st)
+    if found:
+        raise located_error("state", found, state)
+    return st
 
 
 class FamilyRules(ABC):

@@ -17,13 +17,23 @@ verb in the family's table, not a comparison of names or an ``isinstance``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from tracker.engine.language.commands import VerbTable
 from tracker.families.file import EncounterFile
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
 from tracker.families.values import Capabilities, OddsOption
+
+
+class FamilyParts(NamedTuple):
+    """The three things a family's folder provides the seam: its file model, how its rules open (the setup,
+    a saved ``[state]`` or None, the seed, the family's command table) and the presenter made over them."""
+
+    file: type[EncounterFile]
+    open: Callable[[EncounterFile, Mapping[str, object] | None, int, VerbTable], FamilyRules]
+    present: Callable[[FamilyRules], FamilyPresenter[FamilyRules]]
 
 
 class RuleFamily(ABC):
@@ -45,17 +55,22 @@ class RuleFamily(ABC):
     odds_options: tuple[OddsOption, ...] = ()
 
     @abstractmethod
+    def parts(self) -> FamilyParts:
+        """The family's file model, rules opener and presenter, imported when first asked for (the registry
+        imports the family itself only when a file of its system is read)."""
+
     def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:
         """The file's setup as this family's model (pydantic ValidationError when it is wrong)."""
+        return self.parts().file.model_validate(data)
 
-    @abstractmethod
     def open(self, setup: EncounterFile, state: Mapping[str, object] | None, seed: int) -> FamilyRules:
         """The encounter's rules: fresh from `setup` when `state` is None, else over a saved ``[state]``
         (pydantic ValidationError when it is wrong). `setup` is one of this family's files."""
+        return self.parts().open(setup, state, seed, self.verbs)
 
-    @abstractmethod
     def presenter(self, rules: FamilyRules) -> FamilyPresenter[FamilyRules]:
         """The presentation of `rules` (rules this family opened)."""
+        return self.parts().present(rules)
 
     def start(self, setup: EncounterFile, seed: int) -> FamilyRules:
         """Fresh rules: the state before ``start``."""

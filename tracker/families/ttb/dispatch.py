@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, VerbTable, count, signed_int
-from tracker.engine.records.model import located_error
 from tracker.engine.state import reset
 from tracker.families.file import EncounterFile
+from tracker.families.rules import saved_or_fresh
 from tracker.families.ttb import answers, conditions, damage, effects, initiative, lifecycle, resume, roster
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import deck
@@ -38,12 +38,13 @@ def open_rules(setup: EncounterFile, state: Mapping[str, object] | None, seed: i
     types, then everything it names against the setup (`tracker.families.ttb.resume`)."""
     if not isinstance(setup, TTBFile):
         raise TypeError(f"not a Through the Breach file: {type(setup).__name__}")
-    if state is None:
-        return make_rules(setup, new_state(setup, seed), verbs)
-    st = TTBState.model_validate(state)
-    problems = resume.state_problems(setup, st, {*lifecycle.STEPS, *_STEPS}, answers.RESOLVERS)
-    if problems:
-        raise located_error("state", problems, state)
+    steps = {*lifecycle.STEPS, *_STEPS}
+    st = saved_or_fresh(
+        state,
+        TTBState,
+        lambda: new_state(setup, seed),
+        lambda saved: resume.state_problems(setup, saved, steps, answers.RESOLVERS),
+    )
     return make_rules(setup, st, verbs)
 
 

@@ -1,18 +1,13 @@
 """Through the Breach behind the family seam (`tracker.families.seam`): the static side.
 
-It opens an encounter's rules (`tracker.families.ttb.rules.TTBRules`, through the dispatcher) and their
-presentation (`tracker.families.ttb.present.presenter.TTBPresenter`), each imported when first asked for.
+The name, the command table, the tabs and the ``tracker odds`` options of a Through the Breach fight; its
+file model, its rules (`TTBRules`, opened by the dispatcher) and their presenter come in when first needed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tracker.engine.language.verbs import table_for
-from tracker.families.file import EncounterFile
-from tracker.families.presenter import FamilyPresenter
-from tracker.families.rules import FamilyRules
-from tracker.families.seam import RuleFamily
+from tracker.families.seam import FamilyParts, RuleFamily
 from tracker.families.values import Capabilities, OddsOption
 
 
@@ -35,20 +30,12 @@ class TTBFamily(RuleFamily):
         OddsOption("--minus", "⊟ on the flip (one extra card each, the lowest kept; no cheating)"),
     )
 
-    def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:
+    def parts(self) -> FamilyParts:
+        from tracker.families.ttb.dispatch import open_rules
+        from tracker.families.ttb.present.presenter import TTBPresenter
         from tracker.families.ttb.records.file import TTBFile
 
-        return TTBFile.model_validate(data)
-
-    def open(self, setup: EncounterFile, state: Mapping[str, object] | None, seed: int) -> FamilyRules:
-        from tracker.families.ttb.dispatch import open_rules
-
-        return open_rules(setup, state, seed, self.verbs)
-
-    def presenter(self, rules: FamilyRules) -> FamilyPresenter[FamilyRules]:
-        from tracker.families.ttb.present.presenter import TTBPresenter
-
-        return TTBPresenter(rules)
+        return FamilyParts(TTBFile, open_rules, TTBPresenter)
 
 
 FAMILY = TTBFamily()

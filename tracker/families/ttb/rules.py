@@ -49,17 +49,13 @@ def conditions_json(eng: TTBEngine, name: str) -> dict[str, int | bool | str]:
 
 
 class TTBRules(TTBEngine, FamilyRules):
-    """TTBEngine as the rest of the program asks it: it answers the rules half of the seam."""
+    """One Through the Breach fight, as the session, the store and the command line ask it."""
 
     SYSTEM = "ttb"
     CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
 
-    def lasting(self, name: str) -> list[Carried]:
-        """What `name` carries into the next fight: `tracker.families.ttb.carry`."""
-        return carry.lasting(self, name)
-
     def status(self, name: str) -> str:
-        """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead``: the worst that is true."""
+        """Dead, else unconscious, else ok: TTB has no Defeated or Dying state."""
         f = self.fighter(name)
         return "dead" if f.dead else "unconscious" if f.unconscious else "ok"
 
@@ -121,3 +117,8 @@ class TTBRules(TTBEngine, FamilyRules):
                 )
             )
         return out
+
+    def lasting(self, name: str) -> list[Carried]:
+        """Wounds, the conditions that outlast a fight, and a Fated's Control Hand or a Fatemaster's Fate Points
+        (`tracker.families.ttb.carry`)."""
+        return carry.lasting(self, name)

@@ -7,8 +7,9 @@ from collections.abc import Callable, Mapping
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, VerbTable, count, signed_int
 from tracker.engine.language.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
-from tracker.engine.records.model import located_error
+from tracker.engine.records.model import Located
 from tracker.families.file import EncounterFile
+from tracker.families.rules import saved_or_fresh
 from tracker.families.twod20 import actions, conditions, harm, order, pools, resume, roster, turns
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
@@ -35,14 +36,12 @@ def open_rules(setup: EncounterFile, state: Mapping[str, object] | None, seed: i
     types, then everything it names against the setup (`tracker.families.twod20.resume`)."""
     if not isinstance(setup, TwoD20File):
         raise TypeError(f"not a 2d20 file: {type(setup).__name__}")
-    if state is None:
-        return TwoD20Rules(setup, new_state(setup, seed), verbs)
-    st = TwoD20State.model_validate(state)
-    profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
-    problems = resume.state_problems(setup, st, profile)
-    if problems:
-        raise located_error("state", problems, state)
-    return TwoD20Rules(setup, st, verbs)
+
+    def problems(saved: TwoD20State) -> list[Located]:
+        profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
+        return resume.state_problems(setup, saved, profile)
+
+    return TwoD20Rules(setup, saved_or_fresh(state, TwoD20State, lambda: new_state(setup, seed), problems), verbs)
 
 
 def _start(eng: TwoD20Engine, cmd: Command) -> None:

@@ -1,18 +1,13 @@
 """The 2d20 System behind the family seam (`tracker.families.seam`): the static side.
 
-It opens a scene's rules (`tracker.families.twod20.rules.TwoD20Rules`, through the dispatcher) and their
-presentation (`tracker.families.twod20.present.presenter.TwoD20Presenter`), each imported when first asked for.
+Zones, pools and profiles make a 2d20 scene; this says so to the screens (the tab titles, the pools
+capability, the odds options), and hands the seam its file model, rules opener and presenter on demand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tracker.engine.language.verbs import table_for
-from tracker.families.file import EncounterFile
-from tracker.families.presenter import FamilyPresenter
-from tracker.families.rules import FamilyRules
-from tracker.families.seam import RuleFamily
+from tracker.families.seam import FamilyParts, RuleFamily
 from tracker.families.values import Capabilities, OddsOption
 
 
@@ -38,20 +33,12 @@ class TwoD20Family(RuleFamily):
         OddsOption("--damage", "Challenge Dice of the damage: expected damage and Effects"),
     )
 
-    def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:
+    def parts(self) -> FamilyParts:
+        from tracker.families.twod20.dispatch import open_rules
+        from tracker.families.twod20.present.presenter import TwoD20Presenter
         from tracker.families.twod20.records.file import TwoD20File
 
-        return TwoD20File.model_validate(data)
-
-    def open(self, setup: EncounterFile, state: Mapping[str, object] | None, seed: int) -> FamilyRules:
-        from tracker.families.twod20.dispatch import open_rules
-
-        return open_rules(setup, state, seed, self.verbs)
-
-    def presenter(self, rules: FamilyRules) -> FamilyPresenter[FamilyRules]:
-        from tracker.families.twod20.present.presenter import TwoD20Presenter
-
-        return TwoD20Presenter(rules)
+        return FamilyParts(TwoD20File, open_rules, TwoD20Presenter)
 
 
 FAMILY = TwoD20Family()

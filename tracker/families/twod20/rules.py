@@ -44,7 +44,7 @@ def pools(eng: TwoD20Engine) -> dict[str, int]:
 
 
 class TwoD20Rules(TwoD20Engine, FamilyRules):
-    """TwoD20Engine as the rest of the program asks it: it answers the rules half of the seam."""
+    """One 2d20 scene under its profile, as the session, the store and the command line ask it."""
 
     SYSTEM = "2d20"
     CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))

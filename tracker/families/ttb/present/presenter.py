@@ -11,6 +11,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
+from tracker.engine.records.model import Prompt
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
 from tracker.families.ttb import actions
@@ -184,13 +185,9 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
 
         return odds_report.report(self.rules, options)
 
-    def prompt_view(self) -> view.PromptView | None:
-        p = self.rules.st.prompt
-        if p is None:
-            return None
-        answers = tuple(f"answer {words.quote(o)}" for o in p.options)
-        hint = "or type a card: answer 9R" if p.kind in CARD_PROMPTS else ""
-        return view.PromptView(p.question, tuple(p.options), answers, hint)
+    def prompt_hint(self, prompt: Prompt) -> str:
+        """A card the table flips may be typed rather than picked."""
+        return "or type a card: answer 9R" if prompt.kind in CARD_PROMPTS else ""
 
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
         """Fated wounds exactly; Fatemaster wounds as the encounter's ``player_view`` allows."""

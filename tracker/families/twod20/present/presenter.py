@@ -222,16 +222,14 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         return odds_report.report(self.rules, options)
 
     def prompt_view(self) -> view.PromptView | None:
+        """The hand-over's question offers exactly the picks and keeps that would be accepted now, each on
+        its own command; any other is answered as every family's."""
         p = self.rules.st.prompt
-        if p is None:
-            return None
-        if p.kind in ("pick", "round"):
-            # Exactly the picks and keeps that would be accepted now, each on its own command.
-            legal = handover.answers(self.rules)
-            options = tuple(f"keep {name}" if line.startswith("keep") else name for name, line in legal)
-            return view.PromptView(p.question, options, tuple(line for _, line in legal))
-        answers = tuple(f"answer {words.quote(o)}" for o in p.options)
-        return view.PromptView(p.question, tuple(p.options), answers)
+        if p is None or p.kind not in ("pick", "round"):
+            return super().prompt_view()
+        legal = handover.answers(self.rules)
+        options = tuple(f"keep {name}" if line.startswith("keep") else name for name, line in legal)
+        return view.PromptView(p.question, options, tuple(line for _, line in legal))
 
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
         """Player characters' stress exactly; NPCs as the encounter's ``player_view`` allows."""
