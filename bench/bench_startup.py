@@ -1,4 +1,4 @@
-"""Start-up and keypress latency measured from the outside, on a real pseudo-terminal (issue 12).
+"""Start-up and keypress latency measured from the outside, on a real pseudo-terminal.
 
 Both the GM screen (`tracker run`) and a bare Textual app with the same kinds of widgets
 (bench/bare_app.py) run as separate processes on their own pty, as a person would start them:

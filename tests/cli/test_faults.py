@@ -1,4 +1,4 @@
-"""The faults fuzzing and kill tests found (issue 12), one test (or more) each, through the command line.
+"""The faults fuzzing and kill tests found, one test (or more) each, through the command line.
 
 Each ends as CONTRACT.md §1 promises: ``tracker check`` prints one ``FILE:LINE:COL: message`` a problem
 and exits 1; ``tracker exec`` prints one line, exits non-zero and leaves the file as it was; nothing
@@ -92,7 +92,7 @@ def refused_alike(cli: Any, path: Path, stdin: str = "start\n") -> tuple[list[st
 
 
 def test_500_deep_nested_arrays_are_one_problem_not_a_recursion_error(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: 500-deep nested arrays were a RecursionError traceback in check and exec."""
+    """500-deep nested arrays were a RecursionError traceback in check and exec."""
     path = write(tmp_path, SKIRMISH.replace("threat = 5\n", "threat = 5\nx = " + "[" * 500 + "]" * 500 + "\n"))
     checked, line = refused_alike(cli, path)
     assert checked == [line]
@@ -100,14 +100,14 @@ def test_500_deep_nested_arrays_are_one_problem_not_a_recursion_error(cli: Any, 
 
 
 def test_a_5000_digit_number_is_one_problem_at_its_line(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: an integer of 5,000 digits was a ValueError traceback (Python's int conversion limit)."""
+    """An integer of 5,000 digits was a ValueError traceback (Python's int conversion limit)."""
     path = write(tmp_path, SKIRMISH.replace("threat = 5", "threat = " + "9" * 5000))
     checked, line = refused_alike(cli, path)
     assert checked == [line] == [f"{path}:11:10: TOML: a number with more than 4300 digits"]
 
 
 def test_a_file_over_the_size_cap_is_refused_at_once(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: a 10 MB file of unknown keys took ≈ 7 s per command to reject. Files are capped at
+    """A 10 MB file of unknown keys took ≈ 7 s per command to reject. Files are capped at
     `MAX_FILE_BYTES` (1 MiB, README "Limits") and refused before they are parsed."""
     filler = "".join(f"k{i} = {i}\n" for i in range(files.MAX_FILE_BYTES // 8))
     path = write(tmp_path, SKIRMISH + filler)
@@ -135,7 +135,7 @@ def test_a_file_that_is_not_utf8_names_the_byte_and_its_place(cli: Any, tmp_path
 
 
 def test_a_syntax_error_at_the_end_of_the_file_is_placed_there_not_at_1_1(cli: Any, tmp_path: Path) -> None:
-    """Issue 12 ("errors reported at 1:1"): tomllib's "at end of document" has no line; it is the last one."""
+    """Errors were reported at 1:1: tomllib's "at end of document" has no line; it is the last one."""
     path = write(tmp_path, SKIRMISH + "weapons = [1,\n")
     checked, _ = refused_alike(cli, path)
     last = len((SKIRMISH + "weapons = [1,").splitlines())
@@ -146,7 +146,7 @@ def test_a_syntax_error_at_the_end_of_the_file_is_placed_there_not_at_1_1(cli: A
 
 
 def test_duplicate_combatant_names_and_missing_zones_are_reported_at_their_key(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: whole-file errors (duplicate names, missing zones) point at the key to fix, never 1:1."""
+    """Whole-file errors (duplicate names, missing zones) point at the key to fix, never 1:1."""
     text = SKIRMISH.replace('name = "Cultist"', 'name = "Cult Priest"').replace('zone = "Yard"', 'zone = "Moon"')
     path = write(tmp_path, text)
     lines = text.splitlines()
@@ -158,7 +158,7 @@ def test_duplicate_combatant_names_and_missing_zones_are_reported_at_their_key(c
 
 
 def test_duplicate_zone_names_are_refused_ignoring_case(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: duplicate zone names were accepted (zones are named case-insensitively in `move`)."""
+    """Duplicate zone names were accepted (zones are named case-insensitively in `move`)."""
     text = SKIRMISH.replace('[[zones]]\nname = "Warehouse"', '[[zones]]\nname = "pier"')
     text = text.replace('adjacent = ["Warehouse"]', "adjacent = []").replace('zone = "Warehouse"', 'zone = "Yard"')
     path = write(tmp_path, text)
@@ -167,7 +167,7 @@ def test_duplicate_zone_names_are_refused_ignoring_case(cli: Any, tmp_path: Path
 
 
 def test_exec_on_an_invalid_file_prints_one_line_saying_how_many_more(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: `exec` on an invalid file printed every problem; the contract promises one line."""
+    """`exec` on an invalid file printed every problem; the contract promises one line."""
     path = write(tmp_path, SKIRMISH.replace("threat = 5", "threat = 5\nmood = 1\ncolour = 2"))
     result = cli("exec", path, stdin="start\n")
     assert result.code == 1
@@ -178,7 +178,7 @@ def test_exec_on_an_invalid_file_prints_one_line_saying_how_many_more(cli: Any, 
 
 
 def test_a_wrong_type_in_state_is_one_line_in_exec_as_in_check(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: a wrong type in [state] was a pydantic traceback in exec while check reported it."""
+    """A wrong type in [state] was a pydantic traceback in exec while check reported it."""
     text = played(SKIRMISH, "start").replace("round = 1", 'round = "one"')
     path = write(tmp_path, text)
     checked, line = refused_alike(cli, path, "next\n")
@@ -188,7 +188,7 @@ def test_a_wrong_type_in_state_is_one_line_in_exec_as_in_check(cli: Any, tmp_pat
 
 
 def test_a_state_naming_a_combatant_the_setup_lacks_fails_check_and_exec(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: a [state] naming combatants the setup lacks passed check and crashed exec (KeyError)."""
+    """A [state] naming combatants the setup lacks passed check and crashed exec (KeyError)."""
     text = played(SKIRMISH, "start", "pick Ada").replace('active = "Ada Vance"', 'active = "Ada Vane"')
     path = write(tmp_path, text)
     checked, line = refused_alike(cli, path, "next\n")
@@ -240,7 +240,7 @@ def test_a_2d20_state_with_a_stranger_zone_or_track_is_refused() -> None:
 
 
 def test_default_track_mana_fails_check_instead_of_crashing_damage(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: `[settings] default_track = "mana"` passed check, then `damage … mental` was a KeyError."""
+    """`[settings] default_track = "mana"` passed check, then `damage … mental` was a KeyError."""
     path = write(tmp_path, SKIRMISH.replace("threat = 5\n", 'threat = 5\n\n[settings]\ndefault_track = "mana"\n'))
     checked, line = refused_alike(cli, path, "start\npick Ada\ndamage Cultist 3 mental\n")
     assert (
@@ -263,7 +263,7 @@ def test_default_track_mana_fails_check_instead_of_crashing_damage(cli: Any, tmp
     ],
 )
 def test_a_hundred_million_dice_are_refused_in_one_line(cli: Any, tmp_path: Path, command: str, reason: str) -> None:
-    """Issue 12: these hung (Persistent was accepted, then hung every later `next`). Refused, file untouched."""
+    """These hung (Persistent was accepted, then hung every later `next`). Refused, file untouched."""
     path = write(tmp_path, SKIRMISH)
     started = time.monotonic()
     result = cli("exec", path, "--save", stdin=f"start\npick Ada\n{command}\nnext\n")
@@ -274,7 +274,7 @@ def test_a_hundred_million_dice_are_refused_in_one_line(cli: Any, tmp_path: Path
 
 
 def test_a_demo_step_of_a_hundred_million_dice_fails_check_at_once(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: the same counts as [[demo]] steps hung `tracker check`."""
+    """The same counts as [[demo]] steps hung `tracker check`."""
     path = write(tmp_path, SKIRMISH + '\n[[demo]]\ndo = "challenge 100000000"\n')
     started = time.monotonic()
     result = cli("check", path)
@@ -287,7 +287,7 @@ def test_a_demo_step_of_a_hundred_million_dice_fails_check_at_once(cli: Any, tmp
 
 
 def test_a_command_with_bytes_that_are_not_utf8_is_refused_not_a_save_traceback(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: such bytes reached the history and the save died with UnicodeEncodeError (exit 1)."""
+    """Such bytes reached the history and the save died with UnicodeEncodeError (exit 1)."""
     path = write(tmp_path, SKIRMISH)
     result = cli("exec", path, "--save", stdin="start\npick Ada\nmomentum +1 \udcff\udcfe\n")
     assert (result.code, result.lines()) == (2, ["line 3: the command has bytes that are not UTF-8 text"])
@@ -322,7 +322,7 @@ def stale_temp(path: Path) -> Path:
 
 
 def test_exec_save_clears_the_temp_files_a_killed_writer_left(cli: Any, tmp_path: Path) -> None:
-    """Issue 12: a killed `exec --save` left `.FILE.*.tmp` files that only `tracker run` cleaned."""
+    """A killed `exec --save` left `.FILE.*.tmp` files that only `tracker run` cleaned."""
     path = write(tmp_path, SKIRMISH)
     left = stale_temp(path)
     assert cli("exec", path, "--save", stdin="start\n").code == 0

@@ -1,4 +1,4 @@
-"""Only what changed is built again after a command (issue 12: keypress → frame at 500 combatants), and
+"""Only what changed is built again after a command (keypress → frame at 500 combatants), and
 what is kept is exactly what building it all again gives.
 
 `record.fingerprint` tells which combatants changed; the save (`record.SavedMembers`) dumps again only

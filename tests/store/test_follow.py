@@ -1,4 +1,4 @@
-"""A viewer reads only the live part while the setup's bytes stay the same (issue 12, "Five live viewers").
+"""A viewer reads only the live part while the setup's bytes stay the same ("Five live viewers").
 
 `Follower.load` must give exactly what a full load (`files.parse_text`) gives, for every write of a fight
 of either family, and fall back to the full load whenever the setup could differ: the GM edited it, a
@@ -235,7 +235,7 @@ def test_an_invalid_live_part_is_reported_as_a_full_load_reports_it(examples: Pa
 
 
 def test_a_hostile_live_part_is_refused_like_a_full_load(examples: Path) -> None:
-    """Deep nesting, overlong numbers, over 1 MiB in the live part: the full load's one-line problems (issue 12)."""
+    """Deep nesting, overlong numbers, over 1 MiB in the live part: the full load's one-line problems."""
     path, session, follower = played(examples)
     text = encounter_text(session)
     for hostile in (

@@ -1,4 +1,4 @@
-"""Validated documents are remembered on disk (tracker.store.validated, issue 12 start-up speed).
+"""Validated documents are remembered on disk (tracker.store.validated, for start-up speed).
 
 What must hold: a remembered load is the same encounter a fresh validation gives; a file with problems is
 never remembered (pydantic reports them every time); a damaged entry, another version of the rules' code or a
@@ -218,7 +218,7 @@ def test_a_file_opened_again_does_not_load_pydantic(tmp_path: Path) -> None:
     assert first_state == second_state
 
 
-# --- a file read before is recalled by its text (issue 12: first frame) ------------------------------------
+# --- a file read before is recalled by its text (for the first frame) ----------------------------
 
 
 def _campaign(folder: Path) -> Path:

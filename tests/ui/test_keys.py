@@ -1,4 +1,4 @@
-"""Issue 9: the keys do what the GM means — Pilot tests, one or more per item of the issue."""
+"""The keys do what the GM means — Pilot tests, one or more per thing a key should do."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The screen loses nothing (issue 9): the title keeps what matters, the order table fits its width
+"""The screen loses nothing: the title keeps what matters, the order table fits its width
 without clipping silently, the log keeps its words, and the family says things the table's way."""
 
 from __future__ import annotations

@@ -156,7 +156,7 @@ def test_the_odds_modules_load_only_when_their_tab_is_shown(tmp_path: Path) -> N
 
 def test_fate_deck_tab_text_is_asked_for_when_shown_and_follows_commands(tmp_path: Path) -> None:
     """The Fate Deck tab's text (deck counts, Control Hands, Fate Points) is worked out only while the tab
-    shows (issue 12: at 500 combatants it is a 500-line block), and is current whenever it is shown."""
+    shows (at 500 combatants it is a 500-line block), and is current whenever it is shown."""
     app = make_app(tmp_path, "duel.toml")
 
     async def drive() -> None:

@@ -1,4 +1,4 @@
-"""`tracker serve` in a real browser (issue 12): Debian's chromium, driven by playwright.
+"""`tracker serve` in a real browser: Debian's chromium, driven by playwright.
 
 The websocket tests (tests/cli/test_serve_live.py) read the bytes a tab's process sends; these read what
 the page itself shows after xterm.js has drawn them, press keys in the page as a GM would, and watch the

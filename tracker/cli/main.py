@@ -43,7 +43,7 @@ class _Unbuilt:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with `only`, the parser of that command alone, which reads its arguments
     the same way: each command's parser costs ≈ 2 M instructions to make (argparse asks gettext for every
-    heading), and a start builds the one it runs, not all ten (issue 12). ``tracker --help`` lists them all."""
+    heading), and a start builds the one it runs, not all ten. ``tracker --help`` lists them all."""
     parser = _Parser(prog="tracker", description="A combat tracker for Through the Breach 2E and the 2d20 System.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 

@@ -78,7 +78,7 @@ class OrderRow(NamedTuple):
 class RowKeeper:
     """The order rows a family built for the last view, handed back when a row is built again unchanged.
 
-    The family builds the order after every command, and a `next` changes two rows of hundreds (issue 12).
+    The family builds the order after every command, and a `next` changes two rows of hundreds.
     Handing back the very row the screen already has lets it see at a glance (`is`) which rows changed.
     A family first asks `unchanged` with the combatant's record and what else its row shows (`key`): when
     neither changed since the row was built, the row is handed back without building its cells again.

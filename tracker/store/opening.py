@@ -4,7 +4,7 @@ CONTRACT.md §2: the setup the GM wrote is never rewritten, so a session opened 
 text it was read from, and its first save cuts the setup part out of it (`tracker.store.save`). Opening and
 saving are apart because `tracker run` opens the file before its first frame and saves only at the GM's
 first command: the save's modules (the TOML writer, the setup cutter, the live part's writer: ≈ 17 M
-instructions to import) wait until then, and `tracker exec` without ``--save`` never loads them (issue 12).
+instructions to import) wait until then, and `tracker exec` without ``--save`` never loads them.
 
 The texts are kept in a `weakref.WeakKeyDictionary` keyed by the `Session` object, not in a slot of the
 session: the rules layer stays ignorant of how a file is stored, and an entry goes away with its session.

@@ -1,4 +1,4 @@
-"""RULES.md §3.4: the hand-over question offers exactly the answers that would be accepted (issue 9).
+"""RULES.md §3.4: the hand-over question offers exactly the answers that would be accepted.
 
 Every option the prompt shows, answered with the command the screen sends for it, is accepted; every
 character it leaves out would be refused both as a pick and as a keep.

@@ -117,8 +117,8 @@ def test_s3_0_infinity_parameters() -> None:
 
 def test_s3_0_secret_war_parameters() -> None:
     """RULES.md §3.0 sw_sheet column: Threat, ranged D1 (B1), Secondary Target full effects (B5), stress
-    cleared at the start of the next scene (B34); everything the sheet is silent on is the SRD value. Since
-    issue 10 the action list differs too: the sheet lists its own actions [002:L79-99] (tested below)."""
+    cleared at the start of the next scene (B34); everything the sheet is silent on is the SRD value. The
+    action list differs too: the sheet lists its own actions [002:L79-99] (tested below)."""
     p = resolve_profile("secret-war")
     srd = resolve_profile("srd")
     assert p.gm_pool == "threat"
@@ -337,7 +337,7 @@ def test_s3_5_3_secret_war_sheet_actions() -> None:
         s.execute("spend Kit swift")
 
 
-# --- every parameter against what it may be (issue 12) ---------------------------------------------
+# --- every parameter against what it may be -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -360,7 +360,7 @@ def test_s3_5_3_secret_war_sheet_actions() -> None:
     ],
 )
 def test_s3_0_a_parameter_takes_only_what_it_may_be(overrides: dict[str, Any], message: str) -> None:
-    """RULES.md §3.0; issue 12: `default_track = "mana"` passed the checker, then the first mental hit was a
+    """RULES.md §3.0; `default_track = "mana"` passed the checker, then the first mental hit was a
     KeyError. Each parameter is checked against its values: a track of the profile, a Literal's words, a
     Difficulty 0-5 [004:L373-408], a sane 0-99 elsewhere (a harm threshold of at least 1: it divides)."""
     with pytest.raises(Refusal, match=message):

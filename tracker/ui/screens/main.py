@@ -151,7 +151,7 @@ class TrackerScreen(Screen[None]):
         yield Footer()
 
     # The widgets the screen speaks to after every command, found once: a query walks the screen's DOM,
-    # some thirty widgets, and three of them per keypress cost half a millisecond (issue 12).
+    # some thirty widgets, and three of them per keypress cost half a millisecond.
     @functools.cached_property
     def side_tabs(self) -> TabbedContent:
         return self.query_one("#side", TabbedContent)
