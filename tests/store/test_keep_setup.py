@@ -290,7 +290,7 @@ def test_a_tracker_new_starter_keeps_its_comments_through_commands(cli: Any, tmp
 
 def test_the_demo_copy_keeps_the_demo_file_text(tmp_path: Path) -> None:
     """`tracker demo` plays on a copy whose setup is the demo file's text, comments included."""
-    from tracker.cli.main import builtin_demo_text
+    from tracker.cli.screens import builtin_demo_text
     from tracker.ui.demo import DemoApp
 
     text = builtin_demo_text()

@@ -63,15 +63,17 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         return f"2d20 {self.rules.profile.name}"
 
     def pools_text(self, style: str = "title") -> str:
+        eng = self.rules
         if style == "plain":
-            return ", ".join(f"{k} {v}" for k, v in pools(self.rules).items())
-        values = pools(self.rules)
-        return f"Momentum {values['momentum']} · {self.rules.pool_name} {values[self.rules.profile.gm_pool]}"
+            return ", ".join(f"{k} {v}" for k, v in pools(eng).items())
+        values = pools(eng)
+        return f"Momentum {values['momentum']} · {eng.pool_name} {values[eng.profile.gm_pool]}"
 
     def summary_body(self, name: str) -> str:
-        a, maxima = self.rules.st.fighters[name], self.rules.tracks(name)
+        eng = self.rules
+        a, maxima = eng.st.fighters[name], eng.tracks(name)
         stress = ", ".join(f"{t} {v}/{maxima[t]}" for t, v in a.stress.items())
-        harms = ", ".join(f"{k} {v}" for k, v in harm_counts(self.rules, name).items() if v)
+        harms = ", ".join(f"{k} {v}" for k, v in harm_counts(eng, name).items() if v)
         return f"{a.zone or '-'}; {stress}" + (f"; {harms}" if harms else "")
 
     @functools.cached_property
@@ -80,12 +82,13 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         return view.RowKeeper()
 
     def order(self) -> view.OrderView:
-        st = self.rules.st
+        eng = self.rules
+        st = eng.st
         rows = []
-        labelled = len(self.rules.profile.tracks) > 1  # several tracks: each gets its letter (the legend says which)
+        labelled = len(eng.profile.tracks) > 1  # several tracks: each gets its letter (the legend says which)
         kept, left = self.kept_rows, set(st.left)
-        for name in self.rules.in_order():
-            sheet, a = self.rules.sheets[name], st.fighters[name]
+        for name in eng.in_order():
+            sheet, a = eng.sheets[name], st.fighters[name]
             # A row shows its combatant's record, its sheet (under the encounter's profile) and these;
             # unchanged, it is the row kept.
             key = kept.key(a, st.active == name, name in left, id(sheet))
@@ -93,14 +96,14 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
             if row is not None:
                 rows.append(row)
                 continue
-            maxima = self.rules.tracks(name)
+            maxima = eng.tracks(name)
             # Stress as the log counts it: what is left of each track (the JSON state keeps what was taken).
             stress = " ".join(
                 f"{t[0].upper() if labelled else ''}{maxima[t] - v}/{maxima[t]}" for t, v in a.stress.items()
             )
-            harms = " ".join(f"{k[0].upper()}{v}" for k, v in harm_counts(self.rules, name).items() if v)
-            status = self.rules.status(name)
-            gone = self.rules.has_left(name)
+            harms = " ".join(f"{k[0].upper()}{v}" for k, v in harm_counts(eng, name).items() if v)
+            status = eng.status(name)
+            gone = eng.has_left(name)
             cells = (
                 "▶" if st.active == name else ("✓" if a.acted and not gone else ""),
                 name,
@@ -116,15 +119,16 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
             COLUMNS,
             tuple(rows),
             st.active,
-            words.round_line(self.rules.st.phase, self.rules.st.round, self.rules.st.active, order_notes(self.rules)),
+            words.round_line(eng.st.phase, eng.st.round, eng.st.active, order_notes(eng)),
             self.legend(),
             (3, 2, 1),  # Zone, then Side, then the Name: names matter most
         )
 
     def legend(self) -> str:
         """What the Stress and Harms columns' letters stand for, under this profile."""
-        tracks = [t for t, _, _ in self.rules.profile.tracks]
-        harms = dict.fromkeys([h for _, h, _ in self.rules.profile.tracks] + [self.rules.profile.mental_harm])
+        eng = self.rules
+        tracks = [t for t, _, _ in eng.profile.tracks]
+        harms = dict.fromkeys([h for _, h, _ in eng.profile.tracks] + [eng.profile.mental_harm])
         out = []
         if len(tracks) > 1:
             out.append("Stress left: " + " · ".join(f"{t[0].upper()} {t.title()}" for t in tracks))
@@ -133,19 +137,20 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
 
     def turn_of(self, who: str) -> view.Block:
         """Major, Minor and Reaction use of the active combatant this turn and round."""
+        eng = self.rules
         out = view.BlockWriter()
-        a = self.rules.fighter(who)
+        a = eng.fighter(who)
         out.line(who, "bold")
         out.line(f"Major {a.majors_turn}/{a.majors_allowed} this turn ({a.majors}/2 this round)")
         extra = f" (+{len(a.minors) - 1} paid)" if len(a.minors) > 1 else ""
         out.line(f"Minor {len(a.minors)}{extra}: {', '.join(a.minors) or '—'}")
-        more = " (the next costs more Heat)" if self.rules.profile.reactions == "escalating" else " of 1"
+        more = " (the next costs more Heat)" if eng.profile.reactions == "escalating" else " of 1"
         out.line(f"Reactions this round: {a.reactions}{more}")
         if a.conditions.get("stunned"):
             out.line("Stunned: no actions this turn", "bold")
         if a.defeated:
             out.line("Defeated: one Free Action", "bold")
-        foes = self.rules.in_reach_of_enemy(who)
+        foes = eng.in_reach_of_enemy(who)
         if foes:
             out.line(f"Within Reach of {', '.join(foes)}: +2 Difficulty to non-melee tests; Disengage to move")
         return out.block()
@@ -153,11 +158,12 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
     def field(self, focus: str | None) -> view.Block:
         """Range and Difficulty from `focus` to everyone (enemies first) with its weapon, and who is within
         Reach of whom; the zones themselves are the map above (`field_map`)."""
+        eng = self.rules
         out = view.BlockWriter()
-        if focus and self.rules.fighter(focus).zone:
+        if focus and eng.fighter(focus).zone:
             self._ranges_from(focus, out)
-        if self.rules.st.reach:
-            out.line("Reach: " + "; ".join(f"{a}–{b}" for a, b in self.rules.st.reach))
+        if eng.st.reach:
+            out.line("Reach: " + "; ".join(f"{a}–{b}" for a, b in eng.st.reach))
         return out.block()
 
     def field_map(self, focus: str | None) -> MapView:
@@ -169,7 +175,8 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
     def _ranges_from(self, who: str, out: view.BlockWriter) -> None:
         from tracker.families.twod20.engine import range_report
 
-        weapons = self.rules.sheet(who).weapons
+        eng = self.rules
+        weapons = eng.sheet(who).weapons
         weapon = weapons[0] if weapons else None
         band = weapon.range if weapon else "close"
         kind = "melee" if band == "reach" else "ranged"
@@ -177,37 +184,38 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         out.line(f"From {who} ({said}):", "bold")
         others = [
             n
-            for n, a in self.rules.st.fighters.items()
-            if n != who and not a.dead and a.zone is not None and n not in self.rules.st.left
+            for n, a in eng.st.fighters.items()
+            if n != who and not a.dead and a.zone is not None and n not in eng.st.left
         ]
         for label, group in (
-            ("", [n for n in others if self.rules.enemies(who, n)]),
-            ("allies: ", [n for n in others if not self.rules.enemies(who, n)]),
+            ("", [n for n in others if eng.enemies(who, n)]),
+            ("allies: ", [n for n in others if not eng.enemies(who, n)]),
         ):
             for n, other in enumerate(group):
                 try:
-                    report = range_report(self.rules, who, other, None if kind == "melee" else band, kind)
+                    report = range_report(eng, who, other, None if kind == "melee" else band, kind)
                 except Refusal as exc:
                     report = str(exc)
-                if kind == "melee" and sorted([who, other]) not in self.rules.st.reach:
+                if kind == "melee" and sorted([who, other]) not in eng.st.reach:
                     report = report.split(",")[0] + ": not within Reach (B22)"
                 out.line(f"  {label if n == 0 else ' ' * len(label)}{other}: {report}")
         out.line()
 
     def resources(self) -> view.Block:
         """Momentum, Threat (or Heat) and each player character's Fortune."""
-        st = self.rules.st
+        eng = self.rules
+        st = eng.st
         out = view.BlockWriter()
-        cap = self.rules.profile.momentum_max
+        cap = eng.profile.momentum_max
         out.add("Momentum ", "bold").line(f"{words.pips(st.momentum, cap)} {st.momentum}/{cap}")
-        out.add(f"{self.rules.pool_name} ", "bold").line(f"{st.threat}")
+        out.add(f"{eng.pool_name} ", "bold").line(f"{st.threat}")
         if st.bonus_momentum:
             out.line(f"Bonus Momentum this turn: {st.bonus_momentum} (lost if unspent)")
-        out.line().line(self.rules.profile.meta_currency.title(), "bold")
-        for name, sheet in self.rules.sheets.items():
+        out.line().line(eng.profile.meta_currency.title(), "bold")
+        for name, sheet in eng.sheets.items():
             if sheet.pc:
                 out.line(f"  {name}: {st.fighters[name].fortune}")
-        out.line().line(f"Profile: {self.rules.profile.name} · order: {self.rules.order_rule}", "dim")
+        out.line().line(f"Profile: {eng.profile.name} · order: {eng.order_rule}", "dim")
         return out.block()
 
     def odds(self, focus: str | None) -> view.OddsView | None:
@@ -233,11 +241,12 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
 
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
         """Player characters' stress exactly; NPCs as the encounter's ``player_view`` allows."""
-        a = self.rules.st.fighters[name]
-        mode = self.rules.setup.encounter.player_view
-        harms = sum(harm_counts(self.rules, name).values())
-        maxima = self.rules.tracks(name)
-        if self.rules.health_shown(name):
+        eng = self.rules
+        a = eng.st.fighters[name]
+        mode = eng.setup.encounter.player_view
+        harms = sum(harm_counts(eng, name).values())
+        maxima = eng.tracks(name)
+        if eng.health_shown(name):
             # What is left, as the GM's table and the log count it ("Vigour 9/12 left").
             health = " ".join(f"{t} {maxima[t] - v}/{maxima[t]}" for t, v in a.stress.items()) + " left"
             if harms:
@@ -250,8 +259,8 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         safe = tuple((k, v) for k, v in a.conditions.items() if not (isinstance(v, str) and words.mentions(v, hidden)))
         shown = {"persistent": persistent_text(a)} if a.persistent else {}
         tags = words.condition_tags(dict(safe), SHORT, shown)
-        active = self.rules.st.active == name
-        return view.PlayerRow(name, self.rules.status(name), health, safe, active, a.acted, a.zone, tags)
+        active = eng.st.active == name
+        return view.PlayerRow(name, eng.status(name), health, safe, active, a.acted, a.zone, tags)
 
     def conditions_of(self, who: str) -> tuple[view.ConditionNote, ...]:
         """As every family's, but Persistent says its rating and ticks (the value alone is the ticks)."""
