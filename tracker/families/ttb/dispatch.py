@@ -1,4 +1,4 @@
-"""Through the Breach: a fresh live state from the setup, and one command applied to it.
+"""Through the Breach's command handlers, and the rules opened over a fresh or saved live state.
 
 `apply` checks what it can before changing anything, changes the state, then runs the agenda until a
 turn opens for the GM or a prompt waits for the table.

@@ -1,4 +1,4 @@
-"""The 2d20 System: a fresh state from the setup, and one GM command applied to it (CONTRACT.md §3)."""
+"""The 2d20 System's command handlers (CONTRACT.md §3), and the rules opened over a fresh or saved state."""
 
 from __future__ import annotations
 
