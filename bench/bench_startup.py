@@ -198,7 +198,7 @@ def turn_order(path: Path, presses: int) -> list[str]:
     names = []
     for _ in range(presses):
         session.execute("next")
-        active = session.engine.state.active
+        active = session.rules.state.active
         assert active is not None, "the benchmark fight must never stop on a prompt"
         names.append(active)
     return names

@@ -13,12 +13,15 @@ import pytest
 from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Prompt
 from tracker.engine.state import LiveState
-from tracker.families.seam import FamilyEngine
+from tracker.families.presenter import FamilyPresenter
+from tracker.families.rules import FamilyRules
 from tracker.families.session import Session
-from tracker.families.ttb.present.views import TTBEncounter
+from tracker.families.ttb.present.presenter import TTBPresenter
 from tracker.families.ttb.records.state import TTBState
-from tracker.families.twod20.present.views import TwoD20Encounter
+from tracker.families.ttb.rules import TTBRules
+from tracker.families.twod20.present.presenter import TwoD20Presenter
 from tracker.families.twod20.records.state import TwoD20State
+from tracker.families.twod20.rules import TwoD20Rules
 from tracker.store.files import parse_text
 from tracker.store.save import encounter_text
 
@@ -74,27 +77,43 @@ def assert_same_course(a: Session, b: Session, line: str) -> None:
     assert b.history.model_dump() == a.history.model_dump(), line
 
 
-# --- typed access to one family's engine, for tests that check its rules from the inside ----------
-EngineT = TypeVar("EngineT", bound=FamilyEngine)
+# --- typed access to one family's rules and presentation, for tests that check them from the inside ----------
+RulesT = TypeVar("RulesT", bound=FamilyRules)
+PresenterT = TypeVar("PresenterT", bound=FamilyPresenter[FamilyRules])
 
 
-def engine_as(s: Session, kind: type[EngineT]) -> EngineT:
-    """The session's engine as `kind` (the seam types it as any family's); fails if it is another."""
-    eng = s.engine
-    assert isinstance(eng, kind), f"not a {kind.__name__}: {type(eng).__name__}"
-    return eng
+def rules_as(s: Session, kind: type[RulesT]) -> RulesT:
+    """The session's rules as `kind` (the seam types them as any family's); fails if they are another's."""
+    rules = s.rules
+    assert isinstance(rules, kind), f"not a {kind.__name__}: {type(rules).__name__}"
+    return rules
 
 
-def ttb(s: Session) -> TTBEncounter:
-    return engine_as(s, TTBEncounter)
+def presenter_as(s: Session, kind: type[PresenterT]) -> PresenterT:
+    """The session's presentation as `kind`; fails if it is another family's."""
+    shown = s.presenter
+    assert isinstance(shown, kind), f"not a {kind.__name__}: {type(shown).__name__}"
+    return shown
+
+
+def ttb(s: Session) -> TTBRules:
+    return rules_as(s, TTBRules)
+
+
+def ttb_view(s: Session) -> TTBPresenter:
+    return presenter_as(s, TTBPresenter)
 
 
 def ttb_state(s: Session) -> TTBState:
     return ttb(s).st
 
 
-def d20(s: Session) -> TwoD20Encounter:
-    return engine_as(s, TwoD20Encounter)
+def d20(s: Session) -> TwoD20Rules:
+    return rules_as(s, TwoD20Rules)
+
+
+def d20_view(s: Session) -> TwoD20Presenter:
+    return presenter_as(s, TwoD20Presenter)
 
 
 def d20_state(s: Session) -> TwoD20State:

@@ -1,4 +1,4 @@
-"""The family seam holds (issue 8): nothing outside the family folders asks which system it is, and the
+"""The family seam holds: nothing outside the family folders asks which system it is, and the
 screen reads the family through its interface, never a family's own modules."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def test_the_ui_imports_no_family_module() -> None:
 
 
 def test_the_seam_modules_hold_no_any() -> None:
-    for name in ("registry.py", "session.py", "seam.py"):
+    for name in ("registry.py", "session.py", "seam.py", "rules.py", "presenter.py", "values.py", "file.py"):
         text = (ROOT / "families" / name).read_text(encoding="utf-8")
         assert not re.search(r"\bAny\b", text), name
 
@@ -92,8 +92,8 @@ def test_the_family_answers_for_its_screen(make: object, tabs: dict[str, str], f
     help_words = {u.split()[0] for u, _ in s.family.help_lines()}
     assert not help_words & foreign
     s.execute("start")
-    view = s.engine.view(1, None)
+    view = s.presenter.view(1, None)
     assert [r.name for r in view.order.rows] and view.header.encounter
     assert view.order.columns[1] == "Name"
-    assert s.engine.choices("name") == ["Kit", "Thug"]
-    assert set(s.engine.choices("condition"))
+    assert s.rules.choices("name") == ["Kit", "Thug"]
+    assert set(s.rules.choices("condition"))

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from tracker.engine.errors import Refusal
 from tracker.engine.records import record
 from tracker.families.session import Session
-from tracker.families.ttb.present.views import TTBEncounter
+from tracker.families.ttb.present.presenter import TTBPresenter
 from tracker.families.ttb.records.state import Critical, Fighter
-from tracker.families.twod20.present.views import TwoD20Encounter
+from tracker.families.twod20.present.presenter import TwoD20Presenter
 from tracker.present import view
 from tracker.store import save
 
@@ -29,9 +29,9 @@ SCRIPTED = sorted(p for p in EXAMPLES.rglob("*.toml") if "[[demo]]" in p.read_te
 
 def rebuilt_order(session: Session) -> view.OrderView:
     """The order as a new keeper builds it: every row from scratch."""
-    engine = session.engine
-    engine.__dict__.pop("kept_rows", None)  # the cached_property's value: a fresh RowKeeper next time
-    return engine.order()
+    shown = session.presenter
+    shown.__dict__.pop("kept_rows", None)  # the cached_property's value: a fresh RowKeeper next time
+    return shown.order()
 
 
 @pytest.mark.parametrize("example", SCRIPTED, ids=lambda p: p.name)
@@ -42,13 +42,13 @@ def test_kept_rows_and_saved_fighters_are_what_a_full_rebuild_gives(example: Pat
     steps = [step.do for step in session.setup.demo]
     lines = data.draw(st.lists(st.sampled_from([*steps, "undo", "redo", "next"]), min_size=1, max_size=40))
     keeper = record.SavedMembers()
-    session.engine.order()
+    session.presenter.order()
     for line in lines:
         try:
             session.execute(line)
         except Refusal:
             continue
-        kept = session.engine.order()
+        kept = session.presenter.order()
         state = session.state
         saved = state.saved_form({"fighters": keeper})
         assert saved == state.model_dump(mode="json", exclude_none=True, exclude_defaults=True), line
@@ -148,29 +148,31 @@ def test_a_row_follows_what_it_shows_beside_its_record() -> None:
 
     s = duo()
     s.execute("start")
-    eng = s.engine
-    assert isinstance(eng, TTBEncounter)
-    eng.order()
+    shown = s.presenter
+    assert isinstance(shown, TTBPresenter)
+    eng = shown.rules
+    shown.order()
     resolve_contest(eng, "impose", "Hero", "Other", True, 0)  # an effect on Other; Other's record stays
-    assert eng.order() == rebuilt_order(s)
-    assert "imposed" in " ".join(t.full for t in next(r for r in eng.order().rows if r.name == "Other").conditions)
+    assert shown.order() == rebuilt_order(s)
+    assert "imposed" in " ".join(t.full for t in next(r for r in shown.order().rows if r.name == "Other").conditions)
     eng.st.active = "Other" if eng.st.active == "Hero" else "Hero"
-    assert eng.order() == rebuilt_order(s)
+    assert shown.order() == rebuilt_order(s)
     eng.st.left.append("Other")
-    assert eng.order() == rebuilt_order(s)
+    assert shown.order() == rebuilt_order(s)
 
 
 def test_a_2d20_row_follows_whose_turn_it_is_and_who_left() -> None:
     s = save.load_session(EXAMPLES / "skirmish_srd.toml", seed=2)
     s.execute("start")
-    eng = s.engine
-    assert isinstance(eng, TwoD20Encounter)
+    shown = s.presenter
+    assert isinstance(shown, TwoD20Presenter)
+    eng = shown.rules
     first, second = eng.combatant_names()[:2]
-    eng.order()
+    shown.order()
     eng.st.active = second if eng.st.active == first else first
-    assert eng.order() == rebuilt_order(s)
+    assert shown.order() == rebuilt_order(s)
     eng.st.left.append(first)
-    assert eng.order() == rebuilt_order(s)
+    assert shown.order() == rebuilt_order(s)
 
 
 def test_records_nested_deeper_are_fingerprinted_through_them() -> None:

@@ -132,14 +132,14 @@ def test_the_log_survives_a_save_and_reload(make: Callable[[], Session]) -> None
 
 
 def test_both_engines_and_states_are_the_shared_skeleton() -> None:
-    assert isinstance(ttb().engine, Engine) and isinstance(twod20().engine, Engine)
+    assert isinstance(ttb().rules, Engine) and isinstance(twod20().rules, Engine)
     assert issubclass(TTBState, LiveState) and issubclass(TwoD20State, LiveState)
     assert TTBEngine.HANDLERS["seed"] is TwoD20Engine.HANDLERS["seed"]
 
 
 def skeleton(s: Session) -> Engine[Any, Any, Any, Any]:
     """The session's engine as the shared skeleton both families subclass."""
-    eng = s.engine
+    eng = s.rules
     assert isinstance(eng, Engine)
     return eng
 

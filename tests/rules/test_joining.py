@@ -185,9 +185,9 @@ def test_leave_takes_it_out_of_the_order_and_keeps_it_in_the_json(text: str) -> 
     assert "Guild Thug 2" not in state_json(s)["order"]
     refused(s, "damage 'Guild Thug 2' 1", "Guild Thug 2 has left the fight")
     refused(s, "leave 'guild thug 2'", "has left the fight")
-    assert s.engine.find_name("Guild Thug") == "Guild Thug"
-    assert "Guild Thug 2" not in s.engine.choices("name")
-    assert "Guild Thug 2" in s.engine.combatant_names()
+    assert s.rules.find_name("Guild Thug") == "Guild Thug"
+    assert "Guild Thug 2" not in s.rules.choices("name")
+    assert "Guild Thug 2" in s.rules.combatant_names()
 
 
 @FAMILIES
@@ -228,8 +228,8 @@ def test_completion_offers_stat_blocks_and_only_present_names(text: str) -> None
     """CONTRACT.md §3: the command line completes ``join`` from the stat blocks and names from those still in
     the fight (the seam's `choices`)."""
     s = run(fresh(text), "join thug count=1", "leave 'Guild Thug 2'")
-    assert s.engine.choices("block") == ["Guild Thug", "Watchman"]
-    assert s.engine.choices("name") == ["Sofia Ramos", "Guild Thug"]
+    assert s.rules.choices("block") == ["Guild Thug", "Watchman"]
+    assert s.rules.choices("name") == ["Sofia Ramos", "Guild Thug"]
     spec = s.family.verbs.get("join")
     assert spec is not None and spec.kind_at(1) == "block" and spec.option_kind("from") == "block"
 
@@ -238,8 +238,8 @@ def test_completion_offers_stat_blocks_and_only_present_names(text: str) -> None
 def test_player_view_drops_who_left(text: str) -> None:
     """UX: the players' table shows newcomers and not those who left; the GM's order shows them muted, last."""
     s = run(fresh(text), "join watchman", "join thug count=1", "leave watchman")
-    rows = [r.name for r in s.engine.player_view().rows]
+    rows = [r.name for r in s.presenter.player_view().rows]
     assert "Guild Thug 2" in rows and "Watchman" not in rows
-    order = s.engine.order()
+    order = s.presenter.order()
     last = order.rows[-1]
     assert last.name == "Watchman" and last.down and "left" in last.cells[4]

@@ -10,12 +10,12 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import run, session_from
-from tracker.families.seam import Carried
 from tracker.families.ttb.catalogue import CONDITIONS as TTB_CONDITIONS
 from tracker.families.ttb.catalogue import LASTING as TTB_LASTING
 from tracker.families.ttb.catalogue import STATES
 from tracker.families.twod20.catalogue import CONDITIONS as D20_CONDITIONS
 from tracker.families.twod20.catalogue import LASTING as D20_LASTING
+from tracker.families.values import Carried
 from tracker.store.files import FileInvalid, parse_text
 
 SOFIA = """
@@ -53,7 +53,7 @@ def test_ttb_lasting_through_the_seam() -> None:
     """RULES.md §2.1 Wounds, §2.7.2 lasting conditions, §2.2.2 the hand, §2.10 a Fatemaster's Fate Points."""
     s = run(session_from(SOFIA), "initiative sofia 13", "start", "damage sofia 3", "add sofia bleeding_out 2",
             "add sofia fast", "add sofia useless_leg")  # fmt: skip
-    sofia = fields(s.engine.lasting("Sofia Ramos"))
+    sofia = fields(s.rules.lasting("Sofia Ramos"))
     # Fast ends with her turn (A11): not carried; Bleeding Out and a Useless Limb are.
     assert sofia == {
         "wounds_left": 5,
@@ -61,7 +61,7 @@ def test_ttb_lasting_through_the_seam() -> None:
         "hand": ["9R", "3M", "5T"],
     }
     run(s, "next", "spend lieutenant quick-action")
-    lieutenant = {c.key: c for c in s.engine.lasting("Guild Lieutenant")}
+    lieutenant = {c.key: c for c in s.rules.lasting("Guild Lieutenant")}
     assert lieutenant["fate_points"].value == 1 and lieutenant["fate_points"].unset == 2  # Enforcer: 2 [000:L421]
     assert lieutenant["wounds_left"].unset == 9
 
@@ -69,7 +69,7 @@ def test_ttb_lasting_through_the_seam() -> None:
 def test_ttb_wounds_left_starts_the_fight_and_never_exceeds_wounds() -> None:
     """RULES.md §2.1 ``wounds_current`` (may be 0 or less); §2.8.3: never above the maximum (A38)."""
     s = session_from(SOFIA.replace("wounds = 8\n", "wounds = 8\nwounds_left = -1\n"))
-    assert fields(s.engine.lasting("Sofia Ramos"))["wounds_left"] == -1
+    assert fields(s.rules.lasting("Sofia Ramos"))["wounds_left"] == -1
     with pytest.raises(FileInvalid) as info:
         parse_text(SOFIA.replace("wounds = 8\n", "wounds = 8\nwounds_left = 9\n") + HEADER, "x.toml")
     assert "wounds_left is 9, above wounds (8)" in info.value.lines()[0]
@@ -99,7 +99,7 @@ def test_d20_lasting_through_the_seam() -> None:
     """RULES.md §3.10.4: no stress; Harms, Fatigue, Fortune and Dazed stay; an NPC has no Fortune."""
     s = run(session_from(D20), "start", "pick Ada", "damage Ada 6", "add Ada fatigue 1", "add Ada dazed",
             "add Ada prone", "fortune Ada -1")  # fmt: skip
-    ada = {c.key: c for c in s.engine.lasting("Ada Vance")}
+    ada = {c.key: c for c in s.rules.lasting("Ada Vance")}
     assert {k: c.value for k, c in ada.items()} == {
         "harms": {"wound": 1},
         "fatigue": 1,
@@ -107,4 +107,4 @@ def test_d20_lasting_through_the_seam() -> None:
         "fortune": 1,
     }
     assert ada["fortune"].unset == 2  # her starting_fortune (B43)
-    assert "fortune" not in fields(s.engine.lasting("Cultist"))
+    assert "fortune" not in fields(s.rules.lasting("Cultist"))

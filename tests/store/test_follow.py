@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from tests.rules import test_properties as ttb_props
 from tests.rules.twod20 import test_properties_2d20 as d20_props
 from tracker.engine.errors import Refusal
-from tracker.families.seam import EncounterFile
+from tracker.families.file import EncounterFile
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.ttb.records.file import TTBFile

@@ -1,4 +1,4 @@
-"""Validated documents are remembered on disk (tracker.store.validated, issue 12 start-up speed).
+"""Validated documents are remembered on disk (tracker.store.validated, for start-up speed).
 
 What must hold: a remembered load is the same encounter a fresh validation gives; a file with problems is
 never remembered (pydantic reports them every time); a damaged entry, another version of the rules' code or a
@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -218,7 +218,7 @@ def test_a_file_opened_again_does_not_load_pydantic(tmp_path: Path) -> None:
     assert first_state == second_state
 
 
-# --- a file read before is recalled by its text (issue 12: first frame) ------------------------------------
+# --- a file read before is recalled by its text (for the first frame) ----------------------------
 
 
 def _campaign(folder: Path) -> Path:
@@ -323,10 +323,12 @@ def test_another_version_of_the_code_does_not_recall_a_text(memo: Path, monkeypa
 
 
 def test_a_saved_state_is_resumed_once_per_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A load checks a saved ``[state]`` by resuming it; the session opened from the file plays on with that
-    engine instead of resuming (and validating) the state a second time. With the memo on, a text read
+    """A load checks a saved ``[state]`` by resuming it; the session opened from the file plays on with those
+    rules instead of resuming (and validating) the state a second time. With the memo on, a text read
     before is not checked again: its session resumes it, once."""
-    from tracker.families.seam import EncounterFile
+    from tracker.families.file import EncounterFile
+    from tracker.families.rules import FamilyRules
+    from tracker.families.seam import RuleFamily
     from tracker.store.opening import load_session
 
     path = tmp_path / "duel.toml"
@@ -335,13 +337,13 @@ def test_a_saved_state_is_resumed_once_per_load(tmp_path: Path, monkeypatch: pyt
         session.execute(line)
     files.write_text(path, encounter_text(session))
     resumed: list[object] = []
-    real = EncounterFile.resume
+    real = RuleFamily.resume
 
-    def counted(self: EncounterFile, state: object) -> object:
+    def counted(self: RuleFamily, setup: EncounterFile, state: Mapping[str, object]) -> FamilyRules:
         resumed.append(state)
-        return real(self, state)  # type: ignore[arg-type]
+        return real(self, setup, state)
 
-    monkeypatch.setattr(EncounterFile, "resume", counted)
+    monkeypatch.setattr(RuleFamily, "resume", counted)
     for memo_folder in (None, tmp_path / "cache", tmp_path / "cache"):
         record.use_memo(validated.FolderMemo(memo_folder) if memo_folder else None)
         try:

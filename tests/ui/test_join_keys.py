@@ -50,7 +50,7 @@ def test_join_key_completes_stat_blocks_and_runs(tmp_path: Path) -> None:
             await type_text(pilot, "count=2")
             await pilot.press("enter")
             await pilot.pause()
-            assert app.session.engine.combatant_names()[-2:] == ["Guild Thug 1", "Guild Thug 2"]
+            assert app.session.rules.combatant_names()[-2:] == ["Guild Thug 1", "Guild Thug 2"]
             await pilot.press("J")
             await type_text(pilot, "Bill from=Gr")
             await pilot.press("tab")

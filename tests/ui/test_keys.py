@@ -1,4 +1,4 @@
-"""Issue 9: the keys do what the GM means — Pilot tests, one or more per item of the issue."""
+"""The keys do what the GM means — Pilot tests, one or more per thing a key should do."""
 
 from __future__ import annotations
 
@@ -208,7 +208,7 @@ def test_action_picker_reaches_illegal_actions_and_shows_why(tmp_path: Path) -> 
             picker = app.screen
             assert isinstance(picker, ActionPicker)
             options = picker.query_one(OptionList)
-            reasons = [c.reason for c in app.session.engine.actions_for(who)]
+            reasons = [c.reason for c in app.session.rules.actions_for(who)]
             assert [r is None for r in reasons] == sorted((r is None for r in reasons), reverse=True)
             assert not any(options.get_option_at_index(i).disabled for i in range(options.option_count))
             await pilot.press("end")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.conftest import d20, session_from, ttb
+from tests.conftest import d20, d20_view, session_from, ttb_view
 from tests.ui.conftest import make_app
 from tracker.present.view import ConditionTag, HeaderView
 from tracker.present.words import condition_tags
@@ -79,10 +79,10 @@ def test_stress_is_what_is_left_and_labelled_per_track(tmp_path: Path) -> None:
     s.execute("start")
     s.execute("pick Vanguard")  # initiative scores: the initiator acts first (CONTRACT.md §3)
     s.execute("damage Vel 3")
-    row = next(r for r in d20(s).order().rows if r.name == "Hacker Vel")
+    row = next(r for r in d20_view(s).order().rows if r.name == "Hacker Vel")
     left = d20(s).tracks("Hacker Vel")["vigour"] - d20(s).st.fighters["Hacker Vel"].stress["vigour"]
     assert row.cells[5].startswith(f"V{left}/")
-    assert "V Vigour" in d20(s).order().legend
+    assert "V Vigour" in d20_view(s).order().legend
 
 
 def test_persistent_shows_its_rating_and_ticks() -> None:
@@ -92,15 +92,15 @@ def test_persistent_shows_its_rating_and_ticks() -> None:
         '[[zones]]\nname = "A"\n[[combatants]]\nname = "Kit"\nstress = 10\nzone = "A"\n'
     )
     s.execute("add Kit persistent 3")
-    row = d20(s).order().rows[0]
+    row = d20_view(s).order().rows[0]
     assert row.conditions[0].full == "persistent 3 (1 tick left)"
-    assert d20(s).conditions_of("Kit")[0].label == "Persistent 3 (1 tick left)"
+    assert d20_view(s).conditions_of("Kit")[0].label == "Persistent 3 (1 tick left)"
 
 
 def test_fated_initiative_before_the_flip_is_marked_as_aspect_plus_card() -> None:
     """RULES.md §2.2: a Fated's total is its Initiative plus a flipped card, not a number yet."""
     s = session_from('[[combatants]]\nname = "Sofia"\nkind = "fated"\ninitiative = 3\nwounds = 6\n')
-    assert ttb(s).order().rows[0].cells[2] == "3+card"
+    assert ttb_view(s).order().rows[0].cells[2] == "3+card"
 
 
 def test_player_view_words_the_question_without_command_syntax(tmp_path: Path) -> None:
@@ -108,9 +108,9 @@ def test_player_view_words_the_question_without_command_syntax(tmp_path: Path) -
     from tracker.store import files
 
     s = Session(files.load(Path(__file__).resolve().parents[2] / "examples" / "skirmish_srd.toml"))
-    assert s.engine.player_view().where == "not started"
+    assert s.presenter.player_view().where == "not started"
     s.execute("start")
-    view = s.engine.player_view()
+    view = s.presenter.player_view()
     assert view.prompt == "Who acts first?" and "NAME" not in (view.prompt or "")
     assert view.pools.startswith("Momentum ") and "Threat" not in view.pools
     assert any(row.zone for row in view.rows)

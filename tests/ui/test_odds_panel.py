@@ -167,11 +167,11 @@ def test_fate_deck_tab_text_is_asked_for_when_shown_and_follows_commands(tmp_pat
             await pilot.pause()
             assert app.screen.resources == ()  # type: ignore[attr-defined]  # never shown: never asked
             await show(app, pilot, "resources")
-            left = len(app.session.engine.state.deck)  # type: ignore[attr-defined]
+            left = len(app.session.rules.state.deck)  # type: ignore[attr-defined]
             assert f"Fate Deck {left} left" in panel_text(app, "resources")
             assert app.submit("flip 2") is None
             await pilot.pause()
-            now = len(app.session.engine.state.deck)  # type: ignore[attr-defined]
+            now = len(app.session.rules.state.deck)  # type: ignore[attr-defined]
             assert now == left - 2
             assert f"Fate Deck {now} left" in panel_text(app, "resources")
 

@@ -232,7 +232,7 @@ def test_player_page_hides_what_the_gm_page_shows(tmp_path: Path, open_tab: Call
         # The GM plays on until it is the hidden Peon's turn: the players' page follows, and says only
         # that the table waits.
         for _ in range(20):
-            if (session := advance(path, "next")).engine.state.active == SECRET:
+            if (session := advance(path, "next")).rules.state.active == SECRET:
                 break
         gm.shows(f"{SECRET}'s turn")
         players.shows("Round 1 · waiting")
@@ -243,7 +243,7 @@ def test_player_page_hides_what_the_gm_page_shows(tmp_path: Path, open_tab: Call
         assert SECRET in gm.drawn()
         drawn = players.drawn()
         assert "Belle" not in drawn, drawn
-        assert session.engine.state.round == 1
+        assert session.rules.state.round == 1
         stopped(gm_server)
         stopped(player_server)
 

@@ -65,4 +65,4 @@ def summary(session: object) -> str:
     from tracker.families.session import Session
 
     assert isinstance(session, Session)
-    return "\n".join(session.engine.summary())
+    return "\n".join(session.presenter.summary())

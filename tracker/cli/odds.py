@@ -36,7 +36,7 @@ def cmd_odds(path: str, options: list[str]) -> int:
         parser.add_argument(option.flag, type=kind, metavar=option.metavar, help=option.help)
     args = vars(parser.parse_args(options))
     as_json = bool(args.pop("json"))
-    report = session.engine.odds_report({k: v for k, v in args.items() if v is not None})
+    report = session.presenter.odds_report({k: v for k, v in args.items() if v is not None})
     if as_json:
         import json
 

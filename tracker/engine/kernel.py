@@ -14,13 +14,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 from tracker.engine import names
+from tracker.engine.catalogue import Catalogue, ConditionNote, condition_notes
 from tracker.engine.errors import Refusal
-from tracker.engine.language.commands import Command, signed_int
+from tracker.engine.language.commands import Command, VerbTable, signed_int
 from tracker.engine.log import LOG_LIMIT, PROMPT_MARK, LogEntry, LogKind
 from tracker.engine.records.model import EncounterInfo, Prompt
 from tracker.engine.state import LiveState
-from tracker.families.seam import RuleFamily
-from tracker.present.view import Catalogue, ConditionNote, condition_notes
 
 __all__ = ["LOG_LIMIT", "Engine", "Handler", "LiveState", "LogEntry"]
 
@@ -69,8 +68,6 @@ class Setup(Protocol[SheetT_co]):
         """The stat blocks ``join`` may name (CONTRACT.md §2.1)."""
         ...
 
-    def rule_family(self) -> RuleFamily: ...
-
 
 SetupT = TypeVar("SetupT", bound=Setup[Any])
 SheetT = TypeVar("SheetT", bound=Sheet)
@@ -102,8 +99,10 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
     #: The family's conditions (with when each acts) and actions, as its screens word them.
     CATALOGUE: ClassVar[Catalogue] = Catalogue({}, {})
 
-    def __init__(self, setup: SetupT, state: StateT) -> None:
+    def __init__(self, setup: SetupT, state: StateT, verbs: VerbTable) -> None:
         self.setup = setup
+        #: The family's command table: which verbs run while a prompt waits.
+        self.verbs = verbs
         #: The live state: what ``[state]`` in the file holds, mutated in place by the rules.
         self.st = state
         #: Everyone's sheet: the setup's combatants, then those that joined mid-fight (kept in the state).
@@ -202,7 +201,7 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
         A handler checks before it changes anything, so a refused command leaves the state as it was.
         """
         prompt = self.st.prompt
-        if prompt is not None and cmd.verb not in self.family.verbs.while_prompted():
+        if prompt is not None and cmd.verb not in self.verbs.while_prompted():
             raise Refusal(f"waiting for an answer: {prompt.question}")
         handler = self.HANDLERS.get(cmd.verb)
         if handler is None:
@@ -213,10 +212,10 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
     def after_command(self) -> None:
         """Work a family runs after every accepted command (TTB: its agenda); none by default."""
 
-    # --- what the family seam asks that both families answer alike (`tracker.families.seam`) --------
+    # --- what the family's rules answer alike (`tracker.families.rules.FamilyRules`) ----------------
     @property
     def state(self) -> StateT:
-        """The live state (the seam's name for `st`)."""
+        """The live state (the rules' name for `st`)."""
         return self.st
 
     def combatant_names(self) -> list[str]:
@@ -232,7 +231,8 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
     def encounter_name(self) -> str:
         return self.setup.encounter.name
 
-    def conditions_of(self, who: str) -> tuple[ConditionNote, ...]:
+    def condition_notes(self, who: str) -> tuple[ConditionNote, ...]:
+        """`who`'s conditions with what each does and when, from the family's `CATALOGUE`."""
         return condition_notes(self.fighter(who).conditions, self.CATALOGUE.conditions, self.CATALOGUE.timing)
 
     def words(self, kind: str) -> list[str]:
@@ -243,7 +243,3 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
         if kind == "action":
             return [key.replace("_", "-") for key in self.CATALOGUE.actions]
         return []
-
-    @property
-    def family(self) -> RuleFamily:
-        return self.setup.rule_family()

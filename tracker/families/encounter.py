@@ -7,8 +7,8 @@ from typing import Any
 
 from tracker.engine.records.model import History
 from tracker.engine.records.record import Invalid
+from tracker.families.file import EncounterFile
 from tracker.families.registry import family_named
-from tracker.families.seam import EncounterFile
 
 __all__ = ["EncounterFile", "validate_document"]
 

@@ -1,13 +1,15 @@
 """Which rule family plays a file: a registry from the file's ``system`` to the family.
 
-Each family is imported only when a file of its system is read, so a Through the Breach session never
-loads the 2d20 rules (and the reverse); `tests/test_import_hygiene.py` checks it.
+The one place that picks a family. Each family is imported only when a file of its system is read, so a
+Through the Breach session never loads the 2d20 rules (and the reverse); `tests/test_import_hygiene.py`
+checks it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from tracker.families.file import EncounterFile
 from tracker.families.seam import RuleFamily
 
 
@@ -33,3 +35,8 @@ def family_named(system: object) -> RuleFamily:
     """The family for a ``system`` value; the default one for anything unknown (validation says why)."""
     load = FAMILIES.get(system, FAMILIES[DEFAULT]) if isinstance(system, str) else FAMILIES[DEFAULT]
     return load()
+
+
+def family_of(setup: EncounterFile) -> RuleFamily:
+    """The family that plays a validated file (its ``[encounter] system``)."""
+    return family_named(setup.encounter.system)

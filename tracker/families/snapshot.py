@@ -12,4 +12,4 @@ def state_json(session: Session) -> dict[str, Any]:
 
     Typed loosely on purpose: callers (tests, ``json.dumps``) index the JSON data freely.
     """
-    return dict(session.engine.state_json())
+    return dict(session.rules.state_json())

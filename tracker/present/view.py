@@ -5,7 +5,7 @@ is bound to its own slice and only draws it. Nothing here knows Textual or Rich:
 with a small set of emphases that the screen maps to its theme, so the rules core stays UI-free and a
 family never has to know how a panel looks.
 
-The values are NamedTuples rather than frozen dataclasses for the start-up (issue 12): a frozen dataclass
+The values are NamedTuples rather than frozen dataclasses for the start-up: a frozen dataclass
 compiles its six methods from generated source each time its module is imported (about 4 M instructions,
 55 M for this module, on every start), a NamedTuple one small function. Compare them with `==` only
 between values of the same kind (a NamedTuple also equals a plain tuple of the same fields).
@@ -13,9 +13,10 @@ between values of the same kind (a NamedTuple also equals a plain tuple of the s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Literal, NamedTuple, Protocol
+from typing import Literal, NamedTuple
 
+# A condition note is the engine's (the kernel answers it); the screens read it here with the rest of the view.
+from tracker.engine.catalogue import ConditionNote as ConditionNote
 from tracker.engine.log import LogEntry
 from tracker.engine.records.record import Record, fingerprint
 
@@ -77,7 +78,7 @@ class OrderRow(NamedTuple):
 class RowKeeper:
     """The order rows a family built for the last view, handed back when a row is built again unchanged.
 
-    The family builds the order after every command, and a `next` changes two rows of hundreds (issue 12).
+    The family builds the order after every command, and a `next` changes two rows of hundreds.
     Handing back the very row the screen already has lets it see at a glance (`is`) which rows changed.
     A family first asks `unchanged` with the combatant's record and what else its row shows (`key`): when
     neither changed since the row was built, the row is handed back without building its cells again.
@@ -172,17 +173,6 @@ class ActionChoice(NamedTuple):
     needs_more: bool = False
 
 
-class ConditionNote(NamedTuple):
-    """A condition as the Conditions panel and the `i` rule screen show it."""
-
-    key: str
-    label: str
-    timing: str
-    title: str
-    summary: str
-    section: str
-
-
 class EncounterView(NamedTuple):
     """Everything the GM screen shows, for one revision and one selected combatant."""
 
@@ -194,7 +184,7 @@ class EncounterView(NamedTuple):
     turn: Block
     conditions: tuple[ConditionNote, ...]
     # The field tab's text and the Fate Deck / Pools text are not here: the screen asks the family for them
-    # (`FamilyEngine.field`, `FamilyEngine.resources`) while their tab shows.
+    # (`FamilyPresenter.field`, `FamilyPresenter.resources`) while their tab shows.
     prompt: PromptView | None
     #: The log entries the state keeps, and how many were ever written (panels append only new ones).
     log: tuple[LogEntry, ...] = ()
@@ -229,51 +219,6 @@ class PlayerView(NamedTuple):
     where: str = ""
     #: The players' own pools ("Momentum 2"); the GM's pool is never here.
     pools: str = ""
-
-
-class RuleText(Protocol):
-    """A catalogue entry of either family: a condition's title, summary and RULES.md section."""
-
-    @property
-    def title(self) -> str: ...
-
-    @property
-    def summary(self) -> str: ...
-
-    @property
-    def section(self) -> str: ...
-
-
-class Catalogue(NamedTuple):
-    """A family's words for its screens: conditions with their rules and timing, and its actions."""
-
-    conditions: Mapping[str, RuleText]
-    #: When each condition acts, in the GM's words ("{v}" is its value).
-    timing: Mapping[str, str]
-    #: Action keys, as ``spend NAME ACTION`` takes them (underscores typed as hyphens).
-    actions: tuple[str, ...] = ()
-
-
-def condition_notes(
-    conditions: Mapping[str, int | bool], catalogue: Mapping[str, RuleText], timing: Mapping[str, str]
-) -> tuple[ConditionNote, ...]:
-    """Conditions as the Conditions panel shows them: label, when it acts, and the rule in our words."""
-    notes = []
-    for key, value in conditions.items():
-        rule = catalogue.get(key)
-        label = key.replace("_", " ").title() + ("" if value is True else f" +{value}")
-        when = timing.get(key, "")
-        notes.append(
-            ConditionNote(
-                key,
-                label,
-                when.format(v=value) if when else "",
-                rule.title if rule else label,
-                rule.summary if rule else "",
-                rule.section if rule else "",
-            )
-        )
-    return tuple(notes)
 
 
 # --- odds -------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from dataclasses import replace
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
 from tracker.engine.log import LogEntry
-from tracker.families.seam import EncounterFile
+from tracker.families.file import EncounterFile
 from tracker.families.session import Session
 from tracker.present.story.events import (
     Arrival,
@@ -80,10 +80,10 @@ class Teller:
         self.setup = setup.model_copy(update={"state": None, "history": None})
         self.seed = seed
         self.session = Session(self.setup, seed=seed)
-        self.terms = self.session.family.story
+        self.terms = self.session.presenter.story
         #: The commands told so far.
         self.lines: list[str] = []
-        self._state: JSONMap = self.session.engine.state_json()
+        self._state: JSONMap = self.session.rules.state_json()
         self._beats = Beats([], [], [], [], [], [], [], [], [])
         #: (who, condition) → index in `_beats.conditions` of the span still open.
         self._open: dict[tuple[str, str], int] = {}
@@ -117,16 +117,16 @@ class Teller:
     # --- one command --------------------------------------------------------------------------
     def tell(self, line: str) -> None:
         """Apply one accepted command and record what it did."""
-        st = self.session.engine.state
+        st = self.session.rules.state
         logged, turn = st.logged, (st.round, st.active)
         cmd = self.session.parse(line)
         if cmd.verb in ("undo", "redo"):
             raise Refusal("a story is told from the accepted commands, not from undo or redo")
         self.session.execute(line)
-        st = self.session.engine.state
+        st = self.session.rules.state
         new = st.logged - logged
         entries = [e for e in st.log[-new:] if e.kind != "prompt"] if new > 0 else []
-        after = self.session.engine.state_json()
+        after = self.session.rules.state_json()
         self.lines.append(line)
         self._record(len(self.lines), cmd, self._state, after, entries, turn)
         self._state = after
@@ -196,7 +196,7 @@ class Teller:
     def _attacker(self, cmd: Command, after: JSONMap) -> tuple[str | None, bool, bool]:
         """The attacker `cmd` names, whether outright, and whether it declared an attack just now."""
         named, outright = self.terms.attacker(cmd)
-        who = self.session.engine.find_name(named) if named else None
+        who = self.session.rules.find_name(named) if named else None
         if who is None or outright:
             return who, outright, False
         active = after.get("active")
@@ -204,11 +204,11 @@ class Teller:
         return who, False, True
 
     def _action(self, cmd: Command) -> None:
-        engine = self.session.engine
-        who = engine.find_name(cmd.args[0]) or cmd.args[0]
+        rules = self.session.rules
+        who = rules.find_name(cmd.args[0]) or cmd.args[0]
         # Targets in full ("order Rotten Belle", not the prefix typed), so the players' story can tell
         # an action on a hidden combatant.
-        words = [cmd.args[1], *(engine.find_name(w) or w for w in cmd.args[2:]), *sorted(cmd.flags)]
+        words = [cmd.args[1], *(rules.find_name(w) or w for w in cmd.args[2:]), *sorted(cmd.flags)]
         what = " ".join(words)
         turns = self._beats.turns
         if turns:
@@ -269,7 +269,7 @@ class Teller:
     # --- the story ----------------------------------------------------------------------------
     def story(self, player: bool = False) -> Story:
         """The story so far; `player`: the players' version (nothing GM-only, as the player view)."""
-        engine = self.session.engine
+        rules = self.session.rules
         final = _combatants(self._state)
         fighters = [
             Fighter(
@@ -283,11 +283,11 @@ class Teller:
         ]
         beats = self._beats
         if player:
-            exact = {name: engine.health_shown(name) for name in final}
-            beats, fighters = for_players(beats, fighters, engine.hidden_names(), exact, self.terms.player_gauges)
+            exact = {name: rules.health_shown(name) for name in final}
+            beats, fighters = for_players(beats, fighters, rules.hidden_names(), exact, self.terms.player_gauges)
         return compose(
-            engine.encounter_name(),
-            engine.family_label(),
+            rules.encounter_name(),
+            self.session.presenter.family_label(),
             (self.terms.damage_unit, self.terms.damage_one),
             self.terms.gauges_title,
             fighters,

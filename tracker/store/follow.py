@@ -38,7 +38,7 @@ from typing import Any
 
 from tracker.engine.records.model import History, Strict
 from tracker.engine.records.record import Invalid
-from tracker.families.seam import EncounterFile
+from tracker.families.file import EncounterFile
 from tracker.store import files
 from tracker.store.campaign.blocks import uses_other_files
 from tracker.store.setup_text import split_setup

@@ -50,10 +50,10 @@ def keep_setup(session: Session, file_text: str, path: str = "") -> None:
 def session_from_text(text: str, path: str, seed: int | None = None) -> Session:
     """A session on an encounter file's text whose saves keep the GM's setup text (FileInvalid if invalid).
 
-    The engine the load's check of a saved ``[state]`` resumed is the session's: the state is resumed once.
+    The rules the load's check of a saved ``[state]`` resumed are the session's: the state is resumed once.
     """
-    setup, engine = files.open_text(text, path)
-    session = Session(setup, seed=seed, engine=engine)
+    setup, rules = files.open_text(text, path)
+    session = Session(setup, seed=seed, rules=rules)
     keep_setup(session, text, path)
     return session
 

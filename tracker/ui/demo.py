@@ -12,7 +12,7 @@ from pathlib import Path
 from textual import work
 from textual.binding import Binding
 
-from tracker.families.seam import EncounterFile
+from tracker.families.file import EncounterFile
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text, keep_setup

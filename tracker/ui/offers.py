@@ -69,14 +69,14 @@ def allows(screen: Offering, action: str, parameters: tuple[object, ...]) -> boo
         return False  # no Momentum or GM pool in this family (a TTB fight)
     if action == "prefill" and parameters and str(parameters[0]) not in family.verbs:
         return False  # a verb this family does not have (move in a TTB fight)
-    st = session.engine.state
+    st = session.rules.state
     if action == "answer":
         shown = _prompt(screen)
         return shown is not None and int(str(parameters[0])) <= len(shown.answers)
     if action == "spend":
         return st.active is not None or None
     if action == "join":
-        return bool(session.engine.choices("block"))  # nothing to join from without stat blocks
+        return bool(session.rules.choices("block"))  # nothing to join from without stat blocks
     if action == "undo":
         return bool(session.history.commands) or None
     if action == "redo":
@@ -101,7 +101,7 @@ def offers(screen: Offering) -> list[Offer]:
         return general
     session = screen.session
     verbs = session.family.verbs
-    st = session.engine.state
+    st = session.rules.state
     prompt = _prompt(screen)
     run = screen.run_line
     out: list[Offer] = []

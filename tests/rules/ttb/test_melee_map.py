@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import run, ttb
+from tests.conftest import run, ttb, ttb_view
 from tracker.families.session import Session
 from tracker.present.map.draw import draw_map
 from tracker.store.files import parse_text
@@ -19,13 +19,13 @@ def brawl(*lines: str) -> Session:
 
 
 def walk_line(s: Session, who: str) -> str:
-    view = ttb(s).field_map(who)
+    view = ttb_view(s).field_map(who)
     return "".join(span.text for span in view.notes).strip()
 
 
 def test_s2_9_the_engaged_are_nodes_with_their_melee_range_and_engagements_are_edges() -> None:
     s = brawl("engage Sofia 'Guild Thug'", "engage Sofia Lieutenant", "engage Ash Ghoul")
-    view = ttb(s).field_map("Sofia Ramos")
+    view = ttb_view(s).field_map("Sofia Ramos")
     assert [n.key for n in view.nodes] == ["Sofia Ramos", "Ash Kettering", "Guild Lieutenant", "Ghoul", "Guild Thug"]
     notes = {n.key: n.note for n in view.nodes}
     assert notes["Guild Lieutenant"] == "2y" and notes["Sofia Ramos"] == "1y"  # melee_range = 2 in the file
@@ -49,7 +49,7 @@ def test_s2_9_walking_away_draws_a_strike_from_each_enemy_able_to_attack() -> No
 def test_s2_9_an_enemy_that_cannot_attack_threatens_0_yards_and_makes_no_strike() -> None:
     """A20/A21: a Paralyzed enemy is linked but engages nobody: 0y on the map, left out of the strikes."""
     s = brawl("engage Sofia 'Guild Thug'", "engage Sofia Lieutenant", "add Lieutenant paralyzed")
-    view = ttb(s).field_map("Sofia Ramos")
+    view = ttb_view(s).field_map("Sofia Ramos")
     assert {n.key: n.note for n in view.nodes}["Guild Lieutenant"] == "0y"
     assert walk_line(s, "Sofia Ramos") == "If Sofia Ramos walks: disengaging strikes from Guild Thug"
     s = brawl("engage Sofia Lieutenant", "add Lieutenant paralyzed")
@@ -64,7 +64,7 @@ def test_the_walk_line_for_someone_not_engaged() -> None:
 
 def test_nobody_engaged_is_said_instead_of_a_map() -> None:
     s = brawl()
-    view = ttb(s).field_map(None)
+    view = ttb_view(s).field_map(None)
     assert view.nodes == () and view.notes == ()
     assert draw_map(view, 78, 10).plain() == "Nobody is engaged in melee."
 
@@ -73,7 +73,7 @@ def test_the_engagement_map_drawn_at_each_size_names_everyone_with_their_side() 
     s = brawl(
         "engage Sofia 'Guild Thug'", "engage Sofia Lieutenant", "engage Ash Ghoul", "engage Marguerite Lieutenant"
     )
-    view = ttb(s).field_map("Sofia Ramos")
+    view = ttb_view(s).field_map("Sofia Ramos")
     for width, height in [(78, 6), (41, 18), (97, 44)]:
         text = draw_map(view, width, height).plain()
         for name, marker in [
@@ -93,4 +93,4 @@ def test_the_engagement_map_drawn_at_each_size_names_everyone_with_their_side() 
 
 def test_a_walk_away_ends_the_engagements_on_the_map() -> None:
     s = brawl("engage Sofia 'Guild Thug'", "spend Sofia walk", "answer no")
-    assert ttb(s).field_map("Sofia Ramos").nodes == ()
+    assert ttb_view(s).field_map("Sofia Ramos").nodes == ()

@@ -14,13 +14,12 @@ from math import comb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import engine_as, pending, run, session_from, ttb_state
+from tests.conftest import pending, run, session_from, ttb, ttb_state, ttb_view
 from tests.rules.ttb.fighters import combatant
 from tracker.families.ttb.fate import deck as deck_ops
 from tracker.families.ttb.fate.cards import SUITS, Card, cheat_order, full_deck
 from tracker.families.ttb.fate.odds import cards_of, chance, chance_of, duel_odds, flip_odds, opposed_odds, source
 from tracker.families.ttb.present import odds_report
-from tracker.families.ttb.present.views import TTBEncounter
 from tracker.present.words import percent
 
 FULL = cards_of(full_deck())
@@ -141,7 +140,7 @@ def test_s2_2_1_the_engine_flips_a_short_deck_as_the_odds_say() -> None:
     """The model the odds follow: `deck.flip` takes the last card of the deck, then reshuffles the discards
     (without the cards on the table) for the rest, and each Fated draws a Twist card."""
     s = session_from(combatant("Sofia", kind="fated", wounds=8) + combatant("Thug", rank_value=5))
-    eng = engine_as(s, TTBEncounter)
+    eng = ttb(s)
     st = ttb_state(s)
     st.discards = [c for c in st.deck if c != "5R"]
     st.deck = ["5R"]
@@ -289,7 +288,7 @@ def test_chance_of_a_card_among_the_flip() -> None:
 def test_the_panel_reads_the_cards_left_and_changes_as_cards_are_flipped_and_after_a_reshuffle() -> None:
     """The Fate Deck panel's table comes from the state's deck, not a fresh one."""
     s = session_from(combatant("Sofia", kind="fated", wounds=8) + combatant("Thug", rank_value=5))
-    eng = engine_as(s, TTBEncounter)
+    eng = ttb_view(s)
     fresh = eng.odds(None)
     assert fresh is not None and "54 cards left" in fresh.title
     assert fresh.rows[0].cells[12] == percent(Fraction(5, 54))  # ≥13
@@ -313,7 +312,7 @@ def test_the_panel_shows_the_pending_duel_straight_and_with_the_hand() -> None:
     )
     run(s, "damage Sofia 5 no-armor", "answer 5R")
     assert pending(ttb_state(s)).kind == "unconscious_check"
-    eng = engine_as(s, TTBEncounter)
+    eng = ttb_view(s)
     odds = eng.odds(None)
     assert odds is not None
     line = "".join(span.text for span in odds.headline)
@@ -321,7 +320,7 @@ def test_the_panel_shows_the_pending_duel_straight_and_with_the_hand() -> None:
     expected = duel_odds(deck, cards_of(ttb_state(s).discards), 10, 2, 0, cards_of(["12R", "4M"]))
     assert f"TN 10 with Toughness 2: {percent(expected.straight, True)} straight" in line
     assert f"{percent(expected.cheat or 0, True)} cheating with 12♥" in line
-    report = odds_report.report(eng, {})
+    report = odds_report.report(eng.rules, {})
     assert report.data["duel"] == odds_report.duel_json("Sofia", expected)
 
 
@@ -381,7 +380,7 @@ def test_the_panel_shows_a_pending_fated_vs_fated_duel() -> None:
     )
     mara = combatant("Mara", kind="fated", initiative=1, wounds=8, defense=4, hand=["13C"])
     s = run(session_from(sofia + mara), "initiative Sofia 9", "initiative Mara 2", "start", "spend Sofia strike Mara")
-    eng = engine_as(s, TTBEncounter)
+    eng = ttb_view(s)
     st_ = ttb_state(s)
     expected = opposed_odds(cards_of(st_.deck), cards_of(st_.discards), 3, 4, cards_of(["13T"]), cards_of(["13C"]))
     shown = eng.odds(None)
@@ -389,5 +388,5 @@ def test_the_panel_shows_a_pending_fated_vs_fated_duel() -> None:
     line = "".join(span.text for span in shown.headline)
     assert line.startswith(f"Sofia vs Mara: Melee 3 vs Defense 4 — {percent(expected.straight, True)} straight")
     assert f"{percent(expected.both_cheat or 0, True)} if both cheat" in line
-    data = odds_report.report(eng, {}).data["opposed"]
+    data = odds_report.report(eng.rules, {}).data["opposed"]
     assert isinstance(data, dict) and data["both_cheat"] == float(expected.both_cheat or 0)

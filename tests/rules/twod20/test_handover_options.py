@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import d20, reloaded, run
+from tests.conftest import d20, d20_view, reloaded, run
 from tests.rules.twod20.test_order import duel
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
@@ -28,7 +28,7 @@ def accepted(s: Session, line: str) -> bool:
 
 def check_exact(s: Session) -> list[str]:
     """Every shown answer is accepted; every character not shown is refused as pick and as keep."""
-    shown = d20(s).prompt_view()
+    shown = d20_view(s).prompt_view()
     assert shown is not None
     assert len(shown.options) == len(shown.answers)
     for line in shown.answers:
@@ -59,7 +59,7 @@ def test_hand_over_offers_the_other_side_and_keeps_as_keep(threat: int) -> None:
     answers = check_exact(s)
     assert "pick Thug" in answers and "keep Ada" in answers
     assert "pick Ada" not in answers and all("Kit" not in a for a in answers)
-    shown = d20(s).prompt_view()
+    shown = d20_view(s).prompt_view()
     assert shown is not None and "keep Ada" in shown.options
 
 

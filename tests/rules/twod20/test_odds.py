@@ -11,13 +11,12 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import engine_as
+from tests.conftest import d20_view
 from tracker.families.session import Session
 from tracker.families.twod20.dice.odds import challenge_odds, ladder, roll_odds
 from tracker.families.twod20.dice.rolls import score_pool
 from tracker.families.twod20.engine import attack_check
 from tracker.families.twod20.present import odds_report
-from tracker.families.twod20.present.views import TwoD20Encounter
 from tracker.present.words import percent
 from tracker.store import files
 
@@ -109,12 +108,12 @@ def test_s3_6_the_zones_panel_chance_per_target_uses_the_panels_difficulty() -> 
     """Ada Vance (Coordination 10 + Fight 2 = TN 12, a Close pistol) against each cultist: the Difficulty is
     the Zones panel's (range and conditions), the chances are the test's with 2d20 and each bought die."""
     s = Session(files.load(EXAMPLES / "skirmish_srd.toml"))
-    eng = engine_as(s, TwoD20Encounter)
+    eng = d20_view(s)
     shown = eng.odds("Ada Vance")
     assert shown is not None
     assert [r.label for r in shown.rows] == ["Cult Enforcer", "Cultist", "Cult Priest"]
     for row in shown.rows:
-        check = attack_check(eng, "Ada Vance", row.label, "close")
+        check = attack_check(eng.rules, "Ada Vance", row.label, "close")
         assert row.cells[1] == str(check.difficulty)
         assert list(row.cells[2:6]) == [percent(p.success) for p in ladder(12, check.difficulty)]
     notes = "".join(span.text for span in shown.notes)
@@ -126,7 +125,7 @@ def test_s3_6_the_panel_follows_prone_at_range() -> None:
     """A Prone target at Medium range or further is +1 Difficulty to a ranged attack (SRD, §3.6): the
     chance against it falls."""
     s = Session(files.load(EXAMPLES / "skirmish_srd.toml"))
-    eng = engine_as(s, TwoD20Encounter)
+    eng = d20_view(s)
     before = eng.odds("Ada Vance")
     s.execute("add Cultist prone")
     after = eng.odds("Ada Vance")
@@ -140,7 +139,7 @@ def test_s3_6_the_panel_follows_prone_at_range() -> None:
 def test_the_panel_says_when_the_sheet_gives_no_tn() -> None:
     """Infinity's ranged test is Coordination + Ballistics; a Morat Trooper's sheet has no Coordination."""
     s = Session(files.load(EXAMPLES / "firefight_infinity.toml"))
-    eng = engine_as(s, TwoD20Encounter)
+    eng = d20_view(s)
     shown = eng.odds("Morat Trooper")
     assert shown is not None and not shown.rows
     assert "has no Coordination" in "".join(span.text for span in shown.notes)

@@ -31,7 +31,7 @@ def encounter(profile: str = "srd", settings: str = "", stress: object = 10) -> 
 
 
 def engine_of(s: Session) -> TwoD20Engine:
-    eng = s.engine
+    eng = s.rules
     assert isinstance(eng, TwoD20Engine)
     return eng
 

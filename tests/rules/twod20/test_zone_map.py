@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import d20, run, session_from
+from tests.conftest import d20, d20_view, run, session_from
 from tracker.cli.check import check_file
 from tracker.families.session import Session
 from tracker.present.map.draw import draw_map
@@ -74,7 +74,7 @@ def docks(street_at: str = "", lighthouse_at: str = "") -> Session:
 def test_s3_6_bands_follow_the_zone_distance_from_the_selected() -> None:
     """RULES.md §3.6: Close in the same zone, Medium adjacent, Long two away, Extreme three or more; a zone
     no way reaches has no band."""
-    view = d20(docks()).field_map("Ada Vance")
+    view = d20_view(docks()).field_map("Ada Vance")
     bands = {n.key: n.band for n in view.nodes}
     assert bands == {"Street": "close", "Warehouse": "medium", "Dock": "long", "Pier": "extreme", "Lighthouse": None}
     assert [n.key for n in view.nodes if n.focus] == ["Street"]
@@ -83,19 +83,19 @@ def test_s3_6_bands_follow_the_zone_distance_from_the_selected() -> None:
 
 def test_s3_6_bands_move_with_the_selection_and_with_a_move() -> None:
     s = docks()
-    assert {n.key: n.band for n in d20(s).field_map("Cultist").nodes}["Pier"] == "close"
+    assert {n.key: n.band for n in d20_view(s).field_map("Cultist").nodes}["Pier"] == "close"
     run(s, "start", "pick Ada", "move Ada Warehouse")
-    bands = {n.key: n.band for n in d20(s).field_map("Ada Vance").nodes}
+    bands = {n.key: n.band for n in d20_view(s).field_map("Ada Vance").nodes}
     assert bands["Warehouse"] == "close" and bands["Street"] == "medium" and bands["Pier"] == "long"
 
 
 def test_no_bands_without_a_selection_or_a_zone() -> None:
-    view = d20(docks()).field_map(None)
+    view = d20_view(docks()).field_map(None)
     assert all(n.band is None for n in view.nodes) and view.focus is None
 
 
 def test_the_map_has_every_zone_border_and_trait() -> None:
-    view = d20(docks()).field_map(None)
+    view = d20_view(docks()).field_map(None)
     assert [n.key for n in view.nodes] == ["Street", "Warehouse", "Dock", "Pier", "Lighthouse"]
     assert {frozenset(e) for e in view.edges} == {
         frozenset(("Street", "Warehouse")),
@@ -108,7 +108,7 @@ def test_the_map_has_every_zone_border_and_trait() -> None:
 
 def test_who_stands_where_with_a_side_each() -> None:
     """The players' side is the first marker; any other side gets its own (the hermits are a third)."""
-    view = d20(docks()).field_map("Ada Vance")
+    view = d20_view(docks()).field_map("Ada Vance")
     marks = {m.name: (n.key, view.sides[m.side], m.selected) for n in view.nodes for m in n.marks}
     assert marks == {
         "Ada Vance": ("Street", "players", True),
@@ -121,17 +121,17 @@ def test_who_stands_where_with_a_side_each() -> None:
 
 def test_the_dead_and_the_departed_leave_the_map_and_the_defeated_are_dim() -> None:
     s = run(docks(), "start", "pick Ada", "damage Cultist 5", "leave Hermit")
-    view = d20(s).field_map("Ada Vance")
+    view = d20_view(s).field_map("Ada Vance")
     marks = {m.name: m for n in view.nodes for m in n.marks}
     assert "Hermit" not in marks
     assert marks["Cultist"].down  # Defeated by its one Harm (harm_capacity 1, RULES.md §3.9)
     run(s, "damage Enforcer 20", "damage Enforcer 20")
     assert d20(s).status("Cult Enforcer") == "dead"
-    assert "Cult Enforcer" not in {m.name for n in d20(s).field_map(None).nodes for m in n.marks}
+    assert "Cult Enforcer" not in {m.name for n in d20_view(s).field_map(None).nodes for m in n.marks}
 
 
 def test_at_reaches_the_map_and_is_honoured_by_the_drawing() -> None:
-    view = d20(docks(street_at="at = [3, 0]", lighthouse_at="at = [0, 0]")).field_map(None)
+    view = d20_view(docks(street_at="at = [3, 0]", lighthouse_at="at = [0, 0]")).field_map(None)
     assert {n.key: n.at for n in view.nodes}["Street"] == (3, 0)
     drawing = draw_map(view, 120, 60).plain().splitlines()
     street = next(i for i, line in enumerate(drawing) if "Street" in line)
@@ -162,7 +162,7 @@ def test_a_bad_at_is_refused(cell: str) -> None:
 def test_the_examples_draw_every_zone() -> None:
     for example in ("skirmish_srd.toml", "firefight_infinity.toml"):
         s = Session(parse_text((EXAMPLES / example).read_text(encoding="utf-8"), example))
-        view = d20(s).field_map(None)
+        view = d20_view(s).field_map(None)
         text = draw_map(view, 78, 10).plain()
         for node in view.nodes:
             assert node.key in text

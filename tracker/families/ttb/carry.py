@@ -9,10 +9,10 @@ Twist Deck again from the suits, less the hand's cards).
 
 from __future__ import annotations
 
-from tracker.families.seam import Carried
 from tracker.families.ttb.catalogue import LASTING
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.records.sheet import starting_fate_points
+from tracker.families.values import Carried
 
 
 def lasting(eng: TTBEngine, name: str) -> list[Carried]:

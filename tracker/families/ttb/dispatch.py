@@ -1,4 +1,4 @@
-"""Through the Breach: a fresh live state from the setup, and one command applied to it.
+"""Through the Breach's command handlers, and the rules opened over a fresh or saved live state.
 
 `apply` checks what it can before changing anything, changes the state, then runs the agenda until a
 turn opens for the GM or a prompt waits for the table.
@@ -7,22 +7,20 @@ turn opens for the GM or a prompt waits for the table.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
-from tracker.engine.language.commands import Command, count, signed_int
-from tracker.engine.records.model import located_error
+from tracker.engine.language.commands import Command, VerbTable, count, signed_int
 from tracker.engine.state import reset
+from tracker.families.file import EncounterFile
+from tracker.families.rules import saved_or_fresh
 from tracker.families.ttb import answers, conditions, damage, effects, initiative, lifecycle, resume, roster
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import deck
 from tracker.families.ttb.fate.cards import full_deck, parse_card, parse_damage_profile
 from tracker.families.ttb.records.file import TTBFile
 from tracker.families.ttb.records.state import Step, TTBState
-
-if TYPE_CHECKING:
-    from tracker.families.ttb.present.views import TTBEncounter
+from tracker.families.ttb.rules import TTBRules
 
 
 def new_state(setup: TTBFile, seed: int) -> TTBState:
@@ -35,23 +33,24 @@ def new_state(setup: TTBFile, seed: int) -> TTBState:
     return st
 
 
-def open_engine(setup: TTBFile, state: Mapping[str, object] | None, seed: int) -> TTBEncounter:
-    """A fresh engine from the setup (no saved state), or one over a saved ``[state]``, validated here: its
+def open_rules(setup: EncounterFile, state: Mapping[str, object] | None, seed: int, verbs: VerbTable) -> TTBRules:
+    """Fresh rules from the setup (no saved state), or rules over a saved ``[state]``, validated here: its
     types, then everything it names against the setup (`tracker.families.ttb.resume`)."""
-    if state is None:
-        return make_engine(setup, new_state(setup, seed))
-    st = TTBState.model_validate(state)
-    problems = resume.state_problems(setup, st, {*lifecycle.STEPS, *_STEPS}, answers.RESOLVERS)
-    if problems:
-        raise located_error("state", problems, state)
-    return make_engine(setup, st)
+    if not isinstance(setup, TTBFile):
+        raise TypeError(f"not a Through the Breach file: {type(setup).__name__}")
+    steps = {*lifecycle.STEPS, *_STEPS}
+    st = saved_or_fresh(
+        state,
+        TTBState,
+        lambda: new_state(setup, seed),
+        lambda saved: resume.state_problems(setup, saved, steps, answers.RESOLVERS),
+    )
+    return make_rules(setup, st, verbs)
 
 
-def make_engine(setup: TTBFile, state: TTBState) -> TTBEncounter:
-    """The engine over `state`, as the family seam sees it (`TTBEncounter`), with its agenda steps."""
-    from tracker.families.ttb.present.views import TTBEncounter
-
-    eng = TTBEncounter(setup, state)
+def make_rules(setup: TTBFile, state: TTBState, verbs: VerbTable) -> TTBRules:
+    """The rules over `state` (`TTBRules`, the seam's rules half), with their agenda steps."""
+    eng = TTBRules(setup, state, verbs)
     if state.phase == "setup":
         # Before `start` the known totals show already (Rank Value + Initiative, or a GM-set card).
         for name in eng.sheets:
@@ -263,4 +262,4 @@ HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
 }
 TTBEngine.install(HANDLERS)
 
-__all__ = ["make_engine", "new_state", "step"]
+__all__ = ["make_rules", "new_state", "open_rules", "step"]

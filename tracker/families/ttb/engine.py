@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tracker.engine.kernel import Engine
+from tracker.engine.language.commands import VerbTable
 from tracker.families.ttb.records.file import TTBFile
 from tracker.families.ttb.records.sheet import TTBCombatant
 from tracker.families.ttb.records.state import Fighter, Step, TTBState
@@ -22,8 +23,8 @@ class TTBEngine(Engine[TTBFile, TTBCombatant, Fighter, TTBState]):
 
     PLAY = "Dramatic Time"
 
-    def __init__(self, setup: TTBFile, state: TTBState) -> None:
-        super().__init__(setup, state)
+    def __init__(self, setup: TTBFile, state: TTBState, verbs: VerbTable) -> None:
+        super().__init__(setup, state, verbs)
         self.settings = setup.settings
         #: Set by the engine module: op name → function running that agenda step.
         self.steps: dict[str, StepRunner] = {}

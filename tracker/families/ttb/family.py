@@ -1,15 +1,14 @@
 """Through the Breach behind the family seam (`tracker.families.seam`): the static side.
 
-The live side, `TTBEncounter`, is in `tracker.families.ttb.present.views`.
+The name, the command table, the tabs and the ``tracker odds`` options of a Through the Breach fight; its
+file model, its rules (`TTBRules`, opened by the dispatcher) and their presenter come in when first needed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tracker.engine.language.verbs import table_for
-from tracker.families.seam import Capabilities, EncounterFile, OddsOption, RuleFamily
-from tracker.present.story.terms import StoryTerms
+from tracker.families.seam import FamilyParts, RuleFamily
+from tracker.families.values import Capabilities, OddsOption
 
 
 class TTBFamily(RuleFamily):
@@ -31,16 +30,12 @@ class TTBFamily(RuleFamily):
         OddsOption("--minus", "⊟ on the flip (one extra card each, the lowest kept; no cheating)"),
     )
 
-    def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:
+    def parts(self) -> FamilyParts:
+        from tracker.families.ttb.dispatch import open_rules
+        from tracker.families.ttb.present.presenter import TTBPresenter
         from tracker.families.ttb.records.file import TTBFile
 
-        return TTBFile.model_validate(data)
-
-    @property
-    def story(self) -> StoryTerms:
-        from tracker.families.ttb.present.story import STORY
-
-        return STORY
+        return FamilyParts(TTBFile, open_rules, TTBPresenter)
 
 
 FAMILY = TTBFamily()

@@ -8,9 +8,9 @@ sheet clears it at the start of the next [002:L113]), and every encounter is a s
 
 from __future__ import annotations
 
-from tracker.families.seam import Carried
 from tracker.families.twod20.catalogue import LASTING
 from tracker.families.twod20.engine import TwoD20Engine
+from tracker.families.values import Carried
 
 
 def lasting(eng: TwoD20Engine, name: str) -> list[Carried]:

@@ -31,7 +31,7 @@ CONDITIONS: dict[str, TwoD20Condition] = {
     "snared": TwoD20Condition("Snared", True, summary="Only breaking free (Difficulty = value).", section="§3.8"),
     "persistent": TwoD20Condition(
         "Persistent",
-        True,
+        valued=True,
         summary="X[CD] at the end of each own turn, one tick per Effect.",
         section="§3.8",
         rolls=True,

@@ -1,25 +1,24 @@
-"""The 2d20 System: a fresh state from the setup, and one GM command applied to it (CONTRACT.md §3)."""
+"""The 2d20 System's command handlers (CONTRACT.md §3), and the rules opened over a fresh or saved state."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
 from tracker.engine.errors import Refusal
-from tracker.engine.language.commands import Command, count, signed_int
+from tracker.engine.language.commands import Command, VerbTable, count, signed_int
 from tracker.engine.language.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
-from tracker.engine.records.model import located_error
+from tracker.engine.records.model import Located
+from tracker.families.file import EncounterFile
+from tracker.families.rules import saved_or_fresh
 from tracker.families.twod20 import actions, conditions, harm, order, pools, resume, roster, turns
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.profiles import resolve_profile
+from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.state import TwoD20State
+from tracker.families.twod20.rules import TwoD20Rules
 from tracker.families.twod20.zones import ZoneMap
 from tracker.present.words import counted
-
-if TYPE_CHECKING:
-    from tracker.families.twod20.present.views import TwoD20Encounter
-    from tracker.families.twod20.records.file import TwoD20File
 
 
 def new_state(setup: TwoD20File, seed: int) -> TwoD20State:
@@ -32,24 +31,17 @@ def new_state(setup: TwoD20File, seed: int) -> TwoD20State:
     return TwoD20State(seed=seed, fighters=fighters, momentum=momentum, threat=threat)
 
 
-def open_engine(setup: TwoD20File, state: Mapping[str, object] | None, seed: int) -> TwoD20Encounter:
-    """A fresh engine from the setup (no saved state), or one over a saved ``[state]``, validated here: its
+def open_rules(setup: EncounterFile, state: Mapping[str, object] | None, seed: int, verbs: VerbTable) -> TwoD20Rules:
+    """Fresh rules from the setup (no saved state), or rules over a saved ``[state]``, validated here: its
     types, then everything it names against the setup (`tracker.families.twod20.resume`)."""
-    if state is None:
-        return make_engine(setup, new_state(setup, seed))
-    st = TwoD20State.model_validate(state)
-    profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
-    problems = resume.state_problems(setup, st, profile)
-    if problems:
-        raise located_error("state", problems, state)
-    return make_engine(setup, st)
+    if not isinstance(setup, TwoD20File):
+        raise TypeError(f"not a 2d20 file: {type(setup).__name__}")
 
+    def problems(saved: TwoD20State) -> list[Located]:
+        profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
+        return resume.state_problems(setup, saved, profile)
 
-def make_engine(setup: TwoD20File, state: TwoD20State) -> TwoD20Encounter:
-    """The engine over `state`, as the family seam sees it (`TwoD20Encounter`)."""
-    from tracker.families.twod20.present.views import TwoD20Encounter
-
-    return TwoD20Encounter(setup, state)
+    return TwoD20Rules(setup, saved_or_fresh(state, TwoD20State, lambda: new_state(setup, seed), problems), verbs)
 
 
 def _start(eng: TwoD20Engine, cmd: Command) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tracker.engine.errors import Refusal
 from tracker.engine.kernel import Engine
+from tracker.engine.language.commands import VerbTable
 from tracker.families.twod20.profiles import Profile, resolve_profile
 from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.sheet import TwoD20Combatant
@@ -16,8 +17,8 @@ class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
 
     PLAY = "the scene"
 
-    def __init__(self, setup: TwoD20File, state: TwoD20State) -> None:
-        super().__init__(setup, state)
+    def __init__(self, setup: TwoD20File, state: TwoD20State, verbs: VerbTable) -> None:
+        super().__init__(setup, state, verbs)
         self.profile: Profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
         self.zones = ZoneMap(setup.zones)
         self.order_rule = setup.encounter.action_order or "alternating"

@@ -1,15 +1,14 @@
 """The 2d20 System behind the family seam (`tracker.families.seam`): the static side.
 
-The live side, `TwoD20Encounter`, is in `tracker.families.twod20.present.views`.
+Zones, pools and profiles make a 2d20 scene; this says so to the screens (the tab titles, the pools
+capability, the odds options), and hands the seam its file model, rules opener and presenter on demand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tracker.engine.language.verbs import table_for
-from tracker.families.seam import Capabilities, EncounterFile, OddsOption, RuleFamily
-from tracker.present.story.terms import StoryTerms
+from tracker.families.seam import FamilyParts, RuleFamily
+from tracker.families.values import Capabilities, OddsOption
 
 
 class TwoD20Family(RuleFamily):
@@ -34,16 +33,12 @@ class TwoD20Family(RuleFamily):
         OddsOption("--damage", "Challenge Dice of the damage: expected damage and Effects"),
     )
 
-    def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:
+    def parts(self) -> FamilyParts:
+        from tracker.families.twod20.dispatch import open_rules
+        from tracker.families.twod20.present.presenter import TwoD20Presenter
         from tracker.families.twod20.records.file import TwoD20File
 
-        return TwoD20File.model_validate(data)
-
-    @property
-    def story(self) -> StoryTerms:
-        from tracker.families.twod20.present.story import STORY
-
-        return STORY
+        return FamilyParts(TwoD20File, open_rules, TwoD20Presenter)
 
 
 FAMILY = TwoD20Family()

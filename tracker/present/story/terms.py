@@ -13,6 +13,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
+from tracker.engine.errors import Refusal
+
 if TYPE_CHECKING:
     from tracker.engine.language.commands import Command
 
@@ -84,9 +86,16 @@ class StoryTerms(ABC):
             return cmd.args[0], False
         return None, False
 
-    @abstractmethod
     def action(self, text: str) -> str | None:
-        """The catalogue key of the action `text` names, or None when it names none (the family's reader)."""
+        """The catalogue key of the action `text` names, or None when it names none."""
+        try:
+            return self.action_key(text)
+        except Refusal:
+            return None
+
+    @abstractmethod
+    def action_key(self, text: str) -> str:
+        """The catalogue key of the action `text` names (the family's reader); Refusal when it names none."""
 
 
 def number(entry: JSONMap, key: str) -> int:

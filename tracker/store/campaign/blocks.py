@@ -35,7 +35,7 @@ from typing import Any
 from tracker.engine.records.model import Loc
 from tracker.families.registry import FAMILIES
 from tracker.store.campaign.sheets import Included, fits, read_include, shown_path
-from tracker.store.files import FileInvalid, Problem, read_capped
+from tracker.store.reading import FileInvalid, Problem, read_capped
 from tracker.store.tomlpos import Locator, Origin, Positions, Source
 
 #: Keys of an encounter's ``[[combatants]]`` entry that the loader reads and no sheet has.

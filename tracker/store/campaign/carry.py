@@ -3,7 +3,7 @@
 The party file is the GM's own text, shared by the encounters of a campaign, so it is edited in place with
 `tomlkit` (the style-preserving TOML editor): only the values that changed are rewritten, and comments, key
 order and blank lines stay as the GM left them. What lasts is the rule family's answer
-(`FamilyEngine.lasting`, README "Campaigns"); only the party file's own characters are written, never a
+(`FamilyRules.lasting`, README "Campaigns"); only the party file's own characters are written, never a
 combatant of the encounter or one that joined mid-fight.
 
 It refuses, writing nothing, when the encounter never started, names no party, or when another writer holds
@@ -21,8 +21,8 @@ import tomlkit
 from tomlkit.items import AbstractTable, AoT, Item
 
 from tracker.engine.errors import Refusal
-from tracker.families.seam import Carried
 from tracker.families.session import Session
+from tracker.families.values import Carried
 from tracker.store import files
 from tracker.store.campaign.sheets import read_include, sheet_problems, shown_path
 from tracker.store.lock import FileHeld, WriterLock
@@ -65,7 +65,7 @@ def carry(path: str) -> CarryReport:
         people = doc.get("combatants")
         if not isinstance(people, AoT | list):
             raise Refusal(f"{shown} lists no [[combatants]]")
-        fighters = set(session.engine.combatant_names())
+        fighters = set(session.rules.combatant_names())
         for sheet in people:
             if not isinstance(sheet, AbstractTable):
                 continue
@@ -73,14 +73,14 @@ def carry(path: str) -> CarryReport:
             if not isinstance(name, str) or name not in fighters:
                 report.lines.append(f"{name}: not in {path}; left as it is")
                 continue
-            changed = [_put(sheet, item) for item in session.engine.lasting(name)]
+            changed = [_put(sheet, item) for item in session.rules.lasting(name)]
             said = [c for c in changed if c]
-            status = session.engine.status(name)
+            status = session.rules.status(name)
             report.lines.append(
                 f"{name}: {', '.join(said) if said else 'no change'}" + (f" ({status})" if status != "ok" else "")
             )
         new = tomlkit.dumps(doc)
-        _check(new, shown, setup.rule_family().name)
+        _check(new, shown, session.family.name)
         if new != text:
             files.write_text(target, new)
             report.written = True

@@ -15,7 +15,7 @@ from typing import Any
 from tracker.engine.records.model import Loc
 from tracker.engine.records.record import Invalid
 from tracker.families.registry import FAMILIES, family_named
-from tracker.store.files import FileInvalid, Problem, toml_data, validation_problems
+from tracker.store.reading import FileInvalid, Problem, toml_data, validation_problems
 from tracker.store.tomlpos import Locator, Origin, Positions, Source
 
 #: The two kinds of file an encounter takes from: its header table and its list of sheets.

@@ -22,7 +22,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
 from tracker.engine.errors import Refusal
-from tracker.families.seam import FamilyEngine
+from tracker.families.presenter import FamilyPresenter
+from tracker.families.rules import FamilyRules
 from tracker.present.view import Block, ConditionNote, EncounterView, HeaderView, OddsView, OrderView, PromptView
 from tracker.present.words import quote
 from tracker.ui.messages import Submit
@@ -110,8 +111,14 @@ class TrackerScreen(Screen[None]):
         return self.tracker.session
 
     @property
-    def engine(self) -> FamilyEngine:
-        return self.session.engine
+    def rules(self) -> FamilyRules:
+        """The encounter's rules: its state, its choices and actions."""
+        return self.session.rules
+
+    @property
+    def presenter(self) -> FamilyPresenter[FamilyRules]:
+        """What the family shows of the encounter: the view, the tabs' text, the odds, the map."""
+        return self.session.presenter
 
     def compose(self) -> ComposeResult:
         family = self.session.family
@@ -138,7 +145,7 @@ class TrackerScreen(Screen[None]):
         if not self.read_only:
             yield CommandLine(
                 placeholder="command (e.g. damage thug 4) — Enter to run, Esc to leave",
-                suggester=CommandSuggester(lambda: self.engine),
+                suggester=CommandSuggester(lambda: self.session.family.verbs, lambda: self.rules),
                 select_on_focus=False,
                 id="command-line",
             )
@@ -186,13 +193,13 @@ class TrackerScreen(Screen[None]):
         """The odds, while the family's odds tab shows."""
         view = self._due("odds", self.session.family.odds_tab)
         if view is not None:
-            self.odds = self.engine.odds(view.focus)
+            self.odds = self.presenter.odds(view.focus)
 
     def _show_resources(self) -> None:
         """The Fate Deck or Pools text, while its tab shows: it lists every Fatemaster's Fate Points, a 500-line
         block at 500 combatants, for a tab seldom open."""
         if self._due("resources", "resources") is not None:
-            self.resources = self.engine.resources()
+            self.resources = self.presenter.resources()
 
     def _show_map(self) -> None:
         """The family's map and the text under it, while the field tab shows (the map modules load only for a
@@ -200,8 +207,8 @@ class TrackerScreen(Screen[None]):
         gives the tab more room while it does."""
         view = self._due("map", "field")
         if view is not None:
-            self.field_map = self.engine.field_map(view.focus)
-            self.field = self.engine.field(view.focus)
+            self.field_map = self.presenter.field_map(view.focus)
+            self.field = self.presenter.field(view.focus)
         shown = self.is_mounted and self.side_tabs.active == "tab-field"
         self.set_class(shown and self.field_map is not None and bool(self.field_map.nodes), "-map")
 
@@ -240,14 +247,14 @@ class TrackerScreen(Screen[None]):
         the Conditions tab speak of them (a GM who had moved the cursor to Brann must not prefill
         ``move Brann`` on the Cultist's turn); the GM may move it away again until the next turn starts.
         """
-        st = self.engine.state
+        st = self.rules.state
         turn = (st.round, st.active)
         follow = st.active is not None and turn != self._turn
         self._turn = turn
         if follow:
             # Set without its watcher: the view built just below is already about the new selection.
             self.set_reactive(TrackerScreen.selected, st.active)
-        self.view = self.engine.view(revision, self.selected)
+        self.view = self.presenter.view(revision, self.selected)
         if follow and st.active is not None and self.is_mounted:
             self.order_table.select_name(st.active)
         if self.is_mounted and self.side_tabs.active == "tab-story":
@@ -345,8 +352,8 @@ class TrackerScreen(Screen[None]):
         results the family logged (flips, rolls) come up as a toast as well as in the Log.
         """
         message.stop()
-        logged = self.engine.state.logged
-        prompt = self.engine.state.prompt
+        logged = self.rules.state.logged
+        prompt = self.rules.state.prompt
         error = self.tracker.submit(message.line)
         if error:
             self._refused(error, prompt)
@@ -381,7 +388,7 @@ class TrackerScreen(Screen[None]):
             return
         if verb == "redo" and history.commands:
             self.notify(f"Redone: {history.commands[-1]}", timeout=4, markup=False)
-        st = self.engine.state
+        st = self.rules.state
         new = st.logged - logged
         if new <= 0:
             return
@@ -394,7 +401,7 @@ class TrackerScreen(Screen[None]):
         self.post_message(Submit(line))
 
     def action_next_turn(self) -> None:
-        phase = self.engine.state.phase
+        phase = self.rules.state.phase
         self.run_line("start" if phase in ("setup", "ended") else "next")
 
     def action_undo(self) -> None:
@@ -412,7 +419,7 @@ class TrackerScreen(Screen[None]):
             self.run_line(prompt.answers[number - 1])
 
     def _target(self) -> str | None:
-        return self.selected or self.engine.state.active
+        return self.selected or self.rules.state.active
 
     def open_line(self, text: str) -> None:
         """Put `text` on the command line for the GM to finish."""
@@ -451,11 +458,11 @@ class TrackerScreen(Screen[None]):
         self.post_message(Submit(line, typed=True))
 
     def action_spend(self) -> None:
-        who = self.engine.state.active
+        who = self.rules.state.active
         if who is None:
             self.notify("No turn is open: n starts or moves to the next turn", severity="warning", markup=False)
             return
-        choices = {c.key: c for c in self.engine.actions_for(who)}
+        choices = {c.key: c for c in self.rules.actions_for(who)}
         rows = [(c.key, f"{c.label:<16} {c.cost}", c.reason) for c in choices.values()]
 
         def chosen(key: str | None) -> None:

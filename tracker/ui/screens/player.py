@@ -11,23 +11,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.reactive import var
-from textual.screen import Screen
 from textual.widgets import Digits, Footer, Static
 
 from tracker.present.view import OrderRow
 from tracker.present.words import status_text
+from tracker.ui.screens.following import FollowingScreen
 from tracker.ui.widgets.order_table import OrderTable
 
 if TYPE_CHECKING:
     from tracker.ui.host import Host
-
-
-class FollowingScreen(Screen[None]):
-    """A screen that follows the file: the app bumps its `revision` after every change it sees."""
-
-    #: Bumped by the app after every change of the file; the screen then asks for its view again.
-    revision = var(0)
 
 
 class PlayerScreen(FollowingScreen):
@@ -73,7 +65,7 @@ class PlayerScreen(FollowingScreen):
 
     def show(self) -> None:
         app = cast("Host", self.app)
-        view = app.session.engine.player_view()
+        view = app.session.presenter.player_view()
         digits = self.query_one(Digits)
         digits.update(str(view.round))
         digits.display = view.round > 0  # no "Round 0" before the fight

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Static
 
-from tracker.ui.screens.player import FollowingScreen
+from tracker.ui.screens.following import FollowingScreen
 from tracker.ui.widgets.story import StoryPanel
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The field tab with its map: the zones (2d20) or the melee engagements (TTB) drawn above the family's text.
 
-The family builds the map (`FamilyEngine.field_map`, a `MapView`) only while the tab shows; this panel
+The family builds the map (`FamilyPresenter.field_map`, a `MapView`) only while the tab shows; this panel
 draws it for its own width and height with `tracker.present.map.draw` (imported at the first draw, so the
 first frame never loads it) and colours the drawing's tones from the theme: each side its colour (its
 marker tells it too), each range band a shade of the accent. The odds, when the family shows them on this

@@ -6,7 +6,7 @@ engagement is a line. Under the map, the line that answers the question the GM a
 walks: disengaging strikes from Guild Thug 1, Guild Thug 2" — every enemy linked with the selected
 character that can attack it (`engaged_by`), the ones the engine will offer a strike when it moves away.
 
-Built only when the Melee tab is shown (`TTBEncounter.field_map` imports this lazily); drawn by
+Built only when the Melee tab is shown (`TTBPresenter.field_map` imports this lazily); drawn by
 `tracker.present.map.draw`.
 """
 

@@ -14,7 +14,6 @@ from fractions import Fraction
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
-from tracker.families.seam import JSONObject, JSONValue, OddsOptions, OddsReport
 from tracker.families.ttb import answers
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import opposed
@@ -30,6 +29,7 @@ from tracker.families.ttb.fate.odds import (
     flip_odds,
     opposed_odds,
 )
+from tracker.families.values import JSONObject, JSONValue, OddsOptions, OddsReport
 from tracker.present import view
 from tracker.present.words import percent
 

@@ -3,7 +3,6 @@ healed, the Fate Deck over time, reshuffles, and the attacks its commands declar
 
 from __future__ import annotations
 
-from tracker.engine.errors import Refusal
 from tracker.families.ttb.actions import action_key
 from tracker.present.story.terms import Hurt, JSONMap, StoryTerms, TableTurn, number, numbers
 
@@ -45,11 +44,8 @@ class TTBStoryTerms(StoryTerms):
             return [TableTurn(DECK, f"the Fate Deck is reshuffled ({now.get('left', 0)} cards)")]
         return []
 
-    def action(self, text: str) -> str | None:
-        try:
-            return action_key(text)
-        except Refusal:
-            return None
+    def action_key(self, text: str) -> str:
+        return action_key(text)
 
 
 STORY = TTBStoryTerms()

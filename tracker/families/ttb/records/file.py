@@ -1,15 +1,14 @@
 """The Through the Breach encounter file (CONTRACT.md §2, RULES.md §2.1): header, settings, combatants.
 
-Mirrors `tracker.families.twod20.records.file`; `tracker.families.encounter` picks one of the two by ``system``.
+Mirrors `tracker.families.twod20.records.file`; the registry (`tracker.families.registry`) picks one of
+the two by ``system``. A record only: it imports nothing of the family's rules or presentation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from tracker.engine.records.model import Located, name_clashes, raise_located
 from tracker.engine.records.record import Field, model_validator
-from tracker.families.seam import EncounterFile, FamilyEngine, RuleFamily
+from tracker.families.file import EncounterFile
 from tracker.families.ttb.records.sheet import MAX_ARMOR, TTBCombatant, TTBSettings
 
 
@@ -42,14 +41,3 @@ class TTBFile(EncounterFile):
             for n, c in enumerate(self.combatants)
             if c.armor > MAX_ARMOR
         ]
-
-    # --- the family seam (`tracker.families.seam.EncounterFile`) ---------------------------------
-    def rule_family(self) -> RuleFamily:
-        from tracker.families.ttb.family import FAMILY
-
-        return FAMILY
-
-    def engine(self, state: Mapping[str, object] | None, seed: int) -> FamilyEngine:
-        from tracker.families.ttb.dispatch import open_engine
-
-        return open_engine(self, state, seed)

@@ -15,11 +15,11 @@ from fractions import Fraction
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
-from tracker.families.seam import JSONObject, JSONValue, OddsOptions, OddsReport
 from tracker.families.twod20.dice.odds import ChallengeOdds, RollOdds, challenge_odds, ladder
 from tracker.families.twod20.dice.rolls import BASE_DICE, MAX_BOUGHT_DICE, complication_floor
 from tracker.families.twod20.engine import TwoD20Engine, attack_check
 from tracker.families.twod20.records.sheet import TwoD20Weapon
+from tracker.families.values import JSONObject, JSONValue, OddsOptions, OddsReport
 from tracker.present import view
 from tracker.present.words import percent
 

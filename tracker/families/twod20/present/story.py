@@ -3,7 +3,6 @@ Harms, Momentum and the GM's pool over time, pool swings, and the attacks its co
 
 from __future__ import annotations
 
-from tracker.engine.errors import Refusal
 from tracker.families.twod20.actions import action_key
 from tracker.present.story.terms import Hurt, JSONMap, StoryTerms, TableTurn, numbers
 from tracker.present.words import counted
@@ -55,11 +54,8 @@ class TwoD20StoryTerms(StoryTerms):
             if abs(v - was.get(name, 0)) >= SWING
         ]
 
-    def action(self, text: str) -> str | None:
-        try:
-            return action_key(text)
-        except Refusal:
-            return None
+    def action_key(self, text: str) -> str:
+        return action_key(text)
 
 
 STORY = TwoD20StoryTerms()

@@ -1,7 +1,7 @@
 """The Zones tab's map (RULES.md §3.6): every zone as a box, its borders as lines, its traits as badges,
 who stands in it, and the range band of every zone from the selected combatant's.
 
-Built only when the Zones tab is shown (`TwoD20Encounter.field_map` imports this lazily); drawn by
+Built only when the Zones tab is shown (`TwoD20Presenter.field_map` imports this lazily); drawn by
 `tracker.present.map.draw`. The bands are the ones the ranges above the odds use: the zone distance
 (borders crossed) gives Close, Medium, Long or Extreme (`zones.range_category`); a zone no way reaches
 has no band.

@@ -1,17 +1,16 @@
 """The 2d20 encounter file: profile, zones and combatants (CONTRACT.md §2, RULES.md §3).
 
-Kept apart from the TTB models so that a Through the Breach file never pays for building these.
+Kept apart from the TTB models so that a Through the Breach file never pays for building these. A record
+only: it imports nothing of the family's rules or presentation (the registry picks the family by ``system``).
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from tracker.engine.errors import Refusal
 from tracker.engine.names import resolve
 from tracker.engine.records.model import Located, Zone, located, name_clashes, raise_located
 from tracker.engine.records.record import Field, model_validator
-from tracker.families.seam import EncounterFile, FamilyEngine, RuleFamily
+from tracker.families.file import EncounterFile
 from tracker.families.twod20.profiles import resolve_profile
 from tracker.families.twod20.records.sheet import TwoD20Combatant, TwoD20Settings
 
@@ -118,14 +117,3 @@ class TwoD20File(EncounterFile):
             except Refusal as exc:
                 problems.append((("settings", key), str(exc)))
         return problems
-
-    # --- the family seam (`tracker.families.seam.EncounterFile`) ---------------------------------
-    def rule_family(self) -> RuleFamily:
-        from tracker.families.twod20.family import FAMILY
-
-        return FAMILY
-
-    def engine(self, state: Mapping[str, object] | None, seed: int) -> FamilyEngine:
-        from tracker.families.twod20.dispatch import open_engine
-
-        return open_engine(self, state, seed)

@@ -1,0 +1,283 @@
+"""The family seam's contract, run against each family (as harlequin runs one adapter suite per adapter).
+
+Every test here takes a `Case`: a small encounter of one family and a few command lines it accepts. A
+test asks only the seam (`RuleFamily`, `FamilyRules`, `FamilyPresenter`) and the session, never a
+family's own modules, so a third family passes it by adding one `Case`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pytest
+
+from tracker.engine.errors import Refusal
+from tracker.families.file import EncounterFile
+from tracker.families.presenter import FamilyPresenter
+from tracker.families.registry import family_named, family_of
+from tracker.families.rules import FamilyRules
+from tracker.families.seam import RuleFamily
+from tracker.families.session import Session
+from tracker.present.view import EncounterView, PlayerView
+from tracker.store.files import parse_text
+
+#: The keys of the JSON state every family writes (`FamilyRules.state_json`).
+COMMON_KEYS = {"system", "round", "active", "order", "prompt", "prompt_options", "phase", "combatants"}
+#: The keys of every combatant in it.
+COMBATANT_KEYS = {"name", "side", "status", "left"}
+STATUSES = {"ok", "unconscious", "defeated", "dying", "dead"}
+
+
+class Case(NamedTuple):
+    """One family's encounter for the contract: Kit (players), Thug (enemies) and Spy (enemies, GM-only)."""
+
+    system: str
+    text: str
+    #: Lines that open play: ``start``, and whatever it asks answered.
+    opening: tuple[str, ...]
+    #: Lines the family accepts after ``start``, in this order, none of them asking a question.
+    accepted: tuple[str, ...]
+    #: The family's own top-level keys of the JSON state.
+    table_keys: frozenset[str]
+    #: The family's own keys of a combatant's JSON entry (some of them).
+    combatant_keys: frozenset[str]
+
+    def session(self) -> Session:
+        return Session(parse_text(self.text, f"{self.system}.toml"), seed=7)
+
+
+TTB = Case(
+    "ttb",
+    """
+[encounter]
+name = "Contract"
+system = "ttb"
+[[combatants]]
+name = "Kit"
+kind = "fated"
+wounds = 6
+[[combatants]]
+name = "Thug"
+rank_value = 5
+wounds = 6
+[[combatants]]
+name = "Spy"
+rank_value = 4
+wounds = 4
+gm_only = true
+""",
+    ("start",),
+    ("add Thug dazed", "add Kit focused 1", "remove Thug dazed"),
+    frozenset({"deck", "tied"}),
+    frozenset({"wounds", "ap", "initiative", "conditions"}),
+)
+
+TWOD20 = Case(
+    "2d20",
+    """
+[encounter]
+name = "Contract"
+system = "2d20"
+[[zones]]
+name = "Pier"
+adjacent = ["Street"]
+[[zones]]
+name = "Street"
+[[combatants]]
+name = "Kit"
+side = "players"
+stress = 10
+zone = "Pier"
+[[combatants]]
+name = "Thug"
+side = "enemies"
+stress = 8
+zone = "Street"
+[[combatants]]
+name = "Spy"
+side = "enemies"
+stress = 6
+zone = "Street"
+gm_only = true
+""",
+    ("start", "pick Kit"),
+    ("add Thug prone", "add Kit prone", "remove Thug prone"),
+    frozenset({"profile", "pools", "last_actor", "kept_by"}),
+    frozenset({"stress", "harms", "zone", "conditions"}),
+)
+
+CASES = pytest.mark.parametrize("case", [TTB, TWOD20], ids=lambda c: c.system)
+
+
+def started(case: Case) -> Session:
+    s = case.session()
+    for line in case.opening:
+        s.execute(line)
+    return s
+
+
+@CASES
+def test_the_registry_picks_the_family_the_file_names(case: Case) -> None:
+    s = case.session()
+    assert isinstance(s.family, RuleFamily)
+    assert s.family is family_named(case.system) is family_of(s.setup)
+    assert s.family.name == case.system
+    assert isinstance(s.family.validate_setup(parse_text(case.text, "x").model_dump()), EncounterFile)
+
+
+@CASES
+def test_the_rules_and_the_presentation_are_two_objects_the_second_over_the_first(case: Case) -> None:
+    s = case.session()
+    assert isinstance(s.rules, FamilyRules) and isinstance(s.presenter, FamilyPresenter)
+    assert not isinstance(s.presenter, FamilyRules)
+    assert s.presenter.rules is s.rules
+    assert s.presenter is s.presenter  # one presentation per rules object
+
+
+@CASES
+def test_start_opens_play(case: Case) -> None:
+    s = case.session()
+    assert s.state.phase == "setup" and s.state.round == 0
+    s.execute("start")
+    assert s.state.phase != "setup" and s.state.round == 1
+
+
+@CASES
+def test_an_accepted_command_changes_the_state_and_enters_the_history(case: Case) -> None:
+    s = started(case)
+    before = s.rules.state_json()
+    s.execute(case.accepted[0])
+    assert s.rules.state_json() != before
+    assert s.history.commands == [*case.opening, case.accepted[0]]
+
+
+@CASES
+@pytest.mark.parametrize("line", ["damage Nobody 3", "add Thug no-such-condition", "frobnicate", "start"])
+def test_a_refused_command_leaves_the_state_and_the_history_as_they_were(case: Case, line: str) -> None:
+    s = started(case)
+    state, history = s.state.model_dump(), s.history.model_dump()
+    with pytest.raises(Refusal):
+        s.execute(line)
+    assert s.state.model_dump() == state
+    assert s.history.model_dump() == history
+
+
+@CASES
+def test_the_json_state_has_the_contract_keys_and_the_family_keys(case: Case) -> None:
+    s = started(case)
+    data = s.rules.state_json()
+    assert data.keys() >= COMMON_KEYS
+    assert case.table_keys <= data.keys()
+    assert data["system"] == case.system
+    combatants = data["combatants"]
+    assert isinstance(combatants, list)
+    assert [c["name"] for c in combatants if isinstance(c, dict)] == ["Kit", "Thug", "Spy"]
+    for entry in combatants:
+        assert isinstance(entry, dict)
+        assert COMBATANT_KEYS | case.combatant_keys <= entry.keys()
+        assert entry["status"] in STATUSES
+
+
+@CASES
+def test_the_views_build_for_every_focus(case: Case) -> None:
+    s = started(case)
+    shown = s.presenter
+    for focus in (None, "Kit", "Thug", "unknown"):
+        view = shown.view(3, focus)
+        assert isinstance(view, EncounterView) and view.revision == 3
+        assert view.header.encounter == "Contract" and view.header.family
+        assert [row.name for row in view.order.rows] == s.rules.in_order()
+        assert view.focus in ("Kit", "Thug", "Spy", None)
+        shown.field(view.focus)
+        shown.field_map(view.focus)
+        shown.odds(view.focus)
+    assert shown.resources()
+    assert shown.turn()
+    assert shown.summary()[0].startswith("round 1, ")
+
+
+@CASES
+def test_the_player_view_hides_the_gm_only(case: Case) -> None:
+    s = started(case)
+    assert s.rules.hidden_names() == {"Spy"}
+    for line in ("next", "next", "next"):
+        view = s.presenter.player_view()
+        assert isinstance(view, PlayerView)
+        assert "Spy" not in [row.name for row in view.rows]
+        assert view.active != "Spy"
+        assert view.prompt is None or "Spy" not in view.prompt
+        try:
+            s.execute(line)
+        except Refusal:
+            break
+
+
+@CASES
+def test_undo_replays_to_an_equal_state(case: Case) -> None:
+    s = started(case)
+    s.execute(case.accepted[0])
+    expected = s.state.model_dump()
+    expected_json = s.rules.state_json()
+    for line in case.accepted[1:]:
+        s.execute(line)
+    for _ in case.accepted[1:]:
+        s.execute("undo")
+    assert s.state.model_dump() == expected
+    assert s.rules.state_json() == expected_json
+    assert s.presenter.rules is s.rules  # the presentation follows the replayed rules
+    for _ in case.accepted[1:]:
+        s.execute("redo")
+    replayed = case.session()
+    for line in (*case.opening, *case.accepted):
+        replayed.execute(line)
+    assert s.state.model_dump() == replayed.state.model_dump()
+
+
+@CASES
+def test_names_resolve_by_unique_prefix_in_any_case(case: Case) -> None:
+    s = started(case)
+    assert s.rules.find_name("th") == "Thug"
+    assert s.rules.find_name("KIT") == "Kit"
+    assert s.rules.find_name("nobody") is None
+    assert s.rules.choices("name") == ["Kit", "Thug", "Spy"]
+    assert s.rules.combatant_names() == ["Kit", "Thug", "Spy"]
+    assert s.rules.side("Kit") == "players" and s.rules.side("Thug") != "players"
+
+
+@CASES
+def test_actions_are_offered_legal_first_each_refused_one_with_its_reason(case: Case) -> None:
+    s = started(case)
+    who = s.state.active
+    assert who is not None
+    choices = s.rules.actions_for(who)
+    assert choices
+    legal = [c.reason is None for c in choices]
+    assert any(legal)
+    assert legal == sorted(legal, reverse=True)
+    assert all(c.line.startswith("spend ") for c in choices)
+
+
+@CASES
+def test_completion_offers_the_family_words(case: Case) -> None:
+    s = started(case)
+    s.execute(case.accepted[0])
+    assert s.rules.choices("condition")
+    assert s.rules.choices("held", "Thug") == s.rules.held_conditions("Thug")
+    assert s.rules.held_conditions("Thug")
+    assert [v for v in s.family.verbs.verbs() if v == "start"] == ["start"]
+
+
+@CASES
+def test_the_conditions_panel_explains_each_held_condition(case: Case) -> None:
+    s = started(case)
+    s.execute(case.accepted[0])
+    notes = s.presenter.conditions_of("Thug")
+    assert [n.key for n in notes] == s.rules.held_conditions("Thug")
+    assert all(n.title and n.label for n in notes)
+
+
+@CASES
+def test_what_lasts_is_sheet_fields(case: Case) -> None:
+    s = started(case)
+    carried = s.rules.lasting("Kit")
+    assert carried and all(isinstance(c.key, str) for c in carried)

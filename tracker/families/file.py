@@ -1,0 +1,52 @@
+"""The encounter file both rule families extend: what the session and the store use of any file.
+
+A record only: it names no family. Which family plays a file is the registry's answer
+(`tracker.families.registry.family_of`, from ``[encounter] system``), so a family's records never import
+its rules or its presentation.
+"""
+
+from __future__ import annotations
+
+from tracker.engine.records.model import DemoStep, EncounterInfo, History, Located, Sheets, Strict
+from tracker.engine.records.record import Field
+
+
+class EncounterFile(Strict):
+    """Base of both families' file models: what the session and the store use of any encounter file.
+
+    The tables every encounter file has are declared here; each family's model adds its own
+    (``[settings]``, ``[[zones]]``, ``[[combatants]]``); the registry picks the family from
+    ``[encounter] system``, so nothing outside the family asks which system a file is. (The store writes
+    the tables back in the order a GM writes them, whatever the order of the fields.)
+    """
+
+    encounter: EncounterInfo
+    demo: list[DemoStep] = Field(default_factory=list)
+    #: The live ``[state]``, validated by the family when an engine resumes it.
+    state: dict[str, object] | None = None
+    history: History | None = None
+    #: The setup tables as the GM wrote them, when the loader expanded them (stat blocks, ``count``, the
+    #: party, CONTRACT.md §2.1): saves write these back, never the expanded combatants. None otherwise.
+    _written: dict[str, object] | None = None
+    #: The expanded sheets themselves, for a new fight's ``[history]`` (`History.sheets`). None otherwise.
+    _sheets: Sheets | None = None
+
+    @property
+    def written(self) -> dict[str, object] | None:
+        """The GM's own setup tables when this model is an expansion of them (see `_written`), else None."""
+        return self._written
+
+    @property
+    def sheets(self) -> Sheets | None:
+        """The expanded combatants and stat blocks a fight from this setup keeps in its history, else None."""
+        return self._sheets
+
+    def keep_written(self, tables: dict[str, object], sheets: Sheets) -> None:
+        """Remember the GM's setup tables this model was expanded from, and the expansion (the loader calls this)."""
+        self._written = tables
+        self._sheets = sheets
+
+    def warnings(self) -> list[Located]:
+        """What is allowed but probably a slip (TTB Armor above +3), each at its key: ``tracker check``
+        prints them as ``FILE:LINE:COL: warning: …`` without failing. The family decides; none by default."""
+        return []

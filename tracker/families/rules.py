@@ -1,0 +1,187 @@
+"""The rules half of the family seam: one encounter in play, as the rules see it.
+
+`FamilyRules` is what every caller that changes or reads the fight asks (the session applies commands,
+the store saves the JSON state, ``tracker carry`` reads what lasts, the command line completes words):
+the live state, commands applied or refused, the JSON state of CONTRACT.md §4, the actions with their
+legality and reasons, the completion words and the combatants' names and status. It builds no text for
+a screen: that is the presentation half (`tracker.families.presenter.FamilyPresenter`), which holds a
+reference to one of these.
+
+Through the Breach implements it in ``families/ttb/rules.py``, the 2d20 System in ``families/twod20/rules.py``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar, TypeVar
+
+from tracker.engine import names
+from tracker.engine.catalogue import ConditionNote
+from tracker.engine.errors import Refusal
+from tracker.engine.language.commands import ArgKind, Command
+from tracker.engine.records.model import Located, Strict, located_error
+from tracker.engine.state import LiveState
+from tracker.families.values import Carried, JSONObject, JSONValue
+from tracker.present.view import ActionChoice
+
+SavedT = TypeVar("SavedT", bound=Strict)
+
+
+def saved_or_fresh(
+    state: Mapping[str, object] | None,
+    model: type[SavedT],
+    fresh: Callable[[], SavedT],
+    problems: Callable[[SavedT], Sequence[Located]],
+) -> SavedT:
+    """The live state a family's rules open over: `fresh()` when there is no saved one, else the saved
+    ``[state]`` as `model`, then checked by `problems` against the setup (every combatant, zone or card it
+    names): a state that disagrees fails as a wrong type does, each problem at its key."""
+    if state is None:
+        return fresh()
+    st = model.model_validate(state)
+    found = problems(st)
+    if found:
+        raise located_error("state", found, state)
+    return st
+
+
+class FamilyRules(ABC):
+    """One encounter in play under one rule family: its setup, its live state and the commands that move it."""
+
+    #: The ``system`` value of the family's files ("ttb", "2d20"): the JSON state names it.
+    SYSTEM: ClassVar[str]
+
+    @property
+    @abstractmethod
+    def state(self) -> LiveState[object]:
+        """The live state (round, active, order, prompt, log) in the shape both families share."""
+
+    @abstractmethod
+    def apply(self, cmd: Command) -> None:
+        """Apply one command; raise Refusal before changing anything when it is refused."""
+
+    # --- who is in the fight -------------------------------------------------------------------
+    @abstractmethod
+    def encounter_name(self) -> str:
+        """The encounter's name from its file."""
+
+    @abstractmethod
+    def combatant_names(self) -> list[str]:
+        """Everyone in the encounter, in the file's order, then those who joined mid-fight."""
+
+    @abstractmethod
+    def present_names(self) -> list[str]:
+        """Everyone still in the fight: `combatant_names` without those who left (``leave``)."""
+
+    @abstractmethod
+    def has_left(self, name: str) -> bool:
+        """`name` left the fight (``leave``): out of the order, never named by a command again."""
+
+    @abstractmethod
+    def side(self, name: str) -> str:
+        """The side `name` fights on."""
+
+    @abstractmethod
+    def status(self, name: str) -> str:
+        """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead`` (CONTRACT.md §4)."""
+
+    @abstractmethod
+    def hidden_names(self) -> set[str]:
+        """Combatants marked ``gm_only``: never shown to players."""
+
+    @abstractmethod
+    def health_shown(self, name: str) -> bool:
+        """Whether players see `name`'s health exactly (their own side; others as ``player_view`` says)."""
+
+    # --- conditions and actions ----------------------------------------------------------------
+    @abstractmethod
+    def shown_conditions(self, name: str) -> Mapping[str, int | bool | str]:
+        """`name`'s conditions with the table effects beside them (Waiting, Stunned, Persistent …)."""
+
+    @abstractmethod
+    def held_conditions(self, who: str) -> list[str]:
+        """The conditions `who` has now, as ``remove`` takes them: the only ones worth completing there."""
+
+    @abstractmethod
+    def condition_notes(self, who: str) -> tuple[ConditionNote, ...]:
+        """`who`'s conditions with what each does and when, from the family's catalogue."""
+
+    @abstractmethod
+    def actions_for(self, who: str) -> list[ActionChoice]:
+        """The action catalogue for `who`, legal first, each illegal one with its reason."""
+
+    @abstractmethod
+    def words(self, kind: ArgKind) -> list[str]:
+        """The family's own words for an argument of `kind` (conditions, actions, zones)."""
+
+    # --- the JSON state and what outlasts the fight -----------------------------------------------
+    @abstractmethod
+    def combatant_json(self, name: str) -> JSONObject:
+        """The family's own keys for one combatant in the JSON state (wounds and AP, or stress and zone)."""
+
+    @abstractmethod
+    def table_json(self) -> JSONObject:
+        """The family's own top-level keys in the JSON state (the deck, or the profile and pools)."""
+
+    @abstractmethod
+    def lasting(self, name: str) -> list[Carried]:
+        """`name`'s state that outlasts the fight, as the sheet fields that carry it into the next one
+        (``tracker carry``): each family decides from its rules what lasts (README "Campaigns")."""
+
+    # --- what both families answer the same way -------------------------------------------------
+    def state_json(self) -> JSONObject:
+        """CONTRACT.md §4: the keys every family has, then the family's own (`combatant_json`, `table_json`)."""
+        st = self.state
+        combatants: list[JSONValue] = [
+            {
+                "name": name,
+                "side": self.side(name),
+                "status": self.status(name),
+                "left": self.has_left(name),
+                **self.combatant_json(name),
+            }
+            for name in self.combatant_names()
+        ]
+        return {
+            "system": self.SYSTEM,
+            "round": st.round,
+            "active": st.active,
+            "order": list(st.order),
+            "prompt": st.prompt.question if st.prompt else None,
+            "prompt_options": list(st.prompt.options) if st.prompt else [],
+            "phase": st.phase,
+            "combatants": combatants,
+            **self.table_json(),
+        }
+
+    def in_order(self) -> list[str]:
+        """This round's order, then everyone else still in the fight, then those who left it."""
+        order = self.state.order
+        present = self.present_names()
+        ordered, here = set(order), set(present)  # membership in sets: hundreds of combatants, every command
+        return [
+            *order,
+            *(n for n in present if n not in ordered),
+            *(n for n in self.combatant_names() if n not in here),
+        ]
+
+    def choices(self, kind: ArgKind, subject: str | None = None) -> list[str]:
+        """Words the command line may complete for an argument of `kind`; `subject` is the combatant the
+        line names first (as typed), for kinds that depend on it (``held``: that one's own conditions)."""
+        if kind == "name":
+            return self.present_names()
+        if kind == "held":
+            who = self.find_name(subject) if subject else None
+            return self.held_conditions(who) if who else self.words("condition")
+        if kind == "answer":
+            prompt = self.state.prompt
+            return list(prompt.options) if prompt else []
+        return self.words(kind)
+
+    def find_name(self, text: str) -> str | None:
+        """The combatant `text` names (case-insensitive, a unique prefix), or None: completion never refuses."""
+        try:
+            return names.resolve(text, self.present_names())
+        except Refusal:
+            return None

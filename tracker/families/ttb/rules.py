@@ -1,0 +1,124 @@
+"""Through the Breach behind the family seam's rules half (`tracker.families.rules.FamilyRules`).
+
+`TTBRules` is the engine the dispatcher opens: the JSON state of CONTRACT.md §4 (Wounds, AP, the Fate
+Deck's counts), status, the action catalogue with each action's legality, and what lasts after the
+fight. What the screens show of it is `tracker.families.ttb.present.presenter.TTBPresenter`.
+"""
+
+from __future__ import annotations
+
+from tracker.engine.catalogue import Catalogue
+from tracker.families.rules import FamilyRules
+from tracker.families.ttb import actions, carry
+from tracker.families.ttb.catalogue import CONDITIONS, TIMING
+from tracker.families.ttb.engine import TTBEngine
+from tracker.families.ttb.initiative import tied_groups
+from tracker.families.values import Carried, JSONObject
+from tracker.present import view, words
+
+#: Actions that need more words (a target, an amount): the picker opens the command line for them.
+NEEDS_MORE = {
+    "charge",
+    "assist",
+    "impose",
+    "trick",
+    "order",
+    "show",
+    "doctor",
+    "defensive",
+    "wait",
+    "cast",
+    "cast_resisted",
+    "reload",
+    "recovery",
+}
+
+
+def conditions_json(eng: TTBEngine, name: str) -> dict[str, int | bool | str]:
+    """The conditions and the table effects CONTRACT.md §4 lists with them (waiting, assisted, imposed …)."""
+    f = eng.fighter(name)
+    conds: dict[str, int | bool | str] = dict(f.conditions)
+    if f.wait:
+        conds["waiting"] = f.wait
+    if f.assist:
+        conds["assisted"] = f.assist
+    for effect in eng.st.effects:
+        if effect.target == name:
+            conds[f"{effect.kind}d_by"] = effect.owner
+    return conds
+
+
+class TTBRules(TTBEngine, FamilyRules):
+    """One Through the Breach fight, as the session, the store and the command line ask it."""
+
+    SYSTEM = "ttb"
+    CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
+
+    def status(self, name: str) -> str:
+        """Dead, else unconscious, else ok: TTB has no Defeated or Dying state."""
+        f = self.fighter(name)
+        return "dead" if f.dead else "unconscious" if f.unconscious else "ok"
+
+    def tied(self) -> set[str]:
+        """Who is tied on initiative this round (the table decides each round); nobody before ``start``."""
+        return {n for group in tied_groups(self) for n in group} if self.st.phase != "setup" else set()
+
+    def combatant_json(self, name: str) -> JSONObject:
+        """Wounds, AP and initiative; a Fated's Control Hand, or a Fatemaster's rank and Fate Points."""
+        sheet, f = self.sheets[name], self.st.fighters[name]
+        entry: JSONObject = {
+            "kind": sheet.kind,
+            "initiative": f.init,
+            "initiative_change": f.pending_init_mod,
+            "wounds": f.wounds,
+            "wounds_max": sheet.wounds,
+            "ap": f.ap,
+            "combat_ap": f.combat_ap,
+            "conditions": conditions_json(self, name),
+            "engaged_with": sorted(self.linked(name)),
+            "acted": f.acted,
+        }
+        if sheet.fated:
+            entry["hand"] = len(f.hand)
+            entry["hand_cards"] = list(f.hand)
+        else:
+            entry["rank"] = sheet.rank_title()
+            entry["rank_value"] = sheet.rank_value
+            entry["fate_points"] = f.fate_points
+        if f.criticals:
+            entry["criticals"] = [c.model_dump() for c in f.criticals]
+        return entry
+
+    def table_json(self) -> JSONObject:
+        """The Fate Deck's counts, and who is tied on initiative (the table decides each round)."""
+        st = self.st
+        return {
+            "deck": {"left": len(st.deck), "discards": len(st.discards), "reshuffles": st.reshuffles},
+            "tied": sorted(self.tied()),
+        }
+
+    def shown_conditions(self, name: str) -> dict[str, int | bool | str]:
+        return conditions_json(self, name)
+
+    def held_conditions(self, who: str) -> list[str]:
+        """`who`'s conditions as ``remove`` takes them, Unconscious (a state ``remove`` ends) included; the
+        table effects shown beside them (Waiting, Assisted …) end otherwise."""
+        f = self.fighter(who)
+        return [key for key, value in f.conditions.items() if value] + (["unconscious"] if f.unconscious else [])
+
+    def actions_for(self, who: str) -> list[view.ActionChoice]:
+        out = []
+        for key, act, reason in actions.available(self, who):
+            cost = "X AP (you say how many)" if act.cost is None else f"{act.cost} AP"
+            typed = key.replace("_", "-")
+            out.append(
+                view.ActionChoice(
+                    key, actions.display(key), cost, reason, f"spend {words.quote(who)} {typed}", key in NEEDS_MORE
+                )
+            )
+        return out
+
+    def lasting(self, name: str) -> list[Carried]:
+        """Wounds, the conditions that outlast a fight, and a Fated's Control Hand or a Fatemaster's Fate Points
+        (`tracker.families.ttb.carry`)."""
+        return carry.lasting(self, name)

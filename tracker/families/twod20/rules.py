@@ -1,0 +1,129 @@
+"""The 2d20 System behind the family seam's rules half (`tracker.families.rules.FamilyRules`).
+
+`TwoD20Rules` is the engine the dispatcher opens: CONTRACT.md §4's JSON (stress per track, Harms, zones,
+pools), status, the profile's actions with each one's legality, the completion words and what lasts after
+the scene. What the screens show of it is `tracker.families.twod20.present.presenter.TwoD20Presenter`.
+"""
+
+from __future__ import annotations
+
+from tracker.engine.catalogue import Catalogue
+from tracker.families.rules import FamilyRules
+from tracker.families.twod20 import actions, carry
+from tracker.families.twod20.catalogue import CONDITIONS, TIMING
+from tracker.families.twod20.engine import TwoD20Engine
+from tracker.families.values import Carried, JSONObject
+from tracker.present import view, words
+
+#: Actions that need more words (a patient, a target): the picker opens the command line for them.
+NEEDS_MORE = {"assist"}
+
+
+def harm_counts(eng: TwoD20Engine, name: str) -> dict[str, int]:
+    """Harms per kind, with a 0 for every kind this combatant's tracks can take."""
+    a = eng.fighter(name)
+    kinds = {h: 0 for _, h, _ in eng.profile.tracks[:1]}
+    if len(eng.profile.tracks) == 1:
+        kinds[eng.profile.mental_harm] = 0
+    else:
+        for t, h, _ in eng.profile.tracks:
+            if t in a.stress:
+                kinds[h] = 0
+    kinds.update(a.harms)
+    return kinds
+
+
+def pools(eng: TwoD20Engine) -> dict[str, int]:
+    """The pools by name (the GM's under its profile name, and as ``threat`` too); before ``start``
+    the values the scene will start with (CONTRACT.md §3 "Pools before start")."""
+    momentum, threat = eng.st.momentum, eng.st.threat
+    out = {"momentum": momentum, eng.profile.gm_pool: threat}
+    if eng.profile.gm_pool != "threat":
+        out["threat"] = threat
+    return out
+
+
+class TwoD20Rules(TwoD20Engine, FamilyRules):
+    """One 2d20 scene under its profile, as the session, the store and the command line ask it."""
+
+    SYSTEM = "2d20"
+    CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
+
+    def lasting(self, name: str) -> list[Carried]:
+        """What `name` carries into the next fight: `tracker.families.twod20.carry`."""
+        return carry.lasting(self, name)
+
+    def status(self, name: str) -> str:
+        """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead``: the worst that is true."""
+        a = self.fighter(name)
+        if a.dead:
+            return "dead"
+        if a.dying:
+            return "dying"
+        if a.defeated:
+            return "defeated"
+        if a.unconscious:
+            return "unconscious"
+        return "ok"
+
+    def combatant_json(self, name: str) -> JSONObject:
+        """Stress per track, its maxima after Fatigue, Harms per kind, the zone and this round's actions."""
+        sheet, a = self.sheets[name], self.st.fighters[name]
+        entry: JSONObject = {
+            "npc_type": sheet.npc_type,
+            "stress": dict(a.stress),
+            "stress_max": self.tracks(name),
+            "harms": harm_counts(self, name),
+            "treated": dict(a.treated),
+            "zone": a.zone,
+            "conditions": dict(a.conditions),
+            "acted": a.acted,
+            "fatigue": a.fatigue,
+            "majors_this_round": a.majors,
+            "minors_this_turn": list(a.minors),
+            "reactions_this_round": a.reactions,
+            "reach": sorted(n for pair in self.st.reach if name in pair for n in pair if n != name),
+        }
+        if sheet.pc:
+            entry[self.profile.meta_currency.replace(" ", "_")] = a.fortune
+        if self.order_rule == "initiative":
+            entry["initiative"] = a.initiative
+        return entry
+
+    def table_json(self) -> JSONObject:
+        """The profile, the pools (the GM's under its profile name too), and the hand-over's memory."""
+        return {
+            "profile": self.profile.name,
+            "pools": pools(self),
+            "last_actor": self.st.last_actor,
+            "kept_by": self.st.kept_by,
+        }
+
+    def shown_conditions(self, name: str) -> dict[str, int | bool]:
+        return dict(self.st.fighters[name].conditions)
+
+    def held_conditions(self, who: str) -> list[str]:
+        """`who`'s conditions as ``remove`` takes them."""
+        return [key for key, value in self.fighter(who).conditions.items() if value]
+
+    def actions_for(self, who: str) -> list[view.ActionChoice]:
+        out = []
+        for key in actions.offered(self):
+            typed = key.replace("_", "-")
+            out.append(
+                view.ActionChoice(
+                    key,
+                    typed,
+                    actions.kind_of(self, key),
+                    actions.legality(self, who, key),
+                    f"spend {words.quote(who)} {typed}",
+                    key in NEEDS_MORE,
+                )
+            )
+        return sorted(out, key=lambda c: c.reason is not None)
+
+    def words(self, kind: str) -> list[str]:
+        """Completion words: zones, and the profile's own actions (RULES.md §3.5.1-§3.5.3)."""
+        if kind == "action":
+            return [key.replace("_", "-") for key in actions.offered(self)]
+        return list(self.zones.names()) if kind == "zone" else super().words(kind)

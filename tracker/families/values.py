@@ -1,0 +1,65 @@
+"""The small values the family seam passes: JSON data, carried sheet fields, capabilities, odds options.
+
+Shared by the static side (`tracker.families.seam.RuleFamily`), the rules (`tracker.families.rules`)
+and the presentation (`tracker.families.presenter`), so each of those imports this and none the others.
+They are NamedTuples, not frozen dataclasses: a frozen dataclass writes and compiles code for its class
+at import (≈ 4 M instructions each, on every start).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple, TypeAlias
+
+from tracker.present.view import OddsView
+
+#: JSON data as CONTRACT.md §4 prints it.
+JSONValue: TypeAlias = "str | int | float | bool | Sequence[JSONValue] | Mapping[str, JSONValue] | None"
+JSONObject: TypeAlias = "dict[str, JSONValue]"
+
+
+class Carried(NamedTuple):
+    """One field of a party member's sheet that `tracker carry` writes back to the party file (CONTRACT.md §1).
+
+    `unset` is what the sheet means without the key (full Wounds, no conditions, the rank's Fate Points):
+    a value equal to it is not added to a sheet that lacks the key, so an untouched character's sheet stays
+    as the GM wrote it.
+    """
+
+    key: str
+    value: JSONValue
+    unset: JSONValue
+
+
+class Capabilities(NamedTuple):
+    """What a family offers beyond what every family has: flags the screen reads, never name checks.
+
+    A key that prefills a verb (``m`` for ``move``) is offered when the family's command table has the
+    verb; a capability is for what is more than one verb.
+    """
+
+    #: A group Momentum pool and a GM pool: the ``+ - ] [`` keys step them, the header shows them.
+    pools: bool = False
+
+
+class OddsOption(NamedTuple):
+    """One option of ``tracker odds FILE …`` that the file's family answers (the CLI builds its parser
+    from the family's list, so the command stays one for both families)."""
+
+    #: The option as typed: ``--tn``.
+    flag: str
+    help: str
+    #: "int" for a whole number (0 or more), "text" for a word (a name, a skill).
+    kind: str = "int"
+    metavar: str = "N"
+
+
+#: The options as given on the command line, by flag without its dashes (absent ones left out).
+OddsOptions: TypeAlias = Mapping[str, "int | str"]
+
+
+class OddsReport(NamedTuple):
+    """What ``tracker odds`` prints: the table the panel shows (`view`), or `data` with ``--json``."""
+
+    view: OddsView
+    data: JSONObject
