@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from tracker.engine.records.record import copied
 from tracker.engine.errors import Refusal
 
 #: Files shipped inside the package: the built-in demo and the starter encounter.
@@ -510,7 +511,7 @@ def cmd_demo(path: str | None, delay: float, seed: int | None) -> int:
     if not setup.demo:
         print(f"tracker: {path} has no [[demo]] steps", file=sys.stderr)
         return 1
-    session = Session(setup.model_copy(update={"state": None, "history": None}), seed=seed)
+    session = Session(copied(setup, state=None, history=None), seed=seed)
     print(f"== {setup.encounter.name} ==")
     for n, demo_step in enumerate(setup.demo, 1):
         if demo_step.say:

@@ -10,6 +10,7 @@ The session knows no rule family: it holds the file's `RuleFamily` (its command 
 
 from __future__ import annotations
 
+from tracker.engine.records.record import copied
 from tracker.engine.errors import Refusal
 from tracker.engine.kernel import LiveState
 from tracker.engine.language.commands import Command
@@ -23,13 +24,13 @@ class Session:
     def __init__(self, setup: EncounterFile, seed: int | None = None, engine: FamilyEngine | None = None) -> None:
         """`engine`: one already resumed over `setup`'s saved ``[state]`` (the store's load checks that state
         by resuming it, and hands that engine over rather than have the state validated a second time)."""
-        self.setup: EncounterFile = setup.model_copy(update={"state": None, "history": None})
+        self.setup: EncounterFile = copied(setup, state=None, history=None)
         self.family: RuleFamily = setup.rule_family()
         self.history: History
         self.engine: FamilyEngine
         if setup.state is not None and setup.history is not None:
             self.engine = engine if engine is not None else self.setup.resume(setup.state)
-            self.history = setup.history.model_copy(deep=True)
+            self.history = copied(setup.history, deep=True)
             if seed is not None and seed != self.engine.state.seed:
                 self.execute(f"seed {seed}")
         else:

@@ -36,6 +36,7 @@ from typing import Any
 
 import tomli_w
 
+from tracker.engine.records.record import dump
 from tracker.engine.records import record
 from tracker.families.session import Session
 from tracker.store.opening import SETUP_TEXTS, SetupText, keep_setup, load_session, session_from_text
@@ -107,9 +108,9 @@ def setup_document(session: Session) -> dict[str, Any]:
     if setup.written is not None:
         # Expanded from stat blocks, counts or a party (CONTRACT.md §2.1): the GM's own tables, not the expansion.
         return dict(setup.written)
-    doc = setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True, exclude=set(LIVE_TABLES))
+    doc = dump(setup, mode="json", exclude_none=True, exclude_defaults=True, exclude=set(LIVE_TABLES))
     # The header keeps its defaults (player_view …), so the file says which rules run it.
-    doc["encounter"] = setup.encounter.model_dump(mode="json", exclude_none=True)
+    doc["encounter"] = dump(setup.encounter, mode="json", exclude_none=True)
     return {key: doc[key] for key in sorted(doc, key=lambda k: SETUP_ORDER.index(k) if k in SETUP_ORDER else 99)}
 
 
@@ -120,11 +121,11 @@ def live_document(session: Session, fighters: record.SavedMembers | None = None)
     return {
         # Defaults are left out: a smaller file is a faster durable save, and loading restores them.
         "state": (
-            state.saved_form({"fighters": fighters})
+            record.saved_form(state, {"fighters": fighters})
             if fighters is not None
-            else state.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+            else dump(state, mode="json", exclude_none=True, exclude_defaults=True)
         ),
-        "history": session.history.model_dump(mode="json", exclude_none=True),
+        "history": dump(session.history, mode="json", exclude_none=True),
     }
 
 

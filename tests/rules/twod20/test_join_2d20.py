@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tracker.engine.records.record import dump
 from tests.conftest import d20_state, pending, run, session_from
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
@@ -78,10 +79,10 @@ def kits_turn(threat: int = 6) -> Session:
 
 
 def refused(s: Session, line: str, match: str) -> None:
-    before, history = d20_state(s).model_dump(), s.history.model_dump()
+    before, history = dump(d20_state(s)), dump(s.history)
     with pytest.raises(Refusal, match=match):
         s.execute(line)
-    assert d20_state(s).model_dump() == before and s.history.model_dump() == history
+    assert dump(d20_state(s)) == before and dump(s.history) == history
 
 
 def threat(s: Session) -> int:

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from tracker.engine.records.record import dump
 from tests.conftest import d20_state, pending, run, session_from
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
@@ -104,11 +105,11 @@ def duel(order: str = "alternating", momentum: int = 2, threat: int = 4) -> Sess
 
 def refused(s: Session, line: str, match: str = "") -> Refusal:
     """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     history = list(s.history.commands)
     with pytest.raises(Refusal, match=re.escape(match)) as info:
         s.execute(line)
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
     assert s.history.commands == history
     return info.value
 
@@ -762,9 +763,9 @@ def test_s3_4_narrative_still_refuses_someone_who_acted() -> None:
 def test_s3_4_undo_restores_a_paid_keep() -> None:
     """RULES.md §3.4 with CONTRACT.md §3 undo: undoing a keep gives back the 2 Momentum and the prompt."""
     s = run(duel(momentum=3), "start", "pick Kit", "next")
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     run(s, "keep Ada", "undo")
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
 
 
 def test_s3_4_keep_when_only_one_side_has_actors_left_is_free() -> None:

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from tracker.engine.records.record import dump
 from tests.conftest import d20_state, run, session_from
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
@@ -75,11 +76,11 @@ def started(
 
 def refused(s: Session, line: str, match: str = "") -> Refusal:
     """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     history = list(s.history.commands)
     with pytest.raises(Refusal, match=re.escape(match)) as info:
         s.execute(line)
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
     assert s.history.commands == history
     return info.value
 
@@ -412,9 +413,9 @@ def test_c31_npc_test_momentum_is_not_saved_to_the_pool() -> None:
 def test_s3_3_undo_gives_back_a_paid_roll() -> None:
     """RULES.md §3.3 with CONTRACT.md §3 undo: undoing a roll restores both pools exactly."""
     s = started(momentum=3, threat=4)
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     run(s, "roll Kit 10 1 bought=3", "undo")
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
 
 
 def test_s3_3_pools_before_start_show_the_files_values() -> None:

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from tracker.engine.records.record import dump
 from tests.conftest import d20, d20_state, run, session_from
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
@@ -83,11 +84,11 @@ def thug_turn(profile: str = "srd", momentum: int = 2, threat: int = 4, thug: st
 
 def refused(s: Session, line: str, match: str = "") -> Refusal:
     """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     history = list(s.history.commands)
     with pytest.raises(Refusal, match=re.escape(match)) as info:
         s.execute(line)
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
     assert s.history.commands == history
     return info.value
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from tracker.engine.records.record import validate
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, count, signed_int
@@ -40,7 +41,7 @@ def open_engine(setup: TTBFile, state: Mapping[str, object] | None, seed: int) -
     types, then everything it names against the setup (`tracker.families.ttb.resume`)."""
     if state is None:
         return make_engine(setup, new_state(setup, seed))
-    st = TTBState.model_validate(state)
+    st = validate(TTBState, state)
     problems = resume.state_problems(setup, st, {*lifecycle.STEPS, *_STEPS}, answers.RESOLVERS)
     if problems:
         raise located_error("state", problems, state)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from tracker.engine.records.record import validate
 from tracker.engine.language.verbs import table_for
 from tracker.families.seam import Capabilities, EncounterFile, OddsOption, RuleFamily
 from tracker.present.story.terms import StoryTerms
@@ -34,7 +35,7 @@ class TTBFamily(RuleFamily):
     def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:
         from tracker.families.ttb.records.file import TTBFile
 
-        return TTBFile.model_validate(data)
+        return validate(TTBFile, data)
 
     @property
     def story(self) -> StoryTerms:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from tracker.engine.records.record import validate
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, count, signed_int
 from tracker.engine.language.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
@@ -37,7 +38,7 @@ def open_engine(setup: TwoD20File, state: Mapping[str, object] | None, seed: int
     types, then everything it names against the setup (`tracker.families.twod20.resume`)."""
     if state is None:
         return make_engine(setup, new_state(setup, seed))
-    st = TwoD20State.model_validate(state)
+    st = validate(TwoD20State, state)
     profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
     problems = resume.state_problems(setup, st, profile)
     if problems:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from tracker.engine.records.record import validate
 from tracker.engine.language.verbs import table_for
 from tracker.families.seam import Capabilities, EncounterFile, OddsOption, RuleFamily
 from tracker.present.story.terms import StoryTerms
@@ -37,7 +38,7 @@ class TwoD20Family(RuleFamily):
     def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:
         from tracker.families.twod20.records.file import TwoD20File
 
-        return TwoD20File.model_validate(data)
+        return validate(TwoD20File, data)
 
     @property
     def story(self) -> StoryTerms:

@@ -11,6 +11,7 @@ import functools
 import re
 from typing import TYPE_CHECKING
 
+from tracker.engine.records.record import dump
 from tracker.families.seam import Carried, FamilyEngine, JSONObject, OddsOptions, OddsReport
 from tracker.families.ttb import actions, carry
 from tracker.families.ttb.catalogue import CONDITIONS, SHORT, TIMING
@@ -96,7 +97,7 @@ class TTBEncounter(TTBEngine, FamilyEngine):
             entry["rank_value"] = sheet.rank_value
             entry["fate_points"] = f.fate_points
         if f.criticals:
-            entry["criticals"] = [c.model_dump() for c in f.criticals]
+            entry["criticals"] = [dump(c) for c in f.criticals]
         return entry
 
     def table_json(self) -> JSONObject:
