@@ -10,9 +10,9 @@ from typing import TypeVar
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Prompt
+from tracker.engine.records.record import dump
 from tracker.engine.state import LiveState
 from tracker.families.seam import FamilyEngine
 from tracker.families.session import Session

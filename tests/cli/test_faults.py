@@ -1,4 +1,4 @@
-"""The faults fuzzing and kill tests found (issue 12), one test (or more) each, through the command line.
+"""The faults fuzzing and kill tests found, one test (or more) each, through the command line.
 
 Each ends as CONTRACT.md §1 promises: ``tracker check`` prints one ``FILE:LINE:COL: message`` a problem
 and exits 1; ``tracker exec`` prints one line, exits non-zero and leaves the file as it was; nothing
@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tracker.cli.main import main
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
 from tracker.store import files

@@ -1,4 +1,4 @@
-"""Only what changed is built again after a command (issue 12: keypress → frame at 500 combatants), and
+"""Only what changed is built again after a command (keypress → frame at 500 combatants), and
 what is kept is exactly what building it all again gives.
 
 `record.fingerprint` tells which combatants changed; the save (`record.SavedMembers`) dumps again only
@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tracker.engine.records.record import dump
 from tracker.engine.errors import Refusal
 from tracker.engine.records import record
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.ttb.present.views import TTBEncounter
 from tracker.families.ttb.records.state import Critical, Fighter

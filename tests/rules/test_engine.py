@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 import tomli_w
 
-from tracker.engine.records.record import dump, validate
 from tests.conftest import pending, reloaded, run, session_from
 from tracker.engine.errors import Refusal
 from tracker.engine.kernel import LOG_LIMIT, Engine
 from tracker.engine.log import LogEntry
 from tracker.engine.records.conditions import check_conditions
+from tracker.engine.records.record import dump, validate
 from tracker.engine.state import LiveState, reset
 from tracker.families.session import Session
 from tracker.families.ttb.catalogue import CONDITIONS, STATES, condition_key

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import reloaded, run, session_from
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 

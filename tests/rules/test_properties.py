@@ -28,9 +28,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tracker.engine.records.record import dump
 from tests.conftest import assert_same_course, reloaded, ttb, ttb_state
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.ttb.actions import ACTIONS

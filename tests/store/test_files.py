@@ -13,9 +13,9 @@ from typing import Any, NoReturn
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import run
 from tracker.cli.main import main
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.files import FileInvalid
@@ -285,7 +285,7 @@ def test_arrays_of_inline_tables_over_several_lines(pos: Positions) -> None:
 
 def test_plain_array_elements_are_numbered(pos: Positions) -> None:
     """Each element of an array has its position (``hand.1``), so a bad card or an unknown adjacent zone
-    is reported at that entry (issue 9); brackets inside a string start no element."""
+    is reported at that entry; brackets inside a string start no element."""
     assert pos.find(("combatants", 1, "hand", 0)) == at('"1R"')
     assert pos.find(("combatants", 1, "hand", 1)) == at('"[not a table]"')
     assert pos.find(("combatants", 1, "hand", 2)) == at("hand")

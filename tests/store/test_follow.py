@@ -1,4 +1,4 @@
-"""A viewer reads only the live part while the setup's bytes stay the same (issue 12, "Five live viewers").
+"""A viewer reads only the live part while the setup's bytes stay the same ("Five live viewers").
 
 `Follower.load` must give exactly what a full load (`files.parse_text`) gives, for every write of a fight
 of either family, and fall back to the full load whenever the setup could differ: the GM edited it, a
@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tracker.engine.records.record import dump
 from tests.rules import test_properties as ttb_props
 from tests.rules.twod20 import test_properties_2d20 as d20_props
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.seam import EncounterFile
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
@@ -236,7 +236,7 @@ def test_an_invalid_live_part_is_reported_as_a_full_load_reports_it(examples: Pa
 
 
 def test_a_hostile_live_part_is_refused_like_a_full_load(examples: Path) -> None:
-    """Deep nesting, overlong numbers, over 1 MiB in the live part: the full load's one-line problems (issue 12)."""
+    """Deep nesting, overlong numbers, over 1 MiB in the live part: the full load's one-line problems."""
     path, session, follower = played(examples)
     text = encounter_text(session)
     for hostile in (

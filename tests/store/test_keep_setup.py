@@ -1,4 +1,4 @@
-"""The GM's file is theirs (CONTRACT.md §2, issue 11): every save keeps the setup text byte for byte.
+"""The GM's file is theirs (CONTRACT.md §2): every save keeps the setup text byte for byte.
 
 Everything above the live ``[state]`` / ``[history]`` tables (comments, key order, blank lines,
 formatting) stays as the GM wrote it, through `tracker exec --save`, the session's durable save, undo and
@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tracker.cli.check import check_file
 from tracker.cli.main import DATA, main
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text, keep_setup, load_session, session_from_text

@@ -1,7 +1,7 @@
 """The live part's text written piece by piece (`tracker.store.toml_cache`) is tomli_w's text, byte for byte.
 
-A save after each command rewrites only the pieces of ``[state]`` and ``[history]`` that changed (issue 12,
-keypress → frame). The file must never depend on what was saved before: after any sequence of commands
+A save after each command rewrites only the pieces of ``[state]`` and ``[history]`` that changed (for the
+keypress → frame time). The file must never depend on what was saved before: after any sequence of commands
 (the demo scripts' steps in random order, with undo and redo) and for any sequence of documents, the text
 is what a full ``tomli_w.dumps`` of the same document writes.
 """
@@ -17,8 +17,8 @@ import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tracker.engine.records.record import dump
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.store import files, save
 from tracker.store.toml_cache import LiveWriter

@@ -8,10 +8,10 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from tracker.engine.records.record import dump
 from tests.ui.conftest import make_app
 from tests.ui.test_screen import main_screen
 from tests.ui.test_viewer import screen_text
+from tracker.engine.records.record import dump
 from tracker.ui.app import TrackerApp
 from tracker.ui.screens.modals import ActionPicker
 from tracker.ui.widgets.command import CommandLine

@@ -1,4 +1,4 @@
-"""The GM screen's save after each command keeps the GM's setup text (CONTRACT.md §2, issue 11),
+"""The GM screen's save after each command keeps the GM's setup text (CONTRACT.md §2),
 including the recovery after a failed write (the session rebuilt from the last durable text)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.store.test_keep_setup import RICH, assert_kept, crlf, in_memory
+from tracker.engine.records.record import dump
 from tracker.store import files
 from tracker.store.save import load_session
 from tracker.ui.app import TrackerApp

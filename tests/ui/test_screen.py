@@ -1,4 +1,4 @@
-"""Pilot tests: whole rounds driven by keys for each system, asserting on the engine state (issue 4)."""
+"""Pilot tests: whole rounds driven by keys for each system, asserting on the engine state."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from textual.binding import Binding
 from textual.widgets import Input
 
-from tracker.engine.records.record import dump
 from tests.conftest import d20_state, ttb, ttb_state
 from tests.ui.conftest import make_app
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.ui.app import TrackerApp

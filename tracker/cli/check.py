@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tracker.engine.records.record import copied
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import copied
 from tracker.families.session import Session
 from tracker.store.campaign.sheets import check_include
 from tracker.store.files import FileInvalid, Problem, parse_located, read_text, warnings_of

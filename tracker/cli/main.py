@@ -15,8 +15,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from tracker.engine.records.record import copied
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import copied
 
 #: Files shipped inside the package: the built-in demo and the starter encounter.
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -44,7 +44,7 @@ class _Unbuilt:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with `only`, the parser of that command alone, which reads its arguments
     the same way: each command's parser costs ≈ 2 M instructions to make (argparse asks gettext for every
-    heading), and a start builds the one it runs, not all ten (issue 12). ``tracker --help`` lists them all."""
+    heading), and a start builds the one it runs, not all ten. ``tracker --help`` lists them all."""
     parser = _Parser(prog="tracker", description="A combat tracker for Through the Breach 2E and the 2d20 System.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 

@@ -46,7 +46,7 @@ JSONValue: TypeAlias = "str | int | float | bool | Sequence[JSONValue] | Mapping
 JSONObject: TypeAlias = "dict[str, JSONValue]"
 
 # The small values of the seam are NamedTuples, not frozen dataclasses: a frozen dataclass writes and compiles
-# code for its class at import (≈ 4 M instructions each, on every start; issue 12).
+# code for its class at import (≈ 4 M instructions each, on every start).
 
 
 class Carried(NamedTuple):

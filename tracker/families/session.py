@@ -10,11 +10,11 @@ The session knows no rule family: it holds the file's `RuleFamily` (its command 
 
 from __future__ import annotations
 
-from tracker.engine.records.record import copied
 from tracker.engine.errors import Refusal
 from tracker.engine.kernel import LiveState
 from tracker.engine.language.commands import Command
 from tracker.engine.records.model import History
+from tracker.engine.records.record import copied
 from tracker.families.seam import EncounterFile, FamilyEngine, RuleFamily
 
 

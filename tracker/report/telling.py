@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from tracker.engine.records.record import copied
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
 from tracker.engine.log import LogEntry
+from tracker.engine.records.record import copied
 from tracker.families.seam import EncounterFile
 from tracker.families.session import Session
 from tracker.present.story.events import (

@@ -36,8 +36,8 @@ from typing import Any
 
 import tomli_w
 
-from tracker.engine.records.record import dump
 from tracker.engine.records import record
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.store.opening import SETUP_TEXTS, SetupText, keep_setup, load_session, session_from_text
 from tracker.store.setup_text import LIVE_TABLES, split_setup
@@ -133,7 +133,7 @@ def remember_live(session: Session) -> None:
     """Remember that the live tables just saved validate to the session's state and history
     (`tracker.store.validated`), so the next open of the file skips validating them. Called after a save
     by the commands that end there (`tracker exec --save`, the GM screen on leaving), not on every command:
-    it costs a pickle of the state."""
+    it costs a JSON dump of the state."""
     doc = live_document(session)
     record.remember(session.state, doc["state"])
     record.remember(session.history, doc["history"])

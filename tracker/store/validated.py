@@ -70,6 +70,7 @@ class FolderMemo:
         if not self.write:
             return
         with contextlib.suppress(OSError):
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as out:

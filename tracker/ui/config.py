@@ -18,7 +18,7 @@ def load_config() -> dict[str, str]:
     """The settings file's text values ({} when there is none or it does not parse).
 
     Recalled by its text when read before (`tracker.engine.records.record.text_key`): parsing TOML means importing
-    `tomllib` (≈ 17 M instructions), which a start whose files were all read before skips (issue 12)."""
+    `tomllib` (≈ 17 M instructions), which a start whose files were all read before skips."""
     from tracker.engine.records import record
 
     try:

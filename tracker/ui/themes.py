@@ -55,7 +55,7 @@ class ThemeFile(Record):
 
 def _read(text: str, label: str) -> Theme:
     """The theme a file's `text` holds; one read before is recalled by its text (`record.text_key`), so
-    neither `tomllib` nor pydantic is loaded for it (issue 12)."""
+    neither `tomllib` nor pydantic is loaded for it."""
     key = record.text_key("theme", text)
     found = record.recall(key)
     if isinstance(found, dict):

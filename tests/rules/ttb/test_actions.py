@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import pending, run, session_from, ttb_state
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.ttb.actions import ACTIONS
@@ -153,7 +153,7 @@ def test_engagement_needs_an_enemy_able_to_attack() -> None:
 
 def test_allies_do_not_engage() -> None:
     """RULES.md §2.9: engagement is with an *enemy*: `engage` of two allies is refused with the reason
-    (issue 10), and the ally does not stop shooting."""
+   , and the ally does not stop shooting."""
     s = duo(other_side="fatemaster")
     run(s, "start")
     err = refused(s, "engage Hero Other")
@@ -792,7 +792,7 @@ def test_fate_point_abilities_refused_for_subordinates() -> None:
 
 def test_second_wind_at_full_wounds_is_refused_with_a_reason() -> None:
     """RULES.md §2.10 Second Wind, §2.8.3 (A38) [000:L394, L399]: at full Wounds it would heal nothing,
-    so it is refused (issue 10) and no Fate Point is spent."""
+    so it is refused and no Fate Point is spent."""
     s = duo(hero_kind="rank_value = 9")
     run(s, "start")
     err = refused(s, "spend Hero second-wind")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import pending, run, session_from, ttb_state
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.ttb.fate.cards import (

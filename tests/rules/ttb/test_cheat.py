@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import pending, reloaded, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.ttb.fate.cards import cheat_order, full_deck
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import pending, run, ttb_state
 from tests.rules.ttb.fighters import duo
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 
 

@@ -1,4 +1,4 @@
-"""Counts of Challenge Dice are bounded (issue 12: `challenge 100000000` hung, and Persistent 100000000
+"""Counts of Challenge Dice are bounded (`challenge 100000000` hung, and Persistent 100000000
 was accepted, then hung every later `next`).
 
 The rules bound bought d20s (3, RULES.md §3.2 [004:L492-498]) and the complication range (1-5 [004:L469-478]),
@@ -13,10 +13,10 @@ import re
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import d20_state, run, session_from
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number, signed_int
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import d20, d20_state, run, session_from
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20.catalogue import CONDITIONS

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import d20, d20_state, run, session_from
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20.dice import rolls as dice
@@ -624,7 +624,7 @@ def test_s3_9_undo_restores_rolled_resistance() -> None:
     assert dump(d20_state(s)) == before
 
 
-# --- issue 10: effects that do not trigger say so ------------------------------------------------------
+# --- effects that do not trigger say so ------------------------------------------------------
 
 
 def test_s3_8_stun_short_of_survive_says_it_does_not_trigger() -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import d20_state, pending, run, session_from
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import d20_state, pending, run, session_from
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 
@@ -541,8 +541,8 @@ def test_s3_4_a_side_wiped_out_leaves_the_other_side_to_act() -> None:
 
 def test_s3_4_initiative_variant_orders_by_score_without_prompts() -> None:
     """RULES.md §3.4 Initiative Scores: score = max(Agility, Insight) or the `initiative` field; turns run
-    highest first with no prompt; a cross-side tie goes to the PC (Kit 10 before Thug 10). Since issue 10
-    (CONTRACT.md §3 "Initiative-score order", [004:L1410]) `start` first asks who initiated the conflict;
+    highest first with no prompt; a cross-side tie goes to the PC (Kit 10 before Thug 10).
+    `start` first asks (CONTRACT.md §3 "Initiative-score order", [004:L1410]) who initiated the conflict;
     here the highest, Boss, so the order is unchanged and no later turn asks."""
     s = fight(KIT, ADA, CY, THUG, BOSS, GRUNT, order="initiative")
     run(s, "start")
@@ -563,7 +563,7 @@ def test_s3_4_initiative_variant_orders_by_score_without_prompts() -> None:
 
 def test_s3_4_initiative_variant_next_round_starts_with_the_highest() -> None:
     """RULES.md §3.4 Initiative Scores: later rounds start with the highest score, automatically, free (round 1
-    opens with the initiator picked at `start` since issue 10 [004:L1410])."""
+    opens with the initiator picked at `start` [004:L1410])."""
     s = fight(KIT, THUG, BOSS, order="initiative")
     run(s, "start", "pick Kit", "next", "next", "next")
     assert d20_state(s).round == 2
@@ -574,7 +574,7 @@ def test_s3_4_initiative_variant_next_round_starts_with_the_highest() -> None:
 
 def test_s3_4_initiative_variant_has_no_hand_over_to_answer() -> None:
     """RULES.md §3.4 Initiative Scores: after the initiator is picked the order is automatic, so `pick` has
-    nothing to answer. Changed by issue 10: `keep NAME` is now the interrupt of [004:L1414]; for the one
+    nothing to answer. `keep NAME` is now the interrupt of [004:L1414]; for the one
     already next it is refused, and it is refused outright before a turn is open."""
     s = run(fight(KIT, THUG, order="initiative"), "start")
     refused(s, "keep Kit", "the first actor is picked")

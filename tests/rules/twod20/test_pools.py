@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import d20_state, run, session_from
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20 import pools

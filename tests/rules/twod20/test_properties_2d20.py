@@ -23,9 +23,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tracker.engine.records.record import dump
 from tests.conftest import assert_same_course, d20, d20_state, reloaded
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20.actions import ACTIONS

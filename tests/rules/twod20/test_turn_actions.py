@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from tracker.engine.records.record import dump
 from tests.conftest import d20, d20_state, run, session_from
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20.actions import ACTIONS, action_key
@@ -434,7 +434,7 @@ def test_s3_5_srd_one_reaction_per_round_on_others_turns() -> None:
     assert ada.conditions.get("prone") is True
     assert pools(s) == (2, 4)
     refused(s, "spend Ada hit_the_dirt", "already reacted this round")
-    # The SRD's one Reaction is Hit the Dirt (Defence/Guard are Infinity's, RULES.md §3.5.1 vs §3.5.2; issue 10).
+    # The SRD's one Reaction is Hit the Dirt (Defence/Guard are Infinity's, RULES.md §3.5.1 vs §3.5.2).
     run(s, "spend Thug hit_the_dirt")
     refused(s, "spend Thug hit_the_dirt", "already reacted this round")
 
@@ -517,7 +517,7 @@ def test_s3_5_stunned_takes_no_actions_that_turn() -> None:
 
 def test_s3_5_stunned_character_may_still_react_on_others_turns() -> None:
     """RULES.md §3.13 turn_start 3: the Stun takes that character's own turn only (the SRD's Reaction is
-    Hit the Dirt since per-profile action lists, issue 10)."""
+    Hit the Dirt since per-profile action lists)."""
     s = run(kit_turn(), "add Thug stunned", "spend Thug hit_the_dirt")
     assert d20_state(s).fighters["Thug"].reactions == 1
 
@@ -591,7 +591,7 @@ def test_s3_5_unconscious_takes_no_actions() -> None:
     """RULES.md §3.10.3: Unconscious is like Defeated but with no Free Actions at all."""
     s = kit_turn(thug="conditions = { unconscious = true }")
     refused(s, "spend Thug speak", "unconscious: no actions")
-    refused(s, "spend Thug hit_the_dirt", "unconscious")  # the SRD's Reaction (issue 10: per-profile actions)
+    refused(s, "spend Thug hit_the_dirt", "unconscious")  # the SRD's Reaction (per-profile actions)
 
 
 def test_s3_5_the_dead_take_no_actions() -> None:
@@ -665,7 +665,7 @@ def test_s3_5_1_defend_refuses_an_enemy() -> None:
     refused(kit_turn(), "spend Kit defend Thug", "enemy")
 
 
-# --- issue 10: Infinity's Staggered Reactions, Free Drop Prone, no Disengage ----------------------------
+# --- Infinity's Staggered Reactions, Free Drop Prone, no Disengage ----------------------------
 
 
 def test_s3_5_2_b23_staggered_reaction_costs_an_infinity_point_as_well_as_heat() -> None:
@@ -709,7 +709,7 @@ def test_s3_5_2_b22_no_disengage_under_infinity_leaving_reach_provokes_retaliate
     refused(run(kit_turn(), "reach Kit Thug"), "spend Kit movement", "Disengage instead")
 
 
-# --- issue 10: `move` checks distance and state (RULES.md §3.6) --------------------------------------------
+# --- `move` checks distance and state (RULES.md §3.6) --------------------------------------------
 
 
 def _line(profile: str = "srd", kit: str = "") -> Session:

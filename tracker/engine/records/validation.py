@@ -37,13 +37,13 @@ def adapter(cls: type[Record]) -> TypeAdapter[Any]:
 
 def _adapter_for(
     cls: type[Record],
-    Field: Any = pydantic.Field,  # noqa: N803 - the names the annotations use
-    Strict: Any = pydantic.Strict,  # noqa: N803
-    AfterValidator: Any = pydantic.AfterValidator,  # noqa: N803
-    BeforeValidator: Any = pydantic.BeforeValidator,  # noqa: N803
-    StrictBool: Any = pydantic.StrictBool,  # noqa: N803
-    StrictInt: Any = pydantic.StrictInt,  # noqa: N803
-    Annotated: Any = Annotated,  # noqa: N803 - the aliases (`ConditionValue`) are read where a record names them
+    Field: Any = pydantic.Field,
+    Strict: Any = pydantic.Strict,
+    AfterValidator: Any = pydantic.AfterValidator,
+    BeforeValidator: Any = pydantic.BeforeValidator,
+    StrictBool: Any = pydantic.StrictBool,
+    StrictInt: Any = pydantic.StrictInt,
+    Annotated: Any = Annotated,
 ) -> TypeAdapter[Any]:
     """A new adapter of `cls`; its parameters are the namespace the records' annotations are read in."""
     return TypeAdapter(cls)

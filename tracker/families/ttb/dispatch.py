@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from tracker.engine.records.record import validate
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, count, signed_int
 from tracker.engine.records.model import located_error
+from tracker.engine.records.record import validate
 from tracker.engine.state import reset
 from tracker.families.ttb import answers, conditions, damage, effects, initiative, lifecycle, resume, roster
 from tracker.families.ttb.engine import TTBEngine, step

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from tracker.engine.records.record import validate
 from tracker.engine.language.verbs import table_for
+from tracker.engine.records.record import validate
 from tracker.families.seam import Capabilities, EncounterFile, OddsOption, RuleFamily
 from tracker.present.story.terms import StoryTerms
 

@@ -16,10 +16,10 @@ Decisions (README "Joining and leaving"):
 
 from __future__ import annotations
 
-from tracker.engine.records.record import copied
 from tracker.engine import rng
 from tracker.engine.arrivals import arrivals, depart
 from tracker.engine.language.commands import Command
+from tracker.engine.records.record import copied
 from tracker.families.ttb import initiative
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import deck

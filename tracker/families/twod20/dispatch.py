@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from tracker.engine.records.record import validate
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, count, signed_int
 from tracker.engine.language.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
 from tracker.engine.records.model import located_error
+from tracker.engine.records.record import validate
 from tracker.families.twod20 import actions, conditions, harm, order, pools, resume, roster, turns
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine

@@ -17,10 +17,10 @@ Decisions (README "Joining and leaving"):
 
 from __future__ import annotations
 
-from tracker.engine.records.record import copied
 from tracker.engine.arrivals import arrivals, depart
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
+from tracker.engine.records.record import copied
 from tracker.families.twod20 import order, pools
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.profiles import Profile
