@@ -152,8 +152,8 @@ def test_engagement_needs_an_enemy_able_to_attack() -> None:
 
 
 def test_allies_do_not_engage() -> None:
-    """RULES.md §2.9: engagement is with an *enemy*: `engage` of two allies is refused with the reason
-   , and the ally does not stop shooting."""
+    """RULES.md §2.9: engagement is with an *enemy*: `engage` of two allies is refused with the reason,
+    and the ally does not stop shooting."""
     s = duo(other_side="fatemaster")
     run(s, "start")
     err = refused(s, "engage Hero Other")

@@ -269,9 +269,9 @@ def fingerprint(record: Record) -> str | None:
     JSON encoder's C code in a few microseconds a combatant."""
     global _encode
     if _encode is None:
-        import json
+        from tracker.engine.records.jsontext import writer
 
-        _encode = json.JSONEncoder(default=_fingerprint_part, check_circular=False, separators=(",", ":")).encode
+        _encode = writer(_fingerprint_part)
     try:
         return _encode([type(record).__qualname__, *vars(record).values()])
     except (TypeError, ValueError):
@@ -351,11 +351,11 @@ def recall(key: str | None) -> Any:
     held = _memo.get(key)
     if held is None:
         return None
-    import json
+    from tracker.engine.records.jsontext import reader
 
     try:
-        return json.loads(held)
-    except ValueError:
+        return reader()(held)
+    except (ValueError, RecursionError):
         return None
 
 
@@ -364,11 +364,11 @@ def keep(key: str | None, data: Any) -> None:
     (None: skipped; so is data JSON cannot write, such as a TOML date)."""
     if key is None or _memo is None:
         return
-    import json
+    from tracker.engine.records.jsontext import writer
 
     try:
-        text = json.dumps(data, ensure_ascii=False, check_circular=False, allow_nan=False)
-    except (TypeError, ValueError):
+        text = writer()(data)
+    except (TypeError, ValueError, RecursionError):
         return
     _memo.put(key, text)
 
@@ -383,11 +383,11 @@ def remember(record: Record, data: Any) -> None:
 def _memo_key(cls: type[Record], data: Any) -> str | None:
     """What identifies one validation: the record class, the installed versions, and the document (None: not
     memoised)."""
-    import json  # here: a file read before is recalled by its bytes (`text_key`), and needs no JSON
+    from tracker.engine.records.jsontext import writer
 
     try:
-        document = json.dumps(data, sort_keys=cls.canonical_key, ensure_ascii=False, check_circular=False)
-    except (ValueError, TypeError):  # a value JSON cannot write (a TOML date): validate every time
+        document = writer(sort_keys=cls.canonical_key)(data)
+    except (ValueError, TypeError, RecursionError):  # a value JSON cannot write (a TOML date): validate every time
         return None
     digest = blake2b(document.encode("utf-8", "surrogatepass"), digest_size=20)
     digest.update(f"{MEMO_FORMAT}|{cls.__module__}.{cls.__qualname__}|{versions()}".encode())
