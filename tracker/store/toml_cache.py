@@ -162,7 +162,7 @@ class LiveWriter:
                 continue
             signature = _signature(value)
             if piece is None or signature is None or piece[0] != signature:
-                piece = (signature or b"", tomli_w.dumps(_nest((*path, key), value)), value)
+                piece = (signature or "", tomli_w.dumps(_nest((*path, key), value)), value)
                 if signature is not None:
                     kept[key] = piece
             else:

@@ -64,7 +64,7 @@ def reader() -> Callable[[str], Any]:
         import json
 
         return json.loads
-    scan = _json.make_scanner(_Reading())
+    scan = _json.make_scanner(_Reading())  # type: ignore[arg-type]  # it reads the settings off any object
 
     def read(text: str) -> Any:
         try:
