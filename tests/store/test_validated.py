@@ -412,3 +412,15 @@ def test_a_folder_owned_by_someone_else_is_not_used(tmp_path: Path, monkeypatch:
     link.symlink_to(folder)
     monkeypatch.undo()
     assert validated.safe_folder(folder) and not validated.safe_folder(link)
+
+
+def test_the_key_names_the_installed_versions() -> None:
+    """The memo is keyed by the installed tracker, pydantic and pydantic-core (as `importlib.metadata` reads
+    them) and Python, not by a scan of the package's modules."""
+    from importlib.metadata import version
+
+    for name in ("tracker", "pydantic", "pydantic-core"):
+        assert record.installed_version(name) == version(name)
+        assert f"{name.replace('-', '_')}={version(name)}" in record.versions()
+    assert sys.version in record.versions()
+    assert record.installed_version("no-such-distribution") == "?"
