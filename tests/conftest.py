@@ -12,6 +12,7 @@ import pytest
 
 from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Prompt
+from tracker.engine.records.record import dump
 from tracker.engine.state import LiveState
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
@@ -73,8 +74,8 @@ def assert_same_course(a: Session, b: Session, line: str) -> None:
         except Refusal as exc:
             outcomes.append(str(exc))
     assert outcomes[0] == outcomes[1], line
-    assert b.state.model_dump() == a.state.model_dump(), line
-    assert b.history.model_dump() == a.history.model_dump(), line
+    assert dump(b.state) == dump(a.state), line
+    assert dump(b.history) == dump(a.history), line
 
 
 # --- typed access to one family's rules and presentation, for tests that check them from the inside ----------

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from tracker.cli.main import main
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
 from tracker.store import files
@@ -218,7 +219,7 @@ def test_a_ttb_fate_deck_that_lost_a_card_is_refused(tmp_path: Path) -> None:
     """RULES.md §2.2.1: the Fate Deck, its discards and the table are the 54 cards once each; a lost card
     would leave a flip nothing to draw after a reshuffle."""
     text = played(DUEL, "initiative Sofia 13", "start")
-    first = Session(files.parse_text(text, "x")).rules.state.model_dump()["deck"][0]
+    first = dump(Session(files.parse_text(text, "x")).rules.state)["deck"][0]
     at = text.index("\ndeck = [\n")
     broken = text[:at] + text[at:].replace(f'    "{first}",\n', "", 1)
     with pytest.raises(files.FileInvalid, match=f"state: deck: .*missing {first}"):

@@ -12,6 +12,7 @@ from typing import NamedTuple
 import pytest
 
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.file import EncounterFile
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.registry import family_named, family_of
@@ -122,7 +123,7 @@ def test_the_registry_picks_the_family_the_file_names(case: Case) -> None:
     assert isinstance(s.family, RuleFamily)
     assert s.family is family_named(case.system) is family_of(s.setup)
     assert s.family.name == case.system
-    assert isinstance(s.family.validate_setup(parse_text(case.text, "x").model_dump()), EncounterFile)
+    assert isinstance(s.family.validate_setup(dump(parse_text(case.text, "x"))), EncounterFile)
 
 
 @CASES
@@ -155,11 +156,11 @@ def test_an_accepted_command_changes_the_state_and_enters_the_history(case: Case
 @pytest.mark.parametrize("line", ["damage Nobody 3", "add Thug no-such-condition", "frobnicate", "start"])
 def test_a_refused_command_leaves_the_state_and_the_history_as_they_were(case: Case, line: str) -> None:
     s = started(case)
-    state, history = s.state.model_dump(), s.history.model_dump()
+    state, history = dump(s.state), dump(s.history)
     with pytest.raises(Refusal):
         s.execute(line)
-    assert s.state.model_dump() == state
-    assert s.history.model_dump() == history
+    assert dump(s.state) == state
+    assert dump(s.history) == history
 
 
 @CASES
@@ -216,13 +217,13 @@ def test_the_player_view_hides_the_gm_only(case: Case) -> None:
 def test_undo_replays_to_an_equal_state(case: Case) -> None:
     s = started(case)
     s.execute(case.accepted[0])
-    expected = s.state.model_dump()
+    expected = dump(s.state)
     expected_json = s.rules.state_json()
     for line in case.accepted[1:]:
         s.execute(line)
     for _ in case.accepted[1:]:
         s.execute("undo")
-    assert s.state.model_dump() == expected
+    assert dump(s.state) == expected
     assert s.rules.state_json() == expected_json
     assert s.presenter.rules is s.rules  # the presentation follows the replayed rules
     for _ in case.accepted[1:]:
@@ -230,7 +231,7 @@ def test_undo_replays_to_an_equal_state(case: Case) -> None:
     replayed = case.session()
     for line in (*case.opening, *case.accepted):
         replayed.execute(line)
-    assert s.state.model_dump() == replayed.state.model_dump()
+    assert dump(s.state) == dump(replayed.state)
 
 
 @CASES

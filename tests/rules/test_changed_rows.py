@@ -8,6 +8,7 @@ full rebuild after every command of the demo scripts, drawn in any order with un
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 
 from tracker.engine.errors import Refusal
 from tracker.engine.records import record
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.ttb.present.presenter import TTBPresenter
 from tracker.families.ttb.records.state import Critical, Fighter
@@ -50,9 +52,9 @@ def test_kept_rows_and_saved_fighters_are_what_a_full_rebuild_gives(example: Pat
             continue
         kept = session.presenter.order()
         state = session.state
-        saved = state.saved_form({"fighters": keeper})
-        assert saved == state.model_dump(mode="json", exclude_none=True, exclude_defaults=True), line
-        assert list(saved) == list(state.model_dump(mode="json", exclude_none=True, exclude_defaults=True))
+        saved = record.saved_form(state, {"fighters": keeper})
+        assert saved == dump(state, mode="json", exclude_none=True, exclude_defaults=True), line
+        assert list(saved) == list(dump(state, mode="json", exclude_none=True, exclude_defaults=True))
         assert kept == rebuilt_order(session), line
 
 
@@ -180,16 +182,19 @@ def test_records_nested_deeper_are_fingerprinted_through_them() -> None:
     a change, and equal contents give equal fingerprints (whether made fast or by the deep walk)."""
     from tracker.engine.records.model import Strict
 
+    @dataclass(kw_only=True)
     class Inner(Strict):
         value: int
 
+    @dataclass(kw_only=True)
     class Middle(Strict):
         inner: Inner
-        tags: list[str] = []
+        tags: list[str] = field(default_factory=list)
 
+    @dataclass(kw_only=True)
     class Outer(Strict):
-        middles: list[Middle] = []
-        flat: list[Inner] = []
+        middles: list[Middle] = field(default_factory=list)
+        flat: list[Inner] = field(default_factory=list)
 
     one = Outer(middles=[Middle(inner=Inner(value=1))], flat=[Inner(value=2)])
     same = Outer(middles=[Middle(inner=Inner(value=1))], flat=[Inner(value=2)])
@@ -207,9 +212,11 @@ def test_a_member_of_another_class_with_the_same_values_is_dumped_anew() -> None
     """The fingerprint names the record's class: the same values under other fields are other data."""
     from tracker.engine.records.model import Strict
 
+    @dataclass(kw_only=True)
     class Left(Strict):
         a: int = 1
 
+    @dataclass(kw_only=True)
     class Right(Strict):
         b: int = 1
 

@@ -14,6 +14,7 @@ import pytest
 
 from tests.conftest import reloaded, run, session_from
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 
@@ -96,12 +97,12 @@ def fresh(text: str) -> Session:
 
 def refused(s: Session, line: str, match: str) -> Refusal:
     """A refused command is one line and changes neither the state nor the history."""
-    before, history = s.state.model_dump(), s.history.model_dump()
+    before, history = dump(s.state), dump(s.history)
     with pytest.raises(Refusal, match=match) as info:
         s.execute(line)
     assert "\n" not in str(info.value)
-    assert s.state.model_dump() == before
-    assert s.history.model_dump() == history
+    assert dump(s.state) == before
+    assert dump(s.history) == history
     return info.value
 
 
@@ -194,18 +195,18 @@ def test_leave_takes_it_out_of_the_order_and_keeps_it_in_the_json(text: str) -> 
 def test_join_and_leave_undo_and_redo_exactly(text: str) -> None:
     """CONTRACT.md §3 undo/redo: each steps back and forward with all its effects (history replay)."""
     s = begin(fresh(text))
-    before = s.state.model_dump()
+    before = dump(s.state)
     run(s, "join thug count=2")
-    joined = s.state.model_dump()
+    joined = dump(s.state)
     run(s, "leave 'Guild Thug 3'")
-    left = s.state.model_dump()
+    left = dump(s.state)
     run(s, "undo")
-    assert s.state.model_dump() == joined
+    assert dump(s.state) == joined
     run(s, "undo")
-    assert s.state.model_dump() == before
+    assert dump(s.state) == before
     assert names(s) == ["Sofia Ramos", "Guild Thug"]
     run(s, "redo", "redo")
-    assert s.state.model_dump() == left
+    assert dump(s.state) == left
 
 
 @FAMILIES
@@ -215,9 +216,9 @@ def test_save_and_reload_keep_joined_and_left_combatants(text: str) -> None:
     s = begin(run(fresh(text), "join thug count=2"))
     run(s, "leave 'Guild Thug 2'", "join Bill from=watchman")
     again = reloaded(s)
-    assert again.state.model_dump() == s.state.model_dump()
+    assert dump(again.state) == dump(s.state)
     assert state_json(again) == state_json(s)
-    assert [c["name"] for c in again.setup.model_dump()["combatants"]] == ["Sofia Ramos", "Guild Thug"]
+    assert [c["name"] for c in dump(again.setup)["combatants"]] == ["Sofia Ramos", "Guild Thug"]
     run(again, "undo")
     assert "Bill" not in names(again)
     assert entry(again, "Guild Thug 2")["left"] is True

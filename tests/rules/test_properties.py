@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import assert_same_course, reloaded, ttb, ttb_state
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.ttb.actions import ACTIONS
@@ -268,7 +269,7 @@ def check_invariants(session: Session) -> None:
 
 
 def snapshot(session: Session) -> tuple[dict[str, Any], dict[str, Any]]:
-    return ttb_state(session).model_dump(), session.history.model_dump()
+    return dump(ttb_state(session)), dump(session.history)
 
 
 def play(session: Session, line: str, check_undo: bool) -> bool:
@@ -287,7 +288,7 @@ def play(session: Session, line: str, check_undo: bool) -> bool:
     if check_undo and verb != "undo":
         after = snapshot(session)
         session.execute("undo")
-        assert ttb_state(session).model_dump() == before[0], f"undo after {line!r} is not the previous state"
+        assert dump(ttb_state(session)) == before[0], f"undo after {line!r} is not the previous state"
         session.execute("redo")
         assert snapshot(session) == after, f"redo after undoing {line!r} is not the state after it"
     return True
@@ -306,8 +307,8 @@ def test_random_commands_keep_the_invariants(session: Session, data: st.DataObje
         line = data.draw(command_lines(session, pace), label="command")
         play(session, line, check_undo=data.draw(st.booleans(), label="check undo"))
     again = reloaded(session)
-    assert ttb_state(again).model_dump() == ttb_state(session).model_dump()
-    assert again.history.model_dump() == session.history.model_dump()
+    assert dump(ttb_state(again)) == dump(ttb_state(session))
+    assert dump(again.history) == dump(session.history)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -318,8 +319,8 @@ def test_save_load_mid_fight_then_continue_identically(session: Session, data: s
     for _ in range(data.draw(st.integers(3, 20), label="before save")):
         play(session, data.draw(command_lines(session)), check_undo=False)
     copy = reloaded(session)
-    assert ttb_state(copy).model_dump() == ttb_state(session).model_dump()
-    assert copy.history.model_dump() == session.history.model_dump()
+    assert dump(ttb_state(copy)) == dump(ttb_state(session))
+    assert dump(copy.history) == dump(session.history)
     for _ in range(data.draw(st.integers(1, 10), label="after save")):
         assert_same_course(session, copy, data.draw(command_lines(session)))
 
@@ -328,14 +329,14 @@ def test_save_load_mid_fight_then_continue_identically(session: Session, data: s
 @given(session=sessions(), data=st.data())
 def test_undo_all_the_way_back_is_the_fresh_state(session: Session, data: st.DataObject) -> None:
     """Undoing every accepted command returns to the state before the first one; redo replays them all."""
-    fresh = ttb_state(session).model_dump()
+    fresh = dump(ttb_state(session))
     for _ in range(data.draw(st.integers(1, 25), label="steps")):
         play(session, data.draw(command_lines(session)), check_undo=False)
     final = snapshot(session)
     accepted = len(session.history.commands)
     for _ in range(accepted):
         session.execute("undo")
-    assert ttb_state(session).model_dump() == fresh
+    assert dump(ttb_state(session)) == fresh
     with pytest.raises(Refusal, match="nothing to undo"):
         session.execute("undo")
     for _ in range(accepted):

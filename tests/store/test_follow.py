@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from tests.rules import test_properties as ttb_props
 from tests.rules.twod20 import test_properties_2d20 as d20_props
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.file import EncounterFile
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
@@ -41,8 +42,8 @@ def as_json(setup: EncounterFile) -> str:
     return json.dumps(
         {
             "state": state_json(session),
-            "history": session.history.model_dump(mode="json"),
-            "file": setup.model_dump(mode="json"),
+            "history": dump(session.history, mode="json"),
+            "file": dump(setup, mode="json"),
             "written": setup.written,
             "sheets": setup.sheets,
             "text": encounter_text(session),

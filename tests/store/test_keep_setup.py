@@ -24,6 +24,7 @@ import pytest
 from tracker.cli.check import check_file
 from tracker.cli.common import DATA
 from tracker.cli.main import main
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text, keep_setup, load_session, session_from_text
@@ -65,8 +66,8 @@ def in_memory(text: str, lines: list[str]) -> Session:
 
 
 def assert_same_fight(a: Session, b: Session) -> None:
-    assert a.state.model_dump() == b.state.model_dump()
-    assert a.history.model_dump() == b.history.model_dump()
+    assert dump(a.state) == dump(b.state)
+    assert dump(a.history) == dump(b.history)
 
 
 def assert_kept(path: Path, setup: str) -> str:
@@ -249,7 +250,7 @@ def test_live_data_outside_its_tables_falls_back_to_writing_the_setup(
     session = in_memory(RICH, ["start", "next"])
     saved = encounter_text(session)
     live = saved[saved.index("\n[state]\n") : saved.index("\n[history]\n")]
-    history = session.history.model_dump(exclude_none=True)
+    history = dump(session.history, exclude_none=True)
     dotted = "".join(f"history.{key} = {json.dumps(value)}\n" for key, value in history.items())
     path = tmp_path / "mixed.toml"
     write_bytes(path, dotted + RICH + "\n" + live)

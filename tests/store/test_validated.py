@@ -1,4 +1,4 @@
-"""Validated documents are remembered on disk (tracker.store.validated, for start-up speed).
+"""Validated documents are remembered on disk, as JSON data (tracker.store.validated: start-up speed).
 
 What must hold: a remembered load is the same encounter a fresh validation gives; a file with problems is
 never remembered (pydantic reports them every time); a damaged entry, another version of the rules' code or a
@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tracker.engine.records import record
+from tracker.engine.records.record import dump, validate
 from tracker.families.session import Session
 from tracker.store import files, validated
 from tracker.store.save import encounter_text
@@ -40,7 +41,7 @@ def memo(tmp_path: Path) -> Iterator[Path]:
 
 
 def _entries(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*.pickle")) if folder.exists() else []
+    return sorted(folder.glob("*.json")) if folder.exists() else []
 
 
 @pytest.mark.parametrize("path", ENCOUNTERS, ids=lambda p: p.name)
@@ -74,7 +75,7 @@ def test_a_damaged_entry_is_a_miss_not_a_wrong_answer(memo: Path) -> None:
     text = path.read_text(encoding="utf-8")
     fresh = files.parse_text(text, str(path))
     for entry in _entries(memo):
-        entry.write_bytes(b"not a pickle")
+        entry.write_bytes(b"not JSON")
     assert files.parse_text(text, str(path)) == fresh
     key = record.text_key("encounter", text, os.path.abspath(path.parent))
     assert key is not None
@@ -86,7 +87,7 @@ def test_another_version_of_the_rules_code_does_not_read_the_entry(memo: Path, m
     path = ROOT / "examples" / "duel.toml"
     files.parse_text(path.read_text(encoding="utf-8"), str(path))
     before = _entries(memo)
-    monkeypatch.setattr(record, "_stamp", "an edited rules package")
+    monkeypatch.setattr(record, "_versions", "another installed version")
     files.parse_text(path.read_text(encoding="utf-8"), str(path))
     assert len(_entries(memo)) == 2 * len(before)
 
@@ -102,10 +103,10 @@ def test_the_folder_keeps_at_most_its_limit(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(validated, "MAX_ENTRIES", 10)
     memo = validated.FolderMemo(tmp_path)
     for n in range(25):
-        memo.put(f"{n:040x}", b"x")
-    kept = list(tmp_path.glob("*.pickle"))
+        memo.put(f"{n:040x}", "x")
+    kept = list(tmp_path.glob("*.json"))
     assert 5 <= len(kept) <= 10
-    assert memo.get(f"{24:040x}") == b"x"
+    assert memo.get(f"{24:040x}") == "x"
 
 
 def test_the_cache_folder_follows_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,8 +145,8 @@ def test_the_live_tables_remembered_at_a_save_are_what_validating_them_gives(pat
     for line in steps:
         session.execute(line)
         doc = live_document(session)
-        assert type(session.state).model_validate(doc["state"]) == session.state, line
-        assert History.model_validate(doc["history"]) == session.history, line
+        assert validate(type(session.state), doc["state"]) == session.state, line
+        assert validate(History, doc["history"]) == session.history, line
 
 
 def test_a_key_does_not_depend_on_how_the_document_was_built() -> None:
@@ -218,7 +219,7 @@ def test_a_file_opened_again_does_not_load_pydantic(tmp_path: Path) -> None:
     assert first_state == second_state
 
 
-# --- a file read before is recalled by its text (for the first frame) ----------------------------
+# --- a file read before is recalled by its text (the first frame) ------------------------------------------
 
 
 def _campaign(folder: Path) -> Path:
@@ -277,7 +278,7 @@ def test_an_expansion_is_recalled_only_while_its_party_and_bestiary_are_unchange
     party.write_text(party.read_text(encoding="utf-8").replace("wounds = 8", "wounds = 9", 1), encoding="utf-8")
     edited = files.parse_text(text, str(path))
     assert edited != first
-    sofia = next(c for c in edited.model_dump()["combatants"] if c["name"] == "Sofia Ramos")
+    sofia = next(c for c in dump(edited)["combatants"] if c["name"] == "Sofia Ramos")
     assert sofia["wounds"] == 9
     (tmp_path / "bestiary" / "docks.toml").unlink()
     with pytest.raises(files.FileInvalid, match="no such bestiary file"):
@@ -291,9 +292,7 @@ def test_the_same_text_in_another_folder_reads_that_folders_files(tmp_path: Path
     party = tmp_path / "b" / "campaign" / "party.toml"
     party.write_text(party.read_text(encoding="utf-8").replace("Sofia Ramos", "Sofia Reyes"), encoding="utf-8")
     text = here.read_text(encoding="utf-8")
-    names = [
-        [c["name"] for c in files.parse_text(text, str(where)).model_dump()["combatants"]] for where in (here, there)
-    ]
+    names = [[c["name"] for c in dump(files.parse_text(text, str(where)))["combatants"]] for where in (here, there)]
     assert "Sofia Ramos" in names[0] and "Sofia Reyes" in names[1]
 
 
@@ -309,22 +308,22 @@ def test_a_relative_path_reads_the_files_beside_it_from_any_working_folder(
     seen = []
     for folder in (here.parent, there.parent, here.parent, there.parent):
         monkeypatch.chdir(folder)
-        seen.append("Sofia Ramos" in [c["name"] for c in files.parse_text(text, here.name).model_dump()["combatants"]])
+        seen.append("Sofia Ramos" in [c["name"] for c in dump(files.parse_text(text, here.name))["combatants"]])
     assert seen == [True, False, True, False]
 
 
 def test_another_version_of_the_code_does_not_recall_a_text(memo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = (ROOT / "examples" / "duel.toml").read_text(encoding="utf-8")
     key = record.text_key("encounter", text, "/somewhere")
-    monkeypatch.setattr(record, "_stamp", "an edited tracker")
+    monkeypatch.setattr(record, "_versions", "another installed version")
     assert record.text_key("encounter", text, "/somewhere") != key
     assert record.text_key("encounter", text, "/elsewhere") != record.text_key("encounter", text, "/somewhere")
     assert record.text_key("theme", text, "/somewhere") != record.text_key("encounter", text, "/somewhere")
 
 
 def test_a_saved_state_is_resumed_once_per_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A load checks a saved ``[state]`` by resuming it; the session opened from the file plays on with those
-    rules instead of resuming (and validating) the state a second time. With the memo on, a text read
+    """A load checks a saved ``[state]`` by resuming it; the session opened from the file plays on with that
+    engine instead of resuming (and validating) the state a second time. With the memo on, a text read
     before is not checked again: its session resumes it, once."""
     from tracker.families.file import EncounterFile
     from tracker.families.rules import FamilyRules
@@ -353,4 +352,77 @@ def test_a_saved_state_is_resumed_once_per_load(tmp_path: Path, monkeypatch: pyt
             record.use_memo(None)
         assert len(resumed) == 1, memo_folder
         assert loaded.history.commands == ["start", "next"]
-        assert loaded.state.model_dump() == session.state.model_dump()
+        assert dump(loaded.state) == dump(session.state)
+
+
+# --- what the memo holds, and where ------------------------------------------------------------------------
+
+
+def test_an_entry_is_json_data_and_the_memo_never_pickles(memo: Path) -> None:
+    path = ROOT / "examples" / "skirmish_srd.toml"
+    text = path.read_text(encoding="utf-8")
+    first = files.parse_text(text, str(path))
+    entries = _entries(memo)
+    assert entries
+    for entry in entries:
+        data = json.loads(entry.read_text(encoding="utf-8"))  # plain JSON: nothing to execute
+        assert isinstance(data, dict)
+    assert any(json.loads(e.read_text(encoding="utf-8")).get("setup") == dump(first, mode="json") for e in entries)
+    for module in ("tracker/engine/records/record.py", "tracker/store/validated.py", "tracker/store/files.py"):
+        source = (ROOT / module).read_text(encoding="utf-8")
+        assert "pickle" not in source and "marshal" not in source, module
+
+
+def test_a_changed_byte_misses(memo: Path) -> None:
+    path = ROOT / "examples" / "duel.toml"
+    text = path.read_text(encoding="utf-8")
+    files.parse_text(text, str(path))
+    here = os.path.abspath(path.parent)
+    key = record.text_key("encounter", text, here)
+    changed = record.text_key("encounter", text.replace("\n", "\n ", 1), here)
+    assert record.recall(key) is not None
+    assert changed != key and record.recall(changed) is None
+
+
+def test_a_folder_others_may_write_to_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo is used only in a folder of the user's own that no one else may write to; otherwise nothing
+    is remembered, and nothing is said."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("TRACKER_CACHE_DIR", str(folder))
+    monkeypatch.delenv("TRACKER_NO_CACHE", raising=False)
+    try:
+        validated.remember_validations()
+        assert isinstance(record._memo, validated.FolderMemo)  # made for the user alone
+        assert (folder.stat().st_mode & 0o077) == 0
+        for mode in (0o770, 0o707, 0o777, 0o720):
+            folder.chmod(mode)
+            validated.remember_validations()
+            assert record._memo is None, oct(mode)
+        folder.chmod(0o755)  # others may read, not write
+        validated.remember_validations()
+        assert record._memo is not None
+    finally:
+        record.use_memo(None)
+
+
+def test_a_folder_owned_by_someone_else_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setattr(os, "getuid", lambda: os.stat(folder).st_uid + 1)
+    assert not validated.safe_folder(folder)
+    link = tmp_path / "link"
+    link.symlink_to(folder)
+    monkeypatch.undo()
+    assert validated.safe_folder(folder) and not validated.safe_folder(link)
+
+
+def test_the_key_names_the_installed_versions() -> None:
+    """The memo is keyed by the installed tracker, pydantic and pydantic-core (as `importlib.metadata` reads
+    them) and Python, not by a scan of the package's modules."""
+    from importlib.metadata import version
+
+    for name in ("tracker", "pydantic", "pydantic-core"):
+        assert record.installed_version(name) == version(name)
+        assert f"{name.replace('-', '_')}={version(name)}" in record.versions()
+    assert sys.version in record.versions()
+    assert record.installed_version("no-such-distribution") == "?"

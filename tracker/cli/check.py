@@ -18,6 +18,7 @@ import sys
 from dataclasses import dataclass, field
 
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import copied
 from tracker.families.session import Session
 from tracker.store.campaign.sheets import check_include
 from tracker.store.files import FileInvalid, Problem, parse_located, read_text, warnings_of
@@ -75,7 +76,7 @@ def check_file(path: str) -> Report:
         except Refusal as exc:
             line, col = pos.find(("history", "commands"))
             problems.append(Problem(line, col, str(exc)))
-    fresh = setup.model_copy(update={"state": None, "history": None})
+    fresh = copied(setup, state=None, history=None)
     scratch = Session(fresh, seed=setup.encounter.seed if setup.encounter.seed is not None else 1)
     for n, step in enumerate(setup.demo):
         try:

@@ -7,6 +7,7 @@ import time
 
 from tracker.cli.common import builtin_demo_text
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import copied
 
 
 def cmd_demo(path: str | None, delay: float, seed: int | None) -> int:
@@ -18,7 +19,7 @@ def cmd_demo(path: str | None, delay: float, seed: int | None) -> int:
     if not setup.demo:
         print(f"tracker: {path} has no [[demo]] steps", file=sys.stderr)
         return 1
-    session = Session(setup.model_copy(update={"state": None, "history": None}), seed=seed)
+    session = Session(copied(setup, state=None, history=None), seed=seed)
     print(f"== {setup.encounter.name} ==")
     for n, demo_step in enumerate(setup.demo, 1):
         if demo_step.say:

@@ -7,10 +7,10 @@ split again.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from tracker.engine.records.model import Strict
-from tracker.engine.records.record import model_validator
 
 #: Most recent entries kept in the live state; older ones are dropped (deterministically, so a replay
 #: keeps the same ones). ``LiveState.logged`` still counts every entry ever written.
@@ -29,6 +29,7 @@ def _kind_of(text: str) -> LogKind:
     return "prompt" if text.startswith(PROMPT_MARK) else "event"
 
 
+@dataclass(kw_only=True)
 class LogEntry(Strict):
     """A log entry: the round, whose turn it was (None between turns), its kind, and the text.
 
@@ -51,9 +52,8 @@ class LogEntry(Strict):
     #: As written; a prompt's text keeps its leading ``"? "``.
     text: str
 
-    @model_validator(mode="before")
     @classmethod
-    def _from_saved(cls, data: Any) -> Any:
+    def read(cls, data: Any) -> Any:
         """Read the saved string form and the list form."""
         if isinstance(data, str):
             round_no, actor, text = data.split("|", 2)
@@ -65,7 +65,7 @@ class LogEntry(Strict):
             return {"round": round_no, "actor": actor or None, "kind": kind, "text": text}
         return data
 
-    def dump(self, options: tuple[bool, bool, bool], exclude: frozenset[str] = frozenset()) -> str | list[int | str]:
+    def as_data(self) -> str | list[int | str]:
         """Saved as the compact string (or the list form when the string cannot carry the entry)."""
         actor = self.actor or ""
         if "|" in actor or self.kind != _kind_of(self.text):

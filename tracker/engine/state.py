@@ -11,17 +11,19 @@ validates them once when it reads ``[state]``.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from tracker.engine.log import LogEntry
 from tracker.engine.records.model import Loc, Located, Prompt, Strict
-from tracker.engine.records.record import Field, Record
+from tracker.engine.records.record import Record, default_of
 
 #: The family's live record of one combatant (`ttb.state.Fighter`, `twod20.state.Fighter`). Covariant,
 #: so either family's state is a `LiveState[object]` where the seam speaks of any family's state.
 FighterT = TypeVar("FighterT", covariant=True)
 
 
+@dataclass(kw_only=True)
 class LiveState(Strict, Generic[FighterT]):
     """The live state of one encounter, whichever rules run it; it satisfies `rng.Seeded`."""
 
@@ -37,16 +39,16 @@ class LiveState(Strict, Generic[FighterT]):
     #: Whose turn is open, if anyone's.
     active: str | None = None
     #: The family's turn order (TTB: this round's initiative; 2d20: turns taken this round).
-    order: list[str] = Field(default_factory=list)
+    order: list[str] = field(default_factory=list)
     fighters: dict[str, FighterT]
     #: The sheets of combatants that joined mid-fight (``join``, CONTRACT.md §2: they live in the state, not
     #: in the setup), in the order they came; each family narrows the type to its own ``[[combatants]]`` entry.
-    joined: list[Any] = Field(default_factory=list)
+    joined: list[Any] = field(default_factory=list)
     #: Combatants that left the fight (``leave``): kept with their record, out of the order, not targetable.
-    left: list[str] = Field(default_factory=list)
+    left: list[str] = field(default_factory=list)
     #: The one question waiting for the table; every other command is refused until it is answered.
     prompt: Prompt | None = None
-    log: list[LogEntry] = Field(default_factory=list)
+    log: list[LogEntry] = field(default_factory=list)
     #: Log entries ever written (the stored log keeps only the latest); lets a screen append only new ones.
     logged: int = 0
 
@@ -58,7 +60,7 @@ def reset(record: Record, *fields: str) -> None:
     cleared value the one the model declares, instead of a second copy of it in the rule.
     """
     for name in fields:
-        setattr(record, name, record.default_of(name))
+        setattr(record, name, default_of(type(record), name))
 
 
 def name_problems(st: LiveState[object], names: Collection[str]) -> list[Located]:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tracker.engine.records.model import History
-from tracker.engine.records.record import Invalid
+from tracker.engine.records.record import Invalid, copied, validate
 from tracker.families.file import EncounterFile
 from tracker.families.registry import family_named
 
@@ -46,9 +46,9 @@ def validate_document(data: Mapping[str, object]) -> EncounterFile:
         )
     if data.get("history") is not None:
         try:
-            history = History.model_validate(data["history"])
+            history = validate(History, data["history"])
         except Invalid as exc:
             errors += [{**e, "loc": ("history", *e["loc"])} for e in exc.errors()]
     if errors or setup is None:
         raise Invalid("encounter", errors)
-    return setup.model_copy(update={"state": live_state, "history": history})
+    return copied(setup, state=live_state, history=history)

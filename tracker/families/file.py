@@ -7,10 +7,12 @@ its rules or its presentation.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from tracker.engine.records.model import DemoStep, EncounterInfo, History, Located, Sheets, Strict
-from tracker.engine.records.record import Field
 
 
+@dataclass(kw_only=True)
 class EncounterFile(Strict):
     """Base of both families' file models: what the session and the store use of any encounter file.
 
@@ -21,15 +23,15 @@ class EncounterFile(Strict):
     """
 
     encounter: EncounterInfo
-    demo: list[DemoStep] = Field(default_factory=list)
+    demo: list[DemoStep] = field(default_factory=list)
     #: The live ``[state]``, validated by the family when an engine resumes it.
     state: dict[str, object] | None = None
     history: History | None = None
     #: The setup tables as the GM wrote them, when the loader expanded them (stat blocks, ``count``, the
     #: party, CONTRACT.md §2.1): saves write these back, never the expanded combatants. None otherwise.
-    _written: dict[str, object] | None = None
+    _written: dict[str, object] | None = field(default=None, init=False, repr=False, compare=False)
     #: The expanded sheets themselves, for a new fight's ``[history]`` (`History.sheets`). None otherwise.
-    _sheets: Sheets | None = None
+    _sheets: Sheets | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def written(self) -> dict[str, object] | None:

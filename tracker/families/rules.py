@@ -21,6 +21,7 @@ from tracker.engine.catalogue import ConditionNote
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import ArgKind, Command
 from tracker.engine.records.model import Located, Strict, located_error
+from tracker.engine.records.record import validate
 from tracker.engine.state import LiveState
 from tracker.families.values import Carried, JSONObject, JSONValue
 from tracker.present.view import ActionChoice
@@ -39,7 +40,7 @@ def saved_or_fresh(
     names): a state that disagrees fails as a wrong type does, each problem at its key."""
     if state is None:
         return fresh()
-    st = model.model_validate(state)
+    st = validate(model, state)
     found = problems(st)
     if found:
         raise located_error("state", found, state)

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from tracker.engine.language.commands import VerbTable
+from tracker.engine.records.record import validate
 from tracker.families.file import EncounterFile
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
@@ -61,7 +62,7 @@ class RuleFamily(ABC):
 
     def validate_setup(self, data: Mapping[str, object]) -> EncounterFile:
         """The file's setup as this family's model (pydantic ValidationError when it is wrong)."""
-        return self.parts().file.model_validate(data)
+        return validate(self.parts().file, data)
 
     def open(self, setup: EncounterFile, state: Mapping[str, object] | None, seed: int) -> FamilyRules:
         """The encounter's rules: fresh from `setup` when `state` is None, else over a saved ``[state]``

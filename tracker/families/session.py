@@ -14,6 +14,7 @@ from __future__ import annotations
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
 from tracker.engine.records.model import History
+from tracker.engine.records.record import copied
 from tracker.engine.state import LiveState
 from tracker.families.file import EncounterFile
 from tracker.families.presenter import FamilyPresenter
@@ -28,14 +29,14 @@ class Session:
     def __init__(self, setup: EncounterFile, seed: int | None = None, rules: FamilyRules | None = None) -> None:
         """`rules`: ones already resumed over `setup`'s saved ``[state]`` (the store's load checks that state
         by resuming it, and hands those rules over rather than have the state validated a second time)."""
-        self.setup: EncounterFile = setup.model_copy(update={"state": None, "history": None})
+        self.setup: EncounterFile = copied(setup, state=None, history=None)
         self.family: RuleFamily = family_of(setup)
         self.history: History
         self.rules: FamilyRules
         self._presenter: FamilyPresenter[FamilyRules] | None = None
         if setup.state is not None and setup.history is not None:
             self.rules = rules if rules is not None else self.family.resume(self.setup, setup.state)
-            self.history = setup.history.model_copy(deep=True)
+            self.history = copied(setup.history, deep=True)
             if seed is not None and seed != self.rules.state.seed:
                 self.execute(f"seed {seed}")
         else:

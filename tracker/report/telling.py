@@ -24,6 +24,7 @@ from dataclasses import replace
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
 from tracker.engine.log import LogEntry
+from tracker.engine.records.record import copied
 from tracker.families.file import EncounterFile
 from tracker.families.session import Session
 from tracker.present.story.events import (
@@ -77,7 +78,7 @@ class Teller:
     """Replays commands on a fresh session from `setup` and `seed`, and remembers what each one did."""
 
     def __init__(self, setup: EncounterFile, seed: int) -> None:
-        self.setup = setup.model_copy(update={"state": None, "history": None})
+        self.setup = copied(setup, state=None, history=None)
         self.seed = seed
         self.session = Session(self.setup, seed=seed)
         self.terms = self.session.presenter.story
@@ -300,7 +301,7 @@ class Teller:
 def follow(teller: Teller | None, setup: EncounterFile, seed: int, lines: Sequence[str]) -> Teller:
     """A teller that has told `lines`: `teller` fed only the new ones when `lines` extends what it told
     from the same setup and seed, else a new one (after an undo, or for another file)."""
-    bare = setup.model_copy(update={"state": None, "history": None})
+    bare = copied(setup, state=None, history=None)
     told = teller.lines if teller is not None else []
     if teller is None or teller.seed != seed or teller.setup != bare or list(lines[: len(told)]) != told:
         teller = Teller(setup, seed)

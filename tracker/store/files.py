@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tracker.engine.records import record
-from tracker.engine.records.record import Invalid
+from tracker.engine.records.record import Invalid, copied
 from tracker.families.encounter import EncounterFile, validate_document
 from tracker.store.reading import MAX_FILE_BYTES as MAX_FILE_BYTES
 from tracker.store.reading import FileInvalid as FileInvalid
@@ -55,7 +55,7 @@ def _resumed(setup: EncounterFile, text: str) -> tuple[list[Problem], FamilyRule
         from tracker.families.registry import family_of
 
         # On the setup as a session holds it (`Session`: no live tables), so the session can take the rules.
-        played = setup.model_copy(update={"state": None, "history": None})
+        played = copied(setup, state=None, history=None)
         rules = family_of(setup).resume(played, setup.state)
     except Invalid as exc:
         return [
@@ -94,7 +94,7 @@ def open_text(text: str, path: str, folder: Path | None = None) -> tuple[Encount
         return found, None
     parsed = parse_parts(text, path, folder)
     if here is not None:  # the other files by the paths they were read at, whatever the working folder then
-        record.keep(key, (parsed.setup, tuple((os.path.join(here, name), read) for name, read in parsed.read)))
+        record.keep(key, _entry(parsed.setup, [(os.path.join(here, name), read) for name, read in parsed.read]))
     return parsed.setup, parsed.rules
 
 
@@ -106,17 +106,44 @@ def _working_folder() -> str | None:
         return None
 
 
+def _entry(setup: EncounterFile, read: list[tuple[str, str]]) -> dict[str, Any]:
+    """A memo entry for `open_text`: the validated encounter as data with its class (its family's file record),
+    the GM's setup tables and the sheets when it was expanded from other files, and those files' texts."""
+    return {
+        "class": [type(setup).__module__, type(setup).__qualname__],
+        "setup": record.dump(setup, mode="json"),
+        "written": setup.written,
+        "sheets": setup.sheets,
+        "read": read,
+    }
+
+
+def _file_class(module: str, name: str) -> type[EncounterFile]:
+    """The family's file record a memo entry names (one of the tracker's families', or ValueError)."""
+    import importlib
+
+    if not module.startswith("tracker.families."):
+        raise ValueError(module)
+    cls = getattr(importlib.import_module(module), name)
+    if not (isinstance(cls, type) and issubclass(cls, EncounterFile)):
+        raise ValueError(name)
+    return cls
+
+
 def _recalled(entry: object) -> EncounterFile | None:
-    """The encounter of a memo entry (`open_text`), when it is one and the other files it read are unchanged."""
-    if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], EncounterFile)):
+    """The encounter of a memo entry (`open_text`), when it is one and the other files it read are unchanged;
+    rebuilt from its data without validating it again."""
+    if not isinstance(entry, dict):
         return None
-    setup: EncounterFile = entry[0]
-    for name, text in entry[1]:
-        try:
+    try:
+        for name, text in entry["read"]:
             if read_capped(name) != text:
                 return None
-        except (OSError, FileInvalid):
-            return None
+        setup = record.rebuild(_file_class(*entry["class"]), entry["setup"])
+        if entry["written"] is not None:
+            setup.keep_written(entry["written"], entry["sheets"])
+    except (OSError, FileInvalid, KeyError, TypeError, ValueError, AttributeError):
+        return None
     return setup
 
 

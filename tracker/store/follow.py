@@ -37,13 +37,14 @@ from pathlib import Path
 from typing import Any
 
 from tracker.engine.records.model import History, Strict
-from tracker.engine.records.record import Invalid
+from tracker.engine.records.record import Invalid, copied, validate
 from tracker.families.file import EncounterFile
 from tracker.store import files
 from tracker.store.campaign.blocks import uses_other_files
 from tracker.store.setup_text import split_setup
 
 
+@dataclass(kw_only=True)
 class _Live(Strict):
     """The live tables as `EncounterFile` types them: the state a table (the family checks it when it
     resumes), the history a `History`; any other table is an unknown key (`Strict`)."""
@@ -96,7 +97,7 @@ def _keep(parsed: files.Parsed, text: str) -> _Kept | None:
     split = split_setup(text)
     if split.setup is None:
         return None
-    setup = parsed.setup.model_copy(update={"state": None, "history": None})
+    setup = copied(parsed.setup, state=None, history=None)
     return _Kept(split.setup, setup, {"combatants": parsed.grown.get("combatants")}, sheets)
 
 
@@ -115,10 +116,10 @@ def _resume(kept: _Kept, text: str) -> EncounterFile | None:
     if (history.get("sheets") if isinstance(history, dict) else None) != kept.sheets:
         return None
     try:
-        parts = _Live.model_validate(live)  # any table but [state] and [history] is an error here
+        parts = validate(_Live, live)  # any table but [state] and [history] is an error here
     except Invalid:
         return None
-    setup = kept.setup.model_copy(update={"state": parts.state, "history": parts.history})
+    setup = copied(kept.setup, state=parts.state, history=parts.history)
     if files.unsaved_combatants(kept.people, setup.state) or files.live_problems(setup, text):
         return None
     return setup

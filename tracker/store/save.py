@@ -37,6 +37,7 @@ from typing import Any
 import tomli_w
 
 from tracker.engine.records import record
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.store.opening import SETUP_TEXTS, SetupText, keep_setup, load_session, session_from_text
 from tracker.store.setup_text import LIVE_TABLES, split_setup
@@ -107,9 +108,9 @@ def setup_document(session: Session) -> dict[str, Any]:
     if setup.written is not None:
         # Expanded from stat blocks, counts or a party (CONTRACT.md §2.1): the GM's own tables, not the expansion.
         return dict(setup.written)
-    doc = setup.model_dump(mode="json", exclude_none=True, exclude_defaults=True, exclude=set(LIVE_TABLES))
+    doc = dump(setup, mode="json", exclude_none=True, exclude_defaults=True, exclude=set(LIVE_TABLES))
     # The header keeps its defaults (player_view …), so the file says which rules run it.
-    doc["encounter"] = setup.encounter.model_dump(mode="json", exclude_none=True)
+    doc["encounter"] = dump(setup.encounter, mode="json", exclude_none=True)
     return {key: doc[key] for key in sorted(doc, key=lambda k: SETUP_ORDER.index(k) if k in SETUP_ORDER else 99)}
 
 
@@ -120,11 +121,11 @@ def live_document(session: Session, fighters: record.SavedMembers | None = None)
     return {
         # Defaults are left out: a smaller file is a faster durable save, and loading restores them.
         "state": (
-            state.saved_form({"fighters": fighters})
+            record.saved_form(state, {"fighters": fighters})
             if fighters is not None
-            else state.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+            else dump(state, mode="json", exclude_none=True, exclude_defaults=True)
         ),
-        "history": session.history.model_dump(mode="json", exclude_none=True),
+        "history": dump(session.history, mode="json", exclude_none=True),
     }
 
 
@@ -132,7 +133,7 @@ def remember_live(session: Session) -> None:
     """Remember that the live tables just saved validate to the session's state and history
     (`tracker.store.validated`), so the next open of the file skips validating them. Called after a save
     by the commands that end there (`tracker exec --save`, the GM screen on leaving), not on every command:
-    it costs a pickle of the state."""
+    it costs a JSON dump of the state."""
     doc = live_document(session)
     record.remember(session.state, doc["state"])
     record.remember(session.history, doc["history"])

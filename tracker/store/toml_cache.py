@@ -22,14 +22,15 @@ and asks tomli_w itself, through its public `dumps`, for the text of each piece:
 
 **Unchanged means the same value of the same types.** Python's ``==`` holds ``1 == True == 1.0``,
 which TOML writes differently (``1``, ``true``, ``1.0``): a condition going from ``true`` to ``1``
-must change the file. So a piece's value is compared by its `marshal` bytes, which keep each value's
-type (and the order of a table's keys, which the text follows) and cost a fraction of writing TOML.
+must change the file. So a piece's value is compared by its JSON text, which keeps each value's type
+(``1``, ``true``, ``1.0``) and the order of a table's keys (which the text follows), and costs a fraction of
+writing TOML.
 """
 
 from __future__ import annotations
 
 import functools
-import marshal
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -82,11 +83,15 @@ def _is_table(value: Any) -> bool:
     return type(value) is dict or isinstance(value, Mapping)
 
 
-def _signature(value: Any) -> bytes | None:
-    """The value's bytes with its types (None: a value marshal cannot write, never taken as unchanged)."""
+_encode = json.JSONEncoder(check_circular=False, separators=(",", ":")).encode
+
+
+def _signature(value: Any) -> str | None:
+    """The value as text that keeps its types (None: a value JSON cannot write, such as a TOML date, which is
+    never taken as unchanged)."""
     try:
-        return marshal.dumps(value)
-    except ValueError:
+        return _encode(value)
+    except (TypeError, ValueError):
         return None
 
 
@@ -95,11 +100,11 @@ class LiveWriter:
 
     def __init__(self) -> None:
         #: Arrays of tables: signature and text, by path.
-        self._pieces: dict[Path, tuple[bytes, str]] = {}
+        self._pieces: dict[Path, tuple[str, str]] = {}
         #: Members of each collection (by the collection's path): signature, text and the value written, by key.
-        self._members: dict[Path, dict[str, tuple[bytes, str, Any]]] = {}
+        self._members: dict[Path, dict[str, tuple[str, str, Any]]] = {}
         #: Plain keys' lines by path ("" for a key whose value tomli_w writes as an array of tables).
-        self._lines: dict[Path, tuple[bytes, str]] = {}
+        self._lines: dict[Path, tuple[str, str]] = {}
         #: The text of each string in an array of strings, by the array's path (only the strings it holds now).
         self._strings: dict[Path, dict[str, str]] = {}
 
@@ -157,7 +162,7 @@ class LiveWriter:
                 continue
             signature = _signature(value)
             if piece is None or signature is None or piece[0] != signature:
-                piece = (signature or b"", tomli_w.dumps(_nest((*path, key), value)), value)
+                piece = (signature or "", tomli_w.dumps(_nest((*path, key), value)), value)
                 if signature is not None:
                     kept[key] = piece
             else:

@@ -1,11 +1,15 @@
-"""Validated documents remembered on disk, so a file opened again is not validated again (issue 12).
+"""Validated documents remembered on disk, so a file opened again is not validated again.
 
-Validating an encounter with pydantic costs more than everything else `tracker exec` does (pydantic's
-import and the schema of some thirty models: ~80 ms), and a table opens the same file over and over. So the
-records a document validated to are kept, pickled, in the user's cache folder, under a key made of the
-document itself, the record class and the rules' code (`tracker.engine.records.record`): the same bytes under the
-same code give the same records, and anything else is validated afresh. Only successes are kept, so every
-problem a file has is always found and reported by pydantic.
+Validating an encounter with pydantic costs more than everything else `tracker exec` does (pydantic's import
+and the schemas of some thirty records), and a table opens the same file over and over. So what a document
+validated to is kept, as JSON data, in the user's cache folder, under a key made of the document itself,
+the record class and the installed versions (`tracker.engine.records.record`): the same bytes under the
+same versions give the same records, which are rebuilt from the data without pydantic. Only successes are
+kept, so every problem a file has is always found and reported by pydantic.
+
+The entries are data, never code or objects: nothing read from the folder is executed. Even so the folder
+is used only when it is the user's own and no one else may write in it (not group- or world-writable):
+otherwise nothing is remembered, silently.
 
 The folder is ``$TRACKER_CACHE_DIR`` when set, else the platform's cache folder for "tracker" (platformdirs);
 ``TRACKER_NO_CACHE=1`` turns remembering off. The cache is a cache: an entry that cannot be read is a miss,
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -25,9 +30,29 @@ from tracker.engine.records import record
 #: kilobytes each: a season of encounters fits many times over).
 MAX_ENTRIES = 400
 
+#: The extension of an entry: JSON text.
+SUFFIX = ".json"
+
+
+def safe_folder(folder: Path) -> bool:
+    """Whether `folder` may hold the memo: it is a folder (not a link to one) owned by this user, which
+    neither its group nor anyone else may write to. A folder that does not exist yet is made so."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode):
+        return False
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and st.st_uid != getuid():
+        return False
+    return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
 
 class FolderMemo:
-    """A `tracker.engine.records.record.ValidationMemo` over one folder: a file per entry, written atomically."""
+    """A `tracker.engine.records.record.ValidationMemo` over one folder: a JSON file per entry, written
+    atomically."""
 
     def __init__(self, folder: Path, write: bool = True) -> None:
         self.folder = folder
@@ -35,22 +60,22 @@ class FolderMemo:
         #: document no one will open again, not worth a file each.
         self.write = write
 
-    def get(self, key: str) -> bytes | None:
+    def get(self, key: str) -> str | None:
         try:
-            return (self.folder / f"{key}.pickle").read_bytes()
-        except OSError:
+            return (self.folder / f"{key}{SUFFIX}").read_text(encoding="utf-8")
+        except (OSError, ValueError):
             return None
 
-    def put(self, key: str, value: bytes) -> None:
+    def put(self, key: str, value: str) -> None:
         if not self.write:
             return
         with contextlib.suppress(OSError):
             self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
             try:
-                with os.fdopen(fd, "wb") as out:
+                with os.fdopen(fd, "w", encoding="utf-8") as out:
                     out.write(value)
-                os.replace(tmp, self.folder / f"{key}.pickle")
+                os.replace(tmp, self.folder / f"{key}{SUFFIX}")
             except OSError:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
@@ -59,7 +84,7 @@ class FolderMemo:
 
     def _prune(self) -> None:
         """Keep at most `MAX_ENTRIES`: drop the oldest half when there are more."""
-        entries = [e for e in os.scandir(self.folder) if e.name.endswith(".pickle")]
+        entries = [e for e in os.scandir(self.folder) if e.name.endswith(SUFFIX)]
         if len(entries) <= MAX_ENTRIES:
             return
         entries.sort(key=lambda e: e.stat().st_mtime_ns)
@@ -82,6 +107,6 @@ def cache_folder() -> Path | None:
 
 def remember_validations(write: bool = True) -> None:
     """Install the on-disk memo for this process (the command line does, for every command); a viewer's
-    only reads it (`FolderMemo.write`)."""
+    only reads it (`FolderMemo.write`). No memo when the folder is not safely the user's own (`safe_folder`)."""
     folder = cache_folder()
-    record.use_memo(FolderMemo(folder, write) if folder is not None else None)
+    record.use_memo(FolderMemo(folder, write) if folder is not None and safe_folder(folder) else None)

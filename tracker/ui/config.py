@@ -27,7 +27,7 @@ def load_config() -> dict[str, str]:
         return {}
     key = record.text_key("config", text)
     found = record.recall(key)
-    if isinstance(found, dict):
+    if isinstance(found, dict) and all(isinstance(v, str) for v in found.values()):
         return found
     import tomllib
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from textual import work
 from textual.binding import Binding
 
+from tracker.engine.records.record import copied
 from tracker.families.file import EncounterFile
 from tracker.families.session import Session
 from tracker.store import files
@@ -38,7 +39,7 @@ class DemoApp(TrackerApp):
         text: str | None = None,
     ) -> None:
         """`text` is the file `setup` was read from: the copy keeps its setup text (and comments) as written."""
-        self._setup = setup.model_copy(update={"state": None, "history": None})
+        self._setup = copied(setup, state=None, history=None)
         self._seed = seed
         self._text = text
         self._label = str(copy)

@@ -9,22 +9,28 @@ A broken theme file becomes a notification, never a crash; the built-in themes s
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from tracker.engine.records import record
-from tracker.engine.records.record import Field, Invalid, Record
+from tracker.engine.records.record import Invalid, Record
 from tracker.ui.config import config_dir
+
+if TYPE_CHECKING:  # pydantic's marker, read by pydantic only (`tracker.engine.records.validation`)
+    from pydantic import Field
 
 DEFAULT_THEME = "breach-dark"
 
 
+@dataclass(kw_only=True)
 class ThemeFile(Record):
     """One theme file's fields (unknown keys are errors); colours are checked by Textual's own parser."""
 
-    name: str = Field(min_length=1)
+    name: Annotated[str, Field(min_length=1)]
     dark: bool = True
     primary: str
     secondary: str | None = None
@@ -38,7 +44,7 @@ class ThemeFile(Record):
     panel: str | None = None
 
     def to_theme(self) -> Theme:
-        colours = self.model_dump(exclude={"name", "dark"}, exclude_none=True)
+        colours = record.dump(self, exclude={"name", "dark"}, exclude_none=True)
         for key, value in colours.items():
             try:
                 Color.parse(value)
@@ -52,19 +58,22 @@ def _read(text: str, label: str) -> Theme:
     neither `tomllib` nor pydantic is loaded for it."""
     key = record.text_key("theme", text)
     found = record.recall(key)
-    if type(found) is ThemeFile:
-        return found.to_theme()
+    if isinstance(found, dict):
+        try:
+            return record.rebuild(ThemeFile, found).to_theme()
+        except (TypeError, ValueError):
+            pass  # an entry of another shape: read the file
     import tomllib
 
     try:
-        theme_file = ThemeFile.model_validate(tomllib.loads(text))
+        theme_file = record.validate(ThemeFile, tomllib.loads(text))
         theme = theme_file.to_theme()
     except Invalid as exc:
         first = exc.errors()[0]
         raise ValueError(f"{label}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
     except ValueError as exc:  # a bad colour, or TOML that does not parse
         raise ValueError(f"{label}: {exc}") from None
-    record.keep(key, theme_file)
+    record.keep(key, record.dump(theme_file, mode="json"))
     return theme
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from tests.conftest import pending, run, session_from, ttb_state
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.ttb.fate.cards import (
@@ -65,10 +66,10 @@ def cards(*codes: str) -> list[Card]:
 
 def refused(s: Session, line: str) -> Refusal:
     """RULES.md §1 (engine-wide): a refused command raises Refusal and leaves the state unchanged."""
-    before = ttb_state(s).model_dump()
+    before = dump(ttb_state(s))
     with pytest.raises(Refusal) as info:
         s.execute(line)
-    assert ttb_state(s).model_dump() == before
+    assert dump(ttb_state(s)) == before
     return info.value
 
 
@@ -542,10 +543,10 @@ def test_end_of_dramatic_time_offers_each_fated_the_discard_before_refilling() -
     assert first.kind == "end_discard" and first.options[-1] == "none"
     if first.who == "Sofia":
         run(s, "answer none")
-    before = ttb_state(s).model_dump()
+    before = dump(ttb_state(s))
     with pytest.raises(Refusal):
         s.execute("answer 1T,13R")
-    assert ttb_state(s).model_dump() == before
+    assert dump(ttb_state(s)) == before
     run(s, "answer 1T,2T 3T")
     marco = ttb_state(s).fighters["Marco"]
     assert len(marco.hand) == 3 and "4T" in marco.hand

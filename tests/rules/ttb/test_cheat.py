@@ -7,6 +7,7 @@ import pytest
 from tests.conftest import pending, reloaded, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.ttb.fate.cards import cheat_order, full_deck
 
@@ -69,11 +70,11 @@ def test_a_card_that_does_not_help_or_is_not_held_is_refused_and_changes_nothing
     to_toughness(s)
     top(s, "3M")
     run(s, "answer flip")
-    before = ttb_state(s).model_dump()
+    before = dump(ttb_state(s))
     for bad in ("answer 4M", "answer 9T", "answer maybe"):
         with pytest.raises(Refusal):
             s.execute(bad)
-        assert ttb_state(s).model_dump() == before
+        assert dump(ttb_state(s)) == before
 
 
 def test_no_offer_when_the_flip_already_wins_or_after_a_black_joker() -> None:
@@ -221,8 +222,8 @@ def test_a_duel_waiting_on_a_cheat_survives_a_restart() -> None:
     top(s, "6R", "8M")
     run(s, "answer flip")
     again = reloaded(s)
-    assert again.state.model_dump() == s.state.model_dump()
+    assert dump(again.state) == dump(s.state)
     run(s, "answer 13T", "answer 13C")
     run(again, "answer 13T", "answer 13C")
-    assert again.state.model_dump() == s.state.model_dump()
+    assert dump(again.state) == dump(s.state)
     assert ttb_state(s).fighters["Mara"].wounds == 8

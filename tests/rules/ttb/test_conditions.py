@@ -11,6 +11,7 @@ import pytest
 from tests.conftest import pending, run, ttb_state
 from tests.rules.ttb.fighters import duo
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 
 
@@ -46,10 +47,10 @@ def test_valued_condition_without_a_number_gains_one() -> None:
 def test_non_valued_condition_with_a_number_is_refused() -> None:
     """RULES.md §2.7.1: non-valued conditions carry no value; `add A dazed 2` is refused, nothing changes."""
     s = duo()
-    before = ttb_state(s).model_dump()
+    before = dump(ttb_state(s))
     with pytest.raises(Refusal):
         s.execute("add A dazed 2")
-    assert ttb_state(s).model_dump() == before
+    assert dump(ttb_state(s)) == before
 
 
 def test_valued_condition_lowered_and_ended_at_zero() -> None:
@@ -77,10 +78,10 @@ def test_removing_an_absent_condition_is_refused() -> None:
 def test_living_only_condition_refused_on_non_living(condition: str) -> None:
     """RULES.md §2.7.1 / §5 A29: Bleeding Out, Suffocating and Intoxicated are refused when living=false."""
     s = duo(first={"living": False})
-    before = ttb_state(s).model_dump()
+    before = dump(ttb_state(s))
     with pytest.raises(Refusal, match="Living"):
         s.execute(f"add A {condition}")
-    assert ttb_state(s).model_dump() == before
+    assert dump(ttb_state(s)) == before
     assert conds(s, "A") == {}
 
 

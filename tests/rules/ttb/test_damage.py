@@ -8,6 +8,7 @@ import pytest
 from tests.conftest import pending, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 
 
@@ -305,10 +306,10 @@ def test_damage_prompt_blocks_other_commands() -> None:
     """RULES.md §2.8.2 / CONTRACT §3: while the critical prompt waits, other commands are refused."""
     s = target(wounds=1)
     run(s, "damage T 2")
-    before = ttb_state(s).model_dump()
+    before = dump(ttb_state(s))
     with pytest.raises(Refusal, match="waiting"):
         s.execute("damage E 1")
-    assert ttb_state(s).model_dump() == before
+    assert dump(ttb_state(s)) == before
 
 
 # --- §2.8.3 healing, decision A38 -------------------------------------------------------------------

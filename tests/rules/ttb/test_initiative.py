@@ -6,6 +6,7 @@ import pytest
 
 from tests.conftest import pending, run, session_from, ttb_state
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.ttb.fate.cards import can_cheat, parse_card
@@ -13,10 +14,10 @@ from tracker.families.ttb.fate.cards import can_cheat, parse_card
 
 def refused(s: Session, line: str) -> Refusal:
     """RULES.md §1 (engine-wide): a refused command raises Refusal and leaves the state unchanged."""
-    before = ttb_state(s).model_dump()
+    before = dump(ttb_state(s))
     with pytest.raises(Refusal) as info:
         s.execute(line)
-    assert ttb_state(s).model_dump() == before
+    assert dump(ttb_state(s)) == before
     return info.value
 
 

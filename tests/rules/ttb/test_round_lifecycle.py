@@ -8,6 +8,7 @@ import pytest
 from tests.conftest import pending, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant, duo
 from tracker.engine.errors import Refusal
+from tracker.engine.records import record
 from tracker.families.session import Session
 
 
@@ -202,7 +203,7 @@ def test_dying_on_its_own_turn_ends_that_turn() -> None:
 
 
 def dump(s: Session) -> dict[str, object]:
-    data: dict[str, object] = ttb_state(s).model_dump()
+    data: dict[str, object] = record.dump(ttb_state(s))
     return data
 
 

@@ -10,6 +10,7 @@ import pytest
 from tests.conftest import d20_state
 from tests.rules.tables import toml_value
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 
 #: The skills of Kit, the PC most of the 2d20 tests fight with.
@@ -70,10 +71,10 @@ def _table(array: str, name: str, extra: str, fields: dict[str, object]) -> str:
 
 def refused(s: Session, line: str, match: str = "") -> Refusal:
     """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     history = list(s.history.commands)
     with pytest.raises(Refusal, match=re.escape(match)) as info:
         s.execute(line)
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
     assert s.history.commands == history
     return info.value

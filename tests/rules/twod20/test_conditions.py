@@ -14,6 +14,7 @@ from tests.conftest import d20, d20_state, run, session_from
 from tests.rules.twod20.scenes import KIT_SKILLS, combatant, header, zones
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20.catalogue import CONDITIONS
@@ -94,10 +95,10 @@ def test_s3_11_catalogue_marks_the_infinity_conditions() -> None:
 def test_s3_11_srd_refuses_infinity_only_conditions(condition: str) -> None:
     """RULES.md §3.11: an SRD encounter refuses Infinity-only conditions, and the refusal changes nothing."""
     s = srd()
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     with pytest.raises(Refusal, match="Infinity condition"):
         run(s, f"add Kit {condition}")
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
 
 
 @pytest.mark.parametrize("condition", ["prone", "stunned", "unconscious"])

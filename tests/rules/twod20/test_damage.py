@@ -14,6 +14,7 @@ from tests.conftest import d20, d20_state, run, session_from
 from tests.rules.twod20.scenes import KIT_SKILLS, combatant, header, zones
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20.dice import rolls as dice
@@ -552,20 +553,20 @@ def test_s3_8_b19_mental_persistent_ticks_mental(mental: str) -> None:
 def test_s3_8_bad_damage_commands_are_refused_without_change(line: str) -> None:
     """CONTRACT.md §3: a malformed or illegal damage command is refused and changes nothing."""
     s = started(KIT, THUG)
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     with pytest.raises(Refusal):
         s.execute(line)
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
 
 
 def test_s3_9_undo_restores_rolled_resistance() -> None:
     """RULES.md §1.3: undoing a damage command with rolled Cover gives back the stress and the dice draws."""
     s = started(KIT, WALL)
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     run(s, "damage Wall 9 icons=1 stun")
-    assert d20_state(s).model_dump() != before
+    assert dump(d20_state(s)) != before
     run(s, "undo")
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
 
 
 # --- effects that do not trigger say so ----------------------------------------------------------------

@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import d20_state, pending, run, session_from
 from tests.rules.twod20.scenes import combatant, header, stat_block, zones
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 
@@ -37,10 +38,10 @@ def kits_turn(threat: int = 6) -> Session:
 
 
 def refused(s: Session, line: str, match: str) -> None:
-    before, history = d20_state(s).model_dump(), s.history.model_dump()
+    before, history = dump(d20_state(s)), dump(s.history)
     with pytest.raises(Refusal, match=match):
         s.execute(line)
-    assert d20_state(s).model_dump() == before and s.history.model_dump() == history
+    assert dump(d20_state(s)) == before and dump(s.history) == history
 
 
 def threat(s: Session) -> int:

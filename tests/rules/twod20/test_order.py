@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tests.conftest import d20_state, pending, run, session_from
 from tests.rules.twod20.scenes import KIT_ATTRIBUTES, KIT_SKILLS, combatant, header, refused, zones
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 
@@ -684,9 +685,9 @@ def test_s3_4_narrative_still_refuses_someone_who_acted() -> None:
 def test_s3_4_undo_restores_a_paid_keep() -> None:
     """RULES.md §3.4 with CONTRACT.md §3 undo: undoing a keep gives back the 2 Momentum and the prompt."""
     s = run(duel(momentum=3), "start", "pick Kit", "next")
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     run(s, "keep Ada", "undo")
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
 
 
 def test_s3_4_keep_when_only_one_side_has_actors_left_is_free() -> None:

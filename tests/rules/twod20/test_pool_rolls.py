@@ -9,6 +9,7 @@ import pytest
 from tests.conftest import d20_state, run, session_from
 from tests.rules.twod20.scenes import refused
 from tests.rules.twod20.test_pools import encounter, last_log, started
+from tracker.engine.records.record import dump
 from tracker.families.snapshot import state_json
 
 # --- tests and bought dice (C31, C32) ------------------------------------------------------------------
@@ -103,9 +104,9 @@ def test_c31_npc_test_momentum_is_not_saved_to_the_pool() -> None:
 def test_s3_3_undo_gives_back_a_paid_roll() -> None:
     """RULES.md §3.3 with CONTRACT.md §3 undo: undoing a roll restores both pools exactly."""
     s = started(momentum=3, threat=4)
-    before = d20_state(s).model_dump()
+    before = dump(d20_state(s))
     run(s, "roll Kit 10 1 bought=3", "undo")
-    assert d20_state(s).model_dump() == before
+    assert dump(d20_state(s)) == before
 
 
 def test_s3_3_pools_before_start_show_the_files_values() -> None:

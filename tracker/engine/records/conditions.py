@@ -7,11 +7,11 @@ passes its own; the rule and the wording of every problem are the same for a GM 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from typing import Protocol
 
 from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Located, Strict, raise_located
-from tracker.engine.records.record import field_validator
 
 
 class ConditionRule(Protocol):
@@ -73,19 +73,20 @@ def read_conditions(
 ConditionCatalogue = tuple[Callable[[str], str], Mapping[str, ConditionRule], Collection[str]]
 
 
+@dataclass(kw_only=True)
 class CombatantEntry(Strict):
-    """Base of both families' ``[[combatants]]`` models: their ``conditions`` table is checked here,
-    against the catalogue the family names in `condition_catalogue` (the field itself is the family's)."""
+    """Base of both families' ``[[combatants]]`` models: their ``conditions`` table is checked against the
+    catalogue the family names in `condition_catalogue` (`known_conditions`; the field itself is the family's)."""
 
     @classmethod
     def condition_catalogue(cls) -> ConditionCatalogue:
         raise NotImplementedError
 
-    @field_validator("conditions", check_fields=False)
-    @classmethod
-    def _known_conditions(cls, value: dict[str, int | bool]) -> dict[str, int | bool]:
-        """Condition names are case-insensitive; valued ones take an int ≥ 1, others true. Each problem
-        is reported at its own key of the table (`located`)."""
-        out, problems = read_conditions(value, *cls.condition_catalogue())
-        raise_located(problems)
-        return out
+
+def known_conditions(value: dict[str, int | bool], catalogue: ConditionCatalogue) -> dict[str, int | bool]:
+    """A ``conditions`` table checked against a family's `catalogue` (a validator of its combatants' field):
+    condition names are case-insensitive; valued ones take an int ≥ 1, others true. Each problem is
+    reported at its own key of the table (`located`)."""
+    out, problems = read_conditions(value, *catalogue)
+    raise_located(problems)
+    return out

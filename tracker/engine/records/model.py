@@ -20,18 +20,24 @@ depend on it through this shared layer.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from tracker.engine.records.record import Field, Invalid, Record, StrictBool, StrictInt, field_validator
+from tracker.engine.records.record import Invalid, Record
 
 if TYPE_CHECKING:
+    # pydantic's markers, named by the annotations for the type checker and read by pydantic when it
+    # validates a file (`tracker.engine.records.validation`): importing this module loads no pydantic.
+    from pydantic import BeforeValidator, Field, StrictBool, StrictInt
     from pydantic_core import PydanticCustomError
 
 
+@dataclass(kw_only=True)
 class Strict(Record):
     """Base for every file model: unknown keys are errors (a `Record`'s default ``extra``)."""
 
 
+@dataclass(kw_only=True)
 class Prompt(Strict):
     """The one question the engine waits on; every other command is refused until it is answered."""
 
@@ -39,61 +45,65 @@ class Prompt(Strict):
     question: str
     options: list[str]
     who: str | None = None
-    data: dict[str, str | int | bool | list[str]] = Field(default_factory=dict)
+    data: dict[str, str | int | bool | list[str]] = field(default_factory=dict)
 
 
+def one_file(value: object) -> object:
+    """``bestiary = "guild.toml"`` is the list of that one file."""
+    return [value] if isinstance(value, str) else value
+
+
+@dataclass(kw_only=True)
 class EncounterInfo(Strict):
     """``[encounter]``: what the fight is and which rules run it."""
 
-    name: str = Field(min_length=1)
+    name: Annotated[str, Field(min_length=1)]
     system: Literal["ttb", "2d20"]
     seed: int | None = None
     #: 2d20 only (RULES.md §3.0); accepted here so a 2d20 file validates its header.
     profile: Literal["srd", "infinity", "secret-war"] | None = None
     action_order: Literal["alternating", "initiative", "player-priority", "narrative"] | None = None
-    momentum: int | None = Field(default=None, ge=0, le=6)
-    threat: int | None = Field(default=None, ge=0)
+    momentum: Annotated[int | None, Field(ge=0, le=6)] = None
+    threat: Annotated[int | None, Field(ge=0)] = None
     #: How much a ``--player`` view shows of Fatemaster wounds: hidden, or a descriptor.
     player_view: Literal["hidden", "descriptor", "exact"] = "descriptor"
     #: Files of ``[[stat_blocks]]``, relative to the encounter file (CONTRACT.md §2.1). The loader gathers
     #: their blocks into the family file's ``stat_blocks`` before validation; one file may be given alone.
-    bestiary: list[str] | None = None
+    bestiary: Annotated[list[str] | None, BeforeValidator(one_file)] = None
     #: A file of ``[[combatants]]``, relative to the encounter file: the players' characters, shared by the
     #: encounters of a campaign; the loader puts them first among the combatants (CONTRACT.md §2.1).
     party: str | None = None
 
-    @field_validator("bestiary", mode="before")
-    @classmethod
-    def _one_file(cls, value: object) -> object:
-        """``bestiary = "guild.toml"`` is the list of that one file."""
-        return [value] if isinstance(value, str) else value
 
-
-ConditionValue = Annotated[StrictBool | StrictInt, Field(union_mode="left_to_right")]
+#: A condition's value: ``true``, or a count (never coerced: ``1`` is not ``true``). The aliases here are text,
+#: read by pydantic where a record names them, so that defining them loads no pydantic.
+ConditionValue: TypeAlias = "Annotated[StrictBool | StrictInt, Field(union_mode='left_to_right')]"
 
 
 #: The largest column or row a zone may be placed at (``at = [col, row]``): a map is a handful of zones,
 #: and a bound keeps a slip ("at = [1000000, 0]") from asking the screen for a huge drawing.
 MAX_ZONE_CELL = 99
 
-ZoneCell = Annotated[StrictInt, Field(ge=0, le=MAX_ZONE_CELL)]
+ZoneCell: TypeAlias = "Annotated[StrictInt, Field(ge=0, le=MAX_ZONE_CELL)]"
 
 
+@dataclass(kw_only=True)
 class Zone(Strict):
     """``[[zones]]`` (2d20): a zone with its neighbours and terrain traits, and where the map draws it."""
 
-    name: str = Field(min_length=1)
-    adjacent: list[str] = Field(default_factory=list)
-    traits: list[str] = Field(default_factory=list)
+    name: Annotated[str, Field(min_length=1)]
+    adjacent: list[str] = field(default_factory=list)
+    traits: list[str] = field(default_factory=list)
     #: The map's cell for this zone, ``[col, row]`` from the top left (README "The map"); without it the
     #: zone is laid out automatically. Only the order of the cells matters: empty rows and columns close up.
     at: tuple[ZoneCell, ZoneCell] | None = None
 
 
+@dataclass(kw_only=True)
 class DemoStep(Strict):
     """``[[demo]]``: one GM command played by ``tracker demo``, with an optional caption."""
 
-    do: str = Field(min_length=1)
+    do: Annotated[str, Field(min_length=1)]
     say: str | None = None
 
 
@@ -101,14 +111,15 @@ class DemoStep(Strict):
 Sheets = dict[str, list[dict[str, Any]]]
 
 
+@dataclass(kw_only=True)
 class History(Strict):
     """``[history]``: what undo replays. ``seed`` is the seed the live state was created with."""
 
     canonical_key = True  # the store remembers it as it saves it (`tracker.engine.records.record.remember`)
 
     seed: int
-    commands: list[str] = Field(default_factory=list)
-    undone: list[str] = Field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    undone: list[str] = field(default_factory=list)
     #: The combatants and stat blocks the fight started with, when they came from other files (a party, a
     #: bestiary, CONTRACT.md §2.1): a saved fight replays from these, so a later change to those shared files
     #: (``tracker carry`` writes the party's) never changes a fight already under way. None for a plain file.

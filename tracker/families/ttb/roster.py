@@ -19,6 +19,7 @@ from __future__ import annotations
 from tracker.engine import rng
 from tracker.engine.arrivals import arrivals, depart
 from tracker.engine.language.commands import Command
+from tracker.engine.records.record import copied
 from tracker.families.ttb import initiative
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import deck
@@ -64,7 +65,7 @@ def join(eng: TTBEngine, cmd: Command) -> None:
     stalled = playing(eng) and st.active is None and not st.agenda and not st.after_turn
     for arrival in coming:
         block = arrival.block
-        sheet = block.model_copy(update={"name": arrival.name, "side": arrival.side or block.side}, deep=True)
+        sheet = copied(block, deep=True, name=arrival.name, side=arrival.side or block.side)
         name = sheet.name
         st.fighters[name] = fighter_for(st, sheet)
         st.joined.append(sheet)

@@ -8,6 +8,7 @@ fight. What the screens show of it is `tracker.families.ttb.present.presenter.TT
 from __future__ import annotations
 
 from tracker.engine.catalogue import Catalogue
+from tracker.engine.records.record import dump
 from tracker.families.rules import FamilyRules
 from tracker.families.ttb import actions, carry
 from tracker.families.ttb.catalogue import CONDITIONS, TIMING
@@ -86,7 +87,7 @@ class TTBRules(TTBEngine, FamilyRules):
             entry["rank_value"] = sheet.rank_value
             entry["fate_points"] = f.fate_points
         if f.criticals:
-            entry["criticals"] = [c.model_dump() for c in f.criticals]
+            entry["criticals"] = [dump(c) for c in f.criticals]
         return entry
 
     def table_json(self) -> JSONObject:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from tracker.engine.arrivals import arrivals, depart
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
+from tracker.engine.records.record import copied
 from tracker.families.twod20 import order, pools
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.profiles import Profile
@@ -74,7 +75,7 @@ def join(eng: TwoD20Engine, cmd: Command) -> None:
         block = arrival.block
         where = zone or (_zone(eng, block.zone) if block.zone is not None else None)
         update = {"name": arrival.name, "side": arrival.side or block.side, "zone": where}
-        sheets.append(block.model_copy(update=update, deep=True))
+        sheets.append(copied(block, deep=True, **update))
     paid = scene_runs(eng) and "free" not in cmd.flags
     costs = [reinforcement_cost(eng, s) if paid else 0 for s in sheets]
     total = sum(costs)
@@ -89,8 +90,8 @@ def join(eng: TwoD20Engine, cmd: Command) -> None:
         st.fighters[name] = fighter_for(sheet, eng.profile, eng.zones)
         st.joined.append(sheet)
         eng.sheets[name] = sheet
-        copied = next(a.block.name for a in coming if a.name == name)
-        source = "" if name == copied else f" ({copied})"
+        block_name = next(a.block.name for a in coming if a.name == name)
+        source = "" if name == block_name else f" ({block_name})"
         where = f", in {sheet.zone}" if sheet.zone else ""
         eng.log(f"{name}{source} joins the fight ({sheet.side_name}{where})")
         if scene_runs(eng) and eng.order_rule == "initiative":

@@ -6,28 +6,29 @@ the two by ``system``. A record only: it imports nothing of the family's rules o
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from tracker.engine.records.model import Located, name_clashes, raise_located
-from tracker.engine.records.record import Field, model_validator
 from tracker.families.file import EncounterFile
 from tracker.families.ttb.records.sheet import MAX_ARMOR, TTBCombatant, TTBSettings
 
 
+@dataclass(kw_only=True)
 class TTBFile(EncounterFile):
     """A Through the Breach encounter file."""
 
-    settings: TTBSettings = Field(default_factory=TTBSettings)
-    combatants: list[TTBCombatant] = Field(default_factory=list)
+    settings: TTBSettings = field(default_factory=TTBSettings)
+    combatants: list[TTBCombatant] = field(default_factory=list)
     #: Stat blocks a ``[[combatants]]`` entry (``from = NAME``) or ``join`` may name (CONTRACT.md §2.1): the
     #: ``[[stat_blocks]]`` of the ``[encounter] bestiary`` files, gathered by the loader, or written inline.
-    stat_blocks: list[TTBCombatant] = Field(default_factory=list)
+    stat_blocks: list[TTBCombatant] = field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _consistent(self) -> TTBFile:
+    def check(self) -> None:
+        """Names, and the header's system; each problem at its key."""
         problems = name_clashes(self.combatants)
         if self.encounter.system != "ttb":
             problems.append((("encounter", "system"), "this file is not a Through the Breach encounter"))
         raise_located(problems)
-        return self
 
     def warnings(self) -> list[Located]:
         """Armor above +3: allowed, since the Fatemaster may exceed the maximum, but worth a second look

@@ -8,13 +8,16 @@ import-linter contract in pyproject.toml checks it).
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from tracker.engine.errors import Refusal
-from tracker.engine.records.conditions import CombatantEntry, ConditionCatalogue
+from tracker.engine.records.conditions import CombatantEntry, ConditionCatalogue, known_conditions
 from tracker.engine.records.model import ConditionValue, Located, Strict, raise_located
-from tracker.engine.records.record import CheckInfo, Field, field_validator, model_validator
 from tracker.families.ttb.fate.cards import parse_card, parse_damage_profile
+
+if TYPE_CHECKING:  # pydantic's markers, read by pydantic only (`tracker.engine.records.validation`)
+    from pydantic import AfterValidator, Field, ValidationInfo
 
 #: Rank bands of Fatemaster characters, RULES.md §2.1 [000:L419-424].
 RANKS: tuple[tuple[str, int, int, int], ...] = (
@@ -77,6 +80,19 @@ EndOfTurnEffect = Literal["burning", "poison", "suffocating", "bleeding_out"]
 END_OF_TURN_DEFAULT: tuple[EndOfTurnEffect, ...] = ("burning", "poison", "suffocating", "bleeding_out")
 
 
+def _profile(value: str) -> str:
+    if parse_damage_profile(value) is None:
+        raise ValueError("must be weak/moderate/severe damage, e.g. '1/2/3'")
+    return value
+
+
+def _all_four_once(value: list[str]) -> list[str]:
+    if sorted(value) != sorted(["burning", "poison", "suffocating", "bleeding_out"]):
+        raise ValueError("must list burning, poison, suffocating and bleeding_out, each once")
+    return value
+
+
+@dataclass(kw_only=True)
 class TTBSettings(Strict):
     """``[settings]`` for Through the Breach: every option RULES.md §5.1 marks as a table choice.
 
@@ -84,7 +100,7 @@ class TTBSettings(Strict):
     """
 
     #: Combat AP per turn, spent only on Combat actions before General AP (§2.4, decision A4).
-    combat_ap: int = Field(default=1, ge=0, le=3)
+    combat_ap: Annotated[int, Field(ge=0, le=3)] = 1
     #: Armor reduces condition damage such as Burning (decision A15; minimum 1 still applies).
     armor_vs_conditions: bool = True
     #: Poison on a non-Living character: "apply" with a warning, or "block" (decision A29).
@@ -99,38 +115,33 @@ class TTBSettings(Strict):
     #: 1E option: re-check unconsciousness at every round end while at 0 Wounds or less (decision A10).
     recheck_unconscious_each_round: bool = False
     #: Damage flip of hazardous terrain (§2.6: "usually 1/2/3").
-    hazard_damage: str = "1/2/3"
+    hazard_damage: Annotated[str, AfterValidator(_profile)] = "1/2/3"
     #: TN of the Athletics challenge for swimming in rough water (§2.6; the seeds give no number).
-    rough_water_tn: int = Field(default=10, ge=1)
+    rough_water_tn: Annotated[int, Field(ge=1)] = 10
     #: Order of end-of-turn effects (decision A14); expiries always run last.
-    end_of_turn_order: list[EndOfTurnEffect] = Field(default_factory=lambda: list(END_OF_TURN_DEFAULT))
-
-    @field_validator("hazard_damage")
-    @classmethod
-    def _profile(cls, value: str) -> str:
-        if parse_damage_profile(value) is None:
-            raise ValueError("must be weak/moderate/severe damage, e.g. '1/2/3'")
-        return value
-
-    @field_validator("end_of_turn_order")
-    @classmethod
-    def _all_four_once(cls, value: list[str]) -> list[str]:
-        if sorted(value) != sorted(["burning", "poison", "suffocating", "bleeding_out"]):
-            raise ValueError("must list burning, poison, suffocating and bleeding_out, each once")
-        return value
+    end_of_turn_order: Annotated[list[EndOfTurnEffect], AfterValidator(_all_four_once)] = field(
+        default_factory=lambda: list(END_OF_TURN_DEFAULT)
+    )
 
 
+def _wms(value: str) -> str:
+    if parse_damage_profile(value) is None:
+        raise ValueError("damage must be weak/moderate/severe, e.g. '2/3/5'")
+    return value
+
+
+@dataclass(kw_only=True)
 class Weapon(Strict):
     """A readied weapon (§2.1 ``readied_weapons``)."""
 
-    name: str = Field(min_length=1)
+    name: Annotated[str, Field(min_length=1)]
     kind: Literal["melee", "projectile"] = "melee"
-    range: int = Field(default=1, ge=0)
-    damage: str = "1/2/3"
+    range: Annotated[int, Field(ge=0)] = 1
+    damage: Annotated[str, AfterValidator(_wms)] = "1/2/3"
     #: AP needed to reload (0: never needs reloading); AP may be spread over turns (§2.5 Reload).
-    reload: int = Field(default=0, ge=0)
+    reload: Annotated[int, Field(ge=0)] = 0
     #: Shots before a reload is needed; absent means the tracker does not count shots.
-    capacity: int | None = Field(default=None, ge=1)
+    capacity: Annotated[int | None, Field(ge=1)] = None
     #: The skill of the attack duel the tracker flips (`answer flip`): its acting value is read from the
     #: combatant's ``skills``; default "melee" for melee weapons and "pistol" for projectile ones.
     skill: str | None = None
@@ -139,14 +150,8 @@ class Weapon(Strict):
         """The ``skills`` key of this weapon's attack duel."""
         return (self.skill or ("melee" if self.kind == "melee" else "pistol")).casefold()
 
-    @field_validator("damage")
-    @classmethod
-    def _wms(cls, value: str) -> str:
-        if parse_damage_profile(value) is None:
-            raise ValueError("damage must be weak/moderate/severe, e.g. '2/3/5'")
-        return value
 
-
+@dataclass(kw_only=True)
 class TwistSuits(Strict):
     """A Twist Deck described by the character's suit choices (13 cards, values 1-13) [001:L25]."""
 
@@ -161,18 +166,40 @@ class TwistSuits(Strict):
         return [f"{v}{by_slot[(v - 1) % 4][0].upper()}" for v in range(1, 14)]
 
 
+def _rank_band(value: int | None, info: ValidationInfo) -> int | None:
+    """A Rank Value must fall in its rank's band when the rank is named (decision A26)."""
+    rank = info.data.get("rank")
+    if value is not None and rank is not None:
+        for title, low, high, _ in RANKS:
+            if title.lower() == rank and not low <= value <= high:
+                band = f"{low}-{high}" if low != high else f"{low}"
+                raise ValueError(f"a {title} has Rank Value {band}, not {value}")
+    return value
+
+
+def _real_cards(value: list[str] | None) -> list[str] | None:
+    """A bad card in the hand is a problem of the file at that entry, not a refusal at start."""
+    raise_located(hand_problems(value or []))
+    return value
+
+
+def _known_conditions(value: dict[str, int | bool]) -> dict[str, int | bool]:
+    return known_conditions(value, TTBCombatant.condition_catalogue())
+
+
+@dataclass(kw_only=True)
 class TTBCombatant(CombatantEntry):
     """One ``[[combatants]]`` entry for Through the Breach (RULES.md §2.1)."""
 
-    name: str = Field(min_length=1)
+    name: Annotated[str, Field(min_length=1)]
     side: str | None = None
     kind: Literal["fated", "fatemaster"] = "fatemaster"
     #: Optional: when given, rank_value must fall in its band (Minion 5-6 …), decision A26.
     rank: Literal["peon", "minion", "enforcer", "henchman", "master", "tyrant"] | None = None
-    rank_value: int | None = Field(default=None, ge=1, le=14)
+    rank_value: Annotated[int | None, Field(ge=1, le=14), AfterValidator(_rank_band)] = None
     initiative: int = 0
     speed: int = 0
-    wounds: int = Field(ge=1)
+    wounds: Annotated[int, Field(ge=1)]
     #: Wounds left at the start of the fight when not all of them (RULES.md §2.1 ``wounds_current``, which
     #: may be 0 or less): what ``tracker carry`` writes for a party member hurt in an earlier fight.
     wounds_left: int | None = None
@@ -180,28 +207,28 @@ class TTBCombatant(CombatantEntry):
     willpower: int = 0
     #: Walk in yards. Absent: unknown to the tracker, and the log says "up to its Walk" instead of
     #: presenting a default as the character's stat (`tracker.families.ttb.effects.distance`).
-    walk: int | None = Field(default=None, ge=0)
+    walk: Annotated[int | None, Field(ge=0)] = None
     #: Charge in yards; "--" (written as the string) means the character cannot Charge.
     charge: int | Literal["--"] = 5
-    height: int = Field(default=2, ge=0)
-    armor: int = Field(default=0, ge=0)
+    height: Annotated[int, Field(ge=0)] = 2
+    armor: Annotated[int, Field(ge=0)] = 0
     living: bool = True
     subordinate: bool = False
     #: Who may Order this subordinate (§2.5 Order); any character may when absent.
     controller: str | None = None
-    fate_points: int | None = Field(default=None, ge=0)
+    fate_points: Annotated[int | None, Field(ge=0)] = None
     #: Readied melee weapon's engagement range in yards; 0 means no melee weapon readied.
-    melee_range: int = Field(default=1, ge=0)
+    melee_range: Annotated[int, Field(ge=0)] = 1
     twist_deck: TwistSuits | list[str] | None = None
     #: The Control Hand at the start; absent means "draw 3 at the start of Dramatic Time".
-    hand: list[str] | None = None
+    hand: Annotated[list[str] | None, AfterValidator(_real_cards)] = None
     #: Acting values the tracker adds when the GM answers a duel prompt with ``flip``.
-    skills: dict[str, int] = Field(default_factory=dict)
-    weapons: list[Weapon] = Field(default_factory=list)
+    skills: dict[str, int] = field(default_factory=dict)
+    weapons: list[Weapon] = field(default_factory=list)
     ignores_critical_effects: bool = False
     surprised: bool = False
-    base_general_ap: int = Field(default=2, ge=0, le=5)
-    conditions: dict[str, ConditionValue] = Field(default_factory=dict)
+    base_general_ap: Annotated[int, Field(ge=0, le=5)] = 2
+    conditions: Annotated[dict[str, ConditionValue], AfterValidator(_known_conditions)] = field(default_factory=dict)
     gm_only: bool = False
     notes: str = ""
 
@@ -211,27 +238,13 @@ class TTBCombatant(CombatantEntry):
 
         return condition_key, CONDITIONS, STATES
 
-    @field_validator("rank_value")
-    @classmethod
-    def _rank_band(cls, value: int | None, info: CheckInfo) -> int | None:
-        """A Rank Value must fall in its rank's band when the rank is named (decision A26)."""
-        rank = info.data.get("rank")
-        if value is not None and rank is not None:
-            for title, low, high, _ in RANKS:
-                if title.lower() == rank and not low <= value <= high:
-                    band = f"{low}-{high}" if low != high else f"{low}"
-                    raise ValueError(f"a {title} has Rank Value {band}, not {value}")
-        return value
+    def check(self) -> None:
+        """The sheet as a whole: conditions for the living, wounds left, what each kind of character has."""
+        self._living_only()
+        self._wounds_left()
+        self._kind_rules()
 
-    @field_validator("hand")
-    @classmethod
-    def _real_cards(cls, value: list[str] | None) -> list[str] | None:
-        """A bad card in the hand is a problem of the file at that entry, not a refusal at start."""
-        raise_located(hand_problems(value or []))
-        return value
-
-    @model_validator(mode="after")
-    def _living_only(self) -> TTBCombatant:
+    def _living_only(self) -> None:
         """Bleeding Out, Intoxicated and Suffocating only affect Living characters (§2.7.1, C2).
 
         Reported at the ``conditions`` key (the errors of a model validator carry their key: `located`)."""
@@ -243,17 +256,13 @@ class TTBCombatant(CombatantEntry):
                 verb = "affects" if len(held) == 1 else "affect"
                 message = f"{', '.join(held)} only {verb} Living characters; {self.name} has living = false"
                 raise_located([(("conditions",), message)])
-        return self
 
-    @model_validator(mode="after")
-    def _wounds_left(self) -> TTBCombatant:
+    def _wounds_left(self) -> None:
         """Wounds left never exceed the Wounds (healing stops at the maximum, RULES.md §2.8.3, A38)."""
         if self.wounds_left is not None and self.wounds_left > self.wounds:
             raise_located([(("wounds_left",), f"wounds_left is {self.wounds_left}, above wounds ({self.wounds})")])
-        return self
 
-    @model_validator(mode="after")
-    def _kind_rules(self) -> TTBCombatant:
+    def _kind_rules(self) -> None:
         """Rank is for Fatemaster characters, the Control Hand for Fated ones; each problem at its key
         (a missing rank_value at the combatant's header)."""
         problems: list[Located] = []
@@ -271,7 +280,6 @@ class TTBCombatant(CombatantEntry):
                     (("fate_points",), "fate_points are for Fatemaster characters (Fated have a Control Hand)")
                 )
         raise_located(problems)
-        return self
 
     @property
     def fated(self) -> bool:

@@ -6,10 +6,10 @@ validates them once when it reads ``[state]``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Literal
 
 from tracker.engine.records.model import ConditionValue, Prompt, Strict
-from tracker.engine.records.record import Field
 from tracker.engine.state import LiveState
 from tracker.families.ttb.records.sheet import TTBCombatant
 
@@ -18,6 +18,7 @@ __all__ = ["Prompt"]
 Phase = Literal["setup", "turn", "between", "ended"]
 
 
+@dataclass(kw_only=True)
 class Step(Strict):
     """One unit of lifecycle work still to run (turn end effects, round end offers, …).
 
@@ -30,6 +31,7 @@ class Step(Strict):
     arg: str | int | None = None
 
 
+@dataclass(kw_only=True)
 class Critical(Strict):
     """A recorded critical effect (§2.8.2): the tables are not in the seeds, so the GM reads them."""
 
@@ -40,6 +42,7 @@ class Critical(Strict):
     round: int
 
 
+@dataclass(kw_only=True)
 class CardEffect(Strict):
     """Impose or Trick (§2.7.2 effect records): ends at the start of the owner's next turn."""
 
@@ -49,16 +52,17 @@ class CardEffect(Strict):
     magnitude: int = 1
 
 
+@dataclass(kw_only=True)
 class Fighter(Strict):
     """A combatant's live record: everything about it that changes during the fight."""
 
     wounds: int
     unconscious: bool = False
     dead: bool = False
-    conditions: dict[str, ConditionValue] = Field(default_factory=dict)
+    conditions: dict[str, ConditionValue] = field(default_factory=dict)
     #: "Until end of turn" conditions gained during this combatant's own turn end: they survive
     #: that turn end and last to the end of its next turn (§2.7.2 Paralyzed, decision A11).
-    grace: list[str] = Field(default_factory=list)
+    grace: list[str] = field(default_factory=list)
     init_card: str | None = None
     init_mod: int = 0
     #: Pass (+1) and Wait (−1) changes waiting for the next round's re-sort (decision A16).
@@ -81,43 +85,45 @@ class Fighter(Strict):
     assist: int = 0
     assist_turns: int = 0
     fate_points: int = 0
-    hand: list[str] = Field(default_factory=list)
-    twist_deck: list[str] = Field(default_factory=list)
-    twist_discards: list[str] = Field(default_factory=list)
+    hand: list[str] = field(default_factory=list)
+    twist_deck: list[str] = field(default_factory=list)
+    twist_discards: list[str] = field(default_factory=list)
     pending_discard: int = 0
     #: AP spent so far towards reloading each weapon, and shots left where capacity is counted.
-    reload_progress: dict[str, int] = Field(default_factory=dict)
-    shots: dict[str, int] = Field(default_factory=dict)
+    reload_progress: dict[str, int] = field(default_factory=dict)
+    shots: dict[str, int] = field(default_factory=dict)
     #: Hazardous terrain: a damage flip waits for the end of its movement (or its turn end), and
     #: after it the combatant is immune to that terrain until its next turn start (§2.6).
     hazard_pending: bool = False
     hazard_immune: bool = False
     #: The subordinate this combatant Ordered this turn: it acts right after this turn.
     ordered: str | None = None
-    criticals: list[Critical] = Field(default_factory=list)
+    criticals: list[Critical] = field(default_factory=list)
 
 
+@dataclass(kw_only=True)
 class TTBState(LiveState[Fighter]):
     """``[state]`` of a Through the Breach encounter; ``order`` is this round's initiative (the dead left out)."""
 
     system: Literal["ttb"] = "ttb"
     phase: Phase = "setup"
-    joined: list[TTBCombatant] = Field(default_factory=list)
+    fighters: dict[str, Fighter]
+    joined: list[TTBCombatant] = field(default_factory=list)
     deck: list[str]
-    discards: list[str] = Field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
     #: Cards flipped and not yet discarded (a flip in progress).
-    table: list[str] = Field(default_factory=list)
+    table: list[str] = field(default_factory=list)
     #: Melee engagements as pairs of names; who engages whom is derived from who can attack (§2.9).
-    engagements: list[list[str]] = Field(default_factory=list)
-    effects: list[CardEffect] = Field(default_factory=list)
-    agenda: list[Step] = Field(default_factory=list)
+    engagements: list[list[str]] = field(default_factory=list)
+    effects: list[CardEffect] = field(default_factory=list)
+    agenda: list[Step] = field(default_factory=list)
     #: Lifecycle work that waits for the open turn to close (see TTBEngine.run).
-    after_turn: list[Step] = Field(default_factory=list)
+    after_turn: list[Step] = field(default_factory=list)
     #: Whose turn end is being processed (conditions gained now survive to the next turn end).
     ending: str | None = None
     #: The extra Reactivate turn in progress, if any (shown by the screens).
     extra_turn: bool = False
     #: Tie-break picks the players made for this round: name → place among its tied group.
-    tie_picks: list[str] = Field(default_factory=list)
+    tie_picks: list[str] = field(default_factory=list)
     #: Reshuffles so far (shown in the Fate Deck panel).
     reshuffles: int = 0

@@ -6,27 +6,29 @@ only: it imports nothing of the family's rules or presentation (the registry pic
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from tracker.engine.errors import Refusal
 from tracker.engine.names import resolve
 from tracker.engine.records.model import Located, Zone, located, name_clashes, raise_located
-from tracker.engine.records.record import Field, model_validator
 from tracker.families.file import EncounterFile
 from tracker.families.twod20.profiles import resolve_profile
 from tracker.families.twod20.records.sheet import TwoD20Combatant, TwoD20Settings
 
 
+@dataclass(kw_only=True)
 class TwoD20File(EncounterFile):
     """A 2d20 encounter file: profile, zones and combatants (CONTRACT.md §2, RULES.md §3)."""
 
-    settings: TwoD20Settings = Field(default_factory=TwoD20Settings)
-    zones: list[Zone] = Field(default_factory=list)
-    combatants: list[TwoD20Combatant] = Field(default_factory=list)
+    settings: TwoD20Settings = field(default_factory=TwoD20Settings)
+    zones: list[Zone] = field(default_factory=list)
+    combatants: list[TwoD20Combatant] = field(default_factory=list)
     #: Stat blocks a ``[[combatants]]`` entry (``from = NAME``) or ``join`` may name (CONTRACT.md §2.1): the
     #: ``[[stat_blocks]]`` of the ``[encounter] bestiary`` files, gathered by the loader, or written inline.
-    stat_blocks: list[TwoD20Combatant] = Field(default_factory=list)
+    stat_blocks: list[TwoD20Combatant] = field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _consistent(self) -> TwoD20File:
+    def check(self) -> None:
+        """Names, and the header's system; each problem at its key."""
         """Names, profile parameters, zones, stress tracks and Harms agree; each problem at its key."""
         problems = name_clashes(self.combatants)
         try:
@@ -86,7 +88,6 @@ class TwoD20File(EncounterFile):
                     except Refusal as exc:
                         problems.append((where, f"{c.name}: {exc}"))
         raise_located(problems)
-        return self
 
     def warnings(self) -> list[Located]:
         """A combatant with no ``npc_type`` plays as a player character (Momentum, Fortune; RULES.md §3.1). On a

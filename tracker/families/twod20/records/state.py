@@ -2,46 +2,52 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from tracker.engine.records.model import ConditionValue, Strict
-from tracker.engine.records.record import Field
 from tracker.engine.state import LiveState
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
 from tracker.families.twod20.records.sheet import TwoD20Combatant
 
+if TYPE_CHECKING:  # pydantic's marker, read by pydantic only (`tracker.engine.records.validation`)
+    from pydantic import Field
 
+
+@dataclass(kw_only=True)
 class Persistent(Strict):
     """A Persistent X instance: X[CD] of `track` damage at the end of each own turn, `ticks` left (B19)."""
 
-    x: int = Field(ge=0, le=MAX_CHALLENGE_DICE)
+    x: Annotated[int, Field(ge=0, le=MAX_CHALLENGE_DICE)]
     track: str
     ticks: int
     mental: bool = False
 
 
+@dataclass(kw_only=True)
 class Grant(Strict):
     """Conditional resistance from an action: +`dice`[CD] Cover or Morale until the start of `until`'s next
     turn (Hit the Dirt [004:L1529]; Defend and Bolster [004:L1488-1489], duration B18)."""
 
     kind: Literal["cover", "morale"]
-    dice: int = Field(ge=0, le=MAX_CHALLENGE_DICE)
+    dice: Annotated[int, Field(ge=0, le=MAX_CHALLENGE_DICE)]
     source: str
     until: str
 
 
+@dataclass(kw_only=True)
 class Fighter(Strict):
     """A 2d20 combatant's live record."""
 
     #: Stress taken per track (B32: Infinity displays what remains, the state keeps what was taken).
     stress: dict[str, int]
-    harms: dict[str, int] = Field(default_factory=dict)
-    treated: dict[str, int] = Field(default_factory=dict)
+    harms: dict[str, int] = field(default_factory=dict)
+    treated: dict[str, int] = field(default_factory=dict)
     zone: str | None = None
-    conditions: dict[str, ConditionValue] = Field(default_factory=dict)
+    conditions: dict[str, ConditionValue] = field(default_factory=dict)
     #: Infinity Burning: rounds left (its X is in conditions["burning"]).
     burning_rounds: int = 0
-    persistent: list[Persistent] = Field(default_factory=list)
+    persistent: list[Persistent] = field(default_factory=list)
     fatigue: int = 0
     fortune: int = 0
     defeated: bool = False
@@ -58,7 +64,7 @@ class Fighter(Strict):
     majors: int = 0
     majors_allowed: int = 1
     majors_turn: int = 0
-    minors: list[str] = Field(default_factory=list)
+    minors: list[str] = field(default_factory=list)
     extra_minors: int = 0
     reactions: int = 0
     free_actions: int = 0
@@ -73,19 +79,21 @@ class Fighter(Strict):
     #: Zones this turn's movement actions allow `move` to cover (Movement 1, Rush 1+, Sprint 2), RULES.md §3.6.
     move_budget: int = 0
     #: Cover and Morale dice granted by actions, rolled in every damage's resistance until they expire.
-    granted: list[Grant] = Field(default_factory=list)
+    granted: list[Grant] = field(default_factory=list)
 
 
 Phase = Literal["setup", "turn", "handover", "ended"]
 
 
+@dataclass(kw_only=True)
 class TwoD20State(LiveState[Fighter]):
     """``[state]`` of a 2d20 encounter; ``order`` is the turns taken this round (with the initiative
     variant, the whole round's order)."""
 
     system: Literal["2d20"] = "2d20"
     phase: Phase = "setup"
-    joined: list[TwoD20Combatant] = Field(default_factory=list)
+    fighters: dict[str, Fighter]
+    joined: list[TwoD20Combatant] = field(default_factory=list)
     scene: int = 1
     #: Who took the last turn (the hand-over goes to an opposing side).
     last_actor: str | None = None
@@ -94,8 +102,8 @@ class TwoD20State(LiveState[Fighter]):
     momentum: int = 0
     threat: int = 0
     #: Declared Reach pairs (B22: a state, not a zone distance).
-    reach: list[list[str]] = Field(default_factory=list)
+    reach: list[list[str]] = field(default_factory=list)
     #: Initiative-score order: who paid to act next, ahead of their score (tie or interrupt) [004:L1412-1414].
-    jumped: list[str] = Field(default_factory=list)
+    jumped: list[str] = field(default_factory=list)
     #: Bonus Momentum from this turn (lost if unspent, never saved) [004:L518].
     bonus_momentum: int = 0
