@@ -284,10 +284,10 @@ NOT_BEFORE_THE_FIRST_FRAME = (
     "concurrent.futures.thread",
 )
 #: What a file read before does not need either: it is recalled by its text, neither parsed (`tomllib`, the
-#: key positions), expanded (stat blocks, party), keyed as JSON, nor validated (pydantic).
+#: key positions), expanded (stat blocks, party), nor validated (pydantic). (Its memo entry is JSON data, so
+#: the json package is read: a pickle would need no parser, but a cache folder must never hold code.)
 NOT_FOR_A_FILE_READ_BEFORE = (
     "tomllib",
-    "json",
     "tracker.store.tomlpos",
     "tracker.store.campaign.blocks",
     "pydantic",
@@ -313,3 +313,19 @@ def test_tracker_run_loads_no_save_and_no_parser_before_its_first_frame(tmp_path
     assert loaded(new, NOT_BEFORE_THE_FIRST_FRAME) == []
     assert "tracker.ui.screens.main" in again
     assert loaded(again, (*NOT_BEFORE_THE_FIRST_FRAME, *NOT_FOR_A_FILE_READ_BEFORE)) == []
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """The layers hold inside packages too: no chain of imports leads from a module back to itself (imports
+    made for the type checker only are left out, as the import-linter contracts leave them)."""
+    import grimp
+
+    graph = grimp.build_graph("tracker", exclude_type_checking_imports=True)
+    modules = sorted(graph.modules)
+    cyclic = [
+        (m, i)
+        for m in modules
+        for i in graph.find_modules_directly_imported_by(m)
+        if i.startswith("tracker") and graph.find_shortest_chain(importer=i, imported=m) is not None
+    ]
+    assert cyclic == []

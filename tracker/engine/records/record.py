@@ -26,8 +26,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol, TypeVar
+
+# Re-exported: the modules that read records catch it from here.
+from tracker.engine.errors import Invalid as Invalid
 
 try:  # the BLAKE2 builtin alone: `hashlib` also loads OpenSSL's, ~3 ms of every start
     from _blake2 import blake2b
@@ -74,22 +78,7 @@ class Record:
         """pydantic's hook for a type's schema: the dataclass's own, with `read` before it and `check` after."""
         from tracker.engine.records.validation import record_schema
 
-        return record_schema(cls, source, handler)
-
-
-class Invalid(ValueError):
-    """A document that does not validate; `errors` lists pydantic's error dicts (``loc``, ``msg``, ``type``,
-    ``input``, ``ctx``), which the store turns into positioned problems."""
-
-    def __init__(self, title: str, errors: list[dict[str, Any]], text: str | None = None) -> None:
-        super().__init__(
-            text or f"{len(errors)} validation error(s) for {title}: " + "; ".join(e["msg"] for e in errors)
-        )
-        self.title = title
-        self._errors = errors
-
-    def errors(self) -> list[dict[str, Any]]:
-        return list(self._errors)
+        return record_schema(cls, source, handler, Record)
 
 
 def validate(cls: type[R], data: Any) -> R:
@@ -269,9 +258,7 @@ def fingerprint(record: Record) -> str | None:
     JSON encoder's C code in a few microseconds a combatant."""
     global _encode
     if _encode is None:
-        from tracker.engine.records.jsontext import writer
-
-        _encode = writer(_fingerprint_part)
+        _encode = _json_writer(_fingerprint_part)
     try:
         return _encode([type(record).__qualname__, *vars(record).values()])
     except (TypeError, ValueError):
@@ -351,10 +338,8 @@ def recall(key: str | None) -> Any:
     held = _memo.get(key)
     if held is None:
         return None
-    from tracker.engine.records.jsontext import reader
-
     try:
-        return reader()(held)
+        return _json_reader()(held)
     except (ValueError, RecursionError):
         return None
 
@@ -364,10 +349,8 @@ def keep(key: str | None, data: Any) -> None:
     (None: skipped; so is data JSON cannot write, such as a TOML date)."""
     if key is None or _memo is None:
         return
-    from tracker.engine.records.jsontext import writer
-
     try:
-        text = writer()(data)
+        text = _json_writer()(data)
     except (TypeError, ValueError, RecursionError):
         return
     _memo.put(key, text)
@@ -383,10 +366,8 @@ def remember(record: Record, data: Any) -> None:
 def _memo_key(cls: type[Record], data: Any) -> str | None:
     """What identifies one validation: the record class, the installed versions, and the document (None: not
     memoised)."""
-    from tracker.engine.records.jsontext import writer
-
     try:
-        document = writer(sort_keys=cls.canonical_key)(data)
+        document = _json_writer(sort_keys=cls.canonical_key)(data)
     except (ValueError, TypeError, RecursionError):  # a value JSON cannot write (a TOML date): validate every time
         return None
     digest = blake2b(document.encode("utf-8", "surrogatepass"), digest_size=20)
@@ -521,3 +502,31 @@ def _structure(tp: Any, data: Any) -> Any:
                 return _structure(arg, data)
         return data
     return data
+
+
+def _refuse(value: object) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON data")
+
+
+@functools.cache
+def _json_writer(default: Callable[[Any], Any] = _refuse, *, sort_keys: bool = False) -> Callable[[Any], str]:
+    """Compact JSON text (non-ASCII as it is), written by the json package's C encoder; `default` turns any
+    other object into JSON data or raises TypeError."""
+    import json
+
+    encoder = json.JSONEncoder(
+        default=default, check_circular=False, separators=(",", ":"), ensure_ascii=False, sort_keys=sort_keys
+    )
+    return encoder.encode
+
+
+@functools.cache
+def _json_reader() -> Callable[[str], Any]:
+    """JSON text as data (ValueError when it is not JSON; NaN and the infinities refused: nothing writes them)."""
+    import json
+
+    return json.JSONDecoder(parse_constant=_no_constant).decode

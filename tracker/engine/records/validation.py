@@ -14,15 +14,18 @@ those markers as its own parameters for that.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import pydantic
 from pydantic import GetCoreSchemaHandler, TypeAdapter, ValidationError
 from pydantic_core import CoreSchema, core_schema
 
-from tracker.engine.records.record import Invalid, Record
+from tracker.engine.errors import Invalid
 
-R = TypeVar("R", bound=Record)
+if TYPE_CHECKING:
+    from tracker.engine.records.record import Record
+
+R = TypeVar("R", bound="Record")
 
 _adapters: dict[type[Record], TypeAdapter[Any]] = {}
 
@@ -71,13 +74,14 @@ def _as_table_error(error: dict[str, Any]) -> dict[str, Any]:
     return error
 
 
-def record_schema(cls: type[Record], source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+def record_schema(cls: type[Record], source: Any, handler: GetCoreSchemaHandler, base: type[Record]) -> CoreSchema:
     """The schema of record class `cls` (`Record.__get_pydantic_core_schema__`): pydantic's own for the
-    dataclass, after the class's `Record.read` and before its `Record.check` when it has them."""
+    dataclass, after the class's `Record.read` and before its `Record.check` when it overrides them (`base`:
+    the `Record` class itself, handed over so this module never imports the one that imports it)."""
     schema = handler(source)
-    if cls.check is not Record.check:
+    if cls.check is not base.check:
         schema = core_schema.no_info_after_validator_function(_checked, schema)
-    if cls.read.__func__ is not Record.read.__func__:  # type: ignore[attr-defined]
+    if cls.read.__func__ is not base.read.__func__:  # type: ignore[attr-defined]
         schema = core_schema.no_info_before_validator_function(cls.read, schema)
     return schema
 
