@@ -36,7 +36,10 @@ if sys.argv[1] == "bare":
     app = bare_app.BareApp(20)
 else:
     from pathlib import Path
-    from tracker.families.session import Session
+    try:
+        from tracker.families.session import Session
+    except ImportError:  # an older checkout (--before): the rules were one package
+        from tracker.rules.session import Session
     from tracker.store import files
     from tracker.ui.app import TrackerApp
     try:
@@ -67,10 +70,11 @@ def headless(self, *args, **kwargs):
     return run(self, headless=True, size=(160, 50))
 textual.app.App._display = first
 textual.app.App.run = headless
-import tracker.cli.main
-sys.exit(tracker.cli.main.main(["run", sys.argv[1]]))
+from tracker.cli import main
+sys.exit(getattr(main, "main", main)(["run", sys.argv[1]]))
 """
-EXEC = "import sys, tracker.cli.main; sys.exit(tracker.cli.main.main())"
+# `tracker.cli` was a module with `main` before it became a package with a `main` module: both are run.
+EXEC = 'import sys; from tracker.cli import main; sys.exit(getattr(main, "main", main)())'
 ONE_MODEL = "from pydantic import BaseModel\nclass One(BaseModel):\n    x: int\n"
 
 

@@ -21,7 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "duel.toml"
-EXEC = "import sys, tracker.cli.main; sys.exit(tracker.cli.main.main())"
+# `tracker.cli` was a module with `main` before it became a package with a `main` module: both are run.
+EXEC = 'import sys; from tracker.cli import main; sys.exit(getattr(main, "main", main)())'
 ONE_MODEL = "from pydantic import BaseModel\nclass One(BaseModel):\n    x: int\n"
 
 

@@ -144,7 +144,7 @@ class Contender:
         return [
             sys.executable,
             "-c",
-            "import sys, tracker.cli.main; sys.exit(tracker.cli.main.main())",
+            'import sys; from tracker.cli import main; sys.exit(getattr(main, "main", main)())',
             "run",
             str(path),
         ]
