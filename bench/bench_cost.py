@@ -36,10 +36,11 @@ if sys.argv[1] == "bare":
     app = bare_app.BareApp(20)
 else:
     from pathlib import Path
-    try:
-        from tracker.families.session import Session
-    except ImportError:  # an older checkout (--before): the rules were one package
+    try:  # an older checkout (--before): the rules were one package (asked first: the editable install
+        # would find this checkout's new modules for a package imported from the older one)
         from tracker.rules.session import Session
+    except ImportError:
+        from tracker.families.session import Session
     from tracker.store import files
     from tracker.ui.app import TrackerApp
     try:
