@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number, signed_int
-from tracker.families.ttb import conditions
+from tracker.families.ttb import conditions, skills
 from tracker.families.ttb.engine import TTBEngine
 
 Category = Literal["movement", "tactical", "combat", "condition", "fate"]
@@ -109,14 +109,28 @@ def cost_of(eng: TTBEngine, key: str, args: list[str]) -> int:
     return act.cost
 
 
+def weapon_word(eng: TTBEngine, who: str, text: str) -> bool:
+    """Whether `text` starts the name of one of `who`'s weapons (a weapon, then, not a target)."""
+    key = text.casefold()
+    return any(w.name.casefold().startswith(key) for w in eng.sheet(who).weapons)
+
+
+def named_weapon(eng: TTBEngine, who: str, text: str) -> str:
+    """The weapon of `who`'s that `text` names, the way every name resolves (any case, a unique prefix);
+    refused naming `who`'s weapons when it names none or several (CONTRACT.md §3 "Weapons (TTB)")."""
+    weapons = [w.name for w in eng.sheet(who).weapons]
+    if not weapons:
+        raise Refusal(f"{who} has no weapon on file: none is named '{text}'")
+    return names.resolve(text, weapons, what=f"weapon of {who}'s")
+
+
 def weapon_of(eng: TTBEngine, who: str, args: list[str], kind: str | None) -> str | None:
     """The weapon an action uses: named in args, else the first of that kind; None if none listed."""
     weapons = eng.sheet(who).weapons
     pool = [w for w in weapons if kind is None or w.kind == kind]
     for a in args:
-        for w in weapons:
-            if w.name.casefold().startswith(a.casefold()):
-                return w.name
+        if not is_number(a) and weapon_word(eng, who, a):
+            return named_weapon(eng, who, a)
     if not weapons:
         return None
     if not pool:
@@ -271,8 +285,36 @@ def target_of(eng: TTBEngine, who: str, key: str, args: list[str]) -> str | None
     return target
 
 
+def check_words(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
+    """Every word after the action names something real, or the action is refused before anything changes:
+    a target is a combatant still in the fight (CONTRACT.md §3 ``leave``), a weapon one of `who`'s
+    ("Weapons (TTB)"), an Assist's skill one the encounter knows; a word the action has no use for is
+    refused rather than dropped. Names resolve the one way (`tracker.engine.names.resolve`)."""
+    if key == "wait":
+        if args:  # the action waited for, then its own words (checked now: the trigger comes later)
+            check_words(eng, who, action_key(args[0]), args[1:])
+        return
+    act = ACTIONS[key]
+    rest = args
+    if key in ("strike", "shoot") and args and not weapon_word(eng, who, args[0]):
+        if eng.living(args[0]) == who:
+            raise Refusal(f"{who} cannot {act.title} itself")
+        rest = args[1:]
+    elif act.target and args:
+        eng.living(args[0])
+        rest = args[1:]
+    for word in rest:
+        if key in ("strike", "shoot", "charge") or (key == "reload" and not is_number(word)):
+            named_weapon(eng, who, word)
+        elif key == "assist" and not is_number(word):
+            skills.skill_key(eng, word)
+        elif act.target and key != "assist":
+            raise Refusal(f"{act.title} takes one target (spend {who} {display(key)} NAME), not '{word}' too")
+
+
 def precheck(eng: TTBEngine, who: str, key: str, args: list[str], target: str | None) -> None:
     """Checks that need the target or the weapon, still before anything changes."""
+    check_words(eng, who, key, args)
     if key == "reduce_burning":
         assert target is not None
         if not eng.fighter(target).conditions.get("burning"):
