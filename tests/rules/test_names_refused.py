@@ -58,6 +58,7 @@ wounds = 5
 [[combatants]]
 name = "Watchman"
 rank_value = 6
+initiative = 3
 side = "enemies"
 wounds = 7
 """
@@ -175,6 +176,20 @@ def test_ttb_no_action_targets_one_who_has_left() -> None:
         "engage Sofia Watchman",
     ):
         unchanged(s, line, "Watchman has left the fight")
+
+
+def test_one_who_left_is_not_swapped_for_one_present_nor_hides_an_ambiguity() -> None:
+    """CONTRACT.md §3 ``leave``: the full name of one who left is refused, not read as a prefix of someone
+    still in the fight (Guild Thug left: not Guild Thug 2); a prefix that fits several present is ambiguous
+    even when it also fits one who left."""
+    boss = '[[combatants]]\nname = "Thug Boss"\nrank_value = 6\nside = "enemies"\nwounds = 7\n'
+    s = run(session_from(TTB + boss), "leave 'Guild Thug'", "leave 'Thug Boss'", "start")
+    unchanged(s, "spend Sofia strike 'Guild Thug'", "Guild Thug has left the fight")
+    unchanged(s, "damage 'thug boss' 1", "Thug Boss has left the fight")
+    run(s, "leave 'Guild Thug 2'")
+    unchanged(s, "damage thug 1", "has left the fight")
+    s = run(session_from(TTB + boss), "leave 'Thug Boss'", "start")
+    unchanged(s, "spend Sofia strike thug", "'thug' is ambiguous: Guild Thug, Guild Thug 2")
 
 
 def test_ttb_unknown_weapon_is_refused_naming_the_weapons() -> None:
