@@ -367,7 +367,7 @@ def _names_someone(word: str, candidates: list[str]) -> bool:
 
 
 @pytest.mark.parametrize("family", ["ttb", "2d20"])
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_no_accepted_command_names_nobody(family: str, data: st.DataObject) -> None:
     """CONTRACT.md §3: a command line with random names is either refused, changing nothing, or every name
