@@ -213,6 +213,16 @@ def test_ttb_strike_with_weapon_and_target_resolves_both() -> None:
     assert "Sofia Ramos attacks Guild Thug 2 with the Sword" in prompt
 
 
+def test_ttb_a_word_fitting_a_weapon_and_a_combatant_is_ambiguous() -> None:
+    """CONTRACT.md §3 "Weapons (TTB)": the word after strike or shoot is the target, or a weapon alone; one that
+    fits both (`s`: Sofia Ramos, Sword) is refused naming both, and a strike on oneself is refused."""
+    s = ttb_turn()
+    unchanged(s, "spend Sofia strike s", "'s' is ambiguous: Sofia Ramos, Sword")
+    unchanged(s, "spend Sofia strike sofia", "Sofia Ramos cannot attack itself")
+    run(s, "spend Sofia shoot pist")
+    assert state_json(s)["prompt"] is None
+
+
 def test_ttb_targeted_actions_refuse_unknown_names_and_stray_words() -> None:
     """RULES.md §2.5: Doctor, Order, Impose, Trick, Show, Assist act on someone: an unknown target is refused,
     and so is a word the action has no use for (it would be dropped)."""

@@ -110,9 +110,28 @@ def cost_of(eng: TTBEngine, key: str, args: list[str]) -> int:
 
 
 def weapon_word(eng: TTBEngine, who: str, text: str) -> bool:
-    """Whether `text` starts the name of one of `who`'s weapons (a weapon, then, not a target)."""
-    key = text.casefold()
-    return any(w.name.casefold().startswith(key) for w in eng.sheet(who).weapons)
+    """Whether `text` may name one of `who`'s weapons (any case, a prefix of the name or of one of its words)."""
+    return bool(names.matching(text, [w.name for w in eng.sheet(who).weapons]))
+
+
+def attack_words(eng: TTBEngine, who: str, args: list[str]) -> tuple[str | None, list[str]]:
+    """A strike's or a shot's target and the words that name its weapon (CONTRACT.md §3 "Weapons (TTB)":
+    ``TARGET [WEAPON]``, or a weapon alone). The first word is the target unless it names one of `who`'s
+    weapons; a word that fits a weapon and someone in the fight is ambiguous (an exact name wins)."""
+    if not args:
+        return None, []
+    first = args[0]
+    weapons = [w.name for w in eng.sheet(who).weapons]
+    as_weapon, as_person = names.matching(first, weapons), names.matching(first, eng.present_names())
+    exact = first.casefold()
+    if any(n.casefold() == exact for n in as_person) or not as_weapon:
+        target = eng.living(first)
+        if target == who:
+            raise Refusal(f"{who} cannot attack itself")
+        return target, args[1:]
+    if as_person and not any(w.casefold() == exact for w in as_weapon):
+        raise Refusal(f"'{first}' is ambiguous: {', '.join(sorted(as_person + as_weapon)[:6])}")
+    return None, args
 
 
 def named_weapon(eng: TTBEngine, who: str, text: str) -> str:
@@ -296,10 +315,8 @@ def check_words(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
         return
     act = ACTIONS[key]
     rest = args
-    if key in ("strike", "shoot") and args and not weapon_word(eng, who, args[0]):
-        if eng.living(args[0]) == who:
-            raise Refusal(f"{who} cannot {act.title} itself")
-        rest = args[1:]
+    if key in ("strike", "shoot"):
+        rest = attack_words(eng, who, args)[1]
     elif act.target and args:
         eng.living(args[0])
         rest = args[1:]
@@ -347,7 +364,7 @@ def precheck(eng: TTBEngine, who: str, key: str, args: list[str], target: str | 
     if key == "quick_action" and not eng.is_active(who):
         raise Refusal(f"Quick Action is used on {who}'s own turn")
     if key == "shoot":
-        weapon = weapon_of(eng, who, args, "projectile")
+        weapon = weapon_of(eng, who, attack_words(eng, who, args)[1], "projectile")
         if weapon and weapon in eng.fighter(who).shots and eng.fighter(who).shots[weapon] <= 0:
             raise Refusal(f"{who}'s {weapon} is empty: reload it first")
     if key == "reload":

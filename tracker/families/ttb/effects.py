@@ -110,14 +110,15 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         eng.log(f"{who} charges {target}: now engaged; two (1)-AP melee attacks")
         _attacks(eng, who, target, args[1:], "melee", 2)
     elif key == "shoot":
-        _shoot(eng, who, args)
-        _attacks(eng, who, _target_in(eng, who, args), args, "projectile", 1)
+        target, rest = actions.attack_words(eng, who, args)
+        _shoot(eng, who, rest)
+        _attacks(eng, who, target, rest, "projectile", 1)
     elif key == "reload":
         _reload(eng, who, args, cost)
     elif key == "strike":
-        target = _target_in(eng, who, args)
+        target, rest = actions.attack_words(eng, who, args)
         eng.log(f"{who} strikes" + (f" at {target}" if target else ""))
-        _attacks(eng, who, target, args[1:], "melee", 1)
+        _attacks(eng, who, target, rest, "melee", 1)
     elif key == "show":
         assert target is not None
         taller = eng.sheet(target).height < sheet.height
@@ -140,14 +141,6 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         eng.log(f"{who} spends a Fate Point on Competence: ⊞ on one duel ({f.fate_points} FP left)")
     else:
         eng.log(f"{who}: {title}" + (f" ({' '.join(args)})" if args else ""))
-
-
-def _target_in(eng: TTBEngine, who: str, args: list[str]) -> str | None:
-    """The attack's target: the first argument, unless it names one of `who`'s weapons (`actions.check_words`
-    refused any other word before the AP were paid)."""
-    if not args or actions.weapon_word(eng, who, args[0]):
-        return None
-    return eng.living(args[0])
 
 
 def attack_weapon(eng: TTBEngine, who: str, args: list[str], kind: str) -> str | None:
