@@ -306,6 +306,16 @@ def test_d20_targeted_actions_resolve_their_target() -> None:
     assert "Ada gains +2[CD] Cover" in log(s)[-1]
 
 
+def test_d20_a_reaction_names_whom_it_answers() -> None:
+    """RULES.md §3.5.2 Reactions (Infinity): the attacker a Retaliate answers is resolved, refused when unknown, and
+    kept in the log under its full name."""
+    infinity = D20.replace('system = "2d20"', 'system = "2d20"\nprofile = "infinity"')
+    s = run(session_from(infinity), "start", "pick Kit", "spend Kit attack 'Guild Thug'", "next", "pick 'Guild Thug'")
+    unchanged(s, "spend Kit retaliate zzz", "no combatant named 'zzz'")
+    run(s, "spend Kit retaliate 'guild thug'")
+    assert log(s)[-1].startswith("Kit: Retaliate (Reaction 1 this round) — Guild Thug")
+
+
 def test_d20_names_in_options_zones_tracks_harms_and_pools() -> None:
     """CONTRACT.md §3: `damage … from=`, `move NAME ZONE`, `heal … track=`, `treat NAME KIND`, `roll … pay=`
     resolve the one way: unknown refused naming the known, one who left refused."""

@@ -315,7 +315,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         a.free_actions += 1
         if key == "drop_prone":
             a.conditions["prone"] = True
-        eng.log(f"{who}: {act.title} (Free)")
+        eng.log(f"{who}: {act.title} (Free)" + (f" — {' '.join(args)}" if args else ""))
     elif act.kind == "reaction":
         staggered = eng.profile.staggered_reaction_point and bool(a.conditions.get("staggered"))
         if staggered and not eng.sheet(who).pc:
@@ -336,7 +336,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
                 pools.threat(eng, -cost, f"{who}'s Reaction #{cost} this round")
         if key == "hit_the_dirt":
             a.conditions["prone"] = True
-        eng.log(f"{who}: {act.title} (Reaction {a.reactions} this round)")
+        eng.log(f"{who}: {act.title} (Reaction {a.reactions} this round)" + (f" — {' '.join(args)}" if args else ""))
         if key in GRANTS:
             _grant(eng, who, target, key)
     elif key == "swift":
