@@ -16,6 +16,7 @@ from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.records.state import CardEffect
+from tracker.families.ttb.skills import skill_key
 from tracker.present.words import counted
 
 
@@ -109,13 +110,15 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         eng.log(f"{who} charges {target}: now engaged; two (1)-AP melee attacks")
         _attacks(eng, who, target, args[1:], "melee", 2)
     elif key == "shoot":
-        _shoot(eng, who, args)
-        _attacks(eng, who, _target_in(eng, who, args), args, "projectile", 1)
+        target, rest = actions.attack_words(eng, who, args)
+        _shoot(eng, who, rest)
+        _attacks(eng, who, target, rest, "projectile", 1)
     elif key == "reload":
         _reload(eng, who, args, cost)
     elif key == "strike":
-        eng.log(f"{who} strikes" + (f" at {eng.name(args[0])}" if args and _is_name(eng, args[0]) else ""))
-        _attacks(eng, who, _target_in(eng, who, args), args[1:], "melee", 1)
+        target, rest = actions.attack_words(eng, who, args)
+        eng.log(f"{who} strikes" + (f" at {target}" if target else ""))
+        _attacks(eng, who, target, rest, "melee", 1)
     elif key == "show":
         assert target is not None
         taller = eng.sheet(target).height < sheet.height
@@ -140,24 +143,12 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         eng.log(f"{who}: {title}" + (f" ({' '.join(args)})" if args else ""))
 
 
-def _target_in(eng: TTBEngine, who: str, args: list[str]) -> str | None:
-    """The attack's target: the first argument naming a combatant other than `who` (not a weapon)."""
-    weapons = [w.name.casefold() for w in eng.sheet(who).weapons]
-    for a in args[:1]:
-        if _is_name(eng, a) and not any(w.startswith(a.casefold()) for w in weapons):
-            target = eng.name(a)
-            return target if target != who else None
-    return None
-
-
 def attack_weapon(eng: TTBEngine, who: str, args: list[str], kind: str) -> str | None:
     """The weapon named in `args`, else the first on file of `kind` (CONTRACT §3 "Weapons (TTB)")."""
-    weapons = eng.sheet(who).weapons
     for a in args:
-        for w in weapons:
-            if w.name.casefold().startswith(a.casefold()):
-                return w.name
-    return next((w.name for w in weapons if w.kind == kind), None)
+        if actions.weapon_word(eng, who, a):
+            return actions.named_weapon(eng, who, a)
+    return next((w.name for w in eng.sheet(who).weapons if w.kind == kind), None)
 
 
 def _attacks(eng: TTBEngine, who: str, target: str | None, args: list[str], kind: str, times: int) -> None:
@@ -222,14 +213,6 @@ def resolve_attack(
     modifier = damage.modifier_from_margin(diff if diff is not None else 5 * margins + 2)
     eng.log(f"{who}'s attack with the {weapon} hits {target}")
     damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who)
-
-
-def _is_name(eng: TTBEngine, text: str) -> bool:
-    try:
-        eng.name(text)
-    except Refusal:
-        return False
-    return True
 
 
 def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
@@ -331,8 +314,9 @@ def take_stance(eng: TTBEngine, who: str, cost: int) -> None:
 
 def _assist(eng: TTBEngine, who: str, target: str, args: list[str]) -> None:
     ranks = 0
+    skills = {k.casefold(): v for k, v in eng.sheet(who).skills.items()}
     for a in args[1:]:
-        ranks = count(a, "ranks") if is_number(a) else eng.sheet(who).skills.get(a.casefold(), 0)
+        ranks = count(a, "ranks") if is_number(a) else skills.get(skill_key(eng, a), 0)
     if eng.sheet(who).subordinate:
         ranks = (ranks + 1) // 2
     if ranks < 1:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.families.twod20.dice.odds import ChallengeOdds, RollOdds, challenge_odds, ladder
 from tracker.families.twod20.dice.rolls import BASE_DICE, MAX_BOUGHT_DICE, complication_floor
@@ -101,7 +100,7 @@ def targets(eng: TwoD20Engine, who: str) -> Targets:
     rows: list[Target] = []
     skipped: list[str] = []
     for other, fighter in eng.st.fighters.items():
-        if other == who or fighter.dead or fighter.zone is None or not eng.enemies(who, other):
+        if other == who or fighter.dead or eng.has_left(other) or fighter.zone is None or not eng.enemies(who, other):
             continue
         if kind == "melee" and sorted([who, other]) not in eng.st.reach:
             skipped.append(other)
@@ -207,7 +206,8 @@ def report(eng: TwoD20Engine, options: OddsOptions) -> OddsReport:
     """``tracker odds FILE --tn N --difficulty D [--bought K] [--focus F] [--range R] [--damage N]``, or
     ``--who NAME`` alone for the Zones panel's chances against each target."""
     tn, difficulty, damage = _int(options, "tn"), _int(options, "difficulty"), _int(options, "damage")
-    who = names.resolve(str(options["who"]), list(eng.sheets)) if "who" in options else None
+    # Named the one way commands name them: one who has left the fight is refused, saying so.
+    who = eng.name(str(options["who"])) if "who" in options else None
     if (tn is None) != (difficulty is None):
         raise Refusal("a test needs both --tn and --difficulty")
     test_keys = [k for k in ("bought", "focus", "range") if k in options]
