@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from tests.conftest import run, session_from, ttb_state
 from tracker.engine import names
 from tracker.engine.errors import Refusal
+from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 
@@ -125,7 +126,7 @@ def d20_turn() -> Session:
 
 def unchanged(s: Session, line: str, *parts: str) -> str:
     """`line` is refused in one line holding each of `parts`; the JSON state and the history are as they were."""
-    before, history = state_json(s), s.history.model_dump()
+    before, history = state_json(s), dump(s.history)
     with pytest.raises(Refusal) as info:
         s.execute(line)
     message = str(info.value)
@@ -133,7 +134,7 @@ def unchanged(s: Session, line: str, *parts: str) -> str:
     for part in parts:
         assert part in message, (line, message)
     assert state_json(s) == before
-    assert s.history.model_dump() == history
+    assert dump(s.history) == history
     return message
 
 
@@ -397,13 +398,13 @@ def test_no_accepted_command_names_nobody(family: str, data: st.DataObject) -> N
     form = data.draw(st.sampled_from(TTB_FORMS if family == "ttb" else D20_FORMS))
     a, b = data.draw(TYPED), data.draw(TYPED)
     line = form.format(a=shlex.quote(a), b=shlex.quote(b))
-    before, history = state_json(s), s.history.model_dump()
+    before, history = state_json(s), dump(s.history)
     try:
         s.execute(line)
     except Refusal as exc:
         assert "\n" not in str(exc)
         assert state_json(s) == before
-        assert s.history.model_dump() == history
+        assert dump(s.history) == history
         return
     people = _present(s)
     weapons = ["Sword", "Pistol"] if family == "ttb" else ["Rifle", "Knife"]
