@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import conditions, damage, effects
+from tracker.families.ttb import attack, conditions, damage, effects
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import cheat, deck, opposed
 from tracker.families.ttb.fate.cards import Card, parse_card, severity_of
@@ -158,7 +158,8 @@ def _suffocate(eng: TTBEngine, who: str, card: Card) -> None:
 def _attack(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     """An attack duel's result: a hit makes the weapon's damage flip (RULES.md §2.8.1)."""
     assert p.who is not None
-    effects.resolve_attack(eng, p.who, str(p.data["target"]), str(p.data["weapon"]), passed, margins, diff)
+    target, weapon = str(p.data["target"]), str(p.data["weapon"])
+    effects.resolve_attack(eng, p.who, target, weapon, passed, margins, diff, bool(p.data.get("guided")))
 
 
 def _critical(eng: TTBEngine, p: Prompt, value: str) -> None:
@@ -272,6 +273,9 @@ RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
     "disengaging_strike": _strike,
     "hand_discard": _hand_discard,
     "discard": _hand_discard,
+    attack.TARGET: attack.answer_target,
+    attack.WEAPON: attack.answer_weapon,
+    attack.DAMAGE: attack.answer_damage,
 }
 
 
@@ -298,6 +302,8 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
             raise Refusal(f"answer {', '.join(p.options)}")
     elif p.kind == "tie":
         names.resolve(value, p.options)
+    elif p.kind in (attack.TARGET, attack.WEAPON, attack.DAMAGE):
+        attack.check(eng, p, value)
     elif p.kind == "reactivate":
         if word not in ("yes", "y", "no", "n"):
             raise Refusal("answer yes or no")

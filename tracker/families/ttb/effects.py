@@ -177,7 +177,8 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     Value (§2.2.5), acting value from the attacker's ``skills`` for the weapon's skill; and a Fated's
     attack on a Fated, where both flip and may cheat, the lower total first (`opposed`, §2.2.4).
     """
-    target, weapon = arg.split("\t")
+    target, weapon, *flow = arg.split("\t")
+    guided = bool(flow)
     f = eng.fighter(who)
     if f.dead or f.unconscious or f.conditions.get("paralyzed") or eng.fighter(target).dead:
         return
@@ -193,10 +194,15 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
         how += f" or flip (TN {flip['tn']})"
     elif flip:
         how += f" or flip (both flip: {spec.attack_skill().title()} vs Defense)"
+    options = ["pass", "fail", *(["flip"] if flip else [])]
+    if guided:
+        # The flow offers the tracker's flip first (option 1), the table's result after it.
+        options = [*(["flip"] if flip else []), "pass", "fail"]
+        flip = {**flip, "guided": True}
     eng.ask(
         "attack",
         f"{who} attacks {target} with the {weapon} ({spec.damage}): {how}?",
-        ["pass", "fail", *(["flip"] if flip else [])],
+        options,
         who=who,
         target=target,
         weapon=weapon,
@@ -205,11 +211,19 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
 
 
 def resolve_attack(
-    eng: TTBEngine, who: str, target: str, weapon: str, passed: bool, margins: int, diff: int | None
+    eng: TTBEngine,
+    who: str,
+    target: str,
+    weapon: str,
+    passed: bool,
+    margins: int,
+    diff: int | None,
+    guided: bool = False,
 ) -> None:
     """A hit makes the weapon's damage flip with the accuracy modifier (RULES.md §2.8.1, decision A2).
 
-    With the tracker's flip the difference is known exactly; from the table's ``pass N`` the middle of
+    In the attack flow (``guided``, `tracker.families.ttb.attack`) the damage flip is asked rather than made
+    at once. With the tracker's flip the difference is known exactly; from the table's ``pass N`` the middle of
     the N-Margin band is used (0 Margins ⊟, 1 none, 2 or more ⊞): the band edges 5 and 10 need ``damage``
     with ``margin=D`` instead.
     """
@@ -221,6 +235,11 @@ def resolve_attack(
     spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
     modifier = damage.modifier_from_margin(diff if diff is not None else 5 * margins + 2)
     eng.log(f"{who}'s attack with the {weapon} hits {target}")
+    if guided:
+        from tracker.families.ttb import attack
+
+        attack.damage_offer(eng, who, target, weapon, spec.damage, modifier)
+        return
     damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who)
 
 
@@ -344,8 +363,12 @@ def _assist(eng: TTBEngine, who: str, target: str, args: list[str]) -> None:
 
 
 def _shoot(eng: TTBEngine, who: str, args: list[str]) -> None:
+    count_shot(eng, who, actions.weapon_of(eng, who, args, "projectile"))
+
+
+def count_shot(eng: TTBEngine, who: str, weapon: str | None) -> None:
+    """A shot leaves the weapon: one fewer where its shots are counted (§2.5 Reload)."""
     f = eng.fighter(who)
-    weapon = actions.weapon_of(eng, who, args, "projectile")
     if weapon and weapon in f.shots:
         f.shots[weapon] -= 1
         eng.log(f"{who} fires the {weapon} ({counted(f.shots[weapon], 'shot')} left)")
