@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
+from tracker.families.twod20.attack import attack_tn
 from tracker.families.twod20.dice.odds import ChallengeOdds, RollOdds, challenge_odds, ladder
 from tracker.families.twod20.dice.rolls import BASE_DICE, MAX_BOUGHT_DICE, complication_floor
 from tracker.families.twod20.engine import TwoD20Engine, attack_check
@@ -30,20 +31,6 @@ SHORT_RANGE = {"close": "Close", "medium": "Med", "long": "Long", "extreme": "Ex
 
 def _decimal(x: Fraction) -> str:
     return f"{float(x):.1f}"
-
-
-def attack_tn(eng: TwoD20Engine, who: str, kind: str) -> tuple[int | None, str]:
-    """`who`'s TN for an attack of `kind` (attribute + skill, the profile's test), and how it is made up
-    ("Coordination 10 + Fight 3"); None with the reason when the sheet lacks the attribute."""
-    test = {"melee": eng.profile.melee_test, "mental": eng.profile.mental_test}.get(kind, eng.profile.ranged_test)
-    attribute, _, skill = test.partition("+")
-    sheet = eng.sheet(who)
-    attributes = {k.casefold(): v for k, v in sheet.attributes.items()}
-    if attribute not in attributes:
-        return None, f"{who}'s sheet has no {attribute.title()} (the profile's {kind} test is {test})"
-    rating = sheet.skill(skill)
-    label = f"{attribute.title()} {attributes[attribute]} + {skill.replace('_', ' ').title()} {rating}"
-    return attributes[attribute] + rating, label
 
 
 def gains(pools: list[RollOdds]) -> list[str]:
