@@ -71,3 +71,30 @@ def test_ttb_strike_by_keys_at_80x24(tmp_path: Path) -> None:
     st = ttb_state(app.session)
     assert st.fighters["Guild Enforcer"].wounds < 9
     assert "Sofia Ramos cheats Fate: plays 10♦ (10 of Masks) from the Control Hand" in " ".join(e.text for e in st.log)
+
+
+def test_twod20_attack_by_keys_at_100x30(tmp_path: Path) -> None:
+    """`s`, Attack, Enter; 1 the target (the Cultist: the best chance); 4 the tracker rolls five d20s (three
+    bought); the hit's damage: 1 rolls the pistol's dice. Each step a key."""
+    app = _app(tmp_path, "skirmish_srd.toml", "start", "pick Ada")
+
+    async def drive() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await _pick(pilot, app, "attack")
+            assert _kind(app) == "attack_target"
+            assert "Cultist · Medium, D3" in screen_text(app)
+            await pilot.press("1")
+            await pilot.pause()
+            assert _kind(app) == "attack_roll"
+            assert "TN 12 (Coordination 10 + Fight 2), Difficulty 3" in screen_text(app)
+            await pilot.press("4")  # 5d20: three bought for 1 + 2 + 3 (Momentum, then Threat)
+            await pilot.pause()
+            assert _kind(app) == "attack_damage"
+            await pilot.press("1")  # the Service pistol's 4[CD], no Bonus Damage
+            await pilot.pause()
+            assert _kind(app) is None
+
+    asyncio.run(drive())
+    log = [e.text for e in app.session.state.log]
+    assert any(t.startswith("Ada Vance tests: d20: ") and "pass" in t for t in log)
+    assert any(t.startswith("Cultist takes ") for t in log)
