@@ -43,8 +43,8 @@ def _kind(app: TrackerApp) -> str | None:
 
 
 def test_ttb_strike_by_keys_at_80x24(tmp_path: Path) -> None:
-    """`s`, Strike, Enter; 1 the target (the engaged Enforcer first); 1 the tracker flips (a 5: a miss);
-    1 cheats with the 10♦ the offer shows as a hit; 1 the damage flip: the Enforcer is hurt."""
+    """`s`, Strike, Enter; 1 the target (the engaged Enforcer first); 1 the tracker flips (5♣: a miss);
+    1 cheats with the 10♦ the offer shows as a pass; 1 the damage flip: the Enforcer is hurt."""
     # One card flipped off the top first, so the duel's card misses and the hand can save it.
     app = _app(tmp_path, "duel.toml", "initiative Sofia 9", "start", "engage Sofia Guild", "flip 1")
 
@@ -59,7 +59,11 @@ def test_ttb_strike_by_keys_at_80x24(tmp_path: Path) -> None:
             await pilot.press("1")  # flip
             await pilot.pause()
             assert _kind(app) == "cheat"
-            assert "cheat with a card from the hand?" in screen_text(app)
+            text = screen_text(app)
+            assert "Sofia Ramos flipped 5♣: cheat with a card from the hand?" in text
+            assert "10♦ → 13 vs TN 11: pass" in text and "no: keep the 5♣" in text
+            assert "10M" not in text  # one card notation on the screen; JSON keeps the codes
+            assert app.session.state.prompt is not None and app.session.state.prompt.options[0] == "10M"
             await pilot.press("1")
             await pilot.pause()
             assert _kind(app) == "damage_flip"

@@ -104,7 +104,10 @@ def test_the_cheat_offer_comes_in_the_flow() -> None:
     run(s, "answer flip")
     p = pending(ttb_state(s))
     assert p.kind == "cheat" and p.options == ["13M", "no"]
+    assert p.question == "Sofia flipped 6♥: cheat with a card from the hand?"
+    assert option_labels(p) == ("13♦ → 16 vs TN 9: 1 Margin", "no: keep the 6♥")
     run(s, "answer 13M")
+    assert "answer: 13♦" in [e.text for e in ttb_state(s).log]
     assert pending(ttb_state(s)).kind == "damage_flip"
     run(s, "answer flip")
     assert ttb_state(s).fighters["Thug"].wounds == 9 - 5  # D 7: no modifier, 12♣ severe
@@ -147,3 +150,17 @@ def test_the_flow_survives_a_restart_and_undo() -> None:
     assert "Knife (1/2/3)" in pending(ttb_state(again)).question
     run(again, "undo")
     assert pending(ttb_state(again)).kind == "attack_weapon"
+
+
+def test_the_damage_cheat_offer_says_what_each_card_deals() -> None:
+    """§2.8.1 step 4 and §2.2.4: a Fated attacker's damage flip may be cheated; each card with its damage."""
+    s = run(table(SABRE), "attack Sofia", "answer Thug", "answer pass 1")
+    top(s, "2R")
+    ttb_state(s).fighters["Sofia"].hand[:] = ["8C", "RJ"]
+    run(s, "answer flip")
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.question == "Sofia flipped 2♥: cheat with a card from the hand?"
+    assert option_labels(p) == ("8♠ → moderate 3", "Red Joker → severe 5 + Severe Critical", "no: keep the 2♥")
+    assert state_json(s)["prompt_options"] == ["8C", "RJ", "no"]
+    run(s, "answer 8C")
+    assert ttb_state(s).fighters["Thug"].wounds == 9 - 3

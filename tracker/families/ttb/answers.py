@@ -92,7 +92,10 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
         passed, margins = _score(c, av + bonus, tn)
         return passed and (not result[0] or margins > result[1])
 
-    if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, cheat_av=av + bonus, **p.data):
+    def makes(c: Card) -> str:
+        return cheat.margins_text(c.value + av + bonus, tn)
+
+    if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, makes, cheat_av=av + bonus, **p.data):
         return
     OUTCOMES[p.kind](eng, p, *result, card.value + av + bonus - tn)
 
@@ -286,8 +289,22 @@ def answer(eng: TTBEngine, value: str) -> None:
         raise Refusal("there is no question to answer")
     _check(eng, prompt, value)
     eng.st.prompt = None
-    eng.log(f"answer: {value}")
+    eng.log(f"answer: {_shown(prompt, value)}")
     RESOLVERS[prompt.kind](eng, prompt, value)
+
+
+#: Prompts answered with a card: the log writes the card as the screens do (``10♦``, not ``10M``).
+_CARD_ANSWERS = ("cheat", "critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard", attack.DAMAGE)
+
+
+def _shown(p: Prompt, value: str) -> str:
+    """The answer as the log says it: a card in the screens' notation, anything else as typed."""
+    if p.kind not in _CARD_ANSWERS:
+        return value
+    try:
+        return parse_card(value).short()
+    except Refusal:
+        return value
 
 
 def _check(eng: TTBEngine, p: Prompt, value: str) -> None:

@@ -330,7 +330,13 @@ def _defensive(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
             code = discard_from_hand(eng, who, cards[0])
             eng.log(f"{who} discards {parse_card(code).label()} for Defensive Stance")
         else:
-            eng.ask("discard", f"{who} discards a card for Defensive Stance: which one?", list(f.hand), who=who)
+            eng.ask(
+                "discard",
+                f"{who} discards a card for Defensive Stance: which one?",
+                list(f.hand),
+                who=who,
+                labels=[parse_card(c).short() for c in f.hand],
+            )
             # The stance holds once its card is gone: the agenda takes it after the answer, so the log
             # never shows the bonus before the discard it needs.
             eng.push(step("defensive_stance", who, cost))
