@@ -164,3 +164,41 @@ def test_the_damage_cheat_offer_says_what_each_card_deals() -> None:
     assert state_json(s)["prompt_options"] == ["8C", "RJ", "no"]
     run(s, "answer 8C")
     assert ttb_state(s).fighters["Thug"].wounds == 9 - 3
+
+
+CLUB = {"name": "Club", "kind": "melee", "range": 1, "damage": "2/3/4"}
+
+
+def thug_attacks() -> Session:
+    """The Thug's turn (Rank Value 5, Melee 2: TN 7 for Sofia's Defense 3), engaged with Sofia."""
+    sofia = combatant(
+        "Sofia", kind="fated", initiative=20, wounds=8, defense=3, skills={"melee": 3}, weapons=[SABRE], melee_range=1
+    )
+    thug = combatant("Thug", rank_value=5, defense=4, wounds=9, skills={"melee": 2}, weapons=[CLUB], melee_range=1)
+    s = run(session_from(sofia + thug), "initiative Sofia 9", "start", "engage Sofia Thug", "next")
+    return run(s, "attack Thug")
+
+
+def test_a_fatemaster_attack_the_fated_defends_and_may_cheat() -> None:
+    """§2.2.5: against a Fatemaster character the Fated flips Defense vs TN = acting value + Rank Value;
+    §2.2.4: it may cheat a failed flip; §2.8.1: the attack hits by how far the Defense fell short."""
+    s = thug_attacks()
+    p = pending(ttb_state(s))
+    assert p.options == ["Sofia"] and option_labels(p)[0].startswith("Sofia · engaged, ")
+    run(s, "answer Sofia")
+    p = pending(ttb_state(s))
+    assert p.options[0] == "flip" and "Sofia defends: Defense vs TN 7" in p.question
+    top(s, "2R")
+    ttb_state(s).fighters["Sofia"].hand[:] = ["9M"]
+    run(s, "answer flip")  # 2 + 3 = 5 vs 7: the Defense fails
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.who == "Sofia"
+    assert option_labels(p) == ("9♦ → 12 vs TN 7: defends", "no: keep the 2♥")
+    again = reloaded(s)
+    run(s, "answer 9M")
+    assert ttb_state(s).prompt is None and ttb_state(s).fighters["Sofia"].wounds == 8
+    assert "Thug's attack with the Club misses Sofia" in [e.text for e in ttb_state(s).log]
+    run(again, "answer no")  # short by 2: ⊟ on the damage flip; the table's card is final
+    assert "with ⊟" in pending(ttb_state(again)).question
+    run(again, "answer 12T")
+    assert ttb_state(again).fighters["Sofia"].wounds == 8 - 4

@@ -73,6 +73,9 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     if opposed.MARK in p.data:
         opposed.flip(eng, p, OUTCOMES[p.kind])
         return
+    if effects.DEFENDER in p.data:
+        _defence_flip(eng, p)
+        return
     tn = int(str(p.data["tn"]))
     who = p.who or ""
     skill = str(p.data.get("skill", ""))
@@ -100,6 +103,39 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     OUTCOMES[p.kind](eng, p, *result, card.value + av + bonus - tn)
 
 
+def _defence_flip(eng: TTBEngine, p: Prompt) -> None:
+    """A Fatemaster's attack on a Fated, flipped by the tracker: the Fated flips Defense against the TN
+    (attacker's acting value + Rank Value, RULES.md §2.2.5) and may cheat a flip that fails (§2.2.4)."""
+    defender, tn = str(p.data[effects.DEFENDER]), int(str(p.data["tn"]))
+    dv = eng.sheet(defender).defense
+    card = deck.flip(eng, 1)[0]
+    held, _ = _score(card, dv, tn)
+    eng.log(
+        f"{defender} flips {card.label()} + Defense {dv} = {card.value + dv} vs TN {tn}: "
+        f"{'defends' if held else 'fails'}",
+        kind="result",
+    )
+
+    def helps(c: Card) -> bool:
+        return not held and not c.is_black_joker and c.value > card.value
+
+    def makes(c: Card) -> str:
+        total = c.value + dv
+        return f"{total} vs TN {tn}: " + ("defends" if total >= tn else f"hit by {tn - total}")
+
+    if cheat.offer(eng, defender, card, [card], 0, helps, p.kind, makes, cheat_av=dv, **p.data):
+        return
+    _defended(eng, p, card, dv)
+
+
+def _defended(eng: TTBEngine, p: Prompt, card: Card, dv: int) -> None:
+    """The Defense flip is final: the attack hits when it failed, by how far it fell short (§2.8.1 step 1)."""
+    tn = int(str(p.data["tn"]))
+    held, _ = _score(card, dv, tn)
+    short = tn - card.value - dv
+    OUTCOMES[p.kind](eng, p, not held, 0 if held else short // 5, None if held else short)
+
+
 def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
     """The cheat offer answered: play a hand card in place of the flip, or keep the flip."""
     assert p.who is not None
@@ -114,6 +150,14 @@ def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
         eng.log(f"{p.who} keeps the {flipped.label()}")
     else:
         card = cheat.play(eng, p.who, parse_card(value).code, flipped)
+    if effects.DEFENDER in data:
+        original = Prompt(kind=of, question=p.question, options=[], who=str(data["attacker"]), data=data)
+        if card is not flipped:
+            dv = int(str(p.data["cheat_av"]))
+            tn = int(str(data["tn"]))
+            eng.log(f"{p.who}: {card.label()} + {dv} = {card.value + dv} vs TN {tn}", kind="result")
+        _defended(eng, original, card, int(str(p.data["cheat_av"])))
+        return
     if of == "damage":
         damage.land(eng, str(data["target"]), str(data["profile"]), card, bool(data["armor"]), bool(data["kills"]))
         return

@@ -18,7 +18,6 @@ from tracker.engine.errors import Refusal
 from tracker.families.ttb import actions, damage, effects
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate.cards import parse_card
-from tracker.families.ttb.fate.odds import cards_of, duel_odds
 from tracker.families.ttb.records.sheet import Weapon
 from tracker.families.ttb.records.state import Prompt
 
@@ -133,27 +132,26 @@ def armed(eng: TTBEngine, who: str, key: str, target: str, weapon: str) -> None:
 # --- the target: legal first, each with its odds -----------------------------------------------------------
 
 
-def _duel(eng: TTBEngine, who: str, target: str, weapon: Weapon) -> tuple[int, int] | None:
-    """(TN, acting value) of the attack duel the tracker would flip against `target`, or None."""
-    tsheet = eng.sheet(target)
-    if not eng.sheet(who).fated or tsheet.fated or tsheet.rank_value is None:
-        return None
-    av = eng.sheet(who).skills.get(weapon.attack_skill(), 0) + eng.fighter(who).assist
-    return tsheet.defense + tsheet.rank_value, av
-
-
 def hit_chance(eng: TTBEngine, who: str, target: str, weapon: Weapon) -> tuple[Fraction, Fraction | None] | None:
-    """The chance the tracker's flip hits `target`, straight and with a cheat from the hand when `who` may
-    cheat (RULES.md §2.2.4, §2.2.5); None when the tracker cannot flip this duel."""
-    duel = _duel(eng, who, target, weapon)
-    if duel is None:
-        return None
-    tn, av = duel
-    f = eng.fighter(who)
-    trained = weapon.attack_skill() in eng.sheet(who).skills
-    hand = cards_of(f.hand) if trained and eng.settings.offer_cheat else None
-    odds = duel_odds(cards_of(eng.st.deck), cards_of(eng.st.discards), tn, av, 0, hand)
-    return odds.straight, odds.cheat
+    """The chance the tracker's flip hits `target`, straight and with the flipper's cheat from the hand
+    (RULES.md §2.2.4, §2.2.5): a Fated's attack on a Fatemaster character, or a Fatemaster's on a Fated (who
+    flips Defense); None when the tracker does not flip this duel."""
+    from tracker.families.ttb.fate.odds import cards_of, duel_odds  # the odds load when an attack asks
+
+    asheet, tsheet = eng.sheet(who), eng.sheet(target)
+    deck, discards = cards_of(eng.st.deck), cards_of(eng.st.discards)
+    if asheet.fated and not tsheet.fated and tsheet.rank_value is not None:
+        av = asheet.skills.get(weapon.attack_skill(), 0) + eng.fighter(who).assist
+        trained = weapon.attack_skill() in asheet.skills
+        hand = cards_of(eng.fighter(who).hand) if trained and eng.settings.offer_cheat else None
+        odds = duel_odds(deck, discards, tsheet.defense + tsheet.rank_value, av, 0, hand)
+        return odds.straight, odds.cheat
+    if not asheet.fated and tsheet.fated and asheet.rank_value is not None:
+        tn = asheet.skills.get(weapon.attack_skill(), 0) + asheet.rank_value
+        hand = cards_of(eng.fighter(target).hand) if eng.settings.offer_cheat else None
+        odds = duel_odds(deck, discards, tn, tsheet.defense, 0, hand)
+        return 1 - odds.straight, None if odds.cheat is None else 1 - odds.cheat
+    return None
 
 
 def _odds_text(chance: tuple[Fraction, Fraction | None] | None) -> str:
@@ -161,8 +159,8 @@ def _odds_text(chance: tuple[Fraction, Fraction | None] | None) -> str:
         return "the table's duel"
     straight, cheating = chance
     text = f"{round(100 * straight)}% to hit"
-    if cheating is not None and round(100 * cheating) > round(100 * straight):
-        text += f" ({round(100 * cheating)}% cheating)"
+    if cheating is not None and round(100 * cheating) != round(100 * straight):
+        text += f" ({round(100 * cheating)}% with the cheat)"
     return text
 
 

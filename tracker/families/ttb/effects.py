@@ -170,6 +170,10 @@ def _attacks(eng: TTBEngine, who: str, target: str | None, args: list[str], kind
     eng.push(*[step("attack", who, f"{target}\t{weapon}") for _ in range(times)])
 
 
+#: Prompt data naming the Fated who flips Defense against a Fatemaster's attack (the attack flow only).
+DEFENDER = "defender"
+
+
 def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     """Agenda step: the attack duel (RULES.md §2.8.1): the table answers pass N, fail, or flip.
 
@@ -185,12 +189,20 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
     tsheet = eng.sheet(target)
     flip: dict[str, str | int | bool | list[str]] = {}
-    if eng.sheet(who).fated and not tsheet.fated and tsheet.rank_value is not None:
+    asheet = eng.sheet(who)
+    if asheet.fated and not tsheet.fated and tsheet.rank_value is not None:
         flip = {"tn": tsheet.defense + tsheet.rank_value, "skill": spec.attack_skill()}
+    elif guided and not asheet.fated and tsheet.fated and asheet.rank_value is not None:
+        # The flow lets the tracker flip a Fatemaster's attack too: the Fated defends, Defense against
+        # TN = the attacker's acting value + Rank Value (§2.2.5), and may cheat its flip (§2.2.4).
+        tn = asheet.skills.get(spec.attack_skill(), 0) + asheet.rank_value
+        flip = {"tn": tn, "skill": "defense", DEFENDER: target, "attacker": who}
     else:
         flip = opposed.offer_data(eng, who, target, spec.attack_skill())
     how = "pass N (N Margins), fail"
-    if "tn" in flip:
+    if DEFENDER in flip:
+        how += f" or flip ({target} defends: Defense vs TN {flip['tn']})"
+    elif "tn" in flip:
         how += f" or flip (TN {flip['tn']})"
     elif flip:
         how += f" or flip (both flip: {spec.attack_skill().title()} vs Defense)"

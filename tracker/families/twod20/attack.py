@@ -22,7 +22,6 @@ from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
 from tracker.families.twod20 import actions, harm, pools
 from tracker.families.twod20.dice import rolls as dice
-from tracker.families.twod20.dice.odds import ladder
 from tracker.families.twod20.engine import TwoD20Engine, attack_check
 from tracker.families.twod20.records.sheet import TwoD20Weapon
 from tracker.present.words import counted
@@ -71,6 +70,8 @@ class Shot:
         check = attack_check(eng, who, target, None if kind == "melee" else weapon.range, kind)
         self.range, self.difficulty, self.notes = check.range, check.difficulty, check.notes
         self.tn, self.made_of = attack_tn(eng, who, kind)
+        from tracker.families.twod20.dice.odds import ladder  # the odds load when an attack asks
+
         self.chance = ladder(self.tn, self.difficulty)[0].success if self.tn is not None else None
 
     def text(self) -> str:
@@ -182,6 +183,8 @@ def _cost_text(eng: TwoD20Engine, who: str, cost: int) -> str:
 
 def roll_offer(eng: TwoD20Engine, who: str, target: str, shot: Shot) -> None:
     """The test: TN and Difficulty known; the bought d20s offered with their cost and chance (§3.2, §3.3)."""
+    from tracker.families.twod20.dice.odds import ladder
+
     assert shot.tn is not None
     odds = ladder(shot.tn, shot.difficulty)
     options, labels = [], []
