@@ -76,6 +76,8 @@ class Targets:
     rows: list[Target]
     skipped: list[str]
     why: str
+    #: The pool the bought d20s are paid from: Momentum for a player character, the GM's pool for an NPC.
+    pays: str = "Momentum"
 
 
 def targets(eng: TwoD20Engine, who: str) -> Targets:
@@ -101,7 +103,8 @@ def targets(eng: TwoD20Engine, who: str) -> Targets:
         pools = ladder(tn, check.difficulty) if tn is not None else []
         rows.append(Target(other, check.range, check.difficulty, pools))
     why = "not within Reach" if kind == "melee" else "no way there"
-    return Targets(who, weapon, tn, made_of, rows, skipped, why)
+    pays = "Momentum" if eng.sheet(who).pc else eng.pool_name
+    return Targets(who, weapon, tn, made_of, rows, skipped, why, pays)
 
 
 def panel(eng: TwoD20Engine, who: str | None) -> view.OddsView | None:
@@ -131,7 +134,9 @@ def targets_view(t: Targets) -> view.OddsView:
     )
     if rows:
         out.line(
-            f"TN {t.tn} = {t.made_of} (no Focus) · +1 +2 +3: bought d20s (cost 1, 2, 3) · "
+            f"TN {t.tn} = {t.made_of} (no Focus) · +1 +2 +3: bought d20s (cost 1, 2, 3"
+            + ("" if t.pays == "Momentum" else f" {t.pays}")
+            + ") · "
             "Mom: expected Momentum with 2d20",
             "dim",
         )
@@ -156,6 +161,7 @@ def targets_json(t: Targets) -> JSONObject:
         for r in t.rows
     ]
     out: JSONObject = {"who": t.who, "tn": t.tn, "weapon": t.weapon.name if t.weapon else None, "targets": rows}
+    out["pays"] = t.pays.casefold()
     out["skipped"] = list(t.skipped)
     if t.weapon and t.weapon.damage:
         out["damage"] = challenge_json(challenge_odds(t.weapon.damage))
