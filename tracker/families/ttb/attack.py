@@ -154,7 +154,7 @@ def hit_chance(eng: TTBEngine, who: str, target: str, weapon: Weapon) -> tuple[F
     return None
 
 
-def _odds_text(chance: tuple[Fraction, Fraction | None] | None) -> str:
+def odds_text(chance: tuple[Fraction, Fraction | None] | None) -> str:
     if chance is None:
         return "the table's duel"
     straight, cheating = chance
@@ -184,7 +184,7 @@ def candidates(eng: TTBEngine, who: str, key: str, weapon: Weapon) -> list[tuple
         if f.unconscious:
             notes.append("unconscious")
         chance = hit_chance(eng, who, name, weapon)
-        notes.append(_odds_text(chance))
+        notes.append(odds_text(chance))
         best = Fraction(-1) if chance is None else max(chance[0], chance[1] or chance[0])
         order = (0 if legal else 1, 1 if f.unconscious else 0, -best, i)
         rows.append((order, name, f"{name} · {', '.join(notes)}"))

@@ -209,8 +209,13 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     options = ["pass", "fail", *(["flip"] if flip else [])]
     if guided:
         # The flow offers the tracker's flip first (option 1), the table's result after it.
+        from tracker.families.ttb import attack
+
         options = [*(["flip"] if flip else []), "pass", "fail"]
-        flip = {**flip, "guided": True}
+        odds = attack.hit_chance(eng, who, target, spec)
+        chance = attack.odds_text(odds) if odds is not None else "both flip"
+        labels = [*([f"flip: the tracker flips · {chance}"] if flip else []), "pass: the table's hit", "fail: a miss"]
+        flip = {**flip, "guided": True, "labels": labels}
     eng.ask(
         "attack",
         f"{who} attacks {target} with the {weapon} ({spec.damage}): {how}?",
