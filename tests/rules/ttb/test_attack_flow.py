@@ -202,3 +202,20 @@ def test_a_fatemaster_attack_the_fated_defends_and_may_cheat() -> None:
     assert "with ⊟" in pending(ttb_state(again)).question
     run(again, "answer 12T")
     assert ttb_state(again).fighters["Sofia"].wounds == 8 - 4
+
+
+def test_fatemaster_against_fatemaster_needs_no_card() -> None:
+    """§2.2.5: Fatemaster against Fatemaster, the higher acting value + Rank Value wins, the aggressor on a
+    tie: Melee 2 + Rank 5 = 7 against Defense 2 + Rank 3 = 5 hits by 2, so ⊟ on the damage flip (§2.8.1)."""
+    thug = combatant(
+        "Thug", rank_value=5, initiative=9, skills={"melee": 2}, weapons=[CLUB], melee_range=1, side="guild"
+    )
+    ghoul = combatant("Ghoul", rank_value=3, defense=2, wounds=6, side="dead")
+    s = run(session_from(thug + ghoul), "start", "engage Thug Ghoul", "attack Thug", "answer Ghoul")
+    p = pending(ttb_state(s))
+    assert p.options[0] == "flip" and "no card: 7 vs 5" in p.question
+    assert option_labels(p)[0] == "flip: the tracker compares · 100% to hit"
+    deck = list(ttb_state(s).deck)
+    run(s, "answer flip")
+    assert ttb_state(s).deck == deck  # no card was flipped
+    assert "with ⊟" in pending(ttb_state(s)).question

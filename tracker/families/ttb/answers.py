@@ -76,6 +76,9 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     if effects.DEFENDER in p.data:
         _defence_flip(eng, p)
         return
+    if effects.COMPARED in p.data:
+        _compare(eng, p)
+        return
     tn = int(str(p.data["tn"]))
     who = p.who or ""
     skill = str(p.data.get("skill", ""))
@@ -101,6 +104,19 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, makes, cheat_av=av + bonus, **p.data):
         return
     OUTCOMES[p.kind](eng, p, *result, card.value + av + bonus - tn)
+
+
+def _compare(eng: TTBEngine, p: Prompt) -> None:
+    """Fatemaster against Fatemaster (RULES.md §2.2.5): the higher acting value + Rank Value wins, the
+    aggressor on a tie; the difference sets the damage flip's modifier (§2.8.1)."""
+    attack, defence = int(str(p.data[effects.COMPARED])), int(str(p.data["tn"]))
+    diff = attack - defence
+    eng.log(
+        f"{p.who}: {attack} against {p.data['target']}'s {defence} (acting value + Rank Value, no card): "
+        f"{'hit' if diff >= 0 else 'miss'}",
+        kind="result",
+    )
+    OUTCOMES[p.kind](eng, p, diff >= 0, max(diff, 0) // 5, diff if diff >= 0 else None)
 
 
 def _defence_flip(eng: TTBEngine, p: Prompt) -> None:

@@ -151,6 +151,10 @@ def hit_chance(eng: TTBEngine, who: str, target: str, weapon: Weapon) -> tuple[F
         hand = cards_of(eng.fighter(target).hand) if eng.settings.offer_cheat else None
         odds = duel_odds(deck, discards, tn, tsheet.defense, 0, hand)
         return 1 - odds.straight, None if odds.cheat is None else 1 - odds.cheat
+    if not asheet.fated and not tsheet.fated and asheet.rank_value is not None and tsheet.rank_value is not None:
+        attack = asheet.skills.get(weapon.attack_skill(), 0) + asheet.rank_value
+        sure = Fraction(1 if attack >= tsheet.defense + tsheet.rank_value else 0)
+        return sure, None  # no card: the higher total wins, the aggressor on a tie (§2.2.5)
     return None
 
 

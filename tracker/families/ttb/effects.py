@@ -172,6 +172,9 @@ def _attacks(eng: TTBEngine, who: str, target: str | None, args: list[str], kind
 
 #: Prompt data naming the Fated who flips Defense against a Fatemaster's attack (the attack flow only).
 DEFENDER = "defender"
+#: Prompt data of a Fatemaster's attack on a Fatemaster: the attacker's acting value + Rank Value, which
+#: the target's Defense + Rank Value (``tn``) opposes without a card (the attack flow only).
+COMPARED = "compared"
 
 
 def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
@@ -197,11 +200,18 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
         # TN = the attacker's acting value + Rank Value (§2.2.5), and may cheat its flip (§2.2.4).
         tn = asheet.skills.get(spec.attack_skill(), 0) + asheet.rank_value
         flip = {"tn": tn, "skill": "defense", DEFENDER: target, "attacker": who}
+    elif guided and not asheet.fated and not tsheet.fated and None not in (asheet.rank_value, tsheet.rank_value):
+        # Fatemaster against Fatemaster: no card; the higher acting value + Rank Value wins, the aggressor
+        # on a tie (§2.2.5), so the tracker resolves it at once when asked.
+        attack_total = asheet.skills.get(spec.attack_skill(), 0) + (asheet.rank_value or 0)
+        flip = {"tn": tsheet.defense + (tsheet.rank_value or 0), COMPARED: attack_total, "skill": spec.attack_skill()}
     else:
         flip = opposed.offer_data(eng, who, target, spec.attack_skill())
     how = "pass N (N Margins), fail"
     if DEFENDER in flip:
         how += f" or flip ({target} defends: Defense vs TN {flip['tn']})"
+    elif COMPARED in flip:
+        how += f" or flip (no card: {flip[COMPARED]} vs {flip['tn']})"
     elif "tn" in flip:
         how += f" or flip (TN {flip['tn']})"
     elif flip:
@@ -214,7 +224,8 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
         options = [*(["flip"] if flip else []), "pass", "fail"]
         odds = attack.hit_chance(eng, who, target, spec)
         chance = attack.odds_text(odds) if odds is not None else "both flip"
-        labels = [*([f"flip: the tracker flips · {chance}"] if flip else []), "pass: the table's hit", "fail: a miss"]
+        does = "compares" if COMPARED in flip else "flips"
+        labels = [*([f"flip: the tracker {does} · {chance}"] if flip else []), "pass: the table's hit", "fail: a miss"]
         flip = {**flip, "guided": True, "labels": labels}
     eng.ask(
         "attack",

@@ -67,6 +67,8 @@ def pending_duel(eng: TTBEngine) -> tuple[str, int, int, str, str] | None:
     p = eng.st.prompt
     if p is None or p.kind == "cheat" or "tn" not in p.data or not answers.flippable(p) or not p.who:
         return None
+    if effects.COMPARED in p.data:  # Fatemaster against Fatemaster: no card, nothing to count
+        return None
     if effects.DEFENDER in p.data:  # a Fatemaster's attack the Fated defends: its Defense flip
         defender = str(p.data[effects.DEFENDER])
         dv = eng.sheet(defender).defense
