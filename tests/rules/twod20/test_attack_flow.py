@@ -146,3 +146,30 @@ def test_refusals(line: str, why: str) -> None:
 def test_the_typed_spend_keeps_its_meaning() -> None:
     s = run(scene(), "start", "pick Kit", "spend Kit attack")
     assert d20_state(s).prompt is None
+
+
+def test_infinity_bonus_damage_is_one_damage_per_momentum() -> None:
+    """RULES.md §3.0 (Momentum "Bonus Damage": Infinity +1 damage each, not a die); the test's Momentum is
+    spent first and the rest banked (§3.3)."""
+    stress = {"vigour": 10, "resolve": 8, "firewall": 6}
+    s = session_from(
+        header(profile="infinity", momentum=2, threat=4)
+        + zones("A", "B")
+        + combatant(
+            "Kit",
+            attributes={"coordination": 10},
+            skills={"ballistics": 2},
+            stress=stress,
+            zone="A",
+            weapons=[RIFLE],
+        )
+        + combatant("Thug", npc_type="minor", stress=stress, zone="B")
+    )
+    run(s, "start", "pick Kit", "attack Kit", "answer Thug", "answer 1,1")  # 4 successes at D1: 3 Momentum
+    p = pending(d20_state(s))
+    assert option_labels(p)[2] == "+2 damage for 2 Momentum"
+    run(s, "answer roll+2")
+    st = d20_state(s)
+    assert st.momentum == 3  # 2 in the pool + the test's 1 left
+    log = [e.text for e in st.log]
+    assert any(t.startswith("Kit's Rifle: 4[CD]: ") and t.endswith("+2 Bonus Damage") for t in log)

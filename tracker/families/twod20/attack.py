@@ -319,7 +319,7 @@ def damage_offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum
         bonus = f"+{k} damage" if flat else f"+{k}[CD]"
         labels.append(f"{bonus} for {k} {'Momentum' if eng.sheet(who).pc else 'Momentum/' + eng.pool_name}")
     effects = f" ({', '.join(spec.effects)})" if spec.effects else ""
-    spare = f"{counted(momentum, 'Momentum')} from the test; " if momentum else ""
+    spare = f"{momentum} Momentum from the test; " if momentum else ""
     eng.ask(
         DAMAGE,
         f"{who} hits {target}: the {weapon} deals {spec.damage}[CD]{effects} — {spare}Bonus Damage?",
@@ -351,7 +351,7 @@ def _damage(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     spent = (len(faces) - base) if faces is not None else _extra(value, p.options)
     from_test = min(spent, momentum)
     if spent:
-        eng.log(f"{who} spends {counted(spent, 'Momentum')} on Bonus Damage ({from_test} from the test)")
+        eng.log(f"{who} spends {spent} Momentum on Bonus Damage ({from_test} from the test)")
         if spent > from_test:
             pools.pay(eng, who, spent - from_test, "Bonus Damage")
     left = momentum - from_test
