@@ -207,3 +207,4 @@ def test_the_attack_flow_tells_who_hit() -> None:
     lines = ["initiative Sofia 13", "start", "attack Sofia", "answer 'Guild Thug'", "answer pass 1", "answer 12T"]
     story = told(run(session_from(sheet), *lines))
     assert [(h.target, h.by) for h in story.rounds[0].hits] == [("Guild Thug", "Sofia Ramos")]
+    assert ("Sofia Ramos", "attack") in [a for t in story.rounds[0].turns for a in t.actions]
