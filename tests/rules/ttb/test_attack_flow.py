@@ -219,3 +219,12 @@ def test_fatemaster_against_fatemaster_needs_no_card() -> None:
     run(s, "answer flip")
     assert ttb_state(s).deck == deck  # no card was flipped
     assert "with ⊟" in pending(ttb_state(s)).question
+
+
+def test_no_enemy_left_is_refused_before_the_ap_are_paid() -> None:
+    s = table(SABRE, engaged=False)
+    for foe in ("Thug", "Ghoul"):
+        ttb_state(s).fighters[foe].dead = True
+    with pytest.raises(Refusal, match="no enemy left"):
+        s.execute("attack Sofia")
+    assert ttb_state(s).fighters["Sofia"].combat_ap == 1

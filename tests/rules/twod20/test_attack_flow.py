@@ -136,7 +136,12 @@ def test_the_weapon_is_asked_when_two_reach_and_the_flow_survives_a_restart() ->
 
 
 @pytest.mark.parametrize(
-    ("line", "why"), [("attack Thug", "no weapon"), ("attack Kit Kit", "not an enemy"), ("attack Brute", "not Brute's")]
+    ("line", "why"),
+    [
+        ("attack Thug", "no weapon"),
+        ("attack Kit Kit", "not an enemy"),
+        ("attack Brute", "not Brute's"),
+    ],
 )
 def test_refusals(line: str, why: str) -> None:
     s = run(scene(), "start", "pick Kit")
@@ -173,3 +178,11 @@ def test_infinity_bonus_damage_is_one_damage_per_momentum() -> None:
     assert st.momentum == 3  # 2 in the pool + the test's 1 left
     log = [e.text for e in st.log]
     assert any(t.startswith("Kit's Rifle: 4[CD]: ") and t.endswith("+2 Bonus Damage") for t in log)
+
+
+def test_nobody_in_reach_of_the_weapon_is_refused_before_the_major_is_taken() -> None:
+    """§3.6: the Knife reaches within Kit's zone only; with the Brute gone, the Thug next door is out of it."""
+    s = run(scene(), "start", "pick Kit")
+    d20_state(s).fighters["Brute"].dead = True
+    refused(s, "attack Kit Knife", "no enemy it can attack from A")
+    assert d20_state(s).fighters["Kit"].majors == 0

@@ -85,6 +85,8 @@ def start(eng: TTBEngine, args: list[str]) -> None:
     reason = actions.legality(eng, who, key, [])
     if reason:
         raise Refusal(reason)
+    if target is None and not any(eng.enemies(who, n) and not eng.fighter(n).dead for n in eng.present_names()):
+        raise Refusal(f"{who} has no enemy left to attack")
     if key == "shoot":
         usable = weapons_of(eng, who, key)
         if not usable or (weapon is not None and weapon not in [w.name for w in usable]):

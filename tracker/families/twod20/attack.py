@@ -125,6 +125,8 @@ def start(eng: TwoD20Engine, args: list[str]) -> None:
     reason = actions.legality(eng, who, "attack")
     if reason:
         raise Refusal(reason)
+    if target is None and not any(shots(eng, who, n, weapon) for n in _enemies(eng, who)):
+        raise Refusal(f"{who} has no enemy it can attack from {eng.fighter(who).zone}")
     actions.spend(eng, who, "attack", [target] if target else [])
     if target is None:
         target_offer(eng, who, weapon)
@@ -132,12 +134,14 @@ def start(eng: TwoD20Engine, args: list[str]) -> None:
     chosen(eng, who, target, weapon)
 
 
+def _enemies(eng: TwoD20Engine, who: str) -> list[str]:
+    return [n for n in eng.present_names() if n != who and eng.enemies(who, n) and not eng.fighter(n).dead]
+
+
 def target_offer(eng: TwoD20Engine, who: str, weapon: str | None) -> None:
     """Ask at whom: those the weapon reaches first, then by the chance to hit (RULES.md §3.6, §3.7)."""
     rows: list[tuple[tuple[bool, float, int], str, str]] = []
-    for i, name in enumerate(eng.present_names()):
-        if name == who or not eng.enemies(who, name) or eng.fighter(name).dead:
-            continue
+    for i, name in enumerate(_enemies(eng, who)):
         found = [s for s in shots(eng, who, name, weapon) if s.tn is not None]
         if not found:
             continue
