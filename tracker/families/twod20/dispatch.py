@@ -11,7 +11,7 @@ from tracker.engine.language.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
 from tracker.engine.records.model import Located
 from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
-from tracker.families.twod20 import actions, conditions, harm, order, pools, resume, roster, turns
+from tracker.families.twod20 import actions, attack, conditions, harm, order, pools, resume, roster, turns
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.profiles import resolve_profile
@@ -371,9 +371,21 @@ def _leave(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _answer(eng: TwoD20Engine, cmd: Command) -> None:
-    if eng.st.prompt is None:
+    """The attack flow's questions take ``answer``; the hand-over takes ``pick`` or ``keep``."""
+    prompt = eng.st.prompt
+    if prompt is None:
         raise Refusal("there is no question to answer")
-    raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
+    if prompt.kind not in attack.KINDS:
+        raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
+    value = " ".join(cmd.args)
+    attack.check(eng, prompt, value)
+    eng.st.prompt = None
+    eng.log(f"answer: {value}")
+    attack.answer(eng, prompt, value)
+
+
+def _attack(eng: TwoD20Engine, cmd: Command) -> None:
+    attack.start(eng, list(cmd.args))
 
 
 HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
@@ -400,5 +412,6 @@ HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "join": _join,
     "leave": _leave,
     "answer": _answer,
+    "attack": _attack,
 }
 TwoD20Engine.install(HANDLERS)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from tracker.engine.errors import Refusal
-from tracker.families.ttb import answers
+from tracker.families.ttb import answers, effects
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import SUIT_SYMBOL, SUITS, Card, net_modifier, parse_card
@@ -67,6 +67,12 @@ def pending_duel(eng: TTBEngine) -> tuple[str, int, int, str, str] | None:
     p = eng.st.prompt
     if p is None or p.kind == "cheat" or "tn" not in p.data or not answers.flippable(p) or not p.who:
         return None
+    if effects.COMPARED in p.data:  # Fatemaster against Fatemaster: no card, nothing to count
+        return None
+    if effects.DEFENDER in p.data:  # a Fatemaster's attack the Fated defends: its Defense flip
+        defender = str(p.data[effects.DEFENDER])
+        dv = eng.sheet(defender).defense
+        return defender, int(str(p.data["tn"])), dv, f"Defense {dv}", ""
     who = p.who
     skill = str(p.data.get("skill", ""))
     sheet = eng.sheet(who)

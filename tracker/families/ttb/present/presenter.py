@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 COLUMNS = ("▶", "Name", "Init", "Rank", "Status", "Wounds", "AP", "Conditions")
 
 #: Prompts a table may answer by typing a card rather than picking an option.
-CARD_PROMPTS = ("critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard")
+CARD_PROMPTS = ("critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard", "damage_flip")
 
 
 class TTBPresenter(FamilyPresenter[TTBRules]):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tracker.engine.errors import Refusal
+from tracker.families.twod20.attack import attack_tn
 from tracker.families.twod20.dice.odds import ChallengeOdds, RollOdds, challenge_odds, ladder
 from tracker.families.twod20.dice.rolls import BASE_DICE, MAX_BOUGHT_DICE, complication_floor
 from tracker.families.twod20.engine import TwoD20Engine, attack_check
@@ -29,20 +30,6 @@ SHORT_RANGE = {"close": "Close", "medium": "Med", "long": "Long", "extreme": "Ex
 
 def _decimal(x: Fraction) -> str:
     return f"{float(x):.1f}"
-
-
-def attack_tn(eng: TwoD20Engine, who: str, kind: str) -> tuple[int | None, str]:
-    """`who`'s TN for an attack of `kind` (attribute + skill, the profile's test), and how it is made up
-    ("Coordination 10 + Fight 3"); None with the reason when the sheet lacks the attribute."""
-    test = {"melee": eng.profile.melee_test, "mental": eng.profile.mental_test}.get(kind, eng.profile.ranged_test)
-    attribute, _, skill = test.partition("+")
-    sheet = eng.sheet(who)
-    attributes = {k.casefold(): v for k, v in sheet.attributes.items()}
-    if attribute not in attributes:
-        return None, f"{who}'s sheet has no {attribute.title()} (the profile's {kind} test is {test})"
-    rating = sheet.skill(skill)
-    label = f"{attribute.title()} {attributes[attribute]} + {skill.replace('_', ' ').title()} {rating}"
-    return attributes[attribute] + rating, label
 
 
 def gains(pools: list[RollOdds]) -> list[str]:
@@ -88,6 +75,8 @@ class Targets:
     rows: list[Target]
     skipped: list[str]
     why: str
+    #: The pool the bought d20s are paid from: Momentum for a player character, the GM's pool for an NPC.
+    pays: str = "Momentum"
 
 
 def targets(eng: TwoD20Engine, who: str) -> Targets:
@@ -113,7 +102,8 @@ def targets(eng: TwoD20Engine, who: str) -> Targets:
         pools = ladder(tn, check.difficulty) if tn is not None else []
         rows.append(Target(other, check.range, check.difficulty, pools))
     why = "not within Reach" if kind == "melee" else "no way there"
-    return Targets(who, weapon, tn, made_of, rows, skipped, why)
+    pays = "Momentum" if eng.sheet(who).pc else eng.pool_name
+    return Targets(who, weapon, tn, made_of, rows, skipped, why, pays)
 
 
 def panel(eng: TwoD20Engine, who: str | None) -> view.OddsView | None:
@@ -143,7 +133,9 @@ def targets_view(t: Targets) -> view.OddsView:
     )
     if rows:
         out.line(
-            f"TN {t.tn} = {t.made_of} (no Focus) · +1 +2 +3: bought d20s (cost 1, 2, 3) · "
+            f"TN {t.tn} = {t.made_of} (no Focus) · +1 +2 +3: bought d20s (cost 1, 2, 3"
+            + ("" if t.pays == "Momentum" else f" {t.pays}")
+            + ") · "
             "Mom: expected Momentum with 2d20",
             "dim",
         )
@@ -168,6 +160,7 @@ def targets_json(t: Targets) -> JSONObject:
         for r in t.rows
     ]
     out: JSONObject = {"who": t.who, "tn": t.tn, "weapon": t.weapon.name if t.weapon else None, "targets": rows}
+    out["pays"] = t.pays.casefold()
     out["skipped"] = list(t.skipped)
     if t.weapon and t.weapon.damage:
         out["damage"] = challenge_json(challenge_odds(t.weapon.damage))
