@@ -14,6 +14,7 @@ from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number, signed_int
 from tracker.families.ttb import conditions, skills
 from tracker.families.ttb.engine import TTBEngine
+from tracker.present.words import counted
 
 Category = Literal["movement", "tactical", "combat", "condition", "fate"]
 
@@ -397,3 +398,13 @@ def pay(eng: TTBEngine, who: str, key: str, cost: int) -> None:
     if from_combat:
         paid.append(f"{from_combat} Combat")
     eng.log(f"{who}: {act.title} ({' + '.join(paid) or '0'} AP; {f.ap} General, {f.combat_ap} Combat left)")
+
+
+def count_shot(eng: TTBEngine, who: str, weapon: str | None) -> None:
+    """A shot leaves the weapon: one fewer where its shots are counted (§2.5 Reload)."""
+    f = eng.fighter(who)
+    if weapon and weapon in f.shots:
+        f.shots[weapon] -= 1
+        eng.log(f"{who} fires the {weapon} ({counted(f.shots[weapon], 'shot')} left)")
+    else:
+        eng.log(f"{who} makes a projectile attack" + (f" with the {weapon}" if weapon else ""))

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
-from tracker.families.ttb import actions, damage, effects
+from tracker.families.ttb import actions, damage
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.records.sheet import Weapon
@@ -126,7 +126,7 @@ def chosen(eng: TTBEngine, who: str, key: str, target: str, weapon: str | None) 
 def armed(eng: TTBEngine, who: str, key: str, target: str, weapon: str) -> None:
     """Target and weapon known: a shot is counted, then the attack duels (two for a Charge) are queued."""
     if key == "shoot":
-        effects.count_shot(eng, who, weapon)
+        actions.count_shot(eng, who, weapon)
     times = 2 if key == "charge" else 1
     eng.push(*[step("attack", who, f"{target}\t{weapon}\t{GUIDED}") for _ in range(times)])
 

@@ -381,17 +381,7 @@ def _assist(eng: TTBEngine, who: str, target: str, args: list[str]) -> None:
 
 
 def _shoot(eng: TTBEngine, who: str, args: list[str]) -> None:
-    count_shot(eng, who, actions.weapon_of(eng, who, args, "projectile"))
-
-
-def count_shot(eng: TTBEngine, who: str, weapon: str | None) -> None:
-    """A shot leaves the weapon: one fewer where its shots are counted (§2.5 Reload)."""
-    f = eng.fighter(who)
-    if weapon and weapon in f.shots:
-        f.shots[weapon] -= 1
-        eng.log(f"{who} fires the {weapon} ({counted(f.shots[weapon], 'shot')} left)")
-    else:
-        eng.log(f"{who} makes a projectile attack" + (f" with the {weapon}" if weapon else ""))
+    actions.count_shot(eng, who, actions.weapon_of(eng, who, args, "projectile"))
 
 
 def _reload(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
