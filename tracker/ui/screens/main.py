@@ -23,7 +23,16 @@ from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
 from tracker.engine.errors import Refusal
 from tracker.families.seam import FamilyEngine
-from tracker.present.view import Block, ConditionNote, EncounterView, HeaderView, OddsView, OrderView, PromptView
+from tracker.present.view import (
+    Block,
+    ConditionNote,
+    EncounterView,
+    HeaderView,
+    OddsView,
+    OrderRow,
+    OrderView,
+    PromptView,
+)
 from tracker.present.words import quote
 from tracker.ui.messages import Submit
 from tracker.ui.offers import allows, keys_signature
@@ -32,7 +41,7 @@ from tracker.ui.screens.bindings import GM_BINDINGS
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.command import CommandLine, CommandSuggester
-from tracker.ui.widgets.initiative import InitiativePanel
+from tracker.ui.widgets.initiative import InitiativePanel, mark_gm_only
 from tracker.ui.widgets.log import LogPanel, LogSlice
 from tracker.ui.widgets.order_table import OrderTable
 from tracker.ui.widgets.prompt import PromptBar
@@ -305,7 +314,8 @@ class TrackerScreen(Screen[None]):
         if view is None:
             return
         self.header = view.header
-        self.order = view.order
+        kept: dict[str, tuple[OrderRow, OrderRow]] = self.__dict__.setdefault("_gm_only_rows", {})
+        self.order = mark_gm_only(view.order, self.engine.hidden_names(), kept)
         self.turn = view.turn
         self.subject = view.focus
         self.conditions = view.conditions

@@ -8,6 +8,9 @@ The table always fits its width, so no horizontal scrollbar ever covers a row. T
 gets what the other columns leave (a very long name gives up characters first, with an ellipsis): each
 condition is written in full when there is room, else in its short form (the legend under the table says
 what each short form means), and short forms that still do not fit wrap onto the row's next lines.
+While no condition needs its title's width, the column asks only for what its conditions take, and a
+column no row writes in (Harms before anyone is harmed) gives up its title's characters before a name
+or a zone does: the room goes to the columns that have something to say.
 Nothing is cut silently.
 """
 
@@ -39,6 +42,8 @@ NAME_MIN = 10
 NAME_ROOMY = 24
 #: The Conditions column's smallest useful width (its title).
 CONDITIONS_MIN = len("Conditions")
+#: A column no row writes in keeps this much of its title when the room is short ("Har…").
+EMPTY_MIN = 4
 
 
 def fit_conditions(tags: tuple[ConditionTag, ...], width: int) -> tuple[list[str], list[ConditionTag]]:
@@ -192,19 +197,27 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
             source[key] = seen[0]  # a row equal to the last is kept as that very object
         self._measured = measured
         fixed = [len(c) for c in self.columns[:-1]]
+        empty: list[int] = []  # columns no row writes in (Harms before anyone is harmed)
         for i, longest_cell in enumerate(map(max, zip(*(m[1] for m in measured.values()), strict=False))):
             fixed[i] = max(fixed[i], longest_cell)
+            if not longest_cell and i:
+                empty.append(i)
         room = self.size.width - 1 - len(self.columns) if self.size.width else 10_000
         longest = max([0, *(m[2] for m in measured.values())])
-        if len(fixed) > 1 and sum(fixed) + max(longest, CONDITIONS_MIN) > room:
+        # The room the Conditions column asks for before the others give up characters: its title's, or
+        # less when no condition is that long (none at all: nothing). An empty column must not cut a zone's
+        # name short; its title then shortens, with an ellipsis, to the room left.
+        wanted = min(longest, CONDITIONS_MIN)
+        if len(fixed) > 1 and sum(fixed) + max(longest, wanted) > room:
             fixed[1] = min(fixed[1], max(NAME_MIN, NAME_ROOMY))  # a long name gives way first
-            for i in self.shrinkable:  # then names and places, in the family's order, never numbers
-                short = CONDITIONS_MIN - (room - sum(fixed))
+            # Then the titles of empty columns (to a few letters and an ellipsis), then names and places, in
+            # the family's order, never numbers.
+            for i in [*empty, *self.shrinkable]:
+                short = wanted - (room - sum(fixed))
                 if short <= 0:
                     break
-                floor = max(len(self.columns[i]), NAME_MIN if i == 1 else 6)
-                fixed[i] = max(floor, fixed[i] - short)
-        conditions_width = max(CONDITIONS_MIN, room - sum(fixed))
+                fixed[i] = max(self._floor(i, fixed[i], i in empty), fixed[i] - short)
+        conditions_width = max(wanted, room - sum(fixed))
         fit = (tuple(fixed), conditions_width)
         before_fitted = self._fitted
         if same and fit == self._fitted_to:
@@ -254,6 +267,13 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         if size != self.virtual_size:
             self.virtual_size = size
         return changed if same_widths else None
+
+    def _floor(self, i: int, width: int, empty: bool) -> int:
+        """The fewest characters column `i` (now `width` wide) keeps when the room is short: a few of an
+        empty column's title, else its title, and a name at least `NAME_MIN`."""
+        if empty:
+            return min(width, EMPTY_MIN)
+        return max(len(self.columns[i]), NAME_MIN if i == 1 else 6)
 
     def on_resize(self, event: Resize) -> None:
         self._fit()
@@ -316,7 +336,8 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         base = self.rich_style
         if y == 0:
             header = base + self.get_component_rich_style("order-table--header")
-            return self._line(self.columns, header).crop(0, width).adjust_cell_length(width, header)
+            titles = tuple(_cut(title, w) for title, w in zip(self.columns, self.widths, strict=False))
+            return self._line(titles, header).crop(0, width).adjust_cell_length(width, header)
         at = self.scroll_offset.y + y - 1
         if at >= len(self.lines):
             return Strip.blank(width, base)
