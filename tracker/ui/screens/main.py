@@ -169,10 +169,11 @@ class TrackerScreen(Screen[None]):
 
     def _family_panel(self, tab: str) -> TextPanel:
         """The Melee/Zones or Fate Deck/Pools panel; the family's odds tab shows the odds above its text,
-        and the field tab draws the family's map above all."""
+        and the field tab draws the family's map above all. The resources tab's first paragraph (who holds
+        which cards) comes before the odds table."""
         from tracker.ui.widgets.map_panel import MapPanel
 
-        panel = MapPanel(id=tab) if tab == "field" else TextPanel(id=tab)
+        panel = MapPanel(id=tab) if tab == "field" else TextPanel(id=tab, lead=True)
         if self.session.family.odds_tab == tab:
             panel.data_bind(odds=TrackerScreen.odds)
         return panel

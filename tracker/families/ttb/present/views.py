@@ -15,6 +15,7 @@ from tracker.families.seam import Carried, FamilyEngine, JSONObject, OddsOptions
 from tracker.families.ttb import actions, carry
 from tracker.families.ttb.catalogue import CONDITIONS, SHORT, TIMING
 from tracker.families.ttb.engine import TTBEngine
+from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.initiative import tied_groups
 from tracker.present import view, words
 
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
 
 COLUMNS = ("▶", "Name", "Init", "Rank", "Status", "Wounds", "AP", "Conditions")
 
+
+#: A card as the command language writes it (``10M``, ``RJ``), as prompts offer cards.
+CARD_CODE = re.compile(r"(?:1[0-3]|[1-9])[RCTM]|RJ|BJ")
 
 #: Prompts a table may answer by typing a card rather than picking an option.
 CARD_PROMPTS = ("critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard")
@@ -214,20 +218,24 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         return engagement_map(self, focus)
 
     def resources(self) -> view.Block:
-        """The Fate Deck, the Control Hands and the Fatemaster's Fate Points."""
+        """The Control Hands, each card as the log writes it (``10♦``), then the Fate Deck and the
+        Fatemaster's Fate Points. The hands are the first paragraph: the screen shows it at the tab's top,
+        above the odds table, so the GM sees every hand when the tab opens."""
         st = self.st
         out = view.BlockWriter()
+        out.line("Control Hands", "bold")
+        for name, sheet in self.sheets.items():
+            if sheet.fated:
+                f = st.fighters[name]
+                over = " (over 5: discard pending)" if len(f.hand) > 5 else ""
+                cards = " ".join(parse_card(c).short() for c in f.hand)
+                out.line(f"  {name}: {cards or 'no cards'}{over} · Twist Deck {len(f.twist_deck)}")
+        out.line()
         out.add("Fate Deck ", "bold")
         out.line(f"{len(st.deck)} left · {len(st.discards)} discarded · {words.counted(st.reshuffles, 'reshuffle')}")
         jokers = [c for c in st.discards if c in ("RJ", "BJ")]
         seen = ", ".join("Red Joker" if c == "RJ" else "Black Joker" for c in jokers)
         out.line(f"Jokers in the discards: {seen or 'none'}")
-        out.line().line("Control Hands", "bold")
-        for name, sheet in self.sheets.items():
-            if sheet.fated:
-                f = st.fighters[name]
-                over = " (over 5: discard pending)" if len(f.hand) > 5 else ""
-                out.line(f"  {name}: {len(f.hand)} cards, Twist Deck {len(f.twist_deck)}{over}")
         points = [(n, st.fighters[n].fate_points) for n, s in self.sheets.items() if not s.fated]
         if points:
             out.line().line("Fate Points", "bold")
@@ -252,7 +260,9 @@ class TTBEncounter(TTBEngine, FamilyEngine):
             return None
         answers = tuple(f"answer {words.quote(o)}" for o in p.options)
         hint = "or type a card: answer 9R" if p.kind in CARD_PROMPTS else ""
-        return view.PromptView(p.question, tuple(p.options), answers, hint)
+        # A card offered (cheat with 10M) reads as the question and the log write it: 10♦.
+        labels = tuple(parse_card(o).short() if CARD_CODE.fullmatch(o) else o for o in p.options)
+        return view.PromptView(p.question, labels, answers, hint)
 
     def held_conditions(self, who: str) -> list[str]:
         """`who`'s conditions as ``remove`` takes them, Unconscious (a state ``remove`` ends) included; the
