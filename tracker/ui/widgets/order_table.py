@@ -8,9 +8,10 @@ The table always fits its width, so no horizontal scrollbar ever covers a row. T
 gets what the other columns leave (a very long name gives up characters first, with an ellipsis): each
 condition is written in full when there is room, else in its short form (the legend under the table says
 what each short form means), and short forms that still do not fit wrap onto the row's next lines.
-While no condition needs its title's width, the column asks only for what its conditions take, and a
-column no row writes in (Harms before anyone is harmed) gives up its title's characters before a name
-or a zone does: the room goes to the columns that have something to say.
+When the room is short the Conditions column asks only for what its conditions take (nothing while
+nobody has one), and a column no row writes in (Harms before anyone is harmed) gives up its title's
+characters before a name or a zone does: the room goes to the columns that have something to say, and
+a title that gives way is shortened with an ellipsis.
 Nothing is cut silently.
 """
 
@@ -33,8 +34,9 @@ Row = tuple[str, ...]
 #: A row as fitted: the row, the widths it was fitted to, its lines, the tags written short and the
 #: width its conditions take.
 Fitted = tuple[OrderRow, tuple[tuple[int, ...], int], list[Row], list[ConditionTag], int]
-#: A row as measured: the row, its cells' lengths and its conditions' length written in full.
-Measured = tuple[OrderRow, tuple[int, ...], int]
+#: A row as measured: the row, its cells' lengths, its conditions' length written in full and the width
+#: they need in a Conditions column as wide as its title (`conditions_need`).
+Measured = tuple[OrderRow, tuple[int, ...], int, int]
 
 #: The Name column keeps at least this many characters when the width is short, and gives up
 #: characters beyond `NAME_ROOMY` before the Conditions column has to wrap.
@@ -58,6 +60,15 @@ def fit_conditions(tags: tuple[ConditionTag, ...], width: int) -> tuple[list[str
             lines.append("")
         lines[-1] = f"{lines[-1]} {word}".strip()
     return lines, list(tags)
+
+
+def conditions_need(tags: tuple[ConditionTag, ...], full: int) -> int:
+    """The width `tags` (written in full `full` wide) take in a Conditions column as wide as its title: in
+    full when they fit it, else their widest line of short forms; fitted to any width from this one up to
+    the title's, they make the same lines (each line the packing made is no wider than this)."""
+    if full <= CONDITIONS_MIN:
+        return full
+    return min(CONDITIONS_MIN, max(len(line) for line in fit_conditions(tags, CONDITIONS_MIN)[0]))
 
 
 class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
@@ -192,7 +203,7 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
                 continue
             if seen is None or seen[0] != row:
                 cond = len(", ".join(t.full for t in row.conditions))
-                seen = (row, tuple(len(cell) for cell in row.cells), cond)
+                seen = (row, tuple(len(cell) for cell in row.cells), cond, conditions_need(row.conditions, cond))
             measured[key] = seen
             source[key] = seen[0]  # a row equal to the last is kept as that very object
         self._measured = measured
@@ -205,9 +216,9 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         room = self.size.width - 1 - len(self.columns) if self.size.width else 10_000
         longest = max([0, *(m[2] for m in measured.values())])
         # The room the Conditions column asks for before the others give up characters: its title's, or
-        # less when no condition is that long (none at all: nothing). An empty column must not cut a zone's
-        # name short; its title then shortens, with an ellipsis, to the room left.
-        wanted = min(longest, CONDITIONS_MIN)
+        # less when its conditions take less there (none at all: nothing). A zone's name is not cut short
+        # for room the column would leave blank; its title then shortens, with an ellipsis, to the room left.
+        wanted = max([0, *(m[3] for m in measured.values())])
         if len(fixed) > 1 and sum(fixed) + max(longest, wanted) > room:
             fixed[1] = min(fixed[1], max(NAME_MIN, NAME_ROOMY))  # a long name gives way first
             # Then the titles of empty columns (to a few letters and an ellipsis), then names and places, in
