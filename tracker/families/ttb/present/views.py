@@ -218,24 +218,25 @@ class TTBEncounter(TTBEngine, FamilyEngine):
         return engagement_map(self, focus)
 
     def resources(self) -> view.Block:
-        """The Control Hands, each card as the log writes it (``10♦``), then the Fate Deck and the
-        Fatemaster's Fate Points. The hands are the first paragraph: the screen shows it at the tab's top,
-        above the odds table, so the GM sees every hand when the tab opens."""
+        """The Control Hands, each card as the log writes it (``10♦``), then the Fate Deck, the Twist Decks
+        and the Fatemaster's Fate Points. The hands are the first paragraph, a short line each: the screen
+        shows it at the tab's top, above the odds table, so the GM sees every hand when the tab opens."""
         st = self.st
         out = view.BlockWriter()
         out.line("Control Hands", "bold")
-        for name, sheet in self.sheets.items():
-            if sheet.fated:
-                f = st.fighters[name]
-                over = " (over 5: discard pending)" if len(f.hand) > 5 else ""
-                cards = " ".join(parse_card(c).short() for c in f.hand)
-                out.line(f"  {name}: {cards or 'no cards'}{over} · Twist Deck {len(f.twist_deck)}")
+        fated = [name for name, sheet in self.sheets.items() if sheet.fated]
+        for name in fated:
+            hand = st.fighters[name].hand
+            over = " (over 5: discard pending)" if len(hand) > 5 else ""
+            out.line(f"  {name}: {' '.join(parse_card(c).short() for c in hand) or 'no cards'}{over}")
         out.line()
         out.add("Fate Deck ", "bold")
         out.line(f"{len(st.deck)} left · {len(st.discards)} discarded · {words.counted(st.reshuffles, 'reshuffle')}")
         jokers = [c for c in st.discards if c in ("RJ", "BJ")]
         seen = ", ".join("Red Joker" if c == "RJ" else "Black Joker" for c in jokers)
         out.line(f"Jokers in the discards: {seen or 'none'}")
+        if fated:
+            out.line("Twist Decks: " + " · ".join(f"{name} {len(st.fighters[name].twist_deck)}" for name in fated))
         points = [(n, st.fighters[n].fate_points) for n, s in self.sheets.items() if not s.fated]
         if points:
             out.line().line("Fate Points", "bold")
