@@ -138,8 +138,8 @@ def test_log_keeps_every_word_at_80_columns(tmp_path: Path) -> None:
 
 def test_an_empty_conditions_column_gives_its_room_to_the_zones(tmp_path: Path) -> None:
     """Infinity at 80×24 (three stress tracks): while nobody has a condition, the Conditions column gives up
-    its title's room, with an ellipsis, before a zone's name is cut; a condition takes its room back (the
-    zones give way again, with an ellipsis, never cut silently)."""
+    its title's room, with an ellipsis, before a zone's name is cut; with a condition, the Harms column
+    nobody writes in gives its room (title and all) before the zones do."""
     app = make_app(tmp_path, "firefight_infinity.toml")
 
     def lines(table: OrderTable) -> list[str]:
@@ -161,8 +161,15 @@ def test_an_empty_conditions_column_gives_its_room_to_the_zones(tmp_path: Path) 
             shown = lines(table)
             vel = next(line for line in shown if "Hacker Vel" in line)
             assert vel.rstrip().endswith("burning 2"), vel
-            assert " Control… " in vel, vel
+            assert " Control Room " in vel, vel
+            assert "Harms" not in shown[0] and "Har" not in shown[0], shown[0]
+            assert shown[0].split()[-1] == "Conditio…", shown[0]
             assert sum(table.widths) + len(table.widths) <= table.size.width
+            assert app.submit("add Hacker dazed") is None  # "burning 2, dazed": short forms
+            await pilot.pause()
+            shown = lines(table)
+            vel = next(line for line in shown if "Hacker Vel" in line)
+            assert vel.rstrip().endswith("Brn2 Dzd"), vel
 
     asyncio.run(drive())
 

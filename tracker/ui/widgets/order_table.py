@@ -9,9 +9,9 @@ gets what the other columns leave (a very long name gives up characters first, w
 condition is written in full when there is room, else in its short form (the legend under the table says
 what each short form means), and short forms that still do not fit wrap onto the row's next lines.
 When the room is short the Conditions column asks only for what its conditions take (nothing while
-nobody has one), and a column no row writes in (Harms before anyone is harmed) gives up its title's
-characters before a name or a zone does: the room goes to the columns that have something to say, and
-a title that gives way is shortened with an ellipsis.
+nobody has one), and a column no row writes in (Harms before anyone is harmed) gives up its room, title
+and all, before a name or a zone does: the room goes to the columns that have something to say, and a
+title that gives way in part is shortened with an ellipsis.
 Nothing is cut silently.
 """
 
@@ -44,8 +44,6 @@ NAME_MIN = 10
 NAME_ROOMY = 24
 #: The Conditions column's smallest useful width (its title).
 CONDITIONS_MIN = len("Conditions")
-#: A column no row writes in keeps this much of its title when the room is short ("Har…").
-EMPTY_MIN = 4
 
 
 def fit_conditions(tags: tuple[ConditionTag, ...], width: int) -> tuple[list[str], list[ConditionTag]]:
@@ -221,13 +219,13 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         wanted = max([0, *(m[3] for m in measured.values())])
         if len(fixed) > 1 and sum(fixed) + max(longest, wanted) > room:
             fixed[1] = min(fixed[1], max(NAME_MIN, NAME_ROOMY))  # a long name gives way first
-            # Then the titles of empty columns (to a few letters and an ellipsis), then names and places, in
-            # the family's order, never numbers.
+            # Then columns no row writes in, title and all (a title cut to "…" says nothing), then names and
+            # places, in the family's order, never numbers.
             for i in [*empty, *self.shrinkable]:
                 short = wanted - (room - sum(fixed))
                 if short <= 0:
                     break
-                fixed[i] = max(self._floor(i, fixed[i], i in empty), fixed[i] - short)
+                fixed[i] = 0 if i in empty else max(self._floor(i), fixed[i] - short)
         conditions_width = max(wanted, room - sum(fixed))
         fit = (tuple(fixed), conditions_width)
         before_fitted = self._fitted
@@ -279,11 +277,8 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
             self.virtual_size = size
         return changed if same_widths else None
 
-    def _floor(self, i: int, width: int, empty: bool) -> int:
-        """The fewest characters column `i` (now `width` wide) keeps when the room is short: a few of an
-        empty column's title, else its title, and a name at least `NAME_MIN`."""
-        if empty:
-            return min(width, EMPTY_MIN)
+    def _floor(self, i: int) -> int:
+        """The fewest characters column `i` keeps when the room is short: its title's, a name `NAME_MIN`."""
         return max(len(self.columns[i]), NAME_MIN if i == 1 else 6)
 
     def on_resize(self, event: Resize) -> None:
