@@ -166,6 +166,19 @@ def test_2d20_who_alone_gives_the_zones_panel_chances(capsys: pytest.CaptureFixt
     assert code == 0 and "Chance to hit, % · Ada Vance (Service pistol)" in out
 
 
+def test_2d20_who_an_npc_gives_its_tn_and_pools_paid_in_threat(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """RULES.md §3.2 (TN = attribute + skill), §3.3 (an NPC's side buys d20s with Threat)."""
+    path = tmp_path / "skirmish.toml"
+    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    data = as_json(capsys, str(path), "--who", "Cult Enforcer")
+    assert (data["tn"], data["pays"]) == (11, "threat")
+    assert [len(t["pools"]) for t in data["targets"]] == [4, 4]
+    code, out, _ = odds(capsys, str(path), "--who", "Cult Enforcer")
+    assert code == 0 and "bought d20s (cost 1, 2, 3 Threat)" in out
+
+
 @pytest.mark.parametrize(
     ("example", "argv", "message"),
     [

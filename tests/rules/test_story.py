@@ -196,3 +196,15 @@ def test_a_combatant_who_joins_and_one_who_leaves_mid_fight() -> None:
         (2, "the biggest hit: Minion takes 2 Wounds"),
         (2, "Guild Thug leaves the fight"),
     ]
+
+
+def test_the_attack_flow_tells_who_hit() -> None:
+    """CONTRACT.md §3 ``attack``: the flow's damage lands on a later answer in the same turn; it is the
+    attacker's, as a declared strike's is."""
+    sheet = DUEL.replace(
+        'name = "Sofia Ramos"', 'name = "Sofia Ramos"\nweapons = [{ name = "Sabre", damage = "2/3/5" }]'
+    )
+    lines = ["initiative Sofia 13", "start", "attack Sofia", "answer 'Guild Thug'", "answer pass 1", "answer 12T"]
+    story = told(run(session_from(sheet), *lines))
+    assert [(h.target, h.by) for h in story.rounds[0].hits] == [("Guild Thug", "Sofia Ramos")]
+    assert ("Sofia Ramos", "attack") in [a for t in story.rounds[0].turns for a in t.actions]

@@ -59,3 +59,12 @@ def test_twod20_main_screen(snap_compare: SnapCompare, tmp_path: Path, size: tup
 def test_modals(snap_compare: SnapCompare, tmp_path: Path, keys: list[str], name: str) -> None:
     app: Any = app_for(tmp_path, "brawl.toml", [*TTB_MIDFIGHT, "add Sofia burning 2"])
     assert snap_compare(app, terminal_size=(100, 30), press=keys)
+
+
+def test_question_whole_under_a_toast(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """80×24, the duel's attack flipped by its key (`3`): the flip's Result toast stands above the prompt bar,
+    and the cheat offer that waits (10♦, 8♠ or no) is whole on screen, as is the hint on the command line."""
+    app = app_for(
+        tmp_path, "duel.toml", ["initiative Sofia 9", "start", "spend Sofia charge Enforcer", "answer pass 1"]
+    )
+    assert snap_compare(app, terminal_size=(80, 24), press=["3"])

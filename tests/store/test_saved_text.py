@@ -1,6 +1,7 @@
-"""What `tracker exec --save` writes for each example after a few commands is the very text the tracker
-wrote before records became dataclasses (kept in ``tests/store/saved``, written by that code): saves write
-the same TOML, byte for byte, whether the file was validated by pydantic or recalled from the memo."""
+"""What `tracker exec --save` writes for each example after a few commands is the very text kept in
+``tests/store/saved`` (first written by the tracker before records became dataclasses; written again only
+where the log's words changed on purpose, as when card answers took the suit symbols): saves write the same
+TOML, byte for byte, whether the file was validated by pydantic or recalled from the memo."""
 
 from __future__ import annotations
 

@@ -136,17 +136,62 @@ def test_log_keeps_every_word_at_80_columns(tmp_path: Path) -> None:
     asyncio.run(drive())
 
 
-def test_the_conditions_header_is_never_cut_when_nobody_has_a_condition(tmp_path: Path) -> None:
-    """Infinity's three stress tracks at 120×40: names and places give way, the last column stays whole."""
+def test_an_empty_conditions_column_gives_its_room_to_the_zones(tmp_path: Path) -> None:
+    """Infinity at 80×24 (three stress tracks): while nobody has a condition, the Conditions column gives up
+    its title's room, with an ellipsis, before a zone's name is cut; with a condition, the Harms column
+    nobody writes in gives its room (title and all) before the zones do."""
+    app = make_app(tmp_path, "firefight_infinity.toml")
+
+    def lines(table: OrderTable) -> list[str]:
+        return [table.render_line(y).text for y in range(1 + len(table.keys))]
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for line in ("start", "pick Lt"):
+                assert app.submit(line) is None
+            await pilot.pause()
+            table = app.screen.query_one(OrderTable)
+            assert sum(table.widths) + len(table.widths) <= table.size.width
+            shown = lines(table)
+            for place in ("Platform", "Control Room", "Concourse", "Tunnel"):
+                assert any(f" {place} " in line for line in shown[1:]), (place, shown)
+            assert shown[0].split()[-1] == "Con…", shown[0]
+            assert app.submit("add Hacker burning 2") is None
+            await pilot.pause()
+            shown = lines(table)
+            vel = next(line for line in shown if "Hacker Vel" in line)
+            assert vel.rstrip().endswith("burning 2"), vel
+            assert " Control Room " in vel, vel
+            assert "Harms" not in shown[0] and "Har" not in shown[0], shown[0]
+            assert shown[0].split()[-1] == "Conditio…", shown[0]
+            assert sum(table.widths) + len(table.widths) <= table.size.width
+            assert app.submit("add Hacker dazed") is None  # "burning 2, dazed": short forms
+            await pilot.pause()
+            shown = lines(table)
+            vel = next(line for line in shown if "Hacker Vel" in line)
+            assert vel.rstrip().endswith("Brn2 Dzd"), vel
+
+    asyncio.run(drive())
+
+
+def test_the_conditions_column_keeps_no_room_while_it_is_empty(tmp_path: Path) -> None:
+    """Infinity at 120×40 (a 74-column order beside the tabs): with no condition to show, every zone and name
+    is whole; the Conditions column's title comes back with the first condition."""
     app = make_app(tmp_path, "firefight_infinity.toml")
 
     async def drive() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            assert app.submit("start") is None
+            for line in ("start", "pick Lt"):
+                assert app.submit(line) is None
             await pilot.pause()
             table = app.screen.query_one(OrderTable)
-            assert sum(table.widths) + len(table.widths) <= table.size.width
-            assert table.widths[-1] >= len("Conditions")
+            shown = [table.render_line(y).text for y in range(5)]
+            assert "…" not in "".join(shown), shown
+            assert "Con" not in shown[0], shown[0]
+            assert app.submit("add Hacker prone") is None
+            await pilot.pause()
+            header = table.render_line(0).text.split()
+            assert header[-1] in ("Conditions", "Cond…"), header
 
     asyncio.run(drive())
 

@@ -121,14 +121,15 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
         gone = self.st.left
         if not gone:
             return names.resolve(text, self.sheets.keys())
-        try:
-            return names.resolve(text, self.present_names())
-        except Refusal as missing:
-            try:
-                left = names.resolve(text, gone)
-            except Refusal:
-                raise missing from None
-            raise Refusal(f"{left} has left the fight: commands no longer name it") from None
+        present = self.present_names()
+        # One who left is refused when typed in full, or when the name fits nobody still in the fight: never
+        # swapped for someone present whose name it starts, nor hiding an ambiguity among those present.
+        left = [n for n in gone if n.casefold() == text.casefold()]
+        if not left and not names.matching(text, present):
+            left = names.matching(text, gone)
+        if len(left) == 1:
+            raise Refusal(f"{left[0]} has left the fight: commands no longer name it")
+        return names.resolve(text, present)
 
     def present_names(self) -> list[str]:
         """Everyone still in the fight (not ``leave``-d), in the file's order, newcomers last."""

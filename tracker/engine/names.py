@@ -12,28 +12,31 @@ def normalise(text: str) -> str:
     return text.strip().casefold().replace("-", "_").replace(" ", "_")
 
 
+def matching(text: str, candidates: Iterable[str]) -> list[str]:
+    """The candidates `text` may name: the exact match (any case) alone, else those it is a prefix of, else
+    those with a word it is a prefix of ("thug" for "Guild Thug"). `resolve` wants exactly one."""
+    options = list(candidates)
+    key = text.casefold()
+    exact = [n for n in options if n.casefold() == key]
+    if exact:
+        return exact[:1]
+    starts = [n for n in options if n.casefold().startswith(key)]
+    if starts:
+        return starts
+    return [n for n in options if any(w.casefold().startswith(key) for w in n.split())]
+
+
 def resolve(text: str, candidates: Iterable[str], what: str = "combatant") -> str:
     """The one candidate `text` names: an exact match (any case) or a unique prefix.
 
     Raises a one-line Refusal naming the candidates when nothing or several match.
     """
     options = list(candidates)
-    key = text.casefold()
-    for name in options:
-        if name.casefold() == key:
-            return name
-    starts = [n for n in options if n.casefold().startswith(key)]
-    if len(starts) == 1:
-        return starts[0]
-    if not starts:
-        # Also accept a unique prefix of any word ("thug" for "Guild Thug").
-        words = [n for n in options if any(w.casefold().startswith(key) for w in n.split())]
-        if len(words) == 1:
-            return words[0]
-        if words:
-            starts = words
-    if not starts:
+    found = matching(text, options)
+    if len(found) == 1:
+        return found[0]
+    if not found:
         known = ", ".join(options[:8]) + (" …" if len(options) > 8 else "")
         raise Refusal(f"no {what} named '{text}'" + (f" (known: {known})" if options else ""))
-    listed = ", ".join(sorted(starts)[:6])
+    listed = ", ".join(sorted(found)[:6])
     raise Refusal(f"'{text}' is ambiguous: {listed}")

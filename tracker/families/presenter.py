@@ -89,7 +89,7 @@ class FamilyPresenter(ABC, Generic[RulesT_co]):
         if prompt is None:
             return None
         answers = tuple(f"answer {quote(option)}" for option in prompt.options)
-        return PromptView(prompt.question, tuple(prompt.options), answers, self.prompt_hint(prompt))
+        return PromptView(prompt.question, option_labels(prompt), answers, self.prompt_hint(prompt))
 
     def prompt_hint(self, prompt: Prompt) -> str:
         """How else `prompt` may be answered than by picking an option (none by default)."""
@@ -183,3 +183,13 @@ class FamilyPresenter(ABC, Generic[RulesT_co]):
         question = self.player_question() if st.prompt and not mentions(st.prompt.question, hidden) else None
         where = f"Round {st.round}" if st.round else "not started"
         return PlayerView(rules.encounter_name(), st.round, active, rows, question, where, self.player_pools())
+
+
+def option_labels(prompt: Prompt) -> tuple[str, ...]:
+    """What the screen writes for each option: the prompt's ``labels`` where the rules gave them (a target
+    with its odds, a card with what it would make), else the option itself, the answer JSON and typed
+    commands use."""
+    labels = prompt.data.get("labels")
+    if isinstance(labels, list) and len(labels) == len(prompt.options):
+        return tuple(str(label) for label in labels)
+    return tuple(prompt.options)

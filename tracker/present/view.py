@@ -279,8 +279,9 @@ def _fit(corner: str, columns: tuple[str, ...], rows: list[tuple[str, tuple[str,
 MIN_LABEL = 8
 
 
-def odds_block(odds: OddsView, width: int) -> Block:
-    """The odds as a text block for `width` columns: the title, the header row (bold), the rows, the notes.
+def odds_block(odds: OddsView, width: int, lead: Block = ()) -> Block:
+    """The odds as a text block for `width` columns: the title, the header row (bold), the rows, the notes;
+    `lead` (what the panel shows first of its own text) between the title's lines and the table.
 
     The table is laid out as given when it fits; otherwise, if transposable, with rows and columns
     swapped when that is narrower; a table wider than the room either way is left to the panel's
@@ -299,4 +300,21 @@ def odds_block(odds: OddsView, width: int) -> Block:
     out = BlockWriter()
     for n, line in enumerate(grid):
         out.line(line, "bold" if n == 0 else "")
-    return head + out.block() + odds.notes
+    return head + lead + out.block() + odds.notes
+
+
+def split_lead(block: Block) -> tuple[Block, Block]:
+    """`block`'s first paragraph, through the blank line that ends it, and the rest; ((), block) when no
+    blank line ends one."""
+    last = ""  # the character before this span
+    for n, span in enumerate(block):
+        text = last + span.text
+        end = text.find("\n\n")
+        if end >= 0:
+            cut = end + 2 - len(last)  # just past the blank line, inside this span
+            head, tail = span.text[:cut], span.text[cut:]
+            lead = (*block[:n], Span(head, span.emphasis))
+            rest = ((Span(tail, span.emphasis),) if tail else ()) + block[n + 1 :]
+            return lead, rest
+        last = text[-1:] if text else last
+    return (), block

@@ -146,6 +146,8 @@ class Teller:
         attacker, outright, declared_now = self._attacker(cmd, after)
         if cmd.verb == "spend" and cmd.args:
             self._action(cmd)
+        elif cmd.verb == "attack" and cmd.args:  # the attack flow: told as the attack it declares
+            self._action(cmd._replace(args=(cmd.args[0], "attack", *cmd.args[1:])))
         was, now = _combatants(before), _combatants(after)
         for name, entry in now.items():
             old = was.get(name)

@@ -429,7 +429,7 @@ def test_s3_10_4_heal_by_track_in_infinity() -> None:
     s = infinity()
     run(s, "damage Ana 5", "damage Ana 6 track=resolve", "heal Ana 2 track=resolve")
     assert d20_state(s).fighters["Ana"].stress == {"vigour": 4, "resolve": 2, "firewall": 0}
-    with pytest.raises(Refusal, match="no 'morale' track"):
+    with pytest.raises(Refusal, match=r"no track of Ana's named 'morale' \(known: vigour, resolve, firewall"):
         run(s, "heal Ana 1 track=morale")
 
 

@@ -52,6 +52,15 @@ TTB_VERBS: tuple[VerbSpec, ...] = (
         flags=("override",),
     ),
     VerbSpec(
+        "attack",
+        ("name", "action", "name", "word"),
+        1,
+        4,
+        "attack NAME [strike|shoot|charge] [TARGET] [WEAPON]",
+        "an attack as one flow: the target, the weapon, the duel and the damage flip, each asked in turn",
+        TTB,
+    ),
+    VerbSpec(
         "initiative",
         ("name", "card"),
         2,
@@ -100,6 +109,15 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
         options=("track",),
     ),
     SPEND._replace(help="take an action (attack, movement, swift …) and pay for it", family=D20),
+    VerbSpec(
+        "attack",
+        ("name", "name", "word"),
+        1,
+        3,
+        "attack NAME [TARGET] [WEAPON]",
+        "an attack as one flow: the target, the weapon, what to buy, the roll and the damage, each asked in turn",
+        D20,
+    ),
     VerbSpec("move", ("name", "zone"), 2, 2, "move NAME ZONE", "move to a zone", D20, title="Move to a zone…"),
     JOIN._replace(
         usage="join NAME [from=BLOCK] [count=N] [side=S] [zone=Z] [free]",

@@ -12,8 +12,9 @@ from typing import Literal, NamedTuple
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number, signed_int
-from tracker.families.ttb import conditions
+from tracker.families.ttb import conditions, skills
 from tracker.families.ttb.engine import TTBEngine
+from tracker.present.words import counted
 
 Category = Literal["movement", "tactical", "combat", "condition", "fate"]
 
@@ -109,14 +110,47 @@ def cost_of(eng: TTBEngine, key: str, args: list[str]) -> int:
     return act.cost
 
 
+def weapon_word(eng: TTBEngine, who: str, text: str) -> bool:
+    """Whether `text` may name one of `who`'s weapons (any case, a prefix of the name or of one of its words)."""
+    return bool(names.matching(text, [w.name for w in eng.sheet(who).weapons]))
+
+
+def attack_words(eng: TTBEngine, who: str, args: list[str]) -> tuple[str | None, list[str]]:
+    """A strike's or a shot's target and the words that name its weapon (CONTRACT.md §3 "Weapons (TTB)":
+    ``TARGET [WEAPON]``, or a weapon alone). The first word is the target unless it names one of `who`'s
+    weapons; a word that fits a weapon and someone in the fight is ambiguous (an exact name wins)."""
+    if not args:
+        return None, []
+    first = args[0]
+    weapons = [w.name for w in eng.sheet(who).weapons]
+    as_weapon, as_person = names.matching(first, weapons), names.matching(first, eng.present_names())
+    exact = first.casefold()
+    if any(n.casefold() == exact for n in as_person) or not as_weapon:
+        target = eng.living(first)
+        if target == who:
+            raise Refusal(f"{who} cannot attack itself")
+        return target, args[1:]
+    if as_person and not any(w.casefold() == exact for w in as_weapon):
+        raise Refusal(f"'{first}' is ambiguous: {', '.join(sorted(as_person + as_weapon)[:6])}")
+    return None, args
+
+
+def named_weapon(eng: TTBEngine, who: str, text: str) -> str:
+    """The weapon of `who`'s that `text` names, the way every name resolves (any case, a unique prefix);
+    refused naming `who`'s weapons when it names none or several (CONTRACT.md §3 "Weapons (TTB)")."""
+    weapons = [w.name for w in eng.sheet(who).weapons]
+    if not weapons:
+        raise Refusal(f"{who} has no weapon on file: none is named '{text}'")
+    return names.resolve(text, weapons, what=f"weapon of {who}'s")
+
+
 def weapon_of(eng: TTBEngine, who: str, args: list[str], kind: str | None) -> str | None:
     """The weapon an action uses: named in args, else the first of that kind; None if none listed."""
     weapons = eng.sheet(who).weapons
     pool = [w for w in weapons if kind is None or w.kind == kind]
     for a in args:
-        for w in weapons:
-            if w.name.casefold().startswith(a.casefold()):
-                return w.name
+        if not is_number(a) and weapon_word(eng, who, a):
+            return named_weapon(eng, who, a)
     if not weapons:
         return None
     if not pool:
@@ -271,8 +305,34 @@ def target_of(eng: TTBEngine, who: str, key: str, args: list[str]) -> str | None
     return target
 
 
+def check_words(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
+    """Every word after the action names something real, or the action is refused before anything changes:
+    a target is a combatant still in the fight (CONTRACT.md §3 ``leave``), a weapon one of `who`'s
+    ("Weapons (TTB)"), an Assist's skill one the encounter knows; a word the action has no use for is
+    refused rather than dropped. Names resolve the one way (`tracker.engine.names.resolve`)."""
+    if key == "wait":
+        if args:  # the action waited for, then its own words (checked now: the trigger comes later)
+            check_words(eng, who, action_key(args[0]), args[1:])
+        return
+    act = ACTIONS[key]
+    rest = args
+    if key in ("strike", "shoot"):
+        rest = attack_words(eng, who, args)[1]
+    elif act.target and args:
+        eng.living(args[0])
+        rest = args[1:]
+    for word in rest:
+        if key in ("strike", "shoot", "charge") or (key == "reload" and not is_number(word)):
+            named_weapon(eng, who, word)
+        elif key == "assist" and not is_number(word):
+            skills.skill_key(eng, word)
+        elif act.target and key != "assist":
+            raise Refusal(f"{act.title} takes one target (spend {who} {display(key)} NAME), not '{word}' too")
+
+
 def precheck(eng: TTBEngine, who: str, key: str, args: list[str], target: str | None) -> None:
     """Checks that need the target or the weapon, still before anything changes."""
+    check_words(eng, who, key, args)
     if key == "reduce_burning":
         assert target is not None
         if not eng.fighter(target).conditions.get("burning"):
@@ -305,7 +365,7 @@ def precheck(eng: TTBEngine, who: str, key: str, args: list[str], target: str | 
     if key == "quick_action" and not eng.is_active(who):
         raise Refusal(f"Quick Action is used on {who}'s own turn")
     if key == "shoot":
-        weapon = weapon_of(eng, who, args, "projectile")
+        weapon = weapon_of(eng, who, attack_words(eng, who, args)[1], "projectile")
         if weapon and weapon in eng.fighter(who).shots and eng.fighter(who).shots[weapon] <= 0:
             raise Refusal(f"{who}'s {weapon} is empty: reload it first")
     if key == "reload":
@@ -338,3 +398,13 @@ def pay(eng: TTBEngine, who: str, key: str, cost: int) -> None:
     if from_combat:
         paid.append(f"{from_combat} Combat")
     eng.log(f"{who}: {act.title} ({' + '.join(paid) or '0'} AP; {f.ap} General, {f.combat_ap} Combat left)")
+
+
+def count_shot(eng: TTBEngine, who: str, weapon: str | None) -> None:
+    """A shot leaves the weapon: one fewer where its shots are counted (§2.5 Reload)."""
+    f = eng.fighter(who)
+    if weapon and weapon in f.shots:
+        f.shots[weapon] -= 1
+        eng.log(f"{who} fires the {weapon} ({counted(f.shots[weapon], 'shot')} left)")
+    else:
+        eng.log(f"{who} makes a projectile attack" + (f" with the {weapon}" if weapon else ""))

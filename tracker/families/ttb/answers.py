@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import conditions, damage, effects
+from tracker.families.ttb import attack, conditions, damage, effects
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import cheat, deck, opposed
 from tracker.families.ttb.fate.cards import Card, parse_card, severity_of
@@ -73,6 +73,12 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     if opposed.MARK in p.data:
         opposed.flip(eng, p, OUTCOMES[p.kind])
         return
+    if effects.DEFENDER in p.data:
+        _defence_flip(eng, p)
+        return
+    if effects.COMPARED in p.data:
+        _compare(eng, p)
+        return
     tn = int(str(p.data["tn"]))
     who = p.who or ""
     skill = str(p.data.get("skill", ""))
@@ -92,9 +98,58 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
         passed, margins = _score(c, av + bonus, tn)
         return passed and (not result[0] or margins > result[1])
 
-    if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, cheat_av=av + bonus, **p.data):
+    def makes(c: Card) -> str:
+        return cheat.margins_text(c.value + av + bonus, tn)
+
+    if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, makes, cheat_av=av + bonus, **p.data):
         return
     OUTCOMES[p.kind](eng, p, *result, card.value + av + bonus - tn)
+
+
+def _compare(eng: TTBEngine, p: Prompt) -> None:
+    """Fatemaster against Fatemaster (RULES.md §2.2.5): the higher acting value + Rank Value wins, the
+    aggressor on a tie; the difference sets the damage flip's modifier (§2.8.1)."""
+    attack, defence = int(str(p.data[effects.COMPARED])), int(str(p.data["tn"]))
+    diff = attack - defence
+    eng.log(
+        f"{p.who}: {attack} against {p.data['target']}'s {defence} (acting value + Rank Value, no card): "
+        f"{'hit' if diff >= 0 else 'miss'}",
+        kind="result",
+    )
+    OUTCOMES[p.kind](eng, p, diff >= 0, max(diff, 0) // 5, diff if diff >= 0 else None)
+
+
+def _defence_flip(eng: TTBEngine, p: Prompt) -> None:
+    """A Fatemaster's attack on a Fated, flipped by the tracker: the Fated flips Defense against the TN
+    (attacker's acting value + Rank Value, RULES.md §2.2.5) and may cheat a flip that fails (§2.2.4)."""
+    defender, tn = str(p.data[effects.DEFENDER]), int(str(p.data["tn"]))
+    dv = eng.sheet(defender).defense
+    card = deck.flip(eng, 1)[0]
+    held, _ = _score(card, dv, tn)
+    eng.log(
+        f"{defender} flips {card.label()} + Defense {dv} = {card.value + dv} vs TN {tn}: "
+        f"{'defends' if held else 'fails'}",
+        kind="result",
+    )
+
+    def helps(c: Card) -> bool:
+        return not held and not c.is_black_joker and c.value > card.value
+
+    def makes(c: Card) -> str:
+        total = c.value + dv
+        return f"{total} vs TN {tn}: " + ("defends" if total >= tn else f"hit by {tn - total}")
+
+    if cheat.offer(eng, defender, card, [card], 0, helps, p.kind, makes, cheat_av=dv, **p.data):
+        return
+    _defended(eng, p, card, dv)
+
+
+def _defended(eng: TTBEngine, p: Prompt, card: Card, dv: int) -> None:
+    """The Defense flip is final: the attack hits when it failed, by how far it fell short (§2.8.1 step 1)."""
+    tn = int(str(p.data["tn"]))
+    held, _ = _score(card, dv, tn)
+    short = tn - card.value - dv
+    OUTCOMES[p.kind](eng, p, not held, 0 if held else short // 5, None if held else short)
 
 
 def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
@@ -111,6 +166,14 @@ def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
         eng.log(f"{p.who} keeps the {flipped.label()}")
     else:
         card = cheat.play(eng, p.who, parse_card(value).code, flipped)
+    if effects.DEFENDER in data:
+        original = Prompt(kind=of, question=p.question, options=[], who=str(data["attacker"]), data=data)
+        if card is not flipped:
+            dv = int(str(p.data["cheat_av"]))
+            tn = int(str(data["tn"]))
+            eng.log(f"{p.who}: {card.label()} + {dv} = {card.value + dv} vs TN {tn}", kind="result")
+        _defended(eng, original, card, int(str(p.data["cheat_av"])))
+        return
     if of == "damage":
         damage.land(eng, str(data["target"]), str(data["profile"]), card, bool(data["armor"]), bool(data["kills"]))
         return
@@ -158,7 +221,8 @@ def _suffocate(eng: TTBEngine, who: str, card: Card) -> None:
 def _attack(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     """An attack duel's result: a hit makes the weapon's damage flip (RULES.md §2.8.1)."""
     assert p.who is not None
-    effects.resolve_attack(eng, p.who, str(p.data["target"]), str(p.data["weapon"]), passed, margins, diff)
+    target, weapon = str(p.data["target"]), str(p.data["weapon"])
+    effects.resolve_attack(eng, p.who, target, weapon, passed, margins, diff, bool(p.data.get("guided")))
 
 
 def _critical(eng: TTBEngine, p: Prompt, value: str) -> None:
@@ -272,6 +336,9 @@ RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
     "disengaging_strike": _strike,
     "hand_discard": _hand_discard,
     "discard": _hand_discard,
+    attack.TARGET: attack.answer_target,
+    attack.WEAPON: attack.answer_weapon,
+    attack.DAMAGE: attack.answer_damage,
 }
 
 
@@ -282,8 +349,22 @@ def answer(eng: TTBEngine, value: str) -> None:
         raise Refusal("there is no question to answer")
     _check(eng, prompt, value)
     eng.st.prompt = None
-    eng.log(f"answer: {value}")
+    eng.log(f"answer: {_shown(prompt, value)}")
     RESOLVERS[prompt.kind](eng, prompt, value)
+
+
+#: Prompts answered with a card: the log writes the card as the screens do (``10♦``, not ``10M``).
+_CARD_ANSWERS = ("cheat", "critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard", attack.DAMAGE)
+
+
+def _shown(p: Prompt, value: str) -> str:
+    """The answer as the log says it: a card in the screens' notation, anything else as typed."""
+    if p.kind not in _CARD_ANSWERS:
+        return value
+    try:
+        return parse_card(value).short()
+    except Refusal:
+        return value
 
 
 def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
@@ -298,6 +379,8 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
             raise Refusal(f"answer {', '.join(p.options)}")
     elif p.kind == "tie":
         names.resolve(value, p.options)
+    elif p.kind in (attack.TARGET, attack.WEAPON, attack.DAMAGE):
+        attack.check(eng, p, value)
     elif p.kind == "reactivate":
         if word not in ("yes", "y", "no", "n"):
             raise Refusal("answer yes or no")

@@ -120,6 +120,12 @@ def damage_flip(
     def helps(c: Card) -> bool:
         return _amount(wms, c) > _amount(wms, chosen) or (c.is_red_joker and not chosen.is_red_joker)
 
+    def makes(c: Card) -> str:
+        sev = severity_of(c)
+        if sev is None:
+            return "no damage"
+        return f"{sev} {_amount(wms, c)}" + (" + Severe Critical" if c.is_red_joker else "")
+
     if not typed and cheat.offer(
         eng,
         attacker,
@@ -128,6 +134,7 @@ def damage_flip(
         modifier,
         helps,
         "damage",
+        makes,
         target=name,
         profile=profile,
         armor=armor,

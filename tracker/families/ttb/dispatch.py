@@ -14,7 +14,7 @@ from tracker.engine.language.commands import Command, VerbTable, count, signed_i
 from tracker.engine.state import reset
 from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
-from tracker.families.ttb import answers, conditions, damage, effects, initiative, lifecycle, resume, roster
+from tracker.families.ttb import answers, attack, conditions, damage, effects, initiative, lifecycle, resume, roster
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import deck
 from tracker.families.ttb.fate.cards import full_deck, parse_card, parse_damage_profile
@@ -65,6 +65,7 @@ _STEPS: dict[str, Callable[[TTBEngine, Step], None]] = {
     "move_done": lambda e, s: effects.move_done(e, str(s.who), str(s.arg)),
     "end_discard": lambda e, s: deck.end_discard_offer(e, str(s.who)),
     "attack": lambda e, s: effects.attack_offer(e, str(s.who), str(s.arg)),
+    attack.TARGET: lambda e, s: attack.target_offer(e, str(s.who), str(s.arg)),
     "defensive_stance": lambda e, s: effects.take_stance(e, str(s.who), int(s.arg or 0)),
 }
 
@@ -166,6 +167,10 @@ def _spend(eng: TTBEngine, cmd: Command) -> None:
     effects.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]), override="override" in cmd.flags)
 
 
+def _attack(eng: TTBEngine, cmd: Command) -> None:
+    attack.start(eng, list(cmd.args))
+
+
 def _initiative(eng: TTBEngine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     if not eng.sheet(name).fated:
@@ -250,6 +255,7 @@ HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
     "damage": _damage,
     "heal": _heal,
     "spend": _spend,
+    "attack": _attack,
     "initiative": _initiative,
     "flip": _flip,
     "engage": _engage,

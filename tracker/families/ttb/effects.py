@@ -16,6 +16,7 @@ from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.records.state import CardEffect
+from tracker.families.ttb.skills import skill_key
 from tracker.present.words import counted
 
 
@@ -109,13 +110,15 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         eng.log(f"{who} charges {target}: now engaged; two (1)-AP melee attacks")
         _attacks(eng, who, target, args[1:], "melee", 2)
     elif key == "shoot":
-        _shoot(eng, who, args)
-        _attacks(eng, who, _target_in(eng, who, args), args, "projectile", 1)
+        target, rest = actions.attack_words(eng, who, args)
+        _shoot(eng, who, rest)
+        _attacks(eng, who, target, rest, "projectile", 1)
     elif key == "reload":
         _reload(eng, who, args, cost)
     elif key == "strike":
-        eng.log(f"{who} strikes" + (f" at {eng.name(args[0])}" if args and _is_name(eng, args[0]) else ""))
-        _attacks(eng, who, _target_in(eng, who, args), args[1:], "melee", 1)
+        target, rest = actions.attack_words(eng, who, args)
+        eng.log(f"{who} strikes" + (f" at {target}" if target else ""))
+        _attacks(eng, who, target, rest, "melee", 1)
     elif key == "show":
         assert target is not None
         taller = eng.sheet(target).height < sheet.height
@@ -140,24 +143,12 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         eng.log(f"{who}: {title}" + (f" ({' '.join(args)})" if args else ""))
 
 
-def _target_in(eng: TTBEngine, who: str, args: list[str]) -> str | None:
-    """The attack's target: the first argument naming a combatant other than `who` (not a weapon)."""
-    weapons = [w.name.casefold() for w in eng.sheet(who).weapons]
-    for a in args[:1]:
-        if _is_name(eng, a) and not any(w.startswith(a.casefold()) for w in weapons):
-            target = eng.name(a)
-            return target if target != who else None
-    return None
-
-
 def attack_weapon(eng: TTBEngine, who: str, args: list[str], kind: str) -> str | None:
     """The weapon named in `args`, else the first on file of `kind` (CONTRACT §3 "Weapons (TTB)")."""
-    weapons = eng.sheet(who).weapons
     for a in args:
-        for w in weapons:
-            if w.name.casefold().startswith(a.casefold()):
-                return w.name
-    return next((w.name for w in weapons if w.kind == kind), None)
+        if actions.weapon_word(eng, who, a):
+            return actions.named_weapon(eng, who, a)
+    return next((w.name for w in eng.sheet(who).weapons if w.kind == kind), None)
 
 
 def _attacks(eng: TTBEngine, who: str, target: str | None, args: list[str], kind: str, times: int) -> None:
@@ -170,6 +161,13 @@ def _attacks(eng: TTBEngine, who: str, target: str | None, args: list[str], kind
     eng.push(*[step("attack", who, f"{target}\t{weapon}") for _ in range(times)])
 
 
+#: Prompt data naming the Fated who flips Defense against a Fatemaster's attack (the attack flow only).
+DEFENDER = "defender"
+#: Prompt data of a Fatemaster's attack on a Fatemaster: the attacker's acting value + Rank Value, which
+#: the target's Defense + Rank Value (``tn``) opposes without a card (the attack flow only).
+COMPARED = "compared"
+
+
 def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     """Agenda step: the attack duel (RULES.md §2.8.1): the table answers pass N, fail, or flip.
 
@@ -177,26 +175,53 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     Value (§2.2.5), acting value from the attacker's ``skills`` for the weapon's skill; and a Fated's
     attack on a Fated, where both flip and may cheat, the lower total first (`opposed`, §2.2.4).
     """
-    target, weapon = arg.split("\t")
+    target, weapon, *flow = arg.split("\t")
+    guided = bool(flow)
     f = eng.fighter(who)
     if f.dead or f.unconscious or f.conditions.get("paralyzed") or eng.fighter(target).dead:
         return
     spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
     tsheet = eng.sheet(target)
     flip: dict[str, str | int | bool | list[str]] = {}
-    if eng.sheet(who).fated and not tsheet.fated and tsheet.rank_value is not None:
+    asheet = eng.sheet(who)
+    if asheet.fated and not tsheet.fated and tsheet.rank_value is not None:
         flip = {"tn": tsheet.defense + tsheet.rank_value, "skill": spec.attack_skill()}
+    elif guided and not asheet.fated and tsheet.fated and asheet.rank_value is not None:
+        # The flow lets the tracker flip a Fatemaster's attack too: the Fated defends, Defense against
+        # TN = the attacker's acting value + Rank Value (§2.2.5), and may cheat its flip (§2.2.4).
+        tn = asheet.skills.get(spec.attack_skill(), 0) + asheet.rank_value
+        flip = {"tn": tn, "skill": "defense", DEFENDER: target, "attacker": who}
+    elif guided and not asheet.fated and not tsheet.fated and None not in (asheet.rank_value, tsheet.rank_value):
+        # Fatemaster against Fatemaster: no card; the higher acting value + Rank Value wins, the aggressor
+        # on a tie (§2.2.5), so the tracker resolves it at once when asked.
+        attack_total = asheet.skills.get(spec.attack_skill(), 0) + (asheet.rank_value or 0)
+        flip = {"tn": tsheet.defense + (tsheet.rank_value or 0), COMPARED: attack_total, "skill": spec.attack_skill()}
     else:
         flip = opposed.offer_data(eng, who, target, spec.attack_skill())
     how = "pass N (N Margins), fail"
-    if "tn" in flip:
+    if DEFENDER in flip:
+        how += f" or flip ({target} defends: Defense vs TN {flip['tn']})"
+    elif COMPARED in flip:
+        how += f" or flip (no card: {flip[COMPARED]} vs {flip['tn']})"
+    elif "tn" in flip:
         how += f" or flip (TN {flip['tn']})"
     elif flip:
         how += f" or flip (both flip: {spec.attack_skill().title()} vs Defense)"
+    options = ["pass", "fail", *(["flip"] if flip else [])]
+    if guided:
+        # The flow offers the tracker's flip first (option 1), the table's result after it.
+        from tracker.families.ttb import attack
+
+        options = [*(["flip"] if flip else []), "pass", "fail"]
+        odds = attack.hit_chance(eng, who, target, spec)
+        chance = attack.odds_text(odds) if odds is not None else "both flip"
+        does = "compares" if COMPARED in flip else "flips"
+        labels = [*([f"flip: the tracker {does} · {chance}"] if flip else []), "pass: the table's hit", "fail: a miss"]
+        flip = {**flip, "guided": True, "labels": labels}
     eng.ask(
         "attack",
         f"{who} attacks {target} with the {weapon} ({spec.damage}): {how}?",
-        ["pass", "fail", *(["flip"] if flip else [])],
+        options,
         who=who,
         target=target,
         weapon=weapon,
@@ -205,11 +230,19 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
 
 
 def resolve_attack(
-    eng: TTBEngine, who: str, target: str, weapon: str, passed: bool, margins: int, diff: int | None
+    eng: TTBEngine,
+    who: str,
+    target: str,
+    weapon: str,
+    passed: bool,
+    margins: int,
+    diff: int | None,
+    guided: bool = False,
 ) -> None:
     """A hit makes the weapon's damage flip with the accuracy modifier (RULES.md §2.8.1, decision A2).
 
-    With the tracker's flip the difference is known exactly; from the table's ``pass N`` the middle of
+    In the attack flow (``guided``, `tracker.families.ttb.attack`) the damage flip is asked rather than made
+    at once. With the tracker's flip the difference is known exactly; from the table's ``pass N`` the middle of
     the N-Margin band is used (0 Margins ⊟, 1 none, 2 or more ⊞): the band edges 5 and 10 need ``damage``
     with ``margin=D`` instead.
     """
@@ -221,15 +254,12 @@ def resolve_attack(
     spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
     modifier = damage.modifier_from_margin(diff if diff is not None else 5 * margins + 2)
     eng.log(f"{who}'s attack with the {weapon} hits {target}")
+    if guided:
+        from tracker.families.ttb import attack
+
+        attack.damage_offer(eng, who, target, weapon, spec.damage, modifier)
+        return
     damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who)
-
-
-def _is_name(eng: TTBEngine, text: str) -> bool:
-    try:
-        eng.name(text)
-    except Refusal:
-        return False
-    return True
 
 
 def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
@@ -311,7 +341,13 @@ def _defensive(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
             code = discard_from_hand(eng, who, cards[0])
             eng.log(f"{who} discards {parse_card(code).label()} for Defensive Stance")
         else:
-            eng.ask("discard", f"{who} discards a card for Defensive Stance: which one?", list(f.hand), who=who)
+            eng.ask(
+                "discard",
+                f"{who} discards a card for Defensive Stance: which one?",
+                list(f.hand),
+                who=who,
+                labels=[parse_card(c).short() for c in f.hand],
+            )
             # The stance holds once its card is gone: the agenda takes it after the answer, so the log
             # never shows the bonus before the discard it needs.
             eng.push(step("defensive_stance", who, cost))
@@ -331,8 +367,9 @@ def take_stance(eng: TTBEngine, who: str, cost: int) -> None:
 
 def _assist(eng: TTBEngine, who: str, target: str, args: list[str]) -> None:
     ranks = 0
+    skills = {k.casefold(): v for k, v in eng.sheet(who).skills.items()}
     for a in args[1:]:
-        ranks = count(a, "ranks") if is_number(a) else eng.sheet(who).skills.get(a.casefold(), 0)
+        ranks = count(a, "ranks") if is_number(a) else skills.get(skill_key(eng, a), 0)
     if eng.sheet(who).subordinate:
         ranks = (ranks + 1) // 2
     if ranks < 1:
@@ -344,13 +381,7 @@ def _assist(eng: TTBEngine, who: str, target: str, args: list[str]) -> None:
 
 
 def _shoot(eng: TTBEngine, who: str, args: list[str]) -> None:
-    f = eng.fighter(who)
-    weapon = actions.weapon_of(eng, who, args, "projectile")
-    if weapon and weapon in f.shots:
-        f.shots[weapon] -= 1
-        eng.log(f"{who} fires the {weapon} ({counted(f.shots[weapon], 'shot')} left)")
-    else:
-        eng.log(f"{who} makes a projectile attack" + (f" with the {weapon}" if weapon else ""))
+    actions.count_shot(eng, who, actions.weapon_of(eng, who, args, "projectile"))
 
 
 def _reload(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tracker.engine.catalogue import Catalogue
 from tracker.engine.records.record import dump
 from tracker.families.rules import FamilyRules
-from tracker.families.ttb import actions, carry
+from tracker.families.ttb import actions, attack, carry
 from tracker.families.ttb.catalogue import CONDITIONS, TIMING
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.initiative import tied_groups
@@ -108,15 +108,18 @@ class TTBRules(TTBEngine, FamilyRules):
         return [key for key, value in f.conditions.items() if value] + (["unconscious"] if f.unconscious else [])
 
     def actions_for(self, who: str) -> list[view.ActionChoice]:
+        """The picker's actions; an attack with a weapon of its kind on the sheet starts the attack flow
+        (`tracker.families.ttb.attack`: the target, the weapon, the duel, the damage flip, each asked)."""
         out = []
+        kinds = {w.kind for w in self.sheet(who).weapons}
         for key, act, reason in actions.available(self, who):
             cost = "X AP (you say how many)" if act.cost is None else f"{act.cost} AP"
             typed = key.replace("_", "-")
-            out.append(
-                view.ActionChoice(
-                    key, actions.display(key), cost, reason, f"spend {words.quote(who)} {typed}", key in NEEDS_MORE
-                )
-            )
+            if attack.KINDS.get(key) in kinds:
+                line, more = f"attack {words.quote(who)} {typed}", False
+            else:
+                line, more = f"spend {words.quote(who)} {typed}", key in NEEDS_MORE
+            out.append(view.ActionChoice(key, actions.display(key), cost, reason, line, more))
         return out
 
     def lasting(self, name: str) -> list[Carried]:

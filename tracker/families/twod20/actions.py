@@ -207,14 +207,54 @@ def _leave_reach(eng: TwoD20Engine, who: str, provokes: bool) -> None:
         eng.log(f"{who} withdraws from the Reach of {', '.join(foes)} without provoking Retaliate")
 
 
+#: Actions whose first word, when given, is the combatant acted on or for (RULES.md §3.5: the Attack's
+#: target, the patient of Aid, Treat and Stabilise, the ally Assisted, Protected, Defended or Bolstered, the
+#: character Commanded, the attacker a Reaction answers).
+TARGETED = frozenset(
+    {
+        "attack",
+        "aid",
+        "assist",
+        "protect",
+        "treat",
+        "command",
+        "stabilise",
+        "defend",
+        "bolster",
+        "retaliate",
+        "guard",
+        "return_fire",
+        "covering_fire",
+    }
+)
+
+
+def words(eng: TwoD20Engine, who: str, key: str, args: list[str]) -> list[str]:
+    """The action's words with their names resolved the one way (`tracker.engine.names.resolve`), checked
+    before anything changes: a target is a combatant still in the fight (CONTRACT.md §3 ``leave``), an
+    Attack's further words `who`'s weapons; a targeted action refuses a word it has no use for. The words
+    of other actions are the GM's note for the log, kept as typed."""
+    if key not in TARGETED or not args:
+        return args
+    target = eng.living(args[0])
+    title = ACTIONS[key].title
+    if key == "attack":
+        if target == who:
+            raise Refusal(f"{who} cannot {title} itself")
+        weapons = [w.name for w in eng.sheet(who).weapons]
+        if args[1:] and not weapons:
+            raise Refusal(f"{who} has no weapon on file: none is named '{args[1]}'")
+        return [target, *(names.resolve(w, weapons, what=f"weapon of {who}'s") for w in args[1:])]
+    if args[1:]:
+        raise Refusal(f"{title} takes one target (spend {who} {key.replace('_', '-')} NAME), not '{args[1]}' too")
+    return [target]
+
+
 def _grant_target(eng: TwoD20Engine, who: str, key: str, args: list[str]) -> tuple[str, list[str]]:
-    """Defend and Bolster may name an ally (`spend Kit defend Ada`); otherwise the actor itself."""
+    """Defend and Bolster may name an ally (`spend Kit defend Ada`, resolved by `words`); otherwise the actor."""
     if key not in ("defend", "bolster") or not args:
         return who, args
-    try:
-        ally = eng.living(args[0])
-    except Refusal:
-        return who, args
+    ally = args[0]
     if eng.enemies(who, ally):
         raise Refusal(f"{ally} is an enemy of {who}: {ACTIONS[key].title} is for oneself or an ally")
     return ally, args[1:]
@@ -235,6 +275,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
     reason = legality(eng, who, key)
     if reason:
         raise Refusal(reason)
+    args = words(eng, who, key, args)
     target, args = _grant_target(eng, who, key, args)
     a = eng.fighter(who)
     act = replace(ACTIONS[key], kind=kind_of(eng, key))
@@ -274,7 +315,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         a.free_actions += 1
         if key == "drop_prone":
             a.conditions["prone"] = True
-        eng.log(f"{who}: {act.title} (Free)")
+        eng.log(f"{who}: {act.title} (Free)" + (f" — {' '.join(args)}" if args else ""))
     elif act.kind == "reaction":
         staggered = eng.profile.staggered_reaction_point and bool(a.conditions.get("staggered"))
         if staggered and not eng.sheet(who).pc:
@@ -295,7 +336,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
                 pools.threat(eng, -cost, f"{who}'s Reaction #{cost} this round")
         if key == "hit_the_dirt":
             a.conditions["prone"] = True
-        eng.log(f"{who}: {act.title} (Reaction {a.reactions} this round)")
+        eng.log(f"{who}: {act.title} (Reaction {a.reactions} this round)" + (f" — {' '.join(args)}" if args else ""))
         if key in GRANTS:
             _grant(eng, who, target, key)
     elif key == "swift":

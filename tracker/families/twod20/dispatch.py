@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, VerbTable, count, signed_int
 from tracker.engine.language.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
 from tracker.engine.records.model import Located
 from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
-from tracker.families.twod20 import actions, conditions, harm, order, pools, resume, roster, turns
+from tracker.families.twod20 import actions, attack, conditions, harm, order, pools, resume, roster, turns
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.profiles import resolve_profile
@@ -112,7 +113,9 @@ def _damage(eng: TwoD20Engine, cmd: Command) -> None:
     hit = harm.Hit(
         total=total,
         icons=count(opts.get("icons", "0"), "icons", dice.MAX_CHALLENGE_DICE),
-        track=opts.get("track", "mental" if "mental" in flags else None),
+        track=_track(eng, name, opts["track"], generic=True)
+        if "track" in opts
+        else ("mental" if "mental" in flags else None),
         mental="mental" in flags,
         effects=effects,
         cover=count(opts["cover"], "cover", dice.MAX_CHALLENGE_DICE) if "cover" in opts else None,
@@ -130,7 +133,15 @@ def _damage(eng: TwoD20Engine, cmd: Command) -> None:
 def _heal(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     amount = count(cmd.args[1], "stress to remove")
-    harm.recover(eng, name, amount, cmd.options.get("track"))
+    harm.recover(eng, name, amount, _track(eng, name, cmd.options["track"]) if "track" in cmd.options else None)
+
+
+def _track(eng: TwoD20Engine, name: str, text: str, generic: bool = False) -> str:
+    """A ``track=`` option resolved the one way names are (any case, a unique prefix) among `name`'s stress
+    tracks, and with `generic` the words a hit may use instead (physical, mental, digital; RULES.md §3.8)."""
+    have = list(eng.tracks(name))
+    extra = [w for w in ("physical", "mental", "digital") if generic and w not in have]
+    return names.resolve(text, [*have, *extra], what=f"track of {name}'s")
 
 
 def _spend(eng: TwoD20Engine, cmd: Command) -> None:
@@ -251,7 +262,10 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     tn = count(cmd.args[1], "TN")
     difficulty = count(cmd.args[2], "Difficulty")
-    opts = cmd.options
+    opts = dict(cmd.options)
+    if "pay" in opts:  # the pool a bought die is paid from, named the one way names are
+        pool = names.resolve(opts["pay"], ["momentum", "threat", "heat"], what="pool")
+        opts["pay"] = "momentum" if pool == "momentum" else "threat"
     bought = count(opts.get("bought", "0"), "bought dice")
     cost = dice.bought_dice_cost(bought)
     faces = [count(x, "face") for x in opts["faces"].split(",")] if "faces" in opts else None
@@ -307,7 +321,8 @@ def _challenge(eng: TwoD20Engine, cmd: Command) -> None:
 def _treat(eng: TwoD20Engine, cmd: Command) -> None:
     """`treat NAME KIND [N]`: mark Harms treated (no penalty; they still count, B42)."""
     name = eng.living(cmd.args[0])
-    kind = cmd.args[1].casefold()
+    kinds = {h for _, h, _ in eng.profile.tracks} | {eng.profile.mental_harm}
+    kind = names.resolve(cmd.args[1], sorted(kinds), what="Harm")
     a = eng.fighter(name)
     n = _amount(cmd) or 1
     have = a.harms.get(kind, 0) - a.treated.get(kind, 0)
@@ -356,9 +371,21 @@ def _leave(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _answer(eng: TwoD20Engine, cmd: Command) -> None:
-    if eng.st.prompt is None:
+    """The attack flow's questions take ``answer``; the hand-over takes ``pick`` or ``keep``."""
+    prompt = eng.st.prompt
+    if prompt is None:
         raise Refusal("there is no question to answer")
-    raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
+    if prompt.kind not in attack.KINDS:
+        raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
+    value = " ".join(cmd.args)
+    attack.check(eng, prompt, value)
+    eng.st.prompt = None
+    eng.log(f"answer: {value}")
+    attack.answer(eng, prompt, value)
+
+
+def _attack(eng: TwoD20Engine, cmd: Command) -> None:
+    attack.start(eng, list(cmd.args))
 
 
 HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
@@ -385,5 +412,6 @@ HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "join": _join,
     "leave": _leave,
     "answer": _answer,
+    "attack": _attack,
 }
 TwoD20Engine.install(HANDLERS)

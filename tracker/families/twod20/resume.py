@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from tracker.engine.records.model import Loc, Located
 from tracker.engine.state import name_problems, unknown_names
+from tracker.families.twod20.attack import KINDS as ATTACK_PROMPTS
 from tracker.families.twod20.catalogue import CONDITIONS
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
 from tracker.families.twod20.profiles import Profile
 from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.state import TwoD20State
 
-#: The questions a 2d20 engine asks (the hand-over, and who opens a round).
-PROMPTS = ("pick", "round")
+#: The questions a 2d20 engine asks (the hand-over, who opens a round, and the attack flow's).
+PROMPTS = ("pick", "round", *ATTACK_PROMPTS)
+#: The questions whose options are combatants' names.
+NAMING = ("pick", "round", "attack_target")
 
 
 def state_problems(setup: TwoD20File, st: TwoD20State, profile: Profile) -> list[Located]:
@@ -42,7 +45,9 @@ def state_problems(setup: TwoD20File, st: TwoD20State, profile: Profile) -> list
         asked = st.prompt.data.get("candidates", [])
         if isinstance(asked, list):
             problems += unknown_names([(("prompt", "data", "candidates", n), w) for n, w in enumerate(asked)], names)
-        problems += unknown_names([(("prompt", "options", n), w) for n, w in enumerate(st.prompt.options)], names)
+        if st.prompt.kind in NAMING:
+            options = enumerate(st.prompt.options)
+            problems += unknown_names([(("prompt", "options", n), w) for n, w in options], names)
     zones = {z.name for z in setup.zones}
     harm_kinds = {h for _, h, _ in profile.tracks} | {profile.mental_harm}
     for c in everyone:

@@ -107,17 +107,16 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
         return [key for key, value in self.fighter(who).conditions.items() if value]
 
     def actions_for(self, who: str) -> list[view.ActionChoice]:
+        """The picker's actions; an Attack by a combatant with a weapon on the sheet starts the attack flow
+        (`tracker.families.twod20.attack`: the target, the weapon, the test, the damage, each asked)."""
         out = []
+        armed = bool(self.sheet(who).weapons)
         for key in actions.offered(self):
             typed = key.replace("_", "-")
+            line = f"attack {words.quote(who)}" if key == "attack" and armed else f"spend {words.quote(who)} {typed}"
             out.append(
                 view.ActionChoice(
-                    key,
-                    typed,
-                    actions.kind_of(self, key),
-                    actions.legality(self, who, key),
-                    f"spend {words.quote(who)} {typed}",
-                    key in NEEDS_MORE,
+                    key, typed, actions.kind_of(self, key), actions.legality(self, who, key), line, key in NEEDS_MORE
                 )
             )
         return sorted(out, key=lambda c: c.reason is not None)

@@ -77,12 +77,14 @@ class StoryTerms(ABC):
         """Who `cmd` says attacks (the name as typed, or None), and whether it names them outright.
 
         Outright: an option of the damage itself (``by=``, ``from=``), which holds for that command
-        only. Otherwise a declared attack (``spend A strike``), which the story holds for the damage that
+        only. Otherwise a declared attack (``spend A strike``, ``attack A``), which the story holds for the damage that
         resolves it later in the same turn.
         """
         if self.attacker_option in cmd.options:
             return cmd.options[self.attacker_option], True
         if cmd.verb == "spend" and len(cmd.args) >= 2 and self.action(cmd.args[1]) in self.attacks:
+            return cmd.args[0], False
+        if cmd.verb == "attack" and cmd.args:  # the attack flow: its damage lands on a later answer
             return cmd.args[0], False
         return None, False
 

@@ -24,7 +24,16 @@ from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 from tracker.engine.errors import Refusal
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
-from tracker.present.view import Block, ConditionNote, EncounterView, HeaderView, OddsView, OrderView, PromptView
+from tracker.present.view import (
+    Block,
+    ConditionNote,
+    EncounterView,
+    HeaderView,
+    OddsView,
+    OrderRow,
+    OrderView,
+    PromptView,
+)
 from tracker.present.words import quote
 from tracker.ui.messages import Submit
 from tracker.ui.offers import allows, keys_signature
@@ -33,7 +42,7 @@ from tracker.ui.screens.bindings import GM_BINDINGS
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.command import CommandLine, CommandSuggester
-from tracker.ui.widgets.initiative import InitiativePanel
+from tracker.ui.widgets.initiative import InitiativePanel, mark_gm_only
 from tracker.ui.widgets.log import LogPanel, LogSlice
 from tracker.ui.widgets.order_table import OrderTable
 from tracker.ui.widgets.prompt import PromptBar
@@ -167,10 +176,11 @@ class TrackerScreen(Screen[None]):
 
     def _family_panel(self, tab: str) -> TextPanel:
         """The Melee/Zones or Fate Deck/Pools panel; the family's odds tab shows the odds above its text,
-        and the field tab draws the family's map above all."""
+        and the field tab draws the family's map above all. The resources tab's first paragraph (who holds
+        which cards) comes before the odds table."""
         from tracker.ui.widgets.map_panel import MapPanel
 
-        panel = MapPanel(id=tab) if tab == "field" else TextPanel(id=tab)
+        panel = MapPanel(id=tab) if tab == "field" else TextPanel(id=tab, lead=True)
         if self.session.family.odds_tab == tab:
             panel.data_bind(odds=TrackerScreen.odds)
         return panel
@@ -212,11 +222,37 @@ class TrackerScreen(Screen[None]):
         shown = self.is_mounted and self.side_tabs.active == "tab-field"
         self.set_class(shown and self.field_map is not None and bool(self.field_map.nodes), "-map")
 
+    @functools.cached_property
+    def prompt_bar(self) -> PromptBar:
+        return self.query_one("#prompt", PromptBar)
+
+    @functools.cached_property
+    def turn_panel(self) -> TextPanel:
+        return self.query_one("#turn", TextPanel)
+
     def on_mount(self) -> None:
         self.query_one("#order-table", OrderTable).focus()
-        self.query_one(PromptBar).read_only = self.read_only
+        self.prompt_bar.read_only = self.read_only
         self.rebuild(self.tracker.revision)
+        self.screen_layout_refresh_signal.subscribe(self, self._keep_toasts_clear, immediate=True)
         self.call_after_refresh(self._mount_hidden_panels)
+
+    def _keep_toasts_clear(self, _screen: Screen[object]) -> None:
+        """Toasts stand above the prompt bar, the command line and the footer, never over them: a question
+        or the line being typed stays whole while a result shows. Textual docks its toast rack at the
+        screen's bottom, over everything; its bottom margin follows the prompt lines' height (a question
+        with many options makes the bar taller) after every layout."""
+        rack = self.__dict__.get("_toast_rack")
+        if rack is None:
+            try:
+                rack = self._toast_rack = self.get_child_by_id("textual-toastrack")
+            except NoMatches:  # an app without notifications has no rack
+                return
+        bar = self.prompt_bar.region
+        bottom = self.size.height - bar.y if bar.height else 1
+        if bottom > 0 and bottom != getattr(self, "_toast_margin", None):
+            self._toast_margin = bottom
+            rack.styles.margin = (0, 0, bottom, 0)
 
     def _mount_hidden_panels(self) -> None:
         """Make the hidden tabs' panels and put them in their tabs once the first frame is out (what
@@ -246,6 +282,7 @@ class TrackerScreen(Screen[None]):
         When a turn starts the selection moves to the combatant who acts, so `a`, `d`, `r`, `i`, `m` and
         the Conditions tab speak of them (a GM who had moved the cursor to Brann must not prefill
         ``move Brann`` on the Cultist's turn); the GM may move it away again until the next turn starts.
+        The Turn panel goes back to its top then.
         """
         st = self.rules.state
         turn = (st.round, st.active)
@@ -257,6 +294,9 @@ class TrackerScreen(Screen[None]):
         self.view = self.presenter.view(revision, self.selected)
         if follow and st.active is not None and self.is_mounted:
             self.order_table.select_name(st.active)
+            # The Turn panel starts each turn at its top, where the new actor's name and AP are: a panel
+            # left scrolled down the last actor's actions hid them.
+            self.turn_panel.scroll_home(animate=False)
         if self.is_mounted and self.side_tabs.active == "tab-story":
             self.tell_story()
 
@@ -282,7 +322,8 @@ class TrackerScreen(Screen[None]):
         if view is None:
             return
         self.header = view.header
-        self.order = view.order
+        kept: dict[str, tuple[OrderRow, OrderRow]] = self.__dict__.setdefault("_gm_only_rows", {})
+        self.order = mark_gm_only(view.order, self.rules.hidden_names(), kept)
         self.turn = view.turn
         self.subject = view.focus
         self.conditions = view.conditions
@@ -349,7 +390,9 @@ class TrackerScreen(Screen[None]):
         A refused typed line stays on the command line, all of it selected: typing replaces it (it is
         never glued to the next command), → or End edits it, Esc leaves it and `:` reopens it selected.
         An accepted command says what it did where the GM looks: undo and redo name the command, and the
-        results the family logged (flips, rolls) come up as a toast as well as in the Log.
+        results the family logged (flips, rolls) come up as a toast as well as in the Log. Each command's
+        toast takes the place of those before it: a toast on screen always speaks of the last command (a
+        refusal left up after the next command went through read as if that one had been refused).
         """
         message.stop()
         logged = self.rules.state.logged
@@ -361,18 +404,21 @@ class TrackerScreen(Screen[None]):
                 self.query_one("#command-line", CommandLine).select_for_editing()
             return
         self._refusal = None
+        self.app.clear_notifications()
         if message.typed:
             self.query_one("#command-line", Input).value = ""
             self.action_focus_order()
         self._announce(message.line, logged)
 
     def _refused(self, error: str, prompt: object) -> None:
-        """One toast per refusal; the same one again while the same question waits is not stacked."""
+        """One toast per refusal, in place of the toasts before it; the same refusal again while the same
+        question waits leaves its toast as it is."""
         now = time.monotonic()
         last = self._refusal
         if prompt is not None and last is not None and last[:2] == (prompt, error) and now - last[2] < REFUSAL_TIMEOUT:
             return
         self._refusal = (prompt, error, now) if prompt is not None else None
+        self.app.clear_notifications()
         self.notify(error, severity="error", timeout=REFUSAL_TIMEOUT, markup=False)
 
     def _announce(self, line: str, logged: int) -> None:
@@ -460,6 +506,7 @@ class TrackerScreen(Screen[None]):
     def action_spend(self) -> None:
         who = self.rules.state.active
         if who is None:
+            self.app.clear_notifications()
             self.notify("No turn is open: n starts or moves to the next turn", severity="warning", markup=False)
             return
         choices = {c.key: c for c in self.rules.actions_for(who)}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from typing import Any
 
 from textual.binding import Binding
 from textual.suggester import Suggester
@@ -80,10 +81,29 @@ class CommandSuggester(Suggester):
 
 
 class CommandLine(Input):
-    """Enter runs the line through the same language as `tracker exec`."""
+    """Enter runs the line through the same language as `tracker exec`.
+
+    Until `:` (or a key that prefills it) gives it the focus it reads as a hint, not a field: dim words
+    that say how to start typing, no frame, no field's background (the stylesheet). A line that looked
+    ready for typing invited typing without `:`, and then ``n``, ``u`` or ``s`` ran as keys. Focused, it
+    is the field, with its example.
+    """
 
     DEFAULT_CSS = "CommandLine { height: 3; }"
     BINDINGS = [Binding("tab", "complete", "Complete", id="command.complete", show=False)]
+    #: What the line says while it waits for `:`.
+    HINT = "press : to type a command"
+
+    def __init__(self, *, placeholder: str, **kwargs: Any) -> None:
+        super().__init__(placeholder=self.HINT, **kwargs)
+        #: What the focused line says: an example and the keys that run and leave it.
+        self.example = placeholder
+
+    def on_focus(self) -> None:
+        self.placeholder = self.example
+
+    def on_blur(self) -> None:
+        self.placeholder = self.HINT
 
     def action_complete(self) -> None:
         """Tab accepts the grey suggestion like → does; with none it does nothing and keeps the focus."""

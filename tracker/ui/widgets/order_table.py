@@ -8,6 +8,10 @@ The table always fits its width, so no horizontal scrollbar ever covers a row. T
 gets what the other columns leave (a very long name gives up characters first, with an ellipsis): each
 condition is written in full when there is room, else in its short form (the legend under the table says
 what each short form means), and short forms that still do not fit wrap onto the row's next lines.
+When the room is short the Conditions column asks only for what its conditions take (nothing while
+nobody has one), and a column no row writes in (Harms before anyone is harmed) gives up its room, title
+and all, before a name or a zone does: the room goes to the columns that have something to say, and a
+title that gives way in part is shortened with an ellipsis.
 Nothing is cut silently.
 """
 
@@ -30,8 +34,9 @@ Row = tuple[str, ...]
 #: A row as fitted: the row, the widths it was fitted to, its lines, the tags written short and the
 #: width its conditions take.
 Fitted = tuple[OrderRow, tuple[tuple[int, ...], int], list[Row], list[ConditionTag], int]
-#: A row as measured: the row, its cells' lengths and its conditions' length written in full.
-Measured = tuple[OrderRow, tuple[int, ...], int]
+#: A row as measured: the row, its cells' lengths, its conditions' length written in full and the width
+#: they need in a Conditions column as wide as its title (`conditions_need`).
+Measured = tuple[OrderRow, tuple[int, ...], int, int]
 
 #: The Name column keeps at least this many characters when the width is short, and gives up
 #: characters beyond `NAME_ROOMY` before the Conditions column has to wrap.
@@ -53,6 +58,15 @@ def fit_conditions(tags: tuple[ConditionTag, ...], width: int) -> tuple[list[str
             lines.append("")
         lines[-1] = f"{lines[-1]} {word}".strip()
     return lines, list(tags)
+
+
+def conditions_need(tags: tuple[ConditionTag, ...], full: int) -> int:
+    """The width `tags` (written in full `full` wide) take in a Conditions column as wide as its title: in
+    full when they fit it, else their widest line of short forms; fitted to any width from this one up to
+    the title's, they make the same lines (each line the packing made is no wider than this)."""
+    if full <= CONDITIONS_MIN:
+        return full
+    return min(CONDITIONS_MIN, max(len(line) for line in fit_conditions(tags, CONDITIONS_MIN)[0]))
 
 
 class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
@@ -187,24 +201,32 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
                 continue
             if seen is None or seen[0] != row:
                 cond = len(", ".join(t.full for t in row.conditions))
-                seen = (row, tuple(len(cell) for cell in row.cells), cond)
+                seen = (row, tuple(len(cell) for cell in row.cells), cond, conditions_need(row.conditions, cond))
             measured[key] = seen
             source[key] = seen[0]  # a row equal to the last is kept as that very object
         self._measured = measured
         fixed = [len(c) for c in self.columns[:-1]]
+        empty: list[int] = []  # columns no row writes in (Harms before anyone is harmed)
         for i, longest_cell in enumerate(map(max, zip(*(m[1] for m in measured.values()), strict=False))):
             fixed[i] = max(fixed[i], longest_cell)
+            if not longest_cell and i:
+                empty.append(i)
         room = self.size.width - 1 - len(self.columns) if self.size.width else 10_000
         longest = max([0, *(m[2] for m in measured.values())])
-        if len(fixed) > 1 and sum(fixed) + max(longest, CONDITIONS_MIN) > room:
+        # The room the Conditions column asks for before the others give up characters: its title's, or
+        # less when its conditions take less there (none at all: nothing). A zone's name is not cut short
+        # for room the column would leave blank; its title then shortens, with an ellipsis, to the room left.
+        wanted = max([0, *(m[3] for m in measured.values())])
+        if len(fixed) > 1 and sum(fixed) + max(longest, wanted) > room:
             fixed[1] = min(fixed[1], max(NAME_MIN, NAME_ROOMY))  # a long name gives way first
-            for i in self.shrinkable:  # then names and places, in the family's order, never numbers
-                short = CONDITIONS_MIN - (room - sum(fixed))
+            # Then columns no row writes in, title and all (a title cut to "…" says nothing), then names and
+            # places, in the family's order, never numbers.
+            for i in [*empty, *self.shrinkable]:
+                short = wanted - (room - sum(fixed))
                 if short <= 0:
                     break
-                floor = max(len(self.columns[i]), NAME_MIN if i == 1 else 6)
-                fixed[i] = max(floor, fixed[i] - short)
-        conditions_width = max(CONDITIONS_MIN, room - sum(fixed))
+                fixed[i] = 0 if i in empty else max(self._floor(i), fixed[i] - short)
+        conditions_width = max(wanted, room - sum(fixed))
         fit = (tuple(fixed), conditions_width)
         before_fitted = self._fitted
         if same and fit == self._fitted_to:
@@ -254,6 +276,10 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         if size != self.virtual_size:
             self.virtual_size = size
         return changed if same_widths else None
+
+    def _floor(self, i: int) -> int:
+        """The fewest characters column `i` keeps when the room is short: its title's, a name `NAME_MIN`."""
+        return max(len(self.columns[i]), NAME_MIN if i == 1 else 6)
 
     def on_resize(self, event: Resize) -> None:
         self._fit()
@@ -316,7 +342,8 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         base = self.rich_style
         if y == 0:
             header = base + self.get_component_rich_style("order-table--header")
-            return self._line(self.columns, header).crop(0, width).adjust_cell_length(width, header)
+            titles = tuple(_cut(title, w) for title, w in zip(self.columns, self.widths, strict=False))
+            return self._line(titles, header).crop(0, width).adjust_cell_length(width, header)
         at = self.scroll_offset.y + y - 1
         if at >= len(self.lines):
             return Strip.blank(width, base)

@@ -3,7 +3,9 @@
 The family decides what the block says (AP pips and legal actions, engagements, the zone map, the
 deck or the pools); the panel only draws it, scrollable, and only when the block changed. The family's
 odds tab (Fate Deck, Zones) draws the odds table above the block, laid out for the panel's width
-(`view.odds_block`: thirteen thresholds across on a wide panel, down on a narrow one).
+(`view.odds_block`: thirteen thresholds across on a wide panel, down on a narrow one). A panel made with
+`lead` shows the first paragraph of the family's text above the table, under the odds' title and the
+question at hand: the Fate Deck tab's Control Hands, in view when the tab opens on a short screen.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.reactive import var
 
-from tracker.present.view import Block, OddsView, Span, odds_block
+from tracker.present.view import Block, OddsView, Span, odds_block, split_lead
 from tracker.ui.widgets.base import Panel, to_text
 from tracker.ui.widgets.panel_text import PanelText
 
@@ -29,6 +31,11 @@ class TextPanel(Panel):
     block: var[Block] = var(())
     #: The odds shown above the block (only the family's odds tab is bound to them).
     odds: var[OddsView | None] = var(None)
+
+    def __init__(self, *, id: str | None = None, lead: bool = False) -> None:
+        super().__init__(id=id)
+        #: The family's first paragraph goes above the odds table (when there are odds).
+        self.lead = lead
 
     def compose(self) -> ComposeResult:
         yield PanelText(classes="panel-body")
@@ -51,7 +58,8 @@ class TextPanel(Panel):
         """The odds (when bound) laid out for the width, then the family's block."""
         block = self.block
         if self.odds is not None:
-            block = (*odds_block(self.odds, self.body_width()), Span("\n"), *block)
+            lead, rest = split_lead(block) if self.lead else ((), block)
+            block = (*odds_block(self.odds, self.body_width(), lead), Span("\n"), *rest)
         return to_text(block)
 
     def draw(self) -> None:

@@ -21,6 +21,8 @@ from tracker.families.ttb.fate.cards import Card, can_cheat, parse_card
 KIND = "cheat"
 #: Prompt data keys the cheat prompt adds to the data of the flip it interrupts.
 PREFIX = "cheat_"
+#: The prompt data key of what the screen writes for each option (`tracker.families.presenter.option_labels`).
+LABELS = "labels"
 
 
 def offer(
@@ -31,9 +33,14 @@ def offer(
     modifier: int,
     helps: Callable[[Card], bool],
     of: str,
+    describe: Callable[[Card], str] | None = None,
     **data: str | int | bool | list[str],
 ) -> bool:
-    """Ask whether `who` cheats `flipped`, if the rules allow it and a hand card helps; True if asked."""
+    """Ask whether `who` cheats `flipped`, if the rules allow it and a hand card helps; True if asked.
+
+    The options stay the cards' codes (``10M``: what JSON and typed answers use); the screen shows each as
+    what it would make (`describe`: "10♦ → 13 vs TN 11: pass"), and ``no`` as keeping the flipped card.
+    """
     if not who or not eng.settings.offer_cheat or not eng.sheet(who).fated or eng.fighter(who).dead:
         return False
     if not can_cheat(cards, modifier):
@@ -41,6 +48,8 @@ def offer(
     options = [code for code in eng.fighter(who).hand if helps(parse_card(code))]
     if not options:
         return False
+    labels = [card_text(parse_card(code), describe) for code in options]
+    fields = {k: v for k, v in data.items() if k != LABELS}
     eng.ask(
         KIND,
         f"{who} flipped {flipped.short()}: cheat with a card from the hand?",
@@ -48,9 +57,23 @@ def offer(
         who=who,
         cheat_of=of,
         cheat_card=flipped.code,
-        **data,
+        **fields,
+        labels=[*labels, f"no: keep the {flipped.short()}"],
     )
     return True
+
+
+def card_text(card: Card, describe: Callable[[Card], str] | None = None) -> str:
+    """A card as the screens write it (``10♦``), with what it would make (``10♦ → 13 vs TN 11: pass``)."""
+    return f"{card.short()} → {describe(card)}" if describe is not None else card.short()
+
+
+def margins_text(total: int, tn: int) -> str:
+    """A duel total against its TN as a cheat option says it: ``13 vs TN 11: pass``, ``16 vs TN 11: 1 Margin``."""
+    if total < tn:
+        return f"{total} vs TN {tn}: fail"
+    margins = (total - tn) // 5
+    return f"{total} vs TN {tn}: " + (f"{margins} Margin{'s' if margins > 1 else ''}" if margins else "pass")
 
 
 def held(eng: TTBEngine, who: str | None, text: str) -> str | None:
@@ -76,4 +99,4 @@ def play(eng: TTBEngine, who: str, code: str, instead: Card | None) -> Card:
 
 def original_data(data: dict[str, str | int | bool | list[str]]) -> dict[str, str | int | bool | list[str]]:
     """The data of the prompt the cheat offer interrupted."""
-    return {k: v for k, v in data.items() if not k.startswith(PREFIX)}
+    return {k: v for k, v in data.items() if not k.startswith(PREFIX) and k != LABELS}

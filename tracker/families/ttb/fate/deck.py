@@ -113,6 +113,7 @@ def settle_hand(eng: TTBEngine, name: str) -> None:
         f"{name}'s Control Hand holds {len(f.hand)} cards (max {HAND_LIMIT}): which card is discarded?",
         list(f.hand),
         who=name,
+        labels=[parse_card(c).short() for c in f.hand],
     )
 
 
@@ -127,6 +128,7 @@ def end_discard_offer(eng: TTBEngine, name: str) -> None:
         f"End of Dramatic Time: which cards does {name} discard before refilling to 3? (e.g. {hand[0]}, or none)",
         [*hand, "none"],
         who=name,
+        labels=[*(parse_card(c).short() for c in hand), "none"],
     )
 
 

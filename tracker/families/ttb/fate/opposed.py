@@ -110,6 +110,24 @@ def _helps(data: Data, attacker: bool) -> Callable[[Card], bool]:
     return helps
 
 
+def _makes(data: Data, attacker: bool) -> Callable[[Card], str]:
+    """What a hand card would make of the duel, as the cheat offer shows it ("13 vs 11: hit, 0 Margins")."""
+    attack, a_total, defend, d_total = _totals(data)
+    av, dv = int(str(data["op_av"])), int(str(data["op_dv"]))
+
+    def makes(card: Card) -> str:
+        if attacker:
+            mine, theirs = card.value + av, d_total
+            hit, margins, _ = _result(card, mine, defend, d_total)
+        else:
+            mine, theirs = card.value + dv, a_total
+            hit, margins, _ = _result(attack, a_total, card, mine)
+        outcome = f"hit, {margins} Margin{'' if margins == 1 else 's'}" if hit else "miss"
+        return f"{mine} vs {theirs}: {outcome}"
+
+    return makes
+
+
 def _next_offer(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
     """Offer the cheat to whoever has not had the chance, lower total first; resolve when none is left."""
     who, target = p.who or "", str(p.data["target"])
@@ -123,7 +141,8 @@ def _next_offer(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
         offered.append(name)
         data["op_offered"] = offered
         flipped = attack if name == who else defend
-        if cheat.offer(eng, name, flipped, [flipped], 0, _helps(data, name == who), p.kind, **data):
+        helps, makes = _helps(data, name == who), _makes(data, name == who)
+        if cheat.offer(eng, name, flipped, [flipped], 0, helps, p.kind, makes, **data):
             return
     passed, margins, diff = _result(attack, a_total, defend, d_total)
     outcome(eng, Prompt(kind=p.kind, question=p.question, options=[], who=who, data=data), passed, margins, diff)

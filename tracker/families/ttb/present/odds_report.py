@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from tracker.engine import names
 from tracker.engine.errors import Refusal
-from tracker.families.ttb import answers
+from tracker.families.ttb import answers, effects
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import SUIT_SYMBOL, SUITS, Card, net_modifier, parse_card
@@ -29,6 +28,7 @@ from tracker.families.ttb.fate.odds import (
     flip_odds,
     opposed_odds,
 )
+from tracker.families.ttb.skills import skill_key
 from tracker.families.values import JSONObject, JSONValue, OddsOptions, OddsReport
 from tracker.present import view
 from tracker.present.words import percent
@@ -67,6 +67,12 @@ def pending_duel(eng: TTBEngine) -> tuple[str, int, int, str, str] | None:
     p = eng.st.prompt
     if p is None or p.kind == "cheat" or "tn" not in p.data or not answers.flippable(p) or not p.who:
         return None
+    if effects.COMPARED in p.data:  # Fatemaster against Fatemaster: no card, nothing to count
+        return None
+    if effects.DEFENDER in p.data:  # a Fatemaster's attack the Fated defends: its Defense flip
+        defender = str(p.data[effects.DEFENDER])
+        dv = eng.sheet(defender).defense
+        return defender, int(str(p.data["tn"])), dv, f"Defense {dv}", ""
     who = p.who
     skill = str(p.data.get("skill", ""))
     sheet = eng.sheet(who)
@@ -230,7 +236,8 @@ def report(eng: TTBEngine, options: OddsOptions) -> OddsReport:
     duel_keys = [k for k in ("av", "skill", "who", "plus", "minus") if k in options]
     if tn is None and duel_keys:
         raise Refusal(f"--{duel_keys[0]} goes with --tn (the table shows ⊞ and ⊟ already)")
-    who = names.resolve(str(options["who"]), list(eng.sheets)) if "who" in options else None
+    # Named the one way commands name them: one who has left the fight is refused, saying so.
+    who = eng.name(str(options["who"])) if "who" in options else None
     table_flips = flips(eng)
     notes: list[str] = []
     data: dict[str, JSONValue] = {
@@ -281,7 +288,7 @@ def _acting_value(eng: TTBEngine, options: OddsOptions, who: str | None) -> tupl
         raise Refusal("--tn needs the acting value: --av N, or --who NAME --skill SKILL")
     if who is None:
         raise Refusal("--skill reads the acting value from a sheet: add --who NAME")
-    skill = str(options["skill"]).casefold()
+    skill = skill_key(eng, str(options["skill"]))
     skills = {k.casefold(): (k, v) for k, v in eng.sheet(who).skills.items()}
     if skill not in skills:
         return 0, f"{skill.title()} 0", f"untrained in {skill.title()}: no cheating"

@@ -12,10 +12,11 @@ import re
 from typing import TYPE_CHECKING
 
 from tracker.engine.records.model import Prompt
-from tracker.families.presenter import FamilyPresenter
+from tracker.families.presenter import FamilyPresenter, option_labels
 from tracker.families.rules import FamilyRules
 from tracker.families.ttb import actions
 from tracker.families.ttb.catalogue import SHORT
+from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.rules import TTBRules, conditions_json
 from tracker.families.values import OddsOptions, OddsReport
 from tracker.present import view, words
@@ -26,8 +27,12 @@ if TYPE_CHECKING:
 
 COLUMNS = ("▶", "Name", "Init", "Rank", "Status", "Wounds", "AP", "Conditions")
 
+
+#: A card as the command language writes it (``10M``, ``RJ``), as prompts offer cards.
+CARD_CODE = re.compile(r"(?:1[0-3]|[1-9])[RCTM]|RJ|BJ")
+
 #: Prompts a table may answer by typing a card rather than picking an option.
-CARD_PROMPTS = ("critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard")
+CARD_PROMPTS = ("critical", "suffocating_flip", "hazard_flip", "hand_discard", "discard", "damage_flip")
 
 
 class TTBPresenter(FamilyPresenter[TTBRules]):
@@ -152,21 +157,26 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
         return engagement_map(self.rules, focus)
 
     def resources(self) -> view.Block:
-        """The Fate Deck, the Control Hands and the Fatemaster's Fate Points."""
+        """The Control Hands, each card as the log writes it (``10â¦``), then the Fate Deck, the Twist Decks
+        and the Fatemaster's Fate Points. The hands are the first paragraph, a short line each: the screen
+        shows it at the tab's top, above the odds table, so the GM sees every hand when the tab opens."""
         eng = self.rules
         st = eng.st
         out = view.BlockWriter()
+        out.line("Control Hands", "bold")
+        fated = [name for name, sheet in eng.sheets.items() if sheet.fated]
+        for name in fated:
+            hand = st.fighters[name].hand
+            over = " (over 5: discard pending)" if len(hand) > 5 else ""
+            out.line(f"  {name}: {' '.join(parse_card(c).short() for c in hand) or 'no cards'}{over}")
+        out.line()
         out.add("Fate Deck ", "bold")
         out.line(f"{len(st.deck)} left · {len(st.discards)} discarded · {words.counted(st.reshuffles, 'reshuffle')}")
         jokers = [c for c in st.discards if c in ("RJ", "BJ")]
         seen = ", ".join("Red Joker" if c == "RJ" else "Black Joker" for c in jokers)
         out.line(f"Jokers in the discards: {seen or 'none'}")
-        out.line().line("Control Hands", "bold")
-        for name, sheet in eng.sheets.items():
-            if sheet.fated:
-                f = st.fighters[name]
-                over = " (over 5: discard pending)" if len(f.hand) > 5 else ""
-                out.line(f"  {name}: {len(f.hand)} cards, Twist Deck {len(f.twist_deck)}{over}")
+        if fated:
+            out.line("Twist Decks: " + " · ".join(f"{name} {len(st.fighters[name].twist_deck)}" for name in fated))
         points = [(n, st.fighters[n].fate_points) for n, s in eng.sheets.items() if not s.fated]
         if points:
             out.line().line("Fate Points", "bold")
@@ -188,6 +198,16 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
     def prompt_hint(self, prompt: Prompt) -> str:
         """A card the table flips may be typed rather than picked."""
         return "or type a card: answer 9R" if prompt.kind in CARD_PROMPTS else ""
+
+    def prompt_view(self) -> view.PromptView | None:
+        """The base question, with each card offered and not labelled by the rules (a hand card to discard,
+        say) written as the log writes it: ``10♦``, not its code ``10M`` (the answer keeps the code)."""
+        shown = super().prompt_view()
+        prompt = self.rules.state.prompt
+        if shown is None or prompt is None or option_labels(prompt) != tuple(prompt.options):
+            return shown
+        labels = tuple(parse_card(o).short() if CARD_CODE.fullmatch(o) else o for o in prompt.options)
+        return shown._replace(options=labels)
 
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
         """Fated wounds exactly; Fatemaster wounds as the encounter's ``player_view`` allows."""

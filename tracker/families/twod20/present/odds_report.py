@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tracker.engine import names
 from tracker.engine.errors import Refusal
+from tracker.families.twod20.attack import attack_tn
 from tracker.families.twod20.dice.odds import ChallengeOdds, RollOdds, challenge_odds, ladder
 from tracker.families.twod20.dice.rolls import BASE_DICE, MAX_BOUGHT_DICE, complication_floor
 from tracker.families.twod20.engine import TwoD20Engine, attack_check
@@ -30,20 +30,6 @@ SHORT_RANGE = {"close": "Close", "medium": "Med", "long": "Long", "extreme": "Ex
 
 def _decimal(x: Fraction) -> str:
     return f"{float(x):.1f}"
-
-
-def attack_tn(eng: TwoD20Engine, who: str, kind: str) -> tuple[int | None, str]:
-    """`who`'s TN for an attack of `kind` (attribute + skill, the profile's test), and how it is made up
-    ("Coordination 10 + Fight 3"); None with the reason when the sheet lacks the attribute."""
-    test = {"melee": eng.profile.melee_test, "mental": eng.profile.mental_test}.get(kind, eng.profile.ranged_test)
-    attribute, _, skill = test.partition("+")
-    sheet = eng.sheet(who)
-    attributes = {k.casefold(): v for k, v in sheet.attributes.items()}
-    if attribute not in attributes:
-        return None, f"{who}'s sheet has no {attribute.title()} (the profile's {kind} test is {test})"
-    rating = sheet.skill(skill)
-    label = f"{attribute.title()} {attributes[attribute]} + {skill.replace('_', ' ').title()} {rating}"
-    return attributes[attribute] + rating, label
 
 
 def gains(pools: list[RollOdds]) -> list[str]:
@@ -89,6 +75,8 @@ class Targets:
     rows: list[Target]
     skipped: list[str]
     why: str
+    #: The pool the bought d20s are paid from: Momentum for a player character, the GM's pool for an NPC.
+    pays: str = "Momentum"
 
 
 def targets(eng: TwoD20Engine, who: str) -> Targets:
@@ -101,7 +89,7 @@ def targets(eng: TwoD20Engine, who: str) -> Targets:
     rows: list[Target] = []
     skipped: list[str] = []
     for other, fighter in eng.st.fighters.items():
-        if other == who or fighter.dead or fighter.zone is None or not eng.enemies(who, other):
+        if other == who or fighter.dead or eng.has_left(other) or fighter.zone is None or not eng.enemies(who, other):
             continue
         if kind == "melee" and sorted([who, other]) not in eng.st.reach:
             skipped.append(other)
@@ -114,7 +102,8 @@ def targets(eng: TwoD20Engine, who: str) -> Targets:
         pools = ladder(tn, check.difficulty) if tn is not None else []
         rows.append(Target(other, check.range, check.difficulty, pools))
     why = "not within Reach" if kind == "melee" else "no way there"
-    return Targets(who, weapon, tn, made_of, rows, skipped, why)
+    pays = "Momentum" if eng.sheet(who).pc else eng.pool_name
+    return Targets(who, weapon, tn, made_of, rows, skipped, why, pays)
 
 
 def panel(eng: TwoD20Engine, who: str | None) -> view.OddsView | None:
@@ -144,7 +133,9 @@ def targets_view(t: Targets) -> view.OddsView:
     )
     if rows:
         out.line(
-            f"TN {t.tn} = {t.made_of} (no Focus) · +1 +2 +3: bought d20s (cost 1, 2, 3) · "
+            f"TN {t.tn} = {t.made_of} (no Focus) · +1 +2 +3: bought d20s (cost 1, 2, 3"
+            + ("" if t.pays == "Momentum" else f" {t.pays}")
+            + ") · "
             "Mom: expected Momentum with 2d20",
             "dim",
         )
@@ -169,6 +160,7 @@ def targets_json(t: Targets) -> JSONObject:
         for r in t.rows
     ]
     out: JSONObject = {"who": t.who, "tn": t.tn, "weapon": t.weapon.name if t.weapon else None, "targets": rows}
+    out["pays"] = t.pays.casefold()
     out["skipped"] = list(t.skipped)
     if t.weapon and t.weapon.damage:
         out["damage"] = challenge_json(challenge_odds(t.weapon.damage))
@@ -207,7 +199,8 @@ def report(eng: TwoD20Engine, options: OddsOptions) -> OddsReport:
     """``tracker odds FILE --tn N --difficulty D [--bought K] [--focus F] [--range R] [--damage N]``, or
     ``--who NAME`` alone for the Zones panel's chances against each target."""
     tn, difficulty, damage = _int(options, "tn"), _int(options, "difficulty"), _int(options, "damage")
-    who = names.resolve(str(options["who"]), list(eng.sheets)) if "who" in options else None
+    # Named the one way commands name them: one who has left the fight is refused, saying so.
+    who = eng.name(str(options["who"])) if "who" in options else None
     if (tn is None) != (difficulty is None):
         raise Refusal("a test needs both --tn and --difficulty")
     test_keys = [k for k in ("bought", "focus", "range") if k in options]

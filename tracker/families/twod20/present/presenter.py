@@ -11,6 +11,7 @@ import functools
 from typing import TYPE_CHECKING
 
 from tracker.engine.errors import Refusal
+from tracker.engine.records.model import Prompt
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
 from tracker.families.twod20 import order as handover
@@ -238,6 +239,14 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         legal = handover.answers(self.rules)
         options = tuple(f"keep {name}" if line.startswith("keep") else name for name, line in legal)
         return view.PromptView(p.question, options, tuple(line for _, line in legal))
+
+    def prompt_hint(self, prompt: Prompt) -> str:
+        """The attack flow's rolls may be typed as the faces the table rolled."""
+        if prompt.kind == "attack_roll":
+            return "or the faces rolled: answer 4,17"
+        if prompt.kind == "attack_damage":
+            return "or the faces rolled: answer 1,5,6"
+        return ""
 
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
         """Player characters' stress exactly; NPCs as the encounter's ``player_view`` allows."""

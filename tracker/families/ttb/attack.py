@@ -1,0 +1,270 @@
+"""An attack as one flow (CONTRACT.md §3 ``attack``; RULES.md §2.5 Strike and Charge, §2.8.1, §2.9).
+
+``attack NAME [strike|shoot|charge] [TARGET] [WEAPON]`` pays the action like ``spend`` and then asks, one
+pending prompt at a time, what it still needs: the target (the legal ones first, each with its odds), the
+weapon when the sheet has more than one of the kind, the attack duel (the tracker flips, or the table's
+result), and the damage flip with the weapon's profile and the accuracy modifier (the tracker flips, or the
+card the table flipped). Option 1 of every question is the tracker's default, so a key per question plays
+the whole attack. A ``spend NAME strike`` typed without a target keeps its meaning (the strike is declared
+and the table resolves it by hand); the typed forms with a target are unchanged.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from tracker.engine import names
+from tracker.engine.errors import Refusal
+from tracker.families.ttb import actions, damage
+from tracker.families.ttb.engine import TTBEngine, step
+from tracker.families.ttb.fate.cards import parse_card
+from tracker.families.ttb.records.sheet import Weapon
+from tracker.families.ttb.records.state import Prompt
+
+#: The attack actions and the kind of weapon each uses (CONTRACT.md §3 "Weapons (TTB)").
+KINDS = {"strike": "melee", "charge": "melee", "shoot": "projectile"}
+VERB = {"strike": "strikes", "charge": "charges", "shoot": "shoots"}
+#: Marks an attack step (and its prompts) as part of the flow: the duel offers the tracker's flip
+#: first, and a hit asks for the damage flip instead of flipping at once.
+GUIDED = "guided"
+TARGET, WEAPON, DAMAGE = "attack_target", "attack_weapon", "damage_flip"
+
+
+def weapons_of(eng: TTBEngine, who: str, key: str) -> list[Weapon]:
+    """`who`'s weapons an attack `key` can use (loaded ones only, for a shot)."""
+    f = eng.fighter(who)
+    kind = KINDS[key]
+    return [w for w in eng.sheet(who).weapons if w.kind == kind and f.shots.get(w.name, 1) > 0]
+
+
+def _action(text: str) -> str | None:
+    """The attack action `text` names, if it names one (else it is a target or a weapon)."""
+    try:
+        return actions.action_key(text)
+    except Refusal:
+        return None
+
+
+def _named_weapon(eng: TTBEngine, who: str, text: str) -> str | None:
+    for w in eng.sheet(who).weapons:
+        if w.name.casefold().startswith(text.casefold()):
+            return w.name
+    return None
+
+
+def start(eng: TTBEngine, args: list[str]) -> None:
+    """``attack NAME [ACTION] [TARGET] [WEAPON]``: check and pay like ``spend``, then ask what is missing."""
+    eng.require_started()
+    who = eng.living(args[0])
+    rest = list(args[1:])
+    key = "strike"
+    if rest and _action(rest[0]) in KINDS:
+        key = actions.action_key(rest.pop(0))
+    kind = KINDS[key]
+    if not any(w.kind == kind for w in eng.sheet(who).weapons):
+        raise Refusal(
+            f"{who} has no {kind} weapon on the sheet: 'spend {who} {key}' declares the attack, "
+            "'damage' applies its result"
+        )
+    target: str | None = None
+    weapon: str | None = None
+    for word in rest:
+        named = _named_weapon(eng, who, word)
+        if target is None and weapon is None and named is None:
+            target = eng.living(word)
+            if target == who:
+                raise Refusal(f"{who} cannot attack itself")
+            if not eng.enemies(who, target):
+                raise Refusal(f"{target} is on {who}'s side ({eng.side(who)})")
+        elif named is not None and weapon is None:
+            weapon = named
+            if next(w for w in eng.sheet(who).weapons if w.name == named).kind != kind:
+                raise Refusal(f"the {named} is not a {kind} weapon: {key} needs one")
+        else:
+            raise Refusal(f"usage: attack NAME [strike|shoot|charge] [TARGET] [WEAPON] ('{word}' is neither)")
+    reason = actions.legality(eng, who, key, [])
+    if reason:
+        raise Refusal(reason)
+    if target is None and not any(eng.enemies(who, n) and not eng.fighter(n).dead for n in eng.present_names()):
+        raise Refusal(f"{who} has no enemy left to attack")
+    if key == "shoot":
+        usable = weapons_of(eng, who, key)
+        if not usable or (weapon is not None and weapon not in [w.name for w in usable]):
+            raise Refusal(f"{who}'s {weapon or 'projectile weapons'}: empty, reload first")
+    actions.pay(eng, who, key, actions.cost_of(eng, key, []))
+    eng.log(f"{who} {VERB[key]}" + (f" at {target}" if target else ""))
+    if target is None:
+        eng.push(step(TARGET, who, f"{key}\t{weapon or ''}"))
+        return
+    chosen(eng, who, key, target, weapon)
+
+
+def chosen(eng: TTBEngine, who: str, key: str, target: str, weapon: str | None) -> None:
+    """The target is known: a Charge engages it; then the weapon, asked when there is a choice."""
+    if key == "charge":
+        link = sorted([who, target])
+        if link not in eng.st.engagements:
+            eng.st.engagements.append(link)
+        eng.log(f"{who} charges {target}: now engaged; two (1)-AP melee attacks")
+    if weapon is None:
+        usable = weapons_of(eng, who, key)
+        if len(usable) > 1:
+            eng.ask(
+                WEAPON,
+                f"{who} attacks {target}: with which weapon?",
+                [w.name for w in usable],
+                who=who,
+                action=key,
+                target=target,
+                labels=[f"{w.name} ({w.damage})" for w in usable],
+            )
+            return
+        weapon = usable[0].name
+    armed(eng, who, key, target, weapon)
+
+
+def armed(eng: TTBEngine, who: str, key: str, target: str, weapon: str) -> None:
+    """Target and weapon known: a shot is counted, then the attack duels (two for a Charge) are queued."""
+    if key == "shoot":
+        actions.count_shot(eng, who, weapon)
+    times = 2 if key == "charge" else 1
+    eng.push(*[step("attack", who, f"{target}\t{weapon}\t{GUIDED}") for _ in range(times)])
+
+
+# --- the target: legal first, each with its odds -----------------------------------------------------------
+
+
+def hit_chance(eng: TTBEngine, who: str, target: str, weapon: Weapon) -> tuple[Fraction, Fraction | None] | None:
+    """The chance the tracker's flip hits `target`, straight and with the flipper's cheat from the hand
+    (RULES.md §2.2.4, §2.2.5): a Fated's attack on a Fatemaster character, or a Fatemaster's on a Fated (who
+    flips Defense); None when the tracker does not flip this duel."""
+    from tracker.families.ttb.fate.odds import cards_of, duel_odds  # the odds load when an attack asks
+
+    asheet, tsheet = eng.sheet(who), eng.sheet(target)
+    deck, discards = cards_of(eng.st.deck), cards_of(eng.st.discards)
+    if asheet.fated and not tsheet.fated and tsheet.rank_value is not None:
+        av = asheet.skills.get(weapon.attack_skill(), 0) + eng.fighter(who).assist
+        trained = weapon.attack_skill() in asheet.skills
+        hand = cards_of(eng.fighter(who).hand) if trained and eng.settings.offer_cheat else None
+        odds = duel_odds(deck, discards, tsheet.defense + tsheet.rank_value, av, 0, hand)
+        return odds.straight, odds.cheat
+    if not asheet.fated and tsheet.fated and asheet.rank_value is not None:
+        tn = asheet.skills.get(weapon.attack_skill(), 0) + asheet.rank_value
+        hand = cards_of(eng.fighter(target).hand) if eng.settings.offer_cheat else None
+        odds = duel_odds(deck, discards, tn, tsheet.defense, 0, hand)
+        return 1 - odds.straight, None if odds.cheat is None else 1 - odds.cheat
+    if not asheet.fated and not tsheet.fated and asheet.rank_value is not None and tsheet.rank_value is not None:
+        attack = asheet.skills.get(weapon.attack_skill(), 0) + asheet.rank_value
+        sure = Fraction(1 if attack >= tsheet.defense + tsheet.rank_value else 0)
+        return sure, None  # no card: the higher total wins, the aggressor on a tie (§2.2.5)
+    return None
+
+
+def odds_text(chance: tuple[Fraction, Fraction | None] | None) -> str:
+    if chance is None:
+        return "the table's duel"
+    straight, cheating = chance
+    text = f"{round(100 * straight)}% to hit"
+    if cheating is not None and round(100 * cheating) != round(100 * straight):
+        text += f" ({round(100 * cheating)}% with the cheat)"
+    return text
+
+
+def candidates(eng: TTBEngine, who: str, key: str, weapon: Weapon) -> list[tuple[str, str]]:
+    """Everyone `who` may attack, best first: (name, what the option says). Legal targets come first
+    (RULES.md §2.9: a Strike reaches the engaged; a Charge or a shot anyone), then by the odds."""
+    engaged = set(eng.linked(who))
+    rows: list[tuple[tuple[int, int, Fraction, int], str, str]] = []
+    for i, name in enumerate(eng.present_names()):
+        if name == who or not eng.enemies(who, name) or eng.fighter(name).dead:
+            continue
+        f = eng.fighter(name)
+        legal = name in engaged if key == "strike" else True
+        notes = []
+        if key == "strike":
+            notes.append("engaged" if legal else "not engaged")
+        elif key == "shoot":
+            others = [n for n in eng.linked(name) if n != who]
+            if others:
+                notes.append(f"in melee with {', '.join(others)}")
+        if f.unconscious:
+            notes.append("unconscious")
+        chance = hit_chance(eng, who, name, weapon)
+        notes.append(odds_text(chance))
+        best = Fraction(-1) if chance is None else max(chance[0], chance[1] or chance[0])
+        order = (0 if legal else 1, 1 if f.unconscious else 0, -best, i)
+        rows.append((order, name, f"{name} · {', '.join(notes)}"))
+    rows.sort(key=lambda r: r[0])
+    return [(name, label) for _, name, label in rows]
+
+
+def target_offer(eng: TTBEngine, who: str, arg: str) -> None:
+    """Agenda step: ask at whom the attack goes (option 1 the best legal target)."""
+    key, weapon_name = arg.split("\t")
+    if eng.fighter(who).dead or eng.fighter(who).unconscious:
+        return
+    usable = weapons_of(eng, who, key)
+    weapon = next((w for w in usable if w.name == weapon_name), usable[0] if usable else None)
+    rows = candidates(eng, who, key, weapon) if weapon is not None else []
+    if not rows:
+        eng.log(f"{who} has no one to attack")
+        return
+    eng.ask(
+        TARGET,
+        f"{who} {VERB[key]}: at whom?",
+        [name for name, _ in rows],
+        who=who,
+        action=key,
+        weapon=weapon_name,
+        labels=[label for _, label in rows],
+    )
+
+
+# --- the answers ----------------------------------------------------------------------------------------
+
+
+def answer_target(eng: TTBEngine, p: Prompt, value: str) -> None:
+    assert p.who is not None
+    target = names.resolve(value, p.options)
+    eng.log(f"{p.who} attacks {target}")
+    chosen(eng, p.who, str(p.data["action"]), target, str(p.data["weapon"]) or None)
+
+
+def answer_weapon(eng: TTBEngine, p: Prompt, value: str) -> None:
+    assert p.who is not None
+    weapon = names.resolve(value, p.options)
+    armed(eng, p.who, str(p.data["action"]), str(p.data["target"]), weapon)
+
+
+def check(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """Refuse a bad answer to one of the flow's questions before anything changes."""
+    if p.kind in (TARGET, WEAPON):
+        names.resolve(value, p.options)
+    elif p.kind == DAMAGE and value.split()[0].casefold() != "flip":
+        parse_card(value)
+
+
+def damage_offer(eng: TTBEngine, who: str, target: str, weapon: str, profile: str, modifier: int) -> None:
+    """A hit in the flow: the damage flip is the next question (the tracker flips, or the table's card);
+    with ``flips = "auto"`` the tracker flips at once."""
+    if eng.settings.flips == "auto":
+        damage.damage_flip(eng, target, profile, modifier, None, True, attacker=who)
+        return
+    mod = "" if modifier == 0 else f" with {'⊞' * modifier if modifier > 0 else '⊟' * -modifier}"
+    eng.ask(
+        DAMAGE,
+        f"{who} hits {target}: damage flip for the {weapon} ({profile}){mod} — flip, or the card flipped?",
+        ["flip"],
+        who=who,
+        target=target,
+        profile=profile,
+        modifier=modifier,
+        labels=["flip: the tracker flips"],
+    )
+
+
+def answer_damage(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """``flip``: the tracker's damage flip (a Fated may cheat it); a card: the table's flip, final."""
+    card = None if value.split()[0].casefold() == "flip" else value
+    target = str(p.data["target"])
+    damage.damage_flip(eng, target, str(p.data["profile"]), int(str(p.data["modifier"])), card, True, attacker=p.who)
