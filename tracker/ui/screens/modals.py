@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -75,6 +76,8 @@ class ActionPicker(ModalScreen[str | None]):
 
     The illegal ones stay reachable with ↑↓ so the GM can read why ("engaged: no Charge") — a disabled
     option would be skipped and its reason out of reach; choosing one shows the reason and runs nothing.
+    Typing narrows the list to the actions a word of whose name starts with what was typed (``str`` →
+    strike, ``pro`` → drop-prone), shown in the border; Backspace widens it again, Enter picks the first.
     """
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="spend.cancel")]
@@ -90,19 +93,61 @@ class ActionPicker(ModalScreen[str | None]):
         self._rows = sorted(rows, key=lambda row: row[2] is not None)
         self._reasons = {key: reason for key, _, reason in self._rows}
 
+    #: What has been typed to narrow the list ("" shows every action).
+    typed = ""
+
     def compose(self) -> ComposeResult:
+        yield OptionList(*self._options())
+
+    def _options(self) -> list[Any]:
         options: list[Any] = []
         for key, label, reason in self._rows:
+            if not self._matches(key, label):
+                continue
             if reason:
                 text = Text(label, style="dim")
                 text.append(f"  — {reason}", style="dim italic")
             else:
                 text = Text(label)
             options.append(Option(text, id=key))
-        yield OptionList(*options)
+        if not options:
+            options.append(Option(Text(f"no action starts with '{self.typed}'", style="dim italic"), disabled=True))
+        return options
+
+    def _matches(self, key: str, label: str) -> bool:
+        """The action's name, or a word of it, starts with what was typed (``-`` and ``_`` split words)."""
+        if not self.typed:
+            return True
+        typed = self.typed.casefold()
+        names = {key.casefold(), label.split()[0].casefold() if label.split() else ""}
+        words = {w for name in names for w in name.replace("_", "-").split("-") if w}
+        return any(name.startswith(typed) for name in names | words)
 
     def on_mount(self) -> None:
-        self.query_one(OptionList).border_title = Text(f"{self._who}: spend on…")
+        self._title()
+
+    def _title(self) -> None:
+        shown = f"{self._who}: spend on… {self.typed}" if self.typed else f"{self._who}: spend on…"
+        self.query_one(OptionList).border_title = Text(shown)
+
+    def on_key(self, event: events.Key) -> None:
+        """Letters narrow the list; Backspace takes the last one back."""
+        if event.key == "backspace" and self.typed:
+            self.typed = self.typed[:-1]
+        elif (
+            event.character is not None
+            and len(event.character) == 1
+            and (event.character.isalnum() or event.character in "-_")
+        ):
+            self.typed += event.character
+        else:
+            return
+        event.stop()
+        listing = self.query_one(OptionList)
+        listing.clear_options()
+        listing.add_options(self._options())
+        listing.highlighted = 0 if listing.option_count and not listing.get_option_at_index(0).disabled else None
+        self._title()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         key = event.option.id
