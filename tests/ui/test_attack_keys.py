@@ -140,3 +140,28 @@ def test_the_spend_list_narrows_as_you_type_and_enter_picks(tmp_path: Path) -> N
             assert _kind(app) == "attack_target"
 
     asyncio.run(drive())
+
+
+def test_enter_takes_the_default_answer_unless_a_line_is_typed(tmp_path: Path) -> None:
+    """UX.md journey 1, "Enter-Enter-1-1": while a question waits, Enter answers its option 1 (the best
+    target first); with the command line open, Enter runs the typed line instead."""
+    app = _app(tmp_path, "duel.toml", "initiative Sofia 9", "start", "engage Sofia Guild")
+
+    async def drive() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("s", "s", "t", "r", "enter")
+            await pilot.pause()
+            assert _kind(app) == "attack_target"
+            await pilot.press("colon", *"undo", "enter")
+            await pilot.pause()
+            assert app.session.history.commands[-1] == "engage Sofia Guild"  # the typed undo ran, not an answer
+            assert _kind(app) is None
+            await pilot.press("escape", "s", "s", "t", "r", "enter")
+            await pilot.pause()
+            assert _kind(app) == "attack_target"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert _kind(app) == "attack"  # Enter chose the Guild Enforcer, option 1
+            assert app.session.history.commands[-1] == "answer 'Guild Enforcer'"
+
+    asyncio.run(drive())

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 Offer = tuple[str, str, Callable[[], object]]
 
 #: Keys that change the encounter: a read-only view refuses them.
-GM_ONLY_ACTIONS = {"next_turn", "undo", "redo", "spend", "prefill", "pool", "command", "answer", "join"}
+GM_ONLY_ACTIONS = {"next_turn", "undo", "redo", "spend", "prefill", "pool", "command", "answer", "answer_first", "join"}
 #: Verbs offered as "Damage…", "Move to a zone…": the command line opens prefilled.
 PREFILLED = ("damage", "heal", "add", "remove", "move")
 #: Verbs offered as "+1" steps of a pool.
@@ -37,6 +37,11 @@ class Offering(Protocol):
 
     @property
     def session(self) -> Session: ...
+
+    @property
+    def typing(self) -> bool:
+        """The command line has the keyboard (Enter runs the typed line, not the first answer)."""
+        ...
 
     @property
     def view(self) -> EncounterView | None: ...
@@ -73,6 +78,11 @@ def allows(screen: Offering, action: str, parameters: tuple[object, ...]) -> boo
     if action == "answer":
         shown = _prompt(screen)
         return shown is not None and int(str(parameters[0])) <= len(shown.answers)
+    if action == "answer_first":
+        # Enter takes the tracker's default (option 1) while a question waits and nothing is being typed;
+        # otherwise the key goes on to the focused widget (the command line, the order table).
+        shown = _prompt(screen)
+        return shown is not None and bool(shown.answers) and not screen.typing
     if action == "spend":
         return st.active is not None or None
     if action == "join":

@@ -41,6 +41,9 @@ GM_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     ),
     Binding("question_mark,f1", "help", "Help", id="help"),
     *[Binding(str(i), f"answer({i})", f"Answer {i}", id=f"answer-{i}", show=False) for i in range(1, 10)],
+    # Priority, so the order table's own Enter does not take it while a question waits; `allows` passes the
+    # key on to the focused widget when no question waits or the command line has the keyboard.
+    Binding("enter", "answer_first", "Answer 1 (the default)", id="answer-first", show=False, priority=True),
     Binding("escape", "focus_order", "Back to the order", id="focus-order", show=False),
     Binding("q", "app.quit", "Quit", id="quit"),
 ]

@@ -459,6 +459,16 @@ class TrackerScreen(Screen[None]):
     def action_pool(self, pool: str, delta: int) -> None:
         self.run_line(f"{pool} {delta:+d} GM")
 
+    @property
+    def typing(self) -> bool:
+        """The command line has the keyboard."""
+        return self.focused is not None and self.focused.id == "command-line"
+
+    def action_answer_first(self) -> None:
+        """Enter while a question waits: its first option, the tracker's default (the best target, the
+        tracker's flip or roll)."""
+        self.action_answer(1)
+
     def action_answer(self, number: int) -> None:
         prompt = self.view.prompt if self.view else None
         if prompt is not None and number <= len(prompt.answers):
