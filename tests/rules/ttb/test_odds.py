@@ -390,3 +390,26 @@ def test_the_panel_shows_a_pending_fated_vs_fated_duel() -> None:
     assert f"{percent(expected.both_cheat or 0, True)} if both cheat" in line
     data = odds_report.report(eng.rules, {}).data["opposed"]
     assert isinstance(data, dict) and data["both_cheat"] == float(expected.both_cheat or 0)
+
+
+def test_the_panel_shows_a_pending_impose_between_fated_against_centering() -> None:
+    """RULES.md §2.5 Impose (Intimidate vs Centering [000:L250]) between two Fated, §2.2.4: the line names the
+    resisting skill and its acting value; a target untrained in it cannot cheat, so only the aggressor's hand
+    counts."""
+    sofia = combatant("Sofia", kind="fated", initiative=20, wounds=8, skills={"intimidate": 3}, hand=["13T"])
+    mara = combatant("Mara", kind="fated", initiative=1, wounds=8, defense=4, skills={"centering": 2}, hand=["13C"])
+    s = run(session_from(sofia + mara), "initiative Sofia 9", "initiative Mara 2", "start", "spend Sofia impose Mara")
+    st_ = ttb_state(s)
+    expected = opposed_odds(cards_of(st_.deck), cards_of(st_.discards), 3, 2, cards_of(["13T"]), cards_of(["13C"]))
+    shown = ttb_view(s).odds(None)
+    assert shown is not None
+    line = "".join(span.text for span in shown.headline)
+    assert line.startswith(f"Sofia vs Mara: Intimidate 3 vs Centering 2 — {percent(expected.straight, True)} straight")
+    untrained = combatant("Mara", kind="fated", initiative=1, wounds=8, defense=4, hand=["13C"])
+    s = run(
+        session_from(sofia + untrained), "initiative Sofia 9", "initiative Mara 2", "start", "spend Sofia impose Mara"
+    )
+    st_ = ttb_state(s)
+    alone = opposed_odds(cards_of(st_.deck), cards_of(st_.discards), 3, 0, cards_of(["13T"]), None)
+    data = odds_report.report(ttb_view(s).rules, {}).data["opposed"]
+    assert isinstance(data, dict) and data["defense"] == 0 and data["both_cheat"] == float(alone.both_cheat or 0)

@@ -84,14 +84,15 @@ def pending_duel(eng: TTBEngine) -> tuple[str, int, int, str, str] | None:
 
 
 def pending_opposed(eng: TTBEngine) -> tuple[str, str, int, int, str] | None:
-    """A pending Fated vs Fated attack duel: (aggressor, defender, acting value, Defense, the skill)."""
+    """A pending Fated vs Fated duel: (aggressor, defender, acting value, the defender's (Defense, or the skill
+    it resists an Impose or a Trick with), the skill)."""
     p = eng.st.prompt
     if p is None or p.kind == "cheat" or opposed.MARK not in p.data or not p.who:
         return None
     who, target = p.who, str(p.data["target"])
     skill = str(p.data.get("skill", ""))
     av = eng.sheet(who).skills.get(skill, 0) + eng.fighter(who).assist
-    return who, target, av, eng.sheet(target).defense, skill
+    return who, target, av, opposed.defence(eng, target, p.data)[0], skill
 
 
 def _duel(eng: TTBEngine, who: str | None, tn: int, av: int, modifier: int, no_cheat: str) -> DuelOdds:
@@ -101,16 +102,27 @@ def _duel(eng: TTBEngine, who: str | None, tn: int, av: int, modifier: int, no_c
     return duel_odds(deck, discards, tn, av, modifier, hand, twist, no_cheat)
 
 
+def resisted(eng: TTBEngine) -> tuple[str, bool]:
+    """What the defender of the pending Fated vs Fated duel flips with (Defense, or the skill an Impose or a
+    Trick is resisted with) and whether it may cheat (not untrained in that skill, §2.2.4 [001:L19, L26])."""
+    p = eng.st.prompt
+    resist = str(p.data.get("resist", "")) if p is not None else ""
+    if not resist or p is None:
+        return "Defense", True
+    return resist.title(), resist in eng.sheet(str(p.data["target"])).skills
+
+
 def _opposed(eng: TTBEngine, who: str, target: str, av: int, dv: int, skill: str) -> OpposedOdds:
     deck, discards = _deck(eng)
     trained = skill in eng.sheet(who).skills  # an untrained aggressor may not cheat (§2.2.4 [001:L19, L26])
+    defender_trained = resisted(eng)[1]
     return opposed_odds(
         deck,
         discards,
         av,
         dv,
         _hand(eng, who) if trained else None,
-        _hand(eng, target),
+        _hand(eng, target) if defender_trained else None,
         _twist(eng, who),
         _twist(eng, target),
     )
@@ -134,9 +146,14 @@ def duel_line(who: str | None, label: str, odds: DuelOdds) -> str:
     return text
 
 
-def opposed_line(who: str, target: str, av: int, dv: int, skill: str, odds: OpposedOdds) -> str:
-    """``Sofia vs Ash: Melee 3 vs Defense 5 — 45 % straight, 60 % if both cheat``."""
-    text = f"{who} vs {target}: {skill.title() or 'AV'} {av} vs Defense {dv} — {percent(odds.straight, True)} straight"
+def opposed_line(
+    who: str, target: str, av: int, dv: int, skill: str, odds: OpposedOdds, against: str = "Defense"
+) -> str:
+    """``Sofia vs Ash: Melee 3 vs Defense 5 — 45 % straight, 60 % if both cheat`` (``vs Centering 2`` when an
+    Impose is resisted)."""
+    text = (
+        f"{who} vs {target}: {skill.title() or 'AV'} {av} vs {against} {dv} — {percent(odds.straight, True)} straight"
+    )
     if odds.aggressor_cheats is not None:
         text += f", {percent(odds.aggressor_cheats, True)} if {who} cheats"
     if odds.both_cheat is not None:
@@ -188,7 +205,8 @@ def panel(eng: TTBEngine) -> view.OddsView:
     fight = pending_opposed(eng)
     if fight is not None:
         who, target, av, dv, skill = fight
-        notes.append(opposed_line(who, target, av, dv, skill, _opposed(eng, who, target, av, dv, skill)))
+        odds = _opposed(eng, who, target, av, dv, skill)
+        notes.append(opposed_line(who, target, av, dv, skill, odds, resisted(eng)[0]))
     return table(eng, flips(eng), notes)
 
 
@@ -262,7 +280,7 @@ def report(eng: TTBEngine, options: OddsOptions) -> OddsReport:
         if fight is not None:
             a, d, av, dv, skill = fight
             o = _opposed(eng, a, d, av, dv, skill)
-            notes.append(opposed_line(a, d, av, dv, skill, o))
+            notes.append(opposed_line(a, d, av, dv, skill, o, resisted(eng)[0]))
             data["opposed"] = {
                 "aggressor": a,
                 "defender": d,
