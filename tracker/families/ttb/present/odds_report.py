@@ -3,8 +3,9 @@
 The next flip from the cards actually left: at least each value 1-13 for a plain flip and with ⊞, ⊞⊞,
 ⊟, ⊟⊟, by suit for a plain flip, and the Jokers; then the duel the table is asked about (a pending
 duel prompt the tracker can flip, or ``--tn`` on the command line): straight, and if the Fated cheats
-with the Control Hand (RULES.md §2.2.4). Both read the same numbers, so the screen and the command line
-never disagree.
+with the Control Hand (RULES.md §2.2.4); and a damage flip's severities (§2.8.1): for a plain flip under
+the table, and for a pending damage flip with its modifier, straight and if the Fated attacker cheats.
+Both read the same numbers, so the screen and the command line never disagree.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from tracker.families.ttb.fate.cards import SUIT_SYMBOL, SUITS, Card, net_modifi
 from tracker.families.ttb.fate.odds import (
     MODIFIERS,
     VALUES,
+    DamageOdds,
     DuelOdds,
     FlipOdds,
     OpposedOdds,
     cards_of,
+    damage_odds,
     duel_odds,
     flip_odds,
     opposed_odds,
@@ -163,6 +166,66 @@ def opposed_line(
     return text
 
 
+# --- a damage flip -------------------------------------------------------------------------------------
+
+#: How a damage line names each severity, in the order it lists them.
+SEVERITY_WORDS = (("none", "none"), ("weak", "weak"), ("moderate", "mod"), ("severe", "severe"))
+
+
+def pending_damage(eng: TTBEngine) -> tuple[str, str, int] | None:
+    """A pending damage flip the tracker can make: (the attacker, the target, the net modifier)."""
+    from tracker.families.ttb import attack
+
+    p = eng.st.prompt
+    if p is None or p.kind != attack.DAMAGE or not p.who:
+        return None
+    return p.who, str(p.data["target"]), int(str(p.data.get("modifier", 0)))
+
+
+def _damage(eng: TTBEngine, who: str | None, modifier: int) -> DamageOdds:
+    deck, discards = _deck(eng)
+    hand = _hand(eng, who) if who else None
+    twist = _twist(eng, who) if who else ()
+    return damage_odds(deck, discards, modifier, hand, twist)
+
+
+def _severity_text(chances: Mapping[str, Fraction]) -> str:
+    return " · ".join(f"{word} {percent(chances[key], True)}" for key, word in SEVERITY_WORDS)
+
+
+def damage_line(label: str, odds: DamageOdds) -> str:
+    """``Damage flip: none 2 % · weak 37 % · mod 37 % · severe 24 % (RJ 2 %)``, then if the attacker
+    cheats: ``; cheating: … ``."""
+    text = f"{label}: {_severity_text(odds.straight)} (RJ {percent(odds.red_joker, True)})"
+    if odds.cheat is not None:
+        text += f"; cheating: {_severity_text(odds.cheat)}"
+    elif odds.no_cheat and odds.no_cheat != "not a Fated":
+        text += f"; {odds.no_cheat}"
+    if odds.reshuffles:
+        text += "; the flip reshuffles the deck"
+    return text
+
+
+def damage_label(modifier: int, who: str | None = None, target: str | None = None) -> str:
+    """``Damage flip`` for a plain flip, ``Sofia's damage flip on Mara ⊟`` for a pending one."""
+    glyph = "" if modifier == 0 else f" {GLYPHS[modifier]}"
+    if who is None:
+        return f"Damage flip{glyph}"
+    return f"{who}'s damage flip on {target}{glyph}"
+
+
+def damage_json(who: str | None, odds: DamageOdds) -> JSONObject:
+    return {
+        "who": who,
+        "modifier": odds.modifier,
+        "straight": {k: _float(v) for k, v in odds.straight.items()},
+        "red_joker": _float(odds.red_joker),
+        "cheat": None if odds.cheat is None else {k: _float(v) for k, v in odds.cheat.items()},
+        "no_cheat": odds.no_cheat or None,
+        "reshuffles": odds.reshuffles,
+    }
+
+
 # --- the table of the next flip ----------------------------------------------------------------------
 
 
@@ -190,6 +253,7 @@ def table(eng: TTBEngine, table_flips: Mapping[int, FlipOdds], duels: list[str])
         head.line(line)
     notes = view.BlockWriter()
     notes.line("RJ, BJ: a Joker among the cards · ♥♠♣♦: one card of that suit (or the Red Joker)", "dim")
+    notes.line(damage_line(damage_label(0), _damage(eng, None, 0)))
     columns = (*(str(v) for v in VALUES), "RJ", "BJ")
     title = f"Next flip, % at least · {left}"
     return view.OddsView(title, "≥", columns, tuple(rows), notes.block(), True, head.block())
@@ -207,6 +271,10 @@ def panel(eng: TTBEngine) -> view.OddsView:
         who, target, av, dv, skill = fight
         odds = _opposed(eng, who, target, av, dv, skill)
         notes.append(opposed_line(who, target, av, dv, skill, odds, resisted(eng)[0]))
+    hit = pending_damage(eng)
+    if hit is not None:
+        attacker, target, modifier = hit
+        notes.append(damage_line(damage_label(modifier, attacker, target), _damage(eng, attacker, modifier)))
     return table(eng, flips(eng), notes)
 
 
@@ -291,7 +359,14 @@ def report(eng: TTBEngine, options: OddsOptions) -> OddsReport:
                 "both_cheat": None if o.both_cheat is None else _float(o.both_cheat),
                 "reshuffles": o.reshuffles,
             }
+        hit = pending_damage(eng)
+        if hit is not None:
+            attacker, target, modifier = hit
+            odds_now = _damage(eng, attacker, modifier)
+            notes.append(damage_line(damage_label(modifier, attacker, target), odds_now))
+            data["damage_flip"] = {**damage_json(attacker, odds_now), "target": target}
     data["duel"] = duel
+    data["damage"] = [damage_json(None, _damage(eng, None, m)) for m in MODIFIERS]
     return OddsReport(table(eng, table_flips, notes), data)
 
 
