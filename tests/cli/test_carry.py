@@ -277,3 +277,33 @@ def test_the_shipped_campaign_carries_from_fight_1_into_fight_2(tracker: Tracker
     assert tracker("check", first).code == 0
     undone = by_name(tracker("exec", first, "--json", stdin="undo\n").json())
     assert undone["Sofia Ramos"]["wounds"] == ended["Sofia Ramos"]["wounds"]
+
+
+def test_2d20_a_character_carried_defeated_starts_the_next_scene_defeated(tracker: Tracker, tmp_path: Path) -> None:
+    """RULES.md §3.10.2 with §3.10.4: Harms enough to defeat are carried, and are not healed by the next scene's
+    start [004:L1906]; that scene starts with the character Defeated, not standing."""
+    scene = d20_campaign(tmp_path)
+    fight(tracker, scene, "start\npick Ada\ndamage Ada 12\ndamage Ada 3\n")
+    assert by_name(tracker("exec", scene, "--json").json())["Ada Vance"]["status"] != "ok"
+    assert tracker("carry", scene).code == 0
+    assert sum(party_of(tmp_path, "investigators.toml")["Ada Vance"]["harms"].values()) >= 3  # type: ignore[attr-defined]
+    nxt = write(tmp_path, "next.toml", '[encounter]\nname = "Next"\nsystem = "2d20"\nparty = "investigators.toml"\n')
+    ada = by_name(tracker("exec", nxt, "--json", stdin="start\n").json())["Ada Vance"]
+    assert ada["status"] == "defeated" and ada["conditions"].get("prone") is True
+
+
+def test_ttb_the_twist_discard_pile_is_carried(tracker: Tracker, tmp_path: Path) -> None:
+    """RULES.md §2.1 ``twist_discard``, §2.2: the Twist discards stay out of the Twist Deck until it runs out
+    [001:L36]; carried, the next fight starts with them."""
+    party = PARTY.replace(
+        "wounds = 8             # Wounds when fresh", 'wounds = 8\nhand = ["9R", "2C", "3T", "4M", "5R"]'
+    )
+    enc = ttb_campaign(tmp_path, party=party)
+    flips = "flip 10\n" * 6
+    result = tracker("exec", enc, "--save", stdin=OPENING + flips)
+    assert result.code == 0, result.err
+    fight(tracker, enc, "answer 9R\n")
+    assert tracker("carry", enc).code == 0
+    assert party_of(tmp_path)["Sofia Ramos"]["twist_discard"] == ["9R"]
+    nxt = write(tmp_path, "next.toml", '[encounter]\nname = "Next"\nsystem = "ttb"\nparty = "party.toml"\n')
+    assert tracker("check", nxt).code == 0

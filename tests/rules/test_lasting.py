@@ -1,8 +1,9 @@
 """What outlasts a fight, per family (``tracker carry``, README "Campaigns"), through the family seam.
 
 TTB: RULES.md §2.7.2 (conditions whose end is no turn or round event), §2.1 (Wounds left), §2.2.2 (the
-Control Hand), §2.10 (Fate Points). 2d20: §3.10.4 (stress goes at the end of the scene, Harms stay), §3.10.3
-(Fatigue), §3.3 (Fortune), §3.11 (conditions ended only by treatment or rest).
+Control Hand and the Twist discards), §2.10 (Fate Points). 2d20: §3.10.4 (stress goes at the end of the scene,
+Harms stay), §3.10.2 (Harms enough to defeat), §3.10.3 (Fatigue), §3.3 (Fortune), §3.11 (conditions ended only
+by treatment or rest).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from tests.conftest import run, session_from
 from tracker.families.ttb.catalogue import CONDITIONS as TTB_CONDITIONS
 from tracker.families.ttb.catalogue import LASTING as TTB_LASTING
 from tracker.families.ttb.catalogue import STATES
+from tracker.families.ttb.records.sheet import TwistSuits
 from tracker.families.twod20.catalogue import CONDITIONS as D20_CONDITIONS
 from tracker.families.twod20.catalogue import LASTING as D20_LASTING
 from tracker.families.values import Carried
@@ -59,6 +61,7 @@ def test_ttb_lasting_through_the_seam() -> None:
         "wounds_left": 5,
         "conditions": {"bleeding_out": 2, "useless_leg": True},
         "hand": ["9R", "3M", "5T"],
+        "twist_discard": [],
     }
     run(s, "next", "spend lieutenant quick-action")
     lieutenant = {c.key: c for c in s.rules.lasting("Guild Lieutenant")}
@@ -108,3 +111,76 @@ def test_d20_lasting_through_the_seam() -> None:
     }
     assert ada["fortune"].unset == 2  # her starting_fortune (B43)
     assert "fortune" not in fields(s.rules.lasting("Cultist"))
+
+
+FULL_HAND = SOFIA.replace('hand = ["9R", "3M", "5T"]', 'hand = ["9R", "3M", "5T", "1R", "2C"]')
+
+
+def test_ttb_the_twist_discard_pile_is_carried() -> None:
+    """RULES.md §2.1 ``twist_discard``, §2.2: a card discarded from the Control Hand stays in the Twist discard
+    pile until the Twist Deck runs out [001:L36], so it is carried with the hand."""
+    s = run(session_from(FULL_HAND), "initiative sofia 13", "start")
+    while s.state.prompt is None:  # flip the Fate Deck through: its reshuffle draws a sixth Twist card
+        run(s, "flip 10")
+    assert s.state.prompt.kind == "hand_discard"
+    run(s, "answer 9R")
+    carried = fields(s.rules.lasting("Sofia Ramos"))
+    assert carried["twist_discard"] == ["9R"]
+    assert "9R" not in carried["hand"]  # type: ignore[operator]
+
+
+def test_ttb_a_carried_twist_discard_pile_starts_the_next_fight() -> None:
+    """RULES.md §2.2: the next fight's Twist Deck is the suits' 13 cards less the hand and the discards, and
+    the discards are reshuffled into it only when it runs out [001:L36]."""
+    s = session_from(SOFIA.replace('hand = ["9R", "3M", "5T"]', 'hand = ["9R", "3M", "5T"]\ntwist_discard = ["1R"]'))
+    f = s.rules.st.fighters["Sofia Ramos"]  # type: ignore[attr-defined]
+    assert f.twist_discards == ["1R"]
+    assert sorted(f.twist_deck) == sorted(set(TwistSuits().cards()) - {"9R", "3M", "5T", "1R"})
+    assert fields(s.rules.lasting("Sofia Ramos"))["twist_discard"] == ["1R"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('twist_discard = ["9R"]', "'9R' is in the hand: a card is in one pile"),
+        ('twist_discard = ["RJ"]', "the Twist discard pile never holds a Joker"),
+        ('twist_discard = ["2C", "2C"]', "'2C' is in the pile twice"),
+    ],
+)
+def test_ttb_a_twist_discard_pile_holds_twist_cards_once(extra: str, message: str) -> None:
+    """RULES.md §2.2: a Twist card is in one pile, once; no Joker is a Twist card [001:L25]."""
+    with pytest.raises(FileInvalid) as info:
+        parse_text(SOFIA.replace("wounds = 8\n", f"wounds = 8\n{extra}\n") + HEADER, "x.toml")
+    assert message in info.value.lines()[0]
+
+
+def test_ttb_a_fatemaster_has_no_twist_discards() -> None:
+    """RULES.md §2.1: the Twist Deck and its discards are a Fated's (Fatemaster characters have Fate Points)."""
+    with pytest.raises(FileInvalid) as info:
+        parse_text(SOFIA.replace("wounds = 9\n", 'wounds = 9\ntwist_discard = ["1R"]\n') + HEADER, "x.toml")
+    assert "twist_discard is for Fated characters" in info.value.lines()[0]
+
+
+D20_HARMED = D20.replace("starting_fortune = 2", "starting_fortune = 2\nharms = { wound = 2, trauma = 1 }")
+
+
+def test_d20_harms_enough_to_defeat_make_the_next_scene_start_defeated() -> None:
+    """RULES.md §3.10.2: three Harms defeat (SRD); carried Harms are not healed [004:L1906], so a character
+    carried with them enters the next scene Defeated and Prone, and the log says why at the start."""
+    s = session_from(D20_HARMED)
+    ada = s.rules.st.fighters["Ada Vance"]  # type: ignore[attr-defined]
+    assert ada.defeated and ada.conditions.get("prone") is True and not ada.dying
+    run(s, "start")
+    log = [entry.text for entry in s.rules.st.log]  # type: ignore[attr-defined]
+    assert "Ada Vance begins the scene Defeated: 3 Harms not healed" in log
+
+
+def test_d20_fewer_harms_or_a_higher_capacity_do_not_defeat() -> None:
+    """RULES.md §3.10.2: Defeat comes at the Harm count (``harm_capacity`` when the sheet gives one)."""
+    s = session_from(D20.replace("starting_fortune = 2", "starting_fortune = 2\nharms = { wound = 2 }"))
+    assert not s.rules.st.fighters["Ada Vance"].defeated  # type: ignore[attr-defined]
+    s = session_from(
+        D20_HARMED.replace('npc_type = "minor"', 'npc_type = "minor"\nharms = { wound = 2 }\nharm_capacity = 3')
+    )
+    assert s.rules.st.fighters["Ada Vance"].defeated  # type: ignore[attr-defined]
+    assert not s.rules.st.fighters["Cultist"].defeated  # type: ignore[attr-defined]

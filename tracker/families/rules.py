@@ -150,7 +150,7 @@ class FamilyRules(ABC):
             "active": st.active,
             "order": list(st.order),
             "prompt": st.prompt.question if st.prompt else None,
-            "prompt_options": list(st.prompt.options) if st.prompt else [],
+            "prompt_options": self.prompt_options(),
             "phase": st.phase,
             "combatants": combatants,
             **self.table_json(),
@@ -176,9 +176,14 @@ class FamilyRules(ABC):
             who = self.find_name(subject) if subject else None
             return self.held_conditions(who) if who else self.words("condition")
         if kind == "answer":
-            prompt = self.state.prompt
-            return list(prompt.options) if prompt else []
+            return self.prompt_options()
         return self.words(kind)
+
+    def prompt_options(self) -> list[str]:
+        """The waiting question's answers as of now (none when nothing waits): those it was asked with, unless
+        the family works out again which it would accept (2d20's hand-over, whose costs follow the pools)."""
+        prompt = self.state.prompt
+        return list(prompt.options) if prompt else []
 
     def find_name(self, text: str) -> str | None:
         """The combatant `text` names (case-insensitive, a unique prefix), or None: completion never refuses."""

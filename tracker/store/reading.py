@@ -195,7 +195,7 @@ def toml_data(text: str, path: str) -> dict[str, Any]:
     if too_large(text):
         raise FileInvalid(path, [_too_large()])
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         m = _AT.search(str(exc))
         line, col = (int(m.group(1)), int(m.group(2))) if m else _end_or_start(text, str(exc))
@@ -211,6 +211,52 @@ def toml_data(text: str, path: str) -> dict[str, Any]:
         m = re.search(rf"[0-9][0-9_]{{{limit},}}", text)
         line, col = _position(text, m.start()) if m else (1, 1)
         raise FileInvalid(path, [Problem(line, col, f"TOML: a number with more than {limit} digits")]) from None
+    clashes = fold_sheet_keys(data)
+    if clashes:
+        from tracker.store.tomlpos import Positions
+
+        pos = Positions(text)
+        problems = []
+        for loc, first in clashes:
+            line, col = pos.find(loc)
+            message = f"key '{loc[-1]}' is given twice: '{first}' is the same key (field names ignore case)"
+            problems.append(Problem(line, col, message))
+        raise FileInvalid(path, problems)
+    return data
+
+
+#: The tables whose entries are sheets: their keys ignore case (CONTRACT.md §2.1) and are kept in lower case.
+SHEET_TABLES = ("combatants", "stat_blocks")
+
+
+def fold_sheet_keys(data: dict[str, Any]) -> list[tuple[Loc, str]]:
+    """Lower-case the keys of every ``[[combatants]]`` and ``[[stat_blocks]]`` entry in place.
+
+    Field names are case-insensitive in input (CONTRACT.md §2.1: ``Wounds = 6`` is ``wounds = 6``), and the
+    records know them in snake_case, so they are folded before validation; `tomlpos.Positions` finds a folded
+    key at the line that wrote it. A key an entry gives twice in different cases (``wounds`` and ``Wounds``)
+    cannot be told apart: each second one is returned, as (its path as written, the first spelling), and the
+    entry keeps the first.
+    """
+    clashes: list[tuple[Loc, str]] = []
+    for table in SHEET_TABLES:
+        rows = data.get(table)
+        if not isinstance(rows, list):
+            continue
+        for n, row in enumerate(rows):
+            if not isinstance(row, dict) or all(k == k.lower() for k in row):
+                continue
+            folded: dict[str, Any] = {}
+            spelt: dict[str, str] = {}
+            for key, value in row.items():
+                low = key.lower()
+                if low in folded:
+                    clashes.append(((table, n, key), spelt[low]))
+                    continue
+                folded[low] = value
+                spelt[low] = key
+            rows[n] = folded
+    return clashes
 
 
 def too_large(text: str) -> bool:

@@ -96,13 +96,41 @@ class Positions:
                 out.append(counters[prefix])
         return tuple(out)
 
+    @cached_property
+    def folded(self) -> dict[Path, Path]:
+        """Each key path with its keys in lower case, to the path as the file wrote it (the first, if two fold
+        alike): field names ignore case (CONTRACT.md §2.1), so a validated document knows ``Wounds`` as
+        ``wounds``."""
+        out: dict[Path, Path] = {}
+        for path in self.where:
+            out.setdefault(_fold(path), path)
+        return out
+
+    def written(self, loc: Path) -> Path:
+        """`loc` as the file spelt it: a key folded to lower case back in the case it was written in."""
+        if loc in self.where:
+            return loc
+        for end in range(len(loc), 0, -1):
+            hit = self.folded.get(_fold(loc[:end]))
+            if hit is not None:
+                return (*hit, *loc[end:])
+        return loc
+
     def find(self, loc: Path) -> tuple[int, int]:
-        """The position of the longest known prefix of `loc` (the file start if none)."""
+        """The position of the longest known prefix of `loc`, whatever the case of its keys (the file start
+        if none)."""
         for end in range(len(loc), 0, -1):
             hit = self.where.get(tuple(loc[:end]))
             if hit:
                 return hit
+            spelt = self.folded.get(_fold(loc[:end]))
+            if spelt is not None:
+                return self.where[spelt]
         return (1, 1)
+
+
+def _fold(path: Path) -> Path:
+    return tuple(p.lower() if isinstance(p, str) else p for p in path)
 
 
 class _Array:
@@ -225,10 +253,11 @@ class Locator:
         """(file or None for the file being read, the key path in that file, its line and column)."""
         origin = self.origins.get(tuple(loc[:2]))
         if origin is None:
-            return None, tuple(loc), self.pos.find(loc)
+            local = self.pos.written(tuple(loc))
+            return None, local, self.pos.find(local)
         source, rest = origin.entry, tuple(loc[2:])
         if rest:
             source, first = origin.source_of(rest[0])
             rest = (first, *rest[1:])
-        local = (*source.at, *rest)
+        local = source.pos.written((*source.at, *rest))
         return source.file, local, source.pos.find(local)

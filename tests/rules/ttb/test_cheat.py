@@ -227,3 +227,73 @@ def test_a_duel_waiting_on_a_cheat_survives_a_restart() -> None:
     run(again, "answer 13T", "answer 13C")
     assert dump(again.state) == dump(s.state)
     assert ttb_state(s).fighters["Mara"].wounds == 8
+
+
+# --- Impose and Trick between two Fated (RULES §2.5 Impose, Trick; §2.2.4 last point) ---------------------
+
+
+def schemers(sofia_hand: list[str], mara_hand: list[str], mara_skills: dict[str, int] | None = None) -> Session:
+    """Sofia (Intimidate 3, Deceive 2) and Mara (Centering 4, Scrutiny 1), both Fated, Sofia's turn."""
+    sofia = combatant(
+        "Sofia", kind="fated", initiative=20, wounds=8, skills={"intimidate": 3, "deceive": 2}, hand=sofia_hand
+    )
+    skills = {"centering": 4, "scrutiny": 1} if mara_skills is None else mara_skills
+    mara = combatant("Mara", kind="fated", initiative=1, wounds=8, defense=2, skills=skills, hand=mara_hand)
+    return run(session_from(sofia + mara), "initiative Sofia 9", "initiative Mara 2", "start")
+
+
+def test_impose_between_fated_offers_flip_and_both_flip() -> None:
+    """RULES.md §2.5 Impose (Intimidate vs Centering [000:L250]) with §2.2.4 [000:L418]: between two Fated
+    the tracker flips both sides, the acting values from ``skills``; the Margins count on the difference."""
+    s = run(schemers([], []), "spend Sofia impose Mara")
+    p = pending(ttb_state(s))
+    assert p.kind == "impose" and p.options == ["pass", "fail", "flip"]
+    assert "both flip: Intimidate vs Centering" in p.question
+    top(s, "13R", "2M")  # Sofia 13 + 3 = 16, Mara 2 + 4 = 6: a pass by 10, 2 Margins
+    run(s, "answer flip")
+    log = [e.text for e in ttb_state(s).log]
+    assert any(
+        "Sofia flips 13♥ (13 of Rams) + Intimidate 3 = 16; Mara flips 2♦ (2 of Masks) + Centering 4 = 6" in t
+        for t in log
+    )
+    [effect] = ttb_state(s).effects
+    assert (effect.kind, effect.owner, effect.target, effect.magnitude) == ("impose", "Sofia", "Mara", 3)
+    cards54(s)
+
+
+def test_trick_between_fated_the_lower_total_cheats_first() -> None:
+    """RULES.md §2.5 Trick (Deceive vs Scrutiny [000:L262]), §2.2.4 [000:L418]: the lower total is offered the
+    cheat first, then the other answers knowing that card; the target winning means no Trick."""
+    s = run(schemers(["13T"], ["13C"]), "spend Sofia trick Mara")
+    top(s, "5R", "9M")  # Sofia 5 + 2 = 7 vs Mara 9 + 1 = 10: Sofia is behind, so she cheats first
+    run(s, "answer flip")
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.who == "Sofia" and p.options == ["13T", "no"]
+    run(s, "answer 13T")  # 13 + 2 = 15 vs 10: now Mara is behind
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.who == "Mara" and p.options == ["13C", "no"]
+    assert p.data["labels"] == ["13♠ → 14 vs 15: pass, 0 Margins", "no: keep the 9♦"]  # a contest passes or fails
+    run(s, "answer 13C")  # 13 + 1 = 14 vs 15: Sofia still passes
+    assert [e.kind for e in ttb_state(s).effects] == ["trick"]
+    cards54(s)
+
+
+def test_an_untrained_defender_may_not_cheat_the_contest() -> None:
+    """RULES.md §2.2.4 [001:L19, L26]: no acting value for the resisting skill, no cheating: Mara (no Centering)
+    is never offered her hand, and the Impose stands on the flips."""
+    s = run(schemers([], ["13C"], mara_skills={}), "spend Sofia impose Mara")
+    top(s, "9R", "5M")  # Sofia 9 + 3 = 12 vs Mara 5 + 0 = 5
+    run(s, "answer flip")
+    assert ttb_state(s).prompt is None
+    assert ttb_state(s).fighters["Mara"].hand == ["13C"]
+    assert [e.kind for e in ttb_state(s).effects] == ["impose"]
+
+
+def test_impose_on_a_fatemaster_still_takes_the_tables_answer() -> None:
+    """RULES.md §2.5 Impose: against a Fatemaster character the tracker has no opposed flip; pass or fail."""
+    sofia = combatant("Sofia", kind="fated", initiative=20, wounds=8, skills={"intimidate": 3})
+    thug = combatant("Thug", rank_value=5, initiative=1, wounds=5)
+    s = run(session_from(sofia + thug), "initiative Sofia 9", "start", "spend Sofia impose Thug")
+    assert pending(ttb_state(s)).options == ["pass", "fail"]
+    run(s, "answer pass 1")
+    assert [e.magnitude for e in ttb_state(s).effects] == [2]

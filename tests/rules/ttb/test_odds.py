@@ -17,8 +17,17 @@ from hypothesis import strategies as st
 from tests.conftest import pending, run, session_from, ttb, ttb_state, ttb_view
 from tests.rules.ttb.fighters import combatant
 from tracker.families.ttb.fate import deck as deck_ops
-from tracker.families.ttb.fate.cards import SUITS, Card, cheat_order, full_deck
-from tracker.families.ttb.fate.odds import cards_of, chance, chance_of, duel_odds, flip_odds, opposed_odds, source
+from tracker.families.ttb.fate.cards import SUITS, Card, cheat_order, choose, full_deck, severity_of
+from tracker.families.ttb.fate.odds import (
+    cards_of,
+    chance,
+    chance_of,
+    damage_odds,
+    duel_odds,
+    flip_odds,
+    opposed_odds,
+    source,
+)
 from tracker.families.ttb.present import odds_report
 from tracker.present.words import percent
 
@@ -390,3 +399,117 @@ def test_the_panel_shows_a_pending_fated_vs_fated_duel() -> None:
     assert f"{percent(expected.both_cheat or 0, True)} if both cheat" in line
     data = odds_report.report(eng.rules, {}).data["opposed"]
     assert isinstance(data, dict) and data["both_cheat"] == float(expected.both_cheat or 0)
+
+
+def test_the_panel_shows_a_pending_impose_between_fated_against_centering() -> None:
+    """RULES.md §2.5 Impose (Intimidate vs Centering [000:L250]) between two Fated, §2.2.4: the line names the
+    resisting skill and its acting value; a target untrained in it cannot cheat, so only the aggressor's hand
+    counts."""
+    sofia = combatant("Sofia", kind="fated", initiative=20, wounds=8, skills={"intimidate": 3}, hand=["13T"])
+    mara = combatant("Mara", kind="fated", initiative=1, wounds=8, defense=4, skills={"centering": 2}, hand=["13C"])
+    s = run(session_from(sofia + mara), "initiative Sofia 9", "initiative Mara 2", "start", "spend Sofia impose Mara")
+    st_ = ttb_state(s)
+    expected = opposed_odds(cards_of(st_.deck), cards_of(st_.discards), 3, 2, cards_of(["13T"]), cards_of(["13C"]))
+    shown = ttb_view(s).odds(None)
+    assert shown is not None
+    line = "".join(span.text for span in shown.headline)
+    assert line.startswith(f"Sofia vs Mara: Intimidate 3 vs Centering 2 — {percent(expected.straight, True)} straight")
+    untrained = combatant("Mara", kind="fated", initiative=1, wounds=8, defense=4, hand=["13C"])
+    s = run(
+        session_from(sofia + untrained), "initiative Sofia 9", "initiative Mara 2", "start", "spend Sofia impose Mara"
+    )
+    st_ = ttb_state(s)
+    alone = opposed_odds(cards_of(st_.deck), cards_of(st_.discards), 3, 0, cards_of(["13T"]), None)
+    data = odds_report.report(ttb_view(s).rules, {}).data["opposed"]
+    assert isinstance(data, dict) and data["defense"] == 0 and data["both_cheat"] == float(alone.both_cheat or 0)
+
+
+# --- the damage flip (§2.8.1 step 4 severities, §2.2.4 cheating) -------------------------------------------
+
+
+def damage_enumerated(
+    deck: tuple[Card, ...], discards: tuple[Card, ...], modifier: int, hand: tuple[Card, ...] | None
+) -> tuple[dict[str, Fraction], Fraction, dict[str, Fraction]]:
+    """Every damage flip counted one by one, the card picked as the engine picks it (`choose`, damage flip),
+    and the attacker's cheat: its best hand card in place of any flip but the Black Joker, only without ⊟."""
+    k = 1 + abs(modifier)
+    if len(deck) >= k:
+        flips = [tuple(x) for x in combinations(deck, k)]
+    else:
+        flips = [deck + tuple(x) for x in combinations(discards, k - len(deck))]
+    rank = {None: 0, "weak": 1, "moderate": 2, "severe": 3}
+    names = ["none", "weak", "moderate", "severe"]
+    straight = dict.fromkeys(names, Fraction(0))
+    cheated = dict.fromkeys(names, Fraction(0))
+    red = Fraction(0)
+    share = Fraction(1, len(flips))
+    best = max((rank[severity_of(c)] for c in hand or ()), default=0)
+    for cards in flips:
+        chosen = choose(list(cards), modifier, damage_flip=True)
+        level = rank[severity_of(chosen)]
+        straight[names[level]] += share
+        red += share if chosen.is_red_joker else 0
+        lifted = level if chosen.is_black_joker or chosen.is_red_joker or modifier < 0 else max(level, best)
+        cheated[names[lifted]] += share
+    return straight, red, cheated
+
+
+@settings(max_examples=200, deadline=None)
+@given(decks, st.integers(-2, 2), st.integers(0, 4), st.lists(st.sampled_from(range(1, 14)), max_size=3))
+def test_damage_flip_odds_equal_the_enumeration(codes: list[str], modifier: int, split: int, hand: list[int]) -> None:
+    """RULES.md §2.8.1 steps 2 and 4: Black Joker none, 1-5 weak, 6-10 moderate, 11-13 and the Red Joker
+    severe; ⊞ keeps the best card, ⊟ the lowest (the Red Joker no exception, A34); §2.2.4: a cheat replaces
+    any card but the Black Joker with a hand card, never under ⊟. Closed forms = every flip counted."""
+    cards = cards_of(codes)
+    deck, discards = cards[split:], cards[:split]
+    if len(deck) + len(discards) < 1 + abs(modifier):
+        return
+    held = cards_of(f"{v}R" for v in hand)
+    odds = damage_odds(deck, discards, modifier, held)
+    straight, red, cheated = damage_enumerated(deck, discards, modifier, held)
+    assert odds.straight == straight and odds.red_joker == red
+    assert sum(odds.straight.values()) == 1
+    if modifier < 0:
+        assert odds.cheat is None and odds.no_cheat == "no cheating under ⊟"
+    elif not (deck and len(deck) < 1 + abs(modifier)):  # a reshuffle draws a Twist card: none given here
+        assert odds.cheat == cheated
+
+
+def test_damage_flip_odds_of_a_full_deck() -> None:
+    """RULES.md §2.8.1 step 4 on 54 cards: 1 Black Joker, 20 weak, 20 moderate, 12 severe and the Red Joker;
+    §2.2.4: a King in hand makes every flip but the Black Joker severe."""
+    odds = damage_odds(cards_of(full_deck()), (), 0, cards_of(["13T"]))
+    assert odds.straight == {
+        "none": Fraction(1, 54),
+        "weak": Fraction(20, 54),
+        "moderate": Fraction(20, 54),
+        "severe": Fraction(13, 54),
+    }
+    assert odds.red_joker == Fraction(1, 54)
+    assert odds.cheat == {"none": Fraction(1, 54), "weak": 0, "moderate": 0, "severe": Fraction(53, 54)}
+    assert damage_odds(cards_of(full_deck()), (), 0, None).no_cheat == "not a Fated"
+
+
+def test_the_panel_and_tracker_odds_show_the_damage_flip() -> None:
+    """RULES.md §2.8.1, §2.2.4: the panel has a plain damage flip under the table; a pending damage flip of a
+    Fated attacker is shown above it with its modifier and the cheat; ``tracker odds`` gives them as data."""
+    sabre = {"name": "Sabre", "kind": "melee", "range": 1, "damage": "2/3/5"}
+    sofia = combatant(
+        "Sofia", kind="fated", initiative=20, wounds=8, skills={"melee": 3}, weapons=[sabre], hand=["13T"]
+    )
+    thug = combatant("Thug", rank_value=5, initiative=1, wounds=5, defense=2)
+    s = run(session_from(sofia + thug), "initiative Sofia 9", "start", "attack Sofia Thug", "answer pass 2")
+    p = pending(ttb_state(s))
+    assert p.kind == "damage_flip"
+    modifier = int(str(p.data["modifier"]))
+    shown = ttb_view(s).odds(None)
+    assert shown is not None
+    notes = "".join(span.text for span in shown.notes)
+    plain = damage_odds(cards_of(ttb_state(s).deck), cards_of(ttb_state(s).discards), 0)
+    assert odds_report.damage_line("Damage flip", plain) in notes
+    headline = "".join(span.text for span in shown.headline)
+    assert "Sofia's damage flip on Thug" in headline and "cheating: none" in headline
+    data = odds_report.report(ttb_view(s).rules, {}).data
+    flip = data["damage_flip"]
+    assert isinstance(flip, dict) and flip["modifier"] == modifier and flip["cheat"] is not None
+    assert isinstance(data["damage"], list) and len(data["damage"]) == 5

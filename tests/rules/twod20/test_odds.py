@@ -146,3 +146,26 @@ def test_the_panel_says_when_the_sheet_gives_no_tn() -> None:
     ishikawa = eng.odds("Lt. Ishikawa")
     assert ishikawa is not None and ishikawa.rows
     assert "TN 13 = Coordination 10 + Ballistics 3" in "".join(span.text for span in ishikawa.notes)
+
+
+def test_infinity_untrained_attack_shows_complications_on_19_and_20(tmp_path: Path) -> None:
+    """RULES.md §3.2 with [003:L34-36]: under Infinity an untrained skill makes Complications on 19-20; Hacker
+    Vel without Ballistics sees the wider range and its chance, and the ladder counts it. A trained attacker
+    and the SRD keep a 20 only."""
+    text = (EXAMPLES / "firefight_infinity.toml").read_text(encoding="utf-8")
+    untrained = text.replace("skills = { hacking = 3, ballistics = 1,", "skills = { hacking = 3,")
+    assert untrained != text
+    (tmp_path / "vel.toml").write_text(untrained, encoding="utf-8")
+    s = Session(files.load(tmp_path / "vel.toml"))
+    shown = d20_view(s).odds("Hacker Vel")
+    assert shown is not None and shown.rows
+    notes = "".join(span.text for span in shown.notes)
+    two = roll_odds(int(odds_report.targets(d20_view(s).rules, "Hacker Vel").tn or 0), 1, 2, None, 2)
+    assert f"Untrained in Ballistics: complications on 19-20 ({percent(two.complication, True)} with 2d20)" in notes
+    assert two.complication == 1 - Fraction(18, 20) ** 2
+    t = odds_report.targets(d20_view(s).rules, "Hacker Vel")
+    assert t.complication_range == 2 and all(r.pools[0].complication == two.complication for r in t.rows)
+    trained = odds_report.targets(d20_view(s).rules, "Lt. Ishikawa")
+    assert trained.complication_range == 1 and not trained.untrained
+    srd = Session(files.load(EXAMPLES / "skirmish_srd.toml"))
+    assert odds_report.complication_range(d20_view(srd).rules, "Ada Vance", "melee") == (1, "")

@@ -2,9 +2,10 @@
 
 The party file keeps each player's character between the encounters of a campaign (CONTRACT.md §2.1). After a
 fight its sheet takes the Wounds left (``wounds_left``), the conditions that outlast the fight
-(`catalogue.LASTING`), the Control Hand of a Fated, and the Fate Points of a Fatemaster ally. Everything else
-belongs to the fight: AP, initiative, engagements, the Fate Deck, the Twist discards (a new fight builds the
-Twist Deck again from the suits, less the hand's cards).
+(`catalogue.LASTING`), the Control Hand and the Twist discard pile of a Fated (``twist_discard``: the cards
+played or discarded stay out of the Twist Deck until it runs out and is reshuffled [001:L36], so a new fight
+builds the Twist Deck from the suits less the hand and the discards), and the Fate Points of a Fatemaster
+ally. Everything else belongs to the fight: AP, initiative, engagements, the Fate Deck.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def lasting(eng: TTBEngine, name: str) -> list[Carried]:
     if sheet.fated:
         # Absent, the sheet means "draw three at the start" [000:L169]; a carried hand replaces that draw.
         out.append(Carried("hand", list(f.hand), None))
+        out.append(Carried("twist_discard", list(f.twist_discards), []))
     elif sheet.rank_value is not None:
         out.append(Carried("fate_points", f.fate_points, starting_fate_points(sheet.rank_value)))
     return out

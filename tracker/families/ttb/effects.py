@@ -79,13 +79,18 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         _assist(eng, who, target, args)
     elif key in ("impose", "trick"):
         assert target is not None
-        skill = "Intimidate vs Centering" if key == "impose" else "Deceive vs Scrutiny"
+        skill, resist = ("intimidate", "centering") if key == "impose" else ("deceive", "scrutiny")
+        duel = f"{skill.title()} vs {resist.title()}"
+        # Between two Fated the tracker can flip both sides, as it does an attack (opposed, [000:L418]).
+        flip = opposed.offer_data(eng, who, target, skill, resist)
+        how = f"; or flip (both flip: {duel})" if flip else ""
         eng.ask(
             key,
-            f"{who} tries to {title} {target} ({skill}): pass or fail? (pass N for N Margins)",
-            ["pass", "fail"],
+            f"{who} tries to {title} {target} ({duel}): pass or fail? (pass N for N Margins){how}",
+            ["pass", "fail", *(["flip"] if flip else [])],
             who=who,
             target=target,
+            **flip,
         )
     elif key == "doctor":
         assert target is not None

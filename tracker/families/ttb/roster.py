@@ -33,7 +33,8 @@ STARTING_HAND = 3
 
 def fighter_for(st: TTBState, sheet: TTBCombatant) -> Fighter:
     """A combatant's live record as it enters the fight: full Wounds, its sheet's conditions, a Fatemaster's
-    Fate Points by rank, a Fated's starting hand and shuffled Twist Deck (drawn from `st`'s randomness)."""
+    Fate Points by rank, a Fated's starting hand, Twist discards and shuffled Twist Deck (the suits' cards in
+    neither pile, shuffled from `st`'s randomness)."""
     f = Fighter(wounds=sheet.wounds if sheet.wounds_left is None else sheet.wounds_left)
     for key, value in sheet.conditions.items():
         if key == "unconscious":
@@ -46,7 +47,9 @@ def fighter_for(st: TTBState, sheet: TTBCombatant) -> Fighter:
         f.fate_points = sheet.fate_points if sheet.fate_points is not None else starting_fate_points(sheet.rank_value)
     else:
         f.hand = [parse_card(c).code for c in (sheet.hand or [])]
-        twist = [c for c in sheet.twist_cards() if c not in f.hand]
+        f.twist_discards = [parse_card(c).code for c in (sheet.twist_discard or [])]
+        out = {*f.hand, *f.twist_discards}
+        twist = [c for c in sheet.twist_cards() if c not in out]
         rng.shuffle(st, twist)
         f.twist_deck = twist
     f.shots = {w.name: w.capacity for w in sheet.weapons if w.capacity}

@@ -57,6 +57,9 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
         pcs = sum(1 for c in eng.setup.combatants if c.pc)
         why = "" if info.threat is not None else f" (2 per player character, {pcs})"
         eng.log(f"Scene begins: {info.name} — Momentum {st.momentum}, {eng.pool_name} {st.threat}{why}")
+        for c in eng.setup.combatants:
+            if roster.defeated_by_harms(c, eng.profile):
+                eng.log(f"{c.name} begins the scene Defeated: {counted(sum(c.harms.values()), 'Harm')} not healed")
     else:
         st.scene += 1
         for a in st.fighters.values():

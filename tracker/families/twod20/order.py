@@ -177,6 +177,21 @@ def answers(eng: TwoD20Engine) -> list[tuple[str, str]]:
     return [(name, f"{'keep' if name in keep else 'pick'} {quote(name)}") for name in options]
 
 
+def refresh(eng: TwoD20Engine) -> None:
+    """Bring a waiting hand-over question's saved options (and which are keeps) up to date with the pools:
+    they were worked out when it was asked, and a keep the side can no longer pay for (or can again) must not
+    be offered (or left out) while it waits (`legal_answers`)."""
+    p = eng.st.prompt
+    if p is None or p.kind not in ("pick", "round"):
+        return
+    asked = p.data.get("candidates", p.options)
+    candidates = list(asked) if isinstance(asked, list) else list(p.options)
+    options, keep = legal_answers(eng, candidates, round_opening=p.kind == "round")
+    if options != p.options or keep != p.data.get("keep"):
+        p.options = options
+        p.data["keep"] = keep
+
+
 def ask_round_opener(eng: TwoD20Engine) -> None:
     st = eng.st
     st.phase = "handover"

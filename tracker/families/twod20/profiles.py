@@ -65,6 +65,9 @@ class Profile:
     mental_harm: Literal["trauma", "metanoia"] = "trauma"
     #: Harms of any kind that defeat (SRD 3); 0 = no such rule.
     defeat_at_harms: int = 3
+    #: The complication range of a test with an untrained skill (rating 0): Infinity 2, 19-20 [003:L34-36];
+    #: the SRD has no such rule (1: a 20 only).
+    untrained_complication_range: int = 1
     #: Harms of one kind that kill/destroy (Infinity: 5 Wounds kill, 5 Breaches destroy) [003:L350-353].
     lethal_harms: tuple[tuple[str, int], ...] = ()
     #: Stress display: "taken" (SRD fills up) or "remaining" (Infinity depletes), decision B32.
@@ -122,6 +125,7 @@ PROFILES: dict[str, Profile] = {
         tracks=(("vigour", "wound", "armor"), ("resolve", "metanoia", "courage"), ("firewall", "breach", "bts")),
         mental_harm="metanoia",
         defeat_at_harms=0,
+        untrained_complication_range=2,
         lethal_harms=(("wound", 5), ("breach", 5)),
         stress_display="remaining",
         ranged_base_difficulty=1,

@@ -34,7 +34,12 @@ REINFORCEMENT_COST = {"minor": 1, "notable": 2, "major": 2}
 
 def fighter_for(sheet: TwoD20Combatant, profile: Profile, zones: ZoneMap) -> Fighter:
     """A combatant's live record as it enters: no stress taken; its sheet's Harms, Fatigue, conditions, zone
-    and Fortune (a player character's: its own, else its starting Fortune, else the profile's)."""
+    and Fortune (a player character's: its own, else its starting Fortune, else the profile's).
+
+    Harms enough to defeat it (its ``harm_capacity``, else the profile's, RULES.md §3.10.2) make it enter
+    Defeated and Prone: a character carried out of a scene with them (``tracker carry``) has not healed them
+    [004:L1906], so it does not come back standing. It is not Dying: it lived through the scene's end.
+    """
     tracks = list(sheet.stress) if isinstance(sheet.stress, dict) else [profile.default_track]
     agent = Fighter(stress=dict.fromkeys(tracks, 0), harms=dict(sheet.harms), fatigue=sheet.fatigue)
     start = sheet.starting_fortune if sheet.starting_fortune is not None else profile.starting_meta
@@ -48,7 +53,16 @@ def fighter_for(sheet: TwoD20Combatant, profile: Profile, zones: ZoneMap) -> Fig
             agent.burning_rounds = 1
         if key == "persistent":
             agent.persistent.append(Persistent(x=int(value), track=tracks[0], ticks=1))
+    if defeated_by_harms(sheet, profile):
+        agent.defeated = True
+        agent.conditions["prone"] = True
     return agent
+
+
+def defeated_by_harms(sheet: TwoD20Combatant, profile: Profile) -> bool:
+    """Whether the Harms on `sheet` are as many as defeat it (RULES.md §3.10.2; none do when it has no count)."""
+    capacity = sheet.harm_capacity or profile.defeat_at_harms
+    return bool(capacity) and sum(sheet.harms.values()) >= capacity
 
 
 def scene_runs(eng: TwoD20Engine) -> bool:

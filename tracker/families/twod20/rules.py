@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tracker.engine.catalogue import Catalogue
 from tracker.families.rules import FamilyRules
-from tracker.families.twod20 import actions, carry
+from tracker.families.twod20 import actions, carry, order
 from tracker.families.twod20.catalogue import CONDITIONS, TIMING
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.values import Carried, JSONObject
@@ -48,6 +48,19 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
 
     SYSTEM = "2d20"
     CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
+
+    def prompt_options(self) -> list[str]:
+        """A waiting hand-over question offers the picks and keeps `pick`/`keep` would accept now: a keep or an
+        NPC's pick paid from a pool that changed while the question waited comes and goes with the pool."""
+        prompt = self.st.prompt
+        if prompt is not None and prompt.kind in ("pick", "round"):
+            return [name for name, _ in order.answers(self)]
+        return super().prompt_options()
+
+    def after_command(self) -> None:
+        """The saved hand-over question is brought up to date with the pools after every command, so the file
+        and a viewer reading it agree with what `prompt_options` offers (`tracker.families.twod20.order.refresh`)."""
+        order.refresh(self)
 
     def lasting(self, name: str) -> list[Carried]:
         """What `name` carries into the next fight: `tracker.families.twod20.carry`."""

@@ -92,16 +92,20 @@ def carry(path: str) -> CarryReport:
 
 
 def _put(sheet: AbstractTable, item: Carried) -> str:
-    """Set one field of a character's table in place; '' when it already says so (or need not say it)."""
-    here = sheet.get(item.key)
+    """Set one field of a character's table in place; '' when it already says so (or need not say it).
+
+    Field names ignore case (CONTRACT.md §2.1): a sheet's ``Wounds_Left`` is the field set, in its own spelling.
+    """
+    key = next((k for k in sheet if isinstance(k, str) and k.lower() == item.key), item.key)
+    here = sheet.get(key)
     current = here.unwrap() if isinstance(here, Item) else here
-    if item.key in sheet and current == item.value:
+    if key in sheet and current == item.value:
         return ""
-    if item.key not in sheet and item.value == item.unset:
+    if key not in sheet and item.value == item.unset:
         return ""
     value = _toml(item.value)
-    if item.key in sheet:
-        sheet[item.key] = value
+    if key in sheet:
+        sheet[key] = value
     else:
         keys = [key for key, _ in sheet.value.body if key is not None]
         if keys:
@@ -109,7 +113,7 @@ def _put(sheet: AbstractTable, item: Carried) -> str:
             sheet.value._insert_after(keys[-1], item.key, value)
         else:
             sheet[item.key] = value
-    return f"{item.key} = {tomlkit.item(value).as_string()}"
+    return f"{key} = {tomlkit.item(value).as_string()}"
 
 
 def _toml(value: Any) -> Any:

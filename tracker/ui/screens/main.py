@@ -49,6 +49,9 @@ from tracker.ui.widgets.prompt import PromptBar
 from tracker.ui.widgets.text_panel import TextPanel
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from tracker.engine.log import LogEntry
     from tracker.families.session import Session
     from tracker.present.map.graph import MapView
     from tracker.ui.host import Host
@@ -107,7 +110,7 @@ class TrackerScreen(Screen[None]):
         super().__init__(classes=" ".join(bands) or None)
         self.read_only = read_only
         #: (round, active) of the turn the selection last followed: a new one moves the selection.
-        self._turn: tuple[int, str | None] | None = None
+        self._turn: tuple[int, str | None, int] | None = None
         #: The last refusal shown while a question waited, with when: it is not stacked again.
         self._refusal: tuple[object, str, float] | None = None
 
@@ -282,11 +285,12 @@ class TrackerScreen(Screen[None]):
         When a turn starts the selection moves to the combatant who acts, so `a`, `d`, `r`, `i`, `m` and
         the Conditions tab speak of them (a GM who had moved the cursor to Brann must not prefill
         ``move Brann`` on the Cultist's turn); the GM may move it away again until the next turn starts.
-        The Turn panel goes back to its top then.
+        The Turn panel goes back to its top then. A turn is told by where it starts in the log
+        (`turn_mark`), so a combatant's second turn in a row (a Reactivate turn) is a new turn too.
         """
         st = self.rules.state
-        turn = (st.round, st.active)
-        follow = st.active is not None and turn != self._turn
+        turn = turn_mark(st.round, st.active, st.log, st.logged)
+        follow = st.active is not None and not same_turn(self._turn, turn, st.logged - len(st.log))
         self._turn = turn
         if follow:
             # Set without its watcher: the view built just below is already about the new selection.
@@ -585,3 +589,26 @@ class TrackerScreen(Screen[None]):
 
     def panels(self) -> list[Panel]:
         return list(self.query(Panel))
+
+
+def turn_mark(round_no: int, active: str | None, log: Sequence[LogEntry], logged: int) -> tuple[int, str | None, int]:
+    """Which turn the state is in: the round, who acts, and the number (counting every entry ever written) of
+    the log entry that opened the turn, the first of the last run of entries written while `active` acted.
+
+    Every turn start writes an entry under its actor, and nothing between two turns is written under one (the
+    end of a round, the Reactivate offer, a hand-over question have no actor), so the same combatant acting
+    again at once still starts a new run: a new mark.
+    """
+    start = len(log)
+    while start > 0 and log[start - 1].actor == active:
+        start -= 1
+    return (round_no, active, logged - len(log) + start)
+
+
+def same_turn(before: tuple[int, str | None, int] | None, now: tuple[int, str | None, int], oldest: int) -> bool:
+    """Whether `now` is the turn `before` was. A turn whose entries fill the whole kept log (`oldest` is the
+    number of its first kept entry) has lost its opening entry, and its mark moves as entries are dropped: the
+    same round and actor are then the same turn."""
+    if before is None:
+        return False
+    return before == now or (before[:2] == now[:2] and now[2] == oldest)

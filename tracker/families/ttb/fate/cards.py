@@ -151,9 +151,8 @@ def cheat_order(aggressor: str, aggressor_total: int, defender: str, defender_to
     """Fated vs Fated duel: who may cheat first (RULES.md §2.2.4, [000:L418]).
 
     Both flip; the lower total cheats first, the defender first on a tie (the aggressor wins ties, so
-    the defender is the one who needs the cheat). The engine resolves no Fated vs Fated duel itself
-    (Impose and Trick take the table's pass or fail): a table that flips both sides in the tracker
-    uses this order, and the tracker's cheat offer follows it.
+    the defender is the one who needs the cheat). The tracker's flip of a Fated vs Fated attack, Impose or
+    Trick (`tracker.families.ttb.fate.opposed`) offers the cheats in this order.
     """
     if aggressor_total < defender_total:
         return aggressor, defender

@@ -349,3 +349,81 @@ def opposed_odds(
     alone = cheating(aggressor_hand, None) if aggressor_hand is not None else None
     both = cheating(aggressor_hand, defender_hand) if aggressor_hand is not None or defender_hand is not None else None
     return OpposedOdds(straight, alone, both, reshuffles)
+
+
+# --- a damage flip: each severity, straight and with a cheat ---------------------------------------------
+
+#: The severities of a damage flip from least to most (RULES.md §2.8.1 step 4), and the lowest card of each.
+SEVERITY_FLOORS = (("weak", 1), ("moderate", 6), ("severe", 11))
+
+
+@dataclass(frozen=True)
+class DamageOdds:
+    """A damage flip's chances (RULES.md §2.8.1): no damage (the Black Joker), weak (1-5), moderate (6-10),
+    severe (11-13 and the Red Joker), and the Red Joker alone (Severe plus a Severe Critical); straight, and
+    if the Fated attacker cheats with its best card from the Control Hand (§2.2.4)."""
+
+    modifier: int
+    reshuffles: bool
+    #: "none", "weak", "moderate", "severe" → chance; they add up to 1.
+    straight: dict[str, Fraction]
+    red_joker: Fraction
+    #: None when no cheat is allowed; the reason is in `no_cheat`.
+    cheat: dict[str, Fraction] | None
+    no_cheat: str
+
+
+def _all_at_least(src: FlipSource, value: int) -> int:
+    """Flips with no Black Joker whose every card is at least `value`, the Red Joker counting 14: a damage
+    flip under ⊟ keeps the lowest card, and the Red Joker is no exception there (§2.8.1, decision A34)."""
+    if any(_black(c) or c.value < value for c in src.fixed):
+        return 0
+    return _c(sum(1 for c in src.pool if not _black(c) and c.value >= value), src.draw)
+
+
+def _severities(at_least: dict[str, Fraction], usable: Fraction) -> dict[str, Fraction]:
+    """Each severity's chance from the chances of at least each (and of a card that deals any damage)."""
+    moderate, severe = at_least["moderate"], at_least["severe"]
+    return {"none": 1 - usable, "weak": usable - moderate, "moderate": moderate - severe, "severe": severe}
+
+
+def damage_odds(
+    deck: Sequence[Card],
+    discards: Sequence[Card],
+    modifier: int = 0,
+    hand: Sequence[Card] | None = None,
+    twist: Sequence[Card] = (),
+    no_cheat: str = "",
+) -> DamageOdds:
+    """The chance of each severity for a damage flip with net `modifier` (1 card, plus one per ⊞ or ⊟).
+
+    With ⊞ the attacker keeps the best card, with ⊟ the lowest (§2.8.1 step 2); the Black Joker is forced.
+    A cheat (only without ⊟ and off any card but the Black Joker, §2.2.4) replaces the card with the hand's
+    best when that deals more; a Red Joker flipped is never bettered. `twist` is what a reshuffle during the
+    flip would draw the attacker from, as in `duel_odds`.
+    """
+    if not -MAX_MODIFIER <= modifier <= MAX_MODIFIER:
+        raise Refusal(f"a fate modifier is at most {MAX_MODIFIER} ⊞ or ⊟ after cancelling (§2.2.3)")
+    src = source(deck, discards, cards_for(modifier))
+
+    def count(value: int) -> Fraction:
+        found = _all_at_least(src, value) if modifier < 0 else _count_plus(src, value, None)
+        return Fraction(found, src.ways)
+
+    usable = count(1)
+    at_least = {name: count(floor) for name, floor in SEVERITY_FLOORS}
+    red = count(RED_JOKER_VALUE)
+    straight = _severities(at_least, usable)
+    reason = no_cheat or ("not a Fated" if hand is None else "no cheating under ⊟" if modifier < 0 else "")
+    if reason:
+        return DamageOdds(modifier, src.reshuffles, straight, red, None, reason)
+    assert hand is not None
+    best = max((c.value for c in hand if not c.is_black_joker and not c.is_red_joker), default=0)
+    drawn = [(c.value, 1) for c in twist] if src.reshuffles and twist else [(0, 1)]
+    cheated = {name: Fraction(0) for name, _ in SEVERITY_FLOORS}
+    for value, ways in drawn:
+        top = max(best, value)
+        for name, floor in SEVERITY_FLOORS:
+            # A hand card of this severity or more lifts every usable flip below it to it.
+            cheated[name] += Fraction(ways, len(drawn)) * (usable if top >= floor else at_least[name])
+    return DamageOdds(modifier, src.reshuffles, straight, red, _severities(cheated, usable), "")

@@ -7,6 +7,11 @@ first on a tie** (`cards.cheat_order`): the one behind plays (or declines) first
 knowing that card. The attack then resolves with the final totals; the Margins are counted on the
 difference (each full 5, §2.2.5).
 
+Impose and Trick between two Fated (§2.5 Impose, Trick [000:L250, L262]) are such duels too: the actor's
+Intimidate (Deceive) against the target's Centering (Scrutiny), both acting values read from ``skills``, the
+same order of cheating; the skill the target resists with rides in the data (``resist``), and a side with no
+acting value for its skill may not cheat (§2.2.4 [001:L19, L26]).
+
 The duel's progress rides in the prompt's data (``op_*`` keys), so an offer waits on disk like any
 prompt, and undo replays it from the history.
 """
@@ -28,11 +33,20 @@ Data = dict[str, str | int | bool | list[str]]
 Outcome = Callable[[TTBEngine, Prompt, bool, int, int | None], None]
 
 
-def offer_data(eng: TTBEngine, who: str, target: str, skill: str) -> Data:
-    """The prompt data that lets ``answer flip`` run a Fated vs Fated duel (empty when it does not apply)."""
+def offer_data(eng: TTBEngine, who: str, target: str, skill: str, resist: str | None = None) -> Data:
+    """The prompt data that lets ``answer flip`` run a Fated vs Fated duel (empty when it does not apply):
+    `skill` is the aggressor's, `resist` the defender's skill (None: its Defense, as against an attack)."""
     if not (eng.sheet(who).fated and eng.sheet(target).fated):
         return {}
-    return {MARK: True, "skill": skill}
+    return {MARK: True, "skill": skill, **({"resist": resist} if resist else {})}
+
+
+def defence(eng: TTBEngine, target: str, data: Data) -> tuple[int, str]:
+    """The defender's acting value in a duel and its name: the ``resist`` skill's, else Defense."""
+    resist = str(data.get("resist", ""))
+    if resist:
+        return eng.sheet(target).skills.get(resist, 0), resist.title()
+    return eng.sheet(target).defense, "Defense"
 
 
 def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
@@ -45,20 +59,27 @@ def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
         eng.fighter(who).assist = 0
         eng.fighter(who).assist_turns = 0
     attack, defend = deck.flip(eng, 1)[0], deck.flip(eng, 1)[0]
-    av, dv = sheet.skills.get(skill, 0) + bonus, eng.sheet(target).defense
+    av = sheet.skills.get(skill, 0) + bonus
+    dv, resisted = defence(eng, target, p.data)
     eng.log(
         f"{who} flips {attack.label()} + {skill.title() or 'AV'} {av} = {attack.value + av}; "
-        f"{target} flips {defend.label()} + Defense {dv} = {defend.value + dv}",
+        f"{target} flips {defend.label()} + {resisted} {dv} = {defend.value + dv}",
         kind="result",
     )
+    resist = str(p.data.get("resist", ""))
+    # A side with no acting value for its skill may not cheat (§2.2.4 [001:L19, L26]); Defense always has one.
+    barred = [
+        name
+        for name, ok in ((who, skill in sheet.skills), (target, not resist or resist in eng.sheet(target).skills))
+        if not ok
+    ]
     data: Data = {
         **p.data,
         "op_attack": attack.code,
         "op_defend": defend.code,
         "op_av": av,
         "op_dv": dv,
-        # An untrained attacker (no acting value for the skill) may not cheat (§2.2.4 [001:L19, L26]).
-        "op_offered": [] if skill in sheet.skills else [who],
+        "op_offered": barred,
     }
     _next_offer(eng, Prompt(kind=p.kind, question=p.question, options=p.options, who=who, data=data), outcome)
 
@@ -122,7 +143,8 @@ def _makes(data: Data, attacker: bool) -> Callable[[Card], str]:
         else:
             mine, theirs = card.value + dv, a_total
             hit, margins, _ = _result(attack, a_total, card, mine)
-        outcome = f"hit, {margins} Margin{'' if margins == 1 else 's'}" if hit else "miss"
+        won, lost = ("pass", "fail") if data.get("resist") else ("hit", "miss")
+        outcome = f"{won}, {margins} Margin{'' if margins == 1 else 's'}" if hit else lost
         return f"{mine} vs {theirs}: {outcome}"
 
     return makes

@@ -3,8 +3,9 @@
 The next flip from the cards actually left: at least each value 1-13 for a plain flip and with ⊞, ⊞⊞,
 ⊟, ⊟⊟, by suit for a plain flip, and the Jokers; then the duel the table is asked about (a pending
 duel prompt the tracker can flip, or ``--tn`` on the command line): straight, and if the Fated cheats
-with the Control Hand (RULES.md §2.2.4). Both read the same numbers, so the screen and the command line
-never disagree.
+with the Control Hand (RULES.md §2.2.4); and a damage flip's severities (§2.8.1): for a plain flip under
+the table, and for a pending damage flip with its modifier, straight and if the Fated attacker cheats.
+Both read the same numbers, so the screen and the command line never disagree.
 """
 
 from __future__ import annotations
@@ -20,10 +21,12 @@ from tracker.families.ttb.fate.cards import SUIT_SYMBOL, SUITS, Card, net_modifi
 from tracker.families.ttb.fate.odds import (
     MODIFIERS,
     VALUES,
+    DamageOdds,
     DuelOdds,
     FlipOdds,
     OpposedOdds,
     cards_of,
+    damage_odds,
     duel_odds,
     flip_odds,
     opposed_odds,
@@ -84,14 +87,15 @@ def pending_duel(eng: TTBEngine) -> tuple[str, int, int, str, str] | None:
 
 
 def pending_opposed(eng: TTBEngine) -> tuple[str, str, int, int, str] | None:
-    """A pending Fated vs Fated attack duel: (aggressor, defender, acting value, Defense, the skill)."""
+    """A pending Fated vs Fated duel: (aggressor, defender, acting value, the defender's (Defense, or the skill
+    it resists an Impose or a Trick with), the skill)."""
     p = eng.st.prompt
     if p is None or p.kind == "cheat" or opposed.MARK not in p.data or not p.who:
         return None
     who, target = p.who, str(p.data["target"])
     skill = str(p.data.get("skill", ""))
     av = eng.sheet(who).skills.get(skill, 0) + eng.fighter(who).assist
-    return who, target, av, eng.sheet(target).defense, skill
+    return who, target, av, opposed.defence(eng, target, p.data)[0], skill
 
 
 def _duel(eng: TTBEngine, who: str | None, tn: int, av: int, modifier: int, no_cheat: str) -> DuelOdds:
@@ -101,16 +105,27 @@ def _duel(eng: TTBEngine, who: str | None, tn: int, av: int, modifier: int, no_c
     return duel_odds(deck, discards, tn, av, modifier, hand, twist, no_cheat)
 
 
+def resisted(eng: TTBEngine) -> tuple[str, bool]:
+    """What the defender of the pending Fated vs Fated duel flips with (Defense, or the skill an Impose or a
+    Trick is resisted with) and whether it may cheat (not untrained in that skill, §2.2.4 [001:L19, L26])."""
+    p = eng.st.prompt
+    resist = str(p.data.get("resist", "")) if p is not None else ""
+    if not resist or p is None:
+        return "Defense", True
+    return resist.title(), resist in eng.sheet(str(p.data["target"])).skills
+
+
 def _opposed(eng: TTBEngine, who: str, target: str, av: int, dv: int, skill: str) -> OpposedOdds:
     deck, discards = _deck(eng)
     trained = skill in eng.sheet(who).skills  # an untrained aggressor may not cheat (§2.2.4 [001:L19, L26])
+    defender_trained = resisted(eng)[1]
     return opposed_odds(
         deck,
         discards,
         av,
         dv,
         _hand(eng, who) if trained else None,
-        _hand(eng, target),
+        _hand(eng, target) if defender_trained else None,
         _twist(eng, who),
         _twist(eng, target),
     )
@@ -134,9 +149,14 @@ def duel_line(who: str | None, label: str, odds: DuelOdds) -> str:
     return text
 
 
-def opposed_line(who: str, target: str, av: int, dv: int, skill: str, odds: OpposedOdds) -> str:
-    """``Sofia vs Ash: Melee 3 vs Defense 5 — 45 % straight, 60 % if both cheat``."""
-    text = f"{who} vs {target}: {skill.title() or 'AV'} {av} vs Defense {dv} — {percent(odds.straight, True)} straight"
+def opposed_line(
+    who: str, target: str, av: int, dv: int, skill: str, odds: OpposedOdds, against: str = "Defense"
+) -> str:
+    """``Sofia vs Ash: Melee 3 vs Defense 5 — 45 % straight, 60 % if both cheat`` (``vs Centering 2`` when an
+    Impose is resisted)."""
+    text = (
+        f"{who} vs {target}: {skill.title() or 'AV'} {av} vs {against} {dv} — {percent(odds.straight, True)} straight"
+    )
     if odds.aggressor_cheats is not None:
         text += f", {percent(odds.aggressor_cheats, True)} if {who} cheats"
     if odds.both_cheat is not None:
@@ -144,6 +164,66 @@ def opposed_line(who: str, target: str, av: int, dv: int, skill: str, odds: Oppo
     if odds.reshuffles:
         text += "; the flips reshuffle the deck"
     return text
+
+
+# --- a damage flip -------------------------------------------------------------------------------------
+
+#: How a damage line names each severity, in the order it lists them.
+SEVERITY_WORDS = (("none", "none"), ("weak", "weak"), ("moderate", "mod"), ("severe", "severe"))
+
+
+def pending_damage(eng: TTBEngine) -> tuple[str, str, int] | None:
+    """A pending damage flip the tracker can make: (the attacker, the target, the net modifier)."""
+    from tracker.families.ttb import attack
+
+    p = eng.st.prompt
+    if p is None or p.kind != attack.DAMAGE or not p.who:
+        return None
+    return p.who, str(p.data["target"]), int(str(p.data.get("modifier", 0)))
+
+
+def _damage(eng: TTBEngine, who: str | None, modifier: int) -> DamageOdds:
+    deck, discards = _deck(eng)
+    hand = _hand(eng, who) if who else None
+    twist = _twist(eng, who) if who else ()
+    return damage_odds(deck, discards, modifier, hand, twist)
+
+
+def _severity_text(chances: Mapping[str, Fraction]) -> str:
+    return " · ".join(f"{word} {percent(chances[key], True)}" for key, word in SEVERITY_WORDS)
+
+
+def damage_line(label: str, odds: DamageOdds) -> str:
+    """``Damage flip: none 2 % · weak 37 % · mod 37 % · severe 24 % (RJ 2 %)``, then if the attacker
+    cheats: ``; cheating: … ``."""
+    text = f"{label}: {_severity_text(odds.straight)} (RJ {percent(odds.red_joker, True)})"
+    if odds.cheat is not None:
+        text += f"; cheating: {_severity_text(odds.cheat)}"
+    elif odds.no_cheat and odds.no_cheat != "not a Fated":
+        text += f"; {odds.no_cheat}"
+    if odds.reshuffles:
+        text += "; the flip reshuffles the deck"
+    return text
+
+
+def damage_label(modifier: int, who: str | None = None, target: str | None = None) -> str:
+    """``Damage flip`` for a plain flip, ``Sofia's damage flip on Mara ⊟`` for a pending one."""
+    glyph = "" if modifier == 0 else f" {GLYPHS[modifier]}"
+    if who is None:
+        return f"Damage flip{glyph}"
+    return f"{who}'s damage flip on {target}{glyph}"
+
+
+def damage_json(who: str | None, odds: DamageOdds) -> JSONObject:
+    return {
+        "who": who,
+        "modifier": odds.modifier,
+        "straight": {k: _float(v) for k, v in odds.straight.items()},
+        "red_joker": _float(odds.red_joker),
+        "cheat": None if odds.cheat is None else {k: _float(v) for k, v in odds.cheat.items()},
+        "no_cheat": odds.no_cheat or None,
+        "reshuffles": odds.reshuffles,
+    }
 
 
 # --- the table of the next flip ----------------------------------------------------------------------
@@ -173,6 +253,7 @@ def table(eng: TTBEngine, table_flips: Mapping[int, FlipOdds], duels: list[str])
         head.line(line)
     notes = view.BlockWriter()
     notes.line("RJ, BJ: a Joker among the cards · ♥♠♣♦: one card of that suit (or the Red Joker)", "dim")
+    notes.line(damage_line(damage_label(0), _damage(eng, None, 0)))
     columns = (*(str(v) for v in VALUES), "RJ", "BJ")
     title = f"Next flip, % at least · {left}"
     return view.OddsView(title, "≥", columns, tuple(rows), notes.block(), True, head.block())
@@ -188,7 +269,12 @@ def panel(eng: TTBEngine) -> view.OddsView:
     fight = pending_opposed(eng)
     if fight is not None:
         who, target, av, dv, skill = fight
-        notes.append(opposed_line(who, target, av, dv, skill, _opposed(eng, who, target, av, dv, skill)))
+        odds = _opposed(eng, who, target, av, dv, skill)
+        notes.append(opposed_line(who, target, av, dv, skill, odds, resisted(eng)[0]))
+    hit = pending_damage(eng)
+    if hit is not None:
+        attacker, target, modifier = hit
+        notes.append(damage_line(damage_label(modifier, attacker, target), _damage(eng, attacker, modifier)))
     return table(eng, flips(eng), notes)
 
 
@@ -262,7 +348,7 @@ def report(eng: TTBEngine, options: OddsOptions) -> OddsReport:
         if fight is not None:
             a, d, av, dv, skill = fight
             o = _opposed(eng, a, d, av, dv, skill)
-            notes.append(opposed_line(a, d, av, dv, skill, o))
+            notes.append(opposed_line(a, d, av, dv, skill, o, resisted(eng)[0]))
             data["opposed"] = {
                 "aggressor": a,
                 "defender": d,
@@ -273,7 +359,14 @@ def report(eng: TTBEngine, options: OddsOptions) -> OddsReport:
                 "both_cheat": None if o.both_cheat is None else _float(o.both_cheat),
                 "reshuffles": o.reshuffles,
             }
+        hit = pending_damage(eng)
+        if hit is not None:
+            attacker, target, modifier = hit
+            odds_now = _damage(eng, attacker, modifier)
+            notes.append(damage_line(damage_label(modifier, attacker, target), odds_now))
+            data["damage_flip"] = {**damage_json(attacker, odds_now), "target": target}
     data["duel"] = duel
+    data["damage"] = [damage_json(None, _damage(eng, None, m)) for m in MODIFIERS]
     return OddsReport(table(eng, table_flips, notes), data)
 
 

@@ -53,12 +53,12 @@ def starting_fate_points(rank_value: int) -> int:
 MAX_ARMOR = 3
 
 
-def hand_problems(hand: list[str]) -> list[Located]:
-    """What is wrong with a starting Control Hand, each at its entry (RULES.md §2.2.2).
+def hand_problems(hand: list[str], pile: str = "a Control Hand") -> list[Located]:
+    """What is wrong with a starting Control Hand (or Twist discard pile), each at its entry (RULES.md §2.2.2).
 
     Every card must be a card; each card is in the hand once (a Twist Deck holds each card once); and no
     Joker: the Control Hand is drawn from the Twist Deck [000:L167], whose 13 cards are valued 1-13
-    [001:L25], so a Joker of the Fate Deck never reaches it.
+    [001:L25], so a Joker of the Fate Deck never reaches it, nor the Twist discards.
     """
     problems: list[Located] = []
     seen: set[str] = set()
@@ -69,9 +69,9 @@ def hand_problems(hand: list[str]) -> list[Located]:
             problems.append(((n,), str(exc)))
             continue
         if card.is_red_joker or card.is_black_joker:
-            problems.append(((n,), f"a Control Hand never holds a Joker ('{text}'): it is drawn from the Twist Deck"))
+            problems.append(((n,), f"{pile} never holds a Joker ('{text}'): it is drawn from the Twist Deck"))
         elif card.code in seen:
-            problems.append(((n,), f"'{text}' is in the hand twice"))
+            problems.append(((n,), f"'{text}' is in the {'hand' if pile == 'a Control Hand' else 'pile'} twice"))
         seen.add(card.code)
     return problems
 
@@ -166,6 +166,14 @@ class TwistSuits(Strict):
         return [f"{v}{by_slot[(v - 1) % 4][0].upper()}" for v in range(1, 14)]
 
 
+def _is_card(text: str) -> bool:
+    try:
+        parse_card(text)
+    except Refusal:
+        return False
+    return True
+
+
 def _rank_band(value: int | None, info: ValidationInfo) -> int | None:
     """A Rank Value must fall in its rank's band when the rank is named (decision A26)."""
     rank = info.data.get("rank")
@@ -180,6 +188,11 @@ def _rank_band(value: int | None, info: ValidationInfo) -> int | None:
 def _real_cards(value: list[str] | None) -> list[str] | None:
     """A bad card in the hand is a problem of the file at that entry, not a refusal at start."""
     raise_located(hand_problems(value or []))
+    return value
+
+
+def _real_discards(value: list[str] | None) -> list[str] | None:
+    raise_located(hand_problems(value or [], "the Twist discard pile"))
     return value
 
 
@@ -222,6 +235,9 @@ class TTBCombatant(CombatantEntry):
     twist_deck: TwistSuits | list[str] | None = None
     #: The Control Hand at the start; absent means "draw 3 at the start of Dramatic Time".
     hand: Annotated[list[str] | None, AfterValidator(_real_cards)] = None
+    #: The Twist discard pile at the start (RULES.md §2.1 ``twist_discard``): what ``tracker carry`` writes for
+    #: a Fated whose played and discarded Twist cards stay out of the Twist Deck until it runs out [001:L36].
+    twist_discard: Annotated[list[str] | None, AfterValidator(_real_discards)] = None
     #: Acting values the tracker adds when the GM answers a duel prompt with ``flip``.
     skills: dict[str, int] = field(default_factory=dict)
     weapons: list[Weapon] = field(default_factory=list)
@@ -279,6 +295,13 @@ class TTBCombatant(CombatantEntry):
                 problems.append(
                     (("fate_points",), "fate_points are for Fatemaster characters (Fated have a Control Hand)")
                 )
+            if self.twist_discard and self.hand:
+                held = {parse_card(c).code for c in self.hand if _is_card(c)}
+                for n, text in enumerate(self.twist_discard):
+                    if _is_card(text) and parse_card(text).code in held:
+                        problems.append((("twist_discard", n), f"'{text}' is in the hand: a card is in one pile"))
+        if self.kind == "fatemaster" and self.twist_discard is not None:
+            problems.append((("twist_discard",), "twist_discard is for Fated characters (they have a Twist Deck)"))
         raise_located(problems)
 
     @property

@@ -77,6 +77,10 @@ class Targets:
     why: str
     #: The pool the bought d20s are paid from: Momentum for a player character, the GM's pool for an NPC.
     pays: str = "Momentum"
+    #: The attack test's complication range: wider for an untrained skill under Infinity (19-20 [003:L34-36]).
+    complication_range: int = 1
+    #: The skill the test is untrained in ("" when trained, or when the profile widens nothing).
+    untrained: str = ""
 
 
 def targets(eng: TwoD20Engine, who: str) -> Targets:
@@ -86,6 +90,7 @@ def targets(eng: TwoD20Engine, who: str) -> Targets:
     band = weapon.range if weapon else "close"
     kind = "melee" if band == "reach" else "ranged"
     tn, made_of = attack_tn(eng, who, kind)
+    crange, untrained = complication_range(eng, who, kind)
     rows: list[Target] = []
     skipped: list[str] = []
     for other, fighter in eng.st.fighters.items():
@@ -99,11 +104,22 @@ def targets(eng: TwoD20Engine, who: str) -> Targets:
         except Refusal:
             skipped.append(other)
             continue
-        pools = ladder(tn, check.difficulty) if tn is not None else []
+        pools = ladder(tn, check.difficulty, complication_range=crange) if tn is not None else []
         rows.append(Target(other, check.range, check.difficulty, pools))
     why = "not within Reach" if kind == "melee" else "no way there"
     pays = "Momentum" if eng.sheet(who).pc else eng.pool_name
-    return Targets(who, weapon, tn, made_of, rows, skipped, why, pays)
+    return Targets(who, weapon, tn, made_of, rows, skipped, why, pays, crange, untrained)
+
+
+def complication_range(eng: TwoD20Engine, who: str, kind: str) -> tuple[int, str]:
+    """The complication range of `who`'s attack test of `kind`, and the skill it is untrained in: under
+    Infinity an untrained skill (rating 0) makes 19-20 Complications [003:L34-36] (RULES.md §3.2); else 1."""
+    test = {"melee": eng.profile.melee_test, "mental": eng.profile.mental_test}.get(kind, eng.profile.ranged_test)
+    skill = test.partition("+")[2]
+    wider = eng.profile.untrained_complication_range
+    if wider > 1 and eng.sheet(who).skill(skill) == 0:
+        return wider, skill.replace("_", " ").title()
+    return 1, ""
 
 
 def panel(eng: TwoD20Engine, who: str | None) -> view.OddsView | None:
@@ -139,6 +155,9 @@ def targets_view(t: Targets) -> view.OddsView:
             "Mom: expected Momentum with 2d20",
             "dim",
         )
+    if t.untrained:
+        chance = f" ({percent(t.rows[0].pools[0].complication, True)} with 2d20)" if t.rows else ""
+        out.line(f"Untrained in {t.untrained}: complications on {complication_floor(t.complication_range)}-20{chance}")
     if t.skipped:
         out.line(f"{t.why.capitalize()}: {', '.join(t.skipped)}", "dim")
     if t.weapon and t.weapon.damage:
@@ -161,6 +180,8 @@ def targets_json(t: Targets) -> JSONObject:
     ]
     out: JSONObject = {"who": t.who, "tn": t.tn, "weapon": t.weapon.name if t.weapon else None, "targets": rows}
     out["pays"] = t.pays.casefold()
+    out["complication_range"] = t.complication_range
+    out["untrained"] = t.untrained or None
     out["skipped"] = list(t.skipped)
     if t.weapon and t.weapon.damage:
         out["damage"] = challenge_json(challenge_odds(t.weapon.damage))
