@@ -290,7 +290,7 @@ def distance(eng: TTBEngine, who: str, key: str) -> str:
     """How far a Walk or Run goes, as the log says it (RULES.md §2.5 Walk, Run; §2.7 Useless Limb).
 
     Walk moves up to the character's Walk, Run up to 2×Walk + Athletics ranks; a useless leg takes 2
-    from Walk (minimum 1). Decision (issue 9): yards are given only from a ``walk`` the file states. A
+    from Walk (minimum 1). Decision: yards are given only from a ``walk`` the file states. A
     sheet without ``walk`` has no Walk the tracker knows, and a made-up default must not read as the
     character's stat, so the log then names the rule instead: "up to its Walk".
     """

@@ -54,7 +54,7 @@ def tied_groups(eng: TTBEngine) -> list[list[str]]:
     """Groups of combatants in the round the rules cannot separate (same total, kind and Speed), each in
     the file's order, the groups in acting order.
 
-    The GM screen asks after every command, for hundreds of combatants (issue 12): one pass gathers each
+    The GM screen asks after every command, for hundreds of combatants: one pass gathers each
     key's combatants (what `_key` and `in_round` say, written out), and only the distinct keys are sorted."""
     fighters, left = eng.st.fighters, set(eng.st.left)
     groups: dict[tuple[int, int, int], list[str]] = {}
