@@ -15,7 +15,7 @@ from tracker.engine.language.commands import count, is_number
 from tracker.families.ttb import attack, conditions, damage, effects
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import cheat, deck, opposed
-from tracker.families.ttb.fate.cards import Card, parse_card, severity_of
+from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card, severity_of
 from tracker.families.ttb.records.state import Prompt
 
 
@@ -94,12 +94,24 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     # An untrained duel (no acting value for the skill on the sheet) cannot be cheated (§2.2.4 [001:L19, L26]).
     trained = sheet is not None and skill in sheet.skills
 
+    before = card.value + av + bonus - tn
+    # An attack's cheat may also lift the damage flip's band with the same Margins (§2.2.4, §2.8.1).
+    banded = p.kind == "attack"
+
     def helps(c: Card) -> bool:
         passed, margins = _score(c, av + bonus, tn)
-        return passed and (not result[0] or margins > result[1])
+        if not passed:
+            return False
+        if not result[0] or margins > result[1]:
+            return True
+        return banded and band_lifted(before, c.value + av + bonus - tn)
 
     def makes(c: Card) -> str:
-        return cheat.margins_text(c.value + av + bonus, tn)
+        text = cheat.margins_text(c.value + av + bonus, tn)
+        after = c.value + av + bonus - tn
+        if banded and result[0] and _score(c, av + bonus, tn) == result and band_lifted(before, after):
+            text += f", damage {band_text(after)} rather than {band_text(before)}"
+        return text
 
     if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, makes, cheat_av=av + bonus, **p.data):
         return

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import cheat, deck
-from tracker.families.ttb.fate.cards import Card, cheat_order, parse_card
+from tracker.families.ttb.fate.cards import Card, accuracy_modifier, band_lifted, band_text, cheat_order, parse_card
 from tracker.families.ttb.records.state import Prompt
 
 #: The prompt data key that marks an attack duel the tracker can flip for both Fated.
@@ -94,18 +94,19 @@ def _result(attack: Card, a_total: int, defend: Card, d_total: int) -> tuple[boo
 
 
 def _helps(data: Data, attacker: bool) -> Callable[[Card], bool]:
-    """Whether a hand card would do better for one side: more Margins or a hit for the aggressor, fewer
-    Margins or a miss for the defender (the offer comes only when some card could help, §2.2.4)."""
+    """Whether a hand card would do better for one side: a hit, more Margins or a better damage-flip band
+    for the aggressor; a miss, fewer Margins or a worse band for the defender (a band counts even when the
+    Margins stay the same, §2.8.1; the offer comes only when some card could help, §2.2.4)."""
     attack, a_total, defend, d_total = _totals(data)
-    passed, margins, _ = _result(attack, a_total, defend, d_total)
+    passed, margins, diff = _result(attack, a_total, defend, d_total)
     av, dv = int(str(data["op_av"])), int(str(data["op_dv"]))
 
     def helps(card: Card) -> bool:
         if attacker:
-            hit, more, _ = _result(card, card.value + av, defend, d_total)
-            return hit and (not passed or more > margins)
-        hit, fewer, _ = _result(attack, a_total, card, card.value + dv)
-        return passed and (not hit or fewer < margins)
+            hit, more, after = _result(card, card.value + av, defend, d_total)
+            return hit and (not passed or more > margins or band_lifted(diff, after))
+        hit, fewer, after = _result(attack, a_total, card, card.value + dv)
+        return passed and (not hit or fewer < margins or band_lifted(after, diff))
 
     return helps
 
@@ -113,16 +114,19 @@ def _helps(data: Data, attacker: bool) -> Callable[[Card], bool]:
 def _makes(data: Data, attacker: bool) -> Callable[[Card], str]:
     """What a hand card would make of the duel, as the cheat offer shows it ("13 vs 11: hit, 0 Margins")."""
     attack, a_total, defend, d_total = _totals(data)
+    passed, was, diff = _result(attack, a_total, defend, d_total)
     av, dv = int(str(data["op_av"])), int(str(data["op_dv"]))
 
     def makes(card: Card) -> str:
         if attacker:
             mine, theirs = card.value + av, d_total
-            hit, margins, _ = _result(card, mine, defend, d_total)
+            hit, margins, after = _result(card, mine, defend, d_total)
         else:
             mine, theirs = card.value + dv, a_total
-            hit, margins, _ = _result(attack, a_total, card, mine)
+            hit, margins, after = _result(attack, a_total, card, mine)
         outcome = f"hit, {margins} Margin{'' if margins == 1 else 's'}" if hit else "miss"
+        if hit and passed and margins == was and accuracy_modifier(after) != accuracy_modifier(diff):
+            outcome += f", damage {band_text(after)} rather than {band_text(diff)}"
         return f"{mine} vs {theirs}: {outcome}"
 
     return makes
