@@ -136,6 +136,11 @@ def _defence_flip(eng: TTBEngine, p: Prompt) -> None:
     (attacker's acting value + Rank Value, RULES.md §2.2.5) and may cheat a flip that fails (§2.2.4)."""
     defender, tn = str(p.data[effects.DEFENDER]), int(str(p.data["tn"]))
     dv = eng.sheet(defender).defense
+    if damage.resists_blind(eng, defender):
+        # An Unconscious Fated counts as flipping the Black Joker: no card leaves the deck, no cheat (§2.7).
+        eng.log(f"{defender} is Unconscious: its Defense flip counts as the Black Joker", kind="result")
+        _defended(eng, p, parse_card("BJ"), dv)
+        return
     card = deck.flip(eng, 1)[0]
     held, _ = _score(card, dv, tn)
     eng.log(
@@ -160,7 +165,7 @@ def _defended(eng: TTBEngine, p: Prompt, card: Card, dv: int) -> None:
     """The Defense flip is final: the attack hits when it failed, by how far it fell short (§2.8.1 step 1)."""
     tn = int(str(p.data["tn"]))
     held, _ = _score(card, dv, tn)
-    short = tn - card.value - dv
+    short = max(tn - card.value - dv, 0)  # a Black Joker fails even a Defense at or above the TN: a tie's hit
     OUTCOMES[p.kind](eng, p, not held, 0 if held else short // 5, None if held else short)
 
 

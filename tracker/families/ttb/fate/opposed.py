@@ -17,7 +17,15 @@ from collections.abc import Callable
 
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import cheat, deck
-from tracker.families.ttb.fate.cards import Card, accuracy_modifier, band_lifted, band_text, cheat_order, parse_card
+from tracker.families.ttb.fate.cards import (
+    BLACK_JOKER,
+    Card,
+    accuracy_modifier,
+    band_lifted,
+    band_text,
+    cheat_order,
+    parse_card,
+)
 from tracker.families.ttb.records.state import Prompt
 
 #: The prompt data key that marks an attack duel the tracker can flip for both Fated.
@@ -44,11 +52,16 @@ def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
     if bonus:
         eng.fighter(who).assist = 0
         eng.fighter(who).assist_turns = 0
-    attack, defend = deck.flip(eng, 1)[0], deck.flip(eng, 1)[0]
+    # An Unconscious defender counts as flipping the Black Joker (RULES.md §2.7 [000:L350]): no card leaves
+    # the deck for it, and it cannot cheat (§2.2.4).
+    blind = eng.sheet(target).fated and eng.fighter(target).unconscious
+    attack = deck.flip(eng, 1)[0]
+    defend = parse_card(BLACK_JOKER) if blind else deck.flip(eng, 1)[0]
     av, dv = sheet.skills.get(skill, 0) + bonus, eng.sheet(target).defense
+    flips = "is Unconscious: its Defense counts as the" if blind else "flips"
     eng.log(
         f"{who} flips {attack.label()} + {skill.title() or 'AV'} {av} = {attack.value + av}; "
-        f"{target} flips {defend.label()} + Defense {dv} = {defend.value + dv}",
+        f"{target} {flips} {defend.label()} + Defense {dv} = {defend.value + dv}",
         kind="result",
     )
     data: Data = {
@@ -58,7 +71,7 @@ def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
         "op_av": av,
         "op_dv": dv,
         # An untrained attacker (no acting value for the skill) may not cheat (§2.2.4 [001:L19, L26]).
-        "op_offered": [] if skill in sheet.skills else [who],
+        "op_offered": ([] if skill in sheet.skills else [who]) + ([target] if blind else []),
     }
     _next_offer(eng, Prompt(kind=p.kind, question=p.question, options=p.options, who=who, data=data), outcome)
 
