@@ -211,6 +211,7 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
         "end the scene: stress clears, the untreated Dying die",
         D20,
         needs_more=False,
+        while_prompted=True,
         title="End the scene",
     ),
 )
