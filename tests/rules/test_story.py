@@ -208,3 +208,18 @@ def test_the_attack_flow_tells_who_hit() -> None:
     story = told(run(session_from(sheet), *lines))
     assert [(h.target, h.by) for h in story.rounds[0].hits] == [("Guild Thug", "Sofia Ramos")]
     assert ("Sofia Ramos", "attack") in [a for t in story.rounds[0].turns for a in t.actions]
+
+
+def test_the_end_of_a_2d20_scene_is_no_healing() -> None:
+    """RULES.md §3.10.4 [004:L1906]: the end of the scene clears all stress; that reset is not healing, so the
+    story's Healed total stays at what `heal` healed (Brann was told "healed 7" for the reset)."""
+    session = run(skirmish(), "next", "pick Brann", "heal Brann 1", "end")
+    story = told(session)
+    brann = next(f for f in story.fighters if f.name == "Brann Okafor")
+    ada = next(f for f in story.fighters if f.name == "Ada Vance")
+    assert ada.taken == 2 and ada.healed == 0  # her 2 stress went at the end of the scene: not healed
+    assert brann.healed == 0  # heal on an unhurt Brann heals nothing
+    hurt = run(skirmish(), "next", "pick Brann", "damage Brann 5", "heal Brann 2", "end")
+    brann = next(f for f in told(hurt).fighters if f.name == "Brann Okafor")
+    assert brann.healed == 2  # the heal counts; the reset of the rest does not
+    assert all(h.who != "Ada Vance" for r in told(hurt).rounds for h in r.heals)
