@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run, session_from
+from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.present.story.events import Story
@@ -223,3 +226,15 @@ def test_the_end_of_a_2d20_scene_is_no_healing() -> None:
     brann = next(f for f in told(hurt).fighters if f.name == "Brann Okafor")
     assert brann.healed == 2  # the heal counts; the reset of the rest does not
     assert all(h.who != "Ada Vance" for r in told(hurt).rounds for h in r.heals)
+
+
+def test_ttb_plain_damage_by_the_actor_is_told_as_theirs() -> None:
+    """The `d` key's ``by=ACTOR`` on plain TTB damage (RULES.md §2.8: Wounds before armor) names the attacker
+    for the story (not "unattributed"); it changes no number, a name that is no one is refused, and
+    margin=, mod= and card= still need a damage profile."""
+    session = run(session_from(DUEL), "initiative Sofia 13", "start", "damage Thug 3 by=Sofia")
+    [one] = told(session).rounds
+    assert [(h.target, h.by, h.damage) for h in one.hits] == [("Guild Thug", "Sofia Ramos", 3)]
+    for line in ("damage Thug 3 by=zzz", "damage Thug 3 margin=2 by=Sofia"):
+        with pytest.raises(Refusal):
+            session.execute(line)

@@ -38,6 +38,7 @@ TTB_VERBS: tuple[VerbSpec, ...] = (
         help="damage before armor, or a damage flip on a W/M/S profile (by= the attacker, who may cheat)",
         family=TTB,
         options=("margin", "mod", "card", "by"),
+        actor_option="by",
         flags=("no-armor", "noarmor", "weak", "moderate", "severe"),
     ),
     HEAL._replace(
@@ -100,6 +101,7 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
         help="an attack's rolled damage; resistance, stress, Harm and the effects follow",
         family=D20,
         options=("icons", "track", "cover", "soak", "from", *EFFECT_OPTIONS),
+        actor_option="from",
         flags=(*EFFECT_FLAGS, "mental", "yield", "ignore-soak", "no-armor"),
     ),
     HEAL._replace(
