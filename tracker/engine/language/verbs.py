@@ -32,7 +32,7 @@ EFFECT_FLAGS = (
 TTB_VERBS: tuple[VerbSpec, ...] = (
     DAMAGE._replace(
         usage=(
-            "damage NAME N [no-armor] [weak|moderate|severe]  or  "
+            "damage NAME N [no-armor] [weak|moderate|severe] [by=NAME]  or  "
             "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME]"
         ),
         help="damage before armor, or a damage flip on a W/M/S profile (by= the attacker, who may cheat)",
