@@ -438,7 +438,7 @@ wounds = 6
 
 
 def test_a_tie_answered_last_round_offers_as_last_round_first() -> None:
-    """RULES.md §2.3.3: identical minions tie every round and the players decide anew each round; when the
+    """RULES.md §2.3.3 [000:L38]: identical minions tie every round and the players decide anew each round; when the
     same tie was answered last round, the one who went first then is option 1, "as last round"."""
     s = run(session_from(MINIONS), "start")
     p = pending(ttb_state(s))
@@ -459,7 +459,7 @@ def test_a_tie_answered_last_round_offers_as_last_round_first() -> None:
 
 
 def test_as_last_round_after_one_of_the_tied_left_and_never_in_round_one() -> None:
-    """RULES.md §2.3.3: after one of three tied minions leaves, the two left are offered in last round's order
+    """RULES.md §2.3.3 [000:L38]: after one of three tied minions leaves, the two left are offered in last round's order
     ("as last round" first); a first round has no last round, so nothing is offered so."""
     s = run(session_from(MINIONS), "start", "answer Ghoul 2", "answer Ghoul 3")
     run(s, "leave 'Ghoul 2'")

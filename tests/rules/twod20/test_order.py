@@ -175,7 +175,7 @@ def test_s3_4_keep_for_a_pc_costs_2_momentum() -> None:
 
 
 def test_s3_4_keep_for_a_pc_adds_2_threat_when_momentum_is_short() -> None:
-    """RULES.md §3.4 rule 3, §3.3: PCs may pay any Momentum cost with Threat; with 1 Momentum, +2 Threat,
+    """RULES.md §3.4 rule 3, §3.3 [004:L1396-1402]: PCs may pay any Momentum cost with Threat; with 1 Momentum, +2 Threat,
     once the table says yes to the question (paying the GM is the players' choice, not the tracker's)."""
     s = run(duel(momentum=1, threat=4), "start", "pick Kit", "next", "keep Ada")
     p = d20_state(s).prompt
@@ -188,7 +188,7 @@ def test_s3_4_keep_for_a_pc_adds_2_threat_when_momentum_is_short() -> None:
 
 
 def test_s3_4_a_keep_short_of_momentum_answered_no_asks_the_hand_over_again() -> None:
-    """RULES.md §3.4 rule 3, §3.3: `no` pays nothing and the hand-over question stands as it was."""
+    """RULES.md §3.4 rule 3, §3.3 [004:L1396-1402]: `no` pays nothing and the hand-over question stands as it was."""
     s = run(duel(momentum=1, threat=4), "start", "pick Kit", "next")
     before = d20_state(s).prompt
     run(s, "keep Ada", "answer no")
@@ -766,7 +766,8 @@ def test_s3_4_defeated_npcs_act_is_a_table_setting() -> None:
 
 
 def test_s3_13_end_is_accepted_while_the_hand_over_waits() -> None:
-    """RULES.md §3.13 scene_end: the table may end the scene between two turns, with the hand-over asked."""
+    """RULES.md §3.13 scene_end [004:L1906]: the table may end the scene between two turns, with the hand-over
+    asked."""
     s = run(duel(), "start", "pick Kit", "next")
     assert pending(d20_state(s)).kind == "pick"
     run(s, "end")
@@ -777,7 +778,7 @@ def test_s3_13_end_is_accepted_while_the_hand_over_waits() -> None:
 
 
 def test_s3_13_end_is_accepted_while_the_keep_question_waits_but_not_mid_attack() -> None:
-    """RULES.md §3.13: the keep-with-Threat question is part of the hand-over, so `end` closes the scene;
+    """RULES.md §3.13 [004:L1906]: the keep-with-Threat question is part of the hand-over, so `end` closes the scene;
     an attack's question is not, so `end` waits for its answer."""
     s = run(duel(momentum=1), "start", "pick Kit", "next", "keep Ada")
     assert pending(d20_state(s)).kind == "keep_threat"
