@@ -175,8 +175,8 @@ def test_s3_4_keep_for_a_pc_costs_2_momentum() -> None:
 
 
 def test_s3_4_keep_for_a_pc_adds_2_threat_when_momentum_is_short() -> None:
-    """RULES.md §3.4 rule 3, §3.3 [004:L1396-1402]: PCs may pay any Momentum cost with Threat; with 1 Momentum, +2 Threat,
-    once the table says yes to the question (paying the GM is the players' choice, not the tracker's)."""
+    """RULES.md §3.4 rule 3, §3.3 [004:L1396-1402]: PCs may pay any Momentum cost with Threat; with 1
+    Momentum, +2 Threat, once the table says yes to the question (paying the GM is the players' choice)."""
     s = run(duel(momentum=1, threat=4), "start", "pick Kit", "next", "keep Ada")
     p = d20_state(s).prompt
     assert p is not None and p.kind == "keep_threat" and p.options == ["yes", "no"]
