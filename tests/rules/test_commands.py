@@ -11,7 +11,7 @@ import re
 import pytest
 
 from tracker.engine.errors import Refusal
-from tracker.engine.language.commands import VerbTable
+from tracker.engine.language.commands import VerbTable, prefilled
 from tracker.engine.language.verbs import table_for
 
 TTB = table_for("ttb")
@@ -133,3 +133,17 @@ def test_ttb_numbers_in_arguments_are_ascii_and_bounded() -> None:
     for card in ("²", "9" * 5000, "099R"):
         with pytest.raises(Refusal, match="is not a card"):
             parse_card(card)
+
+
+def test_a_key_prefill_names_the_actor_in_the_verbs_actor_option() -> None:
+    """The `d` key's line: ``damage TARGET by=ACTOR`` (TTB) or ``from=ACTOR`` (2d20) when someone acts and
+    it is not the target; other verbs, no actor, or the actor as target: the target alone."""
+    ttb, d20 = table_for("ttb"), table_for("2d20")
+    assert (
+        prefilled(ttb.get("damage"), "damage", "Guild Thug", "Sofia Ramos") == "damage 'Guild Thug' by='Sofia Ramos' "
+    )
+    assert prefilled(d20.get("damage"), "damage", "Cultist", "Ada") == "damage Cultist from=Ada "
+    assert prefilled(ttb.get("damage"), "damage", "Sofia", "Sofia") == "damage Sofia "
+    assert prefilled(ttb.get("damage"), "damage", "Thug", None) == "damage Thug "
+    assert prefilled(ttb.get("heal"), "heal", "Thug", "Sofia") == "heal Thug "
+    assert prefilled(ttb.get("damage"), "damage", None, None) == "damage "

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import run, session_from
+from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.present.story.events import Story
@@ -208,3 +211,30 @@ def test_the_attack_flow_tells_who_hit() -> None:
     story = told(run(session_from(sheet), *lines))
     assert [(h.target, h.by) for h in story.rounds[0].hits] == [("Guild Thug", "Sofia Ramos")]
     assert ("Sofia Ramos", "attack") in [a for t in story.rounds[0].turns for a in t.actions]
+
+
+def test_the_end_of_a_2d20_scene_is_no_healing() -> None:
+    """RULES.md §3.10.4 [004:L1906]: the end of the scene clears all stress; that reset is not healing, so the
+    story's Healed total stays at what `heal` healed (Brann was told "healed 7" for the reset)."""
+    session = run(skirmish(), "next", "pick Brann", "heal Brann 1", "end")
+    story = told(session)
+    brann = next(f for f in story.fighters if f.name == "Brann Okafor")
+    ada = next(f for f in story.fighters if f.name == "Ada Vance")
+    assert ada.taken == 2 and ada.healed == 0  # her 2 stress went at the end of the scene: not healed
+    assert brann.healed == 0  # heal on an unhurt Brann heals nothing
+    hurt = run(skirmish(), "next", "pick Brann", "damage Brann 5", "heal Brann 2", "end")
+    brann = next(f for f in told(hurt).fighters if f.name == "Brann Okafor")
+    assert brann.healed == 2  # the heal counts; the reset of the rest does not
+    assert all(h.who != "Ada Vance" for r in told(hurt).rounds for h in r.heals)
+
+
+def test_ttb_plain_damage_by_the_actor_is_told_as_theirs() -> None:
+    """The `d` key's ``by=ACTOR`` on plain TTB damage (RULES.md §2.8: Wounds before armor) names the attacker
+    for the story (not "unattributed"); it changes no number, a name that is no one is refused, and
+    margin=, mod= and card= still need a damage profile."""
+    session = run(session_from(DUEL), "initiative Sofia 13", "start", "damage Thug 3 by=Sofia")
+    [one] = told(session).rounds
+    assert [(h.target, h.by, h.damage) for h in one.hits] == [("Guild Thug", "Sofia Ramos", 3)]
+    for line in ("damage Thug 3 by=zzz", "damage Thug 3 margin=2 by=Sofia"):
+        with pytest.raises(Refusal):
+            session.execute(line)

@@ -307,3 +307,30 @@ def test_a_refusal_with_brackets_is_shown_as_text_not_markup(tmp_path: Path) -> 
                 Content(note.message)  # what the toast renders for plain text
 
     asyncio.run(drive())
+
+
+def test_d_names_the_acting_combatant_as_the_attacker(tmp_path: Path) -> None:
+    """`d` on someone else than the actor opens ``damage TARGET from=ACTOR`` (2d20; TTB ``by=``), so the damage
+    the GM finishes is the actor's in the story, not unattributed; on the actor itself, no attacker."""
+    app = make_app(tmp_path, "skirmish_srd.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = main_screen(app)
+            table = screen.query_one("#order-table", OrderTable)
+            await pilot.press("n", "1")  # start, Ada Vance first
+            await pilot.pause()
+            await pilot.press("d")
+            assert command_line(app).value == "damage 'Ada Vance' "
+            await pilot.press("escape")
+            table.focus()
+            while table.selected() != "Cultist":
+                await pilot.press("down")
+            await pilot.press("d")
+            assert command_line(app).value == "damage Cultist from='Ada Vance' "
+            await type_text(pilot, "2")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.session.history.commands[-1] == "damage Cultist from='Ada Vance' 2"
+
+    asyncio.run(drive())

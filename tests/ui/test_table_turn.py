@@ -188,7 +188,7 @@ def test_a_round_line_too_long_for_the_border_gets_a_line_of_its_own(tmp_path: P
 
     async def drive() -> None:
         async with app.run_test(size=size) as pilot:
-            for line in ("start", "pick Ada", "next", "keep Brann"):
+            for line in ("start", "pick Ada", "next", "keep Brann threat"):
                 assert app.submit(line) is None
             await pilot.pause()
             line = app.session.presenter.order().round_line

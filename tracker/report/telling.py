@@ -164,7 +164,7 @@ class Teller:
                     who = self._declared[0]
                     by = who if who in now and _text(now[who], "side") != _text(entry, "side") else None
                 self._beats.hits.append(Hit(step, placed[0], placed[1], name, by, hurt.damage, hurt.harms, hurt.change))
-            if hurt.healed:
+            if hurt.healed and cmd.verb not in self.terms.resets:
                 self._beats.heals.append(Heal(step, placed[0], placed[1], name, hurt.healed, hurt.change))
             self._conditions(step, name, old, entry, entries, round_no, cmd)
             if _text(old, "status") != _text(entry, "status"):

@@ -8,6 +8,7 @@ from tests.conftest import pending, reloaded, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
 from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
+from tracker.families.presenter import option_labels
 from tracker.families.session import Session
 from tracker.families.ttb.fate.cards import cheat_order, full_deck
 
@@ -297,3 +298,67 @@ def test_impose_on_a_fatemaster_still_takes_the_tables_answer() -> None:
     assert pending(ttb_state(s)).options == ["pass", "fail"]
     run(s, "answer pass 1")
     assert [e.magnitude for e in ttb_state(s).effects] == [2]
+
+
+# --- A cheat that lifts the damage flip's band (RULES §2.2.4, §2.8.1 [000:L65, L95-97; 001:L74-75]) ----------
+
+
+def thug_fight(hand: list[str]) -> Session:
+    """Sofia (Fated, Melee 3) strikes the Thug (Defense 4 + Rank Value 5: TN 9) with `hand` as her Control Hand."""
+    sofia = combatant(
+        "Sofia", kind="fated", initiative=20, wounds=8, skills={"melee": 3}, weapons=[SABRE], hand=hand, melee_range=1
+    )
+    thug = combatant("Thug", rank_value=5, defense=4, wounds=9)
+    s = run(session_from(sofia + thug), "initiative Sofia 9", "start", "engage Sofia Thug")
+    return run(s, "spend Sofia strike Thug")
+
+
+def test_a_cheat_that_lifts_the_damage_band_with_the_same_margins_is_offered() -> None:
+    """§2.2.4 and §2.8.1 [000:L65, L95-97; 001:L74-75]: a tie (⊟⊟) and a 1-point hit (⊟) both have 0 Margins,
+    yet the card that makes the tie a 1-point hit lifts the damage flip a band, so it helps and is offered."""
+    s = thug_fight(["7R", "6M"])
+    top(s, "6R", "12T")  # 6 + 3 = 9 vs TN 9: a tie, 0 Margins, damage ⊟⊟
+    run(s, "answer flip")
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.options == ["7R", "no"]  # 7 + 3 = 10: still 0 Margins, but ⊟ (6M: a tie again)
+    assert option_labels(p)[0] == "7♥ → 10 vs TN 9: pass, damage ⊟ rather than ⊟⊟"
+    run(s, "answer 7R")
+    assert any("damage flip vs Thug with ⊟:" in e.text for e in ttb_state(s).log)
+
+
+def test_a_card_from_a_five_point_hit_to_six_lifts_the_band_with_one_margin_each() -> None:
+    """§2.8.1 [000:L95-97]: a 5-point hit (1 Margin, ⊟) and a 6-point hit (1 Margin, no modifier): the cheat helps."""
+    s = thug_fight(["12R"])
+    top(s, "11R", "12T")  # 11 + 3 = 14 vs TN 9: 5 points, 1 Margin, ⊟
+    run(s, "answer flip")
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.options == ["12R", "no"]  # 12 + 3 = 15: 6 points, 1 Margin, no modifier
+
+
+def test_the_same_band_and_margins_is_no_help() -> None:
+    """§2.2.4: a card that changes neither the Margins nor the damage band does not help (no offer)."""
+    s = thug_fight(["8R"])
+    top(s, "7R", "12T")  # 7 + 3 = 10: 1 point, ⊟; 8 + 3 = 11: 2 points, still ⊟ and 0 Margins
+    run(s, "answer flip")
+    assert ttb_state(s).prompt is None or pending(ttb_state(s)).kind != "cheat"
+    assert ttb_state(s).fighters["Sofia"].hand == ["8R"]
+
+
+def test_fated_vs_fated_the_defender_cheats_to_drop_the_band_with_the_same_margins() -> None:
+    """§2.2.4 [000:L418] and §2.8.1 [000:L95-97]: the defender's card that turns the aggressor's 1-point hit (⊟)
+    into a tie (⊟⊟) leaves 0 Margins but lowers the damage band, so the defender is offered it."""
+    s = rivals([], ["8M"])
+    top(s, "9R", "7M")  # Sofia 9 + 3 = 12 vs Mara 7 + 4 = 11: 1 point, ⊟
+    run(s, "answer flip")
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.who == "Mara" and p.options == ["8M", "no"]  # 8 + 4 = 12: a tie, ⊟⊟
+    assert option_labels(p)[0] == "8♦ → 12 vs 12: hit, 0 Margins, damage ⊟⊟ rather than ⊟"
+
+
+def test_fated_vs_fated_the_aggressor_cheats_a_tie_into_a_one_point_hit() -> None:
+    """§2.2.4 and §2.8.1: the aggressor's card that lifts a tie (⊟⊟) to a 1-point hit (⊟) is offered."""
+    s = rivals(["10R"], [])
+    top(s, "9R", "8M")  # Sofia 9 + 3 = 12 vs Mara 8 + 4 = 12: a tie, the aggressor hits with ⊟⊟
+    run(s, "answer flip")
+    p = pending(ttb_state(s))
+    assert p.kind == "cheat" and p.who == "Sofia" and p.options == ["10R", "no"]

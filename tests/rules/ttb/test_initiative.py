@@ -7,6 +7,7 @@ import pytest
 from tests.conftest import pending, run, session_from, ttb_state
 from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
+from tracker.families.presenter import option_labels
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.ttb.fate.cards import can_cheat, parse_card
@@ -410,3 +411,62 @@ def test_initiative_joker_leaves_the_fate_deck() -> None:
     assert "BJ" not in st.deck and "RJ" not in st.deck
     assert "BJ" in st.discards and "RJ" in st.discards
     assert len(st.deck) + len(st.discards) + len(st.table) == 54
+
+
+MINIONS = """
+[[combatants]]
+name = "Ghoul 1"
+rank_value = 5
+initiative = 2
+speed = 4
+wounds = 6
+
+[[combatants]]
+name = "Ghoul 2"
+rank_value = 5
+initiative = 2
+speed = 4
+wounds = 6
+
+[[combatants]]
+name = "Ghoul 3"
+rank_value = 5
+initiative = 2
+speed = 4
+wounds = 6
+"""
+
+
+def test_a_tie_answered_last_round_offers_as_last_round_first() -> None:
+    """RULES.md §2.3.3 [000:L38]: identical minions tie every round and the players decide anew each round; when the
+    same tie was answered last round, the one who went first then is option 1, "as last round"."""
+    s = run(session_from(MINIONS), "start")
+    p = pending(ttb_state(s))
+    assert p.kind == "tie" and p.options == ["Ghoul 1", "Ghoul 2", "Ghoul 3"]  # round 1: the file's order
+    run(s, "answer Ghoul 3", "answer Ghoul 2")
+    assert ttb_state(s).order == ["Ghoul 3", "Ghoul 2", "Ghoul 1"]
+    run(s, "next", "next", "next")
+    assert ttb_state(s).round == 2
+    p = pending(ttb_state(s))
+    assert p.kind == "tie" and p.options[0] == "Ghoul 3"
+    assert option_labels(p)[0] == "Ghoul 3 · as last round"
+    assert "between Ghoul 1, Ghoul 2, Ghoul 3" in p.question
+    run(s, f"answer '{p.options[0]}'")  # key 1
+    p = pending(ttb_state(s))
+    assert p.options[0] == "Ghoul 2" and option_labels(p)[0] == "Ghoul 2 · as last round"
+    run(s, f"answer '{p.options[0]}'")
+    assert ttb_state(s).order == ["Ghoul 3", "Ghoul 2", "Ghoul 1"]
+
+
+def test_as_last_round_after_one_of_the_tied_left_and_never_in_round_one() -> None:
+    """RULES.md §2.3.3 [000:L38]: after one of three tied minions leaves, the two left are offered in last round's order
+    ("as last round" first); a first round has no last round, so nothing is offered so."""
+    s = run(session_from(MINIONS), "start", "answer Ghoul 2", "answer Ghoul 3")
+    run(s, "leave 'Ghoul 2'")
+    while ttb_state(s).round == 1:
+        run(s, "next")
+    p = pending(ttb_state(s))
+    # Last round ordered Ghoul 2, Ghoul 3, Ghoul 1: of the pair now tied, Ghoul 3 went first.
+    assert p.options == ["Ghoul 3", "Ghoul 1"] and option_labels(p)[0] == "Ghoul 3 · as last round"
+    fresh = run(session_from(MINIONS), "start")
+    assert "labels" not in pending(ttb_state(fresh)).data

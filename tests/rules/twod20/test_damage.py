@@ -407,6 +407,16 @@ def test_s3_8_drain_adds_fatigue_per_effect() -> None:
     assert state_json(s)["combatants"][1]["stress_max"] == {"stress": 10}
 
 
+def test_s3_8_drain_past_zero_max_stress_knocks_out_in_one_hit() -> None:
+    """RULES.md §3.8 Drain [004:L1776] with §3.10.3 [004:L1896]: a Drain hit with 4 Effects on a max Stress
+    of 3: 3 Fatigue bring it to 0 and the 4th is further Fatigue, so the target falls unconscious at once."""
+    s = started(KIT, combatant("Rat", npc_type="minor", stress=3, harm_capacity=10, zone="B"))
+    run(s, "damage Rat 1 icons=4 drain")
+    rat = d20_state(s).fighters["Rat"]
+    assert d20(s).tracks("Rat") == {"stress": 0}
+    assert rat.unconscious and not rat.dead
+
+
 def test_s3_8_snare_records_the_break_free_difficulty() -> None:
     """RULES.md §3.8 Snare: ≥1 Effect snares; breaking free is a test at Difficulty = Effects."""
     s = started(KIT, THUG)

@@ -399,6 +399,29 @@ def test_s3_10_3_fatigue_at_zero_max_unconscious_then_death() -> None:
     assert d20_state(s).fighters["Ada"].dead
 
 
+def test_s3_10_3_fatigue_past_zero_in_one_blow_knocks_out_at_once() -> None:
+    """RULES.md §3.10.3 [004:L1896]: 4 Fatigue on a max Stress of 3 lower it to 0 and the 4th point is
+    "further Fatigue": the character falls unconscious at once (not on the next point); the next kills."""
+    s = srd(kit(), combatant("Ada", stress=3, zone="A"), THUG)
+    run(s, "add Ada fatigue 4")
+    ada = d20_state(s).fighters["Ada"]
+    assert d20(s).tracks("Ada") == {"stress": 0}
+    assert ada.unconscious and not ada.dead
+    assert ada.fatigue == 3
+    assert entry(s, "Ada")["status"] == "unconscious"
+    assert any("1 Fatigue past a max Stress of 0" in e.text for e in d20_state(s).log)
+    run(s, "add Ada fatigue")
+    assert d20_state(s).fighters["Ada"].dead
+
+
+def test_s3_10_3_fatigue_exactly_to_zero_does_not_knock_out() -> None:
+    """RULES.md §3.10.3 [004:L1896]: Fatigue that brings max Stress exactly to 0 is not yet "further"."""
+    s = srd(kit(), combatant("Ada", stress=3, zone="A"), THUG)
+    run(s, "add Ada fatigue 3")
+    assert d20(s).tracks("Ada") == {"stress": 0}
+    assert not d20_state(s).fighters["Ada"].unconscious
+
+
 def test_s3_10_3_removing_fatigue_restores_max() -> None:
     """RULES.md §3.10.3: removing Fatigue raises max Stress again (stress stays where it was)."""
     s = srd(kit(extra="fatigue = 3"), THUG)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tests.conftest import d20_state, pending, run, session_from
 from tests.rules.twod20.scenes import KIT_ATTRIBUTES, KIT_SKILLS, combatant, header, refused, zones
+from tests.rules.twod20.test_attack_flow import kit_attacks
 from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
@@ -174,10 +175,31 @@ def test_s3_4_keep_for_a_pc_costs_2_momentum() -> None:
 
 
 def test_s3_4_keep_for_a_pc_adds_2_threat_when_momentum_is_short() -> None:
-    """RULES.md §3.4 rule 3, §3.3: PCs may pay any Momentum cost with Threat; with 1 Momentum, +2 Threat."""
+    """RULES.md §3.4 rule 3, §3.3 [004:L1396-1402]: PCs may pay any Momentum cost with Threat; with 1
+    Momentum, +2 Threat, once the table says yes to the question (paying the GM is the players' choice)."""
     s = run(duel(momentum=1, threat=4), "start", "pick Kit", "next", "keep Ada")
+    p = d20_state(s).prompt
+    assert p is not None and p.kind == "keep_threat" and p.options == ["yes", "no"]
+    assert "costs 2 Momentum and the pool holds 1; add 2 Threat instead?" in p.question
+    assert pools(s) == (1, 4) and d20_state(s).active is None  # nothing paid yet
+    run(s, "answer yes")
     assert d20_state(s).active == "Ada"
     assert pools(s) == (1, 6)
+
+
+def test_s3_4_a_keep_short_of_momentum_answered_no_asks_the_hand_over_again() -> None:
+    """RULES.md §3.4 rule 3, §3.3 [004:L1396-1402]: `no` pays nothing and the hand-over question stands as it was."""
+    s = run(duel(momentum=1, threat=4), "start", "pick Kit", "next")
+    before = d20_state(s).prompt
+    run(s, "keep Ada", "answer no")
+    after = d20_state(s).prompt
+    assert after is not None and before is not None
+    assert (after.kind, after.question, after.options) == (before.kind, before.question, before.options)
+    assert after.data.get("keep") == before.data.get("keep")
+    assert pools(s) == (1, 4) and d20_state(s).active is None
+    again = run(duel(momentum=1, threat=4), "start", "pick Kit", "next", "keep Ada")
+    again.execute("undo")
+    assert pending(d20_state(again)).kind == "pick"
 
 
 def test_s3_4_keep_name_threat_pays_with_threat_by_choice() -> None:
@@ -698,3 +720,70 @@ def test_s3_4_keep_when_only_one_side_has_actors_left_is_free() -> None:
     run(s, "keep Cy")
     assert d20_state(s).active == "Cy"
     assert pools(s) == (2, 4)
+
+
+# --- A beaten NPC takes no turn; the scene may end at a hand-over ------------------------------------------
+
+
+def test_s3_4_a_defeated_npc_is_never_offered_and_refused_if_picked() -> None:
+    """RULES.md §3.4, §3.10.2 [004:L1872]: the hand-over offers no Defeated NPC (the GM runs no beaten NPC's
+    turn; profile ``defeated_npcs_act`` off), and `pick` refuses it, changing nothing."""
+    s = run(duel(), "start", "pick Kit")
+    d20_state(s).fighters["Thug"].defeated = True
+    run(s, "next")
+    assert "Thug" not in options(s) and "Boss" in options(s)
+    refused(s, "pick Thug", "Thug is Defeated: a beaten NPC takes no turn")
+
+
+def test_s3_4_a_dying_npc_is_never_offered_and_its_side_runs_out() -> None:
+    """RULES.md §3.4 rule 5, §3.10.2: a Dying NPC is out of the hand-over; with every NPC beaten the players'
+    characters act in turn and the round then ends."""
+    s = run(duel(), "start", "pick Kit")
+    d20_state(s).fighters["Thug"].dying = True
+    d20_state(s).fighters["Thug"].defeated = True
+    d20_state(s).fighters["Boss"].defeated = True
+    run(s, "next")
+    assert options(s) == ["Ada"]
+    refused(s, "pick Boss", "Boss is Defeated")
+    refused(s, "pick Thug", "Thug is Dying")
+
+
+def test_s3_4_a_defeated_pc_still_takes_its_turns() -> None:
+    """RULES.md §3.10.2 [004:L1872]: a Defeated player character still has its turn (one Free Action)."""
+    s = run(duel(), "start", "pick Thug")
+    d20_state(s).fighters["Kit"].defeated = True
+    run(s, "next")
+    assert "Kit" in options(s)
+
+
+def test_s3_4_defeated_npcs_act_is_a_table_setting() -> None:
+    """RULES.md §3.10.2 [004:L1872]: `[settings] defeated_npcs_act = true` gives a Defeated NPC its turns."""
+    s = session_from(encounter(KIT, ADA, THUG, BOSS, settings="defeated_npcs_act = true"))
+    run(s, "start", "pick Kit")
+    d20_state(s).fighters["Thug"].defeated = True
+    run(s, "next")
+    assert "Thug" in options(s)
+
+
+def test_s3_13_end_is_accepted_while_the_hand_over_waits() -> None:
+    """RULES.md §3.13 scene_end [004:L1906]: the table may end the scene between two turns, with the hand-over
+    asked."""
+    s = run(duel(), "start", "pick Kit", "next")
+    assert pending(d20_state(s)).kind == "pick"
+    run(s, "end")
+    assert d20_state(s).phase == "ended" and d20_state(s).prompt is None
+    first = run(duel(), "start")
+    run(first, "end")
+    assert d20_state(first).phase == "ended"
+
+
+def test_s3_13_end_is_accepted_while_the_keep_question_waits_but_not_mid_attack() -> None:
+    """RULES.md §3.13 [004:L1906]: the keep-with-Threat question is part of the hand-over, so `end` closes the scene;
+    an attack's question is not, so `end` waits for its answer."""
+    s = run(duel(momentum=1), "start", "pick Kit", "next", "keep Ada")
+    assert pending(d20_state(s)).kind == "keep_threat"
+    run(s, "end")
+    assert d20_state(s).phase == "ended"
+    s = kit_attacks()
+    assert pending(d20_state(s)).kind.startswith("attack")
+    refused(s, "end", "waiting for an answer")

@@ -63,6 +63,9 @@ class VerbSpec(NamedTuple):
     title: str = ""
     #: What the value of a ``key=value`` option is, for completion (``from=`` a stat block, ``zone=`` a zone).
     option_kinds: tuple[tuple[str, ArgKind], ...] = ()
+    #: The option a key's prefill fills with the acting combatant (damage: the attacker, TTB ``by=``, 2d20
+    #: ``from=``), so what the GM finishes is not told as unattributed; empty: none.
+    actor_option: str = ""
 
     def option_kind(self, key: str) -> ArgKind | None:
         """The kind of the value `key=` takes (None: nothing to complete)."""
@@ -75,6 +78,21 @@ class VerbSpec(NamedTuple):
         if position <= len(self.args):
             return self.args[position - 1]
         return self.args[-1] if self.args and self.most is None else None
+
+
+def prefilled(spec: VerbSpec | None, verb: str, target: str | None, active: str | None) -> str:
+    """The command line a key opens for `verb` (``d``: ``damage Thug by=Sofia ``), for the GM to finish:
+    the selected `target`, and the acting combatant in the verb's `VerbSpec.actor_option` when one acts
+    and it is not the target itself."""
+    line = f"{verb} {quote_name(target)} " if target else f"{verb} "
+    if spec is not None and spec.actor_option and active and active != target:
+        line += f"{spec.actor_option}={quote_name(active)} "
+    return line
+
+
+def quote_name(word: str) -> str:
+    """A name as a command line wants it: quoted when it has a space."""
+    return f"'{word}'" if " " in word else word
 
 
 def _normal_flag(word: str) -> str:

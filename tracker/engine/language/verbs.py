@@ -32,12 +32,13 @@ EFFECT_FLAGS = (
 TTB_VERBS: tuple[VerbSpec, ...] = (
     DAMAGE._replace(
         usage=(
-            "damage NAME N [no-armor] [weak|moderate|severe]  or  "
+            "damage NAME N [no-armor] [weak|moderate|severe] [by=NAME]  or  "
             "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME]"
         ),
         help="damage before armor, or a damage flip on a W/M/S profile (by= the attacker, who may cheat)",
         family=TTB,
         options=("margin", "mod", "card", "by"),
+        actor_option="by",
         flags=("no-armor", "noarmor", "weak", "moderate", "severe"),
     ),
     HEAL._replace(
@@ -100,6 +101,7 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
         help="an attack's rolled damage; resistance, stress, Harm and the effects follow",
         family=D20,
         options=("icons", "track", "cover", "soak", "from", *EFFECT_OPTIONS),
+        actor_option="from",
         flags=(*EFFECT_FLAGS, "mental", "yield", "ignore-soak", "no-armor"),
     ),
     HEAL._replace(
@@ -211,6 +213,7 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
         "end the scene: stress clears, the untreated Dying die",
         D20,
         needs_more=False,
+        while_prompted=True,
         title="End the scene",
     ),
 )

@@ -15,7 +15,7 @@ from tracker.engine.language.commands import count, is_number
 from tracker.families.ttb import attack, conditions, damage, effects
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import cheat, deck, opposed
-from tracker.families.ttb.fate.cards import Card, parse_card, severity_of
+from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card, severity_of
 from tracker.families.ttb.records.state import Prompt
 
 
@@ -94,12 +94,24 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     # An untrained duel (no acting value for the skill on the sheet) cannot be cheated (§2.2.4 [001:L19, L26]).
     trained = sheet is not None and skill in sheet.skills
 
+    before = card.value + av + bonus - tn
+    # An attack's cheat may also lift the damage flip's band with the same Margins (§2.2.4, §2.8.1).
+    banded = p.kind == "attack"
+
     def helps(c: Card) -> bool:
         passed, margins = _score(c, av + bonus, tn)
-        return passed and (not result[0] or margins > result[1])
+        if not passed:
+            return False
+        if not result[0] or margins > result[1]:
+            return True
+        return banded and band_lifted(before, c.value + av + bonus - tn)
 
     def makes(c: Card) -> str:
-        return cheat.margins_text(c.value + av + bonus, tn)
+        text = cheat.margins_text(c.value + av + bonus, tn)
+        after = c.value + av + bonus - tn
+        if banded and result[0] and _score(c, av + bonus, tn) == result and band_lifted(before, after):
+            text += f", damage {band_text(after)} rather than {band_text(before)}"
+        return text
 
     if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, makes, cheat_av=av + bonus, **p.data):
         return
@@ -124,6 +136,11 @@ def _defence_flip(eng: TTBEngine, p: Prompt) -> None:
     (attacker's acting value + Rank Value, RULES.md §2.2.5) and may cheat a flip that fails (§2.2.4)."""
     defender, tn = str(p.data[effects.DEFENDER]), int(str(p.data["tn"]))
     dv = eng.sheet(defender).defense
+    if damage.resists_blind(eng, defender):
+        # An Unconscious Fated counts as flipping the Black Joker: no card leaves the deck, no cheat (§2.7).
+        eng.log(f"{defender} is Unconscious: its Defense flip counts as the Black Joker", kind="result")
+        _defended(eng, p, parse_card("BJ"), dv)
+        return
     card = deck.flip(eng, 1)[0]
     held, _ = _score(card, dv, tn)
     eng.log(
@@ -148,7 +165,7 @@ def _defended(eng: TTBEngine, p: Prompt, card: Card, dv: int) -> None:
     """The Defense flip is final: the attack hits when it failed, by how far it fell short (§2.8.1 step 1)."""
     tn = int(str(p.data["tn"]))
     held, _ = _score(card, dv, tn)
-    short = tn - card.value - dv
+    short = max(tn - card.value - dv, 0)  # a Black Joker fails even a Defense at or above the TN: a tie's hit
     OUTCOMES[p.kind](eng, p, not held, 0 if held else short // 5, None if held else short)
 
 

@@ -146,16 +146,18 @@ def hit_chance(eng: TTBEngine, who: str, target: str, weapon: Weapon) -> tuple[F
         av = asheet.skills.get(weapon.attack_skill(), 0) + eng.fighter(who).assist
         trained = weapon.attack_skill() in asheet.skills
         hand = cards_of(eng.fighter(who).hand) if trained and eng.settings.offer_cheat else None
-        odds = duel_odds(deck, discards, tsheet.defense + tsheet.rank_value, av, 0, hand)
+        odds = duel_odds(deck, discards, tsheet.defense + damage.resisting_rank(eng, target), av, 0, hand)
         return odds.straight, odds.cheat
     if not asheet.fated and tsheet.fated and asheet.rank_value is not None:
+        if damage.resists_blind(eng, target):
+            return Fraction(1), None  # the Unconscious Fated's Defense counts as the Black Joker (§2.7)
         tn = asheet.skills.get(weapon.attack_skill(), 0) + asheet.rank_value
         hand = cards_of(eng.fighter(target).hand) if eng.settings.offer_cheat else None
         odds = duel_odds(deck, discards, tn, tsheet.defense, 0, hand)
         return 1 - odds.straight, None if odds.cheat is None else 1 - odds.cheat
     if not asheet.fated and not tsheet.fated and asheet.rank_value is not None and tsheet.rank_value is not None:
         attack = asheet.skills.get(weapon.attack_skill(), 0) + asheet.rank_value
-        sure = Fraction(1 if attack >= tsheet.defense + tsheet.rank_value else 0)
+        sure = Fraction(1 if attack >= tsheet.defense + damage.resisting_rank(eng, target) else 0)
         return sure, None  # no card: the higher total wins, the aggressor on a tie (§2.2.5)
     return None
 

@@ -135,8 +135,10 @@ def _damage(eng: TTBEngine, cmd: Command) -> None:
         attacker = eng.living(cmd.options["by"]) if "by" in cmd.options else None
         damage.damage_flip(eng, name, text, modifier, card, armor, attacker=attacker)
         return
-    if cmd.options:
-        raise Refusal("margin=, mod=, card= and by= go with a damage profile like 2/3/5")
+    if set(cmd.options) - {"by"}:
+        raise Refusal("margin=, mod= and card= go with a damage profile like 2/3/5")
+    if "by" in cmd.options:
+        eng.living(cmd.options["by"])  # plain damage names its attacker for the story only; a typo is refused
     amount = count(text, "damage")
     severities = [s for s in ("weak", "moderate", "severe") if s in cmd.flags]
     if len(severities) > 1:

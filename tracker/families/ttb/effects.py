@@ -190,7 +190,8 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     flip: dict[str, str | int | bool | list[str]] = {}
     asheet = eng.sheet(who)
     if asheet.fated and not tsheet.fated and tsheet.rank_value is not None:
-        flip = {"tn": tsheet.defense + tsheet.rank_value, "skill": spec.attack_skill()}
+        # An Unconscious Fatemaster character resists with Rank Value 0 (§2.7 [000:L352]).
+        flip = {"tn": tsheet.defense + damage.resisting_rank(eng, target), "skill": spec.attack_skill()}
     elif guided and not asheet.fated and tsheet.fated and asheet.rank_value is not None:
         # The flow lets the tracker flip a Fatemaster's attack too: the Fated defends, Defense against
         # TN = the attacker's acting value + Rank Value (§2.2.5), and may cheat its flip (§2.2.4).
@@ -200,11 +201,14 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
         # Fatemaster against Fatemaster: no card; the higher acting value + Rank Value wins, the aggressor
         # on a tie (§2.2.5), so the tracker resolves it at once when asked.
         attack_total = asheet.skills.get(spec.attack_skill(), 0) + (asheet.rank_value or 0)
-        flip = {"tn": tsheet.defense + (tsheet.rank_value or 0), COMPARED: attack_total, "skill": spec.attack_skill()}
+        tn = tsheet.defense + damage.resisting_rank(eng, target)
+        flip = {"tn": tn, COMPARED: attack_total, "skill": spec.attack_skill()}
     else:
         flip = opposed.offer_data(eng, who, target, spec.attack_skill())
     how = "pass N (N Margins), fail"
-    if DEFENDER in flip:
+    if DEFENDER in flip and damage.resists_blind(eng, target):
+        how += f" or flip ({target} is Unconscious: its Defense counts as the Black Joker)"
+    elif DEFENDER in flip:
         how += f" or flip ({target} defends: Defense vs TN {flip['tn']})"
     elif COMPARED in flip:
         how += f" or flip (no card: {flip[COMPARED]} vs {flip['tn']})"

@@ -73,13 +73,25 @@ def run_ties(eng: TTBEngine) -> None:
         left = [n for n in group if n not in picks]
         if len(left) > 1:
             total = eng.fighter(group[0]).init
-            eng.ask(
-                "tie",
-                f"Initiative tie at {total} between {', '.join(left)}: who acts first this round?",
-                left,
-            )
+            question = f"Initiative tie at {total} between {', '.join(left)}: who acts first this round?"
+            first = as_last_round(eng, left)
+            if first is None:
+                eng.ask("tie", question, left)
+                return
+            left = [first, *(n for n in left if n != first)]
+            eng.ask("tie", question, left, labels=[f"{first} · as last round", *left[1:]])
             return
     build_order(eng)
+
+
+def as_last_round(eng: TTBEngine, left: list[str]) -> str | None:
+    """Who of `left` acted first last round when the players answered the same tie then, else None.
+
+    The players decide a tie anew each round (§2.3.3), so the question comes back every round (identical
+    minions tie every round); when last round's picks ordered all of `left` (every one picked, or all but
+    the one left over), the one who went first then is offered first ("as last round", option 1)."""
+    before = [n for n in eng.st.last_tie_picks if n in left]
+    return before[0] if before and len(before) >= len(left) - 1 else None
 
 
 def build_order(eng: TTBEngine) -> None:

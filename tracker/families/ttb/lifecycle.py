@@ -34,7 +34,7 @@ def round_start(eng: TTBEngine, _: Step) -> None:
     st = eng.st
     st.round += 1
     st.active = None
-    st.tie_picks = []
+    st.last_tie_picks, st.tie_picks = st.tie_picks, []
     eng.log(f"Round {st.round} begins")
     initiative.apply_pending_mods(eng)
     for f in st.fighters.values():

@@ -39,6 +39,7 @@ def state_problems(setup: TTBFile, st: TTBState, ops: Collection[str], prompts: 
             problems += unknown_names([((table, n, "who"), step.who)], names)
     problems += unknown_names([(("ending",), st.ending)], names)
     problems += unknown_names([(("tie_picks", n), who) for n, who in enumerate(st.tie_picks)], names)
+    problems += unknown_names([(("last_tie_picks", n), who) for n, who in enumerate(st.last_tie_picks)], names)
     if st.prompt is not None and st.prompt.kind not in prompts:
         problems.append((("prompt", "kind"), f"unknown question '{st.prompt.kind}'"))
     problems += _fate_deck(st)

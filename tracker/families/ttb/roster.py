@@ -110,6 +110,7 @@ def leave(eng: TTBEngine, text: str) -> None:
     st.engagements = [pair for pair in st.engagements if name not in pair]
     st.effects = [e for e in st.effects if name not in (e.owner, e.target)]
     st.tie_picks = [n for n in st.tie_picks if n != name]
+    st.last_tie_picks = [n for n in st.last_tie_picks if n != name]
     for other in st.fighters.values():
         if other.ordered == name:
             other.ordered = None

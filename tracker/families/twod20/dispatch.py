@@ -224,9 +224,12 @@ def _pool(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _end(eng: TwoD20Engine, cmd: Command) -> None:
-    """scene_end (RULES.md §3.13): stress clears, Momentum −1, the untreated Dying die."""
+    """scene_end (RULES.md §3.13): stress clears, Momentum −1, the untreated Dying die. Accepted while the
+    hand-over question waits (the table may end the scene between any two turns), not mid-attack."""
     eng.require_started()
     st = eng.st
+    if st.prompt is not None and st.prompt.kind not in order.HANDOVER:
+        raise Refusal(f"waiting for an answer: {st.prompt.question}")
     st.prompt = None
     st.active = None
     st.phase = "ended"
@@ -378,6 +381,9 @@ def _answer(eng: TwoD20Engine, cmd: Command) -> None:
     prompt = eng.st.prompt
     if prompt is None:
         raise Refusal("there is no question to answer")
+    if prompt.kind == order.CONFIRM:
+        order.confirm(eng, prompt, " ".join(cmd.args))
+        return
     if prompt.kind not in attack.KINDS:
         raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
     value = " ".join(cmd.args)

@@ -25,9 +25,14 @@ class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
 
     def can_take_turn(self, name: str) -> bool:
         """The dead, the unconscious and those who left take no turns; the Defeated still do (one Free
-        Action) [004:L1872]."""
+        Action) [004:L1872], except a Defeated or Dying NPC unless the table says so (`out_of_turns`)."""
         a = self.fighter(name)
-        return not a.dead and not a.unconscious and name not in self.st.left
+        return not a.dead and not a.unconscious and name not in self.st.left and not self.out_of_turns(name)
+
+    def out_of_turns(self, name: str) -> bool:
+        """A Defeated or Dying NPC: the hand-over never offers it (profile ``defeated_npcs_act`` off)."""
+        a = self.fighter(name)
+        return (a.defeated or a.dying) and not self.sheet(name).pc and not self.profile.defeated_npcs_act
 
     def in_reach_of_enemy(self, name: str) -> list[str]:
         out = []

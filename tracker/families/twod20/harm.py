@@ -282,21 +282,32 @@ def _die(eng: TwoD20Engine, name: str, why: str) -> None:
 
 
 def fatigue(eng: TwoD20Engine, name: str, amount: int, why: str) -> None:
-    """Fatigue lowers max stress; current stress is capped, with no Harm (B21); at 0, unconsciousness."""
+    """Fatigue lowers max stress; current stress is capped, with no Harm (B21); past 0, unconsciousness.
+
+    The points a blow brings beyond a maximum Stress of 0 are "further Fatigue" (RULES.md §3.10.3
+    [004:L1896]): 4 Fatigue on a maximum of 3 (``add``, or a Drain hit with 4 Effects [004:L1776]) lowers it
+    to 0 and the 4th point knocks the character unconscious at once. Fatigue while already unconscious
+    kills. Only the points that lowered the maximum are counted as the character's Fatigue.
+    """
     a = eng.fighter(name)
     track = next(iter(eng.tracks(name)))
-    if eng.tracks(name)[track] == 0:
+    room = eng.tracks(name)[track]
+    if room == 0:
         if a.unconscious:
             _die(eng, name, "more Fatigue while unconscious from exhaustion")
         else:
             a.unconscious = True
             eng.log(f"{name} falls unconscious from exhaustion ({why})")
         return
-    a.fatigue += amount
+    a.fatigue += min(amount, room)
     maximum = eng.tracks(name)[track]
     if a.stress.get(track, 0) > maximum:
         a.stress[track] = maximum
     eng.log(f"{name} gains {amount} Fatigue ({why}): max {track.title()} {maximum}")
+    if amount > room:
+        a.unconscious = True
+        past = amount - room
+        eng.log(f"{name} falls unconscious from exhaustion ({past} Fatigue past a max {track.title()} of 0)")
 
 
 def recover(eng: TwoD20Engine, name: str, amount: int, track: str | None) -> None:

@@ -10,6 +10,7 @@ answers them with ``keep``.
 from __future__ import annotations
 
 from tracker.engine.errors import Refusal
+from tracker.engine.records.model import Prompt
 from tracker.families.twod20 import pools
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
@@ -17,6 +18,10 @@ from tracker.families.twod20.turns import open_turn
 from tracker.present.words import quote
 
 KEEP_COST = 2
+#: The question a keep for the players asks when the Momentum pool cannot pay it: add Threat instead?
+CONFIRM = "keep_threat"
+#: The prompts that stand for the hand-over (`end` may close the scene while one waits).
+HANDOVER = ("pick", "round", CONFIRM)
 #: Initiative scores: an NPC ahead of a PC with the same score costs 1 Threat [004:L1412]; acting earlier
 #: than one's score allows costs 2 (PCs add it to Threat, NPCs spend it) [004:L1414].
 TIE_COST = 1
@@ -218,6 +223,9 @@ def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
     name = eng.living(text)
     round_opening = st.prompt.kind == "round"
     cost, reason = pick_cost(eng, name, keep, round_opening)
+    if cost and eng.sheet(name).pc and not use_threat and st.momentum < cost:
+        _confirm_threat(eng, name, keep, cost, reason)
+        return
     st.prompt = None
     if cost:
         pools.pay(eng, name, cost, reason, use_threat)
@@ -232,10 +240,55 @@ def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
         open_turn(eng, name)
 
 
+def _confirm_threat(eng: TwoD20Engine, name: str, keep: bool, cost: int, reason: str) -> None:
+    """The players lack the Momentum for a keep: ask before the cost goes to the GM's pool (RULES.md §3.3:
+    players may add Threat instead of spending Momentum, their choice, so the tracker does not make it)."""
+    st, p = eng.st, eng.st.prompt
+    assert p is not None
+    pool = eng.pool_name
+    eng.ask(
+        CONFIRM,
+        f"{'keep' if keep else 'pick'} {name}: to {reason} costs {cost} Momentum and the pool holds {st.momentum}; "
+        f"add {cost} {pool} instead?",
+        ["yes", "no"],
+        who=name,
+        of_kind=p.kind,
+        of_question=p.question,
+        of_options=list(p.options),
+        keep=[str(k) for k in _listed(p.data.get("keep"))],
+        candidates=[str(c) for c in _listed(p.data.get("candidates", p.options))],
+        kept=keep,
+        labels=[f"yes: add {cost} {pool}", "no: back to the hand-over"],
+    )
+
+
+def _listed(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
+
+
+def confirm(eng: TwoD20Engine, p: Prompt, value: str) -> None:
+    """``answer yes`` pays the keep in Threat and hands the turn over; ``answer no`` asks the hand-over again."""
+    word = value.casefold()
+    if word not in ("yes", "y", "no", "n"):
+        raise Refusal("answer yes (add to the GM's pool) or no (back to the hand-over)")
+    kind, question = str(p.data["of_kind"]), str(p.data["of_question"])
+    options = [str(o) for o in _listed(p.data.get("of_options"))]
+    keep = [str(k) for k in _listed(p.data.get("keep"))]
+    candidates = [str(c) for c in _listed(p.data.get("candidates"))]
+    eng.log(f"answer: {value}")
+    if word in ("yes", "y"):
+        eng.st.prompt = Prompt(kind=kind, question=question, options=options, data={"keep": keep})
+        pick(eng, str(p.who), keep=bool(p.data.get("kept")), use_threat=True)
+    else:
+        eng.ask(kind, question, options, keep=keep, candidates=candidates)
+
+
 def pick_cost(eng: TwoD20Engine, name: str, keep: bool, round_opening: bool) -> tuple[int, str]:
     """What `pick NAME` (or `keep NAME`) would cost and why, refusing as `pick` does; changes nothing."""
     st = eng.st
     last = st.last_actor
+    if eng.out_of_turns(name):
+        raise Refusal(f"{name} is {'Dying' if eng.fighter(name).dying else 'Defeated'}: a beaten NPC takes no turn")
     if not eng.can_take_turn(name):
         raise Refusal(f"{name} cannot act (unconscious)")
     if not round_opening and eng.fighter(name).acted:
@@ -284,6 +337,8 @@ def jump_cost(eng: TwoD20Engine, name: str) -> tuple[int, str]:
     its own score costs 1 Threat (the tie [004:L1412]); anything else is an interrupt at 2 [004:L1414].
     """
     st = eng.st
+    if eng.out_of_turns(name):
+        raise Refusal(f"{name} is {'Dying' if eng.fighter(name).dying else 'Defeated'}: a beaten NPC takes no turn")
     if not eng.can_take_turn(name):
         raise Refusal(f"{name} cannot act (unconscious)")
     if name == st.active:

@@ -110,6 +110,9 @@ class Profile:
     leave_reach: Literal["disengage", "retaliate"] = "disengage"
     #: The most zones one action may cross; 0 = no limit (Infinity: Extreme range not in one action [003:L584]).
     max_move_zones: int = 0
+    #: A Defeated or Dying NPC still takes its turns (one Free Action each, [004:L1872]); off, the hand-over
+    #: never offers it and `pick` refuses it: the GM does not run a beaten NPC's turn (judgement, §3.4).
+    defeated_npcs_act: bool = False
     #: A Staggered character's Reaction also costs an Infinity Point (NPCs: 1 more Heat) [003:L444-446], B23.
     staggered_reaction_point: bool = False
 

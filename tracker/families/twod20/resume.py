@@ -19,7 +19,7 @@ from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.state import TwoD20State
 
 #: The questions a 2d20 engine asks (the hand-over, who opens a round, and the attack flow's).
-PROMPTS = ("pick", "round", *ATTACK_PROMPTS)
+PROMPTS = ("pick", "round", "keep_threat", *ATTACK_PROMPTS)
 #: The questions whose options are combatants' names.
 NAMING = ("pick", "round", "attack_target")
 

@@ -49,7 +49,8 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class Heal:
-    """Damage one command healed (a heal, a Second Wind, the end of a 2d20 scene)."""
+    """Damage one command healed (a heal, a Second Wind, a 2d20 ``recover``); never the end of a 2d20 scene,
+    whose stress reset is no healing (`StoryTerms.resets`)."""
 
     step: int
     round: int

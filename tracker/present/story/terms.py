@@ -60,6 +60,9 @@ class StoryTerms(ABC):
     attacker_option: str
     #: The actions that declare an attack (``strike``, ``attack`` …), as the family's catalogue keys them.
     attacks: frozenset[str]
+    #: Verbs whose recovery is a reset, not healing (the 2d20 end of the scene clears all stress): the story
+    #: counts none of it as healed.
+    resets: frozenset[str] = frozenset()
 
     @abstractmethod
     def hurt(self, before: JSONMap, after: JSONMap) -> Hurt:

@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
 from tracker.engine.errors import Refusal
+from tracker.engine.language.commands import prefilled
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
 from tracker.present.view import (
@@ -34,7 +35,6 @@ from tracker.present.view import (
     OrderView,
     PromptView,
 )
-from tracker.present.words import quote
 from tracker.ui.messages import Submit
 from tracker.ui.offers import allows, keys_signature
 from tracker.ui.palette import TrackerCommands
@@ -491,8 +491,8 @@ class TrackerScreen(Screen[None]):
     def action_prefill(self, verb: str) -> None:
         if self.read_only:
             return
-        who = self._target()
-        self.open_line(f"{verb} {quote(who)} " if who else f"{verb} ")
+        verbs = self.session.family.verbs
+        self.open_line(prefilled(verbs.get(verb), verb, self._target(), self.rules.state.active))
 
     def action_join(self) -> None:
         """`J` opens ``join `` for a stat block's name (completed from the encounter's stat blocks)."""

@@ -116,6 +116,19 @@ def accuracy_modifier(difference: int) -> int:
     return 1
 
 
+def band_lifted(before: int, after: int) -> bool:
+    """Whether an attack that beat the TN by `before` beats it by `after` into a better damage-flip band
+    (tie ⊟⊟ → ⊟ → none → ⊞, §2.8.1 [000:L95-97; 001:L74-75]): a cheat that lifts the band helps even
+    when the Margins stay the same (§2.2.4). Both differences are hits (0 or more)."""
+    return accuracy_modifier(after) > accuracy_modifier(before)
+
+
+def band_text(difference: int) -> str:
+    """The damage flip's accuracy modifier for a hit by `difference`, as a cheat option says it."""
+    m = accuracy_modifier(difference)
+    return "no modifier" if m == 0 else ("⊞" * m if m > 0 else "⊟" * -m)
+
+
 def net_modifier(plus: int, minus: int) -> int:
     """⊞ and ⊟ cancel one for one, then each side is capped at 3 (§2.2.3)."""
     return max(-3, min(3, plus - minus))

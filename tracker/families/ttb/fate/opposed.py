@@ -22,7 +22,15 @@ from collections.abc import Callable
 
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import cheat, deck
-from tracker.families.ttb.fate.cards import Card, cheat_order, parse_card
+from tracker.families.ttb.fate.cards import (
+    BLACK_JOKER,
+    Card,
+    accuracy_modifier,
+    band_lifted,
+    band_text,
+    cheat_order,
+    parse_card,
+)
 from tracker.families.ttb.records.state import Prompt
 
 #: The prompt data key that marks an attack duel the tracker can flip for both Fated.
@@ -58,12 +66,17 @@ def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
     if bonus:
         eng.fighter(who).assist = 0
         eng.fighter(who).assist_turns = 0
-    attack, defend = deck.flip(eng, 1)[0], deck.flip(eng, 1)[0]
-    av = sheet.skills.get(skill, 0) + bonus
     dv, resisted = defence(eng, target, p.data)
+    # An Unconscious Fated resisting an attack counts as flipping the Black Joker (RULES.md §2.7 [000:L350]):
+    # no card leaves the deck for it, and it cannot cheat (§2.2.4). Impose and Trick are no attacks.
+    blind = not p.data.get("resist") and eng.sheet(target).fated and eng.fighter(target).unconscious
+    attack = deck.flip(eng, 1)[0]
+    defend = parse_card(BLACK_JOKER) if blind else deck.flip(eng, 1)[0]
+    av = sheet.skills.get(skill, 0) + bonus
+    flips = "is Unconscious: its Defense counts as the" if blind else "flips"
     eng.log(
         f"{who} flips {attack.label()} + {skill.title() or 'AV'} {av} = {attack.value + av}; "
-        f"{target} flips {defend.label()} + {resisted} {dv} = {defend.value + dv}",
+        f"{target} {flips} {defend.label()} + {resisted} {dv} = {defend.value + dv}",
         kind="result",
     )
     resist = str(p.data.get("resist", ""))
@@ -79,7 +92,7 @@ def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
         "op_defend": defend.code,
         "op_av": av,
         "op_dv": dv,
-        "op_offered": barred,
+        "op_offered": barred + ([target] if blind else []),
     }
     _next_offer(eng, Prompt(kind=p.kind, question=p.question, options=p.options, who=who, data=data), outcome)
 
@@ -115,18 +128,20 @@ def _result(attack: Card, a_total: int, defend: Card, d_total: int) -> tuple[boo
 
 
 def _helps(data: Data, attacker: bool) -> Callable[[Card], bool]:
-    """Whether a hand card would do better for one side: more Margins or a hit for the aggressor, fewer
-    Margins or a miss for the defender (the offer comes only when some card could help, §2.2.4)."""
+    """Whether a hand card would do better for one side: a hit, more Margins or a better damage-flip band
+    for the aggressor; a miss, fewer Margins or a worse band for the defender (a band counts even when the
+    Margins stay the same, §2.8.1; the offer comes only when some card could help, §2.2.4)."""
     attack, a_total, defend, d_total = _totals(data)
-    passed, margins, _ = _result(attack, a_total, defend, d_total)
+    passed, margins, diff = _result(attack, a_total, defend, d_total)
     av, dv = int(str(data["op_av"])), int(str(data["op_dv"]))
+    banded = not data.get("resist")  # an attack's damage flip has a band; Impose and Trick have none
 
     def helps(card: Card) -> bool:
         if attacker:
-            hit, more, _ = _result(card, card.value + av, defend, d_total)
-            return hit and (not passed or more > margins)
-        hit, fewer, _ = _result(attack, a_total, card, card.value + dv)
-        return passed and (not hit or fewer < margins)
+            hit, more, after = _result(card, card.value + av, defend, d_total)
+            return hit and (not passed or more > margins or (banded and band_lifted(diff, after)))
+        hit, fewer, after = _result(attack, a_total, card, card.value + dv)
+        return passed and (not hit or fewer < margins or (banded and band_lifted(after, diff)))
 
     return helps
 
@@ -134,17 +149,21 @@ def _helps(data: Data, attacker: bool) -> Callable[[Card], bool]:
 def _makes(data: Data, attacker: bool) -> Callable[[Card], str]:
     """What a hand card would make of the duel, as the cheat offer shows it ("13 vs 11: hit, 0 Margins")."""
     attack, a_total, defend, d_total = _totals(data)
+    passed, was, diff = _result(attack, a_total, defend, d_total)
     av, dv = int(str(data["op_av"])), int(str(data["op_dv"]))
 
     def makes(card: Card) -> str:
         if attacker:
             mine, theirs = card.value + av, d_total
-            hit, margins, _ = _result(card, mine, defend, d_total)
+            hit, margins, after = _result(card, mine, defend, d_total)
         else:
             mine, theirs = card.value + dv, a_total
-            hit, margins, _ = _result(attack, a_total, card, mine)
+            hit, margins, after = _result(attack, a_total, card, mine)
         won, lost = ("pass", "fail") if data.get("resist") else ("hit", "miss")
         outcome = f"{won}, {margins} Margin{'' if margins == 1 else 's'}" if hit else lost
+        banded = not data.get("resist")
+        if banded and hit and passed and margins == was and accuracy_modifier(after) != accuracy_modifier(diff):
+            outcome += f", damage {band_text(after)} rather than {band_text(diff)}"
         return f"{mine} vs {theirs}: {outcome}"
 
     return makes

@@ -125,5 +125,7 @@ class TTBState(LiveState[Fighter]):
     extra_turn: bool = False
     #: Tie-break picks the players made for this round: name → place among its tied group.
     tie_picks: list[str] = field(default_factory=list)
+    #: The last round's tie-break picks, so a tie that stands again is offered "as last round" first.
+    last_tie_picks: list[str] = field(default_factory=list)
     #: Reshuffles so far (shown in the Fate Deck panel).
     reshuffles: int = 0

@@ -25,6 +25,8 @@ class TwoD20StoryTerms(StoryTerms):
     player_gauges = frozenset({MOMENTUM})
     attacker_option = "from"
     attacks = ATTACKS
+    # The end of the scene clears all stress (RULES.md §3.10.4 [004:L1906]): a reset, not healing.
+    resets = frozenset({"end"})
 
     def hurt(self, before: JSONMap, after: JSONMap) -> Hurt:
         was, now = numbers(before, "stress"), numbers(after, "stress")
