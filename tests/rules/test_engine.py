@@ -17,9 +17,9 @@ from tracker.engine.records.conditions import check_conditions
 from tracker.engine.records.record import dump, validate
 from tracker.engine.state import LiveState, reset
 from tracker.families.session import Session
-from tracker.families.ttb.catalogue import CONDITIONS, STATES, condition_key
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.records.state import Fighter, TTBState
+from tracker.families.ttb.tables.catalogue import CONDITIONS, STATES, condition_key
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.state import TwoD20State
 from tracker.store.files import parse_text

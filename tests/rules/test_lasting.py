@@ -11,12 +11,12 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import run, session_from
-from tracker.families.ttb.catalogue import CONDITIONS as TTB_CONDITIONS
-from tracker.families.ttb.catalogue import LASTING as TTB_LASTING
-from tracker.families.ttb.catalogue import STATES
 from tracker.families.ttb.records.sheet import TwistSuits
-from tracker.families.twod20.catalogue import CONDITIONS as D20_CONDITIONS
-from tracker.families.twod20.catalogue import LASTING as D20_LASTING
+from tracker.families.ttb.tables.catalogue import CONDITIONS as TTB_CONDITIONS
+from tracker.families.ttb.tables.catalogue import LASTING as TTB_LASTING
+from tracker.families.ttb.tables.catalogue import STATES
+from tracker.families.twod20.tables.catalogue import CONDITIONS as D20_CONDITIONS
+from tracker.families.twod20.tables.catalogue import LASTING as D20_LASTING
 from tracker.families.values import Carried
 from tracker.store.files import FileInvalid, parse_text
 

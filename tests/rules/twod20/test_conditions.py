@@ -17,9 +17,9 @@ from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
-from tracker.families.twod20.catalogue import CONDITIONS
 from tracker.families.twod20.engine import range_report
-from tracker.families.twod20.profiles import PROFILES
+from tracker.families.twod20.tables.catalogue import CONDITIONS
+from tracker.families.twod20.tables.profiles import PROFILES
 
 
 def scene(profile: str) -> str:

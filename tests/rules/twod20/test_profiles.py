@@ -16,7 +16,7 @@ from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20.engine import TwoD20Engine, range_report
-from tracker.families.twod20.profiles import OVERRIDABLE, PROFILES, Profile, resolve_profile
+from tracker.families.twod20.tables.profiles import OVERRIDABLE, PROFILES, Profile, resolve_profile
 from tracker.store.files import FileInvalid, parse_text
 
 

@@ -12,8 +12,9 @@ from typing import Literal, NamedTuple
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number, signed_int
-from tracker.families.ttb import conditions, skills
+from tracker.families.ttb import conditions
 from tracker.families.ttb.engine import TTBEngine
+from tracker.families.ttb.tables import skills
 from tracker.present.words import counted
 
 Category = Literal["movement", "tactical", "combat", "condition", "fate"]

@@ -10,9 +10,9 @@ ally. Everything else belongs to the fight: AP, initiative, engagements, the Fat
 
 from __future__ import annotations
 
-from tracker.families.ttb.catalogue import LASTING
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.records.sheet import starting_fate_points
+from tracker.families.ttb.tables.catalogue import LASTING
 from tracker.families.values import Carried
 
 

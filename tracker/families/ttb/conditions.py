@@ -8,8 +8,8 @@ Intoxicated twice, the Bleeding Out death check and the mid-turn AP changes of F
 from __future__ import annotations
 
 from tracker.engine.errors import Refusal
-from tracker.families.ttb.catalogue import CONDITIONS, STATES, condition_key
 from tracker.families.ttb.engine import TTBEngine
+from tracker.families.ttb.tables.catalogue import CONDITIONS, STATES, condition_key
 
 __all__ = ["CONDITIONS", "STATES", "condition_key", "gain", "lower"]
 

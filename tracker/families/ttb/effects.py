@@ -16,7 +16,7 @@ from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.records.state import CardEffect
-from tracker.families.ttb.skills import skill_key
+from tracker.families.ttb.tables.skills import skill_key
 from tracker.present.words import counted
 
 

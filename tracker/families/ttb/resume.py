@@ -15,10 +15,10 @@ from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Loc, Located
 from tracker.engine.state import name_problems, unknown_names
 from tracker.families.ttb.actions import ACTIONS
-from tracker.families.ttb.catalogue import CONDITIONS, STATES
 from tracker.families.ttb.fate.cards import full_deck, parse_card
 from tracker.families.ttb.records.file import TTBFile
 from tracker.families.ttb.records.state import TTBState
+from tracker.families.ttb.tables.catalogue import CONDITIONS, STATES
 
 
 def state_problems(setup: TTBFile, st: TTBState, ops: Collection[str], prompts: Collection[str]) -> list[Located]:

@@ -11,9 +11,9 @@ from tracker.engine.catalogue import Catalogue
 from tracker.engine.records.record import dump
 from tracker.families.rules import FamilyRules
 from tracker.families.ttb import actions, attack, carry
-from tracker.families.ttb.catalogue import CONDITIONS, TIMING
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.initiative import tied_groups
+from tracker.families.ttb.tables.catalogue import CONDITIONS, TIMING
 from tracker.families.values import Carried, JSONObject
 from tracker.present import view, words
 

@@ -8,8 +8,8 @@ sheet clears it at the start of the next [002:L113]), and every encounter is a s
 
 from __future__ import annotations
 
-from tracker.families.twod20.catalogue import LASTING
 from tracker.families.twod20.engine import TwoD20Engine
+from tracker.families.twod20.tables.catalogue import LASTING
 from tracker.families.values import Carried
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from tracker.engine.errors import Refusal
 from tracker.families.twod20 import harm
-from tracker.families.twod20.catalogue import CONDITIONS, condition_key
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.state import Persistent
+from tracker.families.twod20.tables.catalogue import CONDITIONS, condition_key
 from tracker.present.words import counted
 
 

@@ -14,10 +14,10 @@ from tracker.families.rules import saved_or_fresh
 from tracker.families.twod20 import actions, attack, conditions, harm, order, pools, resume, roster, turns
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
-from tracker.families.twod20.profiles import resolve_profile
 from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.state import TwoD20State
 from tracker.families.twod20.rules import TwoD20Rules
+from tracker.families.twod20.tables.profiles import resolve_profile
 from tracker.families.twod20.zones import ZoneMap
 from tracker.present.words import counted
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from tracker.engine.errors import Refusal
 from tracker.engine.kernel import Engine
 from tracker.engine.language.commands import VerbTable
-from tracker.families.twod20.profiles import Profile, resolve_profile
 from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.sheet import TwoD20Combatant
 from tracker.families.twod20.records.state import Fighter, TwoD20State
+from tracker.families.twod20.tables.profiles import Profile, resolve_profile
 from tracker.families.twod20.zones import AttackDifficulty, ZoneMap
 
 

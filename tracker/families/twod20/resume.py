@@ -12,11 +12,11 @@ from __future__ import annotations
 from tracker.engine.records.model import Loc, Located
 from tracker.engine.state import name_problems, unknown_names
 from tracker.families.twod20.attack import KINDS as ATTACK_PROMPTS
-from tracker.families.twod20.catalogue import CONDITIONS
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
-from tracker.families.twod20.profiles import Profile
 from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.state import TwoD20State
+from tracker.families.twod20.tables.catalogue import CONDITIONS
+from tracker.families.twod20.tables.profiles import Profile
 
 #: The questions a 2d20 engine asks (the hand-over, who opens a round, and the attack flow's).
 PROMPTS = ("pick", "round", "keep_threat", *ATTACK_PROMPTS)

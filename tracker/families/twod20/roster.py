@@ -23,9 +23,9 @@ from tracker.engine.language.commands import Command
 from tracker.engine.records.record import copied
 from tracker.families.twod20 import order, pools
 from tracker.families.twod20.engine import TwoD20Engine
-from tracker.families.twod20.profiles import Profile
 from tracker.families.twod20.records.sheet import TwoD20Combatant
 from tracker.families.twod20.records.state import Fighter, Persistent
+from tracker.families.twod20.tables.profiles import Profile
 from tracker.families.twod20.zones import ZoneMap
 
 #: What a reinforcement costs the GM's pool once the scene runs, by NPC type ([004:L585]; major: decided).

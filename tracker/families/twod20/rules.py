@@ -10,8 +10,8 @@ from __future__ import annotations
 from tracker.engine.catalogue import Catalogue
 from tracker.families.rules import FamilyRules
 from tracker.families.twod20 import actions, carry, order
-from tracker.families.twod20.catalogue import CONDITIONS, TIMING
 from tracker.families.twod20.engine import TwoD20Engine
+from tracker.families.twod20.tables.catalogue import CONDITIONS, TIMING
 from tracker.families.values import Carried, JSONObject
 from tracker.present import view, words
 

@@ -31,7 +31,7 @@ from tracker.families.ttb.fate.odds import (
     flip_odds,
     opposed_odds,
 )
-from tracker.families.ttb.skills import skill_key
+from tracker.families.ttb.tables.skills import skill_key
 from tracker.families.values import JSONObject, JSONValue, OddsOptions, OddsReport
 from tracker.present import view
 from tracker.present.words import percent

@@ -15,9 +15,9 @@ from tracker.engine.records.model import Prompt
 from tracker.families.presenter import FamilyPresenter, option_labels
 from tracker.families.rules import FamilyRules
 from tracker.families.ttb import actions
-from tracker.families.ttb.catalogue import SHORT
 from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.rules import TTBRules, conditions_json
+from tracker.families.ttb.tables.catalogue import SHORT
 from tracker.families.values import OddsOptions, OddsReport
 from tracker.present import view, words
 from tracker.present.story.terms import StoryTerms

@@ -250,7 +250,7 @@ class TTBCombatant(CombatantEntry):
 
     @classmethod
     def condition_catalogue(cls) -> ConditionCatalogue:
-        from tracker.families.ttb.catalogue import CONDITIONS, STATES, condition_key
+        from tracker.families.ttb.tables.catalogue import CONDITIONS, STATES, condition_key
 
         return condition_key, CONDITIONS, STATES
 
@@ -264,7 +264,7 @@ class TTBCombatant(CombatantEntry):
         """Bleeding Out, Intoxicated and Suffocating only affect Living characters (§2.7.1, C2).
 
         Reported at the ``conditions`` key (the errors of a model validator carry their key: `located`)."""
-        from tracker.families.ttb.catalogue import CONDITIONS
+        from tracker.families.ttb.tables.catalogue import CONDITIONS
 
         if not self.living:
             held = [CONDITIONS[k].title for k in self.conditions if k in CONDITIONS and CONDITIONS[k].living == "only"]

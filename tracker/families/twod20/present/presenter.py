@@ -15,9 +15,9 @@ from tracker.engine.records.model import Prompt
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
 from tracker.families.twod20 import order as handover
-from tracker.families.twod20.catalogue import SHORT
 from tracker.families.twod20.records.state import Fighter
 from tracker.families.twod20.rules import TwoD20Rules, harm_counts, pools
+from tracker.families.twod20.tables.catalogue import SHORT
 from tracker.families.values import OddsOptions, OddsReport
 from tracker.present import view, words
 from tracker.present.story.terms import StoryTerms

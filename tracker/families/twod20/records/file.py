@@ -12,8 +12,8 @@ from tracker.engine.errors import Refusal
 from tracker.engine.names import resolve
 from tracker.engine.records.model import Located, Zone, located, name_clashes, raise_located
 from tracker.families.file import EncounterFile
-from tracker.families.twod20.profiles import resolve_profile
 from tracker.families.twod20.records.sheet import TwoD20Combatant, TwoD20Settings
+from tracker.families.twod20.tables.profiles import resolve_profile
 
 
 @dataclass(kw_only=True)

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 from tracker.engine.records.conditions import CombatantEntry, ConditionCatalogue, known_conditions
 from tracker.engine.records.model import ConditionValue, Strict, raise_located
 from tracker.engine.records.record import extra_of
-from tracker.families.twod20.catalogue import CONDITIONS, condition_key
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
+from tracker.families.twod20.tables.catalogue import CONDITIONS, condition_key
 
 if TYPE_CHECKING:  # pydantic's markers, read by pydantic only (`tracker.engine.records.validation`)
     from pydantic import AfterValidator, Field
