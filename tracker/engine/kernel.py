@@ -195,6 +195,15 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
         self.st.prompt = Prompt(kind=kind, question=question, options=options, who=who, data=dict(data))
         self.log(f"{PROMPT_MARK}{question}", kind="prompt")
 
+    def ask_weapon(
+        self, kind: str, who: str, target: str, weapons: list[str], labels: list[str], **data: str | int | bool
+    ) -> None:
+        """Ask which of `who`'s weapons an attack on `target` is made with (the attack flow of either family:
+        each option a weapon's name, each label what the screen shows of it, its profile and odds)."""
+        self.ask(
+            kind, f"{who} attacks {target}: with which weapon?", weapons, who=who, target=target, labels=labels, **data
+        )
+
     # --- commands ----------------------------------------------------------------------------
     def apply(self, cmd: Command) -> None:
         """Apply one command (undo and redo are the session's), then `after_command`.

@@ -109,14 +109,8 @@ def chosen(eng: TTBEngine, who: str, key: str, target: str, weapon: str | None) 
     if weapon is None:
         usable = weapons_of(eng, who, key)
         if len(usable) > 1:
-            eng.ask(
-                WEAPON,
-                f"{who} attacks {target}: with which weapon?",
-                [w.name for w in usable],
-                who=who,
-                action=key,
-                target=target,
-                labels=[f"{w.name} ({w.damage})" for w in usable],
+            eng.ask_weapon(
+                WEAPON, who, target, [w.name for w in usable], [f"{w.name} ({w.damage})" for w in usable], action=key
             )
             return
         weapon = usable[0].name

@@ -165,14 +165,8 @@ def chosen(eng: TwoD20Engine, who: str, target: str, weapon: str | None) -> None
     """The target is known: the weapon, asked when more than one reaches it; then the test."""
     found = [s for s in shots(eng, who, target, weapon) if s.tn is not None]
     if weapon is None and len(found) > 1:
-        eng.ask(
-            WEAPON,
-            f"{who} attacks {target}: with which weapon?",
-            [s.weapon for s in found],
-            who=who,
-            target=target,
-            labels=[f"{s.weapon} ({_weapon(eng, who, s.weapon).damage}[CD]) · {s.text()}" for s in found],
-        )
+        labels = [f"{s.weapon} ({_weapon(eng, who, s.weapon).damage}[CD]) · {s.text()}" for s in found]
+        eng.ask_weapon(WEAPON, who, target, [s.weapon for s in found], labels)
         return
     roll_offer(eng, who, target, found[0])
 
