@@ -171,9 +171,19 @@ def test_the_main_screen_is_the_only_one_and_ready_with_the_app(tmp_path: Path, 
     assert seen == [1, "PlayerScreen" if player else "TrackerScreen", True, 1]
 
 
-def test_the_collector_stays_on(tmp_path: Path) -> None:
-    """The app never pauses the garbage collector: it is on while the app runs and after it ends."""
+def test_the_collector_is_paused_until_the_first_frame_is_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No garbage collection while the first frame is built; the collector is back on once it is out, with
+    the app running, and after an app that quit before its first frame."""
+    assert gc.isenabled()
     seen: dict[str, bool] = {}
+    original = TrackerApp._after_first_frame
+
+    def after(self: TrackerApp) -> None:
+        seen["before"] = gc.isenabled()
+        original(self)
+        seen["after"] = gc.isenabled()
+
+    monkeypatch.setattr(TrackerApp, "_after_first_frame", after)
 
     async def look(pilot: Pilot[object]) -> None:
         await pilot.pause()
@@ -181,7 +191,13 @@ def test_the_collector_stays_on(tmp_path: Path) -> None:
         pilot.app.exit()
 
     make_app(tmp_path, "brawl.toml").run(headless=True, size=(120, 40), auto_pilot=look)
-    assert seen == {"running": True}
+    assert seen == {"before": False, "after": True, "running": True}
+    assert gc.isenabled()
+
+    async def quit_at_once(pilot: Pilot[object]) -> None:
+        pilot.app.exit()
+
+    make_app(tmp_path, "duel.toml").run(headless=True, size=(120, 40), auto_pilot=quit_at_once)
     assert gc.isenabled()
 
 

@@ -4,6 +4,9 @@ and the collector paused while a screen loads."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
 
@@ -19,6 +22,19 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"tracker: {message} (see '{self.see}')\n")
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """No garbage collection while a screen loads its modules and its file: nothing made then is garbage
+    for long, and each collection would walk it all again (pydantic's validators too, for a file read for
+    the first time). The app turns the collector back on once its first frame is out
+    (`TrackerApp.run_async`); it is on again here in any case."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def builtin_demo_text() -> str:

@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tracker.cli.common import Parser
+from tracker.cli.common import Parser, collector_paused
 from tracker.engine.errors import Refusal
 
 #: The commands, as the first word of the command line names them.
@@ -99,12 +99,15 @@ def port_number(text: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
-    parser.add_argument("--theme", help="theme for the built-in demo")
-    args = parser.parse_args(words)
-    from tracker.store.files import FileInvalid
-    from tracker.store.validated import remember_validations
+    # The parser and the modules every command needs (the records and the file reader), with the collector
+    # paused: nothing they make is garbage, and its passes would walk it all.
+    with collector_paused():
+        words = sys.argv[1:] if argv is None else list(argv)
+        parser = build_parser(words[0] if words and words[0] in COMMANDS else None)
+        parser.add_argument("--theme", help="theme for the built-in demo")
+        args = parser.parse_args(words)
+        from tracker.store.files import FileInvalid
+        from tracker.store.validated import remember_validations
 
     if args.command == "serve" and args.write and args.player:
         parser.error("serve: --write and --player do not combine (the player view is read-only)")

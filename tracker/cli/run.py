@@ -6,11 +6,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from tracker.cli.common import builtin_demo_text
+from tracker.cli.common import builtin_demo_text, collector_paused
 
 
 def cmd_run(path: str, theme: str | None) -> int:
     """The GM's screen on an encounter file: the only process that writes it (CONTRACT.md §5)."""
+    with collector_paused():
+        return _run(path, theme)
+
+
+def _run(path: str, theme: str | None) -> int:
     from tracker.store.lock import FileHeld, WriterLock
     from tracker.store.opening import load_session
 
@@ -36,7 +41,6 @@ def cmd_run(path: str, theme: str | None) -> int:
         from tracker.ui.app import TrackerApp
 
         app = TrackerApp(session, Path(path), theme=theme)
-        frozen_for_the_run()
         app.run()
         if app.revision:  # something was saved: reopening the file mid-fight need not validate it again
             from tracker.store.save import remember_live
@@ -57,9 +61,8 @@ def cmd_view(path: str, theme: str | None, player: bool, held: str | None = None
     remember_validations(write=False)  # every change it follows is a document no one opens again
     from tracker.ui.app import TrackerApp
 
-    app = TrackerApp.viewer(Path(path), theme=theme, player=player, held=held)
-    frozen_for_the_run()
-    app.run()
+    with collector_paused():
+        TrackerApp.viewer(Path(path), theme=theme, player=player, held=held).run()
     return 0
 
 
@@ -90,14 +93,3 @@ def cmd_demo_screen(path: str | None, delay: float, seed: int | None, theme: str
 
     DemoApp(copy, setup, delay=delay, seed=seed, theme=theme, loop=loop, text=text).run()
     return 0
-
-
-def frozen_for_the_run() -> None:
-    """Move everything loaded so far (the modules, the encounter, the app) out of the garbage collector's
-    passes before the screen starts (`gc.freeze`, the standard library's way to exempt objects that live as
-    long as the process): the first frame builds thousands of widgets and styles, and every collection it
-    triggers would otherwise walk all of the imports again (≈ 50 M instructions, a sixth of a first frame's
-    cost over a bare Textual app). Nothing loaded before a screen starts is garbage for long."""
-    import gc
-
-    gc.freeze()
