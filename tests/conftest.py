@@ -30,6 +30,11 @@ from tracker.store.save import encounter_text
 #: every tracker process it starts, keeps its own instead of writing into the home of whoever runs it.
 os.environ.setdefault("TRACKER_CACHE_DIR", tempfile.mkdtemp(prefix="tracker-test-cache-"))
 
+#: Files the suite writes are its owner's only, as a GM's encounters are (docs/guide/shared-box.md): a file
+#: other accounts can read makes `tracker check` and `tracker run` say so (CONTRACT.md §5), which the tests
+#: of that notice ask for by setting such a mode themselves.
+os.umask(0o077)
+
 HEADER = """
 [encounter]
 name = "Test"

@@ -105,14 +105,15 @@ def test_a_kept_setup_text_is_written_as_it_is() -> None:
     assert dump(again.history) == dump(session.history)
 
 
-def test_save_replaces_an_existing_file_and_keeps_its_permissions(tmp_path: Path) -> None:
+def test_save_replaces_an_existing_file_readable_by_its_owner_only(tmp_path: Path) -> None:
+    """A save no longer keeps a group-readable mode: the encounter holds secrets (CONTRACT.md §5)."""
     path = tmp_path / "enc.toml"
     path.write_text(ENCOUNTER, encoding="utf-8")
     os.chmod(path, 0o640)
     session = played_session("start")
     save(path, session)
     assert tomllib.loads(path.read_text(encoding="utf-8")) == encounter_document(session)
-    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert leftovers(tmp_path) == []
 
 

@@ -21,7 +21,7 @@ from tracker.engine.errors import Refusal
 from tracker.engine.records.record import copied
 from tracker.families.session import Session
 from tracker.store.campaign.sheets import check_include
-from tracker.store.files import FileInvalid, Problem, parse_located, read_text, warnings_of
+from tracker.store.files import FileInvalid, Problem, exposure_notice, parse_located, read_text, warnings_of
 from tracker.store.setup_text import split_setup
 from tracker.store.tomlpos import Positions
 
@@ -33,6 +33,8 @@ class Report:
     path: str
     errors: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
+    #: Lines about the file itself rather than its text (other accounts can read it: CONTRACT.md §5).
+    notices: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         """Errors and warnings together, rendered, in the file's order (the file's own first, then the others)."""
@@ -45,7 +47,7 @@ def cmd_check(paths: list[str]) -> int:
     status = 0
     for path in paths:
         report = check_file(path)
-        for line in report.lines():
+        for line in [*report.notices, *report.lines()]:
             print(line, file=sys.stderr)
         if report.errors:
             status = 1
@@ -85,7 +87,8 @@ def check_file(path: str) -> Report:
             line, col = pos.find(("demo", n, "do"))
             problems.append(Problem(line, col, f"demo step {n + 1} ('{step.do}') is refused: {exc}"))
             break
-    return Report(path, problems, [*warnings_of(setup, where), *_layout_warnings(text)])
+    notice = exposure_notice(path)
+    return Report(path, problems, [*warnings_of(setup, where), *_layout_warnings(text)], [notice] if notice else [])
 
 
 def _layout_warnings(text: str) -> list[Problem]:

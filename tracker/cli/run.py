@@ -37,6 +37,11 @@ def _run(path: str, theme: str | None) -> int:
         else:
             print(f"tracker: to follow it read-only: tracker view {path}", file=sys.stderr)
         return 1
+    from tracker.store.files import exposure_notice
+
+    notice = exposure_notice(path)
+    if notice is not None:  # before the screen takes the terminal; the first save tightens it
+        print(f"tracker: {notice}", file=sys.stderr)
     try:
         from tracker.ui.app import TrackerApp
 

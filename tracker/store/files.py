@@ -10,7 +10,8 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import tempfile
+import secrets
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -264,14 +265,12 @@ def write_text(target: Path, text: str) -> None:
     if len(data) > MAX_FILE_BYTES:
         raise OSError(errno.EFBIG, f"the file would be over {MAX_FILE_BYTES // 1024} KiB, the most a load reads")
     folder = target.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    fd, tmp = private_temporary(folder, target.name)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, os.stat(target).st_mode & 0o777)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -282,6 +281,73 @@ def write_text(target: Path, text: str) -> None:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+#: The mode of every file the tracker writes: its owner's only. An encounter holds secrets (Control Hands,
+#: the Fate Deck's order and its seed, ``gm_only`` combatants, the GM's log; CONTRACT.md §5), and players
+#: log in to the same machine, so no other account may read what is saved, not even for the moment between
+#: the temporary file's creation and its rename.
+PRIVATE_MODE = 0o600
+
+#: How many names a save tries for its temporary file before giving up (each taken name is skipped).
+_TEMP_TRIES = 100
+
+
+def _temp_tag() -> str:
+    """The random middle of a temporary file's name (a function so a test can choose it)."""
+    return secrets.token_hex(6)
+
+
+def private_temporary(folder: Path, name: str) -> tuple[int, Path]:
+    """A new temporary file ``.NAME.TAG.tmp`` in `folder`, open for writing and readable by its owner only.
+
+    It is created with mode 0600 from the start (never widened then narrowed), exclusively and without
+    following a symbolic link: a link another account planted where the temporary goes is a name taken,
+    not a way to make the save write elsewhere. The mode is then set exactly (the umask may have removed
+    the owner's own bits) and read back; a folder where that cannot be done (a file system that ignores
+    modes, a folder not the GM's to write in) refuses the save in one line, nothing written.
+    """
+    flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(_TEMP_TRIES):
+        tmp = folder / f".{name}.{_temp_tag()}.tmp"
+        try:
+            fd = os.open(tmp, flags, PRIVATE_MODE)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise OSError(exc.errno, f"cannot write in {folder}: {exc.strerror or exc}") from None
+        try:
+            os.fchmod(fd, PRIVATE_MODE)
+            mode = stat.S_IMODE(os.fstat(fd).st_mode)
+            if mode != PRIVATE_MODE:
+                raise OSError(errno.EPERM, f"the folder keeps it at mode {mode:04o}")
+        except OSError as exc:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise OSError(
+                exc.errno, f"cannot make a file in {folder} readable by its owner only: {exc.strerror or exc}"
+            ) from None
+        return fd, tmp
+    raise OSError(errno.EEXIST, f"cannot write in {folder}: no free name for a temporary file")
+
+
+def exposed_mode(path: str | Path) -> int | None:
+    """The permission bits of `path` when accounts other than its owner may read or write it (group or
+    other bits set), else None (also for a missing file); the next save makes it 0600."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return None
+    return mode if mode & 0o077 else None
+
+
+def exposure_notice(path: str | Path) -> str | None:
+    """The one line `tracker check` and `tracker run` say about an encounter other accounts can read, or None."""
+    mode = exposed_mode(path)
+    if mode is None:
+        return None
+    return f"{path}: readable by other accounts (mode {mode:04o}): the next save makes it {PRIVATE_MODE:04o}"
 
 
 def remove_stale_temp_files(target: Path) -> int:
