@@ -353,3 +353,27 @@ def _read_by_another(second_account: str, cli: Tracker, folder: Path) -> None:
     seen = subprocess.run(["runuser", "-u", second_account, "--", "cat", str(path)], capture_output=True, text=True)
     assert seen.returncode != 0
     assert "Permission denied" in seen.stderr
+
+
+@pytest.mark.usefixtures("open_umask")
+def test_the_built_in_demo_starts_without_a_notice(cli: Tracker, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tracker` alone runs a copy of the built-in demo: written 0600 like any save, so nothing to say."""
+    from tracker.ui.app import TrackerApp
+
+    opened: list[Path] = []
+    monkeypatch.setattr(TrackerApp, "run", lambda self, *a, **k: opened.append(self.path))
+    result = cli()
+    assert (result.code, result.err) == (0, "")
+    assert len(opened) == 1 and mode(opened[0]) == 0o600
+    shutil.rmtree(opened[0].parent)
+
+
+@pytest.mark.usefixtures("open_umask")
+def test_a_report_written_to_a_file_is_0600(cli: Tracker, tmp_path: Path) -> None:
+    """The story of a fight tells the GM's log: its file is the GM's only too."""
+    path = encounter(tmp_path, 0o600)
+    assert cli("exec", path, "--save", stdin="start\nnext\n").code == 0
+    out = tmp_path / "story.md"
+    result = cli("report", path, "--output", out)
+    assert result.code == 0, result.err
+    assert mode(out) == 0o600

@@ -75,9 +75,11 @@ def cmd_builtin(theme: str | None) -> int:
     """`tracker` alone: the built-in demo encounter in the GM view, on a temporary copy."""
     import tempfile
 
+    from tracker.store import files
+
     folder = Path(tempfile.mkdtemp(prefix="tracker-demo-"))
     copy = folder / "demo.toml"
-    copy.write_text(builtin_demo_text(), encoding="utf-8")
+    files.write_text(copy, builtin_demo_text())  # 0600, as every save of it will be: no notice to give
     return cmd_run(str(copy), theme)
 
 
