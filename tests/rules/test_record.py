@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import pytest
 
+from tracker.engine.errors import Invalid
 from tracker.engine.records import record
-from tracker.engine.records.record import Invalid, Record, copied, default_of, dump, extra_of, validate
+from tracker.engine.records.record import Record, copied, default_of, dump, extra_of, validate
 
 if TYPE_CHECKING:
     from pydantic import AfterValidator, Field, StrictInt, ValidationInfo

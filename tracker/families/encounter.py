@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tracker.engine.errors import Invalid
 from tracker.engine.records.model import History
-from tracker.engine.records.record import Invalid, copied, validate
+from tracker.engine.records.record import copied, validate
 from tracker.families.file import EncounterFile
 from tracker.families.registry import family_named
 

@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tracker.engine.errors import Invalid
 from tracker.engine.records import record
-from tracker.engine.records.record import Invalid, copied
+from tracker.engine.records.record import copied
 from tracker.families.encounter import EncounterFile, validate_document
 from tracker.store.reading import MAX_FILE_BYTES as MAX_FILE_BYTES
 from tracker.store.reading import FileInvalid as FileInvalid

@@ -36,8 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tracker.engine.errors import Invalid
 from tracker.engine.records.model import History, Strict
-from tracker.engine.records.record import Invalid, copied, validate
+from tracker.engine.records.record import copied, validate
 from tracker.families.file import EncounterFile
 from tracker.store import files
 from tracker.store.campaign.blocks import uses_other_files

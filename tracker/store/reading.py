@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from tracker.engine.errors import Invalid
 from tracker.engine.records.model import LOCATED, Loc
-from tracker.engine.records.record import Invalid
 
 if TYPE_CHECKING:
     from tracker.store.tomlpos import Locator, Positions

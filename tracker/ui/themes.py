@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Annotated
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from tracker.engine.errors import Invalid
 from tracker.engine.records import record
-from tracker.engine.records.record import Invalid, Record
+from tracker.engine.records.record import Record
 from tracker.ui.config import config_dir
 
 if TYPE_CHECKING:  # pydantic's marker, read by pydantic only (`tracker.engine.records.validation`)

@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from tracker.engine.records.record import Invalid, Record
+from tracker.engine.errors import Invalid
+from tracker.engine.records.record import Record
 
 if TYPE_CHECKING:
     # pydantic's markers, named by the annotations for the type checker and read by pydantic when it

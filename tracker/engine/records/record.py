@@ -30,9 +30,6 @@ import functools
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol, TypeVar
 
-# Re-exported: the modules that read records catch it from here.
-from tracker.engine.errors import Invalid as Invalid
-
 try:  # the BLAKE2 builtin alone: `hashlib` also loads OpenSSL's, ~3 ms of every start
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - a Python built without it

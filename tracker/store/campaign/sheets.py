@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from tracker.engine.errors import Invalid
 from tracker.engine.records.model import Loc
-from tracker.engine.records.record import Invalid
 from tracker.families.registry import FAMILIES, family_named
 from tracker.store.reading import FileInvalid, Problem, toml_data, validation_problems
 from tracker.store.tomlpos import Locator, Origin, Positions, Source
