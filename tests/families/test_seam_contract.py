@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import pytest
 
+from tests.rules.twod20.scenes import combatant, header, zones
 from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
 from tracker.families.file import EncounterFile
@@ -75,32 +76,11 @@ gm_only = true
 
 TWOD20 = Case(
     "2d20",
-    """
-[encounter]
-name = "Contract"
-system = "2d20"
-[[zones]]
-name = "Pier"
-adjacent = ["Street"]
-[[zones]]
-name = "Street"
-[[combatants]]
-name = "Kit"
-side = "players"
-stress = 10
-zone = "Pier"
-[[combatants]]
-name = "Thug"
-side = "enemies"
-stress = 8
-zone = "Street"
-[[combatants]]
-name = "Spy"
-side = "enemies"
-stress = 6
-zone = "Street"
-gm_only = true
-""",
+    header("Contract", profile=None, momentum=None, threat=None)
+    + zones("Pier", "Street")
+    + combatant("Kit", side="players", stress=10, zone="Pier")
+    + combatant("Thug", side="enemies", stress=8, zone="Street")
+    + combatant("Spy", side="enemies", stress=6, zone="Street", gm_only=True),
     ("start", "pick Kit"),
     ("add Thug prone", "add Kit prone", "remove Thug prone"),
     frozenset({"profile", "pools", "last_actor", "kept_by"}),

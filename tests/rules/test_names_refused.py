@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import run, session_from, ttb_state
+from tests.rules.twod20.scenes import combatant, header, zones
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
@@ -64,54 +65,23 @@ side = "enemies"
 wounds = 7
 """
 
-D20 = """
-[encounter]
-name = "Pier"
-system = "2d20"
-seed = 5
-action_order = "alternating"
-momentum = 3
-threat = 9
-
-[[zones]]
-name = "Pier"
-adjacent = ["Warehouse"]
-
-[[zones]]
-name = "Warehouse"
-
-[[combatants]]
-name = "Kit"
-stress = 10
-zone = "Pier"
-weapons = [{ name = "Rifle", range = "medium", damage = 4 }, { name = "Knife", range = "reach", damage = 2 }]
-
-[[combatants]]
-name = "Ada"
-stress = 10
-zone = "Pier"
-
-[[combatants]]
-name = "Guild Thug"
-npc_type = "minor"
-side = "enemies"
-stress = 5
-zone = "Pier"
-
-[[combatants]]
-name = "Guild Thug 2"
-npc_type = "minor"
-side = "enemies"
-stress = 5
-zone = "Pier"
-
-[[combatants]]
-name = "Watchman"
-npc_type = "minor"
-side = "enemies"
-stress = 6
-zone = "Warehouse"
-"""
+D20 = (
+    header("Pier", seed=5, profile=None, momentum=3, threat=9)
+    + zones("Pier", "Warehouse")
+    + combatant(
+        "Kit",
+        stress=10,
+        zone="Pier",
+        weapons=[
+            {"name": "Rifle", "range": "medium", "damage": 4},
+            {"name": "Knife", "range": "reach", "damage": 2},
+        ],
+    )
+    + combatant("Ada", stress=10, zone="Pier")
+    + combatant("Guild Thug", npc_type="minor", side="enemies", stress=5, zone="Pier")
+    + combatant("Guild Thug 2", npc_type="minor", side="enemies", stress=5, zone="Pier")
+    + combatant("Watchman", npc_type="minor", side="enemies", stress=6, zone="Warehouse")
+)
 
 
 def ttb_turn() -> Session:
