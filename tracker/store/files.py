@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -295,8 +294,9 @@ _TEMP_TRIES = 100
 
 
 def _temp_tag() -> str:
-    """The random middle of a temporary file's name (a function so a test can choose it)."""
-    return secrets.token_hex(6)
+    """The random middle of a temporary file's name (a function so a test can choose it). `os.urandom`, not
+    `secrets`: this module is read at every start, and `secrets` brings hashlib and OpenSSL with it."""
+    return os.urandom(6).hex()
 
 
 def private_temporary(folder: Path, name: str) -> tuple[int, Path]:
