@@ -16,7 +16,7 @@ from tracker.cli.common import Parser, collector_paused
 from tracker.engine.errors import Refusal
 
 #: The commands, as the first word of the command line names them.
-COMMANDS = ("exec", "odds", "check", "new", "carry", "demo", "run", "view", "report", "serve")
+COMMANDS = ("exec", "odds", "check", "new", "carry", "demo", "run", "view", "play", "report", "serve")
 
 
 class _Unbuilt:
@@ -72,6 +72,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         p.add_argument("--theme", help="theme name (t cycles them in the app)")
         if name == "view":
             p.add_argument("--player", action="store_true")
+    p = command("play", help="a player's own screen, from the player's own account, while the GM runs the file")
+    p.add_argument("file")
+    p.add_argument("--as", dest="as_name", metavar="NAME", help="which of your seated characters to play")
+    p.add_argument("--theme", help="theme name (t cycles them in the app)")
     p = command("report", help="the story of the fight, as Markdown or HTML")
     p.add_argument("file")
     p.add_argument("--html", action="store_true", help="an HTML page instead of Markdown")
@@ -137,7 +141,7 @@ def failed(command: str | None, lines: list[str], status: int) -> int:
     (`tracker serve`), on that tab too, where the table is looking."""
     for line in lines:
         print(line, file=sys.stderr)
-    if command in ("run", "view"):
+    if command in ("run", "view", "play"):
         from tracker.web import served
 
         if served():
@@ -185,6 +189,10 @@ def run_command(args: argparse.Namespace) -> int:
         from tracker.cli.run import cmd_view
 
         return cmd_view(args.file, args.theme, args.player)
+    if args.command == "play":
+        from tracker.cli.run import cmd_table
+
+        return cmd_table(args.file, args.theme, "play", args.as_name)
     if args.command == "demo":
         if args.text:
             from tracker.cli.demo import cmd_demo

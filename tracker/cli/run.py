@@ -45,7 +45,7 @@ def _run(path: str, theme: str | None) -> int:
     try:
         from tracker.ui.app import TrackerApp
 
-        app = TrackerApp(session, Path(path), theme=theme)
+        app = TrackerApp(session, Path(path), theme=theme, table=True)
         app.run()
         if app.revision:  # something was saved: reopening the file mid-fight need not validate it again
             from tracker.store.save import remember_live
@@ -60,7 +60,10 @@ def cmd_view(path: str, theme: str | None, player: bool, held: str | None = None
     """A read-only view that follows the file live; it waits for a file that does not exist yet.
 
     `held`: why the GM view could not open (the file is being run elsewhere); the view first says
-    so and asks whether to follow read-only, as `tracker run` asks in a terminal."""
+    so and asks whether to follow read-only, as `tracker run` asks in a terminal. Another account's
+    player view never reads the file (the GM's, 0600): the GM's process sends it (`cmd_table`)."""
+    if player and _someone_elses(Path(path)):
+        return cmd_table(path, theme, "view", None)
     from tracker.store.validated import remember_validations
 
     remember_validations(write=False)  # every change it follows is a document no one opens again
@@ -99,4 +102,28 @@ def cmd_demo_screen(path: str | None, delay: float, seed: int | None, theme: str
     from tracker.ui.demo import DemoApp
 
     DemoApp(copy, setup, delay=delay, seed=seed, theme=theme, loop=loop, text=text).run()
+    return 0
+
+
+def _someone_elses(path: Path) -> bool:
+    """Whether `path` belongs to another account than this one (its owner is the GM)."""
+    import os
+
+    try:
+        return os.stat(path).st_uid != os.geteuid()
+    except OSError:
+        return False
+
+
+def cmd_table(path: str, theme: str | None, mode: str, as_name: str | None) -> int:
+    """Another account's screen on the fight (`tracker play`, or `tracker view --player`): fed by the GM's
+    `tracker run` over the table's socket; it waits while no GM process runs."""
+    from tracker.ui.remote import RemoteApp
+
+    app = RemoteApp(Path(path), mode=mode, as_name=as_name, theme=theme)
+    with collector_paused():
+        app.run()
+    if app.refused is not None:
+        print(f"tracker: {app.refused}", file=sys.stderr)
+        return 1
     return 0

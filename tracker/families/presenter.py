@@ -95,6 +95,11 @@ class FamilyPresenter(ABC, Generic[RulesT_co]):
         """How else `prompt` may be answered than by picking an option (none by default)."""
         return ""
 
+    def own_sheet(self, who: str) -> Block:
+        """What only `who`'s player may see of `who` beside the player view (`tracker play`): the turn panel
+        (AP, actions and why not), and whatever the family keeps private to a character (a Control Hand)."""
+        return self.turn_of(who)
+
     def conditions_of(self, who: str) -> tuple[ConditionNote, ...]:
         """`who`'s conditions with what each does and when (the rules' notes, as the panel labels them)."""
         return self.rules.condition_notes(who)

@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 
     from textual.theme import Theme
 
+    from tracker.present.view import PlayerView
     from tracker.store.follow import Follower
+    from tracker.table.server import TableServer
 
 
 @runtime_checkable
@@ -62,8 +64,12 @@ class TrackerApp(App[None]):
         read_only: bool = False,
         player: bool = False,
         follow: bool = False,
+        table: bool = False,
     ) -> None:
         super().__init__()
+        #: Open the table's socket for players and other accounts' viewers (`tracker run`: `tracker.table`).
+        self._opens_table = table and not (read_only or player or follow)
+        self._table: TableServer | None = None
         #: None only for a viewer waiting for its file to appear.
         self.session: Session = session  # type: ignore[assignment]
         self.path = path
@@ -176,6 +182,39 @@ class TrackerApp(App[None]):
         if self.follow:
             self.watch_file()
         self.call_after_refresh(self._after_first_frame)
+        if self._opens_table:
+            self.call_after_refresh(self._open_table)
+
+    # --- the table: players and other accounts' viewers (`tracker.table`) ----------------------
+    @work(group="table")
+    async def _open_table(self) -> None:
+        from tracker.table.seats import RulesSeating
+        from tracker.table.server import TableServer
+
+        table = TableServer(self.path, self, RulesSeating())
+        problem = await table.open()
+        if problem is not None:
+            self.notify(problem, severity="warning", timeout=10, markup=False)
+            return
+        self._table = table
+
+    def table_changed(self) -> None:
+        """Someone came to the table or left it: the GM's screen says who is there."""
+        from tracker.ui.screens.main import TrackerScreen
+
+        here = tuple(self._table.connected()) if self._table is not None else ()
+        waits = self._table.waiting_on() if self._table is not None else None
+        for screen in self.screen_stack:
+            if isinstance(screen, TrackerScreen):
+                screen.at_table = here
+                screen.waiting_on = waits
+
+    def _publish(self) -> None:
+        """Send the players their projections, once the GM's own frame is out."""
+        if self._table is not None:
+            self.table_changed()
+            if self._table.seats:
+                self.call_after_refresh(self._table.publish)
 
     async def run_async(self, **options: Any) -> None:
         """Run the app with the garbage collector paused until the first frame is out (`_after_first_frame`).
@@ -303,6 +342,10 @@ class TrackerApp(App[None]):
             elif isinstance(screen, FollowsRevisions):
                 screen.revision = self.revision
 
+    def player_view(self) -> PlayerView:
+        """What the players may see of the session (the player screen's one source)."""
+        return self.session.presenter.player_view()
+
     # --- the one way state changes ----------------------------------------------------------
     def _durable_text(self) -> str:
         """The file's text as last saved, which `submit` goes back to when a save fails; worked out once,
@@ -355,6 +398,7 @@ class TrackerApp(App[None]):
             if not isinstance(failed, OSError):
                 raise failed
             return f"not saved, so not done: {failed.strerror or failed}"
+        self._publish()
         return None
 
     def _saver(self) -> ThreadPoolExecutor:
@@ -368,6 +412,8 @@ class TrackerApp(App[None]):
         return self._save_thread
 
     def on_unmount(self) -> None:
+        if self._table is not None:
+            self._table.close_now()
         if self._save_thread is not None:
             self._save_thread.shutdown(wait=True)
 

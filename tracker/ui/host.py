@@ -3,10 +3,12 @@ and never import the app's module (the app imports the screens, not the other wa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from tracker.families.session import Session
+    from tracker.present.story.events import Story
+    from tracker.present.view import PlayerView
 
 
 class Host(Protocol):
@@ -21,6 +23,23 @@ class Host(Protocol):
         """Run one command; None when accepted and saved, else the one-line reason."""
         ...
 
+    def player_view(self) -> PlayerView:
+        """What the players may see now (from the session, or from the GM's process for another account)."""
+        ...
+
     def cycle_theme(self) -> None:
         """Switch to the next theme (and remember it)."""
+        ...
+
+
+@runtime_checkable
+class TellsStory(Protocol):
+    """An app whose players' story comes from the GM's process (`tracker.ui.remote`), not from a session."""
+
+    def players_story(self) -> Story | None:
+        """The players' story as last sent (None until it comes)."""
+        ...
+
+    def want_story(self, wanted: bool) -> None:
+        """Ask the GM's process for the story with every change (while its screen is open), or stop."""
         ...

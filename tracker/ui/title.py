@@ -14,14 +14,21 @@ SEPARATOR = " · "
 SHORTEST = 8
 
 
-def title_parts(header: HeaderView, read_only: bool) -> list[tuple[str, int]]:
-    """The title's parts in reading order, each with its priority (higher stays longer)."""
+def title_parts(
+    header: HeaderView, read_only: bool, at_table: tuple[str, ...] = (), waiting_on: str | None = None
+) -> list[tuple[str, int]]:
+    """The title's parts in reading order, each with its priority (higher stays longer). `at_table`: who is
+    connected from their own terminals; `waiting_on`: the player whose answer the question waits for."""
     parts = [("VIEW ONLY", 6)] if read_only else []
     parts += [(header.encounter, 1), (header.family, 2), (header.where, 5)]
     if header.pools:
         parts.append((header.pools, 3))
     if header.active:
         parts.append((f"{header.active}'s turn", 4))
+    if waiting_on:
+        parts.append((f"waiting for {waiting_on}", 4))
+    if at_table:
+        parts.append((f"at the table: {', '.join(at_table)}", 2))
     return parts
 
 

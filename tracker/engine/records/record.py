@@ -78,10 +78,11 @@ class Record:
         return record_schema(cls, source, handler, Record)
 
 
-def validate(cls: type[R], data: Any) -> R:
+def validate(cls: type[R], data: Any, *, memo: bool = True) -> R:
     """`data` (a parsed TOML table) validated into a `cls` record by pydantic (`Invalid` when wrong), unless
-    the installed memo holds what this very document validated to (rebuilt without pydantic)."""
-    key = _memo_key(cls, data) if _memo is not None else None
+    the installed memo holds what this very document validated to (rebuilt without pydantic). `memo=False`
+    for documents that are never read twice (what the table's socket brings): none is kept or looked up."""
+    key = _memo_key(cls, data) if _memo is not None and memo else None
     found = recall(key)
     if found is not None:
         try:

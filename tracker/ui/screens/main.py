@@ -90,6 +90,10 @@ class TrackerScreen(Screen[None]):
     selected: var[str | None] = var(None)
     # The slices of `view` the panels are bound to; a panel redraws only when its slice changed.
     header: var[HeaderView | None] = var(None)
+    #: Who is connected from their own terminals (`tracker play`, other accounts' viewers).
+    at_table: var[tuple[str, ...]] = var(())
+    #: The player whose answer the pending question waits for, when a seated player's.
+    waiting_on: var[str | None] = var(None)
     order: var[OrderView | None] = var(None)
     turn: var[Block] = var(())
     subject: var[str | None] = var(None)
@@ -345,6 +349,12 @@ class TrackerScreen(Screen[None]):
     def watch_header(self) -> None:
         self._draw_title()
 
+    def watch_at_table(self) -> None:
+        self._draw_title()
+
+    def watch_waiting_on(self) -> None:
+        self._draw_title()
+
     def on_resize(self) -> None:
         self._draw_title()
 
@@ -358,7 +368,7 @@ class TrackerScreen(Screen[None]):
         except NoMatches:  # not composed yet
             return
         width = max(20, self.size.width - 2)
-        text = fit_title(title_parts(self.header, self.read_only), width)
+        text = fit_title(title_parts(self.header, self.read_only, self.at_table, self.waiting_on), width)
         if text != getattr(self, "_title_text", None):
             self._title_text = text
             title.update(text, layout=False)

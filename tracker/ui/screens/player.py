@@ -65,7 +65,7 @@ class PlayerScreen(FollowingScreen):
 
     def show(self) -> None:
         app = cast("Host", self.app)
-        view = app.session.presenter.player_view()
+        view = app.player_view()
         digits = self.query_one(Digits)
         digits.update(str(view.round))
         digits.display = view.round > 0  # no "Round 0" before the fight

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Static
 
+from tracker.ui.host import TellsStory
 from tracker.ui.screens.following import FollowingScreen
 from tracker.ui.widgets.story import StoryPanel
 
@@ -46,6 +47,8 @@ class StoryScreen(FollowingScreen):
 
     def on_mount(self) -> None:
         self.query_one(StoryPanel).focus()
+        if isinstance(self.app, TellsStory):
+            self.app.want_story(True)
         self.tell()
 
     def watch_revision(self) -> None:
@@ -53,7 +56,15 @@ class StoryScreen(FollowingScreen):
             self.tell()
 
     def tell(self) -> None:
-        self.query_one(StoryPanel).follow(cast("Host", self.app).session)
+        app = self.app
+        if isinstance(app, TellsStory):  # another account's screen: the story comes from the GM's process
+            self.query_one(StoryPanel).show(app.players_story())
+        else:
+            self.query_one(StoryPanel).follow(cast("Host", app).session)
+
+    def on_unmount(self) -> None:
+        if isinstance(self.app, TellsStory):
+            self.app.want_story(False)
 
     def action_scroll(self, step: int) -> None:
         panel = self.query_one(StoryPanel)

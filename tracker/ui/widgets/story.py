@@ -96,6 +96,11 @@ class StoryPanel(Panel):
             self._teller, self._story, self._problem = None, None, str(exc)
         self.redraw()
 
+    def show(self, story: Story | None) -> None:
+        """Draw a story told elsewhere (the GM's process tells the players' story for another account)."""
+        self._teller, self._story, self._problem = None, story, None
+        self.redraw()
+
     @property
     def story(self) -> Story | None:
         return self._story

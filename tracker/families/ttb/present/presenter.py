@@ -137,6 +137,19 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
                 out.line(text + reason, "dim")
         return out.block()
 
+    def own_sheet(self, who: str) -> view.Block:
+        """The turn panel, then `who`'s Control Hand (a Fated's cards are their player's secret, and theirs
+        to see) with the Twist Deck and Fate Points left."""
+        eng = self.rules
+        f = eng.fighter(who)
+        out = view.BlockWriter()
+        if eng.sheet(who).fated:
+            cards = " ".join(parse_card(c).short() for c in f.hand) or "no cards"
+            out.add("Control Hand ", "bold").line(cards)
+            out.line(f"Twist Deck {len(f.twist_deck)} · discards {len(f.twist_discards)}", "dim")
+            out.line()
+        return out.block() + self.turn_of(who)
+
     def field(self, focus: str | None) -> view.Block:
         """What each engagement forbids (§2.9); who is engaged with whom is the map above (`field_map`)."""
         eng = self.rules

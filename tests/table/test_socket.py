@@ -1,0 +1,158 @@
+"""The table's socket end to end, in one event loop: a GM process without a screen, and its players."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from tests.table.fakes import Watcher, copy_example, me, on_loop, table
+from tracker.table import wire
+from tracker.table.address import table_path
+
+
+
+@on_loop
+async def test_a_viewer_is_sent_the_player_view_and_each_change_after_it(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "brawl.toml")
+    async with table(path, {}) as (host, server):
+        watcher = await Watcher(path).start()
+        first = await watcher.next()
+        assert first.view.round == 0 and first.seated == ()
+        host.submit("start")
+        server.publish()
+        second = await watcher.next()
+        assert second.view.round == 1 and second.revision == 1
+        names = [row.name for row in second.view.rows]
+        assert "Rotten Belle" not in names  # gm_only
+        assert server.connected() == [me()]
+        await watcher.stop()
+
+
+@on_loop
+async def test_the_socket_is_beside_the_file_and_goes_with_the_gm(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "brawl.toml")
+    sock = table_path(path)
+    async with table(path, {}):
+        info = os.lstat(sock)
+        assert stat.S_ISSOCK(info.st_mode) and stat.S_IMODE(info.st_mode) == 0o666
+    assert not sock.exists()
+
+
+@on_loop
+async def test_a_viewer_waits_for_the_gm_and_connects_when_the_fight_opens(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "brawl.toml")
+    watcher = await Watcher(path).start()
+    await asyncio.sleep(0.1)
+    assert watcher.said and watcher.said[-1] == f"waiting for the GM to open {path}"
+    async with table(path, {}):
+        projection = await watcher.next()
+        assert projection.view.name == "Ambush at the Docks"
+    await asyncio.sleep(0.2)
+    assert "the GM closed the fight" in watcher.said[-1]
+    async with table(path, {}):  # the GM opens it again: the viewer is back without being told
+        await watcher.next()
+    await watcher.stop()
+
+
+@on_loop
+async def test_play_without_a_seat_is_refused(tmp_path: Path) -> None:
+    from tracker.table.client import Refused
+
+    path = copy_example(tmp_path, "brawl.toml")
+    async with table(path, {}):
+        watcher = Watcher(path, mode="play")
+        with pytest.raises(Refused, match="has no seat"):
+            await asyncio.wait_for(watcher.client.run(), 3)
+
+
+@on_loop
+async def test_play_as_a_name_not_seated_is_refused(tmp_path: Path) -> None:
+    from tracker.table.client import Refused
+
+    path = copy_example(tmp_path, "brawl.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}):
+        watcher = Watcher(path, mode="play", as_name="Ash")
+        with pytest.raises(Refused, match="not seated"):
+            await asyncio.wait_for(watcher.client.run(), 3)
+
+
+@on_loop
+async def test_a_seat_sees_its_own_hand_and_no_other(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "brawl.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
+        host.submit("start")
+        watcher = await Watcher(path, mode="play").start()
+        projection = await watcher.next()
+        assert projection.seated == ("Sofia Ramos",)
+        st = host.session.rules.state
+        mine = " ".join(span.text for span in projection.own[0].sheet)
+        assert "Control Hand" in mine
+        line = wire.message("projection", None)  # any projection line, as sent
+        sent = json.dumps(projection.__dict__, default=str)
+        for other in ("Ash Kettering", "Marguerite Bell"):
+            from tracker.families.ttb.fate.cards import parse_card
+
+            for card in st.fighters[other].hand:  # type: ignore[attr-defined]
+                assert parse_card(card).short() not in mine
+        assert line and sent
+        await watcher.stop()
+
+
+@on_loop
+async def test_commands_are_judged_applied_and_replied(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "duel.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
+        host.submit("start")
+        assert host.session.state.active == "Sofia Ramos"
+        watcher = await Watcher(path, mode="play").start()
+        projection = await watcher.next()
+        assert projection.acting == "Sofia Ramos"
+        assert await watcher.client.send("damage Guild 2") == {"id": 1, "requested": "sent to the GM, who approves or denies it"}
+        assert await watcher.client.send("next") == {"id": 2, "ok": True}
+        assert host.lines[-1] == "next" and host.session.state.active != "Sofia Ramos"
+        server.publish()
+        assert (await watcher.next()).acting is None
+        reply = await watcher.client.send("next")
+        assert reply["refused"] == "it is not your turn"
+        await watcher.stop()
+
+
+@on_loop
+async def test_a_command_sent_on_a_turn_that_has_ended_is_refused(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "duel.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
+        host.submit("start")
+        watcher = await Watcher(path, mode="play").start()
+        assert (await watcher.next()).acting == "Sofia Ramos"
+        host.submit("next")  # the GM moves on before the player's command arrives (not yet published)
+        reply = await watcher.client.send("next")
+        assert reply["refused"] == "the turn it was sent on has ended"
+        assert host.lines == ["start", "next"]  # nothing applied twice
+        await watcher.stop()
+
+
+@on_loop
+async def test_a_line_too_long_closes_only_that_connection(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "brawl.toml")
+    async with table(path, {}) as (host, server):
+        good = await Watcher(path).start()
+        await good.next()
+        reader, writer = await asyncio.open_unix_connection(str(table_path(path)))
+        writer.write(b'{"hello": {"mode": "view"}}\n')
+        await reader.readline()
+        writer.write(b"x" * (1024 * 1024) + b"\n")
+        try:
+            rest = await asyncio.wait_for(reader.read(), 3)
+        except ConnectionResetError:  # closed with the line still unread: the goodbye may be lost with it
+            rest = b"reset"
+        assert b"longer than" in rest or rest == b"reset"
+        assert len(server.seats) == 1
+        host.submit("start")
+        server.publish()
+        assert (await good.next()).view.round == 1
+        await good.stop()

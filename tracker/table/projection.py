@@ -1,0 +1,165 @@
+"""What one connection to the table receives: its projection of the fight, and nothing else.
+
+As boardgame.io's ``playerView``: the GM's process holds the whole state and hands each player a view
+filtered for them. Here the projection is made of the screen's own values, never of the state: the player
+view every account may see (`FamilyPresenter.player_view`, which hides the GM-only), the players' story
+when asked for, and for an account with a seat, what only that seat may see of its own characters (their
+sheets with a TTB Control Hand, the question waiting on one of them, the map and odds on their turn).
+Other hands, the deck, the seed, `gm_only` combatants and the GM's log are never in it: they are not
+fields of it, and names the player view hides are filtered out of the map and the odds.
+
+The projection is a record, so the receiving end validates what it is handed with pydantic (`decode`)
+before a widget sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from tracker.engine.records.record import Record, validate
+from tracker.present.map.graph import MapView
+from tracker.present.story.events import Story
+from tracker.present.view import ActionChoice, Block, OddsView, PlayerView
+from tracker.present.words import mentions
+from tracker.table.wire import message
+
+if TYPE_CHECKING:
+    from tracker.families.session import Session
+
+
+@dataclass(kw_only=True)
+class Own(Record):
+    """One of the seat's characters as only its player sees it."""
+
+    name: str
+    #: The family's private block (`FamilyPresenter.own_sheet`): the turn panel, a Control Hand.
+    sheet: Block = ()
+
+
+@dataclass(kw_only=True)
+class Question(Record):
+    """The question the rules wait on, when it is about one of the seat's characters."""
+
+    question: str
+    #: As the screen writes each answer, and the command line each stands for.
+    options: tuple[str, ...] = ()
+    answers: tuple[str, ...] = ()
+    hint: str = ""
+    #: The character it is about.
+    about: str | None = None
+
+
+@dataclass(kw_only=True)
+class Projection(Record):
+    """Everything one connection is sent after each accepted command."""
+
+    #: The GM process's count of accepted commands: a command sent names the one it was sent on.
+    revision: int
+    #: The account the kernel says this connection comes from.
+    account: str
+    #: The characters seated for it (empty: it only watches).
+    seated: tuple[str, ...] = ()
+    view: PlayerView
+    #: Which of the seated characters acts now, if one does.
+    acting: str | None = None
+    question: Question | None = None
+    #: Who the question waits for when it is not this seat's ("the GM", or a character's name).
+    waiting_on: str | None = None
+    own: tuple[Own, ...] = ()
+    #: What the acting character may do (the `s` list): legal first, each illegal one with why.
+    actions: tuple[ActionChoice, ...] = ()
+    #: The field (2d20 zones, TTB engagements) with nothing hidden on it; shown to seated players.
+    map: MapView | None = None
+    odds: OddsView | None = None
+    #: The players' story, for connections that asked for it (its full-screen view is open).
+    story: Story | None = None
+
+
+def project(
+    session: Session,
+    account: str,
+    seated: tuple[str, ...],
+    revision: int,
+    question_for: str | None,
+    story: Story | None = None,
+) -> Projection:
+    """`account`'s projection of `session`. `question_for`: the seated character the pending question is
+    about, when it is one of `seated` (the seat rules decide whose a question is)."""
+    presenter = session.presenter
+    rules = session.rules
+    view = presenter.player_view()
+    hidden = rules.hidden_names()
+    st = rules.state
+    mine = tuple(name for name in seated if name in rules.combatant_names() and name not in hidden)
+    acting = st.active if st.active in mine else None
+    question = None
+    waiting_on = None
+    prompt = presenter.prompt_view()
+    if prompt is not None and question_for in mine:
+        question = Question(
+            question=prompt.question,
+            options=prompt.options,
+            answers=prompt.answers,
+            hint=prompt.hint,
+            about=question_for,
+        )
+    elif st.prompt is not None:
+        about = st.prompt.who
+        waiting_on = about if about and about not in hidden else "the GM"
+    own = tuple(Own(name=name, sheet=presenter.own_sheet(name)) for name in mine)
+    field = odds = None
+    if mine:
+        focus = acting or question_for or mine[0]
+        field = _without(presenter.field_map(focus), hidden)
+        if acting is not None or question is not None:
+            odds = _odds_without(presenter.odds(focus), hidden)
+    return Projection(
+        revision=revision,
+        account=account,
+        seated=mine,
+        view=view,
+        acting=acting,
+        question=question,
+        waiting_on=waiting_on,
+        own=own,
+        actions=tuple(rules.actions_for(acting)) if acting is not None else (),
+        map=field,
+        odds=odds,
+        story=story,
+    )
+
+
+def _without(field: MapView | None, hidden: set[str]) -> MapView | None:
+    """`field` with nobody in `hidden` on it: their marks, their nodes, the edges to them, notes naming them."""
+    if field is None or not hidden:
+        return field
+    nodes = tuple(
+        replace(node, marks=tuple(m for m in node.marks if m.name not in hidden))
+        for node in field.nodes
+        if node.mark is None or node.mark.name not in hidden
+    )
+    keys = {node.key for node in nodes}
+    edges = tuple((a, b) for a, b in field.edges if a in keys and b in keys)
+    notes = tuple(span for span in field.notes if not mentions(span.text, hidden))
+    focus = field.focus if field.focus not in hidden else None
+    return replace(field, nodes=nodes, edges=edges, notes=notes, focus=focus)
+
+
+def _odds_without(odds: OddsView | None, hidden: set[str]) -> OddsView | None:
+    """`odds` without a row or a note that names anyone in `hidden` (a roll against a GM-only enemy)."""
+    if odds is None or not hidden:
+        return odds
+    rows = tuple(row for row in odds.rows if not mentions(row.label, hidden))
+    notes = tuple(span for span in odds.notes if not mentions(span.text, hidden))
+    return odds._replace(rows=rows, notes=notes)
+
+
+def encode(projection: Projection) -> bytes:
+    """The projection as its line on the wire (`tracker.table.wire`)."""
+    return message("projection", asdict(projection))
+
+
+def decode(data: Any) -> Projection:
+    """A projection as the GM's process sent it, validated (`Invalid` when it is not one)."""
+    return validate(Projection, data, memo=False)

@@ -1,0 +1,380 @@
+"""The table in the GM's process: a Unix socket beside the encounter that players' programs connect to.
+
+It runs on the GM screen's own event loop, so a player's command is applied between two of the GM's
+keypresses, through the very path the GM's own commands take (`TableHost.submit`: applied, saved, then
+shown), and nothing is ever applied twice or half-way. Every connection is told apart by the account the
+kernel vouches for (`address.peer_account`), never by anything it sends; what that account may do is the
+seat rules' (`Seating.judge`), asked against the live state when the command arrives.
+
+Each connection is sent its projection after every accepted command, once the GM's own frame is out
+(`publish`): players see a command after it is on disk, as the GM does. A connection that does not read
+what it is sent (more than `MAX_BACKLOG` waiting), sends a line longer than `wire.MAX_LINE`, or sends more
+than `MAX_RATE` commands a second is told why and closed; the GM's screen never waits on one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import stat
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+
+from tracker.table import wire
+from tracker.table.address import peer_account, table_path
+from tracker.table.projection import encode, project
+
+if TYPE_CHECKING:
+    from tracker.families.session import Session
+    from tracker.present.story.events import Story
+
+#: Bytes a connection may leave unread before it is dropped (a projection is tens of kB).
+MAX_BACKLOG = 8 * 1024 * 1024
+#: Commands a second one connection may send.
+MAX_RATE = 20
+#: Revisions whose situation is kept to judge a command sent on an older one (`_moved_on`).
+KEPT_SITUATIONS = 256
+
+
+class Verdict(NamedTuple):
+    """What the seat rules make of a player's command: ``apply`` the line (the GM's own command, saying who
+    sent it), ``request`` it of the GM (the line records the request), or ``refuse`` it, saying why."""
+
+    kind: Literal["apply", "request", "refuse"]
+    line: str
+    reason: str = ""
+
+
+class Seating(Protocol):
+    """The seat rules (`tracker.families.seating`): who sits where, and what a seat may do now."""
+
+    def seats_of(self, session: Session) -> dict[str, tuple[str, ...]]: ...
+
+    def judge(self, session: Session, account: str, as_name: str | None, line: str) -> Verdict: ...
+
+    def question_for(self, session: Session, characters: tuple[str, ...]) -> str | None: ...
+
+
+class TableHost(Protocol):
+    """The GM's app as the table sees it."""
+
+    session: Session
+    revision: int
+
+    def submit(self, line: str) -> str | None: ...
+
+    def table_changed(self) -> None:
+        """Who is connected changed (the GM's screen says who is there)."""
+        ...
+
+
+@dataclass(eq=False)
+class Seat:
+    """One connection: the account the kernel names, what it asked to be, and its writer."""
+
+    account: str
+    writer: asyncio.StreamWriter
+    mode: str = "view"
+    as_name: str | None = None
+    story: bool = False
+    #: When each of its last commands came (the rate limit).
+    recent: list[float] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return f"{self.account} ({self.as_name})" if self.as_name else self.account
+
+
+class Situation(NamedTuple):
+    """What a command sent on a revision counted on: whose turn, and which question waited."""
+
+    active: str | None
+    prompt: tuple[str, str | None, tuple[str, ...]] | None
+
+
+def situation(session: Session) -> Situation:
+    st = session.state
+    prompt = st.prompt
+    return Situation(st.active, (prompt.question, prompt.who, tuple(prompt.options)) if prompt else None)
+
+
+class TableServer:
+    """Listens beside `encounter` while the GM's screen runs; `publish` after each accepted command."""
+
+    def __init__(self, encounter: Path, host: TableHost, seating: Seating, clock: Callable[[], float] = time.monotonic):
+        self.path = table_path(encounter)
+        self.host = host
+        self.seating = seating
+        self.seats: list[Seat] = []
+        self._server: asyncio.AbstractServer | None = None
+        self._situations: dict[int, Situation] = {}
+        self._clock = clock
+        self._teller: Any = None
+
+    # --- opening and closing ------------------------------------------------------------------
+    async def open(self) -> str | None:
+        """Start listening; None when it does, else the one line saying why players cannot connect.
+
+        The GM holds the encounter's writer lock, so a socket left at the path is a killed GM's: it is
+        removed (never followed: `unlink` removes a link itself). The socket is 0666 (who may connect is
+        the folder's business; who connected is the kernel's), made so on a path no one else can swap."""
+        self._remember()
+        folder = self.path.parent
+        unsafe = _writable_by_others(folder)
+        if unsafe is not None:
+            return f"not opening the table for players: {folder} {unsafe} (chmod go-w it)"
+        with contextlib.suppress(FileNotFoundError):
+            kind = os.lstat(self.path).st_mode
+            if not (stat.S_ISSOCK(kind) or stat.S_ISLNK(kind)):
+                return f"not opening the table for players: {self.path} is in the way (not a socket)"
+            os.unlink(self.path)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            sock.bind(str(self.path))
+            os.chmod(self.path, 0o666)  # no one else can write the folder: it is still the socket just bound
+            sock.listen(16)
+            self._server = await asyncio.start_unix_server(self._connected, sock=sock, limit=wire.MAX_LINE)
+        except OSError as exc:
+            sock.close()
+            return f"not opening the table for players: {exc.strerror or exc}: {self.path}"
+        return None
+
+    async def close(self) -> None:
+        """Say goodbye to every connection, stop listening, and remove the socket."""
+        for seat in list(self.seats):
+            self._drop(seat, "the GM closed the fight")
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 0.5)
+            self._server = None
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+
+    def close_now(self) -> None:
+        """Remove the socket without the loop (the app is ending)."""
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+
+    # --- who is here --------------------------------------------------------------------------
+    def connected(self) -> list[str]:
+        """Who is connected, as the GM's screen lists them ("alice (Sofia Ramos)", "bob")."""
+        return sorted({seat.label for seat in self.seats})
+
+    def waiting_on(self) -> str | None:
+        """The account whose answer the pending question waits for, when it is about a seated character."""
+        session = self.host.session
+        prompt = session.state.prompt
+        if prompt is None or prompt.who is None:
+            return None
+        for account, characters in self.seating.seats_of(session).items():
+            if self.seating.question_for(session, characters) is not None:
+                return account
+        return None
+
+    # --- sending ---------------------------------------------------------------------------------
+    def publish(self) -> None:
+        """Send every connection its projection of the state now (after each accepted command)."""
+        self._remember()
+        made: dict[tuple[str, str | None, bool], bytes] = {}
+        story: Story | None = None
+        for seat in list(self.seats):
+            key = (seat.account, seat.as_name, seat.story)
+            line = made.get(key)
+            if line is None:
+                if seat.story and story is None:
+                    story = self._story()
+                line = made[key] = encode(self._projection(seat, story if seat.story else None))
+            self._send(seat, line)
+
+    def _projection(self, seat: Seat, story: Story | None) -> Any:
+        self._remember()  # what a command sent on this revision counts on
+        session = self.host.session
+        mine = self.seating.seats_of(session).get(seat.account, ()) if seat.mode == "play" else ()
+        if seat.as_name is not None:
+            mine = tuple(n for n in mine if n == seat.as_name) or mine
+        return project(session, seat.account, mine, self.host.revision, self.seating.question_for(session, mine), story)
+
+    def _story(self) -> Story | None:
+        """The players' story of the fight so far (told on, command by command, as the Story tab is)."""
+        from tracker.engine.errors import Refusal
+        from tracker.report.telling import follow
+
+        session = self.host.session
+        try:
+            self._teller = follow(self._teller, session.setup, session.history.seed, session.history.commands)
+            story: Story = self._teller.story(player=True)
+        except Refusal:
+            self._teller = None
+            return None
+        return story
+
+    def _send(self, seat: Seat, line: bytes) -> None:
+        transport = seat.writer.transport
+        if transport.is_closing():
+            self._forget(seat)
+            return
+        if transport.get_write_buffer_size() > MAX_BACKLOG:
+            self._drop(seat, "your screen fell too far behind; reconnecting brings it up to date")
+            return
+        seat.writer.write(line)
+
+    def _drop(self, seat: Seat, why: str) -> None:
+        with contextlib.suppress(Exception):
+            seat.writer.write(wire.message("bye", why))
+            seat.writer.close()
+        self._forget(seat)
+
+    def _forget(self, seat: Seat) -> None:
+        if seat in self.seats:
+            self.seats.remove(seat)
+            self.host.table_changed()
+
+    # --- receiving -------------------------------------------------------------------------------
+    async def _connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        sock = writer.get_extra_info("socket")
+        try:
+            account = peer_account(sock)
+        except OSError:
+            writer.close()
+            return
+        seat = Seat(account, writer)
+        try:
+            await self._serve(seat, reader)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        except (ValueError, asyncio.LimitOverrunError):  # a line longer than the limit
+            self._drop(seat, f"a line longer than {wire.MAX_LINE} bytes")
+        finally:
+            self._forget(seat)
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    async def _serve(self, seat: Seat, reader: asyncio.StreamReader) -> None:
+        first = await reader.readline()
+        if not first:
+            return
+        refused = self._hello(seat, first)
+        if refused is not None:
+            self._drop(seat, refused)
+            return
+        self.seats.append(seat)
+        self.host.table_changed()
+        self._send(seat, encode(self._projection(seat, self._story() if seat.story else None)))
+        while True:
+            line = await reader.readline()
+            if not line:
+                return
+            if not line.endswith(b"\n"):
+                return  # the connection ended mid-line: nothing of it is applied
+            try:
+                kind, body = wire.read(line)
+            except wire.WireError as exc:
+                self._drop(seat, str(exc))
+                return
+            if kind == "command" and isinstance(body, dict):
+                self._send(seat, wire.message("reply", self._command(seat, body)))
+            elif kind == "story":
+                seat.story = body is True
+                if seat.story:
+                    self._send(seat, encode(self._projection(seat, self._story())))
+            else:
+                self._drop(seat, f"unknown message '{kind}'")
+                return
+
+    def _hello(self, seat: Seat, line: bytes) -> str | None:
+        """Why a connection is refused at its first line, or None."""
+        try:
+            kind, body = wire.read(line)
+        except wire.WireError as exc:
+            return str(exc)
+        if kind != "hello" or not isinstance(body, dict):
+            return "the first message is a hello"
+        seat.mode = "play" if body.get("mode") == "play" else "view"
+        seat.story = body.get("story") is True
+        as_name = body.get("as")
+        if seat.mode == "view":
+            return None
+        mine = self.seating.seats_of(self.host.session).get(seat.account, ())
+        if not mine:
+            return f"{seat.account} has no seat at this table (the GM seats players in [seats])"
+        if as_name is not None:
+            if not isinstance(as_name, str):
+                return "--as takes a character's name"
+            from tracker.engine.names import matching
+
+            found = matching(as_name, list(mine))
+            if len(found) != 1:
+                seated = ", ".join(mine)
+                return f"'{as_name}' is not seated for {seat.account} (its characters: {seated})"
+            seat.as_name = found[0]
+        return None
+
+    def _command(self, seat: Seat, body: dict[str, Any]) -> dict[str, Any]:
+        """Judge and run one command; the reply says how it went."""
+        ident = body.get("id")
+        line, seen = body.get("line"), body.get("seen")
+        reply: dict[str, Any] = {"id": ident if isinstance(ident, int) else None}
+        if seat.mode != "play":
+            return reply | {"refused": "this is a view: tracker play FILE acts for your characters"}
+        now = self._clock()
+        seat.recent = [t for t in seat.recent if now - t < 1.0] + [now]
+        if len(seat.recent) > MAX_RATE:
+            return reply | {"refused": "too many commands at once; wait a moment"}
+        if not isinstance(line, str) or not isinstance(seen, int):
+            return reply | {"refused": "a command is a line of text and the revision it was sent on"}
+        moved = self._moved_on(seen)
+        if moved is not None:
+            return reply | {"refused": moved}
+        session = self.host.session
+        verdict = self.seating.judge(session, seat.account, seat.as_name, line)
+        if verdict.kind == "refuse":
+            return reply | {"refused": verdict.reason}
+        problem = self.host.submit(verdict.line)
+        if problem is not None:
+            return reply | {"refused": problem}
+        if verdict.kind == "request":
+            return reply | {"requested": "sent to the GM, who approves or denies it"}
+        return reply | {"ok": True}
+
+    def _moved_on(self, seen: int) -> str | None:
+        """Why a command sent on revision `seen` no longer fits the fight, or None when it still does: the
+        turn and the question it was sent on are the ones now (a GM's unrelated change in between is fine)."""
+        then = self._situations.get(seen)
+        now = situation(self.host.session)
+        if seen > self.host.revision:
+            return "that command names a state the GM's process has not had"
+        if then is None:
+            return "that command was sent on a state too old to check; look again and resend"
+        if then.prompt != now.prompt:
+            return "the question it answered has been answered, or another waits now"
+        if then.active != now.active:
+            return "the turn it was sent on has ended"
+        return None
+
+    def _remember(self) -> None:
+        self._situations[self.host.revision] = situation(self.host.session)
+        while len(self._situations) > KEPT_SITUATIONS:
+            del self._situations[min(self._situations)]
+
+
+def _writable_by_others(folder: Path) -> str | None:
+    """Why another account could put something of its own where the socket goes, or None."""
+    try:
+        info = os.stat(folder)
+    except OSError as exc:
+        return f"cannot be looked at ({exc.strerror})"
+    if info.st_uid != os.geteuid():
+        return "belongs to another account"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "is writable by other accounts"
+    return None
+

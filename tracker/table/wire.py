@@ -1,0 +1,41 @@
+"""The table's messages: one JSON object a line, each way, with a name saying what it is.
+
+From a player's program: ``{"hello": {"mode": "play"|"view", "as": NAME|null}}`` first, then
+``{"command": {"id": N, "line": "spend Sofia walk", "seen": REVISION}}`` and ``{"story": true|false}``.
+From the GM's process: ``{"projection": …}`` after every accepted command (`projection`), ``{"reply": {"id":
+N, …}}`` for each command, and ``{"bye": "why"}`` before it closes a connection it refuses.
+
+A line is at most `MAX_LINE` bytes from a player (a command is a line of text); the GM's lines are as long as
+a projection is.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+#: The longest line a player's program may send (a command, a hello): longer closes the connection.
+MAX_LINE = 16 * 1024
+#: The longest line the GM's process sends (a projection of a 500-combatant fight with its story is ~1 MB).
+MAX_PROJECTION = 64 * 1024 * 1024
+
+
+class WireError(Exception):
+    """A line that is not one of the table's messages; the text says what is wrong with it."""
+
+
+def message(kind: str, body: Any) -> bytes:
+    """One message as its line."""
+    return json.dumps({kind: body}, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+def read(line: bytes) -> tuple[str, Any]:
+    """The (kind, body) of one received line."""
+    try:
+        data = json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        raise WireError("not a JSON line") from None
+    if not isinstance(data, dict) or len(data) != 1:
+        raise WireError("a message is an object with one key")
+    ((kind, body),) = data.items()
+    return str(kind), body

@@ -1,0 +1,266 @@
+"""A player's own screen (`tracker play`): the player view, plus what only this seat may see and do.
+
+Everything on it comes from the seat's projection (`tracker.table.projection`), which the GM's process
+makes for this account alone: the order as the players see it; this seat's characters' sheets (a TTB
+Control Hand among them); the field with nothing hidden on it and the odds on the seat's turn; the
+question when it is about one of the seat's characters. Keys are the GM's where they apply: ``s`` spends
+from the same list (and on through the same attack flow), ``1``-``9`` and Enter answer, ``n`` ends the
+seat's turn, ``:`` types any command, which the GM's process judges (some become requests the GM
+approves).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
+
+from tracker.present.view import Block, OrderRow, PromptView
+from tracker.present.words import status_text
+from tracker.ui.widgets.command import CommandLine
+from tracker.ui.widgets.order_table import OrderTable
+from tracker.ui.widgets.prompt import PromptBar
+from tracker.ui.widgets.text_panel import TextPanel
+
+if TYPE_CHECKING:
+    from tracker.table.projection import Projection
+    from tracker.ui.remote import RemoteApp
+
+
+class PlayScreen(Screen[None]):
+    """One seat's screen; redrawn from each projection the GM's process sends."""
+
+    BINDINGS = [
+        Binding("n", "next_turn", "End turn", id="play.next"),
+        Binding("s", "spend", "Spend", id="play.spend"),
+        Binding("colon", "command", "Command", id="play.command"),
+        *[Binding(str(i), f"answer({i})", f"Answer {i}", id=f"play.answer-{i}", show=False) for i in range(1, 10)],
+        Binding("enter", "answer_first", "Answer 1", id="play.answer-first", show=False, priority=True),
+        Binding("escape", "leave_line", "Back", id="play.back", show=False),
+        Binding("comma", "tab(-1)", "Previous tab", id="play.tab-prev", show=False),
+        Binding("full_stop", "tab(1)", "Next tab", id="play.tab-next", show=False),
+        Binding("S", "story", "Story", id="play.story"),
+        Binding("t", "cycle_theme", "Theme", id="play.theme", show=False),
+        Binding("q", "app.quit", "Quit", id="play.quit"),
+    ]
+    DEFAULT_CSS = """
+    PlayScreen #play-title { height: 1; padding: 0 1; background: $primary 30%; text-style: bold; }
+    PlayScreen #play-title.-mine { background: $success 45%; }
+    PlayScreen #play-body { height: 1fr; }
+    PlayScreen #play-order { width: 1fr; border: round $primary 60%; }
+    PlayScreen #play-side { width: 44; }
+    PlayScreen #play-side TabPane { padding: 0; }
+    PlayScreen #play-legend { height: auto; color: $text-muted; }
+    PlayScreen.-narrow #play-side { width: 36; }
+    """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+
+    #: The projection shown.
+    projection: var[Projection | None] = var(None, init=False)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="play-title", markup=False)
+        with Horizontal(id="play-body"):
+            with Vertical(id="play-order"):
+                yield OrderTable(id="play-table")
+                yield Static(id="play-legend", markup=False)
+            with TabbedContent(id="play-side"):
+                with TabPane("Sheet", id="tab-sheet"):
+                    yield TextPanel(id="play-sheet")
+                with TabPane("Field", id="tab-field"):
+                    from tracker.ui.widgets.map_panel import MapPanel
+
+                    yield MapPanel(id="play-map")
+                with TabPane("Odds", id="tab-odds"):
+                    yield TextPanel(id="play-odds")
+        yield PromptBar(id="play-prompt")
+        yield CommandLine(
+            placeholder="a command for your character (e.g. spend Sofia walk) — Enter sends, Esc leaves",
+            select_on_focus=False,
+            id="play-line",
+        )
+        yield Footer()
+
+    @property
+    def remote(self) -> RemoteApp:
+        return cast("RemoteApp", self.app)
+
+    def on_mount(self) -> None:
+        self.query_one("#play-legend", Static).display = False
+        self.query_one("#play-prompt", PromptBar).read_only = True
+        self.projection = self.remote.projection
+        self.query_one(OrderTable).focus()
+
+    def rebuild(self, revision: int) -> None:
+        """A new projection came (the app's `bump`): show it."""
+        self.projection = self.remote.projection
+
+    def watch_projection(self, old: Projection | None, new: Projection | None) -> None:
+        if new is None or not self.is_mounted:
+            return
+        self._show(new)
+        was_mine = old is not None and (old.acting is not None or old.question is not None)
+        mine = new.acting is not None or new.question is not None
+        changed = old is None or (old.acting, old.question) != (new.acting, new.question)
+        if mine and (changed or not was_mine):
+            self.app.bell()
+            who = new.acting or (new.question.about if new.question else None) or ""
+            self.notify(f"Your turn: {who}" if new.acting else f"A question for {who}", timeout=4, markup=False)
+
+    def _show(self, p: Projection) -> None:
+        view = p.view
+        title = Text()
+        seated = ", ".join(p.seated) or "watching"
+        title.append(f"{p.account} · {seated} · {view.where}")
+        if view.pools:
+            title.append(f" · {view.pools}")
+        if p.acting:
+            title.append(f" · YOUR TURN: {p.acting}", style="bold reverse")
+        elif p.question is not None:
+            title.append(f" · YOUR ANSWER: {p.question.about}", style="bold reverse")
+        elif view.active:
+            title.append(f" · {view.active}'s turn")
+        heading = self.query_one("#play-title", Static)
+        heading.update(title)
+        heading.set_class(p.acting is not None or p.question is not None, "-mine")
+        zones = any(row.zone for row in view.rows)
+        columns = ("▶", "Name", *(("Zone",) if zones else ()), "Status", "Health", "Conditions")
+        rows = [
+            OrderRow(
+                row.name,
+                (
+                    "▶" if row.active else ("✓" if row.acted else ""),
+                    row.name + (" ★" if row.name in p.seated else ""),
+                    *((row.zone or "",) if zones else ()),
+                    status_text(row.status),
+                    row.health,
+                ),
+                row.status in ("dead", "unconscious", "defeated"),
+                row.tags,
+            )
+            for row in view.rows
+        ]
+        self.query_one(OrderTable).set_rows(columns, rows, view.active)
+        sheet: Block = ()
+        for own in p.own:
+            sheet += own.sheet
+        self.query_one("#play-sheet", TextPanel).block = sheet
+        field = self.query_one("#play-map")
+        field.field_map = p.map  # type: ignore[attr-defined]
+        odds = self.query_one("#play-odds", TextPanel)
+        odds.odds = p.odds
+        self.query_one("#play-prompt", PromptBar).prompt = self._prompt(p)
+
+    def _prompt(self, p: Projection) -> PromptView | None:
+        """The question when it is this seat's to answer; else who it waits for, as a line to read."""
+        if p.question is not None:
+            q = p.question
+            return PromptView(q.question, q.options, q.answers, q.hint)
+        if p.view.prompt:
+            waits = f" (waiting for {p.waiting_on})" if p.waiting_on else ""
+            return PromptView(p.view.prompt + waits, (), ())
+        return None
+
+    def on_order_table_legend(self, message: OrderTable.Legend) -> None:
+        legend = self.query_one("#play-legend", Static)
+        legend.update(message.text)
+        legend.display = bool(message.text)
+
+    # --- acting ------------------------------------------------------------------------------
+    def send(self, line: str) -> None:
+        self._send(line)
+
+    @work(group="send")
+    async def _send(self, line: str) -> None:
+        reply = await self.remote.send(line)
+        self.app.clear_notifications()
+        if "refused" in reply:
+            self.notify(str(reply["refused"]), severity="error", timeout=6, markup=False)
+        elif "requested" in reply:
+            self.notify(f"asked the GM: {line}", timeout=4, markup=False)
+
+    def action_next_turn(self) -> None:
+        p = self.projection
+        if p is None or p.acting is None:
+            self.notify("It is not your turn: n ends your own turn", severity="warning", markup=False)
+            return
+        self.send("next")
+
+    def action_spend(self) -> None:
+        p = self.projection
+        if p is None or p.acting is None:
+            self.notify("It is not your turn: s spends on your turn", severity="warning", markup=False)
+            return
+        choices = {c.key: c for c in p.actions}
+        rows = [(c.key, f"{c.label:<16} {c.cost}", c.reason) for c in choices.values()]
+
+        def chosen(key: str | None) -> None:
+            choice = choices.get(key) if key else None
+            if choice is None:
+                return
+            if choice.needs_more:
+                self.open_line(choice.line + " ")
+            else:
+                self.send(choice.line)
+
+        from tracker.ui.screens.modals import ActionPicker
+
+        self.app.push_screen(ActionPicker(p.acting, rows), chosen)
+
+    def action_answer(self, number: int) -> None:
+        p = self.projection
+        if p is None or p.question is None:
+            return
+        if 1 <= number <= len(p.question.answers):
+            self.send(p.question.answers[number - 1])
+
+    def action_answer_first(self) -> None:
+        self.action_answer(1)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter answers the question only while the command line does not have the keyboard."""
+        if action == "answer_first":
+            line = self.query_one("#play-line", CommandLine)
+            p = self.projection
+            return not line.has_focus and p is not None and p.question is not None
+        return True
+
+    def action_command(self) -> None:
+        self.open_line("")
+
+    def open_line(self, text: str) -> None:
+        line = self.query_one("#play-line", CommandLine)
+        line.value = text
+        line.cursor_position = len(text)
+        line.focus()
+
+    def action_leave_line(self) -> None:
+        self.query_one(OrderTable).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        event.input.value = ""
+        self.query_one(OrderTable).focus()
+        if line:
+            self.send(line)
+
+    def action_tab(self, step: int) -> None:
+        tabs = self.query_one("#play-side", TabbedContent)
+        panes = [pane.id for pane in tabs.query(TabPane) if pane.id]
+        if tabs.active in panes:
+            tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
+
+    def action_story(self) -> None:
+        from tracker.ui.screens.story import StoryScreen
+
+        self.app.push_screen(StoryScreen(player=True))
+
+    def action_cycle_theme(self) -> None:
+        self.remote.cycle_theme()
