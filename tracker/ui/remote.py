@@ -12,7 +12,7 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import work
+from textual import events, work
 from textual.screen import Screen
 
 from tracker.table.client import Refused, TableClient
@@ -20,6 +20,7 @@ from tracker.ui.app import TrackerApp
 
 if TYPE_CHECKING:
     from tracker.present.story.events import Story
+    from tracker.ui.screens.waiting import WaitingScreen
     from tracker.present.view import PlayerView
     from tracker.table.projection import Projection
 
@@ -35,16 +36,17 @@ class RemoteApp(TrackerApp):
         self.refused: str | None = None
         self.client = TableClient(path, mode=mode, as_name=as_name, shown=self._shown, said=self._said)
         self._main: Screen[None] | None = None
+        #: The waiting screen while one is up (before the first projection, and while the GM is away).
+        self._wait: WaitingScreen | None = None
 
-    async def on_mount(self) -> None:
+    async def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # the file viewer's mounting (TrackerApp.on_mount) is not this app's
         screen = self.screen
         while not screen.is_mounted:
             await asyncio.sleep(0)
         for problem in self._theme_problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
-        from tracker.ui.screens.waiting import WaitingScreen
-
-        self.push_screen(WaitingScreen(self.path, message=self.client.waiting_text()))
+        self._said(self.client.waiting_text())
         self._follow_table()
         self.call_after_refresh(self._resume_gc)
 
@@ -56,34 +58,39 @@ class RemoteApp(TrackerApp):
             self.refused = str(exc)
             self.exit(return_code=1)
 
-    def _waiting(self) -> Any:
-        from tracker.ui.screens.waiting import WaitingScreen
-
-        return next((s for s in self.screen_stack if isinstance(s, WaitingScreen)), None)
-
     def _said(self, text: str) -> None:
-        """The connection's news: waiting for the GM, or the GM gone. Shown on the waiting screen."""
-        waiting = self._waiting()
-        if waiting is not None:
-            waiting.say(None, text)
+        """The connection's news: waiting for the GM, or the GM gone. Shown on the waiting screen, put up
+        over the fight's screen when the GM goes away (the last state stays under it)."""
+        if self._wait is not None:
+            self._wait.say(None, text)
             return
         from tracker.ui.screens.waiting import WaitingScreen
 
-        self.push_screen(WaitingScreen(self.path, message=text))
+        self._wait = WaitingScreen(self.path, message=text)
+        self.push_screen(self._wait)
 
     def _shown(self, projection: Projection) -> None:
         """A projection came: the first puts the screen up, each later one redraws it."""
         self.projection = projection
+        waiting, self._wait = self._wait, None
         if self._main is None:
             self._main = self._main_screen()
-            if self._waiting() is self.screen:
+            if waiting is not None and waiting is self.screen:
                 self.switch_screen(self._main)
             else:
                 self.push_screen(self._main)
             return
-        if self._waiting() is self.screen:
+        if waiting is not None and waiting is self.screen:
             self.pop_screen()
+        elif waiting is not None and waiting in self.screen_stack:  # a screen went over it: take it out too
+            self.call_later(self._drop_screen, waiting)
         self.bump()
+
+    async def _drop_screen(self, screen: Screen[None]) -> None:
+        while screen in self.screen_stack and screen is not self.screen:
+            self.pop_screen()
+        if screen is self.screen:
+            self.pop_screen()
 
     def _main_screen(self) -> Screen[None]:
         if self.mode == "play":
