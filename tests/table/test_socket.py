@@ -15,7 +15,6 @@ from tracker.table import wire
 from tracker.table.address import table_path
 
 
-
 @on_loop
 async def test_a_viewer_is_sent_the_player_view_and_each_change_after_it(tmp_path: Path) -> None:
     path = copy_example(tmp_path, "brawl.toml")
@@ -112,7 +111,10 @@ async def test_commands_are_judged_applied_and_replied(tmp_path: Path) -> None:
         watcher = await Watcher(path, mode="play").start()
         projection = await watcher.next()
         assert projection.acting == "Sofia Ramos"
-        assert await watcher.client.send("damage Guild 2") == {"id": 1, "requested": "sent to the GM, who approves or denies it"}
+        assert await watcher.client.send("damage Guild 2") == {
+            "id": 1,
+            "requested": "sent to the GM, who approves or denies it",
+        }
         assert await watcher.client.send("next") == {"id": 2, "ok": True}
         assert host.lines[-1] == "next" and host.session.state.active != "Sofia Ramos"
         server.publish()

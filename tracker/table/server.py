@@ -377,4 +377,3 @@ def _writable_by_others(folder: Path) -> str | None:
     if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         return "is writable by other accounts"
     return None
-

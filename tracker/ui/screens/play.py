@@ -103,7 +103,7 @@ class PlayScreen(Screen[None]):
         self.projection = self.remote.projection
 
     def watch_projection(self, old: Projection | None, new: Projection | None) -> None:
-        if new is None or not self.is_mounted:
+        if new is None:
             return
         self._show(new)
         was_mine = old is not None and (old.acting is not None or old.question is not None)
