@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import os
+import contextlib
 import functools
+import os
 from collections.abc import AsyncIterator, Callable, Coroutine
-from typing import Any
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
@@ -116,10 +117,8 @@ class Watcher:
     async def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
-            except (asyncio.CancelledError, Exception):
-                pass
 
 
 def me() -> str:

@@ -83,7 +83,7 @@ async def test_play_as_a_name_not_seated_is_refused(tmp_path: Path) -> None:
 @on_loop
 async def test_a_seat_sees_its_own_hand_and_no_other(tmp_path: Path) -> None:
     path = copy_example(tmp_path, "brawl.toml")
-    async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, _server):
         host.submit("start")
         watcher = await Watcher(path, mode="play").start()
         projection = await watcher.next()
@@ -127,7 +127,7 @@ async def test_commands_are_judged_applied_and_replied(tmp_path: Path) -> None:
 @on_loop
 async def test_a_command_sent_on_a_turn_that_has_ended_is_refused(tmp_path: Path) -> None:
     path = copy_example(tmp_path, "duel.toml")
-    async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, _server):
         host.submit("start")
         watcher = await Watcher(path, mode="play").start()
         assert (await watcher.next()).acting == "Sofia Ramos"

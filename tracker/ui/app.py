@@ -171,7 +171,7 @@ class TrackerApp(App[None]):
             await asyncio.sleep(0)
         for problem in self._theme_problems:
             self.notify(problem, severity="warning", timeout=8, markup=False)
-        if self.session is None:
+        if self.session is None and self.follow:
             from tracker.ui.screens.waiting import WaitingScreen
 
             self.push_screen(WaitingScreen(self.path, self._invalid))

@@ -12,7 +12,7 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual import events, work
+from textual import work
 from textual.screen import Screen
 
 from tracker.table.client import Refused, TableClient
@@ -20,9 +20,9 @@ from tracker.ui.app import TrackerApp
 
 if TYPE_CHECKING:
     from tracker.present.story.events import Story
-    from tracker.ui.screens.waiting import WaitingScreen
     from tracker.present.view import PlayerView
     from tracker.table.projection import Projection
+    from tracker.ui.screens.waiting import WaitingScreen
 
 
 class RemoteApp(TrackerApp):
@@ -39,16 +39,14 @@ class RemoteApp(TrackerApp):
         #: The waiting screen while one is up (before the first projection, and while the GM is away).
         self._wait: WaitingScreen | None = None
 
-    async def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()  # the file viewer's mounting (TrackerApp.on_mount) is not this app's
+    async def on_mount(self) -> None:
+        """After `TrackerApp.on_mount` (the themes' notices, the collector back on after the first frame):
+        wait for the GM's process, and follow it."""
         screen = self.screen
         while not screen.is_mounted:
             await asyncio.sleep(0)
-        for problem in self._theme_problems:
-            self.notify(problem, severity="warning", timeout=8, markup=False)
         self._said(self.client.waiting_text())
         self._follow_table()
-        self.call_after_refresh(self._resume_gc)
 
     @work(exclusive=True, group="table")
     async def _follow_table(self) -> None:
