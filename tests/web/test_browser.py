@@ -127,14 +127,15 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def open_tab(browser: Browser) -> Iterator[Callable[[str], Tab]]:
-    """Open a server's page in a tab of a fresh browser context (closed, websockets and all, after)."""
+    """Open a URL (a server's printed one, with its token) in a tab of a fresh browser context (closed,
+    websockets and all, after)."""
     context = browser.new_context(viewport=VIEWPORT)
     context.add_init_script(HOOK)
 
     def open_page(url: str) -> Tab:
         tab = Tab(context.new_page())
         tab.page.on("request", lambda request: tab.requests.append(request.url))
-        tab.page.goto(url + "/")
+        tab.page.goto(url)
         return tab
 
     yield open_page
@@ -191,7 +192,7 @@ def test_gm_page_keys_write_the_file(tmp_path: Path, open_tab: Callable[[str], T
     path = tmp_path / "brawl.toml"
     shutil.copy(BRAWL, path)
     with serve(path, "--write", config=tmp_path / "config") as server:
-        gm = open_tab(server.url)
+        gm = open_tab(server.page_url)
         gm.shows("Ambush at the Docks", "press n to start", SECRET)
         assert commands(path) == []
 
@@ -222,8 +223,8 @@ def test_player_page_hides_what_the_gm_page_shows(tmp_path: Path, open_tab: Call
     with serve(path, config=config) as gm_server, serve(path, "--player", config=config) as player_server:
         assert gm_server.line.startswith("serving the read-only GM view"), gm_server.line
         assert player_server.line.startswith("serving the player view"), player_server.line
-        gm = open_tab(gm_server.url)
-        players = open_tab(player_server.url)
+        gm = open_tab(gm_server.page_url)
+        players = open_tab(player_server.page_url)
         gm.shows(SECRET, "10/10", "3/6", "Marguerite Bell's turn")
         turn = "Round 1 · Marguerite Bell's turn"
         screen = players.shows(turn, "Sofia Ramos", "8/8 Wounds", "Guild Thug", "bloodied")
@@ -252,7 +253,7 @@ def test_the_page_asks_nothing_of_another_host(tmp_path: Path, open_tab: Callabl
     """The page asks the server itself for everything (script, styles, the font it draws with) and for
     nothing elsewhere, and draws the read-only view."""
     with serve(EXAMPLE, config=tmp_path / "config") as server:
-        tab = open_tab(server.url)
+        tab = open_tab(server.page_url)
         tab.shows("Duel on the Burning Pier")
         assert any(url.endswith(".ttf") for url in tab.requests), tab.requests
         assert all(url.startswith(server.url + "/") for url in tab.requests), tab.requests
