@@ -45,7 +45,9 @@ def test_serve_binds_loopback_by_default(served: list[web.TableServer], capsys: 
     assert server.command.startswith(f"{SERVED_ENV}=1 exec ") and " view " in server.command
     assert server.command.endswith("--player")
     out, err = capsys.readouterr()
-    assert out == f"serving the player view of {EXAMPLE} on http://127.0.0.1:8000/?token={server.token} (Ctrl+C stops)\n"
+    assert (
+        out == f"serving the player view of {EXAMPLE} on http://127.0.0.1:8000/?token={server.token} (Ctrl+C stops)\n"
+    )
     assert err == ""
 
 

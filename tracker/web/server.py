@@ -166,9 +166,7 @@ class TokenGuard:
             if in_query:
                 # Secure when the browser reached it over TLS (itself, or a proxy that says so).
                 secure = request.secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https"
-                response.set_cookie(
-                    self.cookie, self.token, path="/", httponly=True, samesite="Strict", secure=secure
-                )
+                response.set_cookie(self.cookie, self.token, path="/", httponly=True, samesite="Strict", secure=secure)
         return response
 
 
