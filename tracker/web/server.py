@@ -4,10 +4,11 @@ textual-serve starts one `tracker run`/`tracker view` process per browser tab an
 over a websocket. What this module changes, and why:
 
 - The socket is bound before anything is printed, so a bad address or a port in use is one line and
-  `--port 0` can print the port it got; the printed address is the one the page's script and
-  websocket use (textual-serve's `public_url`): never a wildcard like 0.0.0.0, IPv6 in brackets.
+  `--port 0` can print the port it got; the printed address (textual-serve's `public_url`) is never a
+  wildcard like 0.0.0.0, IPv6 in brackets.
 - The page (templates/app_index.html) asks no third party for anything: the font is the copy of
-  Roboto Mono textual-serve ships.
+  Roboto Mono textual-serve ships. It asks the address it was opened at for its files and websocket,
+  not `public_url`, so it also works behind a TLS reverse proxy (players at home).
 - Every request needs the token the server made at its start (`TokenGuard`): 127.0.0.1 is reachable by
   every account on a shared box, and a `--write` page drives the GM's screen. The printed URL carries it
   (`?token=`, as Jupyter does); the answer to it sets an HttpOnly, SameSite=Strict cookie, which the
@@ -15,6 +16,8 @@ over a websocket. What this module changes, and why:
   websocket's query itself and has no room for the token in it.
 - Logging is quiet (warnings and errors) unless `--verbose`: an access line per request buried them. That
   line names the path only (`TokenlessAccessLog`): the query and the Referer would carry the token.
+  Every console line is one line with the token blanked (`Redacted`): aiohttp logs a malformed request
+  with its raw request line and a traceback.
 - Each tab's process is told it is served (`tracker.web.SERVED_ENV`, set by the command the server
   runs), so it shows its problems in the tab; its websocket closes when it ends, even if it never
   started, so no page waits forever.
