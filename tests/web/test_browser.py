@@ -3,8 +3,9 @@
 The websocket tests (tests/cli/test_serve_live.py) read the bytes a tab's process sends; these read what
 the page itself shows after xterm.js has drawn them, press keys in the page as a GM would, and watch the
 encounter file change on disk. Each tab opens the URL the server printed, its token included (without
-it the server answers 403: tests/web/test_token.py). They need a chromium binary: `$TRACKER_CHROMIUM` if set, else `chromium`
-on PATH (`.ci/run` installs Debian's when it can); without one they skip, saying which was looked for.
+it the server answers 403: tests/web/test_token.py). They need a chromium binary: `$TRACKER_CHROMIUM` if
+set, else `chromium` on PATH (`.ci/run` installs Debian's when it can); without one they skip, saying
+which was looked for.
 playwright only drives it (`executable_path`): no `playwright install`, no browser download.
 
 How the page is read: textual-serve's script keeps its xterm.js Terminal in a local object, so an init
