@@ -196,7 +196,7 @@ class TokenlessAccessLog(AbstractAccessLogger):
 
 
 class Redacted(logging.Filter):
-    """Every console line of the server as one line without the token: aiohttp logs a malformed
+    """Every log record of the server as one line without the token: aiohttp logs a malformed
     request with its raw request line (the query, the token in it) and a traceback with its locals
     (textual-serve's handler shows them), which is neither for the GM's console nor for anyone reading
     over a shoulder. An exception becomes its type and message on the same line."""
@@ -210,7 +210,7 @@ class Redacted(logging.Filter):
         if record.exc_info and record.exc_info[1] is not None:
             error = record.exc_info[1]
             text += f": {type(error).__name__}: {' '.join(str(error).split())}"
-        record.msg = text.replace(self.token, "<token>")
+        record.msg = " ".join(text.splitlines()).replace(self.token, "<token>")
         record.args = ()
         record.exc_info = None
         record.exc_text = None
