@@ -9,10 +9,12 @@ shows on the server's console, not even with `--verbose`. The servers here are r
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import shutil
 import signal
 import socket
+import sys
 from pathlib import Path
 
 import aiohttp
@@ -232,3 +234,18 @@ def test_the_page_asks_its_own_address_for_everything() -> None:
     assert 'src="static/js/textual.js"' in page and "config.static.url" not in page
     assert "window.location.href" in page and "wss:" in page
     assert '<meta name="referrer" content="no-referrer" />' in page
+
+
+def test_a_log_record_is_one_line_without_the_token() -> None:
+    """What aiohttp logs of a malformed request (its raw request line, a traceback) reaches the console as
+    one line, the token blanked and the exception reduced to its type and message."""
+    token = "T" * 43
+    try:
+        raise ValueError(f"Invalid char in url query:\n\n  b'GET /?token={token}&x=\\xc3'\n   ^")
+    except ValueError:
+        record = logging.LogRecord("aiohttp.server", logging.ERROR, __file__, 1, "Error %s", ("handling",), None)
+        record.exc_info = sys.exc_info()
+    assert web.Redacted(token).filter(record)
+    line = logging.Formatter("%(message)s").format(record)
+    assert "\n" not in line and token not in line and "Traceback" not in line
+    assert line.startswith("Error handling: ValueError: Invalid char in url query: b'GET /?token=<token>&x=")
