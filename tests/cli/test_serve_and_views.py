@@ -45,7 +45,9 @@ def test_serve_binds_loopback_by_default(served: list[web.TableServer], capsys: 
     assert server.command.startswith(f"{SERVED_ENV}=1 exec ") and " view " in server.command
     assert server.command.endswith("--player")
     out, err = capsys.readouterr()
-    assert out == f"serving the player view of {EXAMPLE} on http://127.0.0.1:8000 (Ctrl+C stops)\n"
+    assert (
+        out == f"serving the player view of {EXAMPLE} on http://127.0.0.1:8000/?token={server.token} (Ctrl+C stops)\n"
+    )
     assert err == ""
 
 
@@ -54,7 +56,7 @@ def test_port_zero_prints_the_port_it_got(served: list[web.TableServer], capsys:
     port = served[0].port
     assert port != 0
     assert served[0].public_url == f"http://127.0.0.1:{port}"
-    assert f"http://127.0.0.1:{port} " in capsys.readouterr().out
+    assert f"http://127.0.0.1:{port}/?token={served[0].token} " in capsys.readouterr().out
 
 
 def test_serve_elsewhere_warns_and_never_prints_a_wildcard_address(
@@ -67,8 +69,8 @@ def test_serve_elsewhere_warns_and_never_prints_a_wildcard_address(
     port = served[0].port
     assert served[0].public_url == f"http://192.168.1.20:{port}"
     out, err = capsys.readouterr()
-    assert f"on http://192.168.1.20:{port} " in out and "0.0.0.0" not in out
-    assert err.count("\n") == 1 and "no authentication" in err
+    assert f"on http://192.168.1.20:{port}/?token=" in out and "0.0.0.0" not in out
+    assert err.count("\n") == 1 and "plain HTTP" in err and "TLS" in err
 
 
 def test_serve_write_mode_runs_the_gm_view(served: list[web.TableServer], duel: Path) -> None:

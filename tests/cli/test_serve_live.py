@@ -37,11 +37,19 @@ DRAW_SECONDS = 20.0
 class Served:
     process: subprocess.Popen[str]
     line: str
+    #: The server's address (scheme, host, port), without the page's path and token.
     url: str
+    #: The token in the printed URL, which every request needs.
+    token: str
+
+    @property
+    def page_url(self) -> str:
+        """The URL the server printed: its page, with the token."""
+        return f"{self.url}/?token={self.token}"
 
     @property
     def websocket_url(self) -> str:
-        return "ws" + self.url.removeprefix("http") + "/ws?width=200&height=40"
+        return "ws" + self.url.removeprefix("http") + f"/ws?token={self.token}&width=200&height=40"
 
 
 @contextmanager
@@ -62,9 +70,9 @@ def serve(path: Path, *options: str, config: Path) -> Iterator[Served]:
         assert process.stdout is not None
         ready, _, _ = select.select([process.stdout], [], [], DRAW_SECONDS)
         line = process.stdout.readline() if ready else ""
-        found = re.search(r" on (http://\S+) ", line)
+        found = re.search(r" on (http://\S+)/\?token=([\w-]+)", line)
         assert found, f"no serving line: {line!r}"
-        yield Served(process, line, found.group(1))
+        yield Served(process, line, found.group(1), found.group(2))
     finally:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
@@ -125,7 +133,7 @@ def test_a_write_server_with_tabs_open(tmp_path: Path) -> None:
 
     async def drive(server: Served) -> float:
         async with aiohttp.ClientSession() as http:
-            async with http.get(server.url + "/") as response:
+            async with http.get(server.page_url) as response:
                 page = await response.text()
             addresses = set(re.findall(r"\b(?:https?|wss?)://[^\s\"'<>)]+", page))
             assert addresses, "the page names its script and websocket"
@@ -162,11 +170,11 @@ def test_a_write_server_with_tabs_open(tmp_path: Path) -> None:
 
 def test_verbose_logs_every_request(tmp_path: Path) -> None:
     async def fetch(url: str) -> None:
-        async with aiohttp.ClientSession() as http, http.get(url + "/") as response:
+        async with aiohttp.ClientSession() as http, http.get(url) as response:
             assert response.status == 200
 
     with serve(EXAMPLE, "--verbose", config=tmp_path / "config") as server:
-        asyncio.run(fetch(server.url))
+        asyncio.run(fetch(server.page_url))
         server.process.send_signal(signal.SIGTERM)
         out, _ = server.process.communicate(timeout=10)
     assert '"GET / HTTP/1.1" 200' in out

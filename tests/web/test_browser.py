@@ -2,8 +2,10 @@
 
 The websocket tests (tests/cli/test_serve_live.py) read the bytes a tab's process sends; these read what
 the page itself shows after xterm.js has drawn them, press keys in the page as a GM would, and watch the
-encounter file change on disk. They need a chromium binary: `$TRACKER_CHROMIUM` if set, else `chromium`
-on PATH (`.ci/run` installs Debian's when it can); without one they skip, saying which was looked for.
+encounter file change on disk. Each tab opens the URL the server printed, its token included (without
+it the server answers 403: tests/web/test_token.py). They need a chromium binary: `$TRACKER_CHROMIUM` if
+set, else `chromium` on PATH (`.ci/run` installs Debian's when it can); without one they skip, saying
+which was looked for.
 playwright only drives it (`executable_path`): no `playwright install`, no browser download.
 
 How the page is read: textual-serve's script keeps its xterm.js Terminal in a local object, so an init
@@ -14,15 +16,21 @@ shown" means never, not merely "not on the last frame".
 
 from __future__ import annotations
 
+import asyncio
 import os
+import queue
 import shutil
 import signal
+import threading
 import tomllib
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import aiohttp
 import pytest
+from aiohttp import web as aioweb
 
 from tests.cli.test_serve_live import EXAMPLE, ROOT, Served, serve
 from tests.ui.test_viewer import advance
@@ -127,14 +135,16 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def open_tab(browser: Browser) -> Iterator[Callable[[str], Tab]]:
-    """Open a server's page in a tab of a fresh browser context (closed, websockets and all, after)."""
+    """Open a URL (a server's printed one, with its token) in a tab of a fresh browser context (closed,
+    websockets and all, after)."""
     context = browser.new_context(viewport=VIEWPORT)
     context.add_init_script(HOOK)
 
     def open_page(url: str) -> Tab:
         tab = Tab(context.new_page())
         tab.page.on("request", lambda request: tab.requests.append(request.url))
-        tab.page.goto(url + "/")
+        tab.page.on("websocket", lambda websocket: tab.websockets.append(websocket.url))
+        tab.page.goto(url)
         return tab
 
     yield open_page
@@ -148,6 +158,8 @@ class Tab:
     page: Page
     #: Every address the page asked for (its websocket aside).
     requests: list[str] = field(default_factory=list)
+    #: The addresses of the websockets the page opened.
+    websockets: list[str] = field(default_factory=list)
 
     def screen(self) -> str:
         """The text the page's terminal shows now."""
@@ -191,7 +203,7 @@ def test_gm_page_keys_write_the_file(tmp_path: Path, open_tab: Callable[[str], T
     path = tmp_path / "brawl.toml"
     shutil.copy(BRAWL, path)
     with serve(path, "--write", config=tmp_path / "config") as server:
-        gm = open_tab(server.url)
+        gm = open_tab(server.page_url)
         gm.shows("Ambush at the Docks", "press n to start", SECRET)
         assert commands(path) == []
 
@@ -222,8 +234,8 @@ def test_player_page_hides_what_the_gm_page_shows(tmp_path: Path, open_tab: Call
     with serve(path, config=config) as gm_server, serve(path, "--player", config=config) as player_server:
         assert gm_server.line.startswith("serving the read-only GM view"), gm_server.line
         assert player_server.line.startswith("serving the player view"), player_server.line
-        gm = open_tab(gm_server.url)
-        players = open_tab(player_server.url)
+        gm = open_tab(gm_server.page_url)
+        players = open_tab(player_server.page_url)
         gm.shows(SECRET, "10/10", "3/6", "Marguerite Bell's turn")
         turn = "Round 1 · Marguerite Bell's turn"
         screen = players.shows(turn, "Sofia Ramos", "8/8 Wounds", "Guild Thug", "bloodied")
@@ -252,8 +264,84 @@ def test_the_page_asks_nothing_of_another_host(tmp_path: Path, open_tab: Callabl
     """The page asks the server itself for everything (script, styles, the font it draws with) and for
     nothing elsewhere, and draws the read-only view."""
     with serve(EXAMPLE, config=tmp_path / "config") as server:
-        tab = open_tab(server.url)
+        tab = open_tab(server.page_url)
         tab.shows("Duel on the Burning Pier")
         assert any(url.endswith(".ttf") for url in tab.requests), tab.requests
         assert all(url.startswith(server.url + "/") for url in tab.requests), tab.requests
+        stopped(server)
+
+
+@contextmanager
+def proxied(target: str) -> Iterator[str]:
+    """A reverse proxy to `target` on another port, as Caddy or nginx would stand in front of the server
+    (docs/guide/serve.md): the path, query and cookies passed as they come, the websocket relayed. Its
+    address, until the block ends."""
+    ready: queue.Queue[str] = queue.Queue()
+    loop = asyncio.new_event_loop()
+
+    async def forward(request: aioweb.Request) -> aioweb.StreamResponse:
+        headers = {k: v for k, v in request.headers.items() if k.lower() in ("cookie", "user-agent", "accept")}
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
+            if request.headers.get("Upgrade", "").lower() == "websocket":
+                url = "ws" + target.removeprefix("http") + request.path_qs
+                async with http.ws_connect(url, headers=headers) as upstream:
+                    browser = aioweb.WebSocketResponse()
+                    await browser.prepare(request)
+
+                    async def down() -> None:
+                        async for message in upstream:
+                            if message.type == aiohttp.WSMsgType.BINARY:
+                                await browser.send_bytes(message.data)
+                            elif message.type == aiohttp.WSMsgType.TEXT:
+                                await browser.send_str(message.data)
+                        await browser.close()
+
+                    relay = asyncio.ensure_future(down())
+                    async for message in browser:
+                        if message.type == aiohttp.WSMsgType.TEXT:
+                            await upstream.send_str(message.data)
+                    relay.cancel()
+                    return browser
+            async with http.get(target + request.path_qs, headers=headers, allow_redirects=False) as response:
+                body = await response.read()
+                kept = {k: v for k, v in response.headers.items() if k.lower() in ("content-type", "set-cookie")}
+                return aioweb.Response(status=response.status, body=body, headers=kept)
+
+    async def start() -> aioweb.AppRunner:
+        app = aioweb.Application()
+        app.router.add_route("GET", "/{tail:.*}", forward)
+        runner = aioweb.AppRunner(app)
+        await runner.setup()
+        site = aioweb.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        port = runner.addresses[0][1]
+        ready.put(f"http://127.0.0.1:{port}")
+        return runner
+
+    runner: list[aioweb.AppRunner] = []
+
+    def run() -> None:
+        runner.append(loop.run_until_complete(start()))
+        loop.run_forever()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield ready.get(timeout=SECONDS)
+    finally:
+        asyncio.run_coroutine_threadsafe(runner[0].cleanup(), loop).result(timeout=SECONDS)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=SECONDS)
+        loop.close()
+
+
+def test_the_page_works_behind_a_reverse_proxy(tmp_path: Path, open_tab: Callable[[str], Tab]) -> None:
+    """Opened at a proxy's address with the printed URL's token, the page asks that address for its
+    script, styles, font and websocket (never 127.0.0.1:PORT of the server itself) and draws the view."""
+    with serve(EXAMPLE, "--player", config=tmp_path / "config") as server, proxied(server.url) as proxy:
+        assert proxy != server.url
+        tab = open_tab(f"{proxy}/?token={server.token}")
+        tab.shows("Duel on the Burning Pier")
+        assert all(url.startswith(proxy + "/") for url in tab.requests), tab.requests
+        assert tab.websockets and all(url.startswith(f"ws{proxy.removeprefix('http')}/ws?") for url in tab.websockets)
         stopped(server)

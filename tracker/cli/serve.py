@@ -7,7 +7,8 @@ from pathlib import Path
 
 
 def cmd_serve(path: str, port: int, player: bool, write: bool, host: str, verbose: bool) -> int:
-    """The views in a browser through textual-serve, on loopback unless told otherwise.
+    """The views in a browser through textual-serve, on loopback unless told otherwise, and only for
+    whoever has the URL it prints (its token: any local account can reach loopback).
 
     Everything that can be checked is checked before the one "serving" line: the file (a `--write`
     server needs a valid file nobody else is running; a read-only one may wait for a missing file),
@@ -40,8 +41,9 @@ def cmd_serve(path: str, port: int, player: bool, write: bool, host: str, verbos
     url = public_url(host, sock)
     if not is_loopback(host):
         print(
-            f"tracker: warning: textual-serve has no authentication: anyone who can reach {url} can "
-            f"{'drive' if write else 'watch'} the encounter",
+            f"tracker: warning: {url} is plain HTTP: anyone on the network between can read the token in its "
+            f"address and {'drive' if write else 'watch'} the encounter; for players elsewhere put it behind TLS "
+            "(docs/guide/serve.md)",
             file=sys.stderr,
         )
     mode = "run" if write else "view"
@@ -51,6 +53,8 @@ def cmd_serve(path: str, port: int, player: bool, write: bool, host: str, verbos
         command += " --player"
     what = "the player view" if player else "the GM view (it writes the file)" if write else "the read-only GM view"
     note = f"; waiting for {path} to appear" if waiting else ""
-    print(f"serving {what} of {path} on {url}{note} (Ctrl+C stops)", flush=True)
-    TableServer(command, sock, url=url, title=f"tracker: {target.name}", verbose=verbose).serve()
+    server = TableServer(command, sock, url=url, title=f"tracker: {target.name}", verbose=verbose)
+    # The one place the token is shown: whoever has this URL can open the page (and drive a --write one).
+    print(f"serving {what} of {path} on {server.page_url}{note} (Ctrl+C stops)", flush=True)
+    server.serve()
     return 0

@@ -4,11 +4,20 @@ textual-serve starts one `tracker run`/`tracker view` process per browser tab an
 over a websocket. What this module changes, and why:
 
 - The socket is bound before anything is printed, so a bad address or a port in use is one line and
-  `--port 0` can print the port it got; the printed address is the one the page's script and
-  websocket use (textual-serve's `public_url`): never a wildcard like 0.0.0.0, IPv6 in brackets.
+  `--port 0` can print the port it got; the printed address (textual-serve's `public_url`) is never a
+  wildcard like 0.0.0.0, IPv6 in brackets.
 - The page (templates/app_index.html) asks no third party for anything: the font is the copy of
-  Roboto Mono textual-serve ships.
-- Logging is quiet (warnings and errors) unless `--verbose`: an access line per request buried them.
+  Roboto Mono textual-serve ships. It asks the address it was opened at for its files and websocket,
+  not `public_url`, so it also works behind a TLS reverse proxy (players at home).
+- Every request needs the token the server made at its start (`TokenGuard`): 127.0.0.1 is reachable by
+  every account on a shared box, and a `--write` page drives the GM's screen. The printed URL carries it
+  (`?token=`, as Jupyter does); the answer to it sets an HttpOnly, SameSite=Strict cookie, which the
+  page's own requests (script, styles, font, websocket) then carry, since textual.js builds the
+  websocket's query itself and has no room for the token in it.
+- Logging is quiet (warnings and errors) unless `--verbose`: an access line per request buried them. That
+  line names the path only (`TokenlessAccessLog`): the query and the Referer would carry the token.
+  Every console line is one line with the token blanked (`Redacted`): aiohttp logs a malformed request
+  with its raw request line and a traceback.
 - Each tab's process is told it is served (`tracker.web.SERVED_ENV`, set by the command the server
   runs), so it shows its problems in the tab; its websocket closes when it ends, even if it never
   started, so no page waits forever.
@@ -20,12 +29,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import ipaddress
 import logging
+import secrets
 import socket
 from pathlib import Path
 
 from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+from aiohttp.typedefs import Handler
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
@@ -43,6 +56,10 @@ QUIT_GRACE = 0.3
 SHUTDOWN_GRACE = 0.5
 #: Seconds a closing websocket waits for the browser's closing answer.
 CLOSE_WAIT = 0.5
+#: Random bytes in a server's token (`secrets.token_urlsafe` makes 43 URL-safe characters of 32).
+TOKEN_BYTES = 32
+#: The body of every refused request: plain text, what to do, nothing about the server.
+REFUSED = "403: this page needs the token in the URL tracker serve printed"
 
 
 class ServeError(Exception):
@@ -117,6 +134,90 @@ def _netloc(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
+def same_secret(given: str | None, token: str) -> bool:
+    """`given` is the token, compared in constant time (bytes: `hmac.compare_digest` refuses a str
+    with a character outside ASCII, which a request may well carry)."""
+    return given is not None and hmac.compare_digest(given.encode("utf-8", "surrogateescape"), token.encode())
+
+
+class TokenGuard:
+    """The aiohttp middleware in front of every route (the page, static files, the websocket, downloads,
+    unknown paths): a request without the server's token is answered 403, whatever its address.
+
+    The token comes in the query (`?token=`, the printed URL) or in the cookie that the first answer to
+    the query sets. The cookie is HttpOnly (no script reads it) and SameSite=Strict (another site's page
+    cannot make the browser send it); its name carries the port the server bound, because browsers keep
+    cookies per host and not per port, so a GM's server and a players' server on one machine would
+    otherwise overwrite each other's.
+    """
+
+    #: What `aiohttp.web.middleware` marks on a function: called as (request, handler), not as the
+    #: deprecated factory (app, handler).
+    __middleware_version__ = 1
+
+    def __init__(self, token: str, cookie: str) -> None:
+        self.token = token
+        self.cookie = cookie
+
+    async def __call__(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        in_query = same_secret(request.query.get("token"), self.token)
+        if not in_query and not same_secret(request.cookies.get(self.cookie), self.token):
+            return web.Response(status=403, text=REFUSED, headers={"Referrer-Policy": "no-referrer"})
+        response = await handler(request)
+        if not response.prepared:  # a websocket has answered already; the page and files have not
+            response.headers["Referrer-Policy"] = "no-referrer"
+            if in_query:
+                # Secure when the browser reached it over TLS (itself, or a proxy that says so).
+                secure = request.secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https"
+                response.set_cookie(self.cookie, self.token, path="/", httponly=True, samesite="Strict", secure=secure)
+        return response
+
+
+class TokenlessAccessLog(AbstractAccessLogger):
+    """aiohttp's access line (`--verbose`) without what could carry the token: the request's path only
+    (no query string), and no Referer (the page's own requests name the page's tokened URL in it)."""
+
+    @property
+    def enabled(self) -> bool:
+        return self.logger.isEnabledFor(logging.INFO)
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        major, minor = request.version
+        self.logger.info(
+            '%s "%s %s HTTP/%d.%d" %d %.3fs',
+            request.remote,
+            request.method,
+            request.path,
+            major,
+            minor,
+            response.status,
+            time,
+        )
+
+
+class Redacted(logging.Filter):
+    """Every log record of the server as one line without the token: aiohttp logs a malformed
+    request with its raw request line (the query, the token in it) and a traceback with its locals
+    (textual-serve's handler shows them), which is neither for the GM's console nor for anyone reading
+    over a shoulder. An exception becomes its type and message on the same line."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            error = record.exc_info[1]
+            text += f": {type(error).__name__}: {' '.join(str(error).split())}"
+        record.msg = " ".join(text.splitlines()).replace(self.token, "<token>")
+        record.args = ()
+        record.exc_info = None
+        record.exc_text = None
+        record.stack_info = None
+        return True
+
+
 class BrowserSession(AppService):
     """One browser tab's tracker process (textual-serve's AppService, three changes: see the module)."""
 
@@ -168,12 +269,29 @@ class TableServer(Server):
         super().__init__(served, host=host, port=port, title=title, public_url=url, templates_path=TEMPLATES)
         self.sock = sock
         self.verbose = verbose
+        #: This start's secret: new at every start, so a URL from an earlier game opens nothing.
+        self.token = secrets.token_urlsafe(TOKEN_BYTES)
+        self.guard = TokenGuard(self.token, f"tracker-token-{port}")
         #: The tabs connected now, each with its process.
         self.sessions: set[BrowserSession] = set()
 
+    @property
+    def page_url(self) -> str:
+        """The URL to print, the only place the token is shown: whoever has it can open the page."""
+        return f"{self.public_url}/?token={self.token}"
+
+    async def application(self) -> web.Application:
+        """textual-serve's application with the token guard in front of all its routes."""
+        app = await serve_app(self)
+        app.middlewares.append(self.guard)
+        return app
+
     def initialize_logging(self) -> None:
         super().initialize_logging()
-        logging.getLogger().setLevel(logging.INFO if self.verbose else logging.WARNING)
+        root = logging.getLogger()
+        root.setLevel(logging.INFO if self.verbose else logging.WARNING)
+        for handler in root.handlers:
+            handler.addFilter(Redacted(self.token))
 
     async def on_startup(self, app: web.Application) -> None:
         """textual-serve prints its logo and a banner here; `tracker serve` has printed its one line."""
@@ -187,8 +305,9 @@ class TableServer(Server):
         self.debug = debug
         self.initialize_logging()
         web.run_app(
-            serve_app(self),
+            self.application(),
             sock=self.sock,
+            access_log_class=TokenlessAccessLog,
             shutdown_timeout=SHUTDOWN_GRACE,
             handle_signals=True,
             print=None,
