@@ -55,10 +55,13 @@ class PlayScreen(Screen[None]):
     PlayScreen #play-title.-mine { background: $success 45%; }
     PlayScreen #play-body { height: 1fr; }
     PlayScreen #play-order { width: 1fr; border: round $primary 60%; }
-    PlayScreen #play-side { width: 44; }
+    PlayScreen #play-side { width: 46; }
     PlayScreen #play-side TabPane { padding: 0; }
     PlayScreen #play-legend { height: auto; color: $text-muted; }
-    PlayScreen.-narrow #play-side { width: 36; }
+    PlayScreen.-narrow #play-body { layout: vertical; }
+    PlayScreen.-narrow #play-order { width: 1fr; height: auto; max-height: 50%; }
+    PlayScreen.-narrow #play-order OrderTable { height: auto; }
+    PlayScreen.-narrow #play-side { width: 1fr; height: 1fr; }
     """
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
