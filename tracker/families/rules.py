@@ -153,6 +153,7 @@ class FamilyRules(ABC):
             "prompt_options": self.prompt_options(),
             "phase": st.phase,
             "combatants": combatants,
+            "requests": [r.as_data() for r in st.requests],
             **self.table_json(),
         }
 
