@@ -126,6 +126,9 @@ def expand(data: dict[str, Any], path: str, folder: Path, pos: Positions) -> Gro
             people.append(row)
     people, origins = _drop_count_clashes(people, origins, counted, pos, problems)
     grown = {**data, "combatants": people}
+    if party is not None and party.seats:
+        own = data.get("seats")
+        grown["seats"] = {**party.seats, **own} if isinstance(own, dict) else party.seats
     if blocks or "stat_blocks" in data:
         grown["stat_blocks"] = blocks
     return Grown(grown, Locator(pos, origins), problems, reader.read)

@@ -33,6 +33,8 @@ class Included:
     rows: list[dict[str, Any]]
     pos: Positions
     declared: str | None
+    #: A party file's ``[seats]`` (CONTRACT.md §6): the encounter's own ``[seats]`` go over these per account.
+    seats: dict[str, Any] | None = None
 
 
 def read_include(text: str, file: str, kind: str, problems: list[Problem], alone: bool = False) -> Included | None:
@@ -49,6 +51,7 @@ def read_include(text: str, file: str, kind: str, problems: list[Problem], alone
     rows_key = KINDS[kind]
     declared: str | None = None
     rows: list[dict[str, Any]] = []
+    seats: dict[str, Any] | None = None
 
     def bad(loc: Loc, message: str) -> None:
         line, col = pos.find(loc)
@@ -67,11 +70,14 @@ def read_include(text: str, file: str, kind: str, problems: list[Problem], alone
                     bad((kind, k), f"{kind}.{k}: must be text (got {v!r})")
         elif key == rows_key and isinstance(value, list) and all(isinstance(r, dict) for r in value):
             rows = value
+        elif key == "seats" and kind == "party" and isinstance(value, dict):
+            seats = value
         elif key in (kind, rows_key):
             bad((key,), f"{key} must be {'a [' + kind + '] table' if key == kind else '[[' + key + ']] tables'}")
         else:
-            bad((key,), f"unknown key '{key}' (a {kind} file holds [{kind}] and [[{rows_key}]])")
-    return Included(file, kind, rows, pos, declared)
+            held = f"[{kind}], [[{rows_key}]]" + (" and [seats]" if kind == "party" else "")
+            bad((key,), f"unknown key '{key}' (a {kind} file holds {held})")
+    return Included(file, kind, rows, pos, declared, seats)
 
 
 def fits(
