@@ -22,7 +22,13 @@ def ttb(seats: str = SEATS) -> Session:
     """Sofia acts first, then Ash, then the Thug (initiative 20, 10, 0); alice plays Sofia, bob Ash and Marguerite."""
     text = (
         combatant(
-            "Sofia Ramos", kind="fated", side="players", initiative=20, wounds=3, skills={"toughness": 2}, hand=["12R", "4M"]
+            "Sofia Ramos",
+            kind="fated",
+            side="players",
+            initiative=20,
+            wounds=3,
+            skills={"toughness": 2},
+            hand=["12R", "4M"],
         )
         + combatant("Ash Kettering", kind="fated", side="players", initiative=10)
         + combatant("Marguerite Bell", kind="fated", side="players", initiative=5)
@@ -286,6 +292,25 @@ def test_by_wraps_an_answer_while_a_prompt_waits() -> None:
     """CONTRACT.md §3/§6: ``by SEAT answer …`` runs while the prompt waits; ``by`` never wraps undo."""
     s = run(ttb(), "start", "damage Sofia 5 no-armor")
     run(s, "by alice answer 5R")
-    assert ttb_state(s).prompt is None or ttb_state(s).prompt.who == "Sofia Ramos"
+    assert any(e.text == "alice: answer 5R" for e in ttb_state(s).log)
     with pytest.raises(Refusal, match="cannot hold 'undo'"):
         s.execute("by alice undo")
+
+
+def test_a_saved_fight_keeps_its_partys_seats(tmp_path: object) -> None:
+    """CONTRACT.md §2 ``[history] sheets``, §6: a saved fight reads its party from its history, seats too."""
+    from pathlib import Path
+
+    from tracker.store import files
+    from tracker.store.save import encounter_text
+
+    folder = Path(str(tmp_path))
+    party = combatant("Sofia Ramos", kind="fated") + '\n[seats]\nalice = "Sofia"\n'
+    (folder / "party.toml").write_text(party)
+    enc = "[encounter]\nname = 'T'\nsystem = 'ttb'\nparty = 'party.toml'\n\n" + combatant("Guild Thug")
+    (folder / "e.toml").write_text(enc)
+    s = run(Session(files.load(folder / "e.toml")), "start")
+    (folder / "e.toml").write_text(encounter_text(s))
+    (folder / "party.toml").unlink()
+    again = Session(files.load(folder / "e.toml"))
+    assert seats_of(again) == {"alice": ("Sofia Ramos",)}

@@ -7,6 +7,7 @@ its rules or its presentation.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tracker.engine import names
@@ -71,33 +72,38 @@ class EncounterFile(Strict):
         return out
 
     def seat_problems(self, combatants: list[str]) -> list[Located]:
-        """What is wrong in ``[seats]``, each at its key: an account name the OS could not report, a name that
-        is no combatant's, a character listed twice for one account or seated for two."""
-        problems: list[Located] = []
-        taken: dict[str, str] = {}
-        for account, value in self.seats.items():
-            if not valid_account(account):
-                problems.append(
-                    (("seats", account), f"'{account}' is not an account name (lower-case letters, digits, '_', '-')")
-                )
-            listed = [value] if isinstance(value, str) else value
-            mine: set[str] = set()
-            for k, text in enumerate(listed):
-                at = ("seats", account) if isinstance(value, str) else ("seats", account, k)
-                try:
-                    name = names.resolve(text, combatants)
-                except Refusal as exc:
-                    problems.append((at, str(exc)))
-                    continue
-                if name in mine:
-                    problems.append((at, f"{name} is listed twice for {account}"))
-                elif name in taken:
-                    problems.append((at, f"{name} is already seated for {taken[name]}"))
-                mine.add(name)
-                taken.setdefault(name, account)
-        return problems
+        """What is wrong in ``[seats]`` (`seat_problems`), each at its key."""
+        return seat_problems(self.seats, combatants)
 
     def warnings(self) -> list[Located]:
         """What is allowed but probably a slip (TTB Armor above +3), each at its key: ``tracker check``
         prints them as ``FILE:LINE:COL: warning: …`` without failing. The family decides; none by default."""
         return []
+
+
+def seat_problems(seats: Mapping[str, str | list[str]], combatants: list[str]) -> list[Located]:
+    """What is wrong in a ``[seats]`` table, each at its key: an account name the OS could not report, a name
+    that is no combatant's, a character listed twice for one account or seated for two."""
+    problems: list[Located] = []
+    taken: dict[str, str] = {}
+    for account, value in seats.items():
+        if not valid_account(account):
+            problems.append(
+                (("seats", account), f"'{account}' is not an account name (lower-case letters, digits, '_', '-')")
+            )
+        listed = [value] if isinstance(value, str) else value
+        mine: set[str] = set()
+        for k, text in enumerate(listed):
+            at = ("seats", account) if isinstance(value, str) else ("seats", account, k)
+            try:
+                name = names.resolve(text, combatants)
+            except Refusal as exc:
+                problems.append((at, str(exc)))
+                continue
+            if name in mine:
+                problems.append((at, f"{name} is listed twice for {account}"))
+            elif name in taken:
+                problems.append((at, f"{name} is already seated for {taken[name]}"))
+            mine.add(name)
+            taken.setdefault(name, account)
+    return problems

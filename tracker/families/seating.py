@@ -97,12 +97,12 @@ def _verdict(session: Session, account: str, mine: tuple[str, ...], acting: str 
         prompt = rules.state.prompt
         if prompt is None:
             return refuse("no question waits")
-        who = rules.prompt_subject()
-        if who is None:
+        subject = rules.prompt_subject()
+        if subject is None:
             return refuse(f"the question is the GM's to answer: {prompt.question}")
-        if who not in mine:
-            return refuse(f"the question waits for {who}, not {account}: {prompt.question}")
-        problem = rules.seat_answer_problem(who, cmd)
+        if subject not in mine:
+            return refuse(f"the question waits for {subject}, not {account}: {prompt.question}")
+        problem = rules.seat_answer_problem(subject, cmd)
         if problem:
             return refuse(problem)
         return Verdict("apply", f"by {account} {words}")
