@@ -314,3 +314,14 @@ def test_a_saved_fight_keeps_its_partys_seats(tmp_path: object) -> None:
     (folder / "party.toml").unlink()
     again = Session(files.load(folder / "e.toml"))
     assert seats_of(again) == {"alice": ("Sofia Ramos",)}
+
+
+def test_the_story_tells_a_players_command_as_the_command_it_carries() -> None:
+    """CONTRACT.md §6: a command sent from a seat is the GM's own, so the story reads through ``by`` and
+    ``approve`` to the command they ran."""
+    from tracker.families.seating import underlying
+
+    s = run(ttb(), "start", "request alice Sofia add Thug dazed")
+    assert underlying(s, s.parse("by alice spend Sofia walk")).verb == "spend"
+    assert underlying(s, s.parse("approve")).line == "add Thug dazed"
+    assert underlying(s, s.parse("deny")).verb == "deny"

@@ -29,7 +29,7 @@ from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import WRAPPERS, Command
 from tracker.families.session import Session
 
-__all__ = ["Verdict", "judge", "seats_of"]
+__all__ = ["Verdict", "judge", "seats_of", "underlying"]
 
 
 class Verdict(NamedTuple):
@@ -124,3 +124,20 @@ def _named(session: Session, text: str) -> str:
     """A typed name resolved as commands resolve it (case-insensitive, a unique prefix, not one who has left)."""
     present = session.rules.present_names()
     return names.resolve(text, present)
+
+
+def underlying(session: Session, cmd: Command) -> Command:
+    """The command that does the work when `cmd` runs now: the one a ``by`` carries, or the request an
+    ``approve`` runs (asked before it runs), else `cmd` itself; the story tells a player's strike as a strike."""
+    try:
+        if cmd.verb == "by":
+            return session.parse(shlex.join(cmd.args[1:]))
+        if cmd.verb == "approve":
+            waiting = session.state.requests
+            wanted = cmd.args[0] if cmd.args else None
+            found = next((r for r in waiting if wanted is None or str(r.id) == wanted), None)
+            if found is not None:
+                return session.parse(found.command)
+    except Refusal:
+        pass
+    return cmd
