@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
-from tracker.engine import names
+from tracker.engine import names, players
 from tracker.engine.catalogue import Catalogue, ConditionNote, condition_notes
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, VerbTable, signed_int
@@ -93,7 +93,7 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
 
     #: verb → handler: the verbs every family handles alike here, each family's own added by `install`.
     #: Typed loosely because a ClassVar cannot name ``Self``; `install` checks the handlers' type.
-    HANDLERS: ClassVar[Mapping[str, Handler]] = {"seed": seed}
+    HANDLERS: ClassVar[Mapping[str, Handler]] = {"seed": seed, **players.HANDLERS}
     #: What the family calls the stretch of play from ``start`` to ``end``, as its refusals say it.
     PLAY: ClassVar[str] = "play"
     #: The family's conditions (with when each acts) and actions, as its screens word them.
@@ -210,6 +210,12 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
 
         A handler checks before it changes anything, so a refused command leaves the state as it was.
         """
+        self.dispatch(cmd)
+        self.after_command()
+
+    def dispatch(self, cmd: Command) -> None:
+        """Check `cmd` against a waiting prompt and run its handler, without `after_command`: ``by`` and
+        ``approve`` run the command they carry through here, inside their own `apply`."""
         prompt = self.st.prompt
         if prompt is not None and cmd.verb not in self.verbs.while_prompted():
             raise Refusal(f"waiting for an answer: {prompt.question}")
@@ -217,7 +223,6 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
         if handler is None:
             raise Refusal(f"'{cmd.verb}' cannot be used here")
         handler(self, cmd)
-        self.after_command()
 
     def after_command(self) -> None:
         """Work a family runs after every accepted command (TTB: its agenda); none by default."""

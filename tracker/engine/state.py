@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from tracker.engine.log import LogEntry
-from tracker.engine.records.model import Loc, Located, Prompt, Strict
+from tracker.engine.records.model import Loc, Located, Prompt, Request, Strict
 from tracker.engine.records.record import Record, default_of
 
 #: The family's live record of one combatant (`ttb.state.Fighter`, `twod20.state.Fighter`). Covariant,
@@ -51,6 +51,11 @@ class LiveState(Strict, Generic[FighterT]):
     log: list[LogEntry] = field(default_factory=list)
     #: Log entries ever written (the stored log keeps only the latest); lets a screen append only new ones.
     logged: int = 0
+    #: The players' requests waiting for the GM (CONTRACT.md §6), oldest first. In the state, not beside it,
+    #: so they persist in the file and undo and redo step over them like any command.
+    requests: list[Request] = field(default_factory=list)
+    #: Requests ever made in this fight: the next one's id is one more, so an id never names two requests.
+    request_count: int = 0
 
 
 def reset(record: Record, *fields: str) -> None:

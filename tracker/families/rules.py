@@ -130,6 +130,27 @@ class FamilyRules(ABC):
         """`name`'s state that outlasts the fight, as the sheet fields that carry it into the next one
         (``tracker carry``): each family decides from its rules what lasts (README "Campaigns")."""
 
+    # --- seated players (CONTRACT.md §6; the rules of it are `tracker.families.seating`) -------------------
+    #: Verbs a seated player takes for their own character while it acts, each with how the command names
+    #: that character: ``"first"`` (its first word) or ``"active"`` (it names none: whoever acts now).
+    SEAT_VERBS: ClassVar[Mapping[str, str]] = {}
+    #: Verbs that answer the waiting question (a player answers only the questions about their characters).
+    ANSWER_VERBS: ClassVar[frozenset[str]] = frozenset({"answer"})
+
+    def acting(self, name: str) -> bool:
+        """`name`'s turn is open now (what a seated player's own actions need)."""
+        st = self.state
+        return st.phase == "turn" and st.active == name
+
+    def prompt_subject(self) -> str | None:
+        """The character the waiting question is about, whose player may answer it; None: only the GM."""
+        prompt = self.state.prompt
+        return prompt.who if prompt is not None else None
+
+    def seat_answer_problem(self, who: str, cmd: Command) -> str:
+        """Why `who`'s player may not give this answer (the family's own limits), or "" when they may."""
+        return ""
+
     # --- what both families answer the same way -------------------------------------------------
     def state_json(self) -> JSONObject:
         """CONTRACT.md §4: the keys every family has, then the family's own (`combatant_json`, `table_json`)."""
@@ -153,6 +174,7 @@ class FamilyRules(ABC):
             "prompt_options": self.prompt_options(),
             "phase": st.phase,
             "combatants": combatants,
+            "requests": [r.as_data() for r in st.requests],
             **self.table_json(),
         }
 

@@ -26,6 +26,7 @@ from tracker.engine.language.commands import Command
 from tracker.engine.log import LogEntry
 from tracker.engine.records.record import copied
 from tracker.families.file import EncounterFile
+from tracker.families.seating import underlying
 from tracker.families.session import Session
 from tracker.present.story.events import (
     Arrival,
@@ -123,6 +124,7 @@ class Teller:
         cmd = self.session.parse(line)
         if cmd.verb in ("undo", "redo"):
             raise Refusal("a story is told from the accepted commands, not from undo or redo")
+        cmd = underlying(self.session, cmd)  # a player's strike (``by``, an approved request) told as a strike
         self.session.execute(line)
         st = self.session.rules.state
         new = st.logged - logged

@@ -193,6 +193,8 @@ def parse_parts(text: str, path: str, folder: Path | None = None) -> Parsed:
         raise FileInvalid(path, [Problem(line, col, message)])
     if grown.data is not data:
         sheets = {key: list(grown.data.get(key, [])) for key in ("combatants", "stat_blocks")}
+        if grown.party_seats:
+            sheets["seats"] = [grown.party_seats]
         setup.keep_written({k: v for k, v in data.items() if k not in ("state", "history")}, sheets)
     problems, rules = _resumed(setup, text)
     if problems:

@@ -242,12 +242,57 @@ LEAVE = VerbSpec(
     title="Leave the fight…",
 )
 
+# --- players at their own terminals (CONTRACT.md §6): what the GM's process issues for them -----------------
+# All four run while a prompt waits: a request must never block the GM, and ``by`` wraps an answer as often as
+# anything (the command it wraps is then checked against the prompt like the GM's own).
+
+REQUEST = VerbSpec(
+    "request",
+    ("word", "name", "text"),
+    3,
+    None,
+    "request SEAT NAME COMMAND …",
+    "a player's command waits for the GM's approve or deny (the GM's process types it)",
+    while_prompted=True,
+)
+APPROVE = VerbSpec(
+    "approve",
+    ("number",),
+    0,
+    1,
+    "approve [ID]",
+    "run a player's waiting request as the GM's own (default: the oldest)",
+    needs_more=False,
+    while_prompted=True,
+)
+DENY = VerbSpec(
+    "deny",
+    ("number",),
+    0,
+    1,
+    "deny [ID]",
+    "drop a player's waiting request (default: the oldest)",
+    needs_more=False,
+    while_prompted=True,
+)
+BY = VerbSpec(
+    "by",
+    ("word", "text"),
+    2,
+    None,
+    "by SEAT COMMAND …",
+    "a seated player's command, applied as the GM's own and logged with who sent it",
+    while_prompted=True,
+)
+#: The verbs that act on other commands: never the command inside a request or a ``by``.
+WRAPPERS = frozenset({"request", "approve", "deny", "by", "undo", "redo"})
+
 
 def table(family_title: str, specs: Sequence[VerbSpec]) -> VerbTable:
     """A family's table: the shared verbs (or the family's own version of one) around its own."""
     own = {s.verb: s for s in specs}
     first = [own.pop(s.verb, s) for s in (START, NEXT, ADD, REMOVE)]
-    last = [own.pop(s.verb, s) for s in (JOIN, LEAVE, ANSWER, UNDO, REDO, SEED)]
+    last = [own.pop(s.verb, s) for s in (JOIN, LEAVE, ANSWER, UNDO, REDO, SEED, REQUEST, APPROVE, DENY, BY)]
     return VerbTable(family_title, [*first, *own.values(), *last])
 
 

@@ -49,6 +49,35 @@ class Prompt(Strict):
     data: dict[str, str | int | bool | list[str]] = field(default_factory=dict)
 
 
+@dataclass(kw_only=True)
+class Request(Strict):
+    """A player's command waiting for the GM's ``approve`` or ``deny`` (CONTRACT.md §6).
+
+    Saved and shown as ``{"id": 3, "seat": "alice", "as": "Sofia Ramos", "command": "damage 'Guild Thug' 2"}``:
+    ``as`` is a Python keyword, so the field is ``as_`` and `read` / `as_data` translate the key.
+    """
+
+    #: Numbered from 1 in the order requests arrive (`LiveState.request_count`); never reused in a fight.
+    id: int
+    #: The OS account that sent it (its key in ``[seats]``).
+    seat: str
+    #: The seated character it was sent as.
+    as_: str
+    #: The command line the GM's ``approve`` runs.
+    command: str
+
+    @classmethod
+    def read(cls, data: Any) -> Any:
+        """The saved ``as`` key as the ``as_`` field."""
+        if isinstance(data, dict) and "as" in data:
+            data = {("as_" if k == "as" else k): v for k, v in data.items()}
+        return data
+
+    def as_data(self) -> Any:
+        """The JSON and saved form, with the key ``as``."""
+        return {"id": self.id, "seat": self.seat, "as": self.as_, "command": self.command}
+
+
 def one_file(value: object) -> object:
     """``bestiary = "guild.toml"`` is the list of that one file."""
     return [value] if isinstance(value, str) else value

@@ -8,10 +8,13 @@ fight. What the screens show of it is `tracker.families.ttb.present.presenter.TT
 from __future__ import annotations
 
 from tracker.engine.catalogue import Catalogue
+from tracker.engine.errors import Refusal
+from tracker.engine.language.commands import Command
 from tracker.engine.records.record import dump
 from tracker.families.rules import FamilyRules
 from tracker.families.ttb import actions, attack, carry
 from tracker.families.ttb.engine import TTBEngine
+from tracker.families.ttb.fate import cheat
 from tracker.families.ttb.initiative import tied_groups
 from tracker.families.ttb.tables.catalogue import CONDITIONS, TIMING
 from tracker.families.values import Carried, JSONObject
@@ -54,6 +57,29 @@ class TTBRules(TTBEngine, FamilyRules):
 
     SYSTEM = "ttb"
     CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
+    #: A Fated's player spends its AP, attacks, engages and disengages, flips and ends its turn (CONTRACT.md §6).
+    SEAT_VERBS = {
+        "spend": "first",
+        "attack": "first",
+        "engage": "first",
+        "disengage": "first",
+        "flip": "active",
+        "next": "active",
+    }
+
+    def seat_answer_problem(self, who: str, cmd: Command) -> str:
+        """A cheat offer is answered from the character's own Control Hand: a card it does not hold is refused
+        here with the hand, before it reaches the GM's process as anything else."""
+        prompt = self.st.prompt
+        if prompt is None or prompt.kind != cheat.KIND or not cmd.args or cmd.args[0].casefold() == "no":
+            return ""
+        try:
+            if cheat.held(self, who, cmd.args[0]) is not None:
+                return ""
+        except Refusal as exc:
+            return str(exc)
+        hand = ", ".join(self.fighter(who).hand) or "empty"
+        return f"{cmd.args[0]} is not in {who}'s Control Hand (hand: {hand})"
 
     def status(self, name: str) -> str:
         """Dead, else unconscious, else ok: TTB has no Defeated or Dying state."""

@@ -48,6 +48,26 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
 
     SYSTEM = "2d20"
     CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
+    #: A player character's player takes its actions, moves, declares Reach, rolls its tests and ends its turn
+    #: (CONTRACT.md §6).
+    SEAT_VERBS = {
+        "spend": "first",
+        "attack": "first",
+        "move": "first",
+        "reach": "first",
+        "roll": "first",
+        "next": "active",
+    }
+    #: ``pick``/``keep`` answer the hand-over as ``answer`` answers any other question.
+    ANSWER_VERBS = frozenset({"answer", "pick", "keep"})
+
+    def prompt_subject(self) -> str | None:
+        """A hand-over is the choice of the character who just acted (its side hands over): its player makes it;
+        who acts first, with nobody having acted yet, is the GM's to say."""
+        prompt = self.st.prompt
+        if prompt is not None and prompt.who is None and self.st.phase == "handover":
+            return self.st.last_actor
+        return super().prompt_subject()
 
     def prompt_options(self) -> list[str]:
         """A waiting hand-over question offers the picks and keeps `pick`/`keep` would accept now: a keep or an

@@ -54,6 +54,9 @@ class Grown:
     #: The other files read (bestiaries, the party) and the text each had: what the expansion depends on
     #: besides the encounter itself (`files.open_text` recalls an expansion only while they are unchanged).
     read: list[tuple[str, str]] = field(default_factory=list)
+    #: The party file's ``[seats]`` (CONTRACT.md §6), kept with a fight's sheets (`History.sheets` ``seats``)
+    #: so a saved fight keeps its party's seats as it keeps its party's characters; None when it has none.
+    party_seats: dict[str, Any] | None = None
 
 
 def uses_other_files(data: Mapping[str, Any]) -> bool:
@@ -126,9 +129,18 @@ def expand(data: dict[str, Any], path: str, folder: Path, pos: Positions) -> Gro
             people.append(row)
     people, origins = _drop_count_clashes(people, origins, counted, pos, problems)
     grown = {**data, "combatants": people}
+    party_seats = party.seats if party is not None else None
+    _seat(grown, party_seats)
     if blocks or "stat_blocks" in data:
         grown["stat_blocks"] = blocks
-    return Grown(grown, Locator(pos, origins), problems, reader.read)
+    return Grown(grown, Locator(pos, origins), problems, reader.read, party_seats or None)
+
+
+def _seat(grown: dict[str, Any], party_seats: object) -> None:
+    """The party's ``[seats]`` under the encounter's own: for an account both name, the encounter's wins."""
+    if isinstance(party_seats, dict) and party_seats:
+        own = grown.get("seats")
+        grown["seats"] = {**party_seats, **own} if isinstance(own, dict) else party_seats
 
 
 def frozen_sheets(data: dict[str, Any], pos: Positions) -> Grown | None:
@@ -147,7 +159,10 @@ def frozen_sheets(data: dict[str, Any], pos: Positions) -> Grown | None:
         for n, row in enumerate(rows if isinstance(rows, list) else []):
             keys = frozenset(row) if isinstance(row, dict) else frozenset()
             origins[(key, n)] = Origin(Source(None, pos, ("history", "sheets", key, n), keys))
-    return Grown(grown, Locator(pos, origins))
+    kept_seats = sheets.get("seats")
+    party_seats = kept_seats[0] if isinstance(kept_seats, list) and len(kept_seats) == 1 else None
+    _seat(grown, party_seats)
+    return Grown(grown, Locator(pos, origins), party_seats=party_seats if isinstance(party_seats, dict) else None)
 
 
 def _entry(

@@ -14,6 +14,7 @@ from typing import Any
 
 from tracker.engine.errors import Invalid
 from tracker.engine.records.model import Loc
+from tracker.families.file import seat_problems
 from tracker.families.registry import FAMILIES, family_named
 from tracker.store.reading import FileInvalid, Problem, toml_data, validation_problems
 from tracker.store.tomlpos import Locator, Origin, Positions, Source
@@ -33,6 +34,8 @@ class Included:
     rows: list[dict[str, Any]]
     pos: Positions
     declared: str | None
+    #: A party file's ``[seats]`` (CONTRACT.md §6): the encounter's own ``[seats]`` go over these per account.
+    seats: dict[str, Any] | None = None
 
 
 def read_include(text: str, file: str, kind: str, problems: list[Problem], alone: bool = False) -> Included | None:
@@ -49,6 +52,7 @@ def read_include(text: str, file: str, kind: str, problems: list[Problem], alone
     rows_key = KINDS[kind]
     declared: str | None = None
     rows: list[dict[str, Any]] = []
+    seats: dict[str, Any] | None = None
 
     def bad(loc: Loc, message: str) -> None:
         line, col = pos.find(loc)
@@ -67,11 +71,14 @@ def read_include(text: str, file: str, kind: str, problems: list[Problem], alone
                     bad((kind, k), f"{kind}.{k}: must be text (got {v!r})")
         elif key == rows_key and isinstance(value, list) and all(isinstance(r, dict) for r in value):
             rows = value
+        elif key == "seats" and kind == "party" and isinstance(value, dict):
+            seats = value
         elif key in (kind, rows_key):
             bad((key,), f"{key} must be {'a [' + kind + '] table' if key == kind else '[[' + key + ']] tables'}")
         else:
-            bad((key,), f"unknown key '{key}' (a {kind} file holds [{kind}] and [[{rows_key}]])")
-    return Included(file, kind, rows, pos, declared)
+            held = f"[{kind}], [[{rows_key}]]" + (" and [seats]" if kind == "party" else "")
+            bad((key,), f"unknown key '{key}' (a {kind} file holds {held})")
+    return Included(file, kind, rows, pos, declared, seats)
 
 
 def fits(
@@ -126,7 +133,22 @@ def check_include(text: str, path: str) -> list[Problem] | None:
     systems = [book.declared] if book.declared else [name for name in FAMILIES if fits(name, book.rows)]
     if not systems:
         systems = sorted(FAMILIES, key=lambda name: len(sheet_problems(name, book)))
+    problems += party_seat_problems(book)
     return sorted([*problems, *sheet_problems(systems[0], book)], key=Problem.order)
+
+
+def party_seat_problems(book: Included) -> list[Problem]:
+    """A party file's ``[seats]`` checked on its own, against its own characters (CONTRACT.md §6)."""
+    seats = book.seats or {}
+    problems: list[Problem] = []
+    for account, value in seats.items():
+        if not isinstance(value, str) and not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+            line, col = book.pos.find(("seats", account))
+            problems.append(Problem(line, col, f"seats.{account}: a character's name or a list of names"))
+    if problems:
+        return problems
+    people = [str(r["name"]) for r in book.rows if isinstance(r.get("name"), str)]
+    return [Problem(*book.pos.find(loc), message) for loc, message in seat_problems(seats, people)]
 
 
 def sheet_problems(system: str, book: Included) -> list[Problem]:

@@ -26,6 +26,7 @@ class TTBFile(EncounterFile):
     def check(self) -> None:
         """Names, and the header's system; each problem at its key."""
         problems = name_clashes(self.combatants)
+        problems += self.seat_problems([c.name for c in self.combatants])
         if self.encounter.system != "ttb":
             problems.append((("encounter", "system"), "this file is not a Through the Breach encounter"))
         raise_located(problems)

@@ -28,9 +28,9 @@ class TwoD20File(EncounterFile):
     stat_blocks: list[TwoD20Combatant] = field(default_factory=list)
 
     def check(self) -> None:
-        """Names, and the header's system; each problem at its key."""
         """Names, profile parameters, zones, stress tracks and Harms agree; each problem at its key."""
         problems = name_clashes(self.combatants)
+        problems += self.seat_problems([c.name for c in self.combatants])
         try:
             profile = resolve_profile(self.encounter.profile or "srd", self.settings.overrides())
         except Refusal as exc:
