@@ -175,6 +175,7 @@ class FamilyPresenter(ABC, Generic[RulesT_co]):
             log=tuple(st.log),
             logged=st.logged,
             phase=st.phase,
+            requests=tuple(f"#{r.id} {r.seat} ({r.as_}): {r.command}" for r in st.requests),
         )
 
     def player_view(self) -> PlayerView:

@@ -191,6 +191,9 @@ class EncounterView(NamedTuple):
     logged: int = 0
     #: The phase's words: "setup", "turn", "ended", … (keys and the palette follow it).
     phase: str = "setup"
+    #: The players' requests waiting for the GM, oldest first, as the screen lists them
+    #: ("#3 alice (Sofia Ramos): damage 'Guild Thug' 2").
+    requests: tuple[str, ...] = ()
 
 
 class PlayerRow(NamedTuple):

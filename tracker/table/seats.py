@@ -25,6 +25,9 @@ class RulesSeating:
         return Verdict(verdict.kind, verdict.line, verdict.reason)
 
     def question_for(self, session: Session, characters: tuple[str, ...]) -> str | None:
-        """The seated character the pending question is about, if it is one of `characters`."""
-        prompt = session.state.prompt
-        return prompt.who if prompt is not None and prompt.who in characters else None
+        """The seated character the pending question waits for, if it is one of `characters` (the family
+        says whose a question is: a 2d20 hand-over is the last actor's, the first-actor question the GM's)."""
+        if session.state.prompt is None:
+            return None
+        subject = session.rules.prompt_subject()
+        return subject if subject in characters else None

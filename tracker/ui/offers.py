@@ -22,7 +22,19 @@ if TYPE_CHECKING:
 Offer = tuple[str, str, Callable[[], object]]
 
 #: Keys that change the encounter: a read-only view refuses them.
-GM_ONLY_ACTIONS = {"next_turn", "undo", "redo", "spend", "prefill", "pool", "command", "answer", "answer_first", "join"}
+GM_ONLY_ACTIONS = {
+    "next_turn",
+    "undo",
+    "redo",
+    "spend",
+    "prefill",
+    "pool",
+    "command",
+    "answer",
+    "answer_first",
+    "join",
+    "decide",
+}
 #: Verbs offered as "Damage…", "Move to a zone…": the command line opens prefilled.
 PREFILLED = ("damage", "heal", "add", "remove", "move")
 #: Verbs offered as "+1" steps of a pool.
@@ -85,6 +97,8 @@ def allows(screen: Offering, action: str, parameters: tuple[object, ...]) -> boo
         return shown is not None and bool(shown.answers) and not screen.typing
     if action == "spend":
         return st.active is not None or None
+    if action == "decide":
+        return bool(st.requests)  # a player's request waits (shown only then, even while a question waits)
     if action == "join":
         return bool(session.rules.choices("block"))  # nothing to join from without stat blocks
     if action == "undo":
@@ -98,7 +112,14 @@ def keys_signature(screen: Offering, view: EncounterView) -> tuple[object, ...]:
     """What `allows` depends on that a new view can change: the footer is rebuilt only when the set of
     usable keys can have changed."""
     history = screen.session.history
-    return (view.phase, view.header.active is None, view.prompt, bool(history.commands), bool(history.undone))
+    return (
+        view.phase,
+        view.header.active is None,
+        view.prompt,
+        bool(history.commands),
+        bool(history.undone),
+        bool(view.requests),
+    )
 
 
 def offers(screen: Offering) -> list[Offer]:
@@ -115,6 +136,10 @@ def offers(screen: Offering) -> list[Offer]:
     prompt = _prompt(screen)
     run = screen.run_line
     out: list[Offer] = []
+    for request in st.requests:
+        said = f"{request.seat} ({request.as_}): {request.command}"
+        out.append((f"Approve #{request.id}", said, partial(run, f"approve {request.id}")))
+        out.append((f"Deny #{request.id}", said, partial(run, f"deny {request.id}")))
     if prompt is not None:
         for option, line in zip(prompt.options, prompt.answers, strict=True):
             out.append((f"Answer: {option}", prompt.question, partial(run, line)))

@@ -24,6 +24,8 @@ GM_BINDINGS: list[Binding | tuple[str, str] | tuple[str, str, str]] = [
     Binding("minus", "pool('momentum', -1)", "Momentum −1", id="momentum-down", show=False),
     Binding("right_square_bracket", "pool('threat', 1)", "Threat +1", id="threat-up", show=False),
     Binding("left_square_bracket", "pool('threat', -1)", "Threat −1", id="threat-down", show=False),
+    Binding("A", "decide('approve')", "Approve request", id="approve", tooltip="Run the oldest player's request"),
+    Binding("D", "decide('deny')", "Deny request", id="deny", tooltip="Drop the oldest player's request"),
     Binding("colon", "command", "Command", id="command"),
     Binding("i", "rule", "Rule", id="rule", show=False),
     Binding("t", "cycle_theme", "Theme", id="theme", show=False),

@@ -157,6 +157,9 @@ class TrackerScreen(Screen[None]):
                     yield Static("The story of the fight is told here.", id="story-wait", markup=False)
         with Vertical(id="log-strip"):
             yield LogPanel(id="log-bottom").data_bind(entries=TrackerScreen.log_slice)
+        requests = Static(id="requests", markup=False)
+        requests.display = False  # shown while a player's request waits
+        yield requests
         yield PromptBar(id="prompt").data_bind(TrackerScreen.prompt)
         if not self.read_only:
             yield CommandLine(
@@ -308,6 +311,21 @@ class TrackerScreen(Screen[None]):
         if self.is_mounted and self.side_tabs.active == "tab-story":
             self.tell_story()
 
+    def _show_requests(self, requests: tuple[str, ...]) -> None:
+        """The players' requests waiting for the GM, above the question (which they never block)."""
+        if not requests and not getattr(self, "_requests_shown", False):
+            return
+        self._requests_shown = bool(requests)
+        line = self.query_one("#requests", Static)
+        keys = "" if self.read_only else " · A approve · D deny"
+        more = f" (+{len(requests) - 1} more)" if len(requests) > 1 else ""
+        line.update(f"Request {requests[0]}{more}{keys}" if requests else "")
+        line.display = bool(requests)
+
+    def action_decide(self, verb: str) -> None:
+        """`A` / `D`: approve or deny the oldest player's request (`approve 3` on the command line for another)."""
+        self.run_line(verb)
+
     def tell_story(self) -> None:
         """Bring the Story tab up to date: mounted on first use, it then follows the session."""
         from tracker.ui.widgets.story import StoryPanel  # lazily: textual-plotext is not a start-up import
@@ -336,6 +354,7 @@ class TrackerScreen(Screen[None]):
         self.subject = view.focus
         self.conditions = view.conditions
         self.prompt = view.prompt
+        self._show_requests(view.requests)
         self.log_slice = (view.log, view.logged)
         self._show_odds()
         self._show_map()
