@@ -3,10 +3,11 @@
 Players log in to the machine the GM plays on, so an encounter saved group- or world-readable would show
 them the Control Hands, the Fate Deck's order and the ``gm_only`` combatants. These tests check the mode
 after each kind of write (a save of `tracker exec --save`, the GM screen's save, `tracker new`,
-`tracker carry`) and of the temporary file before its rename; that a file others could read is tightened
-at its first save and that `tracker check` and `tracker run` say so in one line; that a link planted
-where the temporary goes is not followed; that a folder where the mode cannot be set refuses the save in
-one line, nothing written. As root, a real second account tries to read a saved file.
+`tracker carry`, `tracker report -o`) and of the temporary file before its rename; that a file others could
+read is tightened at its first save and that `tracker check` and `tracker run` say so in one line; that a
+link planted where the temporary goes, or at the name a file is published under, is not followed; that a
+folder where the mode cannot be set refuses the save in one line, nothing written. As root, a real second
+account tries to read what each kind of write left, a killed writer's temporary file included.
 """
 
 from __future__ import annotations
@@ -264,6 +265,31 @@ def test_a_dangling_link_planted_where_the_temporary_goes_creates_nothing(
         files.write_text(path, ENCOUNTER + "\n# changed\n")
     assert not elsewhere.exists()
     assert path.read_text(encoding="utf-8") == ENCOUNTER
+
+
+@pytest.mark.usefixtures("open_umask")
+def test_a_link_planted_at_a_report_name_is_replaced_not_followed(cli: Tracker, tmp_path: Path) -> None:
+    """``-o story.md`` where someone left ``story.md`` pointing at a file of the GM's: the link is replaced."""
+    path = encounter(tmp_path, 0o600)
+    assert cli("exec", path, "--save", stdin="start\n").code == 0
+    victim = tmp_path / "victim.txt"
+    victim.write_text("untouched", encoding="utf-8")
+    os.chmod(victim, 0o644)
+    out = tmp_path / "story.md"
+    out.symlink_to(victim)
+    assert cli("report", path, "-o", out).code == 0
+    assert victim.read_text(encoding="utf-8") == "untouched"
+    assert not out.is_symlink() and mode(out) == 0o600
+
+
+@pytest.mark.usefixtures("open_umask")
+def test_a_dangling_link_at_a_new_encounters_name_creates_nothing_where_it_points(cli: Tracker, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.toml"
+    path = tmp_path / "new.toml"
+    path.symlink_to(elsewhere)
+    assert cli("new", path, "--system", "ttb").code == 0
+    assert not elsewhere.exists()
+    assert not path.is_symlink() and mode(path) == 0o600
 
 
 def test_chmod_failing_refuses_the_save_in_one_line(
