@@ -18,7 +18,7 @@ import pytest
 
 from tests.cli.campaign import run_cli
 from tracker.engine.records import record
-from tracker.store import validated
+from tracker.store import files, validated
 from tracker.store.owner import account_name
 from tracker.store.private_folder import UnsafeFolder, private_folder
 
@@ -214,3 +214,24 @@ def test_a_command_says_it_in_one_line_before_its_own_output(
     assert result.code == 0
     (line,) = result.err.splitlines()
     assert line.startswith(f"tracker: not keeping a cache in {above / 'cache'}: {above} is world-writable")
+
+
+@pytest.mark.usefixtures("fresh_process")
+def test_the_cache_and_its_entries_are_the_users_alone(
+    base: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An entry holds a validated encounter, secrets and all: 0600 in a 0700 folder, whatever the umask."""
+    monkeypatch.setenv("TRACKER_CACHE_DIR", str(base / "cache" / "validated"))
+    old = os.umask(0o002)
+    try:
+        validated.remember_validations()
+        path = base / "duel.toml"
+        path.write_bytes((Path(__file__).resolve().parents[2] / "examples" / "duel.toml").read_bytes())
+        files.load(path)
+    finally:
+        os.umask(old)
+    entries = list((base / "cache" / "validated").glob("*.json"))
+    assert entries
+    assert {e.stat().st_mode & 0o777 for e in entries} == {0o600}
+    assert (base / "cache").stat().st_mode & 0o777 == 0o700
+    assert capsys.readouterr().err == ""
