@@ -72,10 +72,12 @@ class WriterLock:
             fd = os.open(lock_path, flags, 0o600)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                said = "it is a symbolic link, not followed (remove it)"
+                said = f"cannot take the lock {lock_path}: it is a symbolic link, not followed (remove it)"
+            elif not os.path.lexists(lock_path):  # worded as a save's temporary file that cannot be made
+                said = f"cannot write in {lock_path.parent}: {exc.strerror or exc}"
             else:
-                said = exc.strerror or str(exc)
-            raise OSError(exc.errno, f"cannot take the lock {lock_path}: {said}") from None
+                said = f"cannot take the lock {lock_path}: {exc.strerror or exc}"
+            raise OSError(exc.errno, said) from None
         problem = None
         try:
             st = os.fstat(fd)
