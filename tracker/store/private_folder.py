@@ -41,21 +41,22 @@ class UnsafeFolder(Exception):
 def private_folder(folder: Path) -> Path:
     """`folder`'s real path, made if missing, when it is the user's alone up the walk the module describes;
     UnsafeFolder (why, in words) when it is not; OSError when it cannot be made or looked at."""
-    _make(Path(os.path.abspath(folder)))
-    real = Path(os.path.realpath(folder))
+    given = Path(os.path.abspath(folder))
+    _make(given)
+    real = Path(os.path.realpath(given))
     geteuid = getattr(os, "geteuid", None)
     if geteuid is None:  # no accounts to tell apart
         return real
     uid = geteuid()
     st = os.lstat(real)
-    own = _problem(st, uid, owners=(uid,))
+    own = _problem(st, owners=(uid,))
     if own is not None:
-        raise UnsafeFolder(f"it {own}" if real == Path(os.path.abspath(folder)) else f"{real} {own}")
+        raise UnsafeFolder(f"it {own}" if real == given else f"{real} {own}")
     here = real
     while here.parent != here:
         here = here.parent
         st = os.lstat(here)
-        problem = _problem(st, uid, owners=(uid, 0), sticky_ok=True)
+        problem = _problem(st, owners=(uid, 0), sticky_ok=True)
         if problem is not None:
             raise UnsafeFolder(f"{here} {problem}")
         if st.st_uid == uid and not st.st_mode & _OTHERS_WRITE:
@@ -63,7 +64,7 @@ def private_folder(folder: Path) -> Path:
     return real
 
 
-def _problem(st: os.stat_result, uid: int, owners: tuple[int, ...], sticky_ok: bool = False) -> str | None:
+def _problem(st: os.stat_result, owners: tuple[int, ...], sticky_ok: bool = False) -> str | None:
     """What is wrong with one folder on the walk, worded to follow its name, or None."""
     if stat.S_ISLNK(st.st_mode):
         return "is a symbolic link"
