@@ -3,10 +3,11 @@
 Players log in to the machine the GM plays on, so an encounter saved group- or world-readable would show
 them the Control Hands, the Fate Deck's order and the ``gm_only`` combatants. These tests check the mode
 after each kind of write (a save of `tracker exec --save`, the GM screen's save, `tracker new`,
-`tracker carry`) and of the temporary file before its rename; that a file others could read is tightened
-at its first save and that `tracker check` and `tracker run` say so in one line; that a link planted
-where the temporary goes is not followed; that a folder where the mode cannot be set refuses the save in
-one line, nothing written. As root, a real second account tries to read a saved file.
+`tracker carry`, `tracker report -o`) and of the temporary file before its rename; that a file others could
+read is tightened at its first save and that `tracker check` and `tracker run` say so in one line; that a
+link planted where the temporary goes, or at the name a file is published under, is not followed; that a
+folder where the mode cannot be set refuses the save in one line, nothing written. As root, a real second
+account tries to read what each kind of write left, a killed writer's temporary file included.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import signal
 import stat
 import subprocess
-import tempfile
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +26,7 @@ import pytest
 
 from tests.cli.campaign import Result, run_cli, ttb_campaign
 from tests.cli.conftest import Tracker
+from tests.store.conftest import as_account, unreadable_by
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text
@@ -264,6 +267,31 @@ def test_a_dangling_link_planted_where_the_temporary_goes_creates_nothing(
     assert path.read_text(encoding="utf-8") == ENCOUNTER
 
 
+@pytest.mark.usefixtures("open_umask")
+def test_a_link_planted_at_a_report_name_is_replaced_not_followed(cli: Tracker, tmp_path: Path) -> None:
+    """``-o story.md`` where someone left ``story.md`` pointing at a file of the GM's: the link is replaced."""
+    path = encounter(tmp_path, 0o600)
+    assert cli("exec", path, "--save", stdin="start\n").code == 0
+    victim = tmp_path / "victim.txt"
+    victim.write_text("untouched", encoding="utf-8")
+    os.chmod(victim, 0o644)
+    out = tmp_path / "story.md"
+    out.symlink_to(victim)
+    assert cli("report", path, "-o", out).code == 0
+    assert victim.read_text(encoding="utf-8") == "untouched"
+    assert not out.is_symlink() and mode(out) == 0o600
+
+
+@pytest.mark.usefixtures("open_umask")
+def test_a_dangling_link_at_a_new_encounters_name_creates_nothing_where_it_points(cli: Tracker, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.toml"
+    path = tmp_path / "new.toml"
+    path.symlink_to(elsewhere)
+    assert cli("new", path, "--system", "ttb").code == 0
+    assert not elsewhere.exists()
+    assert not path.is_symlink() and mode(path) == 0o600
+
+
 def test_chmod_failing_refuses_the_save_in_one_line(
     cli: Tracker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -314,45 +342,82 @@ def test_a_folder_the_gm_cannot_write_in_refuses_the_save_in_one_line(cli: Track
 
 # --- a real second account ----------------------------------------------------------------------------
 
-ACCOUNT = "trackertest"
 
-
-@pytest.fixture
-def second_account() -> Iterator[str]:
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        pytest.skip("needs root to add a second account (CI runs the suite as root)")
-    if shutil.which("useradd") is None or shutil.which("runuser") is None:
-        pytest.skip("useradd or runuser is missing")
-    made = subprocess.run(["useradd", "-M", ACCOUNT], capture_output=True, text=True)
-    if made.returncode not in (0, 9):  # 9: the account exists already (a run before this one)
-        pytest.skip(f"useradd failed: {made.stderr.strip()}")
-    try:
-        yield ACCOUNT
-    finally:
-        if made.returncode == 0:
-            subprocess.run(["userdel", ACCOUNT], capture_output=True)
-
-
-def test_another_account_cannot_read_a_saved_encounter(second_account: str, cli: Tracker, tmp_path: Path) -> None:
-    # A folder the account can reach (right under /tmp, not in pytest's private one), so that only the
-    # file's own mode stands in its way.
-    folder = Path(tempfile.mkdtemp(prefix="tracker-modes-", dir="/tmp"))
-    try:
-        os.chmod(folder, 0o755)
-        _read_by_another(second_account, cli, folder)
-    finally:
-        shutil.rmtree(folder)
-
-
-def _read_by_another(second_account: str, cli: Tracker, folder: Path) -> None:
-    path = encounter(folder, 0o644)
-    seen = subprocess.run(["runuser", "-u", second_account, "--", "cat", str(path)], capture_output=True, text=True)
+def test_another_account_cannot_read_a_saved_encounter(
+    second_account: str, cli: Tracker, reachable_folder: Path
+) -> None:
+    path = encounter(reachable_folder, 0o644)
+    seen = as_account(second_account, "cat", path)
     assert seen.returncode == 0, seen.stderr  # before the save: readable, as the notice says
     assert cli("exec", path, "--save", stdin="start\n").code == 0
     assert mode(path) == 0o600
-    seen = subprocess.run(["runuser", "-u", second_account, "--", "cat", str(path)], capture_output=True, text=True)
-    assert seen.returncode != 0
-    assert "Permission denied" in seen.stderr
+    unreadable_by(second_account, path)
+
+
+@pytest.mark.usefixtures("open_umask")
+def test_another_account_cannot_read_a_new_encounter(second_account: str, cli: Tracker, reachable_folder: Path) -> None:
+    path = reachable_folder / "new.toml"
+    assert cli("new", path, "--system", "2d20").code == 0
+    assert mode(path) == 0o600
+    unreadable_by(second_account, path)
+
+
+@pytest.mark.usefixtures("open_umask")
+def test_another_account_cannot_read_the_party_file_carry_wrote(
+    second_account: str, cli: Tracker, reachable_folder: Path
+) -> None:
+    """The party file holds the Control Hands a fight carries into the next one."""
+    enc = ttb_campaign(reachable_folder)
+    party = reachable_folder / "party.toml"
+    os.chmod(party, 0o644)
+    opening = "initiative sofia 13\ninitiative ash 12\nstart\nanswer 'Guild Thug 1'\nanswer 'Guild Thug 2'\n"
+    assert cli("exec", enc, "--save", stdin=opening + "damage sofia 4\n").code == 0
+    assert as_account(second_account, "cat", party).returncode == 0  # readable before the carry
+    result = cli("carry", enc)
+    assert result.code == 0, result.err
+    assert mode(party) == 0o600
+    unreadable_by(second_account, party)
+    unreadable_by(second_account, enc)
+
+
+@pytest.mark.usefixtures("open_umask")
+def test_another_account_cannot_read_a_report_file(second_account: str, cli: Tracker, reachable_folder: Path) -> None:
+    path = encounter(reachable_folder, 0o600)
+    assert cli("exec", path, "--save", stdin="start\nnext\n").code == 0
+    out = reachable_folder / "story.html"
+    assert cli("report", path, "--html", "-o", out).code == 0
+    assert mode(out) == 0o600
+    unreadable_by(second_account, out)
+
+
+#: A writer killed between writing its temporary file and renaming it over the encounter.
+KILLED_WRITER = """\
+import os, signal, sys
+from pathlib import Path
+from tracker.store import files
+
+fd, tmp = files.private_temporary(Path(sys.argv[1]).parent, Path(sys.argv[1]).name)
+os.write(fd, Path(sys.argv[1]).read_bytes() + b"# the Control Hands, half written")
+os.fsync(fd)
+print(tmp, flush=True)
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.usefixtures("open_umask")
+def test_a_temporary_a_killed_writer_left_is_private_and_the_next_writer_removes_it(
+    second_account: str, cli: Tracker, reachable_folder: Path
+) -> None:
+    path = encounter(reachable_folder, 0o600)
+    killed = subprocess.run([sys.executable, "-c", KILLED_WRITER, str(path)], capture_output=True, text=True)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    left = Path(killed.stdout.strip())
+    assert left.parent == reachable_folder.resolve() and left.name.startswith(".fight.toml.")
+    assert mode(left) == 0o600
+    unreadable_by(second_account, left)
+    assert cli("exec", path, "--save", stdin="start\n").code == 0  # the next writer takes the lock
+    assert leftovers(reachable_folder) == []
+    assert mode(path) == 0o600
 
 
 @pytest.mark.usefixtures("open_umask")

@@ -14,6 +14,10 @@ def cmd_exec(path: str, seed: int | None, as_json: bool, save: bool) -> int:
     writer lock."""
     from tracker.store.opening import load_session
 
+    if save:  # refused before the commands run: a save by another account would take the file from its owner
+        from tracker.store.owner import refuse_unless_owner
+
+        refuse_unless_owner(path, "saves it", said="not saved")
     session = load_session(path, seed=seed)
     for number, raw in enumerate(_stdin_text().splitlines(), 1):
         line = raw.strip()

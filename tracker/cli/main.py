@@ -111,6 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.add_argument("--theme", help="theme for the built-in demo")
         args = parser.parse_args(words)
         from tracker.store.files import FileInvalid
+        from tracker.store.owner import NotOwner
         from tracker.store.validated import remember_validations
 
     if args.command == "serve" and args.write and args.player:
@@ -125,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return failed(args.command, [lines[0] + more if lines else f"tracker: {exc.path} is invalid"], 1)
     except Refusal as exc:
         return failed(args.command, [f"tracker: {exc}"], 2)
+    except NotOwner as exc:
+        return failed(args.command, [f"tracker: {exc}"], 1)
     except KeyboardInterrupt:
         return 130
     except OSError as exc:

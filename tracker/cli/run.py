@@ -18,7 +18,10 @@ def cmd_run(path: str, theme: str | None) -> int:
 def _run(path: str, theme: str | None) -> int:
     from tracker.store.lock import FileHeld, WriterLock
     from tracker.store.opening import load_session
+    from tracker.store.owner import refuse_unless_owner
 
+    # Before reading: another account's file is unreadable to this one, and would be taken from its owner by a save.
+    refuse_unless_owner(path, "runs it", f"to follow it as the players see it: tracker view {path} --player")
     session = load_session(path)
     lock = WriterLock(Path(path))
     try:
@@ -60,10 +63,22 @@ def cmd_view(path: str, theme: str | None, player: bool, held: str | None = None
     """A read-only view that follows the file live; it waits for a file that does not exist yet.
 
     `held`: why the GM view could not open (the file is being run elsewhere); the view first says
-    so and asks whether to follow read-only, as `tracker run` asks in a terminal. Another account's
+    so and asks whether to follow read-only, as `tracker run` asks in a terminal.
+
+    The GM's view shows every secret, so another account than the file's owner is refused it before any
+    screen starts (a file that does not exist yet has no owner: the view waits for it). Another account's
     player view never reads the file (the GM's, 0600): the GM's process sends it (`cmd_table`)."""
-    if player and _someone_elses(Path(path)):
-        return cmd_table(path, theme, "view", None)
+    if not player:
+        from tracker.store.owner import refuse_unless_owner
+
+        refuse_unless_owner(
+            path, "sees all of it", f"another account follows it as the players see it: tracker view {path} --player"
+        )
+    else:
+        from tracker.store.owner import owned_by_other
+
+        if owned_by_other(path) is not None:
+            return cmd_table(path, theme, "view", None)
     from tracker.store.validated import remember_validations
 
     remember_validations(write=False)  # every change it follows is a document no one opens again
@@ -103,16 +118,6 @@ def cmd_demo_screen(path: str | None, delay: float, seed: int | None, theme: str
 
     DemoApp(copy, setup, delay=delay, seed=seed, theme=theme, loop=loop, text=text).run()
     return 0
-
-
-def _someone_elses(path: Path) -> bool:
-    """Whether `path` belongs to another account than this one (its owner is the GM)."""
-    import os
-
-    try:
-        return os.stat(path).st_uid != os.geteuid()
-    except OSError:
-        return False
 
 
 def cmd_table(path: str, theme: str | None, mode: str, as_name: str | None) -> int:

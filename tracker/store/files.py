@@ -244,6 +244,12 @@ def read_text(path: str | Path, file: str | None = None) -> str:
         raise FileInvalid(shown, [Problem(1, 1, "no such file", file=file)]) from None
     except IsADirectoryError:
         raise FileInvalid(shown, [Problem(1, 1, "is a folder, not a file", file=file)]) from None
+    except PermissionError as exc:
+        from tracker.store.owner import owned_by_other
+
+        owner = owned_by_other(path)
+        said = f"it is {owner}'s, readable by its owner only" if owner else exc.strerror or str(exc)
+        raise FileInvalid(shown, [Problem(1, 1, f"cannot read: {said}", file=file)]) from None
     except OSError as exc:
         raise FileInvalid(shown, [Problem(1, 1, f"cannot read: {exc.strerror or exc}", file=file)]) from None
 

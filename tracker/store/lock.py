@@ -7,14 +7,21 @@ the holder dies, so a killed GM never leaves a stale lock; the sidecar's text on
 Taking the lock also clears the temporary files a writer killed mid-save left beside the encounter
 (``.NAME.*.tmp``): only the lock holder may, since another writer's temp file is never stale, and every
 writer (`tracker run`, `tracker exec --save`) takes it, so none leaves them for the others to find.
+
+The sidecar says who holds the file, so it is its owner's only (mode 0600) like the encounter, and is opened
+without following a symbolic link: a link planted at its name is refused in one line, never a way to make the
+tracker write who holds the file into another file. (Another account cannot run the encounter anyway: it is
+not theirs, `tracker.store.owner`.)
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import getpass
 import os
 import socket
+import stat
 import time
 from pathlib import Path
 
@@ -41,8 +48,7 @@ class WriterLock:
         return encounter.resolve().parent / f".{encounter.name}.lock"
 
     def acquire(self) -> None:
-        lock_path = self.sidecar(self.path)
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o664)
+        fd = self._open(self.sidecar(self.path))
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -56,6 +62,35 @@ class WriterLock:
         from tracker.store.files import remove_stale_temp_files
 
         remove_stale_temp_files(self.path)
+
+    @staticmethod
+    def _open(lock_path: Path) -> int:
+        """The sidecar, opened (made 0600 if new) without following a link; OSError in one line otherwise.
+        A sidecar an older version left readable by others is narrowed to 0600."""
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(lock_path, flags, 0o600)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                said = f"cannot take the lock {lock_path}: it is a symbolic link, not followed (remove it)"
+            elif not os.path.lexists(lock_path):  # worded as a save's temporary file that cannot be made
+                said = f"cannot write in {lock_path.parent}: {exc.strerror or exc}"
+            else:
+                said = f"cannot take the lock {lock_path}: {exc.strerror or exc}"
+            raise OSError(exc.errno, said) from None
+        problem = None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                problem = "it is not a plain file (remove it)"
+            elif stat.S_IMODE(st.st_mode) != 0o600:
+                os.fchmod(fd, 0o600)
+        except OSError as exc:
+            problem = exc.strerror or str(exc)
+        if problem is not None:
+            os.close(fd)
+            raise OSError(errno.EPERM, f"cannot take the lock {lock_path}: {problem}")
+        return fd
 
     def release(self) -> None:
         if self.fd is not None:

@@ -8,8 +8,10 @@ same versions give the same records, which are rebuilt from the data without pyd
 kept, so every problem a file has is always found and reported by pydantic.
 
 The entries are data, never code or objects: nothing read from the folder is executed. Even so the folder
-is used only when it is the user's own and no one else may write in it (not group- or world-writable):
-otherwise nothing is remembered, silently.
+is used only when it and the folders above it are the user's alone (`tracker.store.private_folder` says
+exactly how far up): otherwise nothing is remembered, and the process says so once, in one line on stderr,
+before any screen starts. A folder that cannot be made (a read-only home) is passed over silently: the cache
+is only a cache.
 
 The folder is ``$TRACKER_CACHE_DIR`` when set, else the platform's cache folder for "tracker" (platformdirs);
 ``TRACKER_NO_CACHE=1`` turns remembering off. The cache is a cache: an entry that cannot be read is a miss,
@@ -20,11 +22,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
+import sys
 import tempfile
 from pathlib import Path
 
 from tracker.engine.records import record
+from tracker.store.private_folder import UnsafeFolder, private_folder
 
 #: Entries kept; beyond it the least recently written half goes (one per validated setup or state, a few
 #: kilobytes each: a season of encounters fits many times over).
@@ -35,19 +38,33 @@ SUFFIX = ".json"
 
 
 def safe_folder(folder: Path) -> bool:
-    """Whether `folder` may hold the memo: it is a folder (not a link to one) owned by this user, which
-    neither its group nor anyone else may write to. A folder that does not exist yet is made so."""
+    """Whether `folder` may hold the memo: it and the folders above it are the user's alone
+    (`tracker.store.private_folder`). A folder that does not exist yet is made so."""
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        st = os.lstat(folder)
+        private_folder(folder)
+    except (OSError, UnsafeFolder):
+        return False
+    return True
+
+
+#: Whether this process has said why it keeps no cache (once is enough, whatever the commands run).
+_said = False
+
+
+def usable_folder(folder: Path) -> Path | None:
+    """`folder`'s real path when the memo may use it; else None, saying why once on stderr when the folder is
+    not the user's alone (silent when it cannot be made: a read-only home is no one's fault)."""
+    global _said
+    try:
+        return private_folder(folder)
     except OSError:
-        return False
-    if not stat.S_ISDIR(st.st_mode):
-        return False
-    getuid = getattr(os, "getuid", None)
-    if getuid is not None and st.st_uid != getuid():
-        return False
-    return not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+        return None
+    except UnsafeFolder as exc:
+        if not _said:
+            _said = True
+            advice = "set TRACKER_CACHE_DIR to a folder only you can write"
+            print(f"tracker: not keeping a cache in {folder}: {exc}; {advice}", file=sys.stderr)
+        return None
 
 
 class FolderMemo:
@@ -70,7 +87,7 @@ class FolderMemo:
         if not self.write:
             return
         with contextlib.suppress(OSError):
-            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self.folder.mkdir(mode=0o700, exist_ok=True)  # deleted meanwhile: its parents were judged at the start
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -107,6 +124,7 @@ def cache_folder() -> Path | None:
 
 def remember_validations(write: bool = True) -> None:
     """Install the on-disk memo for this process (the command line does, for every command); a viewer's
-    only reads it (`FolderMemo.write`). No memo when the folder is not safely the user's own (`safe_folder`)."""
+    only reads it (`FolderMemo.write`). No memo when the folder is not safely the user's own (`usable_folder`)."""
     folder = cache_folder()
-    record.use_memo(FolderMemo(folder, write) if folder is not None and safe_folder(folder) else None)
+    usable = None if folder is None else usable_folder(folder)
+    record.use_memo(None if usable is None else FolderMemo(usable, write))

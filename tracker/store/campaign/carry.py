@@ -6,9 +6,10 @@ order and blank lines stay as the GM left them. What lasts is the rule family's 
 (`FamilyRules.lasting`, README "Campaigns"); only the party file's own characters are written, never a
 combatant of the encounter or one that joined mid-fight.
 
-It refuses, writing nothing, when the encounter never started, names no party, or when another writer holds
-the party file (the same sidecar lock `tracker run` takes on an encounter, `tracker.store.lock`). The new text
-is checked as the family's sheets before the atomic write (`files.write_text`).
+It refuses, writing nothing, when the encounter never started, names no party, when the party file is another
+account's (`tracker.store.owner`), or when another writer holds the party file (the same sidecar lock
+`tracker run` takes on an encounter, `tracker.store.lock`). The new text is checked as the family's sheets
+before the atomic write (`files.write_text`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from tracker.families.values import Carried
 from tracker.store import files
 from tracker.store.campaign.sheets import read_include, sheet_problems, shown_path
 from tracker.store.lock import FileHeld, WriterLock
+from tracker.store.owner import refuse_unless_owner
 
 
 @dataclass
@@ -54,6 +56,7 @@ def carry(path: str) -> CarryReport:
     report = CarryReport(shown)
     if not target.is_file():
         raise Refusal(f"not carried: no such party file: {shown}")
+    refuse_unless_owner(target, "writes it", said="not carried")
     lock = WriterLock(target)
     try:
         lock.acquire()
