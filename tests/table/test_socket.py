@@ -158,3 +158,25 @@ async def test_a_line_too_long_closes_only_that_connection(tmp_path: Path) -> No
         server.publish()
         assert (await good.next()).view.round == 1
         await good.stop()
+
+
+@on_loop
+async def test_a_question_for_a_seat_never_offers_or_names_a_gm_only_combatant(tmp_path: Path) -> None:
+    """A seat's attack asks at whom; the GM-only Rotten Belle is the GM's to pick, never a player's option."""
+    path = copy_example(tmp_path, "brawl.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, _server):
+        host.submit("start")
+        assert host.submit("answer Dockside") is None  # the initiative tie between two Fatemaster characters
+        while host.session.state.active != "Sofia Ramos":
+            assert host.submit("next") is None
+        assert host.submit("attack Sofia strike") is None
+        prompt = host.session.state.prompt
+        assert prompt is not None and any("Rotten Belle" in o for o in prompt.options)  # the GM sees her
+        watcher = await Watcher(path, mode="play").start()
+        projection = await watcher.next()
+        assert projection.question is not None and projection.question.options
+        assert not any(
+            "Rotten Belle" in o or "Rotten Belle" in a
+            for o, a in zip(projection.question.options, projection.question.answers, strict=True)
+        )
+        await watcher.stop()

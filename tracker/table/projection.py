@@ -14,6 +14,7 @@ before a widget sees it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -97,17 +98,22 @@ def project(
     waiting_on = None
     prompt = presenter.prompt_view()
     if prompt is not None and question_for in mine:
+        # An answer naming someone GM-only (a hidden enemy as a target) is the GM's to give, not offered here.
+        offered = [(o, a) for o, a in zip(prompt.options, prompt.answers, strict=True) if not mentions(o + a, hidden)]
         question = Question(
-            question=prompt.question,
-            options=prompt.options,
-            answers=prompt.answers,
-            hint=prompt.hint,
+            question=_masked(prompt.question, hidden),
+            options=tuple(o for o, _ in offered),
+            answers=tuple(a for _, a in offered),
+            hint=_masked(prompt.hint, hidden),
             about=question_for,
         )
     elif st.prompt is not None:
         about = st.prompt.who
         waiting_on = about if about and about not in hidden else "the GM"
-    own = tuple(Own(name=name, sheet=presenter.own_sheet(name)) for name in mine)
+    # The one acting (or asked) first: their sheet is the one the player needs now.
+    first = acting or question_for
+    ordered = sorted(mine, key=lambda name: name != first)
+    own = tuple(Own(name=name, sheet=_block_masked(presenter.own_sheet(name), hidden)) for name in ordered)
     field = odds = None
     if mine:
         focus = acting or question_for or mine[0]
@@ -128,6 +134,21 @@ def project(
         odds=odds,
         story=story,
     )
+
+
+def _masked(text: str, hidden: set[str]) -> str:
+    """`text` with every name in `hidden` said as "someone" (a question about the seat's character that
+    names a GM-only enemy: "Rotten Belle strikes Sofia Ramos")."""
+    for name in sorted(hidden, key=len, reverse=True):
+        text = re.sub(re.escape(name), "someone", text, flags=re.IGNORECASE)
+    return text
+
+
+def _block_masked(block: Block, hidden: set[str]) -> Block:
+    """`block` with every GM-only name said as "someone" ("Engaged by someone: no shooting")."""
+    if not hidden:
+        return block
+    return tuple(span._replace(text=_masked(span.text, hidden)) for span in block)
 
 
 def _without(field: MapView | None, hidden: set[str]) -> MapView | None:

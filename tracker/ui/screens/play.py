@@ -22,7 +22,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
-from tracker.present.view import Block, OrderRow, PromptView
+from tracker.present.view import Block, OrderRow, PromptView, Span
 from tracker.present.words import status_text
 from tracker.ui.widgets.command import CommandLine
 from tracker.ui.widgets.order_table import OrderTable
@@ -152,8 +152,8 @@ class PlayScreen(Screen[None]):
         ]
         self.query_one(OrderTable).set_rows(columns, rows, view.active)
         sheet: Block = ()
-        for own in p.own:
-            sheet += own.sheet
+        for n, own in enumerate(p.own):
+            sheet += ((Span("\n"),) if n else ()) + own.sheet  # a blank line between two characters
         self.query_one("#play-sheet", TextPanel).block = sheet
         field = self.query_one("#play-map")
         field.field_map = p.map  # type: ignore[attr-defined]

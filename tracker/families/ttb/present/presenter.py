@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from tracker.engine.records.model import Prompt
 from tracker.families.presenter import FamilyPresenter, option_labels
 from tracker.families.rules import FamilyRules
-from tracker.families.ttb import actions
+from tracker.families.ttb import actions as catalogue
 from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.rules import TTBRules, conditions_json
 from tracker.families.ttb.tables.catalogue import SHORT
@@ -116,8 +116,11 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
 
     def turn_of(self, who: str) -> view.Block:
         """The active combatant's General and Combat AP as pips, and every action's cost and legality."""
+        return self._turn(who, actions=True)
+
+    def _turn(self, who: str, actions: bool, out: view.BlockWriter | None = None) -> view.Block:
         eng = self.rules
-        out = view.BlockWriter()
+        out = out or view.BlockWriter()
         f = eng.fighter(who)
         base = max(f.ap, eng.sheet(who).base_general_ap)
         out.line(who, "bold")
@@ -127,10 +130,12 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
         engaged = eng.engaged_by(who)
         if engaged:
             out.line(f"Engaged by {', '.join(engaged)}: no shooting, no Charge", "bold")
+        if not actions:
+            return out.block()
         out.line()
-        for key, act, reason in actions.available(eng, who):
+        for key, act, reason in catalogue.available(eng, who):
             cost = "X" if act.cost is None else str(act.cost)
-            text = f"{actions.display(key):<15} {cost:>2} AP  "
+            text = f"{catalogue.display(key):<15} {cost:>2} AP  "
             if reason is None:
                 out.line(text)
             else:
@@ -138,17 +143,19 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
         return out.block()
 
     def own_sheet(self, who: str) -> view.Block:
-        """The turn panel, then `who`'s Control Hand (a Fated's cards are their player's secret, and theirs
-        to see) with the Twist Deck and Fate Points left."""
+        """The turn panel with `who`'s Control Hand under the name (a Fated's cards are their player's secret,
+        and theirs to see) and the Twist Deck left; the actions, each with why not, on `who`'s turn only."""
         eng = self.rules
         f = eng.fighter(who)
         out = view.BlockWriter()
         if eng.sheet(who).fated:
+            out.line(who, "bold")
             cards = " ".join(parse_card(c).short() for c in f.hand) or "no cards"
             out.add("Control Hand ", "bold").line(cards)
             out.line(f"Twist Deck {len(f.twist_deck)} · discards {len(f.twist_discards)}", "dim")
-            out.line()
-        return out.block() + self.turn_of(who)
+            head = self._turn(who, actions=eng.st.active == who)
+            return out.block() + head[1:]  # its first line is the name, written above the hand
+        return self._turn(who, actions=eng.st.active == who, out=out)
 
     def field(self, focus: str | None) -> view.Block:
         """What each engagement forbids (§2.9); who is engaged with whom is the map above (`field_map`)."""
