@@ -109,13 +109,14 @@ class PlayScreen(Screen[None]):
         if new is None:
             return
         self._show(new)
-        was_mine = old is not None and (old.acting is not None or old.question is not None)
-        mine = new.acting is not None or new.question is not None
-        changed = old is None or (old.acting, old.question) != (new.acting, new.question)
-        if mine and (changed or not was_mine):
+        # The bell rings when one of the seat's characters starts acting, or a question for one of them comes
+        # while none acts (a duel on another's turn); not at each step of a flow the seat is driving itself.
+        turn_starts = new.acting is not None and (old is None or old.acting != new.acting)
+        asked = new.acting is None and new.question is not None and (old is None or old.question is None)
+        if turn_starts or asked:
             self.app.bell()
             who = new.acting or (new.question.about if new.question else None) or ""
-            self.notify(f"Your turn: {who}" if new.acting else f"A question for {who}", timeout=4, markup=False)
+            self.notify(f"Your turn: {who}" if turn_starts else f"A question for {who}", timeout=4, markup=False)
 
     def _show(self, p: Projection) -> None:
         view = p.view
