@@ -180,3 +180,41 @@ async def test_a_question_for_a_seat_never_offers_or_names_a_gm_only_combatant(t
             for o, a in zip(projection.question.options, projection.question.answers, strict=True)
         )
         await watcher.stop()
+
+
+@on_loop
+async def test_a_request_waits_for_the_gm_and_the_seat_is_told_the_decision(tmp_path: Path) -> None:
+    """CONTRACT.md §6: anything but the seat's own actions is a request; approve runs it, deny drops it, and
+    the player's screen says which."""
+    from tests.table.fakes import EXAMPLES, Host
+    from tracker.store import files
+    from tracker.table.seats import RulesSeating
+    from tracker.table.server import TableServer
+
+    path = tmp_path / "duel.toml"
+    files.write_text(path, (EXAMPLES / "duel.toml").read_text() + f'\n[seats]\n{me()} = "Sofia Ramos"\n')
+    host = Host(path)
+    server = TableServer(path, host, RulesSeating())
+    assert await server.open() is None
+    try:
+        host.submit("start")
+        watcher = await Watcher(path, mode="play").start()
+        await watcher.next()
+        assert "requested" in await watcher.client.send("damage Guild 2")
+        assert host.lines[-1] == f"request {me()} 'Sofia Ramos' damage Guild 2"
+        server.publish()
+        assert (await watcher.next()).requests == ("damage Guild 2",)
+        assert host.submit("approve") is None
+        server.publish()
+        shown = await watcher.next()
+        assert shown.requests == () and shown.decided == (f"approved {me()}'s request: damage Guild 2",)
+        assert "requested" in await watcher.client.send("heal Sofia 1")
+        assert host.submit("deny") is None
+        server.publish()
+        shown = await watcher.next()
+        assert shown.decided[-1] == f"denied {me()}'s request: heal Sofia 1"
+        reply = await watcher.client.send("spend Guild walk")  # another's character: refused, never requested
+        assert "not seated for" in reply["refused"]
+        await watcher.stop()
+    finally:
+        await server.close()

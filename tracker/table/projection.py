@@ -75,6 +75,11 @@ class Projection(Record):
     odds: OddsView | None = None
     #: The players' story, for connections that asked for it (its full-screen view is open).
     story: Story | None = None
+    #: This account's requests waiting for the GM ("damage 'Guild Thug' 2"), oldest first.
+    requests: tuple[str, ...] = ()
+    #: What the GM last decided on this account's requests, as the log says it ("approved alice's request:
+    #: …"), latest last: the player's screen tells each new one.
+    decided: tuple[str, ...] = ()
 
 
 def project(
@@ -120,6 +125,9 @@ def project(
         field = _without(presenter.field_map(focus), hidden)
         if acting is not None or question is not None:
             odds = _odds_without(presenter.odds(focus), hidden)
+    waiting = tuple(r.command for r in st.requests if r.seat == account)
+    said = (f"approved {account}'s request: ", f"denied {account}'s request: ")
+    decided = tuple(e.text for e in st.log if e.text.startswith(said))[-5:]
     return Projection(
         revision=revision,
         account=account,
@@ -133,6 +141,8 @@ def project(
         map=field,
         odds=odds,
         story=story,
+        requests=waiting,
+        decided=decided,
     )
 
 

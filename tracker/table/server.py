@@ -172,8 +172,7 @@ class TableServer:
     def waiting_on(self) -> str | None:
         """The account whose answer the pending question waits for, when it is about a seated character."""
         session = self.host.session
-        prompt = session.state.prompt
-        if prompt is None or prompt.who is None:
+        if session.state.prompt is None:
             return None
         for account, characters in self.seating.seats_of(session).items():
             if self.seating.question_for(session, characters) is not None:

@@ -113,6 +113,9 @@ class PlayScreen(Screen[None]):
         # while none acts (a duel on another's turn); not at each step of a flow the seat is driving itself.
         turn_starts = new.acting is not None and (old is None or old.acting != new.acting)
         asked = new.acting is None and new.question is not None and (old is None or old.question is None)
+        for decision in new.decided:
+            if old is not None and decision not in old.decided:
+                self.notify(f"The GM {decision}", timeout=6, markup=False)
         if turn_starts or asked:
             self.app.bell()
             who = new.acting or (new.question.about if new.question else None) or ""
@@ -170,6 +173,9 @@ class PlayScreen(Screen[None]):
         if p.view.prompt:
             waits = f" (waiting for {p.waiting_on})" if p.waiting_on else ""
             return PromptView(p.view.prompt + waits, (), ())
+        if p.requests:
+            more = f" (and {len(p.requests) - 1} more)" if len(p.requests) > 1 else ""
+            return PromptView(f"Asked the GM: {p.requests[0]}{more}; waiting for approve or deny", (), ())
         return None
 
     def on_order_table_legend(self, message: OrderTable.Legend) -> None:
