@@ -218,3 +218,21 @@ async def test_a_request_waits_for_the_gm_and_the_seat_is_told_the_decision(tmp_
         await watcher.stop()
     finally:
         await server.close()
+
+
+@on_loop
+async def test_a_socket_a_killed_gm_left_is_waited_past_until_the_gm_opens_again(tmp_path: Path) -> None:
+    """A killed GM leaves its socket file; a viewer keeps trying (not once: every moment) and connects
+    when the GM's next `tracker run` replaces it."""
+    import socket
+
+    path = copy_example(tmp_path, "duel.toml")
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(table_path(path)))
+    stale.close()  # the file stays, nobody listens: connecting is refused
+    watcher = await Watcher(path).start()
+    await asyncio.sleep(1.0)  # several tries, each refused, each waited past
+    assert not watcher.shown
+    async with table(path, {}):
+        assert (await watcher.next()).view.name == "Duel on the Burning Pier"
+    await watcher.stop()

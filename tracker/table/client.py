@@ -58,19 +58,30 @@ class TableClient:
         return f"waiting for the GM to open {self.encounter}"
 
     async def run(self) -> None:
-        """Connect, follow, reconnect, until cancelled; `Refused` when the GM refuses this seat."""
+        """Connect, follow, reconnect, until cancelled; `Refused` when the GM refuses this seat.
+
+        Between tries it waits for the socket's folder to change (the GM opening the fight), or a moment
+        when the socket is there but did not answer (a GM just starting, a socket a killed GM left)."""
         from tracker.store.watch import changes
 
+        changed = asyncio.Event()
+
+        async def watch() -> None:
+            async for _ in changes(self.path):
+                changed.set()
+
+        watching = asyncio.create_task(watch())
         self.said(self.waiting_text())
-        watch = changes(self.path).__aiter__()
-        while True:
-            why = await self._session()
-            if why is not None:
-                self.said(why)
-            # Wait for the socket to change (the GM opening the fight again), or a moment when it is there
-            # but answers nothing yet.
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(watch.__anext__(), RETRY if self.path.exists() else 5.0)
+        try:
+            while True:
+                changed.clear()
+                why = await self._session()
+                if why is not None:
+                    self.said(why)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), RETRY if self.path.exists() else 5.0)
+        finally:
+            watching.cancel()
 
     async def _session(self) -> str | None:
         """One connection, from connecting to its end: why it ended or could not start (None: there is no
