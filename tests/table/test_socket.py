@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import stat
@@ -236,3 +237,22 @@ async def test_a_socket_a_killed_gm_left_is_waited_past_until_the_gm_opens_again
     async with table(path, {}):
         assert (await watcher.next()).view.name == "Duel on the Burning Pier"
     await watcher.stop()
+
+
+@on_loop
+async def test_a_command_sent_on_a_screen_of_the_gms_last_run_is_refused(tmp_path: Path) -> None:
+    """The GM restarted between the projection a command was sent on and its arrival: the revision numbers
+    start again, so the number alone could name another state; the run's name tells them apart."""
+    path = copy_example(tmp_path, "duel.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, _server):
+        host.submit("start")
+        watcher = await Watcher(path, mode="play").start()
+        old = await watcher.next()
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, _server):  # the fight as saved: started
+        new = await watcher.next()
+        assert new.table != old.table and new.acting == "Sofia Ramos"
+        # As if the command left before the new run's screen came, on the same revision number as now.
+        watcher.client.projection = dataclasses.replace(new, table=old.table)
+        reply = await watcher.client.send("next")
+        assert "restarted" in reply["refused"] and host.lines == []
+        await watcher.stop()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -78,8 +78,7 @@ class TableClient:
                 why = await self._session()
                 if why is not None:
                     self.said(why)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), RETRY if self.path.exists() else 5.0)
+                await _within(changed.wait(), RETRY if self.path.exists() else 5.0)
         finally:
             watching.cancel()
 
@@ -151,15 +150,27 @@ class TableClient:
         ident = self._next
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._replies[ident] = future
-        writer.write(wire.message("command", {"id": ident, "line": line, "seen": self.projection.revision}))
-        try:
-            return await asyncio.wait_for(future, REPLY_WAIT)
-        except TimeoutError:
+        seen = {"id": ident, "line": line, "seen": self.projection.revision, "table": self.projection.table}
+        writer.write(wire.message("command", seen))
+        await asyncio.wait({future}, timeout=REPLY_WAIT)
+        if not future.done():
             self._replies.pop(ident, None)
+            future.cancel()
             return {"refused": "the GM's process did not answer; look at the screen and send it again"}
+        return future.result()
 
     def want_story(self, wanted: bool) -> None:
         """Ask for the players' story with each projection (while its screen is open), or stop."""
         self.story = wanted
         if self._writer is not None:
             self._writer.write(wire.message("story", wanted))
+
+
+async def _within(waited: Coroutine[Any, Any, object], seconds: float) -> None:
+    """Wait for `waited` at most `seconds`. `asyncio.wait`, not `wait_for`: on Python 3.11 `wait_for` can
+    swallow a cancellation that comes as the awaited thing finishes, and the screen could then never quit."""
+    task = asyncio.ensure_future(waited)
+    try:
+        await asyncio.wait({task}, timeout=seconds)
+    finally:
+        task.cancel()

@@ -57,6 +57,9 @@ class Projection(Record):
 
     #: The GM process's count of accepted commands: a command sent names the one it was sent on.
     revision: int
+    #: Which run of the GM's process counted it (random per `tracker run`): a revision of an earlier run,
+    #: before the GM restarted, names another state even when its number comes round again.
+    table: str = ""
     #: The account the kernel says this connection comes from.
     account: str
     #: The characters seated for it (empty: it only watches).
@@ -89,6 +92,7 @@ def project(
     revision: int,
     question_for: str | None,
     story: Story | None = None,
+    table: str = "",
 ) -> Projection:
     """`account`'s projection of `session`. `question_for`: the seated character the pending question is
     about, when it is one of `seated` (the seat rules decide whose a question is)."""
@@ -130,6 +134,7 @@ def project(
     decided = tuple(e.text for e in st.log if e.text.startswith(said))[-5:]
     return Projection(
         revision=revision,
+        table=table,
         account=account,
         seated=mine,
         view=view,

@@ -115,6 +115,8 @@ class TableServer:
         self._situations: dict[int, Situation] = {}
         self._clock = clock
         self._teller: Any = None
+        #: This run's name: a command sent on a projection of an earlier run (before the GM restarted) is stale.
+        self.run_id = os.urandom(8).hex()
 
     # --- opening and closing ------------------------------------------------------------------
     async def open(self) -> str | None:
@@ -200,7 +202,8 @@ class TableServer:
         mine = self.seating.seats_of(session).get(seat.account, ()) if seat.mode == "play" else ()
         if seat.as_name is not None:
             mine = tuple(n for n in mine if n == seat.as_name) or mine
-        return project(session, seat.account, mine, self.host.revision, self.seating.question_for(session, mine), story)
+        question = self.seating.question_for(session, mine)
+        return project(session, seat.account, mine, self.host.revision, question, story, self.run_id)
 
     def _story(self) -> Story | None:
         """The players' story of the fight so far (told on, command by command, as the Story tab is)."""
@@ -330,6 +333,8 @@ class TableServer:
             return reply | {"refused": "too many commands at once; wait a moment"}
         if not isinstance(line, str) or not isinstance(seen, int):
             return reply | {"refused": "a command is a line of text and the revision it was sent on"}
+        if body.get("table") != self.run_id:
+            return reply | {"refused": "the GM's tracker restarted since you sent that; look again and resend it"}
         moved = self._moved_on(seen)
         if moved is not None:
             return reply | {"refused": moved}
