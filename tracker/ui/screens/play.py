@@ -63,7 +63,7 @@ class PlayScreen(Screen[None]):
     PlayScreen.-narrow #play-order OrderTable { height: auto; }
     PlayScreen.-narrow #play-side { width: 1fr; height: 1fr; }
     """
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
 
     #: The projection shown.
     projection: var[Projection | None] = var(None, init=False)
