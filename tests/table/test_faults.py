@@ -207,3 +207,22 @@ async def test_a_socket_another_account_planted_is_not_believed(tmp_path: Path) 
         assert got == b"b''\n"  # not even a hello went to it
         assert shown == []
         assert any("is not the GM's table (it is run by alice)" in line for line in said), said
+
+
+@on_loop
+async def test_a_player_who_waits_long_for_the_gm_still_connects_when_the_fight_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tracker.table import client
+
+    monkeypatch.setattr(client, "ABSENT_WAIT", 0.05)  # many looks with no socket, as minutes of waiting make
+    path = copy_example(tmp_path, "brawl.toml")
+    watcher = await Watcher(path).start()
+    await asyncio.sleep(0.5)
+    assert watcher.task is not None and not watcher.task.done()
+    async with table(path, {}):
+        assert (await watcher.next()).view.name == "Ambush at the Docks"
+    await asyncio.sleep(0.5)
+    async with table(path, {}):
+        await watcher.next()
+    await watcher.stop()

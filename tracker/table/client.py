@@ -22,6 +22,8 @@ from tracker.table.projection import Projection, decode
 
 #: Seconds between tries while the socket is there but does not answer (a GM just starting).
 RETRY = 0.25
+#: Seconds between looks while there is no socket (the folder's watch wakes it sooner when one comes).
+ABSENT_WAIT = 5.0
 #: Seconds to wait for a reply to a command before saying the GM did not answer.
 REPLY_WAIT = 10.0
 
@@ -63,14 +65,29 @@ class TableClient:
 
         self.said(self.waiting_text())
         watch = changes(self.path).__aiter__()
-        while True:
-            why = await self._session()
-            if why is not None:
-                self.said(why)
-            # Wait for the socket to change (the GM opening the fight again), or a moment when it is there
-            # but answers nothing yet.
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(watch.__anext__(), RETRY if self.path.exists() else 5.0)
+        # The watch's next change is awaited without ever being cancelled: cancelling it would close the
+        # watch for good (a generator a cancellation went through is finished), and the next wait would end
+        # the client.
+        change: asyncio.Future[None] | None = None
+        try:
+            while True:
+                why = await self._session()
+                if why is not None:
+                    self.said(why)
+                # Wait for the socket to change (the GM opening the fight again), or a moment when it is there
+                # but answers nothing yet.
+                if change is None:
+                    change = asyncio.ensure_future(watch.__anext__())
+                await asyncio.wait({change}, timeout=RETRY if self.path.exists() else ABSENT_WAIT)
+                if change.done():
+                    ended = change.exception()
+                    change = None
+                    if ended is not None:  # the watch itself ended: a new one, a moment later
+                        watch = changes(self.path).__aiter__()
+                        await asyncio.sleep(RETRY)
+        finally:
+            if change is not None:
+                change.cancel()
 
     async def _session(self) -> str | None:
         """One connection, from connecting to its end: why it ended or could not start (None: there is no
