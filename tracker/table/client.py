@@ -22,6 +22,8 @@ from tracker.table.projection import Projection, decode
 
 #: Seconds between tries while the socket is there but does not answer (a GM just starting).
 RETRY = 0.25
+#: Seconds between looks while there is no socket (the folder's watch wakes it sooner when one comes).
+ABSENT_WAIT = 5.0
 #: Seconds to wait for a reply to a command before saying the GM did not answer.
 REPLY_WAIT = 10.0
 
@@ -78,7 +80,7 @@ class TableClient:
                 why = await self._session()
                 if why is not None:
                     self.said(why)
-                await _within(changed.wait(), RETRY if self.path.exists() else 5.0)
+                await _within(changed.wait(), RETRY if self.path.exists() else ABSENT_WAIT)
         finally:
             watching.cancel()
 

@@ -8,8 +8,9 @@ seat rules' (`Seating.judge`), asked against the live state when the command arr
 
 Each connection is sent its projection after every accepted command, once the GM's own frame is out
 (`publish`): players see a command after it is on disk, as the GM does. A connection that does not read
-what it is sent (more than `MAX_BACKLOG` waiting), sends a line longer than `wire.MAX_LINE`, or sends more
-than `MAX_RATE` commands a second is told why and closed; the GM's screen never waits on one.
+what it is sent (more than `MAX_BACKLOG` waiting) is cut (it would not read a goodbye either); one that sends
+a line longer than `wire.MAX_LINE` is told why and closed, and one that sends more than `MAX_RATE` commands a
+second has the rest refused; the GM's screen never waits on one.
 """
 
 from __future__ import annotations
@@ -225,7 +226,10 @@ class TableServer:
             self._forget(seat)
             return
         if transport.get_write_buffer_size() > MAX_BACKLOG:
-            self._drop(seat, "your screen fell too far behind; reconnecting brings it up to date")
+            # Cut, not closed: a goodbye would wait behind a backlog it never reads, and a close waits for
+            # that backlog to be flushed, keeping its memory and the connection for as long as it stays.
+            transport.abort()
+            self._forget(seat)
             return
         seat.writer.write(line)
 

@@ -16,7 +16,7 @@ from textual import work
 from textual.screen import Screen
 
 from tracker.table.client import Refused, TableClient
-from tracker.ui.app import TrackerApp
+from tracker.ui.app import TrackerApp, settle
 
 if TYPE_CHECKING:
     from tracker.present.story.events import Story
@@ -77,6 +77,10 @@ class RemoteApp(TrackerApp):
                 self.switch_screen(self._main)
             else:
                 self.push_screen(self._main)
+            # Once its first frame is out, as a file viewer does: the collector's full passes then skip the
+            # modules, validators and widgets built so far (else ~100 ms every few projections, on every
+            # player's screen at once).
+            self.call_after_refresh(settle)
             return
         if waiting is not None and waiting is self.screen:
             self.pop_screen()
