@@ -11,6 +11,7 @@ it, keeps them all.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -166,8 +167,36 @@ def test_the_players_report_gives_no_secret_away(played: Path) -> None:
         assert secrets.found_in(text) == []
 
 
-# TODO(served page): once tracker/web has its tokens, fetch `tracker serve FILE --player`'s page with the
-# printed token (as alice) and check it with `Secrets.found_in` as above; no fake stands in for it meanwhile.
+def test_the_served_player_page_gives_no_secret_away(played: Path, tmp_path: Path) -> None:
+    """`tracker serve FILE --player`: what the page's websocket carries (the screen, as the browser draws it)
+    holds the players' view only, however long it is watched; without the token nothing at all."""
+    import aiohttp
+
+    from tests.cli.test_serve_live import serve, shown, visible
+
+    secrets = Secrets.of(played)
+
+    async def watch(url: str, token: str) -> str:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(url.split("?")[0], allow_redirects=False) as refused:
+                assert refused.status == 403
+            page = "ws" + url.split("?")[0].removeprefix("http").rstrip("/") + f"/ws?width=100&height=30&token={token}"
+            tab = await http.ws_connect(page)
+            drawn = await shown(tab, "Sofia Ramos")
+            chunks: list[bytes] = []
+            with contextlib.suppress(TimeoutError):
+                while True:  # everything sent in the next two seconds too
+                    message = await tab.receive(timeout=2.0)
+                    if message.type != aiohttp.WSMsgType.BINARY:
+                        break
+                    chunks.append(message.data)
+            await tab.close()
+            return drawn + visible(chunks)
+
+    with serve(played, "--player", config=tmp_path / "config") as server:
+        text = asyncio.run(watch(server.page_url, server.token))
+    assert "PLAYER VIEW" in text
+    assert secrets.found_in(text) == []
 
 
 def _read_as(account: str, folder: Path) -> dict[str, str | None]:
