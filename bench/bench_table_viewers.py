@@ -16,7 +16,7 @@ otherwise as this account, said in the output. Alternating with them in the same
 file-following ``tracker view FILE`` of `bench.bench_viewer` (write → repaint, its clock starting at the
 rename), so both share the machine's load.
 
-Run: python -m bench.bench_table [--rounds N] [--writes N] [--account NAME]
+Run: python -m bench.bench_table_viewers [--rounds N] [--writes N] [--account NAME]
 (unset PYTHONDONTWRITEBYTECODE first: players' programs start from cached bytecode, as users run them)
 """
 
