@@ -3,11 +3,13 @@
 The table's promises are about accounts (the kernel's peer credential, file modes), so the tests that check
 them run their player's end as a real second account through `runuser`. That needs root and an account
 that can start this very interpreter (its home and the virtualenv must be reachable by it); where either is
-missing the test is skipped, saying which.
+missing the test is skipped, saying which. An account that is not there is made (``useradd -M``) and
+removed when the tests end.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import pwd
 import re
@@ -55,7 +57,12 @@ def cannot_run_as(name: str) -> str | None:
     try:
         pwd.getpwnam(name)
     except KeyError:
-        return f"no account {name} on this machine (useradd -m {name})"
+        if shutil.which("useradd") is None:
+            return f"no account {name} on this machine, and no useradd to make it"
+        made = subprocess.run(["useradd", "-M", name], capture_output=True, text=True)
+        if made.returncode != 0:
+            return f"no account {name} on this machine, and useradd -M {name} failed: {made.stderr.strip()}"
+        atexit.register(subprocess.run, ["userdel", name], capture_output=True)  # made here: gone after
     try:
         done = subprocess.run(
             ["runuser", "-u", name, "--", sys.executable, "-c", "import tracker"],
