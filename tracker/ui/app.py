@@ -358,12 +358,21 @@ class TrackerApp(App[None]):
 
     def _after_first_frame(self) -> None:
         self._resume_gc()
+        if not self.is_headless:
+            self.set_interval(TERMINAL_CHECK, self._check_terminal)
         if not self.read_only and self.session is not None:
             self._durable_text()  # now, not in the GM's first keypress
             if not self.is_headless:  # a headless app lives in another program (a test): its heap is not ours
                 # The GM screen too: at 500 combatants a full pass over the fight's records and the screen's
                 # widgets took ~60 ms, landing on a keypress every few dozen.
                 settle()
+
+    def _check_terminal(self) -> None:
+        """Quit when the terminal is gone (`hung_up`): a player's `tracker play` left behind by a closed
+        session must not hold on, spinning (Textual's input thread reads an empty hung-up terminal in a tight
+        loop) or, for a GM's `tracker run`, keep the file's lock."""
+        if hung_up():
+            self.exit()
 
     def submit(self, line: str) -> str | None:
         """Run one command; None when accepted and saved, else the one-line reason.
@@ -423,6 +432,30 @@ class TrackerApp(App[None]):
         self.theme = names[(current + 1) % len(names)]
         save_config({**load_config(), "theme": self.theme})
         self.notify(f"Theme: {self.theme}", timeout=2, markup=False)
+
+
+#: Seconds between two looks at whether the terminal is still there (`TrackerApp._check_terminal`).
+TERMINAL_CHECK = 1.0
+
+
+def hung_up(fd: int | None = None) -> bool:
+    """Whether the terminal (or the pipe of a served tab) on standard input has hung up. A process started
+    under another account (``runuser``, ``sudo -u``) is in a session of its own, so when its terminal closes
+    it is sent no SIGHUP: this is how it finds out."""
+    import select
+    import sys
+
+    if fd is None:
+        stdin = sys.__stdin__
+        if stdin is None:
+            return False
+        try:
+            fd = stdin.fileno()
+        except (OSError, ValueError):
+            return False
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return any(events & (select.POLLHUP | select.POLLNVAL) for _, events in poller.poll(0))
 
 
 def settle() -> None:
