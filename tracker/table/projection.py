@@ -142,7 +142,10 @@ def project(
         question=question,
         waiting_on=waiting_on,
         own=own,
-        actions=tuple(rules.actions_for(acting)) if acting is not None else (),
+        actions=tuple(
+            choice._replace(reason=_masked(choice.reason, hidden) if choice.reason else choice.reason)
+            for choice in (rules.actions_for(acting) if acting is not None else ())
+        ),
         map=field,
         odds=odds,
         story=story,
