@@ -218,3 +218,21 @@ async def test_a_request_waits_for_the_gm_and_the_seat_is_told_the_decision(tmp_
         await watcher.stop()
     finally:
         await server.close()
+
+
+@on_loop
+async def test_an_accounts_play_seat_and_its_view_are_each_sent_their_own(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "brawl.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
+        host.submit("start")
+        player = await Watcher(path, mode="play").start()
+        viewer = await Watcher(path).start()
+        await player.next()
+        await viewer.next()
+        host.submit("next")
+        server.publish()
+        seat, view = await player.next(), await viewer.next()
+        assert seat.seated == ("Sofia Ramos",) and seat.own
+        assert view.seated == () and view.own == ()
+        await player.stop()
+        await viewer.stop()

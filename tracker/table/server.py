@@ -183,10 +183,12 @@ class TableServer:
     def publish(self) -> None:
         """Send every connection its projection of the state now (after each accepted command)."""
         self._remember()
-        made: dict[tuple[str, str | None, bool], bytes] = {}
+        # Keyed by all a projection depends on: an account's `tracker play` and its `tracker view --player`
+        # are sent different ones (only the play seat sees its characters' sheets).
+        made: dict[tuple[str, str, str | None, bool], bytes] = {}
         story: Story | None = None
         for seat in list(self.seats):
-            key = (seat.account, seat.as_name, seat.story)
+            key = (seat.account, seat.mode, seat.as_name, seat.story)
             line = made.get(key)
             if line is None:
                 if seat.story and story is None:
