@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.bench_engine import encounter_text
-from bench.bench_startup import BARE, ROOT, Pty, environment
+from bench.bench_startup import BARE, Pty, environment
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 VIEWERS = ("alice", "bob", "carol", "dave", "eve")
@@ -154,14 +154,17 @@ def run_size(n: int, cycles: int, presses: int, viewers: bool, folder: Path) -> 
         gm.wait_for((f"{names[0]}'s turn",), 60)
         time.sleep(0.5)  # the table's socket opens after the GM's first frame
         for account in PLAYERS:
-            players[account] = Pty(as_account(account, tracker_argv("play", str(table_file))), user_env(folder, account))
+            players[account] = Pty(
+                as_account(account, tracker_argv("play", str(table_file))), user_env(folder, account)
+            )
         if viewers:
             for account in VIEWERS:
                 argv = as_account(account, tracker_argv("view", "--player", str(table_file)))
                 watchers.append(Pty(argv, user_env(folder, account)))
         everyone += [*players.values(), *watchers]
         shown(
-            {p: player_marker(a, seats, names[0]) for a, p in players.items()} | dict.fromkeys(watchers, f"{names[0]}'s turn"),
+            {p: player_marker(a, seats, names[0]) for a, p in players.items()}
+            | dict.fromkeys(watchers, f"{names[0]}'s turn"),
             120,
         )
         quiet(everyone, 1.0)

@@ -27,11 +27,12 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from tracker.table import wire
 from tracker.table.address import peer_account, table_path
-from tracker.table.projection import encode, project
+from tracker.table.projection import encode, encode_view, project
 
 if TYPE_CHECKING:
     from tracker.families.session import Session
     from tracker.present.story.events import Story
+    from tracker.present.view import PlayerView
 
 #: Bytes a connection may leave unread before it is dropped (a projection is tens of kB).
 MAX_BACKLOG = 8 * 1024 * 1024
@@ -181,28 +182,35 @@ class TableServer:
 
     # --- sending ---------------------------------------------------------------------------------
     def publish(self) -> None:
-        """Send every connection its projection of the state now (after each accepted command)."""
+        """Send every connection its projection of the state now (after each accepted command).
+
+        The player view is the same for every seat, so it is made and written once; each seat's projection
+        around it is its own. The players' seats are sent theirs first: a player's screen waits on it,
+        while a viewer only watches."""
         self._remember()
-        # Keyed by all a projection depends on: an account's `tracker play` and its `tracker view --player`
-        # are sent different ones (only the play seat sees its characters' sheets).
         made: dict[tuple[str, str, str | None, bool], bytes] = {}
         story: Story | None = None
-        for seat in list(self.seats):
+        view = self.host.session.presenter.player_view()
+        shared = encode_view(view)
+        # Keyed by all a projection depends on: an account's `tracker play` and its `tracker view --player`
+        # are sent different ones (only the play seat sees its characters' sheets).
+        for seat in sorted(self.seats, key=lambda seat: seat.mode != "play"):
             key = (seat.account, seat.mode, seat.as_name, seat.story)
             line = made.get(key)
             if line is None:
                 if seat.story and story is None:
                     story = self._story()
-                line = made[key] = encode(self._projection(seat, story if seat.story else None))
+                line = made[key] = encode(self._projection(seat, story if seat.story else None, view), shared)
             self._send(seat, line)
 
-    def _projection(self, seat: Seat, story: Story | None) -> Any:
+    def _projection(self, seat: Seat, story: Story | None, view: PlayerView | None = None) -> Any:
         self._remember()  # what a command sent on this revision counts on
         session = self.host.session
         mine = self.seating.seats_of(session).get(seat.account, ()) if seat.mode == "play" else ()
         if seat.as_name is not None:
             mine = tuple(n for n in mine if n == seat.as_name) or mine
-        return project(session, seat.account, mine, self.host.revision, self.seating.question_for(session, mine), story)
+        question = self.seating.question_for(session, mine)
+        return project(session, seat.account, mine, self.host.revision, question, story, view)
 
     def _story(self) -> Story | None:
         """The players' story of the fight so far (told on, command by command, as the Story tab is)."""
