@@ -8,8 +8,10 @@ pseudo-terminal (160×50, xterm-256color, as bench_startup):
 - the GM's `tracker run` of another copy of the fight ("table") with four players connected (`tracker play`
   as alice, bob, carol and dave, each seated for one of the first four characters to act, started with
   ``runuser`` so the kernel names their own accounts) and five viewers (`tracker view --player` as alice,
-  bob, carol, dave and eve: each is another account than the GM's, so each is fed by the socket). With
-  ``--viewers none`` the viewers are left out.
+  bob, carol, dave and eve: each is another account than the GM's, so each is fed by the socket). Nine
+  Textual processes repainting after each command is a lot for a small box: with ``--viewers clients`` the
+  five viewers are five `TableClient`s in one process of eve's (each receives and validates its projection
+  as a viewer's screen does, and paints nothing); with ``--viewers none`` they are left out.
 
 It measures:
 
@@ -31,12 +33,13 @@ players' and viewers' repaints after the GM's publish): a frame is timed on an i
 pressing keys seconds apart sees it.
 
 Run as root (players and viewers run as other accounts, which must exist: alice, bob, carol, dave, eve):
-    python -m bench.bench_table [--sizes 20,100,500] [--cycles 4] [--presses 5] [--viewers processes|none]
+    python -m bench.bench_table [--sizes 20,100,500] [--cycles 4] [--presses 5] [--viewers processes|clients|none]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import pwd
 import select
@@ -133,7 +136,35 @@ def player_marker(account: str, seats: dict[str, str], name: str) -> str:
     return f"YOUR TURN: {name}" if seats.get(account) == name else f"{name}'s turn"
 
 
-def run_size(n: int, cycles: int, presses: int, viewers: bool, folder: Path) -> dict[str, object]:
+def watch(path: str, count: int) -> None:
+    """`count` viewers' connections in this one process (``--viewers clients``): says "N viewers: X's turn"
+    each time all of them have received the projection of a new revision."""
+    import asyncio
+
+    from tracker.table.client import TableClient
+    from tracker.table.projection import Projection
+
+    async def follow() -> None:
+        seen: dict[int, int] = {}
+
+        def shown(i: int, projection: Projection) -> None:
+            seen[i] = projection.revision
+            if len(seen) == count and len(set(seen.values())) == 1:
+                print(f"{count} viewers: {projection.view.active}'s turn (revision {projection.revision})", flush=True)
+
+        def quiet_about(_: str) -> None:
+            pass
+
+        clients = [
+            TableClient(Path(path), mode="view", as_name=None, shown=functools.partial(shown, i), said=quiet_about)
+            for i in range(count)
+        ]
+        await asyncio.gather(*(client.run() for client in clients))
+
+    asyncio.run(follow())
+
+
+def run_size(n: int, cycles: int, presses: int, viewers: str, folder: Path) -> dict[str, object]:
     """One size: the figures of the three targets."""
     text, names = fight(n)
     seats = dict(zip(PLAYERS, names[:4], strict=True))
@@ -157,14 +188,19 @@ def run_size(n: int, cycles: int, presses: int, viewers: bool, folder: Path) -> 
             players[account] = Pty(
                 as_account(account, tracker_argv("play", str(table_file))), user_env(folder, account)
             )
-        if viewers:
+        said = ""  # what a viewer says before "X's turn"
+        if viewers == "clients":
+            argv = as_account("eve", [sys.executable, "-m", "bench.bench_table", "--watch", str(table_file)])
+            watchers.append(Pty(argv, user_env(folder, "eve")))
+            said = f"{len(VIEWERS)} viewers: "
+        elif viewers == "processes":
             for account in VIEWERS:
                 argv = as_account(account, tracker_argv("view", "--player", str(table_file)))
                 watchers.append(Pty(argv, user_env(folder, account)))
         everyone += [*players.values(), *watchers]
         shown(
             {p: player_marker(a, seats, names[0]) for a, p in players.items()}
-            | dict.fromkeys(watchers, f"{names[0]}'s turn"),
+            | dict.fromkeys(watchers, f"{said}{names[0]}'s turn"),
             120,
         )
         quiet(everyone, 1.0)
@@ -178,7 +214,7 @@ def run_size(n: int, cycles: int, presses: int, viewers: bool, folder: Path) -> 
                 nxt = names[k + 1]
                 t0 = players[account].press(b"n")
                 wants = {gm: f"{nxt}'s turn"} | {p: player_marker(a, seats, nxt) for a, p in players.items()}
-                wants |= dict.fromkeys(watchers, f"{nxt}'s turn")
+                wants |= dict.fromkeys(watchers, f"{said}{nxt}'s turn")
                 when = shown(wants)
                 command.append(max(when[p] for p in (gm, *players.values())) - t0)
                 per_screen["GM"].append(when[gm] - t0)
@@ -240,8 +276,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sizes", default="20,100,500", help="combatants")
     parser.add_argument("--cycles", type=int, default=4, help="cycles per size (4 player commands each)")
     parser.add_argument("--presses", type=int, default=5, help="GM keypresses per cycle (of each racer)")
-    parser.add_argument("--viewers", choices=("processes", "none"), default="processes")
+    parser.add_argument("--viewers", choices=("processes", "clients", "none"), default="processes")
+    parser.add_argument("--watch", help=argparse.SUPPRESS)  # the process of ``--viewers clients``
     args = parser.parse_args(argv)
+    if args.watch:
+        watch(args.watch, len(VIEWERS))
+        return
     if os.geteuid() != 0:
         raise SystemExit("run as root: the players and viewers are started as other accounts")
     results: dict[int, dict[str, object]] = {}
@@ -249,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         folder = Path(tmp)
         folder.chmod(0o711)  # players reach the socket; no one else writes here
         for n in [int(x) for x in args.sizes.split(",") if x]:
-            results[n] = run_size(n, args.cycles, args.presses, args.viewers == "processes", folder)
+            results[n] = run_size(n, args.cycles, args.presses, args.viewers, folder)
             print_size(n, results[n], args)
 
 
@@ -261,8 +301,12 @@ def print_size(n: int, r: dict[str, object], args: argparse.Namespace) -> None:
     per = r["per_screen"]
     rss = r["rss"]
     assert isinstance(command, list) and isinstance(per, dict) and isinstance(rss, dict)
-    viewers = "5 viewers" if args.viewers == "processes" else "no viewers"
-    print(f"\n{n} combatants, 4 players + {viewers} (processes)", flush=True)
+    viewers = {
+        "processes": "5 viewers (processes)",
+        "clients": "5 viewers (TableClients in one process)",
+        "none": "no viewers",
+    }[args.viewers]
+    print(f"\n{n} combatants, 4 players (processes) + {viewers}", flush=True)
     print(
         f"  1. GM n → frame (median of {args.cycles * args.presses}): bare {bare * 1000:.0f} ms, "
         f"GM alone {alone * 1000:.0f} ms ({alone / bare:.2f}×), GM with the table {table * 1000:.0f} ms "
