@@ -24,7 +24,11 @@ It measures:
    next); a sample is the time until the GM's and all four players' screens show it (the slowest of the
    five); the viewers' screens are timed too and reported apart; target: median ≤ 100 ms, p95 ≤ 200 ms;
 3. the GM's memory: VmRSS of the table's `tracker run` (and of the lone one) after the run's commands;
-   target: ≤ 80 MiB at 500 combatants.
+   target: ≤ 80 MiB at 500 combatants;
+
+and, in this process, where the GM's time after a command goes: `TableServer.publish` for the four players'
+and five viewers' seats (their projections made and written to connections that only count the bytes),
+median of 15 `next`s.
 
 A cycle is: the four players end their turns in order (4 samples of 2), then `--presses` GM `n`s (samples of
 1, interleaved with the bare app and the lone GM), then the GM undoes all of them (`u`, untimed) so that the
@@ -164,6 +168,58 @@ def watch(path: str, count: int) -> None:
     asyncio.run(follow())
 
 
+def publish_cost(n: int, commands: int = 15) -> tuple[float, int]:
+    """Median seconds of one `TableServer.publish` to the nine seats of the pty run, and a line's bytes."""
+    from tracker.store import save
+    from tracker.table.seats import RulesSeating
+    from tracker.table.server import Seat, TableServer
+
+    class Host:
+        def __init__(self, text: str) -> None:
+            self.session = save.session_from_text(text, "<bench>")
+            self.revision = 0
+
+        def submit(self, line: str) -> str | None:
+            self.session.execute(line)
+            self.revision += 1
+            return None
+
+        def table_changed(self) -> None:
+            pass
+
+    class Transport:
+        def is_closing(self) -> bool:
+            return False
+
+        def get_write_buffer_size(self) -> int:
+            return 0
+
+    class Counter:
+        """A connection's writer that keeps only the count of bytes written to it."""
+
+        transport = Transport()
+
+        def __init__(self) -> None:
+            self.written = 0
+
+        def write(self, data: bytes) -> None:
+            self.written += len(data)
+
+    host = Host(fight(n)[0])
+    server = TableServer(Path("bench.toml"), host, RulesSeating())
+    writers = [Counter() for _ in (*PLAYERS, *VIEWERS)]
+    modes = ["play"] * len(PLAYERS) + ["view"] * len(VIEWERS)
+    for account, writer, mode in zip((*PLAYERS, *VIEWERS), writers, modes, strict=True):
+        server.seats.append(Seat(account, writer, mode=mode))  # type: ignore[arg-type]
+    times = []
+    for _ in range(commands):
+        host.submit("next")
+        t0 = time.perf_counter()
+        server.publish()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), writers[0].written // commands
+
+
 def run_size(n: int, cycles: int, presses: int, viewers: str, folder: Path) -> dict[str, object]:
     """One size: the figures of the three targets."""
     text, names = fight(n)
@@ -289,6 +345,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         folder = Path(tmp)
         folder.chmod(0o711)  # players reach the socket; no one else writes here
         for n in [int(x) for x in args.sizes.split(",") if x]:
+            cost, size = publish_cost(n)
+            what = f"the GM's publish to 4 players + 5 viewers {cost * 1000:.1f} ms ({size // 1024} kB a line)"
+            print(f"\n{n} combatants: {what}")
             results[n] = run_size(n, args.cycles, args.presses, args.viewers, folder)
             print_size(n, results[n], args)
 
@@ -306,7 +365,7 @@ def print_size(n: int, r: dict[str, object], args: argparse.Namespace) -> None:
         "clients": "5 viewers (TableClients in one process)",
         "none": "no viewers",
     }[args.viewers]
-    print(f"\n{n} combatants, 4 players (processes) + {viewers}", flush=True)
+    print(f"{n} combatants, 4 players (processes) + {viewers}", flush=True)
     print(
         f"  1. GM n → frame (median of {args.cycles * args.presses}): bare {bare * 1000:.0f} ms, "
         f"GM alone {alone * 1000:.0f} ms ({alone / bare:.2f}×), GM with the table {table * 1000:.0f} ms "
