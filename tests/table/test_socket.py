@@ -236,3 +236,25 @@ async def test_an_accounts_play_seat_and_its_view_are_each_sent_their_own(tmp_pa
         assert view.seated == () and view.own == ()
         await player.stop()
         await viewer.stop()
+
+
+@on_loop
+async def test_a_viewer_in_a_folder_it_may_not_list_still_connects_when_the_fight_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from collections.abc import AsyncIterator
+
+    from tracker.store import watch
+
+    async def refused(path: Path) -> AsyncIterator[None]:  # as inotify and watchfiles in a chmod 711 folder
+        raise PermissionError(13, "Permission denied")
+        yield
+
+    monkeypatch.setattr(watch, "changes", refused)
+    path = copy_example(tmp_path, "brawl.toml")
+    watcher = await Watcher(path).start()
+    await asyncio.sleep(0.1)
+    async with table(path, {}):
+        projection = await watcher.next()
+        assert projection.view.name == "Ambush at the Docks"
+    await watcher.stop()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,15 +62,23 @@ class TableClient:
         from tracker.store.watch import changes
 
         self.said(self.waiting_text())
-        watch = changes(self.path).__aiter__()
+        watch: AsyncIterator[None] | None = changes(self.path).__aiter__()
         while True:
             why = await self._session()
             if why is not None:
                 self.said(why)
             # Wait for the socket to change (the GM opening the fight again), or a moment when it is there
-            # but answers nothing yet.
-            with contextlib.suppress(asyncio.TimeoutError):
+            # but answers nothing yet. A folder the GM opened to players with o+x alone cannot be watched
+            # (listing it is refused): then the socket is looked for every RETRY seconds.
+            if watch is None:
+                await asyncio.sleep(RETRY)
+                continue
+            try:
                 await asyncio.wait_for(watch.__anext__(), RETRY if self.path.exists() else 5.0)
+            except TimeoutError:
+                pass
+            except PermissionError:
+                watch = None
 
     async def _session(self) -> str | None:
         """One connection, from connecting to its end: why it ended or could not start (None: there is no
