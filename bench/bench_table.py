@@ -56,6 +56,7 @@ from pathlib import Path
 
 from bench.bench_engine import encounter_text
 from bench.bench_startup import BARE, Pty, environment
+from tracker.table.address import table_path
 
 PLAYERS = ("alice", "bob", "carol", "dave")
 VIEWERS = ("alice", "bob", "carol", "dave", "eve")
@@ -239,7 +240,10 @@ def run_size(n: int, cycles: int, presses: int, viewers: str, folder: Path) -> d
         bare.wait_for(("Bare brawl",), 60)
         alone.wait_for((f"{names[0]}'s turn",), 60)
         gm.wait_for((f"{names[0]}'s turn",), 60)
-        time.sleep(0.5)  # the table's socket opens after the GM's first frame
+        socket = table_path(table_file)  # opened after the GM's first frame
+        deadline = time.perf_counter() + 60
+        while not socket.exists() and time.perf_counter() < deadline:
+            time.sleep(0.05)
         for account in PLAYERS:
             players[account] = Pty(
                 as_account(account, tracker_argv("play", str(table_file))), user_env(folder, account)

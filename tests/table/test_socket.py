@@ -258,3 +258,22 @@ async def test_a_viewer_in_a_folder_it_may_not_list_still_connects_when_the_figh
         projection = await watcher.next()
         assert projection.view.name == "Ambush at the Docks"
     await watcher.stop()
+
+
+@on_loop
+async def test_a_players_command_is_sent_to_every_connection_at_once_and_only_once(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "duel.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
+        host.submit("start")
+        player = await Watcher(path, mode="play").start()
+        viewer = await Watcher(path).start()
+        await player.next()
+        await viewer.next()
+        assert await player.client.send("next") == {"id": 1, "ok": True}
+        seen = await viewer.next()  # no publish of the GM's: the command's own
+        assert seen.revision == host.revision and seen.view.active != "Sofia Ramos"
+        server.publish()  # the GM's, after its frame: this revision went out already
+        await asyncio.sleep(0.1)
+        assert len(viewer.shown) == 2 and len(player.shown) == 2
+        await player.stop()
+        await viewer.stop()

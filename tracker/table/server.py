@@ -6,8 +6,9 @@ shown), and nothing is ever applied twice or half-way. Every connection is told 
 kernel vouches for (`address.peer_account`), never by anything it sends; what that account may do is the
 seat rules' (`Seating.judge`), asked against the live state when the command arrives.
 
-Each connection is sent its projection after every accepted command, once the GM's own frame is out
-(`publish`): players see a command after it is on disk, as the GM does. A connection that does not read
+Each connection is sent its projection after every accepted command (`publish`): after a GM's keypress
+once the GM's own frame is out, after a player's command at once. Players see a command after it is on
+disk, as the GM does. A connection that does not read
 what it is sent (more than `MAX_BACKLOG` waiting), sends a line longer than `wire.MAX_LINE`, or sends more
 than `MAX_RATE` commands a second is told why and closed; the GM's screen never waits on one.
 """
@@ -116,6 +117,8 @@ class TableServer:
         self._situations: dict[int, Situation] = {}
         self._clock = clock
         self._teller: Any = None
+        #: The revision every connection was last sent (a player's command is sent at once: `_command`).
+        self._published: int | None = None
 
     # --- opening and closing ------------------------------------------------------------------
     async def open(self) -> str | None:
@@ -187,6 +190,9 @@ class TableServer:
         The player view is the same for every seat, so it is made and written once; each seat's projection
         around it is its own. The players' seats are sent theirs first: a player's screen waits on it,
         while a viewer only watches."""
+        if self._published == self.host.revision:
+            return
+        self._published = self.host.revision
         self._remember()
         made: dict[tuple[str, str, str | None, bool], bytes] = {}
         story: Story | None = None
@@ -350,6 +356,9 @@ class TableServer:
         problem = self.host.submit(verdict.line)
         if problem is not None:
             return reply | {"refused": problem}
+        # Now, not after the GM's next frame: no keypress of the GM's waits on this one, and the players'
+        # screens are drawn while the GM's is (the GM's own publish of this revision then sends nothing).
+        self.publish()
         if verdict.kind == "request":
             return reply | {"requested": "sent to the GM, who approves or denies it"}
         return reply | {"ok": True}
