@@ -109,6 +109,7 @@ async def test_a_client_that_never_reads_is_dropped_and_the_others_keep_up(
         host.submit("start")
         sent = 0
         while len(server.seats) == 2 and sent < 5000:
+            host.revision += 1  # each revision is sent once: a new one each time
             server.publish()
             sent += 1
             await asyncio.sleep(0.001 if sent % 10 else 0.01)  # the reading viewer has time to read

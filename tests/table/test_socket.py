@@ -240,6 +240,46 @@ async def test_a_socket_a_killed_gm_left_is_waited_past_until_the_gm_opens_again
 
 
 @on_loop
+async def test_an_accounts_play_seat_and_its_view_are_each_sent_their_own(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "brawl.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
+        host.submit("start")
+        player = await Watcher(path, mode="play").start()
+        viewer = await Watcher(path).start()
+        await player.next()
+        await viewer.next()
+        host.submit("next")
+        server.publish()
+        seat, view = await player.next(), await viewer.next()
+        assert seat.seated == ("Sofia Ramos",) and seat.own
+        assert view.seated == () and view.own == ()
+        await player.stop()
+        await viewer.stop()
+
+
+@on_loop
+async def test_a_viewer_in_a_folder_it_may_not_list_still_connects_when_the_fight_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from collections.abc import AsyncIterator
+
+    from tracker.store import watch
+
+    async def refused(path: Path) -> AsyncIterator[None]:  # as inotify and watchfiles in a chmod 711 folder
+        raise PermissionError(13, "Permission denied")
+        yield
+
+    monkeypatch.setattr(watch, "changes", refused)
+    path = copy_example(tmp_path, "brawl.toml")
+    watcher = await Watcher(path).start()
+    await asyncio.sleep(0.1)
+    async with table(path, {}):
+        projection = await watcher.next()
+        assert projection.view.name == "Ambush at the Docks"
+    await watcher.stop()
+
+
+@on_loop
 async def test_a_command_sent_on_a_screen_of_the_gms_last_run_is_refused(tmp_path: Path) -> None:
     """The GM restarted between the projection a command was sent on and its arrival: the revision numbers
     start again, so the number alone could name another state; the run's name tells them apart."""
@@ -256,3 +296,22 @@ async def test_a_command_sent_on_a_screen_of_the_gms_last_run_is_refused(tmp_pat
         reply = await watcher.client.send("next")
         assert "restarted" in reply["refused"] and host.lines == []
         await watcher.stop()
+
+
+@on_loop
+async def test_a_players_command_is_sent_to_every_connection_at_once_and_only_once(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "duel.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
+        host.submit("start")
+        player = await Watcher(path, mode="play").start()
+        viewer = await Watcher(path).start()
+        await player.next()
+        await viewer.next()
+        assert await player.client.send("next") == {"id": 1, "ok": True}
+        seen = await viewer.next()  # no publish of the GM's: the command's own
+        assert seen.revision == host.revision and seen.view.active != "Sofia Ramos"
+        server.publish()  # the GM's, after its frame: this revision went out already
+        await asyncio.sleep(0.1)
+        assert len(viewer.shown) == 2 and len(player.shown) == 2
+        await player.stop()
+        await viewer.stop()

@@ -67,10 +67,16 @@ class TableClient:
         from tracker.store.watch import changes
 
         changed = asyncio.Event()
+        watched = True
 
         async def watch() -> None:
-            async for _ in changes(self.path):
-                changed.set()
+            nonlocal watched
+            try:
+                async for _ in changes(self.path):
+                    changed.set()
+            except OSError:  # a folder opened to players with o+x alone cannot be watched (listing it is refused)
+                watched = False
+                changed.set()  # the wait under way was counting on the watch: look again now
 
         watching = asyncio.create_task(watch())
         self.said(self.waiting_text())
@@ -80,7 +86,9 @@ class TableClient:
                 why = await self._session()
                 if why is not None:
                     self.said(why)
-                await _within(changed.wait(), RETRY if self.path.exists() else ABSENT_WAIT)
+                # Unwatched, the socket is looked for every RETRY seconds.
+                wait = RETRY if self.path.exists() or not watched else ABSENT_WAIT
+                await _within(changed.wait(), wait)
         finally:
             watching.cancel()
 

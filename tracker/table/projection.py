@@ -15,7 +15,7 @@ before a widget sees it.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from tracker.engine.records.record import Record, validate
@@ -23,7 +23,7 @@ from tracker.present.map.graph import MapView
 from tracker.present.story.events import Story
 from tracker.present.view import ActionChoice, Block, OddsView, PlayerView
 from tracker.present.words import mentions
-from tracker.table.wire import message
+from tracker.table.wire import dumps, message
 
 if TYPE_CHECKING:
     from tracker.families.session import Session
@@ -93,12 +93,15 @@ def project(
     question_for: str | None,
     story: Story | None = None,
     table: str = "",
+    view: PlayerView | None = None,
 ) -> Projection:
     """`account`'s projection of `session`. `question_for`: the seated character the pending question is
-    about, when it is one of `seated` (the seat rules decide whose a question is)."""
+    about, when it is one of `seated` (the seat rules decide whose a question is). `view`: the player view
+    of `session` when the caller made it once for every seat (it is the same for all of them)."""
     presenter = session.presenter
     rules = session.rules
-    view = presenter.player_view()
+    if view is None:
+        view = presenter.player_view()
     hidden = rules.hidden_names()
     st = rules.state
     mine = tuple(name for name in seated if name in rules.combatant_names() and name not in hidden)
@@ -194,9 +197,19 @@ def _odds_without(odds: OddsView | None, hidden: set[str]) -> OddsView | None:
     return odds._replace(rows=rows, notes=notes)
 
 
-def encode(projection: Projection) -> bytes:
-    """The projection as its line on the wire (`tracker.table.wire`)."""
-    return message("projection", asdict(projection))
+def encode(projection: Projection, view: bytes | None = None) -> bytes:
+    """The projection as its line on the wire (`tracker.table.wire`). `view`: its player view as
+    `encode_view` wrote it, when the caller made that once for every seat (at 500 combatants the view is
+    nearly all of a line's ~90 kB)."""
+    if view is None:
+        return message("projection", projection)
+    rest = dumps({f.name: getattr(projection, f.name) for f in fields(projection) if f.name != "view"})
+    return b'{"projection":{"view":' + view + b"," + rest[1:] + b"}\n"
+
+
+def encode_view(view: PlayerView) -> bytes:
+    """A player view as JSON, as `encode` writes it inside each projection."""
+    return dumps(view)
 
 
 def decode(data: Any) -> Projection:

@@ -6,11 +6,12 @@ shown), and nothing is ever applied twice or half-way. Every connection is told 
 kernel vouches for (`address.peer_account`), never by anything it sends; what that account may do is the
 seat rules' (`Seating.judge`), asked against the live state when the command arrives.
 
-Each connection is sent its projection after every accepted command, once the GM's own frame is out
-(`publish`): players see a command after it is on disk, as the GM does. A connection that does not read
-what it is sent (more than `MAX_BACKLOG` waiting) is cut (it would not read a goodbye either); one that sends
-a line longer than `wire.MAX_LINE` is told why and closed, and one that sends more than `MAX_RATE` commands a
-second has the rest refused; the GM's screen never waits on one.
+Each connection is sent its projection after every accepted command (`publish`): after a GM's keypress
+once the GM's own frame is out, after a player's command at once. Players see a command after it is on
+disk, as the GM does. A connection that does not read what it is sent (more than `MAX_BACKLOG` waiting) is
+cut (it would not read a goodbye either); one that sends a line longer than `wire.MAX_LINE` is told why and
+closed, and one that sends more than `MAX_RATE` commands a second has the rest refused; the GM's screen never
+waits on one.
 """
 
 from __future__ import annotations
@@ -28,11 +29,12 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from tracker.table import wire
 from tracker.table.address import peer_account, table_path
-from tracker.table.projection import encode, project
+from tracker.table.projection import encode, encode_view, project
 
 if TYPE_CHECKING:
     from tracker.families.session import Session
     from tracker.present.story.events import Story
+    from tracker.present.view import PlayerView
 
 #: Bytes a connection may leave unread before it is dropped (a projection is tens of kB).
 MAX_BACKLOG = 8 * 1024 * 1024
@@ -118,6 +120,8 @@ class TableServer:
         self._teller: Any = None
         #: This run's name: a command sent on a projection of an earlier run (before the GM restarted) is stale.
         self.run_id = os.urandom(8).hex()
+        #: The revision every connection was last sent (a player's command is sent at once: `_command`).
+        self._published: int | None = None
 
     # --- opening and closing ------------------------------------------------------------------
     async def open(self) -> str | None:
@@ -184,27 +188,38 @@ class TableServer:
 
     # --- sending ---------------------------------------------------------------------------------
     def publish(self) -> None:
-        """Send every connection its projection of the state now (after each accepted command)."""
+        """Send every connection its projection of the state now (after each accepted command).
+
+        The player view is the same for every seat, so it is made and written once; each seat's projection
+        around it is its own. The players' seats are sent theirs first: a player's screen waits on it,
+        while a viewer only watches."""
+        if self._published == self.host.revision:
+            return
+        self._published = self.host.revision
         self._remember()
-        made: dict[tuple[str, str | None, bool], bytes] = {}
+        made: dict[tuple[str, str, str | None, bool], bytes] = {}
         story: Story | None = None
-        for seat in list(self.seats):
-            key = (seat.account, seat.as_name, seat.story)
+        view = self.host.session.presenter.player_view()
+        shared = encode_view(view)
+        # Keyed by all a projection depends on: an account's `tracker play` and its `tracker view --player`
+        # are sent different ones (only the play seat sees its characters' sheets).
+        for seat in sorted(self.seats, key=lambda seat: seat.mode != "play"):
+            key = (seat.account, seat.mode, seat.as_name, seat.story)
             line = made.get(key)
             if line is None:
                 if seat.story and story is None:
                     story = self._story()
-                line = made[key] = encode(self._projection(seat, story if seat.story else None))
+                line = made[key] = encode(self._projection(seat, story if seat.story else None, view), shared)
             self._send(seat, line)
 
-    def _projection(self, seat: Seat, story: Story | None) -> Any:
+    def _projection(self, seat: Seat, story: Story | None, view: PlayerView | None = None) -> Any:
         self._remember()  # what a command sent on this revision counts on
         session = self.host.session
         mine = self.seating.seats_of(session).get(seat.account, ()) if seat.mode == "play" else ()
         if seat.as_name is not None:
             mine = tuple(n for n in mine if n == seat.as_name) or mine
         question = self.seating.question_for(session, mine)
-        return project(session, seat.account, mine, self.host.revision, question, story, self.run_id)
+        return project(session, seat.account, mine, self.host.revision, question, story, self.run_id, view)
 
     def _story(self) -> Story | None:
         """The players' story of the fight so far (told on, command by command, as the Story tab is)."""
@@ -349,6 +364,9 @@ class TableServer:
         problem = self.host.submit(verdict.line)
         if problem is not None:
             return reply | {"refused": problem}
+        # Now, not after the GM's next frame: no keypress of the GM's waits on this one, and the players'
+        # screens are drawn while the GM's is (the GM's own publish of this revision then sends nothing).
+        self.publish()
         if verdict.kind == "request":
             return reply | {"requested": "sent to the GM, who approves or denies it"}
         return reply | {"ok": True}

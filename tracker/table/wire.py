@@ -12,6 +12,7 @@ a projection is.
 from __future__ import annotations
 
 import json
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 #: The longest line a player's program may send (a command, a hello): longer closes the connection.
@@ -26,7 +27,22 @@ class WireError(Exception):
 
 def message(kind: str, body: Any) -> bytes:
     """One message as its line."""
-    return json.dumps({kind: body}, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    return dumps({kind: body}) + b"\n"
+
+
+def dumps(value: Any) -> bytes:
+    """`value` as JSON the way every line writes it (also a part of a line, made once for many lines): a
+    record as the object of its fields, a tuple (a named one too) as an array."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_fields).encode()
+
+
+def _fields(value: Any) -> dict[str, Any]:
+    """A record (a dataclass) as the object of its fields, as `dataclasses.asdict` makes it, but left to
+    `json` to walk: `asdict` deep-copies every string and number on the way, which at 500 combatants made
+    nine tenths of the time a projection took."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in fields(value)}
+    raise TypeError(f"{type(value).__name__} is not one of the table's values")
 
 
 def read(line: bytes) -> tuple[str, Any]:
