@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from textual.app import App
 from textual.widgets import Static
 
 from tests.ui.conftest import make_app
 
 
-def _requests_line(app: object) -> Static:
-    return app.screen.query_one("#requests", Static)  # type: ignore[attr-defined]
+def _requests_line(app: App[None]) -> Static:
+    return app.screen.query_one("#requests", Static)
 
 
 def test_a_and_d_decide_the_oldest_request_even_while_a_question_waits(tmp_path: Path) -> None:
