@@ -227,3 +227,22 @@ async def test_a_player_who_waits_long_for_the_gm_still_connects_when_the_fight_
     async with table(path, {}):
         await watcher.next()
     await watcher.stop()
+
+
+@on_loop
+async def test_one_account_cannot_fill_the_table_with_connections(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every account can reach the socket: one that opens screen after screen is refused past its share,
+    told why, and the GM's process writes to no more of them."""
+    monkeypatch.setattr(table_server, "MAX_PER_ACCOUNT", 3)
+    path = copy_example(tmp_path, "duel.toml")
+    async with table(path, {}) as (_host, server):
+        watchers = [await Watcher(path).start() for _ in range(3)]
+        for watcher in watchers:
+            await watcher.next()
+        extra = await Watcher(path).start()
+        await _until(lambda: any("screens at this table already" in said for said in extra.said))
+        assert len(server.seats) == 3 and not extra.shown
+        for watcher in [*watchers, extra]:
+            await watcher.stop()

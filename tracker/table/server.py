@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 MAX_BACKLOG = 8 * 1024 * 1024
 #: Commands a second one connection may send.
 MAX_RATE = 20
+#: Screens one account may have at the table at once (a player's play and view, a second terminal …).
+MAX_PER_ACCOUNT = 8
+#: Screens at the table at once, all accounts together.
+MAX_CONNECTIONS = 64
 #: Revisions whose situation is kept to judge a command sent on an older one (`_moved_on`).
 KEPT_SITUATIONS = 256
 
@@ -283,7 +287,7 @@ class TableServer:
         first = await reader.readline()
         if not first:
             return
-        refused = self._hello(seat, first)
+        refused = self._hello(seat, first) or self._room_for(seat)
         if refused is not None:
             self._drop(seat, refused)
             return
@@ -310,6 +314,15 @@ class TableServer:
             else:
                 self._drop(seat, f"unknown message '{kind}'")
                 return
+
+    def _room_for(self, seat: Seat) -> str | None:
+        """Why there is no room for one more connection, or None. Every account on the box can connect, so
+        one that opens connection after connection would have the GM's process write to each of them."""
+        if sum(1 for s in self.seats if s.account == seat.account) >= MAX_PER_ACCOUNT:
+            return f"{seat.account} has {MAX_PER_ACCOUNT} screens at this table already"
+        if len(self.seats) >= MAX_CONNECTIONS:
+            return f"the table is full ({MAX_CONNECTIONS} screens)"
+        return None
 
     def _hello(self, seat: Seat, line: bytes) -> str | None:
         """Why a connection is refused at its first line, or None."""
