@@ -97,7 +97,7 @@ class PlayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#play-legend", Static).display = False
-        self.query_one("#play-prompt", PromptBar).read_only = True
+        self.query_one("#play-prompt", PromptBar).idle_keys = " · on your turn: s spend · n end it · : command"
         self.projection = self.remote.projection
         self.query_one(OrderTable).focus()
 

@@ -28,6 +28,8 @@ class PromptBar(Panel):
     prompt: var[PromptView | None] = var(None)
     #: A viewer's bar: no GM keys in the idle text.
     read_only: var[bool] = var(False)
+    #: The keys the idle bar names (a player's own screen has its own: `tracker.ui.screens.play`).
+    idle_keys: var[str] = var(" · n next · s spend · d damage · : command · ? help")
 
     def compose(self) -> ComposeResult:
         yield PanelText(id="prompt-body")
@@ -36,6 +38,9 @@ class PromptBar(Panel):
         self.redraw()
 
     def watch_read_only(self) -> None:
+        self.redraw()
+
+    def watch_idle_keys(self) -> None:
         self.redraw()
 
     def on_resize(self) -> None:
@@ -48,7 +53,7 @@ class PromptBar(Panel):
         body = self.query_one("#prompt-body", PanelText)
         self.set_class(prompt is None, "-idle")
         if prompt is None:
-            keys = "" if self.read_only else " · n next · s spend · d damage · : command · ? help"
+            keys = "" if self.read_only else self.idle_keys
             self.put(body, Text(f"No question pending{keys}", style="dim"))
             return
         out = Text()
