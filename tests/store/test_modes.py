@@ -442,3 +442,17 @@ def test_a_report_written_to_a_file_is_0600(cli: Tracker, tmp_path: Path) -> Non
     result = cli("report", path, "--output", out)
     assert result.code == 0, result.err
     assert mode(out) == 0o600
+
+
+def test_a_lock_holder_clears_only_its_own_files_temporaries(tmp_path: Path) -> None:
+    """The cleanup's pattern is the encounter's name escaped (a `[` in it is no pattern) and the tag's exact
+    form: `a.toml` does not take `a.toml.x.toml`'s temporaries, nor a `[` name another's."""
+    mine = tmp_path / "fight[1].toml"
+    other = tmp_path / "fight[1].toml.x.toml"
+    stale = tmp_path / ".fight[1].toml.0123456789ab.tmp"
+    theirs = tmp_path / ".fight[1].toml.x.toml.0123456789ab.tmp"
+    look_alike = tmp_path / ".fight1.toml.0123456789ab.tmp"
+    for path in (mine, other, stale, theirs, look_alike):
+        path.write_text("x")
+    assert files.remove_stale_temp_files(mine) == 1
+    assert not stale.exists() and theirs.exists() and look_alike.exists()

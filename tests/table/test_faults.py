@@ -19,12 +19,14 @@ from pathlib import Path
 import pytest
 
 from tests.table import accounts
-from tests.table.fakes import Host, Seats, Watcher, copy_example, me, on_loop, table
+from tests.table.fakes import EXAMPLES, Host, Seats, Watcher, copy_example, me, on_loop, table
+from tracker.store import files
 from tracker.table import server as table_server
 from tracker.table import wire
 from tracker.table.address import table_path
 from tracker.table.projection import Projection
-from tracker.table.server import TableServer
+from tracker.table.seats import RulesSeating
+from tracker.table.server import MAX_WAITING_REQUESTS, TableServer
 
 #: A player's program that says hello, reads its projection, writes a whole command but its newline, and is
 #: killed (SIGKILL: no goodbye, no flush of anything else).
@@ -246,3 +248,71 @@ async def test_one_account_cannot_fill_the_table_with_connections(
         assert len(server.seats) == 3 and not extra.shown
         for watcher in [*watchers, extra]:
             await watcher.stop()
+
+
+@on_loop
+async def test_a_connection_that_never_says_hello_is_closed_and_counted_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A connection counts against its account from the accept: silent ones cannot exhaust the GM's files."""
+    monkeypatch.setattr(table_server, "HELLO_WAIT", 0.3)
+    monkeypatch.setattr(table_server, "MAX_PER_ACCOUNT", 2)
+    path = copy_example(tmp_path, "duel.toml")
+    async with table(path, {}) as (_host, server):
+        silent = [await asyncio.open_unix_connection(str(table_path(path))) for _ in range(2)]
+        third_reader, _ = await asyncio.open_unix_connection(str(table_path(path)))
+        assert b"screens at this table already" in await asyncio.wait_for(third_reader.read(), 3)
+        for reader, _writer in silent:
+            assert b"no hello within" in await asyncio.wait_for(reader.read(), 3)
+        assert server.seats == [] and sum(server._open.values()) == 0
+
+
+@on_loop
+async def test_a_refusal_never_names_a_gm_only_combatant(tmp_path: Path) -> None:
+    """The rules' own refusals may name whoever is involved; a seat is told "someone" for a GM-only one."""
+    path = tmp_path / "brawl.toml"
+    files.write_text(path, (EXAMPLES / "brawl.toml").read_text() + f'\n[seats]\n{me()} = "Sofia Ramos"\n')
+    host = Host(path)
+    server = TableServer(path, host, RulesSeating())
+    assert await server.open() is None
+    try:
+        host.submit("start")
+        player = await Watcher(path, mode="play").start()
+        await player.next()
+        for line in ("spend Rotten walk", "spend R walk", "answer x", "spend zzz walk"):
+            reply = await player.client.send(line)
+            assert "refused" in reply and "Rotten Belle" not in reply["refused"], (line, reply)
+        assert "someone" in (await player.client.send("spend Rotten walk"))["refused"]
+        await player.stop()
+    finally:
+        await server.close()
+
+
+@on_loop
+async def test_a_seat_keeps_a_few_requests_waiting_and_a_resend_is_not_applied_twice(tmp_path: Path) -> None:
+    path = tmp_path / "duel.toml"
+    files.write_text(path, (EXAMPLES / "duel.toml").read_text() + f'\n[seats]\n{me()} = "Sofia Ramos"\n')
+    host = Host(path)
+    server = TableServer(path, host, RulesSeating())
+    assert await server.open() is None
+    try:
+        host.submit("start")
+        player = await Watcher(path, mode="play").start()
+        await player.next()
+        # Two walks sent on the same screen (the second a resend after a slow answer): one is applied.
+        screen = player.client.projection
+        first = await player.client.send("spend Sofia walk")
+        player.client.projection = screen  # the resend left before the new screen came
+        second = await player.client.send("spend Sofia walk")
+        assert first.get("ok") is True and "before your last command took effect" in second["refused"]
+        assert host.lines.count("by " + me() + " spend Sofia walk") == 1
+        player.client.projection = player.shown[-1]  # the screen as it is now
+        for n in range(MAX_WAITING_REQUESTS):
+            assert "requested" in await player.client.send(f"heal Sofia {n + 1}")
+            await player.next()
+        reply = await player.client.send("heal Sofia 9")
+        assert "wait for the GM already" in reply["refused"]
+        assert len(host.session.state.requests) == MAX_WAITING_REQUESTS
+        await player.stop()
+    finally:
+        await server.close()

@@ -48,7 +48,7 @@ async def test_a_remote_viewer_waits_follows_each_command_and_waits_again(tmp_pa
         async with table(path, {}) as (host, server):
             assert await until(lambda: isinstance(app.screen, PlayerScreen), pilot)
             assert not any(isinstance(s, WaitingScreen) for s in app.screen_stack)
-            assert shown_round(app) is None
+            assert await until(lambda: shown_round(app) is None, pilot)  # once the screen has drawn its view
             assert server.connected() == [me()]
             for line, round_ in (("start", "1"), ("answer Belle", "1")):
                 assert host.submit(line) is None

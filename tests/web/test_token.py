@@ -249,3 +249,33 @@ def test_a_log_record_is_one_line_without_the_token() -> None:
     line = logging.Formatter("%(message)s").format(record)
     assert "\n" not in line and token not in line and "Traceback" not in line
     assert line.startswith("Error handling: ValueError: Invalid char in url query: b'GET /?token=<token>&x=")
+
+
+def test_a_page_of_another_origin_cannot_open_the_websocket_with_the_cookie() -> None:
+    """SameSite does not tell ports apart: a page another account serves on 127.0.0.1:OTHER counts as the
+    same site, so the GM's browser would send it the cookie. Its websocket handshake names its Origin, and
+    is refused; the server's own page's Origin is let through."""
+
+    async def drive() -> None:
+        server, runner = await _guarded("exec sleep 30")
+        try:
+            ws = server.public_url.replace("http", "ws") + f"/ws?token={server.token}"
+            async with aiohttp.ClientSession() as http:
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refusal:
+                    await http.ws_connect(ws, headers={"Origin": "http://127.0.0.1:8888"})
+                assert refusal.value.status == 403
+                assert not server.sessions
+                assert web.same_origin(_handshake(server.public_url, server.public_url))
+                assert not web.same_origin(_handshake("http://evil.example", server.public_url))
+        finally:
+            await runner.cleanup()
+
+    asyncio.run(drive())
+
+
+def _handshake(origin: str, url: str) -> aioweb.Request:
+    from aiohttp.test_utils import make_mocked_request
+
+    host = url.split("//", 1)[1].rstrip("/")
+    headers = {"Origin": origin, "Upgrade": "websocket", "Connection": "Upgrade", "Host": host}
+    return make_mocked_request("GET", "/ws", headers=headers)

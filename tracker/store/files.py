@@ -361,8 +361,15 @@ def exposure_notice(path: str | Path) -> str | None:
 
 def remove_stale_temp_files(target: Path) -> int:
     """Temp files left by a writer killed mid-save (never the encounter itself); the lock holder calls this."""
+    import glob  # here: only the lock holder's start needs it
+
     removed = 0
-    for stale in target.resolve().parent.glob(f".{target.name}.*.tmp"):
+    # The name escaped (a `[` in it is no pattern), and a tag without a dot (`os.urandom` hex, or an older
+    # tracker's `mkstemp` letters): `a.toml` does not take `a.toml.x.toml`'s temporaries for its own.
+    prefix = f".{target.name}."
+    for stale in target.resolve().parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+        if "." in stale.name[len(prefix) : -len(".tmp")]:
+            continue
         with contextlib.suppress(OSError):
             stale.unlink()
             removed += 1

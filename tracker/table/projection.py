@@ -113,10 +113,10 @@ def project(
         # An answer naming someone GM-only (a hidden enemy as a target) is the GM's to give, not offered here.
         offered = [(o, a) for o, a in zip(prompt.options, prompt.answers, strict=True) if not mentions(o + a, hidden)]
         question = Question(
-            question=_masked(prompt.question, hidden),
+            question=masked(prompt.question, hidden),
             options=tuple(o for o, _ in offered),
             answers=tuple(a for _, a in offered),
-            hint=_masked(prompt.hint, hidden),
+            hint=masked(prompt.hint, hidden),
             about=question_for,
         )
     elif st.prompt is not None:
@@ -125,7 +125,7 @@ def project(
     # The one acting (or asked) first: their sheet is the one the player needs now.
     first = acting or question_for
     ordered = sorted(mine, key=lambda name: name != first)
-    own = tuple(Own(name=name, sheet=_block_masked(presenter.own_sheet(name), hidden)) for name in ordered)
+    own = tuple(Own(name=name, sheet=_blockmasked(presenter.own_sheet(name), hidden)) for name in ordered)
     field = odds = None
     if mine:
         focus = acting or question_for or mine[0]
@@ -146,7 +146,7 @@ def project(
         waiting_on=waiting_on,
         own=own,
         actions=tuple(
-            choice._replace(reason=_masked(choice.reason, hidden) if choice.reason else choice.reason)
+            choice._replace(reason=masked(choice.reason, hidden) if choice.reason else choice.reason)
             for choice in (rules.actions_for(acting) if acting is not None else ())
         ),
         map=field,
@@ -157,7 +157,7 @@ def project(
     )
 
 
-def _masked(text: str, hidden: set[str]) -> str:
+def masked(text: str, hidden: set[str]) -> str:
     """`text` with every name in `hidden` said as "someone" (a question about the seat's character that
     names a GM-only enemy: "Rotten Belle strikes Sofia Ramos")."""
     for name in sorted(hidden, key=len, reverse=True):
@@ -165,11 +165,11 @@ def _masked(text: str, hidden: set[str]) -> str:
     return text
 
 
-def _block_masked(block: Block, hidden: set[str]) -> Block:
+def _blockmasked(block: Block, hidden: set[str]) -> Block:
     """`block` with every GM-only name said as "someone" ("Engaged by someone: no shooting")."""
     if not hidden:
         return block
-    return tuple(span._replace(text=_masked(span.text, hidden)) for span in block)
+    return tuple(span._replace(text=masked(span.text, hidden)) for span in block)
 
 
 def _without(field: MapView | None, hidden: set[str]) -> MapView | None:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from tracker.table import wire
 from tracker.table.address import peer_account, table_path
-from tracker.table.projection import encode, encode_view, project
+from tracker.table.projection import encode, encode_view, masked, project
 
 if TYPE_CHECKING:
     from tracker.families.session import Session
@@ -44,6 +44,10 @@ MAX_RATE = 20
 MAX_PER_ACCOUNT = 8
 #: Screens at the table at once, all accounts together.
 MAX_CONNECTIONS = 64
+#: Seconds a new connection has to say hello before it is closed (it counts against its account meanwhile).
+HELLO_WAIT = 5.0
+#: Requests one account may have waiting for the GM at once.
+MAX_WAITING_REQUESTS = 5
 #: Revisions whose situation is kept to judge a command sent on an older one (`_moved_on`).
 KEPT_SITUATIONS = 256
 
@@ -89,8 +93,11 @@ class Seat:
     mode: str = "view"
     as_name: str | None = None
     story: bool = False
-    #: When each of its last commands came (the rate limit).
+    #: When each of its last messages came (the rate limit).
     recent: list[float] = field(default_factory=list)
+    #: The revision its last applied command made: a command sent on an earlier one was sent before that
+    #: took effect (a resend after a slow answer), and is not applied a second time.
+    applied: int = -1
 
     @property
     def label(self) -> str:
@@ -126,6 +133,8 @@ class TableServer:
         self.run_id = os.urandom(8).hex()
         #: The revision every connection was last sent (a player's command is sent at once: `_command`).
         self._published: int | None = None
+        #: Connections open now per account, said hello or not (the limits count from the accept).
+        self._open: dict[str, int] = {}
 
     # --- opening and closing ------------------------------------------------------------------
     async def open(self) -> str | None:
@@ -146,8 +155,14 @@ class TableServer:
             os.unlink(self.path)
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            sock.bind(str(self.path))
-            os.chmod(self.path, 0o666)  # no one else can write the folder: it is still the socket just bound
+            # Made 0666 by the bind itself (never a chmod by name afterwards, which would follow a link put
+            # there meanwhile). The umask is the process's: nothing else creates a file in that instant but
+            # a save, whose temporary sets its own mode (0600).
+            before = os.umask(0o111)
+            try:
+                sock.bind(str(self.path))
+            finally:
+                os.umask(before)
             sock.listen(16)
             self._server = await asyncio.start_unix_server(self._connected, sock=sock, limit=wire.MAX_LINE)
         except OSError as exc:
@@ -272,22 +287,30 @@ class TableServer:
             writer.close()
             return
         seat = Seat(account, writer)
+        full = self._room_for(seat)
+        if full is not None:
+            self._drop(seat, full)
+            return
+        self._open[account] = self._open.get(account, 0) + 1
         try:
             await self._serve(seat, reader)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         except (ValueError, asyncio.LimitOverrunError):  # a line longer than the limit
             self._drop(seat, f"a line longer than {wire.MAX_LINE} bytes")
+        except TimeoutError:
+            self._drop(seat, f"no hello within {HELLO_WAIT:g} seconds")
         finally:
+            self._open[account] -= 1
             self._forget(seat)
             with contextlib.suppress(Exception):
                 writer.close()
 
     async def _serve(self, seat: Seat, reader: asyncio.StreamReader) -> None:
-        first = await reader.readline()
+        first = await asyncio.wait_for(reader.readline(), HELLO_WAIT)
         if not first:
             return
-        refused = self._hello(seat, first) or self._room_for(seat)
+        refused = self._hello(seat, first)
         if refused is not None:
             self._drop(seat, refused)
             return
@@ -308,21 +331,31 @@ class TableServer:
             if kind == "command" and isinstance(body, dict):
                 self._send(seat, wire.message("reply", self._command(seat, body)))
             elif kind == "story":
-                seat.story = body is True
-                if seat.story:
+                wanted = body is True
+                if wanted and not seat.story and not self._too_fast(seat):
+                    seat.story = True
                     self._send(seat, encode(self._projection(seat, self._story())))
+                seat.story = wanted
             else:
                 self._drop(seat, f"unknown message '{kind}'")
                 return
+            await asyncio.sleep(0)  # lines already read wait their turn behind the GM's keys
 
     def _room_for(self, seat: Seat) -> str | None:
-        """Why there is no room for one more connection, or None. Every account on the box can connect, so
-        one that opens connection after connection would have the GM's process write to each of them."""
-        if sum(1 for s in self.seats if s.account == seat.account) >= MAX_PER_ACCOUNT:
+        """Why there is no room for one more connection, or None, counted from the accept (a connection that
+        has not said hello yet counts). Every account on the box can connect: one that opened connection
+        after connection would have the GM's process hold, and write to, each of them."""
+        if self._open.get(seat.account, 0) >= MAX_PER_ACCOUNT:
             return f"{seat.account} has {MAX_PER_ACCOUNT} screens at this table already"
-        if len(self.seats) >= MAX_CONNECTIONS:
+        if sum(self._open.values()) >= MAX_CONNECTIONS:
             return f"the table is full ({MAX_CONNECTIONS} screens)"
         return None
+
+    def _too_fast(self, seat: Seat) -> bool:
+        """Whether `seat` sent more than `MAX_RATE` messages in the last second (this one counted)."""
+        now = self._clock()
+        seat.recent = [t for t in seat.recent if now - t < 1.0] + [now]
+        return len(seat.recent) > MAX_RATE
 
     def _hello(self, seat: Seat, line: bytes) -> str | None:
         """Why a connection is refused at its first line, or None."""
@@ -353,20 +386,28 @@ class TableServer:
         return None
 
     def _command(self, seat: Seat, body: dict[str, Any]) -> dict[str, Any]:
-        """Judge and run one command; the reply says how it went."""
+        """Judge and run one command; the reply says how it went. What it says never names a GM-only
+        combatant: a refusal quotes the rules' own words, which may ("engaged with Rotten Belle")."""
+        reply = self._judged(seat, body)
+        refused = reply.get("refused")
+        if isinstance(refused, str):
+            reply["refused"] = masked(refused, self.host.session.rules.hidden_names())
+        return reply
+
+    def _judged(self, seat: Seat, body: dict[str, Any]) -> dict[str, Any]:
         ident = body.get("id")
         line, seen = body.get("line"), body.get("seen")
         reply: dict[str, Any] = {"id": ident if isinstance(ident, int) else None}
         if seat.mode != "play":
             return reply | {"refused": "this is a view: tracker play FILE acts for your characters"}
-        now = self._clock()
-        seat.recent = [t for t in seat.recent if now - t < 1.0] + [now]
-        if len(seat.recent) > MAX_RATE:
+        if self._too_fast(seat):
             return reply | {"refused": "too many commands at once; wait a moment"}
         if not isinstance(line, str) or not isinstance(seen, int):
             return reply | {"refused": "a command is a line of text and the revision it was sent on"}
         if body.get("table") != self.run_id:
             return reply | {"refused": "the GM's tracker restarted since you sent that; look again and resend it"}
+        if seen < seat.applied:
+            return reply | {"refused": "you sent that before your last command took effect; look again"}
         moved = self._moved_on(seen)
         if moved is not None:
             return reply | {"refused": moved}
@@ -374,9 +415,14 @@ class TableServer:
         verdict = self.seating.judge(session, seat.account, seat.as_name, line)
         if verdict.kind == "refuse":
             return reply | {"refused": verdict.reason}
+        if verdict.kind == "request":
+            waiting = sum(1 for r in session.state.requests if r.seat == seat.account)
+            if waiting >= MAX_WAITING_REQUESTS:
+                return reply | {"refused": f"{waiting} of your requests wait for the GM already; wait for an answer"}
         problem = self.host.submit(verdict.line)
         if problem is not None:
             return reply | {"refused": problem}
+        seat.applied = self.host.revision
         # Now, not after the GM's next frame: no keypress of the GM's waits on this one, and the players'
         # screens are drawn while the GM's is (the GM's own publish of this revision then sends nothing).
         self.publish()

@@ -163,6 +163,10 @@ class TokenGuard:
         in_query = same_secret(request.query.get("token"), self.token)
         if not in_query and not same_secret(request.cookies.get(self.cookie), self.token):
             return web.Response(status=403, text=REFUSED, headers={"Referrer-Policy": "no-referrer"})
+        if not same_origin(request):
+            # SameSite does not tell ports apart: a page another account serves on 127.0.0.1:OTHER is "the
+            # same site", and its script could open this websocket with the GM's cookie. Its Origin says so.
+            return web.Response(status=403, text=REFUSED, headers={"Referrer-Policy": "no-referrer"})
         response = await handler(request)
         if not response.prepared:  # a websocket has answered already; the page and files have not
             response.headers["Referrer-Policy"] = "no-referrer"
@@ -171,6 +175,19 @@ class TokenGuard:
                 secure = request.secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https"
                 response.set_cookie(self.cookie, self.token, path="/", httponly=True, samesite="Strict", secure=secure)
         return response
+
+
+def same_origin(request: web.Request) -> bool:
+    """Whether a websocket's handshake comes from a page of this very server (or from no page: a program,
+    which has no cookie to borrow). Behind a proxy the page's origin is the proxy's, which it forwards as
+    the Host (or ``X-Forwarded-Host``) it was asked for."""
+    origin = request.headers.get("Origin")
+    if origin is None or request.headers.get("Upgrade", "").lower() != "websocket":
+        return True
+    from urllib.parse import urlsplit
+
+    asked = request.headers.get("X-Forwarded-Host") or request.host
+    return urlsplit(origin).netloc.lower() == asked.lower()
 
 
 class TokenlessAccessLog(AbstractAccessLogger):
