@@ -264,3 +264,26 @@ def test_a_screen_loads_with_the_collector_paused_and_leaves_it_on(
     assert seen == [False] and gc.isenabled()
     assert cli.main([command, str(duel.with_name("gone.toml"))]) in (0, 1)
     assert gc.isenabled()
+
+
+def test_an_encounter_run_through_a_link_is_run_where_it_is(tmp_path: Path) -> None:
+    """Through a link, two names would take two locks on one file, and a save would replace the link by a
+    new file: the fight split in two. The screens work on the file the link leads to."""
+    import os
+
+    from tracker.cli.run import the_file
+    from tracker.store.lock import FileHeld, WriterLock
+
+    target = tmp_path / "a.toml"
+    target.write_text("x")
+    link = tmp_path / "b.toml"
+    link.symlink_to(target)
+    assert the_file(str(link)) == os.path.realpath(target)
+    assert the_file(str(target)) == str(target)
+    first = WriterLock(Path(the_file(str(target))))
+    first.acquire()
+    try:
+        with pytest.raises(FileHeld):
+            WriterLock(Path(the_file(str(link)))).acquire()
+    finally:
+        first.release()

@@ -12,7 +12,16 @@ from tracker.cli.common import builtin_demo_text, collector_paused
 def cmd_run(path: str, theme: str | None) -> int:
     """The GM's screen on an encounter file: the only process that writes it (CONTRACT.md §5)."""
     with collector_paused():
-        return _run(path, theme)
+        return _run(the_file(path), theme)
+
+
+def the_file(path: str) -> str:
+    """`path`, or the file it links to: the lock, the table's socket and every save belong beside the
+    encounter itself. Through a link, two names would take two locks on one file, and a save would put a new
+    file in the link's place, leaving the fight split in two."""
+    import os
+
+    return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def _run(path: str, theme: str | None) -> int:
@@ -22,10 +31,13 @@ def _run(path: str, theme: str | None) -> int:
 
     # Before reading: another account's file is unreadable to this one, and would be taken from its owner by a save.
     refuse_unless_owner(path, "runs it", f"to follow it as the players see it: tracker view {path} --player")
+    read = _stamp(path)
     session = load_session(path)
     lock = WriterLock(Path(path))
     try:
         lock.acquire()
+        if _stamp(path) != read:  # written between the read and the lock (a last save, an `exec --save`)
+            session = load_session(path)
     except FileHeld as exc:
         from tracker.web import served
 
@@ -59,6 +71,17 @@ def _run(path: str, theme: str | None) -> int:
     return 0
 
 
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    """What tells one version of the file from another: a save makes a new file (inode), its time, its size."""
+    import os
+
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_ino, info.st_mtime_ns, info.st_size
+
+
 def cmd_view(path: str, theme: str | None, player: bool, held: str | None = None) -> int:
     """A read-only view that follows the file live; it waits for a file that does not exist yet.
 
@@ -68,6 +91,7 @@ def cmd_view(path: str, theme: str | None, player: bool, held: str | None = None
     The GM's view shows every secret, so another account than the file's owner is refused it before any
     screen starts (a file that does not exist yet has no owner: the view waits for it). Another account's
     player view never reads the file (the GM's, 0600): the GM's process sends it (`cmd_table`)."""
+    path = the_file(path)
     if not player:
         from tracker.store.owner import refuse_unless_owner
 
@@ -125,7 +149,7 @@ def cmd_table(path: str, theme: str | None, mode: str, as_name: str | None) -> i
     `tracker run` over the table's socket; it waits while no GM process runs."""
     from tracker.ui.remote import RemoteApp
 
-    app = RemoteApp(Path(path), mode=mode, as_name=as_name, theme=theme)
+    app = RemoteApp(Path(the_file(path)), mode=mode, as_name=as_name, theme=theme)
     with collector_paused():
         app.run()
     if app.refused is not None:
