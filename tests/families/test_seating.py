@@ -4,6 +4,7 @@ the GM approves or denies, in both rule families."""
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -325,3 +326,24 @@ def test_the_story_tells_a_players_command_as_the_command_it_carries() -> None:
     assert underlying(s, s.parse("by alice spend Sofia walk")).verb == "spend"
     assert underlying(s, s.parse("approve")).line == "add Thug dazed"
     assert underlying(s, s.parse("deny")).verb == "deny"
+
+
+def test_a_seat_cannot_name_a_gm_only_combatant(tmp_path: Path) -> None:
+    """CONTRACT.md §6 with §5: a GM-only combatant is not at the players' table; a seat that names it (a
+    target guessed, a prefix) is told there is no one of that name, as for any stranger, and nothing runs."""
+    from tracker.store import files
+    from tracker.store.opening import load_session
+
+    path = tmp_path / "brawl.toml"
+    examples = Path(__file__).parents[2] / "examples"
+    files.write_text(path, (examples / "brawl.toml").read_text() + '\n[seats]\nalice = "Sofia Ramos"\n')
+    session = load_session(str(path))
+    session.execute("start")
+    session.execute("answer Dockside")
+    while session.state.active != "Sofia Ramos":
+        session.execute("next")
+    for line in ("attack Sofia strike Rotten", "attack Sofia strike belle", "engage Sofia Rotten"):
+        verdict = judge(session, "alice", None, line)
+        assert verdict.kind == "refuse" and "no combatant named" in verdict.reason, (line, verdict)
+        assert "Rotten Belle" not in verdict.reason
+    assert judge(session, "alice", None, "attack Sofia strike Thug").kind == "apply"

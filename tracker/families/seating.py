@@ -78,6 +78,11 @@ def judge(session: Session, account: str, as_name: str | None, line: str) -> Ver
 
 def _verdict(session: Session, account: str, mine: tuple[str, ...], acting: str | None, cmd: Command) -> Verdict:
     rules = session.rules
+    unseen = _unseen(session, cmd)
+    if unseen is not None:
+        # As for a name no one has: a seat cannot find a GM-only combatant by guessing (nor learn its figures
+        # from the duel an attack on it would ask).
+        return refuse(f"no combatant named '{unseen}'")
     words = shlex.join(shlex.split(cmd.line))
     if cmd.verb in WRAPPERS:
         return refuse(f"'{cmd.verb}' is the GM's: ask at the table")
@@ -108,6 +113,21 @@ def _verdict(session: Session, account: str, mine: tuple[str, ...], acting: str 
         return Verdict("apply", f"by {account} {words}")
     asking = acting or mine[0]
     return Verdict("request", f"request {account} {shlex.quote(asking)} {words}")
+
+
+def _unseen(session: Session, cmd: Command) -> str | None:
+    """The first of `cmd`'s name words that names only GM-only combatants (the players' table has no one of
+    that name), or None."""
+    hidden = session.rules.hidden_names()
+    spec = session.family.verbs.get(cmd.verb)
+    if not hidden or spec is None or not spec.args:
+        return None
+    seen = [n for n in session.rules.present_names() if n not in hidden]
+    for n, word in enumerate(cmd.args):
+        kind = spec.args[min(n, len(spec.args) - 1)]
+        if kind in ("name", "word") and names.matching(word, hidden) and not names.matching(word, seen):
+            return word
+    return None
 
 
 def _actor(session: Session, cmd: Command, how: str) -> str:
