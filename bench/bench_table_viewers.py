@@ -40,10 +40,11 @@ from pathlib import Path
 
 from bench.bench_viewer import COLUMNS, LINES, TIMEOUT, Viewer, machine, marker, p95
 from bench.bench_viewer import run as run_file_viewers
+from tracker.families.seating import Verdict
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text, load_session
-from tracker.table.server import TableServer, Verdict
+from tracker.table.server import TableServer
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 5

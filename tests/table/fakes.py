@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from tracker.engine.errors import Refusal
+from tracker.families.seating import Verdict
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.opening import load_session
 from tracker.table.client import TableClient
 from tracker.table.projection import Projection
-from tracker.table.server import TableServer, Verdict
+from tracker.table.server import TableServer
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 

@@ -9,10 +9,11 @@ Who connects is never something typed: it is the kernel's peer credential (`peer
 from __future__ import annotations
 
 import os
-import pwd
 import socket
 import struct
 from pathlib import Path
+
+from tracker.store.owner import account_name
 
 #: ``struct ucred``: pid, uid, gid.
 _UCRED = struct.Struct("3i")
@@ -28,14 +29,6 @@ def peer_uid(sock: socket.socket) -> int:
     data = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _UCRED.size)
     _pid, uid, _gid = _UCRED.unpack(data)
     return int(uid)
-
-
-def account_name(uid: int) -> str:
-    """The login name of `uid` (its number when the system knows no name for it)."""
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return str(uid)
 
 
 def peer_account(sock: socket.socket) -> str:

@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from tracker.engine.errors import Invalid
+from tracker.store.owner import account_name
 from tracker.table import wire
-from tracker.table.address import account_name, owner_of, peer_uid, table_path
+from tracker.table.address import owner_of, peer_uid, table_path
 from tracker.table.projection import Projection, decode
 
 #: Seconds between tries while the socket is there but does not answer (a GM just starting).

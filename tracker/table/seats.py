@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tracker.table.server import Verdict
-
 if TYPE_CHECKING:
+    from tracker.families.seating import Verdict
     from tracker.families.session import Session
 
 
@@ -21,8 +20,7 @@ class RulesSeating:
     def judge(self, session: Session, account: str, as_name: str | None, line: str) -> Verdict:
         from tracker.families.seating import judge
 
-        verdict = judge(session, account, as_name, line)
-        return Verdict(verdict.kind, verdict.line, verdict.reason)
+        return judge(session, account, as_name, line)
 
     def question_for(self, session: Session, characters: tuple[str, ...]) -> str | None:
         """The seated character the pending question waits for, if it is one of `characters` (the family

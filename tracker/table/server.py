@@ -25,13 +25,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from tracker.table import wire
 from tracker.table.address import peer_account, table_path
 from tracker.table.projection import encode, encode_view, masked, project
 
 if TYPE_CHECKING:
+    from tracker.families.seating import Verdict
     from tracker.families.session import Session
     from tracker.present.story.events import Story
     from tracker.present.view import PlayerView
@@ -50,15 +51,6 @@ HELLO_WAIT = 5.0
 MAX_WAITING_REQUESTS = 5
 #: Revisions whose situation is kept to judge a command sent on an older one (`_moved_on`).
 KEPT_SITUATIONS = 256
-
-
-class Verdict(NamedTuple):
-    """What the seat rules make of a player's command: ``apply`` the line (the GM's own command, saying who
-    sent it), ``request`` it of the GM (the line records the request), or ``refuse`` it, saying why."""
-
-    kind: Literal["apply", "request", "refuse"]
-    line: str
-    reason: str = ""
 
 
 class Seating(Protocol):
@@ -144,10 +136,12 @@ class TableServer:
         removed (never followed: `unlink` removes a link itself). The socket is 0666 (who may connect is
         the folder's business; who connected is the kernel's), made so on a path no one else can swap."""
         self._remember()
-        folder = self.path.parent
-        unsafe = _writable_by_others(folder)
-        if unsafe is not None:
-            return f"not opening the table for players: {folder} {unsafe} (chmod go-w it)"
+        from tracker.store.private_folder import UnsafeFolder, private_folder
+
+        try:  # the folder and the path to it are the GM's alone: no one else can swap the socket or its folder
+            private_folder(self.path.parent)
+        except (UnsafeFolder, OSError) as exc:
+            return f"not opening the table for players: {self.path.parent}: {exc} (chmod go-w it)"
         with contextlib.suppress(FileNotFoundError):
             kind = os.lstat(self.path).st_mode
             if not (stat.S_ISSOCK(kind) or stat.S_ISLNK(kind)):
@@ -449,16 +443,3 @@ class TableServer:
         self._situations[self.host.revision] = situation(self.host.session)
         while len(self._situations) > KEPT_SITUATIONS:
             del self._situations[min(self._situations)]
-
-
-def _writable_by_others(folder: Path) -> str | None:
-    """Why another account could put something of its own where the socket goes, or None."""
-    try:
-        info = os.stat(folder)
-    except OSError as exc:
-        return f"cannot be looked at ({exc.strerror})"
-    if info.st_uid != os.geteuid():
-        return "belongs to another account"
-    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return "is writable by other accounts"
-    return None
