@@ -552,21 +552,9 @@ class TrackerScreen(Screen[None]):
             self.app.clear_notifications()
             self.notify("No turn is open: n starts or moves to the next turn", severity="warning", markup=False)
             return
-        choices = {c.key: c for c in self.rules.actions_for(who)}
-        rows = [(c.key, f"{c.label:<16} {c.cost}", c.reason) for c in choices.values()]
+        from tracker.ui.screens.modals import pick_action
 
-        def chosen(key: str | None) -> None:
-            choice = choices.get(key) if key else None
-            if choice is None:
-                return
-            if choice.needs_more:
-                self.open_line(choice.line + " ")
-            else:
-                self.run_line(choice.line)
-
-        from tracker.ui.screens.modals import ActionPicker
-
-        self.app.push_screen(ActionPicker(who, rows), chosen)
+        pick_action(self.app, who, self.rules.actions_for(who), self.run_line, self.open_line)
 
     def action_rule(self) -> None:
         from tracker.ui.screens.modals import RuleScreen

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events
@@ -12,6 +13,11 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from tracker.present.view import ActionChoice
 
 
 class HelpScreen(ModalScreen[None]):
@@ -69,6 +75,31 @@ class RuleScreen(ModalScreen[None]):
             out.append(f"  {summary}\n\n")
         with VerticalScroll():
             yield Static(out)
+
+
+def pick_action(
+    app: App[Any],
+    who: str,
+    choices: Iterable[ActionChoice],
+    run: Callable[[str], None],
+    prefill: Callable[[str], None],
+) -> None:
+    """`s`: `who`'s actions in the picker; the one chosen is `run`, or, when it needs more words (a target,
+    an amount), `prefill`ed on the command line. The GM's screen runs it as the GM's command, a player's
+    sends it to the GM's process."""
+    by_key = {c.key: c for c in choices}
+    rows = [(c.key, f"{c.label:<16} {c.cost}", c.reason) for c in by_key.values()]
+
+    def chosen(key: str | None) -> None:
+        choice = by_key.get(key) if key else None
+        if choice is None:
+            return
+        if choice.needs_more:
+            prefill(choice.line + " ")
+        else:
+            run(choice.line)
+
+    app.push_screen(ActionPicker(who, rows), chosen)
 
 
 class ActionPicker(ModalScreen[str | None]):

@@ -22,8 +22,8 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
-from tracker.present.view import Block, OrderRow, PromptView, Span
-from tracker.present.words import status_text
+from tracker.present.view import Block, PromptView, Span
+from tracker.ui.screens.player import players_order
 from tracker.ui.widgets.command import CommandLine
 from tracker.ui.widgets.order_table import OrderTable
 from tracker.ui.widgets.prompt import PromptBar
@@ -137,23 +137,7 @@ class PlayScreen(Screen[None]):
         heading = self.query_one("#play-title", Static)
         heading.update(title)
         heading.set_class(p.acting is not None or p.question is not None, "-mine")
-        zones = any(row.zone for row in view.rows)
-        columns = ("▶", "Name", *(("Zone",) if zones else ()), "Status", "Health", "Conditions")
-        rows = [
-            OrderRow(
-                row.name,
-                (
-                    "▶" if row.active else ("✓" if row.acted else ""),
-                    row.name + (" ★" if row.name in p.seated else ""),
-                    *((row.zone or "",) if zones else ()),
-                    status_text(row.status),
-                    row.health,
-                ),
-                row.status in ("dead", "unconscious", "defeated"),
-                row.tags,
-            )
-            for row in view.rows
-        ]
+        columns, rows = players_order(view, p.seated)
         self.query_one(OrderTable).set_rows(columns, rows, view.active)
         sheet: Block = ()
         for n, own in enumerate(p.own):
@@ -208,21 +192,9 @@ class PlayScreen(Screen[None]):
         if p is None or p.acting is None:
             self.notify("It is not your turn: s spends on your turn", severity="warning", markup=False)
             return
-        choices = {c.key: c for c in p.actions}
-        rows = [(c.key, f"{c.label:<16} {c.cost}", c.reason) for c in choices.values()]
+        from tracker.ui.screens.modals import pick_action
 
-        def chosen(key: str | None) -> None:
-            choice = choices.get(key) if key else None
-            if choice is None:
-                return
-            if choice.needs_more:
-                self.open_line(choice.line + " ")
-            else:
-                self.send(choice.line)
-
-        from tracker.ui.screens.modals import ActionPicker
-
-        self.app.push_screen(ActionPicker(p.acting, rows), chosen)
+        pick_action(self.app, p.acting, p.actions, self.send, self.open_line)
 
     def action_answer(self, number: int) -> None:
         p = self.projection

@@ -5,6 +5,7 @@ It reads only the family's `player_view` (a typed `PlayerView`), so whatever is 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
@@ -13,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Digits, Footer, Static
 
-from tracker.present.view import OrderRow
+from tracker.present.view import OrderRow, PlayerView
 from tracker.present.words import status_text
 from tracker.ui.screens.following import FollowingScreen
 from tracker.ui.widgets.order_table import OrderTable
@@ -78,23 +79,7 @@ class PlayerScreen(FollowingScreen):
         line.append(f"{who}'s turn" if who else "waiting", style="bold reverse" if who else "italic")
         self.query_one("#active-name", Static).update(line)
         # The same table as the GM's order: it re-measures on every update and never cuts a cell silently.
-        zones = any(row.zone for row in view.rows)
-        columns = ("▶", "Name", *(("Zone",) if zones else ()), "Status", "Health", "Conditions")
-        rows = [
-            OrderRow(
-                row.name,
-                (
-                    "▶" if row.active else ("✓" if row.acted else ""),
-                    row.name,
-                    *((row.zone or "",) if zones else ()),
-                    status_text(row.status),
-                    row.health,
-                ),
-                row.status in ("dead", "unconscious", "defeated"),
-                row.tags,
-            )
-            for row in view.rows
-        ]
+        columns, rows = players_order(view)
         self.query_one(OrderTable).set_rows(columns, rows, who)
         prompt = self.query_one("#player-prompt", Static)
         prompt.update(f"? {view.prompt}" if view.prompt else "")
@@ -113,3 +98,26 @@ class PlayerScreen(FollowingScreen):
 
     def action_cycle_theme(self) -> None:
         cast("Host", self.app).cycle_theme()
+
+
+def players_order(view: PlayerView, mine: Collection[str] = ()) -> tuple[tuple[str, ...], list[OrderRow]]:
+    """The order table's columns and rows for the players' view; `mine`: a seat's own characters, marked ★
+    (`tracker play`). The Zone column only where someone stands in a zone."""
+    zones = any(row.zone for row in view.rows)
+    columns = ("▶", "Name", *(("Zone",) if zones else ()), "Status", "Health", "Conditions")
+    rows = [
+        OrderRow(
+            row.name,
+            (
+                "▶" if row.active else ("✓" if row.acted else ""),
+                row.name + (" ★" if row.name in mine else ""),
+                *((row.zone or "",) if zones else ()),
+                status_text(row.status),
+                row.health,
+            ),
+            row.status in ("dead", "unconscious", "defeated"),
+            row.tags,
+        )
+        for row in view.rows
+    ]
+    return columns, rows
