@@ -209,7 +209,6 @@ class TableServer:
         if self._published == self.host.revision:
             return
         self._published = self.host.revision
-        self._remember()
         made: dict[tuple[str, str, str | None, bool], bytes] = {}
         story: Story | None = None
         view = self.host.session.presenter.player_view()

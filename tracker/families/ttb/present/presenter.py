@@ -116,14 +116,14 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
 
     def turn_of(self, who: str) -> view.Block:
         """The active combatant's General and Combat AP as pips, and every action's cost and legality."""
-        return self._turn(who, actions=True)
+        return self._turn(who, view.BlockWriter().line(who, "bold"), actions=True)
 
-    def _turn(self, who: str, actions: bool, out: view.BlockWriter | None = None) -> view.Block:
+    def _turn(self, who: str, out: view.BlockWriter, actions: bool) -> view.Block:
+        """`out` (its heading written) with `who`'s AP, Fate Points and engagement, then, with `actions`,
+        every action's cost and legality."""
         eng = self.rules
-        out = out or view.BlockWriter()
         f = eng.fighter(who)
         base = max(f.ap, eng.sheet(who).base_general_ap)
-        out.line(who, "bold")
         out.line(f"General AP {words.pips(f.ap, base)} {f.ap}   Combat AP {words.pips(f.combat_ap, 1)} {f.combat_ap}")
         if not eng.sheet(who).fated:
             out.line(f"Fate Points {f.fate_points}")
@@ -147,15 +147,12 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
         and theirs to see) and the Twist Deck left; the actions, each with why not, on `who`'s turn only."""
         eng = self.rules
         f = eng.fighter(who)
-        out = view.BlockWriter()
+        out = view.BlockWriter().line(who, "bold")
         if eng.sheet(who).fated:
-            out.line(who, "bold")
             cards = " ".join(parse_card(c).short() for c in f.hand) or "no cards"
             out.add("Control Hand ", "bold").line(cards)
             out.line(f"Twist Deck {len(f.twist_deck)} · discards {len(f.twist_discards)}", "dim")
-            head = self._turn(who, actions=eng.st.active == who)
-            return out.block() + head[1:]  # its first line is the name, written above the hand
-        return self._turn(who, actions=eng.st.active == who, out=out)
+        return self._turn(who, out, actions=eng.st.active == who)
 
     def field(self, focus: str | None) -> view.Block:
         """What each engagement forbids (§2.9); who is engaged with whom is the map above (`field_map`)."""
