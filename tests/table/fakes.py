@@ -92,6 +92,24 @@ async def table(path: Path, seats: dict[str, tuple[str, ...]]) -> AsyncIterator[
         await server.close()
 
 
+@asynccontextmanager
+async def seated_table(folder: Path, example: str, character: str) -> AsyncIterator[tuple[Host, TableServer]]:
+    """`example` copied into `folder` with this account seated as `character`, at a table the families' own
+    seat rules run (`RulesSeating`)."""
+    from tracker.table.seats import RulesSeating
+
+    path = folder / example
+    files.write_text(path, (EXAMPLES / example).read_text() + f'\n[seats]\n{me()} = "{character}"\n')
+    host = Host(path)
+    server = TableServer(path, host, RulesSeating())
+    problem = await server.open()
+    assert problem is None, problem
+    try:
+        yield host, server
+    finally:
+        await server.close()
+
+
 class Watcher:
     """A client that keeps what it is shown and said."""
 

@@ -19,13 +19,11 @@ from pathlib import Path
 import pytest
 
 from tests.table import accounts
-from tests.table.fakes import EXAMPLES, Host, Seats, Watcher, copy_example, me, on_loop, table
-from tracker.store import files
+from tests.table.fakes import Host, Seats, Watcher, copy_example, me, on_loop, seated_table, table
 from tracker.table import server as table_server
 from tracker.table import wire
 from tracker.table.address import table_path
 from tracker.table.projection import Projection
-from tracker.table.seats import RulesSeating
 from tracker.table.server import MAX_WAITING_REQUESTS, TableServer
 
 #: A player's program that says hello, reads its projection, writes a whole command but its newline, and is
@@ -270,12 +268,8 @@ async def test_a_connection_that_never_says_hello_is_closed_and_counted_meanwhil
 @on_loop
 async def test_a_refusal_never_names_a_gm_only_combatant(tmp_path: Path) -> None:
     """The rules' own refusals may name whoever is involved; a seat is told "someone" for a GM-only one."""
-    path = tmp_path / "brawl.toml"
-    files.write_text(path, (EXAMPLES / "brawl.toml").read_text() + f'\n[seats]\n{me()} = "Sofia Ramos"\n')
-    host = Host(path)
-    server = TableServer(path, host, RulesSeating())
-    assert await server.open() is None
-    try:
+    async with seated_table(tmp_path, "brawl.toml", "Sofia Ramos") as (host, _server):
+        path = host.path
         host.submit("start")
         player = await Watcher(path, mode="play").start()
         await player.next()
@@ -286,18 +280,12 @@ async def test_a_refusal_never_names_a_gm_only_combatant(tmp_path: Path) -> None
         # The tie between the Cutthroat and the GM-only Rotten Belle is the GM's question, said with "someone".
         assert "Dockside Cutthroat, someone" in (await player.client.send("answer x"))["refused"]
         await player.stop()
-    finally:
-        await server.close()
 
 
 @on_loop
 async def test_a_seat_keeps_a_few_requests_waiting_and_a_resend_is_not_applied_twice(tmp_path: Path) -> None:
-    path = tmp_path / "duel.toml"
-    files.write_text(path, (EXAMPLES / "duel.toml").read_text() + f'\n[seats]\n{me()} = "Sofia Ramos"\n')
-    host = Host(path)
-    server = TableServer(path, host, RulesSeating())
-    assert await server.open() is None
-    try:
+    async with seated_table(tmp_path, "duel.toml", "Sofia Ramos") as (host, _server):
+        path = host.path
         host.submit("start")
         player = await Watcher(path, mode="play").start()
         await player.next()
@@ -316,5 +304,3 @@ async def test_a_seat_keeps_a_few_requests_waiting_and_a_resend_is_not_applied_t
         assert "wait for the GM already" in reply["refused"]
         assert len(host.session.state.requests) == MAX_WAITING_REQUESTS
         await player.stop()
-    finally:
-        await server.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.table.fakes import Watcher, copy_example, me, on_loop, table
+from tests.table.fakes import Watcher, copy_example, me, on_loop, seated_table, table
 from tracker.table import wire
 from tracker.table.address import table_path
 
@@ -187,17 +187,9 @@ async def test_a_question_for_a_seat_never_offers_or_names_a_gm_only_combatant(t
 async def test_a_request_waits_for_the_gm_and_the_seat_is_told_the_decision(tmp_path: Path) -> None:
     """CONTRACT.md §6: anything but the seat's own actions is a request; approve runs it, deny drops it, and
     the player's screen says which."""
-    from tests.table.fakes import EXAMPLES, Host
-    from tracker.store import files
-    from tracker.table.seats import RulesSeating
-    from tracker.table.server import TableServer
 
-    path = tmp_path / "duel.toml"
-    files.write_text(path, (EXAMPLES / "duel.toml").read_text() + f'\n[seats]\n{me()} = "Sofia Ramos"\n')
-    host = Host(path)
-    server = TableServer(path, host, RulesSeating())
-    assert await server.open() is None
-    try:
+    async with seated_table(tmp_path, "duel.toml", "Sofia Ramos") as (host, server):
+        path = host.path
         host.submit("start")
         watcher = await Watcher(path, mode="play").start()
         await watcher.next()
@@ -217,8 +209,6 @@ async def test_a_request_waits_for_the_gm_and_the_seat_is_told_the_decision(tmp_
         reply = await watcher.client.send("spend Guild walk")  # another's character: refused, never requested
         assert "not seated for" in reply["refused"]
         await watcher.stop()
-    finally:
-        await server.close()
 
 
 @on_loop
