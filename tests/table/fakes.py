@@ -81,9 +81,13 @@ def copy_example(tmp: Path, name: str) -> Path:
 
 
 @asynccontextmanager
-async def table(path: Path, seats: dict[str, tuple[str, ...]]) -> AsyncIterator[tuple[Host, TableServer]]:
+async def table(
+    path: Path, seats: dict[str, tuple[str, ...]], seating: Any = None
+) -> AsyncIterator[tuple[Host, TableServer]]:
+    """A GM process without a screen at `path`'s table, seated by `seats` (the simple `Seats`), or by
+    `seating` when given, open until the block ends."""
     host = Host(path)
-    server = TableServer(path, host, Seats(seats))
+    server = TableServer(path, host, seating or Seats(seats))
     problem = await server.open()
     assert problem is None, problem
     try:
@@ -100,14 +104,17 @@ async def seated_table(folder: Path, example: str, character: str) -> AsyncItera
 
     path = folder / example
     files.write_text(path, (EXAMPLES / example).read_text() + f'\n[seats]\n{me()} = "{character}"\n')
-    host = Host(path)
-    server = TableServer(path, host, RulesSeating())
-    problem = await server.open()
-    assert problem is None, problem
-    try:
-        yield host, server
-    finally:
-        await server.close()
+    async with table(path, {}, RulesSeating()) as opened:
+        yield opened
+
+
+async def player_and_viewer(path: Path) -> tuple[Watcher, Watcher]:
+    """This account's `tracker play` and `tracker view --player` ends, each shown its first projection."""
+    player = await Watcher(path, mode="play").start()
+    viewer = await Watcher(path).start()
+    await player.next()
+    await viewer.next()
+    return player, viewer
 
 
 class Watcher:

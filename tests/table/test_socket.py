@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.table.fakes import Watcher, copy_example, me, on_loop, seated_table, table
+from tests.table.fakes import Watcher, copy_example, me, on_loop, player_and_viewer, seated_table, table
 from tracker.table import wire
 from tracker.table.address import table_path
 
@@ -234,10 +234,7 @@ async def test_an_accounts_play_seat_and_its_view_are_each_sent_their_own(tmp_pa
     path = copy_example(tmp_path, "brawl.toml")
     async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
         host.submit("start")
-        player = await Watcher(path, mode="play").start()
-        viewer = await Watcher(path).start()
-        await player.next()
-        await viewer.next()
+        player, viewer = await player_and_viewer(path)
         host.submit("next")
         server.publish()
         seat, view = await player.next(), await viewer.next()
@@ -293,10 +290,7 @@ async def test_a_players_command_is_sent_to_every_connection_at_once_and_only_on
     path = copy_example(tmp_path, "duel.toml")
     async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
         host.submit("start")
-        player = await Watcher(path, mode="play").start()
-        viewer = await Watcher(path).start()
-        await player.next()
-        await viewer.next()
+        player, viewer = await player_and_viewer(path)
         assert await player.client.send("next") == {"id": 1, "ok": True}
         seen = await viewer.next()  # no publish of the GM's: the command's own
         assert seen.revision == host.revision and seen.view.active != "Sofia Ramos"
