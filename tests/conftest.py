@@ -6,10 +6,12 @@ import os
 import tempfile
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
+from tests.cli.campaign import Result, run_cli
 from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Prompt
 from tracker.engine.records.record import dump
@@ -130,3 +132,17 @@ def pending(st: LiveState[object]) -> Prompt:
     """The prompt that waits (the test expects one; a missing prompt fails here with a clear message)."""
     assert st.prompt is not None, "no prompt is pending"
     return st.prompt
+
+
+#: The command line run in-process (see `tests.cli.campaign.run_cli`).
+Tracker = Callable[..., Result]
+
+
+@pytest.fixture
+def tracker(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Tracker:
+    """`tracker("check", path)`, `tracker("exec", path, "--json", stdin="start")`: one run, its exit and output."""
+
+    def run(*args: str | Path, stdin: str = "") -> Result:
+        return run_cli(monkeypatch, capsys, *args, stdin=stdin)
+
+    return run

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.campaign import INVESTIGATORS, PARTY, by_name, d20_campaign, ttb_campaign, write
-from tests.cli.conftest import Tracker
+from tests.conftest import Tracker
 from tracker.store.lock import WriterLock
 
 #: Sofia's and Ash's initiative cards are set, so the fight opens on Sofia's turn whatever the seed.

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.cli.campaign import GUILD, PARTY, ttb_campaign
-from tests.cli.conftest import Tracker
 from tests.cli.test_check import VALID, check, line_of, problems, write
+from tests.conftest import Tracker
 
 __all__ = ["check"]  # the fixture, re-exported for pytest
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from tests.cli.campaign import CULT, GUILD, INVESTIGATORS, PARTY, by_name, write
-from tests.cli.conftest import Tracker
+from tests.conftest import Tracker
 
 KEY_LINE = re.compile(r"^[a-z_]+ = ")
 

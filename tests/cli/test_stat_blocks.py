@@ -25,7 +25,7 @@ from tests.cli.campaign import (
     ttb_campaign,
     write,
 )
-from tests.cli.conftest import Tracker
+from tests.conftest import Tracker
 
 # --- the forms, played ----------------------------------------------------------------------------
 

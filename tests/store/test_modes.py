@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.campaign import Result, run_cli, ttb_campaign
-from tests.cli.conftest import Tracker
+from tests.conftest import Tracker
 from tests.store.conftest import as_account, unreadable_by
 from tracker.families.session import Session
 from tracker.store import files

@@ -11,26 +11,16 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.cli.campaign import Result, run_cli, ttb_campaign
+from tests.cli.campaign import Result, ttb_campaign
+from tests.conftest import Tracker
 from tests.store.conftest import as_account
 from tracker.store.owner import account_name, owned_by_other
 
 ROOT = Path(__file__).resolve().parents[2]
-
-Cli = Callable[..., Result]
-
-
-@pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Cli:
-    def run(*args: str | Path, stdin: str = "") -> Result:
-        return run_cli(monkeypatch, capsys, *args, stdin=stdin)
-
-    return run
 
 
 @pytest.fixture
@@ -83,9 +73,9 @@ def test_an_account_without_a_name_is_named_by_its_number() -> None:
 
 
 def test_view_without_player_is_refused_naming_player(
-    cli: Cli, fight: Path, someone_else: str, screens: list[str]
+    tracker: Tracker, fight: Path, someone_else: str, screens: list[str]
 ) -> None:
-    line = one_line(cli("view", fight))
+    line = one_line(tracker("view", fight))
     assert line == (
         f"tracker: {fight} is {someone_else}'s: only its owner sees all of it; "
         f"another account follows it as the players see it: tracker view {fight} --player"
@@ -94,15 +84,17 @@ def test_view_without_player_is_refused_naming_player(
 
 
 def test_view_with_player_and_a_file_not_there_yet_are_not_refused(
-    cli: Cli, fight: Path, someone_else: str, screens: list[str]
+    tracker: Tracker, fight: Path, someone_else: str, screens: list[str]
 ) -> None:
-    assert cli("view", fight, "--player").code == 0
-    assert cli("view", fight.parent / "later.toml").code == 0  # waits for the file, as before
+    assert tracker("view", fight, "--player").code == 0
+    assert tracker("view", fight.parent / "later.toml").code == 0  # waits for the file, as before
     assert len(screens) == 2
 
 
-def test_run_is_refused_saying_whose_file_it_is(cli: Cli, fight: Path, someone_else: str, screens: list[str]) -> None:
-    line = one_line(cli("run", fight))
+def test_run_is_refused_saying_whose_file_it_is(
+    tracker: Tracker, fight: Path, someone_else: str, screens: list[str]
+) -> None:
+    line = one_line(tracker("run", fight))
     assert line == (
         f"tracker: {fight} is {someone_else}'s: only its owner runs it; "
         f"to follow it as the players see it: tracker view {fight} --player"
@@ -111,26 +103,26 @@ def test_run_is_refused_saying_whose_file_it_is(cli: Cli, fight: Path, someone_e
     assert not (fight.parent / f".{fight.name}.lock").exists()
 
 
-def test_exec_save_is_refused_and_the_file_is_left_as_it_was(cli: Cli, fight: Path, someone_else: str) -> None:
+def test_exec_save_is_refused_and_the_file_is_left_as_it_was(tracker: Tracker, fight: Path, someone_else: str) -> None:
     before = fight.read_bytes()
-    line = one_line(cli("exec", fight, "--save", stdin="start\n"))
+    line = one_line(tracker("exec", fight, "--save", stdin="start\n"))
     assert line == f"tracker: not saved: {fight} is {someone_else}'s: only its owner saves it"
     assert fight.read_bytes() == before
-    assert cli("exec", fight, stdin="start\n").code == 0  # reading it is the kernel's business, not refused
+    assert tracker("exec", fight, stdin="start\n").code == 0  # reading it is the kernel's business, not refused
 
 
 def test_carry_into_another_accounts_party_file_is_refused(
-    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tracker: Tracker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     enc = ttb_campaign(tmp_path)
     opening = "initiative sofia 13\ninitiative ash 12\nstart\nanswer 'Guild Thug 1'\nanswer 'Guild Thug 2'\n"
-    assert cli("exec", enc, "--save", stdin=opening + "damage sofia 4\n").code == 0
+    assert tracker("exec", enc, "--save", stdin=opening + "damage sofia 4\n").code == 0
     party = tmp_path / "party.toml"
     before = party.read_bytes()
     owner = account_name(party.stat().st_uid)
     monkeypatch.setattr(os, "geteuid", lambda: party.stat().st_uid + 4242)
     monkeypatch.setenv("TRACKER_NO_CACHE", "1")
-    line = one_line(cli("carry", enc))
+    line = one_line(tracker("carry", enc))
     assert line == f"tracker: not carried: {party} is {owner}'s: only its owner writes it"
     assert party.read_bytes() == before
 
