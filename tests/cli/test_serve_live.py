@@ -180,11 +180,12 @@ def test_verbose_logs_every_request(tmp_path: Path) -> None:
     assert '"GET / HTTP/1.1" 200' in out
 
 
-async def _table_server(command: str) -> tuple[web.TableServer, aioweb.AppRunner]:
-    """A TableServer running in this test's event loop, for what needs no tracker process."""
+async def table_server(command: str, guarded: bool = False) -> tuple[web.TableServer, aioweb.AppRunner]:
+    """A TableServer running in this test's event loop, for what needs no tracker process; `guarded`: behind
+    its token, as `tracker serve` runs it (else textual-serve's own application, without the token)."""
     sock = web.listening_socket("127.0.0.1", 0)
     server = web.TableServer(command, sock, url=web.public_url("127.0.0.1", sock), title="test")
-    runner = aioweb.AppRunner(await server._make_app())
+    runner = aioweb.AppRunner(await (server.application() if guarded else server._make_app()))
     await runner.setup()
     await aioweb.SockSite(runner, sock).start()
     return server, runner
@@ -195,7 +196,7 @@ def test_a_tab_whose_process_never_starts_is_closed() -> None:
     starting left the page on its loading card forever."""
 
     async def drive() -> None:
-        server, runner = await _table_server("exec false")
+        server, runner = await table_server("exec false")
         try:
             async with aiohttp.ClientSession() as http:
                 tab = await http.ws_connect(server.public_url.replace("http", "ws") + "/ws")
@@ -211,7 +212,7 @@ def test_shutdown_kills_a_process_that_does_not_quit() -> None:
     never waits on it (and a `--write` tab's lock goes with it)."""
 
     async def drive() -> None:
-        server, runner = await _table_server("exec sleep 30")
+        server, runner = await table_server("exec sleep 30")
         async with aiohttp.ClientSession() as http:
             tab = await http.ws_connect(server.public_url.replace("http", "ws") + "/ws")
             while not server.sessions:

@@ -21,7 +21,7 @@ import aiohttp
 import pytest
 from aiohttp import web as aioweb
 
-from tests.cli.test_serve_live import EXAMPLE, Served, serve, shown
+from tests.cli.test_serve_live import EXAMPLE, Served, serve, shown, table_server
 from tracker.web import server as web
 
 #: A static file the page loads (textual-serve's script).
@@ -178,22 +178,12 @@ def test_verbose_never_logs_the_token(tmp_path: Path) -> None:
     assert "<token>" in out and "Traceback" not in console
 
 
-async def _guarded(command: str) -> tuple[web.TableServer, aioweb.AppRunner]:
-    """A TableServer's guarded application running in this test's event loop."""
-    sock = web.listening_socket("127.0.0.1", 0)
-    server = web.TableServer(command, sock, url=web.public_url("127.0.0.1", sock), title="test")
-    runner = aioweb.AppRunner(await server.application())
-    await runner.setup()
-    await aioweb.SockSite(runner, sock).start()
-    return server, runner
-
-
 def test_any_method_and_any_token_text_is_refused_plainly() -> None:
     """Other methods, and a token that is not ASCII (which `hmac.compare_digest` would refuse as a str),
     are a 403 like any other, never a 500; no tab's process starts for a refused websocket."""
 
     async def drive() -> None:
-        server, runner = await _guarded("exec sleep 30")
+        server, runner = await table_server(guarded=True, command="exec sleep 30")
         try:
             async with aiohttp.ClientSession() as http:
                 for method in ("HEAD", "POST", "PUT", "DELETE", "OPTIONS"):
@@ -257,7 +247,7 @@ def test_a_page_of_another_origin_cannot_open_the_websocket_with_the_cookie() ->
     is refused; the server's own page's Origin is let through."""
 
     async def drive() -> None:
-        server, runner = await _guarded("exec sleep 30")
+        server, runner = await table_server(guarded=True, command="exec sleep 30")
         try:
             ws = server.public_url.replace("http", "ws") + f"/ws?token={server.token}"
             async with aiohttp.ClientSession() as http:
