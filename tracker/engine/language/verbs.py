@@ -56,10 +56,11 @@ TTB_VERBS: tuple[VerbSpec, ...] = (
         "attack",
         ("name", "action", "name", "word"),
         1,
-        4,
-        "attack NAME [strike|shoot|charge] [TARGET] [WEAPON]",
+        7,
+        "attack NAME [strike|shoot|charge] [TARGET] [WEAPON] [+|-] [tn=±N]",
         "an attack as one flow: the target, the weapon, the duel and the damage flip, each asked in turn",
         TTB,
+        options=("tn",),
     ),
     VerbSpec(
         "initiative",

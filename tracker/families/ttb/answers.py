@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import attack, conditions, damage, effects
+from tracker.families.ttb import attack, conditions, damage, duel, effects
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import cheat, deck, opposed
 from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card, severity_of
@@ -50,14 +50,14 @@ def _score(card: Card, av: int, tn: int) -> tuple[bool, int]:
     return passed, max(0, (total - tn) // 5) if passed else 0
 
 
-def _log_duel(eng: TTBEngine, p: Prompt, card: Card, av: int, bonus: int) -> None:
+def _log_duel(eng: TTBEngine, p: Prompt, card: Card, av: int, bonus: int, cards: list[Card]) -> None:
     tn = int(str(p.data["tn"]))
     skill = str(p.data.get("skill", ""))
     total = card.value + av + bonus
     passed, _ = _score(card, av + bonus, tn)
     extra = f" + Assist {bonus}" if bonus else ""
     eng.log(
-        f"{p.who} flips {card.label()} + {skill.title() or 'AV'} {av}{extra} = {total} vs TN {tn}: "
+        f"{p.who} flips {duel.shown(cards, card)} + {skill.title() or 'AV'} {av}{extra} = {total} vs TN {tn}: "
         f"{'pass' if passed else 'fail'}",
         kind="result",
     )
@@ -83,11 +83,14 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     who = p.who or ""
     skill = str(p.data.get("skill", ""))
     sheet = eng.sheet(who) if who else None
-    av = sheet.skills.get(skill, 0) if sheet else 0
-    bonus = eng.fighter(who).assist if who else 0
-    card = deck.flip(eng, 1)[0]
-    _log_duel(eng, p, card, av, bonus)
-    if bonus and who:
+    av = (sheet.skills.get(skill, 0) if sheet else 0) + int(str(p.data.get("bonus", 0)))
+    bonus = eng.fighter(who).assist if who and "bonus" not in p.data else 0
+    fate = int(str(p.data.get("fate", 0)))
+    # One card plus one per ⊞ or ⊟, the right one kept (§2.2.3 [000:L83-87], `duel.keep`).
+    cards = deck.flip(eng, 1 + abs(fate))
+    card = duel.keep(cards, fate)
+    _log_duel(eng, p, card, av, bonus, cards)
+    if who and eng.fighter(who).assist:
         eng.fighter(who).assist = 0
         eng.fighter(who).assist_turns = 0
     result = _score(card, av + bonus, tn)
@@ -113,7 +116,7 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
             text += f", damage {band_text(after)} rather than {band_text(before)}"
         return text
 
-    if trained and cheat.offer(eng, who, card, [card], 0, helps, p.kind, makes, cheat_av=av + bonus, **p.data):
+    if trained and cheat.offer(eng, who, card, cards, fate, helps, p.kind, makes, cheat_av=av + bonus, **p.data):
         return
     OUTCOMES[p.kind](eng, p, *result, card.value + av + bonus - tn)
 
@@ -141,10 +144,12 @@ def _defence_flip(eng: TTBEngine, p: Prompt) -> None:
         eng.log(f"{defender} is Unconscious: its Defense flip counts as the Black Joker", kind="result")
         _defended(eng, p, parse_card("BJ"), dv)
         return
-    card = deck.flip(eng, 1)[0]
+    fate = int(str(p.data.get("fate", 0)))
+    cards = deck.flip(eng, 1 + abs(fate))
+    card = duel.keep(cards, fate)
     held, _ = _score(card, dv, tn)
     eng.log(
-        f"{defender} flips {card.label()} + Defense {dv} = {card.value + dv} vs TN {tn}: "
+        f"{defender} flips {duel.shown(cards, card)} + Defense {dv} = {card.value + dv} vs TN {tn}: "
         f"{'defends' if held else 'fails'}",
         kind="result",
     )
@@ -156,7 +161,7 @@ def _defence_flip(eng: TTBEngine, p: Prompt) -> None:
         total = c.value + dv
         return f"{total} vs TN {tn}: " + ("defends" if total >= tn else f"hit by {tn - total}")
 
-    if cheat.offer(eng, defender, card, [card], 0, helps, p.kind, makes, cheat_av=dv, **p.data):
+    if cheat.offer(eng, defender, card, cards, fate, helps, p.kind, makes, cheat_av=dv, **p.data):
         return
     _defended(eng, p, card, dv)
 
@@ -356,6 +361,7 @@ RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
     attack.TARGET: attack.answer_target,
     attack.WEAPON: attack.answer_weapon,
     attack.DAMAGE: attack.answer_damage,
+    attack.INTO_MELEE: attack.answer_into_melee,
 }
 
 
@@ -396,7 +402,7 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
             raise Refusal(f"answer {', '.join(p.options)}")
     elif p.kind == "tie":
         names.resolve(value, p.options)
-    elif p.kind in (attack.TARGET, attack.WEAPON, attack.DAMAGE):
+    elif p.kind in (attack.TARGET, attack.WEAPON, attack.DAMAGE, attack.INTO_MELEE):
         attack.check(eng, p, value)
     elif p.kind == "reactivate":
         if word not in ("yes", "y", "no", "n"):

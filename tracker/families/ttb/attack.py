@@ -11,12 +11,14 @@ and the table resolves it by hand); the typed forms with a target are unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
-from tracker.families.ttb import actions, damage
+from tracker.families.ttb import actions, damage, duel
 from tracker.families.ttb.engine import TTBEngine, step
+from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.records.sheet import Weapon
 from tracker.families.ttb.records.state import Prompt
@@ -27,7 +29,7 @@ VERB = {"strike": "strikes", "charge": "charges", "shoot": "shoots"}
 #: Marks an attack step (and its prompts) as part of the flow: the duel offers the tracker's flip
 #: first, and a hit asks for the damage flip instead of flipping at once.
 GUIDED = "guided"
-TARGET, WEAPON, DAMAGE = "attack_target", "attack_weapon", "damage_flip"
+TARGET, WEAPON, DAMAGE, INTO_MELEE = "attack_target", "attack_weapon", "damage_flip", "into_melee"
 
 
 def weapons_of(eng: TTBEngine, who: str, key: str) -> list[Weapon]:
@@ -56,7 +58,7 @@ def start(eng: TTBEngine, args: list[str]) -> None:
     """``attack NAME [ACTION] [TARGET] [WEAPON]``: check and pay like ``spend``, then ask what is missing."""
     eng.require_started()
     who = eng.living(args[0])
-    rest = list(args[1:])
+    gm, rest = duel.gm_parts(args[1:])
     key = "strike"
     if rest and _action(rest[0]) in KINDS:
         key = actions.action_key(rest.pop(0))
@@ -81,7 +83,9 @@ def start(eng: TTBEngine, args: list[str]) -> None:
             if next(w for w in eng.sheet(who).weapons if w.name == named).kind != kind:
                 raise Refusal(f"the {named} is not a {kind} weapon: {key} needs one")
         else:
-            raise Refusal(f"usage: attack NAME [strike|shoot|charge] [TARGET] [WEAPON] ('{word}' is neither)")
+            raise Refusal(
+                f"usage: attack NAME [strike|shoot|charge] [TARGET] [WEAPON] [+|-|tn=±N] ('{word}' is neither)"
+            )
     reason = actions.legality(eng, who, key, [])
     if reason:
         raise Refusal(reason)
@@ -93,13 +97,16 @@ def start(eng: TTBEngine, args: list[str]) -> None:
             raise Refusal(f"{who}'s {weapon or 'projectile weapons'}: empty, reload first")
     actions.pay(eng, who, key, actions.cost_of(eng, key, []))
     eng.log(f"{who} {VERB[key]}" + (f" at {target}" if target else ""))
+    extra = " ".join(duel.gm_words(gm))
+    if gm:
+        eng.log(f"the GM's modifiers for this attack: {', '.join(p.text() for p in gm)}")
     if target is None:
-        eng.push(step(TARGET, who, f"{key}\t{weapon or ''}"))
+        eng.push(step(TARGET, who, f"{key}\t{weapon or ''}\t{extra}"))
         return
-    chosen(eng, who, key, target, weapon)
+    chosen(eng, who, key, target, weapon, extra)
 
 
-def chosen(eng: TTBEngine, who: str, key: str, target: str, weapon: str | None) -> None:
+def chosen(eng: TTBEngine, who: str, key: str, target: str, weapon: str | None, gm: str = "") -> None:
     """The target is known: a Charge engages it; then the weapon, asked when there is a choice."""
     if key == "charge":
         link = sorted([who, target])
@@ -110,50 +117,83 @@ def chosen(eng: TTBEngine, who: str, key: str, target: str, weapon: str | None) 
         usable = weapons_of(eng, who, key)
         if len(usable) > 1:
             eng.ask_weapon(
-                WEAPON, who, target, [w.name for w in usable], [f"{w.name} ({w.damage})" for w in usable], action=key
+                WEAPON,
+                who,
+                target,
+                [w.name for w in usable],
+                [f"{w.name} ({w.damage})" for w in usable],
+                action=key,
+                gm=gm,
             )
             return
         weapon = usable[0].name
-    armed(eng, who, key, target, weapon)
+    armed(eng, who, key, target, weapon, gm)
 
 
-def armed(eng: TTBEngine, who: str, key: str, target: str, weapon: str) -> None:
-    """Target and weapon known: a shot is counted, then the attack duels (two for a Charge) are queued."""
+def armed(eng: TTBEngine, who: str, key: str, target: str, weapon: str, gm: str = "") -> None:
+    """Target and weapon known: a shot is counted, then the attack duels (two for a Charge) are queued, each
+    with the GM's own modifiers (`duel.gm_parts`)."""
     if key == "shoot":
         actions.count_shot(eng, who, weapon)
+        crowd = into_melee(eng, who, target)
+        if len(crowd) > 1:
+            eng.ask(
+                INTO_MELEE,
+                f"{who} shoots into the melee around {target}: a card for each of {', '.join(crowd)}, the lowest "
+                "is hit — flip, or who is hit?",
+                ["flip", *crowd],
+                who=who,
+                target=target,
+                weapon=weapon,
+                gm=gm,
+                labels=["flip: the tracker flips a card each", *[f"{n}: the table's flip" for n in crowd]],
+            )
+            return
     times = 2 if key == "charge" else 1
-    eng.push(*[step("attack", who, f"{target}\t{weapon}\t{GUIDED}") for _ in range(times)])
+    eng.push(*[step("attack", who, f"{target}\t{weapon}\t{GUIDED}\t{gm}") for _ in range(times)])
 
 
 # --- the target: legal first, each with its odds -----------------------------------------------------------
 
 
-def hit_chance(eng: TTBEngine, who: str, target: str, weapon: Weapon) -> tuple[Fraction, Fraction | None] | None:
+def hit_chance(
+    eng: TTBEngine, who: str, target: str, weapon: Weapon, gm: Sequence[duel.Part] = ()
+) -> tuple[Fraction, Fraction | None] | None:
     """The chance the tracker's flip hits `target`, straight and with the flipper's cheat from the hand
-    (RULES.md §2.2.4, §2.2.5): a Fated's attack on a Fatemaster character, or a Fatemaster's on a Fated (who
-    flips Defense); None when the tracker does not flip this duel."""
-    from tracker.families.ttb.fate.odds import cards_of, duel_odds  # the odds load when an attack asks
+    (RULES.md §2.2.4, §2.2.5), from the same `duel.Duel` the flip uses (every modifier in play counted): a
+    Fated's attack on a Fatemaster character, or a Fatemaster's on a Fated (who flips Defense), or a Fated's
+    on a Fated (both flip, `opposed_odds`); Fatemaster against Fatemaster is sure either way."""
+    from tracker.families.ttb.fate.odds import cards_of, duel_odds, opposed_odds  # loaded when an attack asks
 
     asheet, tsheet = eng.sheet(who), eng.sheet(target)
     deck, discards = cards_of(eng.st.deck), cards_of(eng.st.discards)
-    if asheet.fated and not tsheet.fated and tsheet.rank_value is not None:
-        av = asheet.skills.get(weapon.attack_skill(), 0) + eng.fighter(who).assist
-        trained = weapon.attack_skill() in asheet.skills
-        hand = cards_of(eng.fighter(who).hand) if trained and eng.settings.offer_cheat else None
-        odds = duel_odds(deck, discards, tsheet.defense + damage.resisting_rank(eng, target), av, 0, hand)
+    skill = weapon.attack_skill()
+    if asheet.fated and tsheet.fated:
+        ours, theirs = duel.opposed_sides(eng, who, target, skill, weapon.kind, gm)
+        data = opposed.sides_data(ours, theirs)
+        fa, fd, bonus_a, bonus_d = opposed.fates(data)
+        av = asheet.skills.get(skill, 0) + eng.fighter(who).assist + bonus_a
+        mine = cards_of(eng.fighter(who).hand) if skill in asheet.skills and fa >= 0 else None
+        blind = damage.resists_blind(eng, target)
+        theirs_hand = None if blind or fd < 0 else cards_of(eng.fighter(target).hand)
+        if not eng.settings.offer_cheat:
+            mine = theirs_hand = None
+        both = opposed_odds(deck, discards, av, tsheet.defense + bonus_d, mine, theirs_hand, fa=fa, fd=fd, blind=blind)
+        return both.straight, both.both_cheat
+    if (asheet.fated or tsheet.fated) and None in (asheet.rank_value if tsheet.fated else tsheet.rank_value,):
+        return None
+    test = duel.attack(eng, who, target, skill, weapon.kind, gm)
+    if test.cardless:
+        return Fraction(1 if test.av + test.bonus >= test.final_tn else 0), None  # the aggressor wins ties
+    if asheet.fated:
+        hand = cards_of(eng.fighter(who).hand) if test.trained and eng.settings.offer_cheat else None
+        odds = duel_odds(deck, discards, test.final_tn, test.av + test.bonus, test.fate, hand, no_cheat=test.no_cheat())
         return odds.straight, odds.cheat
-    if not asheet.fated and tsheet.fated and asheet.rank_value is not None:
-        if damage.resists_blind(eng, target):
-            return Fraction(1), None  # the Unconscious Fated's Defense counts as the Black Joker (§2.7)
-        tn = asheet.skills.get(weapon.attack_skill(), 0) + asheet.rank_value
-        hand = cards_of(eng.fighter(target).hand) if eng.settings.offer_cheat else None
-        odds = duel_odds(deck, discards, tn, tsheet.defense, 0, hand)
-        return 1 - odds.straight, None if odds.cheat is None else 1 - odds.cheat
-    if not asheet.fated and not tsheet.fated and asheet.rank_value is not None and tsheet.rank_value is not None:
-        attack = asheet.skills.get(weapon.attack_skill(), 0) + asheet.rank_value
-        sure = Fraction(1 if attack >= tsheet.defense + damage.resisting_rank(eng, target) else 0)
-        return sure, None  # no card: the higher total wins, the aggressor on a tie (§2.2.5)
-    return None
+    if damage.resists_blind(eng, target):
+        return Fraction(1), None  # the Unconscious Fated's Defense counts as the Black Joker (§2.7)
+    hand = cards_of(eng.fighter(target).hand) if eng.settings.offer_cheat else None
+    odds = duel_odds(deck, discards, test.final_tn, test.av + test.bonus, test.fate, hand, no_cheat=test.no_cheat())
+    return 1 - odds.straight, None if odds.cheat is None else 1 - odds.cheat
 
 
 def odds_text(chance: tuple[Fraction, Fraction | None] | None) -> str:
@@ -166,7 +206,9 @@ def odds_text(chance: tuple[Fraction, Fraction | None] | None) -> str:
     return text
 
 
-def candidates(eng: TTBEngine, who: str, key: str, weapon: Weapon) -> list[tuple[str, str]]:
+def candidates(
+    eng: TTBEngine, who: str, key: str, weapon: Weapon, gm: Sequence[duel.Part] = ()
+) -> list[tuple[str, str]]:
     """Everyone `who` may attack, best first: (name, what the option says). Legal targets come first
     (RULES.md §2.9: a Strike reaches the engaged; a Charge or a shot anyone), then by the odds."""
     engaged = set(eng.linked(who))
@@ -185,7 +227,7 @@ def candidates(eng: TTBEngine, who: str, key: str, weapon: Weapon) -> list[tuple
                 notes.append(f"in melee with {', '.join(others)}")
         if f.unconscious:
             notes.append("unconscious")
-        chance = hit_chance(eng, who, name, weapon)
+        chance = hit_chance(eng, who, name, weapon, gm)
         notes.append(odds_text(chance))
         best = Fraction(-1) if chance is None else max(chance[0], chance[1] or chance[0])
         order = (0 if legal else 1, 1 if f.unconscious else 0, -best, i)
@@ -196,12 +238,13 @@ def candidates(eng: TTBEngine, who: str, key: str, weapon: Weapon) -> list[tuple
 
 def target_offer(eng: TTBEngine, who: str, arg: str) -> None:
     """Agenda step: ask at whom the attack goes (option 1 the best legal target)."""
-    key, weapon_name = arg.split("\t")
+    key, weapon_name, *more = arg.split("\t")
+    gm_text = more[0] if more else ""
     if eng.fighter(who).dead or eng.fighter(who).unconscious:
         return
     usable = weapons_of(eng, who, key)
     weapon = next((w for w in usable if w.name == weapon_name), usable[0] if usable else None)
-    rows = candidates(eng, who, key, weapon) if weapon is not None else []
+    rows = candidates(eng, who, key, weapon, duel.gm_parts(gm_text.split())[0]) if weapon is not None else []
     if not rows:
         eng.log(f"{who} has no one to attack")
         return
@@ -212,6 +255,7 @@ def target_offer(eng: TTBEngine, who: str, arg: str) -> None:
         who=who,
         action=key,
         weapon=weapon_name,
+        gm=gm_text,
         labels=[label for _, label in rows],
     )
 
@@ -223,30 +267,72 @@ def answer_target(eng: TTBEngine, p: Prompt, value: str) -> None:
     assert p.who is not None
     target = names.resolve(value, p.options)
     eng.log(f"{p.who} attacks {target}")
-    chosen(eng, p.who, str(p.data["action"]), target, str(p.data["weapon"]) or None)
+    chosen(eng, p.who, str(p.data["action"]), target, str(p.data["weapon"]) or None, str(p.data.get("gm", "")))
+
+
+def into_melee(eng: TTBEngine, who: str, target: str) -> list[str]:
+    """Who a shot at an engaged `target` may hit [000:L294]: the target, then everyone (friend or foe) within 2
+    yards of it that the shot could target. The tracker keeps no yards: those in a melee link with the target
+    stand within 2 yards of it (docs/guide/decisions.md "Shooting into an engagement")."""
+    if not eng.linked(target):
+        return [target]
+    others = [n for n in eng.linked(target) if n != who and not eng.fighter(n).dead]
+    return [target, *others]
+
+
+def answer_into_melee(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """``flip``: one card for each, the lowest is hit (a tie keeps the declared target, else the first named);
+    a name: the table flipped and that one is hit. Then the attack duel against whoever is hit."""
+    assert p.who is not None
+    target, weapon, gm = str(p.data["target"]), str(p.data["weapon"]), str(p.data.get("gm", ""))
+    crowd = [o for o in p.options if o != "flip"]
+    if value.split()[0].casefold() == "flip":
+        from tracker.families.ttb.fate import deck
+
+        cards = deck.flip(eng, len(crowd))
+        low = min(c.value for c in cards)
+        hit = next(n for n, c in zip(crowd, cards, strict=True) if c.value == low)
+        eng.log(
+            "shooting into the melee: "
+            + ", ".join(f"{n} {c.label()}" for n, c in zip(crowd, cards, strict=True))
+            + f" → {hit} is hit",
+            kind="result",
+        )
+    else:
+        hit = names.resolve(value, crowd)
+        eng.log(f"shooting into the melee: {hit} is hit (the table's flip)")
+    eng.push(step("attack", p.who, f"{hit}\t{weapon}\t{GUIDED}\t{gm}"))
+    if hit != target:
+        eng.log(f"{p.who}'s shot goes to {hit} instead of {target}")
 
 
 def answer_weapon(eng: TTBEngine, p: Prompt, value: str) -> None:
     assert p.who is not None
     weapon = names.resolve(value, p.options)
-    armed(eng, p.who, str(p.data["action"]), str(p.data["target"]), weapon)
+    armed(eng, p.who, str(p.data["action"]), str(p.data["target"]), weapon, str(p.data.get("gm", "")))
 
 
 def check(eng: TTBEngine, p: Prompt, value: str) -> None:
     """Refuse a bad answer to one of the flow's questions before anything changes."""
     if p.kind in (TARGET, WEAPON):
         names.resolve(value, p.options)
+    elif p.kind == INTO_MELEE and value.split()[0].casefold() != "flip":
+        names.resolve(value, [o for o in p.options if o != "flip"])
     elif p.kind == DAMAGE and value.split()[0].casefold() != "flip":
         parse_card(value)
 
 
-def damage_offer(eng: TTBEngine, who: str, target: str, weapon: str, profile: str, modifier: int) -> None:
+def damage_offer(
+    eng: TTBEngine, who: str, target: str, weapon: str, profile: str, modifier: int, counted: Sequence[str] = ()
+) -> None:
     """A hit in the flow: the damage flip is the next question (the tracker flips, or the table's card);
-    with ``flips = "auto"`` the tracker flips at once."""
+    with ``flips = "auto"`` the tracker flips at once. `counted` names what beside the accuracy changed it."""
     if eng.settings.flips == "auto":
         damage.damage_flip(eng, target, profile, modifier, None, True, attacker=who)
         return
     mod = "" if modifier == 0 else f" with {'⊞' * modifier if modifier > 0 else '⊟' * -modifier}"
+    if counted:
+        mod += f" (accuracy, {', '.join(counted)})"
     eng.ask(
         DAMAGE,
         f"{who} hits {target}: damage flip for the {weapon} ({profile}){mod} — flip, or the card flipped?",

@@ -170,7 +170,8 @@ def _spend(eng: TTBEngine, cmd: Command) -> None:
 
 
 def _attack(eng: TTBEngine, cmd: Command) -> None:
-    attack.start(eng, list(cmd.args))
+    extra = [f"tn={cmd.options['tn']}"] if "tn" in cmd.options else []
+    attack.start(eng, [*cmd.args, *extra])
 
 
 def _initiative(eng: TTBEngine, cmd: Command) -> None:

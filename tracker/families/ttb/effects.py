@@ -11,7 +11,7 @@ from typing import Literal
 
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import actions, conditions, damage
+from tracker.families.ttb import actions, conditions, damage, duel
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
@@ -178,33 +178,44 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
 
     The tracker can flip a Fated's attack on a Fatemaster character: TN = the target's Defense + Rank
     Value (§2.2.5), acting value from the attacker's ``skills`` for the weapon's skill; and a Fated's
-    attack on a Fated, where both flip and may cheat, the lower total first (`opposed`, §2.2.4).
+    attack on a Fated, where both flip and may cheat, the lower total first (`opposed`, §2.2.4). The duel
+    is built by `tracker.families.ttb.duel` from everything in play, each modifier named in the question.
     """
     target, weapon, *flow = arg.split("\t")
-    guided = bool(flow)
+    guided = bool(flow) and flow[0] == "guided"
+    gm, _ = duel.gm_parts(flow[1].split() if len(flow) > 1 else [])
     f = eng.fighter(who)
     if f.dead or f.unconscious or f.conditions.get("paralyzed") or eng.fighter(target).dead:
         return
     spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
+    skill = spec.attack_skill()
     tsheet = eng.sheet(target)
     flip: dict[str, str | int | bool | list[str]] = {}
     asheet = eng.sheet(who)
+    test: duel.Duel | None = None
     if asheet.fated and not tsheet.fated and tsheet.rank_value is not None:
         # An Unconscious Fatemaster character resists with Rank Value 0 (§2.7 [000:L352]).
-        flip = {"tn": tsheet.defense + damage.resisting_rank(eng, target), "skill": spec.attack_skill()}
+        test = duel.attack(eng, who, target, skill, spec.kind, gm)
+        flip = {**test.data(), "skill": skill}
     elif guided and not asheet.fated and tsheet.fated and asheet.rank_value is not None:
         # The flow lets the tracker flip a Fatemaster's attack too: the Fated defends, Defense against
         # TN = the attacker's acting value + Rank Value (§2.2.5), and may cheat its flip (§2.2.4).
-        tn = asheet.skills.get(spec.attack_skill(), 0) + asheet.rank_value
-        flip = {"tn": tn, "skill": "defense", DEFENDER: target, "attacker": who}
+        test = duel.attack(eng, who, target, skill, spec.kind, gm)
+        flip = {**test.data(), "skill": "defense", DEFENDER: target, "attacker": who}
     elif guided and not asheet.fated and not tsheet.fated and None not in (asheet.rank_value, tsheet.rank_value):
         # Fatemaster against Fatemaster: no card; the higher acting value + Rank Value wins, the aggressor
-        # on a tie (§2.2.5), so the tracker resolves it at once when asked.
-        attack_total = asheet.skills.get(spec.attack_skill(), 0) + (asheet.rank_value or 0)
-        tn = tsheet.defense + damage.resisting_rank(eng, target)
-        flip = {"tn": tn, COMPARED: attack_total, "skill": spec.attack_skill()}
+        # on a tie (§2.2.5), so the tracker resolves it at once when asked. Only TN changes count.
+        test = duel.attack(eng, who, target, skill, spec.kind, gm)
+        flip = {"tn": test.final_tn, COMPARED: test.av + test.bonus, "skill": skill, "counted": test.counted()}
     else:
-        flip = opposed.offer_data(eng, who, target, spec.attack_skill())
+        flip = opposed.offer_data(eng, who, target, skill)
+        if flip:
+            ours, theirs = duel.opposed_sides(eng, who, target, skill, spec.kind, gm)
+            flip.update(opposed.sides_data(ours, theirs))
+            focus = next((p.fate for p in ours if p.source.startswith("Focused")), 0)
+            test = duel.Duel(who, "", 0, 0, "", tuple(ours), spent_focus=focus, focuser=who)
+    if test is not None:
+        duel.spend_focus(eng, test)
     how = "pass N (N Margins), fail"
     if DEFENDER in flip and damage.resists_blind(eng, target):
         how += f" or flip ({target} is Unconscious: its Defense counts as the Black Joker)"
@@ -215,27 +226,37 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     elif "tn" in flip:
         how += f" or flip (TN {flip['tn']})"
     elif flip:
-        how += f" or flip (both flip: {spec.attack_skill().title()} vs Defense)"
+        how += f" or flip (both flip: {skill.title()} vs Defense)"
     options = ["pass", "fail", *(["flip"] if flip else [])]
     if guided:
         # The flow offers the tracker's flip first (option 1), the table's result after it.
         from tracker.families.ttb import attack
 
         options = [*(["flip"] if flip else []), "pass", "fail"]
-        odds = attack.hit_chance(eng, who, target, spec)
+        odds = attack.hit_chance(eng, who, target, spec, gm)
         chance = attack.odds_text(odds) if odds is not None else "both flip"
         does = "compares" if COMPARED in flip else "flips"
         labels = [*([f"flip: the tracker {does} · {chance}"] if flip else []), "pass: the table's hit", "fail: a miss"]
         flip = {**flip, "guided": True, "labels": labels}
     eng.ask(
         "attack",
-        f"{who} attacks {target} with the {weapon} ({spec.damage}): {how}?",
+        f"{who} attacks {target} with the {weapon} ({spec.damage}): {_described(test, flip, how)}?",
         options,
         who=who,
         target=target,
         weapon=weapon,
+        weapon_kind=spec.kind,
         **flip,
     )
+
+
+def _described(test: duel.Duel | None, flip: dict[str, str | int | bool | list[str]], how: str) -> str:
+    """The duel as the question names it: every modifier counted with its source, then what to answer."""
+    if test is None or (not flip.get("counted") and not flip.get("op_counted")):
+        return how
+    if opposed.MARK in flip:
+        return f"{opposed.describe(flip)} — {how}"
+    return f"{test.describe()} — {how}"
 
 
 def resolve_attack(
@@ -261,12 +282,17 @@ def resolve_attack(
     if eng.fighter(target).dead:
         return
     spec = next(w for w in eng.sheet(who).weapons if w.name == weapon)
-    modifier = damage.modifier_from_margin(diff if diff is not None else 5 * margins + 2)
+    accuracy = damage.modifier_from_margin(diff if diff is not None else 5 * margins + 2)
+    # Beside the accuracy modifier: Trick's ⊞ and hard cover's ⊟ on the damage flip [000:L262, L300].
+    extra = duel.damage_parts(eng, who, target, spec.kind)
+    modifier = max(-duel.CAP, min(duel.CAP, accuracy + sum(p.fate for p in extra)))
     eng.log(f"{who}'s attack with the {weapon} hits {target}")
+    if extra:
+        eng.log(f"damage flip: accuracy {accuracy:+d}, {', '.join(p.text() for p in extra)} → {modifier:+d}")
     if guided:
         from tracker.families.ttb import attack
 
-        attack.damage_offer(eng, who, target, weapon, spec.damage, modifier)
+        attack.damage_offer(eng, who, target, weapon, spec.damage, modifier, [p.text() for p in extra])
         return
     damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who)
 
@@ -284,6 +310,10 @@ def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
     after = [step("hazard", who)] if f.hazard_pending else []
     if not strikers or stays:
         eng.log(f"{who} {title.lower()}s ({distance(eng, who, key)})")
+        if not stays and any(eng.enemies(who, n) for n in eng.linked(who)):
+            # No one able to strike (an Unconscious or Paralyzed enemy, A20, A21): the move still leaves
+            # the melee, so its links end as after the strikes [000:L284].
+            move_done(eng, who, key)
         eng.push(*after)
         return
     eng.log(f"{who} {title.lower()}s away from {', '.join(strikers)}: disengaging strikes may follow")

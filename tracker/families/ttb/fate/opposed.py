@@ -18,8 +18,9 @@ prompt, and undo replays it from the history.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from tracker.families.ttb.duel import CAP, Part, keep, shown
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import cheat, deck
 from tracker.families.ttb.fate.cards import (
@@ -28,6 +29,7 @@ from tracker.families.ttb.fate.cards import (
     accuracy_modifier,
     band_lifted,
     band_text,
+    can_cheat,
     cheat_order,
     parse_card,
 )
@@ -49,6 +51,46 @@ def offer_data(eng: TTBEngine, who: str, target: str, skill: str, resist: str | 
     return {MARK: True, "skill": skill, **({"resist": resist} if resist else {})}
 
 
+def sides_data(ours: Sequence[Part], theirs: Sequence[Part]) -> Data:
+    """Each side's Fate Modifier and what changes the totals, as the prompt carries them (`tracker.families.ttb
+    .duel`): the aggressor's ⊞/⊟ and total changes, the defender's, and the aggressor's TN changes, which raise
+    the total it must reach (Dazed: the TN of the action it attempts +2 [000:L332])."""
+
+    def net(parts: Sequence[Part]) -> int:
+        return max(-CAP, min(CAP, sum(p.fate for p in parts)))
+
+    return {
+        "op_fate_a": net(ours),
+        "op_fate_d": net(theirs),
+        "op_bonus_a": sum(p.total for p in ours),
+        "op_bonus_d": sum(p.total for p in theirs) + sum(p.tn for p in ours),
+        "op_counted": [p.text() for p in ours if p.fate or p.tn or p.total],
+        "op_counted_d": [p.text() for p in theirs if p.fate or p.tn or p.total],
+    }
+
+
+def fates(data: Data) -> tuple[int, int, int, int]:
+    """The aggressor's and the defender's net Fate Modifier and total changes (0 where none were counted)."""
+    return (
+        int(str(data.get("op_fate_a", 0))),
+        int(str(data.get("op_fate_d", 0))),
+        int(str(data.get("op_bonus_a", 0))),
+        int(str(data.get("op_bonus_d", 0))),
+    )
+
+
+def describe(data: Data) -> str:
+    """The modifiers of both sides as the question names them."""
+    fa, fd, _, _ = fates(data)
+    out = []
+    for who, key, fate in (("aggressor", "op_counted", fa), ("defender", "op_counted_d", fd)):
+        counted = data.get(key)
+        if isinstance(counted, list) and counted:
+            glyphs = "⊞" * fate if fate > 0 else "⊟" * -fate if fate < 0 else "no modifier"
+            out.append(f"{who} {glyphs} ({', '.join(counted)}), {1 + abs(fate)} card{'s' if fate else ''}")
+    return "; ".join(out)
+
+
 def defence(eng: TTBEngine, target: str, data: Data) -> tuple[int, str]:
     """The defender's acting value in a duel and its name: the ``resist`` skill's, else Defense."""
     resist = str(data.get("resist", ""))
@@ -67,24 +109,32 @@ def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
         eng.fighter(who).assist = 0
         eng.fighter(who).assist_turns = 0
     dv, resisted = defence(eng, target, p.data)
+    fa, fd, bonus_a, bonus_d = fates(p.data)
     # An Unconscious Fated resisting an attack counts as flipping the Black Joker (RULES.md §2.7 [000:L350]):
     # no card leaves the deck for it, and it cannot cheat (§2.2.4). Impose and Trick are no attacks.
     blind = not p.data.get("resist") and eng.sheet(target).fated and eng.fighter(target).unconscious
-    attack = deck.flip(eng, 1)[0]
-    defend = parse_card(BLACK_JOKER) if blind else deck.flip(eng, 1)[0]
-    av = sheet.skills.get(skill, 0) + bonus
+    attack_cards = deck.flip(eng, 1 + abs(fa))
+    attack = keep(attack_cards, fa)
+    defend_cards = [parse_card(BLACK_JOKER)] if blind else deck.flip(eng, 1 + abs(fd))
+    defend = keep(defend_cards, fd)
+    av = sheet.skills.get(skill, 0) + bonus + bonus_a
+    dv += bonus_d
     flips = "is Unconscious: its Defense counts as the" if blind else "flips"
     eng.log(
-        f"{who} flips {attack.label()} + {skill.title() or 'AV'} {av} = {attack.value + av}; "
-        f"{target} {flips} {defend.label()} + {resisted} {dv} = {defend.value + dv}",
+        f"{who} flips {shown(attack_cards, attack)} + {skill.title() or 'AV'} {av} = {attack.value + av}; "
+        f"{target} {flips} {shown(defend_cards, defend)} + {resisted} {dv} = {defend.value + dv}",
         kind="result",
     )
     resist = str(p.data.get("resist", ""))
-    # A side with no acting value for its skill may not cheat (§2.2.4 [001:L19, L26]); Defense always has one.
+    # A side with no acting value for its skill may not cheat (§2.2.4 [001:L19, L26]); Defense always has one;
+    # nor a side under net ⊟ or whose flip holds the Black Joker [000:L63-65, L87-89].
     barred = [
         name
-        for name, ok in ((who, skill in sheet.skills), (target, not resist or resist in eng.sheet(target).skills))
-        if not ok
+        for name, ok, cards, fate in (
+            (who, skill in sheet.skills, attack_cards, fa),
+            (target, not resist or resist in eng.sheet(target).skills, defend_cards, fd),
+        )
+        if not ok or not can_cheat(cards, fate)
     ]
     data: Data = {
         **p.data,
@@ -92,7 +142,7 @@ def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
         "op_defend": defend.code,
         "op_av": av,
         "op_dv": dv,
-        "op_offered": barred + ([target] if blind else []),
+        "op_offered": barred + ([target] if blind and target not in barred else []),
     }
     _next_offer(eng, Prompt(kind=p.kind, question=p.question, options=p.options, who=who, data=data), outcome)
 

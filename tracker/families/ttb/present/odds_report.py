@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from tracker.engine.errors import Refusal
 from tracker.families.ttb import answers, effects
+from tracker.families.ttb.damage import resists_blind
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import SUIT_SYMBOL, SUITS, Card, net_modifier, parse_card
@@ -31,6 +32,7 @@ from tracker.families.ttb.fate.odds import (
     flip_odds,
     opposed_odds,
 )
+from tracker.families.ttb.records.state import Prompt
 from tracker.families.ttb.tables.skills import skill_key
 from tracker.families.values import JSONObject, JSONValue, OddsOptions, OddsReport
 from tracker.present import view
@@ -64,38 +66,48 @@ def _hand(eng: TTBEngine, who: str) -> tuple[Card, ...] | None:
 # --- the question: a duel to show --------------------------------------------------------------------
 
 
-def pending_duel(eng: TTBEngine) -> tuple[str, int, int, str, str] | None:
+def _counted(p: Prompt, key: str = "counted") -> str:
+    """The modifiers the duel counted, as its odds line lists them (`tracker.families.ttb.duel`)."""
+    counted = p.data.get(key)
+    return f" [{', '.join(counted)}]" if isinstance(counted, list) and counted else ""
+
+
+def pending_duel(eng: TTBEngine) -> tuple[str, int, int, str, str, int] | None:
     """The pending duel prompt the tracker could flip against a TN: (who, TN, acting value, what the value
-    is, why no cheat), as `answers._duel_answer` would flip it; None when no such duel waits."""
+    is with the modifiers counted, why no cheat, the net Fate Modifier), as `answers._duel_answer` would flip
+    it; None when no such duel waits."""
     p = eng.st.prompt
     if p is None or p.kind == "cheat" or "tn" not in p.data or not answers.flippable(p) or not p.who:
         return None
     if effects.COMPARED in p.data:  # Fatemaster against Fatemaster: no card, nothing to count
         return None
+    fate = int(str(p.data.get("fate", 0)))
+    minus = "no cheating under ⊟" if fate < 0 else ""
     if effects.DEFENDER in p.data:  # a Fatemaster's attack the Fated defends: its Defense flip
         defender = str(p.data[effects.DEFENDER])
         dv = eng.sheet(defender).defense
-        return defender, int(str(p.data["tn"])), dv, f"Defense {dv}", ""
+        return defender, int(str(p.data["tn"])), dv, f"Defense {dv}{_counted(p)}", minus, fate
     who = p.who
     skill = str(p.data.get("skill", ""))
     sheet = eng.sheet(who)
-    bonus = eng.fighter(who).assist
+    bonus = int(str(p.data["bonus"])) if "bonus" in p.data else eng.fighter(who).assist
     av = sheet.skills.get(skill, 0) + bonus
-    label = f"{skill.title() or 'AV'} {sheet.skills.get(skill, 0)}" + (f" + Assist {bonus}" if bonus else "")
+    label = f"{skill.title() or 'AV'} {sheet.skills.get(skill, 0)}" + (f" {bonus:+d}" if bonus else "")
     untrained = "" if skill in sheet.skills else f"untrained in {skill.title()}: no cheating"
-    return who, int(str(p.data["tn"])), av, label, untrained
+    return who, int(str(p.data["tn"])), av, label + _counted(p), untrained or minus, fate
 
 
 def pending_opposed(eng: TTBEngine) -> tuple[str, str, int, int, str] | None:
     """A pending Fated vs Fated duel: (aggressor, defender, acting value, the defender's (Defense, or the skill
-    it resists an Impose or a Trick with), the skill)."""
+    it resists an Impose or a Trick with), the skill), each with the totals' changes the duel counted."""
     p = eng.st.prompt
     if p is None or p.kind == "cheat" or opposed.MARK not in p.data or not p.who:
         return None
     who, target = p.who, str(p.data["target"])
     skill = str(p.data.get("skill", ""))
-    av = eng.sheet(who).skills.get(skill, 0) + eng.fighter(who).assist
-    return who, target, av, opposed.defence(eng, target, p.data)[0], skill
+    _, _, bonus_a, bonus_d = opposed.fates(p.data)
+    av = eng.sheet(who).skills.get(skill, 0) + eng.fighter(who).assist + bonus_a
+    return who, target, av, opposed.defence(eng, target, p.data)[0] + bonus_d, skill
 
 
 def _duel(eng: TTBEngine, who: str | None, tn: int, av: int, modifier: int, no_cheat: str) -> DuelOdds:
@@ -117,17 +129,24 @@ def resisted(eng: TTBEngine) -> tuple[str, bool]:
 
 def _opposed(eng: TTBEngine, who: str, target: str, av: int, dv: int, skill: str) -> OpposedOdds:
     deck, discards = _deck(eng)
-    trained = skill in eng.sheet(who).skills  # an untrained aggressor may not cheat (§2.2.4 [001:L19, L26])
-    defender_trained = resisted(eng)[1]
+    p = eng.st.prompt
+    fa, fd, _, _ = opposed.fates(p.data) if p is not None else (0, 0, 0, 0)
+    # An untrained side may not cheat (§2.2.4 [001:L19, L26]), nor one under net ⊟ [000:L87-89].
+    trained = skill in eng.sheet(who).skills and fa >= 0
+    defender_trained = resisted(eng)[1] and fd >= 0
+    blind = p is not None and not p.data.get("resist") and resists_blind(eng, target)
     return opposed_odds(
         deck,
         discards,
         av,
         dv,
         _hand(eng, who) if trained else None,
-        _hand(eng, target) if defender_trained else None,
+        None if blind else _hand(eng, target) if defender_trained else None,
         _twist(eng, who),
         _twist(eng, target),
+        fa=fa,
+        fd=fd,
+        blind=blind,
     )
 
 
@@ -264,8 +283,8 @@ def panel(eng: TTBEngine) -> view.OddsView:
     notes = []
     duel = pending_duel(eng)
     if duel is not None:
-        who, tn, av, label, untrained = duel
-        notes.append(duel_line(who, label, _duel(eng, who, tn, av, 0, untrained)))
+        who, tn, av, label, untrained, fate = duel
+        notes.append(duel_line(who, label, _duel(eng, who, tn, av, fate, untrained)))
     fight = pending_opposed(eng)
     if fight is not None:
         who, target, av, dv, skill = fight
@@ -340,8 +359,8 @@ def report(eng: TTBEngine, options: OddsOptions) -> OddsReport:
     else:
         pending = pending_duel(eng)
         if pending is not None:
-            who, tn, av, label, untrained = pending
-            odds = _duel(eng, who, tn, av, 0, untrained)
+            who, tn, av, label, untrained, fate = pending
+            odds = _duel(eng, who, tn, av, fate, untrained)
             notes.append(duel_line(who, label, odds))
             duel = duel_json(who, odds)
         fight = pending_opposed(eng)

@@ -112,6 +112,10 @@ class TTBSettings(Strict):
     #: Fated attacker's damage flip) the engine offers the hand's cards that would help. Off for tables
     #: that cheat at the table and type the final card.
     offer_cheat: bool = True
+    #: A Fatemaster character flips no card (§2.2.5), so the ⊞ and ⊟ its own state would give its duel
+    #: (Defensive, Prone, Blind …) reach the Fated's flip against it as the opposite modifier ("reverse"), or
+    #: are dropped ("ignore"). The seeds are silent (docs/guide/decisions.md).
+    fatemaster_modifiers: Literal["reverse", "ignore"] = "reverse"
     #: 1E option: re-check unconsciousness at every round end while at 0 Wounds or less (decision A10).
     recheck_unconscious_each_round: bool = False
     #: Damage flip of hazardous terrain (§2.6: "usually 1/2/3").

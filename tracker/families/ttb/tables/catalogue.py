@@ -80,6 +80,13 @@ CONDITIONS: dict[str, ConditionRule] = {
         summary="Athletics at turn start; failure: Suffocating +1, turn ends.",
         section="§2.6",
     ),
+    "cover": ConditionRule("In soft cover", False, summary="⊟ on projectile attack flips against it.", section="§2.9"),
+    "hard_cover": ConditionRule(
+        "In hard cover", False, summary="⊟ on projectile attack and damage flips against it.", section="§2.9"
+    ),
+    "unstable": ConditionRule(
+        "On an unstable platform", False, summary="⊟ on its projectile attack flips.", section="§2.9"
+    ),
     "flying": ConditionRule(
         "Flying", False, summary="Ignores terrain; unstable platform for projectile attacks.", section="§2.6"
     ),
