@@ -165,7 +165,8 @@ def test_trick_helps_the_tricker_attack_and_damage() -> None:
     assert "⊞ Trick on Thug" in duel_question(s)
     top(s, "13R", "13C")
     s.execute("answer flip")
-    if ttb_state(s).prompt is not None and ttb_state(s).prompt.kind == "cheat":
+    offer = ttb_state(s).prompt
+    if offer is not None and offer.kind == "cheat":
         s.execute("answer no")
     p = pending(ttb_state(s))
     # 13 + 3 = 16 vs TN 9: by 7, no accuracy modifier; Trick adds ⊞.
