@@ -220,15 +220,10 @@ def run_unconscious_check(eng: TTBEngine, name: str) -> None:
     if f.dead or f.unconscious:
         return
     if eng.sheet(name).fated:
-        eng.ask(
-            "unconscious_check",
-            f"{name} is at {counted(f.wounds, 'Wound')}: TN {TOUGHNESS_TN} Toughness challenge"
-            " — pass or fail? (or flip)",
-            ["pass", "fail", "flip"],
-            who=name,
-            tn=TOUGHNESS_TN,
-            skill="toughness",
-        )
+        from tracker.families.ttb import duel
+
+        head = f"{name} is at {counted(f.wounds, 'Wound')}: TN {TOUGHNESS_TN} Toughness challenge"
+        duel.ask(eng, "unconscious_check", name, head, "toughness", TOUGHNESS_TN, action=False)
         return
     fall_unconscious(eng, name, "a Fatemaster character fails the check automatically")
 

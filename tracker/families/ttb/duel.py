@@ -117,7 +117,7 @@ class Duel:
         tns = [p for p in self.parts if p.tn]
         tn = f"TN {self.final_tn}"
         if tns:
-            tn += f" ({self.tn_label}, {', '.join(f'{p.source} {p.tn:+d}' for p in tns)})"
+            tn += f" ({self.tn_label or self.tn}, {', '.join(f'{p.source} {p.tn:+d}' for p in tns)})"
         elif self.tn_label:
             tn += f" ({self.tn_label})"
         totals = [p for p in self.parts if p.total]
@@ -348,6 +348,39 @@ def challenge(eng: TTBEngine, who: str, skill: str, tn: int, tn_label: str, *, a
     av = sheet.skills.get(skill, 0)
     trained = skill in sheet.skills
     return Duel(who, f"{skill.title()} {av}", av, tn, tn_label, tuple(parts), trained, False, _focus_spent(parts), who)
+
+
+def ask(
+    eng: TTBEngine,
+    kind: str,
+    who: str,
+    head: str,
+    skill: str,
+    tn: int,
+    *,
+    action: bool,
+    **data: str | int | bool | list[str],
+) -> None:
+    """Ask the table for a duel against a fixed TN, built by `challenge`: the question names every modifier the
+    tracker's flip would count ("Doctor 2 vs TN 17 (15, Dazed +2)"), and ``answer flip`` flips that duel."""
+    test = challenge(eng, who, skill, tn, "", action=action)
+    spend_focus(eng, test)
+    named = f" — {test.describe()}" if test.counted() else ""
+    eng.ask(
+        kind,
+        f"{head}{named} — pass or fail? (or flip)",
+        ["pass", "fail", "flip"],
+        who=who,
+        **data,
+        skill=skill,
+        **test.data(),
+    )
+
+
+def spend_parts(eng: TTBEngine, who: str, parts: Iterable[Part]) -> None:
+    """Spend `who`'s Focused if `parts` count it (an opposed duel's side, an Impose, a Trick)."""
+    spent = _focus_spent(parts)
+    spend_focus(eng, Duel(who, "", 0, 0, "", (), spent_focus=spent, focuser=who))
 
 
 def spend_focus(eng: TTBEngine, duel: Duel) -> None:

@@ -80,13 +80,19 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
     elif key in ("impose", "trick"):
         assert target is not None
         skill, resist = ("intimidate", "centering") if key == "impose" else ("deceive", "scrutiny")
-        duel = f"{skill.title()} vs {resist.title()}"
-        # Between two Fated the tracker can flip both sides, as it does an attack (opposed, [000:L418]).
+        contest = f"{skill.title()} vs {resist.title()}"
+        # Between two Fated the tracker can flip both sides, as it does an attack (opposed, [000:L418]); each
+        # side's own state counts: the actor attempts an action (Dazed, Focused), the target resists.
         flip = opposed.offer_data(eng, who, target, skill, resist)
-        how = f"; or flip (both flip: {duel})" if flip else ""
+        if flip:
+            ours = duel.acting(eng, who, skill, action=True)
+            flip.update(opposed.sides_data(ours, duel.acting(eng, target, resist, action=False)))
+            duel.spend_parts(eng, who, ours)
+        named = f" — {opposed.describe(flip)}" if flip.get("op_counted") or flip.get("op_counted_d") else ""
+        how = f"; or flip (both flip: {contest}{named})" if flip else ""
         eng.ask(
             key,
-            f"{who} tries to {title} {target} ({duel}): pass or fail? (pass N for N Margins){how}",
+            f"{who} tries to {title} {target} ({contest}): pass or fail? (pass N for N Margins){how}",
             ["pass", "fail", *(["flip"] if flip else [])],
             who=who,
             target=target,
@@ -95,15 +101,8 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
     elif key == "doctor":
         assert target is not None
         tn = 20 if target == who else 15
-        eng.ask(
-            "doctor",
-            f"{who} treats {target}'s Bleeding Out: Doctor duel TN {tn} — pass or fail? (or flip)",
-            ["pass", "fail", "flip"],
-            who=who,
-            target=target,
-            tn=tn,
-            skill="doctor",
-        )
+        head = f"{who} treats {target}'s Bleeding Out: Doctor duel TN {tn}"
+        duel.ask(eng, "doctor", who, head, "doctor", tn, action=True, target=target)
     elif key == "reduce_burning":
         assert target is not None
         conditions.lower(eng, target, "burning", 1, f"{who} beats at the flames")
@@ -212,8 +211,7 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
         if flip:
             ours, theirs = duel.opposed_sides(eng, who, target, skill, spec.kind, gm)
             flip.update(opposed.sides_data(ours, theirs))
-            focus = next((p.fate for p in ours if p.source.startswith("Focused")), 0)
-            test = duel.Duel(who, "", 0, 0, "", tuple(ours), spent_focus=focus, focuser=who)
+            duel.spend_parts(eng, who, ours)
     if test is not None:
         duel.spend_focus(eng, test)
     how = "pass N (N Margins), fail"

@@ -7,7 +7,7 @@ the table's order (decision A14), round ends with Reactivate offers, round start
 
 from __future__ import annotations
 
-from tracker.families.ttb import conditions, damage, initiative
+from tracker.families.ttb import conditions, damage, duel, initiative
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import deck
 from tracker.families.ttb.records.state import Step
@@ -111,14 +111,9 @@ def turn_start(eng: TTBEngine, s: Step) -> None:
 def swim(eng: TTBEngine, s: Step) -> None:
     """Rough water at the start of the turn: fail and gain Suffocating +1, and the turn ends [000:L210]."""
     assert s.who is not None
-    eng.ask(
-        "swim",
-        f"{s.who} swims in rough water: Athletics challenge TN {eng.settings.rough_water_tn} — pass or fail? (or flip)",
-        ["pass", "fail", "flip"],
-        who=s.who,
-        tn=eng.settings.rough_water_tn,
-        skill="athletics",
-    )
+    tn = eng.settings.rough_water_tn
+    head = f"{s.who} swims in rough water: Athletics challenge TN {tn}"
+    duel.ask(eng, "swim", s.who, head, "athletics", tn, action=False)
 
 
 def sink(eng: TTBEngine, name: str) -> None:
@@ -239,13 +234,14 @@ def tick_suffocating(eng: TTBEngine, s: Step) -> None:
             who=name,
         )
         return
-    eng.ask(
+    duel.ask(
+        eng,
         "suffocating_duel",
-        f"{name} is Suffocating: Toughness duel vs TN {value} — pass or fail? (or flip)",
-        ["pass", "fail", "flip"],
-        who=name,
-        tn=value,
-        skill="toughness",
+        name,
+        f"{name} is Suffocating: Toughness duel vs TN {value}",
+        "toughness",
+        value,
+        action=False,
     )
 
 
