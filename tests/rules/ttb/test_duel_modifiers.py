@@ -245,3 +245,49 @@ def test_walking_away_from_an_unconscious_enemy_ends_the_engagement() -> None:
     s = table("add Thug unconscious")
     s.execute("spend Sofia walk")
     assert ttb_state(s).engagements == []
+
+
+def test_a_doctor_duel_counts_dazed_focused_and_crazy() -> None:
+    """The Doctor action (TN 15 [000:L320]) is an action attempted: Dazed +2 TN [000:L332]; Focused spent for
+    ⊞ [000:L344]; Crazy −value to the final total of a duel with a Mental Aspect [000:L328]."""
+    sofia = combatant("Sofia", kind="fated", initiative=20, wounds=8, skills={"doctor": 2}, side="players", hand=["1R"])
+    ash = combatant("Ash", kind="fated", initiative=10, wounds=8, side="players")
+    s = run(session_from(sofia + ash), "initiative Sofia 9", "initiative Ash 5", "start")
+    run(s, "add Ash bleeding_out 2", "add Sofia dazed", "add Sofia focused", "add Sofia crazy 2")
+    s.execute("spend Sofia doctor Ash")
+    p = pending(ttb_state(s))
+    assert p.kind == "doctor"
+    assert "Doctor 2 -2 Crazy +2 vs TN 17 (15, Dazed +2) with ⊞ (⊞ Focused +1), 2 cards" in p.question
+    top(s, "5R", "13T")
+    s.execute("answer flip")
+    assert any("→ 13♣ (13 of Tomes) + Doctor 0 = 13 vs TN 17: fail" in t for t in log(s))
+
+
+def test_a_toughness_challenge_is_no_action_dazed_does_not_raise_it() -> None:
+    """Dazed raises the TN of actions attempted [000:L332]; the TN 10 Toughness challenge at 0 Wounds
+    [000:L418-424] resists, it is no action, so its TN stays 10."""
+    s = table("add Sofia dazed")
+    run(s, "damage Sofia 8 no-armor")
+    p = pending(ttb_state(s))
+    if p.kind == "critical":
+        run(s, "answer 5R")
+        p = pending(ttb_state(s))
+    assert p.kind == "unconscious_check" and p.data["tn"] == 10
+
+
+def test_fated_against_fated_each_side_flips_its_own_cards() -> None:
+    """A Fated vs Fated attack: both flip [000:L418], each with its own modifiers: the Blind aggressor three
+    cards keeping the lowest, the Defensive defender two keeping the best; the Blind aggressor may not cheat."""
+    sofia = combatant(
+        "Sofia", kind="fated", initiative=20, wounds=8, skills={"melee": 3}, weapons=[SABRE], hand=["13R"]
+    )
+    mara = combatant("Mara", kind="fated", initiative=10, wounds=8, defense=4, side="rivals", hand=["1C"])
+    s = run(session_from(sofia + mara), "initiative Sofia 9", "initiative Mara 5", "start", "engage Sofia Mara")
+    run(s, "add Sofia blind", "add Mara defensive 1", "attack Sofia strike Mara Sabre")
+    q = duel_question(s)
+    assert "aggressor ⊟⊟ (⊟⊟ Blind), 3 cards; defender ⊞ (⊞ Defensive +1), 2 cards" in q
+    top(s, "12R", "2M", "9T", "3C", "6M")
+    s.execute("answer flip")
+    assert any("Sofia flips 12♥, 2♦, 9♣ → 2♦ (2 of Masks)" in t and "Mara flips 3♠, 6♦ → 6♦" in t for t in log(s))
+    offer = ttb_state(s).prompt
+    assert offer is None or offer.who != "Sofia"  # no cheat for the aggressor under ⊟

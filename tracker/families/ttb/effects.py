@@ -250,10 +250,10 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
 
 def _described(test: duel.Duel | None, flip: dict[str, str | int | bool | list[str]], how: str) -> str:
     """The duel as the question names it: every modifier counted with its source, then what to answer."""
-    if test is None or (not flip.get("counted") and not flip.get("op_counted")):
-        return how
-    if opposed.MARK in flip:
+    if opposed.MARK in flip and (flip.get("op_counted") or flip.get("op_counted_d")):
         return f"{opposed.describe(flip)} — {how}"
+    if test is None or not flip.get("counted"):
+        return how
     return f"{test.describe()} — {how}"
 
 

@@ -72,6 +72,11 @@ def _counted(p: Prompt, key: str = "counted") -> str:
     return f" [{', '.join(counted)}]" if isinstance(counted, list) and counted else ""
 
 
+def _listed(eng: TTBEngine, key: str) -> list[str]:
+    counted = eng.st.prompt.data.get(key) if eng.st.prompt is not None else None
+    return [str(c) for c in counted] if isinstance(counted, list) else []
+
+
 def pending_duel(eng: TTBEngine) -> tuple[str, int, int, str, str, int] | None:
     """The pending duel prompt the tracker could flip against a TN: (who, TN, acting value, what the value
     is with the modifiers counted, why no cheat, the net Fate Modifier), as `answers._duel_answer` would flip
@@ -362,7 +367,8 @@ def report(eng: TTBEngine, options: OddsOptions) -> OddsReport:
             who, tn, av, label, untrained, fate = pending
             odds = _duel(eng, who, tn, av, fate, untrained)
             notes.append(duel_line(who, label, odds))
-            duel = duel_json(who, odds)
+            counted = eng.st.prompt.data.get("counted") if eng.st.prompt is not None else None
+            duel = {**duel_json(who, odds), "counted": list(counted) if isinstance(counted, list) else []}
         fight = pending_opposed(eng)
         if fight is not None:
             a, d, av, dv, skill = fight
@@ -377,6 +383,7 @@ def report(eng: TTBEngine, options: OddsOptions) -> OddsReport:
                 "aggressor_cheats": None if o.aggressor_cheats is None else _float(o.aggressor_cheats),
                 "both_cheat": None if o.both_cheat is None else _float(o.both_cheat),
                 "reshuffles": o.reshuffles,
+                "counted": [*_listed(eng, "op_counted"), *_listed(eng, "op_counted_d")],
             }
         hit = pending_damage(eng)
         if hit is not None:
