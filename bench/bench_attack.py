@@ -80,8 +80,8 @@ def probe(root: Path, example: str, opening: str, attack: str, runs: int) -> dic
 
 def first_attack(example: str, opening: str) -> str:
     """The 2d20 skirmish's first actor attacks: found by running the opening once."""
-    from tracker.store.files import parse_text
     from tracker.families.session import Session
+    from tracker.store.files import parse_text
 
     s = Session(parse_text((ROOT / "examples" / example).read_text(), example), seed=7)
     for line in opening.split(";"):
