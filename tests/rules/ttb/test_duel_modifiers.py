@@ -291,3 +291,16 @@ def test_fated_against_fated_each_side_flips_its_own_cards() -> None:
     assert any("Sofia flips 12♥, 2♦, 9♣ → 2♦ (2 of Masks)" in t and "Mara flips 3♠, 6♦ → 6♦" in t for t in log(s))
     offer = ttb_state(s).prompt
     assert offer is None or offer.who != "Sofia"  # no cheat for the aggressor under ⊟
+
+
+def test_intoxicated_hinders_willpower_duels_and_a_useless_leg_athletics() -> None:
+    """Intoxicated: ⊟ on all Willpower duels [000:L360]; Useless Limb (leg): ⊟⊟ on duels needing it, Athletics
+    [000:L384]; neither reaches a duel of another skill."""
+    from tests.conftest import ttb
+    from tracker.families.ttb import duel
+
+    s = table("add Sofia intoxicated", "add Sofia useless_leg")
+    eng = ttb(s)
+    assert duel.challenge(eng, "Sofia", "willpower", 12, "", action=False).fate == -1
+    assert duel.challenge(eng, "Sofia", "athletics", 10, "", action=False).fate == -2
+    assert duel.challenge(eng, "Sofia", "toughness", 10, "", action=False).fate == 0
