@@ -110,9 +110,11 @@ class FamilyPresenter(ABC, Generic[RulesT_co]):
         asks only while that tab is in view, so a family imports its map modules there, lazily."""
 
     @abstractmethod
-    def odds(self, focus: str | None) -> OddsView | None:
+    def odds(self, focus: str | None, seat: frozenset[str] | None = None) -> OddsView | None:
         """The chances the GM's odds panel shows about `focus` (None: nothing to show). The screen asks
-        only while that panel is in view, so a family imports its odds modules there, lazily."""
+        only while that panel is in view, so a family imports its odds modules there, lazily. `seat`: the
+        characters of the player who reads them (None: the GM), so the odds come from what that reader knows
+        (another player's hidden cards are not counted)."""
 
     @abstractmethod
     def odds_report(self, options: OddsOptions) -> OddsReport:

@@ -131,7 +131,8 @@ def project(
         focus = acting or question_for or mine[0]
         field = _without(presenter.field_map(focus), hidden)
         if acting is not None or question is not None:
-            odds = _odds_without(presenter.odds(focus), hidden)
+            # From what this seat knows: its own hands, never another's (CONTRACT.md §6).
+            odds = _odds_without(presenter.odds(focus, frozenset(mine)), hidden)
     waiting = tuple(r.command for r in st.requests if r.seat == account)
     said = (f"approved {account}'s request: ", f"denied {account}'s request: ")
     decided = tuple(e.text for e in st.log if e.text.startswith(said))[-5:]

@@ -173,13 +173,14 @@ def hit_chance(
         data = opposed.sides_data(ours, theirs)
         fa, fd, bonus_a, bonus_d = opposed.fates(data)
         av = asheet.skills.get(skill, 0) + eng.fighter(who).assist + bonus_a
+        # The attacker's own cheat only: the label goes to the attacker's player, who does not know the
+        # defender's hand (its odds come from what that seat knows, CONTRACT.md §6).
         mine = cards_of(eng.fighter(who).hand) if skill in asheet.skills and fa >= 0 else None
-        blind = damage.resists_blind(eng, target)
-        theirs_hand = None if blind or fd < 0 else cards_of(eng.fighter(target).hand)
         if not eng.settings.offer_cheat:
-            mine = theirs_hand = None
-        both = opposed_odds(deck, discards, av, tsheet.defense + bonus_d, mine, theirs_hand, fa=fa, fd=fd, blind=blind)
-        return both.straight, both.both_cheat
+            mine = None
+        blind = damage.resists_blind(eng, target)
+        both = opposed_odds(deck, discards, av, tsheet.defense + bonus_d, mine, None, fa=fa, fd=fd, blind=blind)
+        return both.straight, both.aggressor_cheats
     if (asheet.fated or tsheet.fated) and None in (asheet.rank_value if tsheet.fated else tsheet.rank_value,):
         return None
     test = duel.attack(eng, who, target, skill, weapon.kind, gm)

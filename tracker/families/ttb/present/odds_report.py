@@ -50,17 +50,37 @@ def _deck(eng: TTBEngine) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     return cards_of(eng.st.deck), cards_of(eng.st.discards)
 
 
-def _twist(eng: TTBEngine, who: str) -> tuple[Card, ...]:
+#: Whose cards the one reading the odds knows: None for the GM (every hand and Twist Deck); a seat's own
+#: characters for a player, so a seat's odds come from what that seat knows (CONTRACT.md §6): another
+#: Fated's Control Hand and Twist Deck are unknown to it, and the odds then count no cheat from them.
+Knows = frozenset[str] | None
+
+
+def _knows(seat: Knows, who: str) -> bool:
+    return seat is None or who in seat
+
+
+def _twist(eng: TTBEngine, who: str, seat: Knows = None) -> tuple[Card, ...]:
     """What a reshuffle would draw `who` a Twist card from (§2.2.1): the Twist Deck, or its discards."""
     f = eng.fighter(who)
-    if not eng.sheet(who).fated or f.dead:
+    if not eng.sheet(who).fated or f.dead or not _knows(seat, who):
         return ()
     return cards_of(f.twist_deck or f.twist_discards)
 
 
-def _hand(eng: TTBEngine, who: str) -> tuple[Card, ...] | None:
-    """The Control Hand `who` may cheat with, or None (a Fatemaster character has none)."""
-    return cards_of(eng.fighter(who).hand) if eng.sheet(who).fated and not eng.fighter(who).dead else None
+def _hand(eng: TTBEngine, who: str, seat: Knows = None) -> tuple[Card, ...] | None:
+    """The Control Hand `who` may cheat with, or None (a Fatemaster character has none; a hand the reader
+    does not know)."""
+    if not eng.sheet(who).fated or eng.fighter(who).dead or not _knows(seat, who):
+        return None
+    return cards_of(eng.fighter(who).hand)
+
+
+def _unseen(eng: TTBEngine, who: str | None, seat: Knows) -> str:
+    """Why the odds count no cheat from `who`'s hand for this reader ("" when they may)."""
+    if who and eng.sheet(who).fated and not _knows(seat, who):
+        return f"{who}'s hand is theirs to know"
+    return ""
 
 
 # --- the question: a duel to show --------------------------------------------------------------------
@@ -115,11 +135,13 @@ def pending_opposed(eng: TTBEngine) -> tuple[str, str, int, int, str] | None:
     return who, target, av, opposed.defence(eng, target, p.data)[0] + bonus_d, skill
 
 
-def _duel(eng: TTBEngine, who: str | None, tn: int, av: int, modifier: int, no_cheat: str) -> DuelOdds:
+def _duel(
+    eng: TTBEngine, who: str | None, tn: int, av: int, modifier: int, no_cheat: str, seat: Knows = None
+) -> DuelOdds:
     deck, discards = _deck(eng)
-    hand = _hand(eng, who) if who else None
-    twist = _twist(eng, who) if who else ()
-    return duel_odds(deck, discards, tn, av, modifier, hand, twist, no_cheat)
+    hand = _hand(eng, who, seat) if who else None
+    twist = _twist(eng, who, seat) if who else ()
+    return duel_odds(deck, discards, tn, av, modifier, hand, twist, no_cheat or _unseen(eng, who, seat))
 
 
 def resisted(eng: TTBEngine) -> tuple[str, bool]:
@@ -132,7 +154,7 @@ def resisted(eng: TTBEngine) -> tuple[str, bool]:
     return resist.title(), resist in eng.sheet(str(p.data["target"])).skills
 
 
-def _opposed(eng: TTBEngine, who: str, target: str, av: int, dv: int, skill: str) -> OpposedOdds:
+def _opposed(eng: TTBEngine, who: str, target: str, av: int, dv: int, skill: str, seat: Knows = None) -> OpposedOdds:
     deck, discards = _deck(eng)
     p = eng.st.prompt
     fa, fd, _, _ = opposed.fates(p.data) if p is not None else (0, 0, 0, 0)
@@ -145,10 +167,10 @@ def _opposed(eng: TTBEngine, who: str, target: str, av: int, dv: int, skill: str
         discards,
         av,
         dv,
-        _hand(eng, who) if trained else None,
-        None if blind else _hand(eng, target) if defender_trained else None,
-        _twist(eng, who),
-        _twist(eng, target),
+        _hand(eng, who, seat) if trained else None,
+        None if blind else _hand(eng, target, seat) if defender_trained else None,
+        _twist(eng, who, seat),
+        _twist(eng, target, seat),
         fa=fa,
         fd=fd,
         blind=blind,
@@ -206,11 +228,11 @@ def pending_damage(eng: TTBEngine) -> tuple[str, str, int] | None:
     return p.who, str(p.data["target"]), int(str(p.data.get("modifier", 0)))
 
 
-def _damage(eng: TTBEngine, who: str | None, modifier: int) -> DamageOdds:
+def _damage(eng: TTBEngine, who: str | None, modifier: int, seat: Knows = None) -> DamageOdds:
     deck, discards = _deck(eng)
-    hand = _hand(eng, who) if who else None
-    twist = _twist(eng, who) if who else ()
-    return damage_odds(deck, discards, modifier, hand, twist)
+    hand = _hand(eng, who, seat) if who else None
+    twist = _twist(eng, who, seat) if who else ()
+    return damage_odds(deck, discards, modifier, hand, twist, _unseen(eng, who, seat))
 
 
 def _severity_text(chances: Mapping[str, Fraction]) -> str:
@@ -283,22 +305,22 @@ def table(eng: TTBEngine, table_flips: Mapping[int, FlipOdds], duels: list[str])
     return view.OddsView(title, "≥", columns, tuple(rows), notes.block(), True, head.block())
 
 
-def panel(eng: TTBEngine) -> view.OddsView:
+def panel(eng: TTBEngine, seat: Knows = None) -> view.OddsView:
     """The Fate Deck panel's odds: the next flip, and the duel the table is asked about, if any."""
     notes = []
     duel = pending_duel(eng)
     if duel is not None:
         who, tn, av, label, untrained, fate = duel
-        notes.append(duel_line(who, label, _duel(eng, who, tn, av, fate, untrained)))
+        notes.append(duel_line(who, label, _duel(eng, who, tn, av, fate, untrained, seat)))
     fight = pending_opposed(eng)
     if fight is not None:
         who, target, av, dv, skill = fight
-        odds = _opposed(eng, who, target, av, dv, skill)
+        odds = _opposed(eng, who, target, av, dv, skill, seat)
         notes.append(opposed_line(who, target, av, dv, skill, odds, resisted(eng)[0]))
     hit = pending_damage(eng)
     if hit is not None:
         attacker, target, modifier = hit
-        notes.append(damage_line(damage_label(modifier, attacker, target), _damage(eng, attacker, modifier)))
+        notes.append(damage_line(damage_label(modifier, attacker, target), _damage(eng, attacker, modifier, seat)))
     return table(eng, flips(eng), notes)
 
 

@@ -201,11 +201,12 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
                 out.line(f"  {name}: {value}")
         return out.block()
 
-    def odds(self, focus: str | None) -> view.OddsView | None:
-        """The next flip's odds and the pending duel's (imported only when the Fate Deck tab is shown)."""
+    def odds(self, focus: str | None, seat: frozenset[str] | None = None) -> view.OddsView | None:
+        """The next flip's odds and the pending duel's (imported only when the Fate Deck tab is shown), from
+        what `seat` knows: another Fated's Control Hand and Twist Deck are no cheat it can count."""
         from tracker.families.ttb.present import odds_report
 
-        return odds_report.panel(self.rules)
+        return odds_report.panel(self.rules, seat)
 
     def odds_report(self, options: OddsOptions) -> OddsReport:
         from tracker.families.ttb.present import odds_report

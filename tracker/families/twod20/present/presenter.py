@@ -219,7 +219,7 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         out.line().line(f"Profile: {eng.profile.name} · order: {eng.order_rule}", "dim")
         return out.block()
 
-    def odds(self, focus: str | None) -> view.OddsView | None:
+    def odds(self, focus: str | None, seat: frozenset[str] | None = None) -> view.OddsView | None:
         """`focus`'s chances against each target (imported only when the Zones tab is shown)."""
         from tracker.families.twod20.present import odds_report
 
