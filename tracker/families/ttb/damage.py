@@ -238,12 +238,6 @@ def fall_unconscious(eng: TTBEngine, name: str, why: str) -> None:
     eng.log(f"{name} falls Unconscious and Prone ({why})")
 
 
-def resisting_rank(eng: TTBEngine, name: str) -> int:
-    """A Fatemaster character's Rank Value when it resists an attack: 0 while Unconscious (RULES.md §2.7
-    Unconscious [000:L352]), however it fell (a failed check after damage, Suffocating, ``set``)."""
-    return 0 if eng.fighter(name).unconscious else eng.sheet(name).rank_value or 0
-
-
 def resists_blind(eng: TTBEngine, name: str) -> bool:
     """Whether a Fated counts as flipping the Black Joker on the Defense or Willpower duel that resists an
     attack: while Unconscious (RULES.md §2.7 Unconscious [000:L350])."""

@@ -280,6 +280,12 @@ def defending(eng: TTBEngine, target: str, attacker: str, kind: str) -> list[Par
     return parts
 
 
+def resisting_rank(eng: TTBEngine, name: str) -> int:
+    """A Fatemaster character's Rank Value when it resists an attack: 0 while Unconscious (RULES.md §2.7
+    Unconscious [000:L352]), however it fell (a failed check after damage, Suffocating, ``set``)."""
+    return 0 if eng.fighter(name).unconscious else eng.sheet(name).rank_value or 0
+
+
 def _reversed(eng: TTBEngine, parts: Iterable[Part], whose: str) -> list[Part]:
     """A Fatemaster character's Fate Modifiers as the Fated flipping against it takes them (module docstring)."""
     if eng.settings.fatemaster_modifiers == "ignore":
@@ -308,8 +314,6 @@ def attack(eng: TTBEngine, who: str, target: str, skill: str, kind: str, gm: Seq
         parts = [*ours, *([Part("Assist", total=assist)] if assist else []), *list(gm)]
         rank = 0 if asheet.fated else asheet.rank_value or 0
         label = f"{skill.title()} {av}" + (f" + Rank {rank}" if rank else "")
-        from tracker.families.ttb.damage import resisting_rank
-
         tn = tsheet.defense + resisting_rank(eng, target)
         tn_label = f"Defense {tsheet.defense}" + (f" + Rank {tn - tsheet.defense}" if tn != tsheet.defense else "")
         if asheet.fated and not tsheet.fated:
