@@ -217,6 +217,8 @@ def test_the_target_list_odds_count_the_modifiers() -> None:
         return int(label.split("% to hit")[0].rsplit(" ", 1)[1])
 
     assert thug(blind) < thug(plain)
+    p = pending(ttb_state(blind))
+    assert option_labels(p)[p.options.index("Thug")].endswith("% to hit (⊟⊟ Blind)")
 
 
 def test_shooting_into_an_engagement_flips_for_the_target() -> None:

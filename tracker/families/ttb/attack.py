@@ -197,6 +197,18 @@ def hit_chance(
     return 1 - odds.straight, None if odds.cheat is None else 1 - odds.cheat
 
 
+def counted_for(eng: TTBEngine, who: str, target: str, weapon: Weapon, gm: Sequence[duel.Part] = ()) -> list[str]:
+    """The modifiers the attack duel on `target` would count, as the target list names them beside its odds."""
+    asheet, tsheet = eng.sheet(who), eng.sheet(target)
+    skill = weapon.attack_skill()
+    if asheet.fated and tsheet.fated:
+        ours, theirs = duel.opposed_sides(eng, who, target, skill, weapon.kind, gm)
+        return [p.text() for p in ours if p.fate or p.tn or p.total] + [
+            f"{target}: {p.text()}" for p in theirs if p.fate or p.tn or p.total
+        ]
+    return duel.attack(eng, who, target, skill, weapon.kind, gm).counted()
+
+
 def odds_text(chance: tuple[Fraction, Fraction | None] | None) -> str:
     if chance is None:
         return "the table's duel"
@@ -229,7 +241,8 @@ def candidates(
         if f.unconscious:
             notes.append("unconscious")
         chance = hit_chance(eng, who, name, weapon, gm)
-        notes.append(odds_text(chance))
+        counted = counted_for(eng, who, name, weapon, gm)
+        notes.append(odds_text(chance) + (f" ({'; '.join(counted)})" if chance is not None and counted else ""))
         best = Fraction(-1) if chance is None else max(chance[0], chance[1] or chance[0])
         order = (0 if legal else 1, 1 if f.unconscious else 0, -best, i)
         rows.append((order, name, f"{name} · {', '.join(notes)}"))
