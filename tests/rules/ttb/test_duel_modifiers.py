@@ -218,7 +218,12 @@ def test_the_target_list_odds_count_the_modifiers() -> None:
 
     assert thug(blind) < thug(plain)
     p = pending(ttb_state(blind))
-    assert option_labels(p)[p.options.index("Thug")].endswith("% to hit (⊟⊟ Blind)")
+    assert p.question == "Sofia strikes (⊟⊟ Blind): at whom?"  # the attacker's own, named once
+    prone = table("disengage Sofia Thug", "add Thug prone")
+    run(prone, "attack Sofia strike")
+    p = pending(ttb_state(prone))
+    assert option_labels(p)[p.options.index("Thug")].endswith(" (⊞ Prone (Thug))")  # Prone: ⊟ vs melee [000:L194]
+    assert "Prone" not in option_labels(p)[p.options.index("Ghoul")]
 
 
 def test_shooting_into_an_engagement_flips_for_the_target() -> None:

@@ -221,11 +221,12 @@ def odds_text(chance: tuple[Fraction, Fraction | None] | None) -> str:
 
 def candidates(
     eng: TTBEngine, who: str, key: str, weapon: Weapon, gm: Sequence[duel.Part] = ()
-) -> list[tuple[str, str]]:
-    """Everyone `who` may attack, best first: (name, what the option says). Legal targets come first
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """Everyone `who` may attack, best first: (name, what the option says), and the modifiers every target's
+    odds counted alike (the attacker's own: the question names them once). Legal targets come first
     (RULES.md §2.9: a Strike reaches the engaged; a Charge or a shot anyone), then by the odds."""
     engaged = set(eng.linked(who))
-    rows: list[tuple[tuple[int, int, Fraction, int], str, str]] = []
+    rows: list[tuple[tuple[int, int, Fraction, int], str, list[str], str, list[str]]] = []
     for i, name in enumerate(eng.present_names()):
         if name == who or not eng.enemies(who, name) or eng.fighter(name).dead:
             continue
@@ -241,30 +242,36 @@ def candidates(
         if f.unconscious:
             notes.append("unconscious")
         chance = hit_chance(eng, who, name, weapon, gm)
-        counted = counted_for(eng, who, name, weapon, gm)
-        notes.append(odds_text(chance) + (f" ({'; '.join(counted)})" if chance is not None and counted else ""))
+        counted = counted_for(eng, who, name, weapon, gm) if chance is not None else []
         best = Fraction(-1) if chance is None else max(chance[0], chance[1] or chance[0])
         order = (0 if legal else 1, 1 if f.unconscious else 0, -best, i)
-        rows.append((order, name, f"{name} · {', '.join(notes)}"))
+        rows.append((order, name, notes, odds_text(chance), counted))
     rows.sort(key=lambda r: r[0])
-    return [(name, label) for _, name, label in rows]
+    counted_rows = [r[4] for r in rows if r[3] != odds_text(None)]
+    common = [c for c in counted_rows[0] if all(c in other for other in counted_rows)] if counted_rows else []
+    out = []
+    for _, name, notes, odds, counted in rows:
+        own = "; ".join(c for c in counted if c not in common)
+        out.append((name, f"{name} · {', '.join([*notes, f'{odds} ({own})' if own else odds])}"))
+    return out, common
 
 
 def target_offer(eng: TTBEngine, who: str, arg: str) -> None:
-    """Agenda step: ask at whom the attack goes (option 1 the best legal target)."""
+    """Agenda step: ask at whom the attack goes (option 1 the best legal target); the modifiers every target's
+    odds count (the attacker's own state) are named once, in the question."""
     key, weapon_name, *more = arg.split("\t")
     gm_text = more[0] if more else ""
     if eng.fighter(who).dead or eng.fighter(who).unconscious:
         return
     usable = weapons_of(eng, who, key)
     weapon = next((w for w in usable if w.name == weapon_name), usable[0] if usable else None)
-    rows = candidates(eng, who, key, weapon, duel.gm_parts(gm_text.split())[0]) if weapon is not None else []
+    rows, common = candidates(eng, who, key, weapon, duel.gm_parts(gm_text.split())[0]) if weapon else ([], [])
     if not rows:
         eng.log(f"{who} has no one to attack")
         return
     eng.ask(
         TARGET,
-        f"{who} {VERB[key]}: at whom?",
+        f"{who} {VERB[key]}" + (f" ({'; '.join(common)})" if common else "") + ": at whom?",
         [name for name, _ in rows],
         who=who,
         action=key,
