@@ -241,11 +241,21 @@ class TrackerScreen(Screen[None]):
         return self.query_one("#turn", TextPanel)
 
     def on_mount(self) -> None:
-        self.query_one("#order-table", OrderTable).focus()
+        self._focus_order()
         self.prompt_bar.read_only = self.read_only
         self.rebuild(self.tracker.revision)
         self.screen_layout_refresh_signal.subscribe(self, self._keep_toasts_clear, immediate=True)
         self.call_after_refresh(self._mount_hidden_panels)
+
+    def _focus_order(self) -> None:
+        """Focus the order table. It is composed by the initiative panel, which may compose its children after
+        the screen's own Mount (the order of the two is Textual's): then the focus waits for the next refresh
+        instead of raising NoMatches."""
+        found = self.query("#order-table")
+        if found:
+            found.first().focus()
+        else:
+            self.call_after_refresh(self._focus_order)
 
     def _keep_toasts_clear(self, _screen: Screen[object]) -> None:
         """Toasts stand above the prompt bar, the command line and the footer, never over them: a question
