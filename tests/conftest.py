@@ -146,3 +146,22 @@ def tracker(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str])
         return run_cli(monkeypatch, capsys, *args, stdin=stdin)
 
     return run
+
+
+def _uses_real_accounts(item: pytest.Item) -> bool:
+    """Whether a test adds, uses or removes a real second OS account (`tests.table.accounts`, the store's
+    ``second_account``): those share one worker, so two workers never make and remove the same account."""
+    if "second_account" in getattr(item, "fixturenames", ()):
+        return True
+    module = getattr(item, "module", None)
+    return module is not None and any(
+        getattr(value, "__name__", "") == "tests.table.accounts"
+        or getattr(value, "__module__", "") == "tests.table.accounts"
+        for value in vars(module).values()
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _uses_real_accounts(item):
+            item.add_marker(pytest.mark.xdist_group("accounts"))

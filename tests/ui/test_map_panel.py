@@ -30,8 +30,14 @@ def body_text(app: TrackerApp) -> str:
 
 
 async def show(app: TrackerApp, pilot: object, tab: str) -> None:
+    """Show `tab`; the field tab's map is drawn a few refreshes later (its modules load when first shown), so
+    wait for it, up to a second, as a loaded machine (the suite on every core) may need."""
     app.screen.query_one("#side", TabbedContent).active = f"tab-{tab}"
     await pilot.pause()  # type: ignore[attr-defined]
+    for _ in range(20):
+        if tab != "field" or map_text(app).strip():
+            return
+        await pilot.pause(0.05)  # type: ignore[attr-defined]
 
 
 def test_the_zones_tab_draws_the_map_above_the_odds(tmp_path: Path) -> None:
