@@ -268,6 +268,8 @@ def test_the_page_asks_nothing_of_another_host(tmp_path: Path, open_tab: Callabl
         tab.shows("Duel on the Burning Pier")
         assert any(url.endswith(".ttf") for url in tab.requests), tab.requests
         assert all(url.startswith(server.url + "/") for url in tab.requests), tab.requests
+        assert all(url.startswith(f"{server.url}/s/{server.token}/") for url in tab.requests[1:]), tab.requests
+        assert not tab.page.context.cookies()  # no cookie, for this port or any other
         stopped(server)
 
 
@@ -337,11 +339,13 @@ def proxied(target: str) -> Iterator[str]:
 
 def test_the_page_works_behind_a_reverse_proxy(tmp_path: Path, open_tab: Callable[[str], Tab]) -> None:
     """Opened at a proxy's address with the printed URL's token, the page asks that address for its
-    script, styles, font and websocket (never 127.0.0.1:PORT of the server itself) and draws the view."""
+    script, styles, font and websocket, under the tokened path (never 127.0.0.1:PORT of the server
+    itself), and draws the view."""
     with serve(EXAMPLE, "--player", config=tmp_path / "config") as server, proxied(server.url) as proxy:
         assert proxy != server.url
         tab = open_tab(f"{proxy}/?token={server.token}")
         tab.shows("Duel on the Burning Pier")
         assert all(url.startswith(proxy + "/") for url in tab.requests), tab.requests
-        assert tab.websockets and all(url.startswith(f"ws{proxy.removeprefix('http')}/ws?") for url in tab.websockets)
+        websocket = f"ws{proxy.removeprefix('http')}/s/{server.token}/ws?"
+        assert tab.websockets and all(url.startswith(websocket) for url in tab.websockets)
         stopped(server)

@@ -57,13 +57,13 @@ class TabLimits:
         is full (nothing the client did), 429 when this client has its share already."""
         if self.open.total() >= self.per_server:
             why = (
-                f"This table already has {self.per_server} browser tabs open, the most its server allows "
+                f"This table already has {tabs(self.per_server)} open, the most its server allows "
                 "(tracker serve --max-tabs): each tab runs a tracker of its own on the GM's machine."
             )
             raise refused(web.HTTPServiceUnavailable, "the table is full", why)
         if self.open[client] >= self.per_client:
             why = (
-                f"You already have {self.per_client} tabs open on this table, the most one client may have "
+                f"You already have {tabs(self.per_client)} open on this table, the most one client may have "
                 "(tracker serve --max-tabs-per-client; a client is an account on this machine, or an address)."
             )
             raise refused(web.HTTPTooManyRequests, "too many tabs", why)
@@ -77,6 +77,11 @@ class TabLimits:
         self.open[client] -= 1
         if self.open[client] <= 0:
             del self.open[client]
+
+
+def tabs(count: int) -> str:
+    """`count` browser tabs, in words ("1 browser tab", "8 browser tabs")."""
+    return f"{count} browser tab{'' if count == 1 else 's'}"
 
 
 def refused(kind: type[web.HTTPException], title: str, why: str) -> web.HTTPException:
