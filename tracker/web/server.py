@@ -192,7 +192,7 @@ def path_token(path: str) -> str | None:
 
 def same_origin(request: web.Request) -> bool:
     """Whether a websocket's handshake comes from a page of this very server (or from no page: a program,
-    which has no cookie to borrow). Behind a proxy the page's origin is the proxy's, which it forwards as
+    which a browser's page cannot pass for). Behind a proxy the page's origin is the proxy's, which it forwards as
     the Host (or ``X-Forwarded-Host``) it was asked for."""
     origin = request.headers.get("Origin")
     if origin is None or request.headers.get("Upgrade", "").lower() != "websocket":
