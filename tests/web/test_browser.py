@@ -268,6 +268,8 @@ def test_the_page_asks_nothing_of_another_host(tmp_path: Path, open_tab: Callabl
         tab.shows("Duel on the Burning Pier")
         assert any(url.endswith(".ttf") for url in tab.requests), tab.requests
         assert all(url.startswith(server.url + "/") for url in tab.requests), tab.requests
+        assert all(url.startswith(f"{server.url}/s/{server.token}/") for url in tab.requests[1:]), tab.requests
+        assert not tab.page.context.cookies()  # no cookie, for this port or any other
         stopped(server)
 
 
@@ -337,11 +339,53 @@ def proxied(target: str) -> Iterator[str]:
 
 def test_the_page_works_behind_a_reverse_proxy(tmp_path: Path, open_tab: Callable[[str], Tab]) -> None:
     """Opened at a proxy's address with the printed URL's token, the page asks that address for its
-    script, styles, font and websocket (never 127.0.0.1:PORT of the server itself) and draws the view."""
+    script, styles, font and websocket, under the tokened path (never 127.0.0.1:PORT of the server
+    itself), and draws the view."""
     with serve(EXAMPLE, "--player", config=tmp_path / "config") as server, proxied(server.url) as proxy:
         assert proxy != server.url
         tab = open_tab(f"{proxy}/?token={server.token}")
         tab.shows("Duel on the Burning Pier")
         assert all(url.startswith(proxy + "/") for url in tab.requests), tab.requests
-        assert tab.websockets and all(url.startswith(f"ws{proxy.removeprefix('http')}/ws?") for url in tab.websockets)
+        websocket = f"ws{proxy.removeprefix('http')}/s/{server.token}/ws?"
+        assert tab.websockets and all(url.startswith(websocket) for url in tab.websockets)
         stopped(server)
+
+
+def test_a_page_on_another_port_gets_nothing_from_the_gms_browser(
+    tmp_path: Path, open_tab: Callable[[str], Tab]
+) -> None:
+    """The finding, in a real browser: a cookie for 127.0.0.1 went to every port of it, so a page another
+    account served on 127.0.0.1:OTHER, opened in the GM's browser, received the `--write` token. Now the
+    GM's page works with no cookie at all, and the other page's server sees no Cookie header and no token,
+    even at the tokened path."""
+    import http.server
+
+    seen: list[str] = []
+
+    class Other(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(f"{self.path} {self.headers.get('Cookie')}")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<html><body>another account's page</body></html>")
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Other)
+    thread = threading.Thread(target=other.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with serve(EXAMPLE, "--write", config=tmp_path / "config") as server:
+            gm = open_tab(server.page_url)
+            gm.shows("press n to start")
+            assert not gm.page.context.cookies()
+            elsewhere = gm.page.context.new_page()
+            for where in ("/", f"/s/{server.token}/"):
+                elsewhere.goto(f"http://127.0.0.1:{other.server_address[1]}{where}")
+            stopped(server)
+    finally:
+        other.shutdown()
+        other.server_close()
+    assert [line.split(" ", 1)[1] for line in seen if not line.startswith("/favicon")] == ["None", "None"], seen

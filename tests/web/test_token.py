@@ -2,7 +2,9 @@
 
 127.0.0.1 is reachable by every account on a shared box, so every route (the page, its static files, the
 websocket, any other path) refuses a request without the token with a plain 403, and the token never
-shows on the server's console, not even with `--verbose`. The servers here are real ones
+shows on the server's console, not even with `--verbose`. The token travels in addresses only (the printed
+`?token=`, the page's own `/s/TOKEN/…`), never in a cookie: a browser sends a host's cookies to every port
+of it, so another account's server on 127.0.0.1 would receive one. The servers here are real ones
 (`tests.cli.test_serve_live.serve`); what needs no tracker process runs in this test's event loop.
 """
 
@@ -58,7 +60,8 @@ async def websocket_refused(http: aiohttp.ClientSession, url: str) -> None:
 @pytest.mark.parametrize("mode", ["--player", "--write"])
 def test_without_the_token_every_route_is_403(mode: str, tmp_path: Path) -> None:
     """The page, a static file, the websocket and a path that does not exist: 403 without the token, with
-    a wrong one, and with a wrong cookie, on the players' server and on the GM's writing one."""
+    a wrong one in the query or the path, and with a cookie holding the right one (no cookie opens
+    anything), on the players' server and on the GM's writing one."""
     path = tmp_path / "duel.toml"
     shutil.copy(EXAMPLE, path)
 
@@ -69,11 +72,17 @@ def test_without_the_token_every_route_is_403(mode: str, tmp_path: Path) -> None
                 await refused(http, server.url + where)
                 await refused(http, f"{server.url}{where}?token={wrong}")
                 await refused(http, f"{server.url}{where}?token={server.token[:-1]}")
+                await refused(http, f"{server.url}/s/{wrong}{where}")
+                await refused(http, f"{server.url}/s/{server.token[:-1]}{where}")
+                await refused(http, f"{server.url}/x/{server.token}{where}")
+            await refused(http, f"{server.url}/s/{server.token}")  # the token, but not as a folder
             await websocket_refused(http, websocket(server))
             await websocket_refused(http, websocket(server, f"&token={wrong}"))
+        # The cookie earlier versions set, with the right token in it: it opens nothing now.
         port = server.url.rsplit(":", 1)[1]
-        async with aiohttp.ClientSession(cookies={f"tracker-token-{port}": wrong}) as http:
+        async with aiohttp.ClientSession(cookies={f"tracker-token-{port}": server.token}) as http:
             await refused(http, server.url + "/")
+            await refused(http, server.url + SCRIPT)
             await websocket_refused(http, websocket(server))
 
     with serve(path, mode, config=tmp_path / "config") as server:
@@ -88,32 +97,34 @@ def test_without_the_token_every_route_is_403(mode: str, tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("mode", "wanted"), [("--player", "Duel on the Burning Pier"), ("--write", "press n to start")]
 )
-def test_the_printed_url_opens_the_page_and_its_cookie_the_rest(mode: str, wanted: str, tmp_path: Path) -> None:
-    """The printed URL answers 200 and sets an HttpOnly, SameSite=Strict cookie for the whole site; with
-    that cookie alone (as the page's own script asks) the static files and the websocket answer, and the
-    websocket draws the view. The token in the query opens them too."""
+def test_the_printed_url_opens_the_page_and_its_tokened_path_the_rest(mode: str, wanted: str, tmp_path: Path) -> None:
+    """The printed URL answers 200 and sets no cookie; the page's own addresses are under `/s/TOKEN/` (its
+    base), where a client that keeps no cookies at all gets the page, the static files and the websocket,
+    which draws the view. The token in the query opens them too (programs)."""
     path = tmp_path / "duel.toml"
     shutil.copy(EXAMPLE, path)
 
     async def drive(server: Served) -> None:
-        async with aiohttp.ClientSession(cookie_jar=cookie_jar()) as http:
+        tokened = f"{server.url}/s/{server.token}"
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
             async with http.get(server.page_url, allow_redirects=False) as response:
                 page = await response.text()
             assert response.status == 200
             assert "<title>tracker: duel.toml</title>" in page
-            (cookie,) = response.cookies.values()
-            assert cookie.key.startswith("tracker-token-") and cookie.value == server.token
-            assert cookie["httponly"] and cookie["samesite"] == "Strict" and cookie["path"] == "/"
+            assert f'<base href="s/{server.token}/" />' in page
+            assert "set-cookie" not in response.headers
             assert response.headers["Referrer-Policy"] == "no-referrer"
 
-            for where in ("/", SCRIPT):  # the cookie, no token in the address
-                async with http.get(server.url + where) as response:
+            for where in ("/", SCRIPT, "/static/css/xterm.css"):  # the token in the path alone
+                async with http.get(tokened + where) as response:
                     assert response.status == 200, where
-            tab = await http.ws_connect(websocket(server))
+                    assert "set-cookie" not in response.headers
+            async with http.get(tokened + "/") as response:
+                assert "<base" not in await response.text()  # opened there: its addresses are relative to it
+            tab = await http.ws_connect("ws" + tokened.removeprefix("http") + "/ws?width=120&height=30")
             await shown(tab, wanted)
             await tab.close()
 
-        async with aiohttp.ClientSession() as http:  # no cookie: the token in the query
             async with http.get(f"{server.url}{SCRIPT}?token={server.token}") as response:
                 assert response.status == 200
             tab = await http.ws_connect(websocket(server, f"&token={server.token}"))
@@ -144,8 +155,8 @@ def test_the_printed_url_carries_a_new_token_at_each_start(tmp_path: Path) -> No
 
 def test_verbose_never_logs_the_token(tmp_path: Path) -> None:
     """`--verbose` logs a line per request with its path but not its query, nor the Referer the page's own
-    requests carry (the page's URL, token and all); a malformed request that holds the token is one line
-    with the token blanked, no traceback."""
+    requests carry (the page's URL, token and all), and a tokened path as `/s/<token>/…`; a malformed
+    request that holds the token is one line with the token blanked, no traceback."""
     path = tmp_path / "duel.toml"
     shutil.copy(EXAMPLE, path)
 
@@ -155,7 +166,9 @@ def test_verbose_never_logs_the_token(tmp_path: Path) -> None:
                 assert response.status == 200
             async with http.get(f"{server.url}{SCRIPT}?token={server.token}") as response:
                 assert response.status == 200
-            tab = await http.ws_connect(websocket(server, f"&token={server.token}"))
+            async with http.get(f"{server.url}/s/{server.token}{SCRIPT}") as response:
+                assert response.status == 200
+            tab = await http.ws_connect("ws" + server.url.removeprefix("http") + f"/s/{server.token}/ws")
             await shown(tab, "press n to start")
             await tab.close()
             await refused(http, f"{server.url}/?token=not-it")
@@ -174,7 +187,8 @@ def test_verbose_never_logs_the_token(tmp_path: Path) -> None:
     console = out + err  # all the server wrote after its serving line (which `serve` read)
     assert server.token not in "".join(console.split())  # not even wrapped over two lines
     assert '"GET / HTTP/1.1" 200' in out and f'"GET {SCRIPT} HTTP/1.1" 200' in out
-    assert '"GET /ws HTTP/1.1" 101' in out and '"GET / HTTP/1.1" 403' in out
+    assert f'"GET /s/<token>{SCRIPT} HTTP/1.1" 200' in out and '"GET /s/<token>/ws HTTP/1.1" 101' in out
+    assert '"GET / HTTP/1.1" 403' in out
     assert "<token>" in out and "Traceback" not in console
 
 
@@ -201,9 +215,8 @@ def test_any_method_and_any_token_text_is_refused_plainly() -> None:
     asyncio.run(drive())
 
 
-def test_each_server_has_its_own_token_and_cookie() -> None:
-    """A new token at every start, and a cookie named for the port: a browser keeps cookies per host, not
-    per port, so the GM's and the players' servers on one machine would otherwise overwrite each other's."""
+def test_each_server_has_its_own_token_and_tokened_path() -> None:
+    """A new token at every start, and the page's own addresses under a path that holds it."""
     servers = []
     for _ in range(2):
         sock = web.listening_socket("127.0.0.1", 0)
@@ -213,16 +226,21 @@ def test_each_server_has_its_own_token_and_cookie() -> None:
             sock.close()
     first, second = servers
     assert first.token != second.token and TOKEN.fullmatch(first.token)
-    assert first.guard.cookie == f"tracker-token-{first.port}" != second.guard.cookie
+    assert first.prefix == f"/s/{first.token}" != second.prefix
     assert first.page_url == f"{first.public_url}/?token={first.token}"
+    assert web.path_token(f"/s/{first.token}/static/x") == first.token
+    assert web.path_token(f"/s/{first.token}") is None and web.path_token("/static/s/x/") is None
+    assert web.tokenless(f"/s/{first.token}/ws") == "/s/<token>/ws"
 
 
 def test_the_page_asks_its_own_address_for_everything() -> None:
     """Behind a TLS reverse proxy the page is opened at the proxy's address: its static files are relative
-    and its websocket is built from the address in the browser, so nothing points at 127.0.0.1:PORT."""
+    and its websocket is built from the page's base (the address in the browser, its tokened path), so
+    nothing points at 127.0.0.1:PORT."""
     page = (Path(web.TEMPLATES) / "app_index.html").read_text(encoding="utf-8")
     assert 'src="static/js/textual.js"' in page and "config.static.url" not in page
-    assert "window.location.href" in page and "wss:" in page
+    assert 'new URL("ws", document.baseURI)' in page and "wss:" in page
+    assert '<base href="{{ base }}" />' in page
     assert '<meta name="referrer" content="no-referrer" />' in page
 
 
@@ -241,10 +259,10 @@ def test_a_log_record_is_one_line_without_the_token() -> None:
     assert line.startswith("Error handling: ValueError: Invalid char in url query: b'GET /?token=<token>&x=")
 
 
-def test_a_page_of_another_origin_cannot_open_the_websocket_with_the_cookie() -> None:
-    """SameSite does not tell ports apart: a page another account serves on 127.0.0.1:OTHER counts as the
-    same site, so the GM's browser would send it the cookie. Its websocket handshake names its Origin, and
-    is refused; the server's own page's Origin is let through."""
+def test_a_page_of_another_origin_cannot_open_the_websocket() -> None:
+    """A browser counts a page another account serves on 127.0.0.1:OTHER as the same site. Even with the
+    token (which it has no way to learn), its websocket handshake names its Origin and is refused; the
+    server's own page's Origin is let through."""
 
     async def drive() -> None:
         server, runner = await table_server(guarded=True, command="exec sleep 30")
@@ -269,3 +287,48 @@ def _handshake(origin: str, url: str) -> aioweb.Request:
     host = url.split("//", 1)[1].rstrip("/")
     headers = {"Origin": origin, "Upgrade": "websocket", "Connection": "Upgrade", "Host": host}
     return make_mocked_request("GET", "/ws", headers=headers)
+
+
+def test_a_page_on_another_port_receives_nothing_of_the_token() -> None:
+    """The finding: the cookie was `Path=/` on 127.0.0.1, and browsers send a host's cookies to every port,
+    so a page another account served on 127.0.0.1:OTHER received the GM's `--write` token. Now a client
+    that keeps cookies as a browser does (per host, not per port) opens the printed URL, the page's files
+    and its websocket, then visits another server on another port of the same host, even at the tokened
+    path: nothing was ever set, and nothing reaches it."""
+
+    async def drive() -> None:
+        server, runner = await table_server(guarded=True, command="exec sleep 30")
+        seen: list[dict[str, str]] = []
+
+        async def other(request: aioweb.Request) -> aioweb.Response:
+            seen.append(dict(request.headers))
+            return aioweb.Response(text="another account's page")
+
+        other_app = aioweb.Application()
+        other_app.router.add_get("/{tail:.*}", other)
+        other_runner = aioweb.AppRunner(other_app)
+        await other_runner.setup()
+        other_site = aioweb.TCPSite(other_runner, "127.0.0.1", 0)
+        await other_site.start()
+        other_url = f"http://127.0.0.1:{other_runner.addresses[0][1]}"
+        try:
+            tokened = f"{server.public_url}/s/{server.token}"
+            async with aiohttp.ClientSession(cookie_jar=cookie_jar()) as http:
+                for url in (server.page_url, f"{tokened}/", f"{tokened}{SCRIPT}"):
+                    async with http.get(url) as response:
+                        assert response.status == 200, url
+                        assert "set-cookie" not in response.headers, url
+                tab = await http.ws_connect("ws" + tokened.removeprefix("http") + "/ws")
+                await tab.close()
+                assert len(http.cookie_jar) == 0
+                for where in ("/", "/ws", f"/s/{server.token}/", f"/s/{server.token}/ws"):
+                    async with http.get(other_url + where) as response:
+                        assert response.status == 200
+            assert len(seen) == 4
+            assert all("Cookie" not in headers for headers in seen), seen
+            assert all(server.token not in str(headers) for headers in seen[:2]), seen
+        finally:
+            await other_runner.cleanup()
+            await runner.cleanup()
+
+    asyncio.run(drive())

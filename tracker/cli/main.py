@@ -88,7 +88,28 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--write", action="store_true", help="the GM's writing view instead of a read-only one")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--verbose", action="store_true", help="log every request on the console")
+    p.add_argument(
+        "--max-tabs", type=tab_count, default=8, metavar="N", help="browser tabs open at once, at most (default 8)"
+    )
+    p.add_argument(
+        "--max-tabs-per-client",
+        type=tab_count,
+        default=4,
+        metavar="N",
+        help="of those, one account's (or address's) at most (default 4)",
+    )
     return parser
+
+
+def tab_count(text: str) -> int:
+    """How many browser tabs a server may keep open: each is a tracker process on the GM's machine."""
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of tabs: give a whole number from 1 up")
+    return count
 
 
 def port_number(text: str) -> int:
@@ -208,5 +229,13 @@ def run_command(args: argparse.Namespace) -> int:
     if args.command == "serve":
         from tracker.cli.serve import cmd_serve
 
-        return cmd_serve(args.file, args.port, args.player, args.write, args.host, args.verbose)
+        return cmd_serve(
+            args.file,
+            args.port,
+            args.player,
+            args.write,
+            args.host,
+            args.verbose,
+            tabs=(args.max_tabs, args.max_tabs_per_client),
+        )
     return 2

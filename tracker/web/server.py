@@ -11,11 +11,15 @@ over a websocket. What this module changes, and why:
   not `public_url`, so it also works behind a TLS reverse proxy (players at home).
 - Every request needs the token the server made at its start (`TokenGuard`): 127.0.0.1 is reachable by
   every account on a shared box, and a `--write` page drives the GM's screen. The printed URL carries it
-  (`?token=`, as Jupyter does); the answer to it sets an HttpOnly, SameSite=Strict cookie, which the
-  page's own requests (script, styles, font, websocket) then carry, since textual.js builds the
-  websocket's query itself and has no room for the token in it.
+  in its query (`?token=`, as Jupyter does); the page it answers has every address of its own (script,
+  styles, font, websocket) under `/s/TOKEN/`, a path that holds the token, so no cookie is ever set. A
+  cookie would be ambient: browsers send a host's cookies to every port of it, so a page another
+  account serves on 127.0.0.1:OTHER would receive it (docs/architecture/decisions.md).
+- At most `--max-tabs` tabs at once, `--max-tabs-per-client` of them a client's (`tracker.web.tabs`):
+  every tab is a process on the GM's machine; the tab past a cap gets a page that says so.
 - Logging is quiet (warnings and errors) unless `--verbose`: an access line per request buried them. That
-  line names the path only (`TokenlessAccessLog`): the query and the Referer would carry the token.
+  line names the path only, its token blanked (`TokenlessAccessLog`): the query and the Referer would
+  carry the token.
   Every console line is one line with the token blanked (`Redacted`): aiohttp logs a malformed request
   with its raw request line and a traceback.
 - Each tab's process is told it is served (`tracker.web.SERVED_ENV`, set by the command the server
@@ -36,6 +40,7 @@ import secrets
 import socket
 from pathlib import Path
 
+import aiohttp_jinja2
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 from aiohttp.typedefs import Handler
@@ -44,6 +49,7 @@ from textual_serve.server import Server, to_int
 
 from tracker.ui.textual_adapter import relay_messages, serve_app, tab_process
 from tracker.web import SERVED_ENV
+from tracker.web.tabs import TabLimits, client_of
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -144,42 +150,49 @@ class TokenGuard:
     """The aiohttp middleware in front of every route (the page, static files, the websocket, downloads,
     unknown paths): a request without the server's token is answered 403, whatever its address.
 
-    The token comes in the query (`?token=`, the printed URL) or in the cookie that the first answer to
-    the query sets. The cookie is HttpOnly (no script reads it) and SameSite=Strict (another site's page
-    cannot make the browser send it); its name carries the port the server bound, because browsers keep
-    cookies per host and not per port, so a GM's server and a players' server on one machine would
-    otherwise overwrite each other's.
+    The token comes in the query (`?token=`: the printed URL, and programs) or as the first part of the
+    path after `/s/` (`PREFIX`): the page's own requests, which carry it in their address. Nothing else
+    opens anything: no cookie is set or read, so nothing the browser sends on its own (to this port or
+    to another account's server on another port of the same host) holds the token.
     """
 
     #: What `aiohttp.web.middleware` marks on a function: called as (request, handler), not as the
     #: deprecated factory (app, handler).
     __middleware_version__ = 1
 
-    def __init__(self, token: str, cookie: str) -> None:
+    def __init__(self, token: str) -> None:
         self.token = token
-        self.cookie = cookie
+
+    def allows(self, request: web.Request) -> bool:
+        """The request carries the token, in its query or its path."""
+        return same_secret(request.query.get("token"), self.token) or same_secret(path_token(request.path), self.token)
 
     async def __call__(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        in_query = same_secret(request.query.get("token"), self.token)
-        if not in_query and not same_secret(request.cookies.get(self.cookie), self.token):
-            return web.Response(status=403, text=REFUSED, headers={"Referrer-Policy": "no-referrer"})
-        if not same_origin(request):
-            # SameSite does not tell ports apart: a page another account serves on 127.0.0.1:OTHER is "the
-            # same site", and its script could open this websocket with the GM's cookie. Its Origin says so.
+        if not self.allows(request) or not same_origin(request):
+            # The Origin: a page another account serves on 127.0.0.1:OTHER is "the same site" to a browser;
+            # with no cookie it has nothing to borrow, but a websocket of this server is for its own page.
             return web.Response(status=403, text=REFUSED, headers={"Referrer-Policy": "no-referrer"})
         response = await handler(request)
         if not response.prepared:  # a websocket has answered already; the page and files have not
             response.headers["Referrer-Policy"] = "no-referrer"
-            if in_query:
-                # Secure when the browser reached it over TLS (itself, or a proxy that says so).
-                secure = request.secure or request.headers.get("X-Forwarded-Proto", "").lower() == "https"
-                response.set_cookie(self.cookie, self.token, path="/", httponly=True, samesite="Strict", secure=secure)
         return response
+
+
+#: The first part of a tokened path: `/s/TOKEN/…`.
+PREFIX = "/s/"
+
+
+def path_token(path: str) -> str | None:
+    """The token a path carries (`/s/TOKEN/…` gives TOKEN), None for any other path."""
+    if not path.startswith(PREFIX):
+        return None
+    token, slash, _ = path[len(PREFIX) :].partition("/")
+    return token if slash else None
 
 
 def same_origin(request: web.Request) -> bool:
     """Whether a websocket's handshake comes from a page of this very server (or from no page: a program,
-    which has no cookie to borrow). Behind a proxy the page's origin is the proxy's, which it forwards as
+    which a browser's page cannot pass for). Behind a proxy the page's origin is the proxy's, which it forwards as
     the Host (or ``X-Forwarded-Host``) it was asked for."""
     origin = request.headers.get("Origin")
     if origin is None or request.headers.get("Upgrade", "").lower() != "websocket":
@@ -192,7 +205,8 @@ def same_origin(request: web.Request) -> bool:
 
 class TokenlessAccessLog(AbstractAccessLogger):
     """aiohttp's access line (`--verbose`) without what could carry the token: the request's path only
-    (no query string), and no Referer (the page's own requests name the page's tokened URL in it)."""
+    (no query string), its token blanked (`/s/<token>/…`), and no Referer (the page's own requests name
+    the page's tokened URL in it)."""
 
     @property
     def enabled(self) -> bool:
@@ -204,12 +218,18 @@ class TokenlessAccessLog(AbstractAccessLogger):
             '%s "%s %s HTTP/%d.%d" %d %.3fs',
             request.remote,
             request.method,
-            request.path,
+            tokenless(request.path),
             major,
             minor,
             response.status,
             time,
         )
+
+
+def tokenless(path: str) -> str:
+    """`path` with the token it carries (`/s/TOKEN/…`) blanked."""
+    token = path_token(path)
+    return path if token is None else f"{PREFIX}<token>{path[len(PREFIX) + len(token) :]}"
 
 
 class Redacted(logging.Filter):
@@ -278,7 +298,16 @@ class BrowserSession(AppService):
 class TableServer(Server):
     """textual-serve's Server on an already bound socket, with the changes the module lists."""
 
-    def __init__(self, command: str, sock: socket.socket, *, url: str, title: str, verbose: bool = False) -> None:
+    def __init__(
+        self,
+        command: str,
+        sock: socket.socket,
+        *,
+        url: str,
+        title: str,
+        verbose: bool = False,
+        limits: TabLimits | None = None,
+    ) -> None:
         host, port = sock.getsockname()[:2]
         # textual-serve runs the command with the shell: an assignment before it puts the variable in the
         # environment of that one process (the shell exports it to the program it runs, `exec` too).
@@ -288,18 +317,29 @@ class TableServer(Server):
         self.verbose = verbose
         #: This start's secret: new at every start, so a URL from an earlier game opens nothing.
         self.token = secrets.token_urlsafe(TOKEN_BYTES)
-        self.guard = TokenGuard(self.token, f"tracker-token-{port}")
+        self.guard = TokenGuard(self.token)
         #: The tabs connected now, each with its process.
         self.sessions: set[BrowserSession] = set()
+        #: How many tabs are open, whose, and how many may be.
+        self.limits = limits or TabLimits()
 
     @property
     def page_url(self) -> str:
         """The URL to print, the only place the token is shown: whoever has it can open the page."""
         return f"{self.public_url}/?token={self.token}"
 
+    @property
+    def prefix(self) -> str:
+        """The path under which the page's own addresses carry the token: `/s/TOKEN`."""
+        return f"{PREFIX}{self.token}"
+
     async def application(self) -> web.Application:
-        """textual-serve's application with the token guard in front of all its routes."""
+        """textual-serve's application with the token guard in front of all its routes, and the page, its
+        websocket and its static files again under the tokened path, where the page asks for them."""
         app = await serve_app(self)
+        app.router.add_get(f"{self.prefix}/", self.handle_index)
+        app.router.add_get(f"{self.prefix}/ws", self.handle_websocket)
+        app.router.add_static(f"{self.prefix}/static", self.statics_path)
         app.middlewares.append(self.guard)
         return app
 
@@ -330,9 +370,35 @@ class TableServer(Server):
             print=None,
         )
 
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """The page (templates/app_index.html), or (raised) the page saying no more tab may open now.
+
+        Its own addresses are relative to `base`: the tokened path, whichever address it was opened at
+        (the printed `/?token=` one, `/s/TOKEN/`, or either behind a proxy's path)."""
+        self.limits.check(client_of(request))
+        under_prefix = request.path.startswith(f"{self.prefix}/")
+        context = {
+            "font_size": to_int(request.query.get("fontsize", "16"), 16),
+            "base": "" if under_prefix else f"{self.prefix.lstrip('/')}/",
+            "application": {"name": self.title},
+        }
+        response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
     async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
         """textual-serve's websocket handler, with a BrowserSession that the server keeps track of
-        (to end it on shutdown) and a short closing wait."""
+        (to end it on shutdown), a short closing wait, and the caps on open tabs: the slot is taken
+        before the handshake and given back once the tab's process has ended."""
+        client = client_of(request)
+        self.limits.check(client)
+        self.limits.take(client)
+        try:
+            return await self._relay(request)
+        finally:
+            self.limits.give_back(client)
+
+    async def _relay(self, request: web.Request) -> web.WebSocketResponse:
         websocket = web.WebSocketResponse(heartbeat=15, timeout=CLOSE_WAIT)
         width = to_int(request.query.get("width", "80"), 80)
         height = to_int(request.query.get("height", "24"), 24)
