@@ -14,7 +14,6 @@ before a widget sees it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +21,7 @@ from tracker.engine.records.record import Record, validate
 from tracker.present.map.graph import MapView
 from tracker.present.story.events import Story
 from tracker.present.view import ActionChoice, Block, OddsView, PlayerView
-from tracker.present.words import mentions
+from tracker.present.words import mentions, said_as_someone
 from tracker.table.wire import dumps, message
 
 if TYPE_CHECKING:
@@ -158,11 +157,8 @@ def project(
 
 
 def masked(text: str, hidden: set[str]) -> str:
-    """`text` with every name in `hidden` said as "someone" (a question about the seat's character that
-    names a GM-only enemy: "Rotten Belle strikes Sofia Ramos")."""
-    for name in sorted(hidden, key=len, reverse=True):
-        text = re.sub(re.escape(name), "someone", text, flags=re.IGNORECASE)
-    return text
+    """`text` with every name in `hidden` said as "someone" (`tracker.present.words.said_as_someone`)."""
+    return said_as_someone(text, hidden)
 
 
 def _blockmasked(block: Block, hidden: set[str]) -> Block:

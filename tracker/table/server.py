@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from tracker.table import wire
 from tracker.table.address import peer_account, table_path
-from tracker.table.projection import encode, encode_view, masked, project
+from tracker.table.projection import encode, encode_view, project
 
 if TYPE_CHECKING:
     from tracker.families.seating import Verdict
@@ -380,11 +380,14 @@ class TableServer:
 
     def _command(self, seat: Seat, body: dict[str, Any]) -> dict[str, Any]:
         """Judge and run one command; the reply says how it went. What it says never names a GM-only
-        combatant: a refusal quotes the rules' own words, which may ("engaged with Rotten Belle")."""
+        combatant, nor tells one from a stranger: a refusal quotes the rules' own words, which may ("engaged
+        with Rotten Belle"), so it is said as the player view would (`said_to_seat`)."""
         reply = self._judged(seat, body)
         refused = reply.get("refused")
         if isinstance(refused, str):
-            reply["refused"] = masked(refused, self.host.session.rules.hidden_names())
+            from tracker.families.seating import said_to_seat
+
+            reply["refused"] = said_to_seat(self.host.session, refused)
         return reply
 
     def _judged(self, seat: Seat, body: dict[str, Any]) -> dict[str, Any]:
