@@ -140,12 +140,16 @@ class TableServer:
 
         try:  # the folder and the path to it are the GM's alone: no one else can swap the socket or its folder
             private_folder(self.path.parent)
-        except (UnsafeFolder, OSError) as exc:
-            return f"not opening the table for players: {self.path.parent}: {exc} (chmod go-w it)"
+        except UnsafeFolder as exc:
+            from tracker.store.writers import fix
+
+            return f"table closed to players: {self.path.parent}: {exc}; to open it: {fix(exc.folder)}"
+        except OSError as exc:
+            return f"table closed to players: {self.path.parent}: {exc.strerror or exc}"
         with contextlib.suppress(FileNotFoundError):
             kind = os.lstat(self.path).st_mode
             if not (stat.S_ISSOCK(kind) or stat.S_ISLNK(kind)):
-                return f"not opening the table for players: {self.path} is in the way (not a socket)"
+                return f"table closed to players: {self.path} is in the way (not a socket)"
             os.unlink(self.path)
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -161,7 +165,7 @@ class TableServer:
             self._server = await asyncio.start_unix_server(self._connected, sock=sock, limit=wire.MAX_LINE)
         except OSError as exc:
             sock.close()
-            return f"not opening the table for players: {exc.strerror or exc}: {self.path}"
+            return f"table closed to players: {exc.strerror or exc}: {self.path}"
         return None
 
     async def close(self) -> None:

@@ -70,6 +70,8 @@ class TrackerApp(App[None]):
         #: Open the table's socket for players and other accounts' viewers (`tracker run`: `tracker.table`).
         self._opens_table = table and not (read_only or player or follow)
         self._table: TableServer | None = None
+        #: Why the table stayed closed to players (with the fix), or None: it opened, or the GM opens none.
+        self.table_closed: str | None = None
         #: None only for a viewer waiting for its file to appear.
         self.session: Session = session  # type: ignore[assignment]
         self.path = path
@@ -190,11 +192,18 @@ class TrackerApp(App[None]):
     async def _open_table(self) -> None:
         from tracker.table.seats import RulesSeating
         from tracker.table.server import TableServer
+        from tracker.ui.screens.main import TrackerScreen
 
         table = TableServer(self.path, self, RulesSeating())
         problem = await table.open()
         if problem is not None:
+            # Said where it stays (the title line and the log's first line), not only in a passing toast: a
+            # GM whose players cannot connect must see why, and the fix, for as long as it lasts.
             self.notify(problem, severity="warning", timeout=10, markup=False)
+            self.table_closed = problem
+            for screen in self.screen_stack:
+                if isinstance(screen, TrackerScreen):
+                    screen.table_closed = problem
             return
         self._table = table
 
