@@ -490,3 +490,16 @@ def test_format_characters_and_separators_are_dropped_from_a_players_line(mark: 
 def test_c0_and_c1_controls_in_a_players_line_are_refused(control: str) -> None:
     """A control character (C0 or C1: NEL, CSI, ESC) could end a line or drive the GM's terminal: refused."""
     assert judge(run(ttb(), "start"), "alice", None, f"spend Sofia walk{control}").kind == "refuse"
+
+
+def test_an_engage_that_only_undoes_the_seats_own_disengage_is_refused() -> None:
+    """An engage then a disengage of the same pair from one seat changes nothing but the GM's history (each
+    saved, each replayed by every undo): the second is refused (the player asks the GM to undo); another
+    seat's, or one after something else of the seat's own, is not."""
+    s = run(ttb(), "start")
+    assert apply(s, "alice", "engage Sofia Guild").kind == "apply"
+    undone = judge(s, "alice", None, "disengage sofia 'Guild Thug'")
+    assert undone.kind == "refuse"
+    assert undone.reason == "that only undoes your last command (engage Sofia Guild); ask the GM to undo it"
+    assert apply(s, "alice", "spend Sofia focus").kind == "apply"
+    assert apply(s, "alice", "disengage Sofia Guild").kind == "apply"

@@ -101,7 +101,9 @@ def _verdict(session: Session, account: str, mine: tuple[str, ...], acting: str 
             return refuse(f"it is not {who}'s turn" + (f" ({now} acts)" if now else " (no turn is open)"))
         if rules.state.prompt is not None and cmd.verb not in session.family.verbs.while_prompted():
             return refuse(_waiting(session, mine))
-        problem = _hidden_word(session, cmd) or rules.seat_action_problem(who, cmd)
+        problem = (
+            _hidden_word(session, cmd) or _undoes_own(session, account, cmd) or rules.seat_action_problem(who, cmd)
+        )
         if problem:
             return refuse(problem)
         return Verdict("apply", f"by {account} {words}")
@@ -130,6 +132,32 @@ def _verdict(session: Session, account: str, mine: tuple[str, ...], acting: str 
         return refuse(problem)
     asking = acting or mine[0]
     return Verdict("request", f"request {account} {shlex.quote(asking)} {words}")
+
+
+#: Verbs that only undo each other: a seat's engage then disengage of the same pair changes nothing but the
+#: GM's history (a flood of them filled the file and slowed every undo).
+_OPPOSITES = {"engage": "disengage", "disengage": "engage"}
+
+
+def _undoes_own(session: Session, account: str, cmd: Command) -> str:
+    """Why `cmd` only undoes the seat's own previous command (an ``engage`` of the pair its last command
+    disengaged, or the reverse), or "": the player asks the GM to undo it instead."""
+    opposite = _OPPOSITES.get(cmd.verb)
+    if opposite is None:
+        return ""
+    mine = f"by {account} "
+    last = next((line for line in reversed(session.history.commands) if line.startswith(mine)), None)
+    if last is None:
+        return ""
+    try:
+        before = session.parse(last[len(mine) :])
+        pair = {names.resolve(a, session.rules.combatant_names()) for a in cmd.args}
+        was = {names.resolve(a, session.rules.combatant_names()) for a in before.args}
+    except Refusal:
+        return ""
+    if before.verb == opposite and pair == was:
+        return f"that only undoes your last command ({before.line}); ask the GM to undo it"
+    return ""
 
 
 def _shown_name(session: Session, name: str | None) -> str | None:

@@ -72,6 +72,8 @@ class TrackerApp(App[None]):
         self._table: TableServer | None = None
         #: Why the table stayed closed to players (with the fix), or None: it opened, or the GM opens none.
         self.table_closed: str | None = None
+        #: The app is ending (unmounted): nothing more is run or saved.
+        self._ending = False
         #: None only for a viewer waiting for its file to appear.
         self.session: Session = session  # type: ignore[assignment]
         self.path = path
@@ -395,6 +397,8 @@ class TrackerApp(App[None]):
         """
         if self.read_only:
             return "this is a read-only view"
+        if self._ending:  # the GM quit: a player's command on its way is not run (nor saved on a closed saver)
+            return "the GM is closing the fight"
         from tracker.store.save import encounter_text, session_from_text
 
         durable = self._durable_text()
@@ -430,6 +434,7 @@ class TrackerApp(App[None]):
         return self._save_thread
 
     def on_unmount(self) -> None:
+        self._ending = True
         if self._table is not None:
             self._table.close_now()
         if self._save_thread is not None:
