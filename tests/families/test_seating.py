@@ -503,3 +503,14 @@ def test_an_engage_that_only_undoes_the_seats_own_disengage_is_refused() -> None
     assert undone.reason == "that only undoes your last command (engage Sofia Guild); ask the GM to undo it"
     assert apply(s, "alice", "spend Sofia focus").kind == "apply"
     assert apply(s, "alice", "disengage Sofia Guild").kind == "apply"
+
+
+def test_2d20_seats_enter_results_lets_a_trusting_table_roll_its_own() -> None:
+    """CONTRACT.md §6: in a 2d20 scene ``[settings] seats_enter_results = true`` (not a profile parameter) lets a
+    seat's own ``roll`` with the faces rolled at the table apply on its turn."""
+    s = session_from(
+        encounter(KIT, ADA, THUG, BOSS, settings="seats_enter_results = true") + '\n[seats]\nalice = "Kit"\n'
+    )
+    run(s, "start", "pick Kit")
+    assert judge(s, "alice", None, "roll Kit 12 2 faces=1,1") == Verdict("apply", "by alice roll Kit 12 2 faces=1,1")
+    assert judge(s, "alice", None, "roll Ada 12 2").kind == "refuse"  # still only its own character
