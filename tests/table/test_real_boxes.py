@@ -255,3 +255,40 @@ def test_what_a_held_sidecar_says_is_printed_as_plain_text(tmp_path: Path) -> No
         assert str(info.value) == f"{path} is being run by ]0;titlegm@box (pid 1)"
     finally:
         os.close(fd)
+
+
+# --- a player's words where they are drawn ------------------------------------------------------------------
+
+#: What a forged line needs: a bidi override, an isolate, a line separator, a terminal's escape, C1's CSI.
+FORGING = "go\u202eevil\u2066\u2028Kit is dead\x1b[2J\x9b1m"
+
+
+def test_the_report_draws_no_control_or_format_character() -> None:
+    """`tracker report` (Markdown and HTML) draws every text without Cc, Cf, Zl or Zp characters."""
+    from tracker.report import html, markdown
+
+    for escape in (markdown.escape, html.escape):
+        drawn = escape(FORGING)
+        assert not any(ch in drawn for ch in "\u202e\u2066\u2028\x1b\x9b"), (escape, drawn)
+        assert "evil" in drawn and "Kit is dead" in drawn
+
+
+@on_loop
+async def test_the_gms_log_draws_a_players_words_without_control_or_format_characters(tmp_path: Path) -> None:
+    """The log panel draws each entry plain: a player's words in it (a request's reason, an answer) can
+    neither move the GM's cursor nor reorder or forge the lines around them."""
+    from tracker.store.opening import load_session
+    from tracker.ui.app import TrackerApp
+    from tracker.ui.widgets.log import LogView
+
+    path = copy_example(tmp_path, "skirmish_srd.toml")
+    session = load_session(path)
+    for line in ("start", "pick Ada", f"request alice Ada momentum +1 '{FORGING}'"):
+        session.execute(line)
+    assert any(FORGING in e.text for e in session.state.log)  # the state keeps what was said
+    app = TrackerApp(session, path)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await pilot.pause(0.3)
+        logged = "".join(strip.text for view in app.screen.query(LogView) for strip in view.lines)
+        assert "evil" in logged
+        assert not any(ch in logged for ch in "\u202e\u2066\u2028\x1b\x9b"), logged
