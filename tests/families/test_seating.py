@@ -514,3 +514,15 @@ def test_2d20_seats_enter_results_lets_a_trusting_table_roll_its_own() -> None:
     run(s, "start", "pick Kit")
     assert judge(s, "alice", None, "roll Kit 12 2 faces=1,1") == Verdict("apply", "by alice roll Kit 12 2 faces=1,1")
     assert judge(s, "alice", None, "roll Ada 12 2").kind == "refuse"  # still only its own character
+
+
+def test_an_action_word_is_never_read_as_a_name_a_gm_only_combatant_shares() -> None:
+    """A seat's words are read as the seat sees the fight, but an action is an action: ``walk`` is the Walk even
+    when a combatant it can see and a GM-only one both have names that start with it."""
+    text = (
+        combatant("Sofia Ramos", kind="fated", side="players", initiative=20)
+        + combatant("Walker Jones", initiative=1, side="enemies")
+        + combatant("Walking Dead", initiative=0, side="enemies", gm_only=True)
+    )
+    s = run(session_from(text + '\n[seats]\nalice = "Sofia"\n'), "start")
+    assert judge(s, "alice", None, "spend Sofia walk") == Verdict("apply", "by alice spend Sofia walk")

@@ -28,7 +28,7 @@ from typing import Literal, NamedTuple
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
-from tracker.engine.language.commands import WRAPPERS, Command
+from tracker.engine.language.commands import WRAPPERS, ArgKind, Command
 from tracker.families.session import Session
 from tracker.present.words import plain, said_as_someone
 
@@ -225,7 +225,7 @@ def _seen_names(session: Session, cmd: Command) -> Command:
         if kind == "name":
             if len(seen) != 1:
                 raise Refusal(unknown_name(word, visible))
-        elif not unseen or len(seen) != 1:
+        elif not unseen or len(seen) != 1 or names.matching(word, _own_words(session, kind)):
             continue  # a GM-only name alone here is refused where a stranger's would be (`_hidden_word`)
         if unseen and seen[0].casefold() != word.casefold():
             args[n] = seen[0]
@@ -233,6 +233,16 @@ def _seen_names(session: Session, cmd: Command) -> Command:
     if not changed:
         return cmd
     return session.parse(_with_args(cmd, args))
+
+
+#: The words an answer is, whatever the question (never read as a name).
+_ANSWER_WORDS = ("flip", "roll", "pass", "fail", "yes", "no", "none", "hit", "miss", "keep")
+
+
+def _own_words(session: Session, kind: ArgKind) -> list[str]:
+    """The family's own words for an argument of `kind` (an action, an answer): a word that is one of them is
+    never taken for a combatant's name."""
+    return list(_ANSWER_WORDS) if kind == "answer" else session.rules.words(kind)
 
 
 def _hidden_word(session: Session, cmd: Command) -> str:
