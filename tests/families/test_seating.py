@@ -402,12 +402,12 @@ def test_2d20_faces_typed_from_a_seat_are_a_request_and_its_roll_applies() -> No
     )
     assert apply(s, "alice", "attack Kit").kind == "apply"
     assert apply(s, "alice", "answer Thug").kind == "apply"  # a choice: the seat's own
-    assert d20_prompt_kind(s) == "attack_roll"
+    assert prompt_kind(s) == "attack_roll"
     assert judge(s, "alice", None, "answer 1,1") == Verdict("request", "request alice Kit answer 1,1")
     assert judge(s, "alice", None, "answer roll+1") == Verdict("apply", "by alice answer roll+1")
 
 
-def d20_prompt_kind(s: Session) -> str | None:
+def prompt_kind(s: Session) -> str | None:
     prompt = s.state.prompt
     return prompt.kind if prompt is not None else None
 
@@ -526,3 +526,21 @@ def test_an_action_word_is_never_read_as_a_name_a_gm_only_combatant_shares() -> 
     )
     s = run(session_from(text + '\n[seats]\nalice = "Sofia"\n'), "start")
     assert judge(s, "alice", None, "spend Sofia walk") == Verdict("apply", "by alice spend Sofia walk")
+
+
+def test_who_a_shot_into_an_engagement_hit_is_the_trackers_flip_or_a_request() -> None:
+    """[000:L294]: a shot into an engagement flips for each target within reach of it; a seat answers with the
+    tracker's ``flip``, while naming who was hit is a result made at the table: a request."""
+    from tests.rules.ttb.test_duel_modifiers import PISTOL
+
+    sofia = combatant(
+        "Sofia", kind="fated", initiative=20, wounds=8, skills={"pistol": 2}, weapons=[PISTOL], side="players"
+    )
+    ash = combatant("Ash", kind="fated", initiative=10, wounds=8, side="players")
+    thug = combatant("Thug", rank_value=5, defense=4, wounds=9)
+    s = session_from(sofia + ash + thug + '\n[seats]\nalice = "Sofia"\n')
+    run(s, "initiative Sofia 9", "initiative Ash 5", "start", "engage Ash Thug")
+    assert apply(s, "alice", "attack Sofia shoot Thug Pistol").kind == "apply"
+    assert prompt_kind(s) == "into_melee"
+    assert judge(s, "alice", None, "answer Thug") == Verdict("request", "request alice Sofia answer Thug")
+    assert judge(s, "alice", None, "answer flip") == Verdict("apply", "by alice answer flip")

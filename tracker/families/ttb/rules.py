@@ -39,8 +39,9 @@ NEEDS_MORE = {
 
 
 #: Questions the tracker's ``flip`` answers, where anything else is the result the table made: the duels, the
-#: flips of a card (a critical, Suffocating, a hazard) and an attack's damage flip.
-_DRAWN = frozenset({*answers.OUTCOMES, "critical", "suffocating_flip", "hazard_flip", attack.DAMAGE})
+#: flips of a card (a critical, Suffocating, a hazard), an attack's damage flip, and who a shot into an
+#: engagement hits (the table may name them instead of the flips).
+_DRAWN = frozenset({*answers.OUTCOMES, "critical", "suffocating_flip", "hazard_flip", attack.DAMAGE, attack.INTO_MELEE})
 
 
 def conditions_json(eng: TTBEngine, name: str) -> dict[str, int | bool | str]:
@@ -78,9 +79,10 @@ class TTBRules(TTBEngine, FamilyRules):
         return self.settings.seats_enter_results
 
     def typed_result(self, cmd: Command) -> bool:
-        """A duel's ``pass``/``fail``, a flip's card and a disengaging strike's ``hit``/``miss`` are results
-        made at the table; ``flip`` is the tracker's draw, and every other answer a choice (a target, a weapon,
-        yes/no, who acts first, a cheat or a discard from the character's own hand)."""
+        """A duel's ``pass``/``fail``, a flip's card, who a shot into an engagement hit and a disengaging
+        strike's ``hit``/``miss`` are results made at the table; ``flip`` is the tracker's draw, and every
+        other answer a choice (a target, a weapon, yes/no, who acts first, a cheat or a discard from the
+        character's own hand)."""
         prompt = self.st.prompt
         if prompt is None or not cmd.args:
             return False
