@@ -198,6 +198,8 @@ def test_seats_from_a_party_file_another_account_can_write_are_refused_by_check_
         assert len(lines) == 1, result
         assert "another account could change its sheets and [seats]" in lines[0]
         assert f"chmod g-w,o-w {party}" in lines[0]
+    alone = run_cli(monkeypatch, capsys, "check", party)  # checked on its own, it says the same
+    assert alone.code == 1 and "another account could change its sheets and [seats]" in alone.err
 
 
 #: Run as alice: plant `.duel.toml.lock` beside the GM's fight (in a folder she may write), with text that
