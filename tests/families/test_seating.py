@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import reloaded, run, session_from, ttb_state
+from tests.conftest import d20_state, reloaded, run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
 from tests.rules.twod20.test_order import ADA, BOSS, KIT, THUG, encounter
 from tracker.engine.errors import Refusal
@@ -127,10 +127,13 @@ def test_acting_for_another_seat_or_out_of_turn_is_refused_never_requested() -> 
     assert judge(s, "bob", None, "flip").kind == "refuse"
 
 
-def test_next_and_flip_for_the_seat_that_acts() -> None:
-    """CONTRACT.md §6: a player ends their own turn, and flips, while one of their characters acts."""
+def test_next_for_the_seat_that_acts_and_a_flip_no_question_asked_for_is_a_request() -> None:
+    """CONTRACT.md §6: a player ends their own turn while one of their characters acts; a ``flip`` the rules
+    did not ask for (free flips force reshuffles that deal everyone Twist cards) waits for the GM."""
     s = run(ttb(), "start")
-    assert apply(s, "alice", "flip").kind == "apply"
+    deck = list(ttb_state(s).deck)
+    assert apply(s, "alice", "flip 10") == Verdict("request", "request alice 'Sofia Ramos' flip 10")
+    assert ttb_state(s).deck == deck  # nothing drawn
     assert apply(s, "alice", "next").kind == "apply"
     assert ttb_state(s).active == "Ash Kettering"
     assert apply(s, "bob", "engage Ash Guild").kind == "apply"
@@ -173,7 +176,7 @@ def test_answers_only_to_questions_about_the_seats_characters() -> None:
     assert prompt is not None and prompt.who == "Sofia Ramos"
     refused = judge(s, "bob", None, "answer 5R")
     assert refused.kind == "refuse" and "waits for Sofia Ramos" in refused.reason
-    assert apply(s, "alice", "answer 5R").kind == "apply"
+    assert apply(s, "alice", "answer flip").kind == "apply"
 
 
 def test_a_cheat_from_a_card_not_in_the_hand_is_refused_clearly() -> None:
@@ -207,6 +210,7 @@ def test_2d20_hand_over_is_the_choice_of_the_side_that_acted() -> None:
     run(s, "start")
     assert "the GM's to answer" in judge(s, "alice", None, "pick Kit").reason
     run(s, "pick Kit")
+    assert apply(s, "alice", "spend Kit movement").kind == "apply"
     assert apply(s, "alice", "move Kit B").kind == "apply"
     assert judge(s, "bob", None, "move Ada B").reason == "it is not Ada's turn (Kit acts)"
     assert apply(s, "alice", "next").kind == "apply"
@@ -347,3 +351,196 @@ def test_a_seat_cannot_name_a_gm_only_combatant(tmp_path: Path) -> None:
         assert verdict.kind == "refuse" and "no combatant named" in verdict.reason, (line, verdict)
         assert "Rotten Belle" not in verdict.reason
     assert judge(session, "alice", None, "attack Sofia strike Thug").kind == "apply"
+
+
+# --- results: the tracker's draw, or the GM's approval --------------------------------------------------
+
+
+def test_a_seat_answers_its_own_duel_with_the_trackers_flip_and_a_typed_result_is_a_request() -> None:
+    """CONTRACT.md §6: a seat answers the questions about its character with the tracker's own draw; ``pass 5``
+    or ``fail`` typed from a seat is a result made at the table, a request the GM approves (RULES.md §2.2.5)."""
+    s = run(ttb(), "start", "damage Sofia 5 no-armor", "answer flip")  # the critical, flipped by the GM
+    prompt = ttb_state(s).prompt
+    assert prompt is not None and prompt.kind == "unconscious_check" and prompt.who == "Sofia Ramos"
+    for typed in ("answer pass 5", "answer fail", "answer p"):
+        assert judge(s, "alice", None, typed) == Verdict("request", f"request alice 'Sofia Ramos' {typed}")
+    apply(s, "alice", "answer pass 5")
+    assert ttb_state(s).prompt == prompt  # still waiting: the request did not answer it
+    run(s, "approve")
+    assert ttb_state(s).prompt is None  # the GM's approve ran it
+
+
+def test_a_typed_card_from_a_seat_is_a_request_and_its_flip_applies() -> None:
+    """CONTRACT.md §6: a card typed for a flip the rules ask (a critical, RULES.md §2.8) is a request; ``answer
+    flip`` is the tracker's draw and applies."""
+    s = run(ttb(), "start", "damage Sofia 5 no-armor")
+    prompt = ttb_state(s).prompt
+    assert prompt is not None and prompt.kind == "critical"
+    assert judge(s, "alice", None, "answer RJ") == Verdict("request", "request alice 'Sofia Ramos' answer RJ")
+    assert judge(s, "alice", None, "answer flip") == Verdict("apply", "by alice answer flip")
+
+
+def test_seats_enter_results_lets_a_trusting_table_type_its_own() -> None:
+    """CONTRACT.md §6: ``[settings] seats_enter_results = true``: a table that trusts its players' own cards
+    lets a seat type its results and flip on its own turn, as before."""
+    s = run(ttb("\n[settings]\nseats_enter_results = true\n" + SEATS), "start", "damage Sofia 5 no-armor")
+    assert apply(s, "alice", "answer 5R") == Verdict("apply", "by alice answer 5R")
+    assert judge(s, "alice", None, "answer pass 5") == Verdict("apply", "by alice answer pass 5")
+    assert judge(s, "bob", None, "flip").kind == "refuse"  # still only on its own turn
+
+
+def test_2d20_faces_typed_from_a_seat_are_a_request_and_its_roll_applies() -> None:
+    """CONTRACT.md §6, RULES.md §3.2: the attack's test is the tracker's ``roll`` (bought d20s too); the faces
+    rolled at the table (``answer 1,1``) and a ``roll`` at a TN the player chooses are requests."""
+    from tests.rules.twod20.test_attack_flow import scene
+
+    s = scene()
+    s.setup.seats["alice"] = "Kit"
+    run(s, "start", "pick Kit")
+    assert judge(s, "alice", None, "roll Kit 20 2 faces=1,1") == Verdict(
+        "request", "request alice Kit roll Kit 20 2 faces=1,1"
+    )
+    assert apply(s, "alice", "attack Kit").kind == "apply"
+    assert apply(s, "alice", "answer Thug").kind == "apply"  # a choice: the seat's own
+    assert prompt_kind(s) == "attack_roll"
+    assert judge(s, "alice", None, "answer 1,1") == Verdict("request", "request alice Kit answer 1,1")
+    assert judge(s, "alice", None, "answer roll+1") == Verdict("apply", "by alice answer roll+1")
+
+
+def prompt_kind(s: Session) -> str | None:
+    prompt = s.state.prompt
+    return prompt.kind if prompt is not None else None
+
+
+def test_2d20_a_move_beyond_the_turns_movement_is_refused_for_a_seat() -> None:
+    """RULES.md §3.6: a move beyond the zones the turn's movement actions allow only warns the GM, who may
+    overrule it; from a seat it is refused (never a request: the player takes the movement action first)."""
+    s = run(d20(), "start", "pick Kit")
+    refused = judge(s, "alice", None, "move Kit B")
+    assert refused.kind == "refuse"
+    assert refused.reason.startswith("Kit moves 1 zone but its movement actions this turn allow 0")
+    assert d20_state(s).fighters["Kit"].move_budget == 0  # nothing changed
+    run(s, "move Kit B")  # the GM's own is a warning
+    assert any(e.text.startswith("Warning: Kit moves 1 zone") for e in s.state.log)
+
+
+# --- what a seat is told -------------------------------------------------------------------------------
+
+
+def brawl(tmp_path: Path) -> Session:
+    """examples/brawl.toml (the GM-only Rotten Belle among the Fatemaster's) with alice seated as Sofia."""
+    from tracker.store import files
+    from tracker.store.opening import load_session
+
+    path = tmp_path / "brawl.toml"
+    examples = Path(__file__).parents[2] / "examples"
+    files.write_text(path, (examples / "brawl.toml").read_text() + '\n[seats]\nalice = "Sofia Ramos"\n')
+    return load_session(str(path))
+
+
+@pytest.mark.parametrize(
+    "form",
+    ["spend {} walk", "damage {} 2", "engage Sofia {}", "attack Sofia strike {}", "heal {} 1", "add {} burning"],
+)
+def test_a_gm_only_name_and_a_strangers_get_the_same_refusal(tmp_path: Path, form: str) -> None:
+    """CONTRACT.md §5/§6: a GM-only combatant is not at the players' table: naming it (whole or by a prefix)
+    is refused in the very words a name no one has is, so no reply tells one from the other."""
+    from tracker.families.seating import said_to_seat
+
+    s = run(brawl(tmp_path), "start")
+    replies = set()
+    for word in ("Rotten", "Belle", "Zachary"):
+        verdict = judge(s, "alice", None, form.format(word))
+        assert verdict.kind == "refuse", (word, verdict)
+        replies.add(said_to_seat(s, verdict.reason).replace(word, "X"))
+    assert len(replies) == 1, replies
+    assert "someone" not in replies.pop()
+
+
+def test_a_refusal_never_quotes_a_question_the_seat_cannot_see(tmp_path: Path) -> None:
+    """CONTRACT.md §6: a question the player view does not show is never quoted to a seat (the initiative tie
+    between the Cutthroat and the GM-only Rotten Belle): only whom it waits for, as the seat's screen says."""
+    s = run(brawl(tmp_path), "start")
+    prompt = s.state.prompt
+    assert prompt is not None and "Rotten Belle" in prompt.question
+    for line in ("answer Dockside", "answer x", "spend Sofia walk"):
+        verdict = judge(s, "alice", None, line)
+        assert verdict.kind == "refuse"
+        assert "Initiative" not in verdict.reason and "Dockside" not in verdict.reason, verdict.reason
+
+
+def test_a_seat_is_told_its_own_question_as_its_screen_shows_it() -> None:
+    """CONTRACT.md §6: the question a seat's own action waits on is its own to read: it is quoted."""
+    s = run(ttb(), "start", "damage Sofia 5 no-armor")
+    verdict = judge(s, "alice", None, "spend Sofia walk")
+    assert verdict.reason == f"waiting for an answer: {ttb_state(s).prompt.question}"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("mark", ["\u202e", "\u2066", "\u200b", "\u2028", "\u2029", "\ufeff", "\u200f"])
+def test_format_characters_and_separators_are_dropped_from_a_players_line(mark: str) -> None:
+    """A bidi override, a zero-width or a line separator in a player's line (Unicode Cf, Zl, Zp) would reorder
+    or forge what the GM's log draws: the line is judged, run and logged without it."""
+    s = run(ttb(), "start")
+    verdict = apply(s, "alice", f"spend Sofia{mark} walk")
+    assert verdict == Verdict("apply", "by alice spend Sofia walk")
+    assert "alice: spend Sofia walk" in [e.text for e in ttb_state(s).log]
+
+
+@pytest.mark.parametrize("control", ["\x85", "\x9b", "\x1b", "\x00"])
+def test_c0_and_c1_controls_in_a_players_line_are_refused(control: str) -> None:
+    """A control character (C0 or C1: NEL, CSI, ESC) could end a line or drive the GM's terminal: refused."""
+    assert judge(run(ttb(), "start"), "alice", None, f"spend Sofia walk{control}").kind == "refuse"
+
+
+def test_an_engage_that_only_undoes_the_seats_own_disengage_is_refused() -> None:
+    """An engage then a disengage of the same pair from one seat changes nothing but the GM's history (each
+    saved, each replayed by every undo): the second is refused (the player asks the GM to undo); another
+    seat's, or one after something else of the seat's own, is not."""
+    s = run(ttb(), "start")
+    assert apply(s, "alice", "engage Sofia Guild").kind == "apply"
+    undone = judge(s, "alice", None, "disengage sofia 'Guild Thug'")
+    assert undone.kind == "refuse"
+    assert undone.reason == "that only undoes your last command (engage Sofia Guild); ask the GM to undo it"
+    assert apply(s, "alice", "spend Sofia focus").kind == "apply"
+    assert apply(s, "alice", "disengage Sofia Guild").kind == "apply"
+
+
+def test_2d20_seats_enter_results_lets_a_trusting_table_roll_its_own() -> None:
+    """CONTRACT.md §6: in a 2d20 scene ``[settings] seats_enter_results = true`` (not a profile parameter) lets a
+    seat's own ``roll`` with the faces rolled at the table apply on its turn."""
+    s = session_from(
+        encounter(KIT, ADA, THUG, BOSS, settings="seats_enter_results = true") + '\n[seats]\nalice = "Kit"\n'
+    )
+    run(s, "start", "pick Kit")
+    assert judge(s, "alice", None, "roll Kit 12 2 faces=1,1") == Verdict("apply", "by alice roll Kit 12 2 faces=1,1")
+    assert judge(s, "alice", None, "roll Ada 12 2").kind == "refuse"  # still only its own character
+
+
+def test_an_action_word_is_never_read_as_a_name_a_gm_only_combatant_shares() -> None:
+    """A seat's words are read as the seat sees the fight, but an action is an action: ``walk`` is the Walk even
+    when a combatant it can see and a GM-only one both have names that start with it."""
+    text = (
+        combatant("Sofia Ramos", kind="fated", side="players", initiative=20)
+        + combatant("Walker Jones", initiative=1, side="enemies")
+        + combatant("Walking Dead", initiative=0, side="enemies", gm_only=True)
+    )
+    s = run(session_from(text + '\n[seats]\nalice = "Sofia"\n'), "start")
+    assert judge(s, "alice", None, "spend Sofia walk") == Verdict("apply", "by alice spend Sofia walk")
+
+
+def test_who_a_shot_into_an_engagement_hit_is_the_trackers_flip_or_a_request() -> None:
+    """[000:L294]: a shot into an engagement flips for each target within reach of it; a seat answers with the
+    tracker's ``flip``, while naming who was hit is a result made at the table: a request."""
+    from tests.rules.ttb.test_duel_modifiers import PISTOL
+
+    sofia = combatant(
+        "Sofia", kind="fated", initiative=20, wounds=8, skills={"pistol": 2}, weapons=[PISTOL], side="players"
+    )
+    ash = combatant("Ash", kind="fated", initiative=10, wounds=8, side="players")
+    thug = combatant("Thug", rank_value=5, defense=4, wounds=9)
+    s = session_from(sofia + ash + thug + '\n[seats]\nalice = "Sofia"\n')
+    run(s, "initiative Sofia 9", "initiative Ash 5", "start", "engage Ash Thug")
+    assert apply(s, "alice", "attack Sofia shoot Thug Pistol").kind == "apply"
+    assert prompt_kind(s) == "into_melee"
+    assert judge(s, "alice", None, "answer Thug") == Verdict("request", "request alice Sofia answer Thug")
+    assert judge(s, "alice", None, "answer flip") == Verdict("apply", "by alice answer flip")

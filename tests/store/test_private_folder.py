@@ -18,9 +18,19 @@ import pytest
 
 from tests.cli.campaign import run_cli
 from tracker.engine.records import record
-from tracker.store import files, validated
+from tracker.store import files, validated, writers
 from tracker.store.owner import account_name
 from tracker.store.private_folder import UnsafeFolder, private_folder
+
+#: The group test itself, asked afresh (not its per-process memo), before `shared_groups` stands in for it.
+_uncached_group_others = writers.group_others.__wrapped__
+
+
+@pytest.fixture(autouse=True)
+def shared_groups(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every group here has another member (as a campaign's group would): a group-writable folder is another
+    account's to write. The owner's private group is `test_a_folder_writable_only_by_its_owners_private_group…`."""
+    monkeypatch.setattr(writers, "group_others", lambda gid, uid: "group table, with bob")
 
 
 @pytest.fixture
@@ -60,7 +70,8 @@ def test_a_safe_folder_is_made_private_at_every_level(base: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("bits", "said"), [(0o770, "group-writable (mode 0770)"), (0o703, "world-writable (mode 0703)")]
+    ("bits", "said"),
+    [(0o770, "group-writable (mode 0770) by group table, with bob"), (0o703, "world-writable (mode 0703)")],
 )
 def test_the_folder_itself_writable_by_others_is_refused(base: Path, bits: int, said: str) -> None:
     folder = base / "cache"
@@ -73,7 +84,7 @@ def test_a_group_writable_folder_above_is_refused(base: Path) -> None:
     above = base / "shared"
     above.mkdir()
     above.chmod(0o775)
-    assert refusal(above / "cache") == f"{above} is group-writable (mode 0775)"
+    assert refusal(above / "cache") == f"{above} is group-writable (mode 0775) by group table, with bob"
 
 
 def test_a_world_writable_folder_above_is_refused(base: Path) -> None:
@@ -169,7 +180,8 @@ def test_a_refused_cache_keeps_no_memo_and_says_so_once(
     validated.remember_validations(write=False)  # a viewer asks again: nothing more is said
     assert record._memo is None
     assert capsys.readouterr().err.splitlines() == [
-        f"tracker: not keeping a cache in {above / 'cache'}: {above} is group-writable (mode 0775); "
+        f"tracker: not keeping a cache in {above / 'cache'}: {above} is group-writable (mode 0775) by group table, "
+        "with bob; "
         "set TRACKER_CACHE_DIR to a folder only you can write"
     ]
 
@@ -235,3 +247,70 @@ def test_the_cache_and_its_entries_are_the_users_alone(
     assert {e.stat().st_mode & 0o777 for e in entries} == {0o600}
     assert (base / "cache").stat().st_mode & 0o777 == 0o700
     assert capsys.readouterr().err == ""
+
+
+# --- user private groups (Debian, Ubuntu: umask 002) --------------------------------------------------------
+
+
+class _Group:
+    def __init__(self, name: str, members: list[str]) -> None:
+        self.gr_name, self.gr_mem = name, members
+
+
+class _Account:
+    def __init__(self, name: str, uid: int, gid: int) -> None:
+        self.pw_name, self.pw_uid, self.pw_gid = name, uid, gid
+
+
+@pytest.mark.parametrize(
+    ("members", "primary_of", "said"),
+    [
+        ([], [], None),
+        (["gm"], [], None),
+        (["gm", "bob"], [], "group gm, with bob"),
+        ([], ["alice"], "group gm, with alice"),
+    ],
+)
+def test_a_group_is_the_owners_own_only_with_no_other_member_and_no_other_primary(
+    monkeypatch: pytest.MonkeyPatch, members: list[str], primary_of: list[str], said: str | None
+) -> None:
+    """As OpenSSH's StrictModes: a group write bit is the owner's when the group is the owner's private group,
+    no member but the owner (``gr_mem``) and no other account's primary group (``pw_gid``)."""
+    import grp
+
+    accounts = [_Account("gm", 1000, 1000)] + [_Account(n, 1001 + k, 1000) for k, n in enumerate(primary_of)]
+    monkeypatch.setattr(grp, "getgrgid", lambda gid: _Group("gm", members))
+    monkeypatch.setattr(pwd, "getpwall", lambda: accounts)
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: next(a for a in accounts if a.pw_uid == uid))
+    assert _uncached_group_others(1000, 1000) == said
+
+
+def test_a_folder_writable_only_by_its_owners_private_group_is_the_owners(
+    base: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A GM's folder made under umask 002 (mode 0775) with the GM's own private group is the GM's alone."""
+    monkeypatch.setattr(writers, "group_others", lambda gid, uid: None)
+    folder = base / "fights"
+    folder.mkdir()
+    folder.chmod(0o775)
+    assert private_folder(folder) == folder.resolve()
+    folder.chmod(0o777)
+    assert refusal(folder) == "it is world-writable (mode 0777)"
+
+
+def test_this_boxs_own_private_group_is_trusted_and_a_shared_one_is_not(base: Path) -> None:
+    """The real group database: the process's own group counts when nobody else is in it; a group another
+    account has as its primary group (daemon's, say) never does."""
+    import grp
+
+    own = os.getegid()
+    me = account_name(os.geteuid())
+    alone = not [m for m in grp.getgrgid(own).gr_mem if m != me] and not [
+        p for p in pwd.getpwall() if p.pw_gid == own and p.pw_uid != os.geteuid()
+    ]
+    assert (_uncached_group_others(own, os.geteuid()) is None) == alone
+    other = next((p for p in pwd.getpwall() if p.pw_uid != os.geteuid() and p.pw_gid != own), None)
+    if other is None:
+        pytest.skip("no other account with a group of its own on this machine")
+    said = _uncached_group_others(other.pw_gid, os.geteuid())
+    assert said is not None and other.pw_name in said

@@ -386,7 +386,11 @@ def test_a_changed_byte_misses(memo: Path) -> None:
 
 def test_a_folder_others_may_write_to_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The memo is used only in a folder of the user's own that no one else may write to; otherwise nothing
-    is remembered (what is said, and the folders above, are tests/store/test_private_folder.py's)."""
+    is remembered (what is said, and the folders above, are tests/store/test_private_folder.py's). Its group
+    here has other members (the owner's private group would be the owner's: `tracker.store.writers`)."""
+    from tracker.store import writers
+
+    monkeypatch.setattr(writers, "group_others", lambda gid, uid: "group table, with bob")
     folder = tmp_path / "cache"
     monkeypatch.setenv("TRACKER_CACHE_DIR", str(folder))
     monkeypatch.delenv("TRACKER_NO_CACHE", raising=False)

@@ -68,7 +68,7 @@ async def test_a_client_killed_mid_command_has_none_of_it_applied(tmp_path: Path
 
 
 @on_loop
-async def test_a_flooding_client_is_refused_past_the_rate_and_no_one_else_is(tmp_path: Path) -> None:
+async def test_a_flooding_account_is_refused_past_the_rate_on_all_its_connections(tmp_path: Path) -> None:
     path = copy_example(tmp_path, "duel.toml")
     host = Host(path)
     server = TableServer(path, host, Seats({me(): ("Sofia Ramos",)}), clock=lambda: 100.0)  # all in one second
@@ -85,7 +85,8 @@ async def test_a_flooding_client_is_refused_past_the_rate_and_no_one_else_is(tmp
             for reply in replies[table_server.MAX_RATE :]
         )
         assert len(host.lines) == table_server.MAX_RATE
-        assert "requested" in await calm.client.send("damage Guild 1")  # its own rate, untouched
+        # The rate is the account's: its second connection is no second allowance.
+        assert (await calm.client.send("damage Guild 1")).get("refused") == "too many commands at once; wait a moment"
         assert len(server.seats) == 2  # refused, not dropped
         await flood.stop()
         await calm.stop()
@@ -276,9 +277,12 @@ async def test_a_refusal_never_names_a_gm_only_combatant(tmp_path: Path) -> None
         for line in ("spend Rotten walk", "spend R walk", "answer x", "spend zzz walk"):
             reply = await player.client.send(line)
             assert "refused" in reply and "Rotten Belle" not in reply["refused"], (line, reply)
-        assert (await player.client.send("spend Rotten walk"))["refused"] == "no combatant named 'Rotten'"
-        # The tie between the Cutthroat and the GM-only Rotten Belle is the GM's question, said with "someone".
-        assert "Dockside Cutthroat, someone" in (await player.client.send("answer x"))["refused"]
+        hidden = (await player.client.send("spend Rotten walk"))["refused"]
+        stranger = (await player.client.send("spend Zachary walk"))["refused"]
+        assert hidden.startswith("no combatant named 'Rotten'") and hidden == stranger.replace("Zachary", "Rotten")
+        # The tie between the Cutthroat and the GM-only Rotten Belle is the GM's question: not quoted at all
+        # (even with "someone" for her, its shape would tell that someone hidden is tied with the Cutthroat).
+        assert (await player.client.send("answer x"))["refused"] == "the question is the GM's to answer"
         await player.stop()
 
 
@@ -304,3 +308,101 @@ async def test_a_seat_keeps_a_few_requests_waiting_and_a_resend_is_not_applied_t
         assert "wait for the GM already" in reply["refused"]
         assert len(host.session.state.requests) == MAX_WAITING_REQUESTS
         await player.stop()
+
+
+@on_loop
+async def test_an_accounts_commands_in_one_turn_are_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each applied command is saved and replayed by every undo: one account may not fill the GM's history in a
+    turn (920 junk commands were), whatever number of connections it uses; a new turn gives a new allowance."""
+    monkeypatch.setattr(table_server, "MAX_PER_TURN", 4)
+    path = copy_example(tmp_path, "duel.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (host, server):
+        host.submit("start")
+        one = await Watcher(path, mode="play").start()
+        two = await Watcher(path, mode="play").start()
+        await one.next()
+        await two.next()
+        for n in range(2):
+            assert "requested" in await one.client.send(f"damage Guild {n}")
+            assert "requested" in await two.client.send(f"heal Guild {n}")
+        refused = await two.client.send("damage Guild 9")
+        assert refused.get("refused") == "4 of your commands this turn already; ask at the table"
+        assert len(host.lines) == 5
+        host.submit("next")  # the GM moves the fight on: a new turn
+        server.publish()
+        await one.next()
+        assert "requested" in await one.client.send("damage Guild 9")
+        await one.stop()
+        await two.stop()
+
+
+@on_loop
+async def test_a_storm_of_reconnects_is_refused_before_it_costs_the_gm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each connection is greeted with a projection and changes the GM's title: one account reconnecting in a
+    loop is refused past `MAX_ARRIVALS` a window, told why, before its hello is read."""
+    monkeypatch.setattr(table_server, "MAX_ARRIVALS", 3)
+    path = copy_example(tmp_path, "duel.toml")
+    async with table(path, {}) as (_host, server):
+        for _ in range(3):
+            reader, writer = await _raw(path, b'{"hello": {"mode": "view"}}\n')
+            assert b"projection" in await asyncio.wait_for(reader.readline(), 3)
+            writer.close()
+        reader, writer = await _raw(path, b"")  # refused at the accept: no hello is read
+        said = await asyncio.wait_for(reader.read(), 3)
+        assert b"connected 3 times in 10 seconds; wait a moment" in said
+        writer.close()
+        await _until(lambda: server.seats == [])
+
+
+def test_deeply_nested_json_is_a_refused_line_not_a_crash() -> None:
+    """``[[[[…]]]]`` within the line limit goes deeper than the JSON parser's stack: it is one more line that is
+    not a message, never a RecursionError out of `wire.read`."""
+    with pytest.raises(wire.WireError, match="nested too deep"):
+        wire.read(b"[" * 10_000 + b"]" * 10_000 + b"\n")
+    with pytest.raises(wire.WireError):
+        wire.read(b'{"command": ' + b"{" * 5_000 + b"\n")
+
+
+@on_loop
+async def test_deeply_nested_json_closes_only_that_connection(tmp_path: Path) -> None:
+    path = copy_example(tmp_path, "duel.toml")
+    async with table(path, {me(): ("Sofia Ramos",)}) as (_host, server):
+        good = await Watcher(path).start()
+        await good.next()
+        reader, writer = await _raw(path, b'{"hello": {"mode": "play"}}\n')
+        await reader.readline()
+        writer.write(b"[" * 8000 + b"]" * 8000 + b"\n")
+        said = await asyncio.wait_for(reader.read(), 3)
+        assert b"nested too deep" in said
+        assert len(server.seats) == 1
+        await good.stop()
+
+
+@on_loop
+async def test_a_command_arriving_while_the_gm_quits_prints_no_traceback(tmp_path: Path) -> None:
+    """The GM quits while a player's command is on its way: whatever fails in the GM's ending app (its saver
+    shut down) ends that connection quietly, never as a traceback asyncio prints over the GM's terminal; and
+    once the table is closed (`close_now`) nothing more is run."""
+    path = copy_example(tmp_path, "duel.toml")
+    host = Host(path)
+    host.submit("start")
+    server = TableServer(path, host, Seats({me(): ("Sofia Ramos",)}))
+    assert await server.open() is None
+
+    def ending(line: str) -> str | None:  # as the app's saver, shut down under a command
+        raise RuntimeError("cannot schedule new futures after interpreter shutdown")
+
+    host.submit = ending  # type: ignore[method-assign]
+    mine, theirs = socket.socketpair(socket.AF_UNIX)
+    reader, writer = await asyncio.open_unix_connection(sock=mine)
+    serving = asyncio.create_task(server._connected(reader, writer))
+    command = {"id": 1, "line": "next", "seen": host.revision, "table": server.run_id}
+    theirs.sendall(b'{"hello": {"mode": "play"}}\n' + wire.message("command", command))
+    await asyncio.wait_for(serving, 5)  # ended without raising: nothing for asyncio to print
+    assert server.seats == []
+    server.close_now()
+    assert server.closing and not table_path(path).exists()
+    theirs.close()
+    await server.close()

@@ -136,6 +136,26 @@ class FamilyRules(ABC):
     SEAT_VERBS: ClassVar[Mapping[str, str]] = {}
     #: Verbs that answer the waiting question (a player answers only the questions about their characters).
     ANSWER_VERBS: ClassVar[frozenset[str]] = frozenset({"answer"})
+    #: Verbs that draw or enter a result no question asked for (a TTB ``flip``, a 2d20 ``roll``), each with how
+    #: it names its character as in `SEAT_VERBS`: a seat's are requests, unless the table trusts its players'
+    #: own cards and dice (`seats_enter_results`).
+    RESULT_VERBS: ClassVar[Mapping[str, str]] = {}
+
+    def seats_enter_results(self) -> bool:
+        """``[settings] seats_enter_results`` (CONTRACT.md §6): the table trusts its players' physical cards
+        and dice, so a seat's typed results apply as the GM's would. Off unless the file says so."""
+        return False
+
+    def typed_result(self, cmd: Command) -> bool:
+        """Whether `cmd`, an answer to the waiting question, enters a result made at the table (``pass 2``, a
+        card, the faces rolled) rather than the tracker's own draw (``flip``, ``roll``) or a choice (a target,
+        a weapon, yes/no, a cheat or a discard from the character's own hand)."""
+        return False
+
+    def seat_action_problem(self, who: str, cmd: Command) -> str:
+        """Why `who`'s player may not take `cmd`, one of its own actions, though the GM may (a movement the
+        rules forbid that the GM's own command only warns about), or "" when they may."""
+        return ""
 
     def acting(self, name: str) -> bool:
         """`name`'s turn is open now (what a seated player's own actions need)."""

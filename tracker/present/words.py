@@ -5,7 +5,9 @@ Status is never shown by colour alone: each has a symbol and a word. Nothing her
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from typing import SupportsFloat
 
 from tracker.present.view import ConditionTag
@@ -163,3 +165,24 @@ def percent(chance: SupportsFloat, sign: bool = False) -> str:
     else:
         text = str(min(99, max(1, round(p * 100))))
     return text + " %" if sign else text
+
+
+#: Characters no one's words are drawn with (Unicode categories Cc, Cf, Zl, Zp: the controls, the format
+#: characters with every bidi mark, override and isolate, the line and paragraph separators): a player's line
+#: could otherwise forge a log line, reorder what the GM reads, or move a terminal's cursor.
+_UNDRAWN = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def plain(text: str) -> str:
+    """`text` without control and format characters (`_UNDRAWN`): as a player's words are accepted and drawn."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(ch for ch in text if unicodedata.category(ch) not in _UNDRAWN)
+
+
+def said_as_someone(text: str, hidden: Iterable[str]) -> str:
+    """`text` with every name in `hidden` said as "someone" (a question about a seat's character that names a
+    GM-only enemy: "Rotten Belle strikes Sofia Ramos"), as the player view says them."""
+    for name in sorted(hidden, key=len, reverse=True):
+        text = re.sub(re.escape(name), "someone", text, flags=re.IGNORECASE)
+    return text

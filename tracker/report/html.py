@@ -6,10 +6,18 @@ well as by colour (never by colour alone, as on screen), and every bar and point
 
 from __future__ import annotations
 
-from html import escape
+from html import escape as _html_escape
 
 from tracker.present.story.events import Story
+from tracker.present.words import plain
 from tracker.report.document import Block, Bullets, Chart, Heading, Paragraph, Table, build
+
+
+def escape(text: str) -> str:
+    """`text` as HTML shows it: escaped, and no control or format character (a player's bidi override or line
+    separator would reorder or forge what the page draws around it)."""
+    return _html_escape(plain(text))
+
 
 #: Series colours (the Okabe-Ito palette, safe for colour-blind readers), patterns and dashes.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")

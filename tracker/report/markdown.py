@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from tracker.present.story.events import Story
+from tracker.present.words import plain
 from tracker.report.document import Block, Bullets, Chart, Heading, Paragraph, Table, build
 
 #: Characters Markdown would read as markup in names and log lines.
@@ -12,7 +13,9 @@ _MARKUP = re.compile(r"([\\`*_\[\]<>#|])")
 
 
 def escape(text: str) -> str:
-    return _MARKUP.sub(r"\\\1", text)
+    """`text` as Markdown shows it: markup escaped, and no control or format character (a player's words may
+    carry a bidi override or a line separator that would reorder or forge the lines around it)."""
+    return _MARKUP.sub(r"\\\1", plain(text))
 
 
 def table_lines(table: Table) -> list[str]:

@@ -26,6 +26,7 @@ from tracker.store.reading import read_capped as read_capped
 from tracker.store.reading import toml_data as toml_data
 from tracker.store.reading import too_large as too_large
 from tracker.store.reading import validation_problems as validation_problems
+from tracker.store.writers import others_may_change
 
 if TYPE_CHECKING:
     from tracker.families.rules import FamilyRules
@@ -138,7 +139,7 @@ def _recalled(entry: object) -> EncounterFile | None:
         return None
     try:
         for name, text in entry["read"]:
-            if read_capped(name) != text:
+            if read_capped(name) != text or others_may_change(name) is not None:
                 return None
         setup = record.rebuild(_file_class(*entry["class"]), entry["setup"])
         if entry["written"] is not None:

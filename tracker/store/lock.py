@@ -10,7 +10,9 @@ writer (`tracker run`, `tracker exec --save`) takes it, so none leaves them for 
 
 The sidecar says who holds the file, so it is its owner's only (mode 0600) like the encounter, and is opened
 without following a symbolic link: a link planted at its name is refused in one line, never a way to make the
-tracker write who holds the file into another file. (Another account cannot run the encounter anyway: it is
+tracker write who holds the file into another file. It must be the GM's own: one another account planted
+(in a folder it may write) is refused in one line, and what a sidecar says is printed as plain text, never
+with the control characters a terminal would obey. (Another account cannot run the encounter anyway: it is
 not theirs, `tracker.store.owner`.)
 """
 
@@ -24,6 +26,9 @@ import socket
 import stat
 import time
 from pathlib import Path
+
+from tracker.present.words import plain
+from tracker.store.owner import account_name
 
 
 class FileHeld(Exception):
@@ -52,9 +57,11 @@ class WriterLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip() or "another process"
+            # Plain text only, and short: the sidecar is the GM's own (`_open`), yet what it says is drawn on
+            # the GM's terminal, where an escape sequence would be obeyed rather than shown.
+            said = plain(os.pread(fd, 4096, 0).decode("utf-8", "replace")).strip()[:200]
             os.close(fd)
-            raise FileHeld(f"{self.path} is being run by {holder}") from None
+            raise FileHeld(f"{self.path} is being run by {said or 'another process'}") from None
         info = f"{getpass.getuser()}@{socket.gethostname()} (pid {os.getpid()}) since {time.strftime('%H:%M:%S')}"
         os.ftruncate(fd, 0)
         os.pwrite(fd, info.encode(), 0)
@@ -79,10 +86,15 @@ class WriterLock:
                 said = f"cannot take the lock {lock_path}: {exc.strerror or exc}"
             raise OSError(exc.errno, said) from None
         problem = None
+        geteuid = getattr(os, "geteuid", None)
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
                 problem = "it is not a plain file (remove it)"
+            elif geteuid is not None and st.st_uid != geteuid():
+                # Another account's sidecar, planted where the GM's goes: it would say who holds the file, and
+                # its holder could keep the GM out by locking it (only the GM's own lock counts).
+                problem = f"it is {account_name(st.st_uid)}'s, not yours (remove it)"
             elif stat.S_IMODE(st.st_mode) != 0o600:
                 os.fchmod(fd, 0o600)
         except OSError as exc:

@@ -5,8 +5,9 @@ one else can write) are the user's own and not group- or world-writable." Anothe
 folder on the way can rename what is below it and put its own in its place, so the folder and the path to it
 are both judged. The reading implemented, precisely:
 
-- The folder itself must be a folder (not a link: see below) owned by the user, which neither its group nor
-  others may write.
+- The folder itself must be a folder (not a link: see below) owned by the user, which nobody else may write:
+  not others, and its group only when that is the user's private group (`tracker.store.writers`: on a box
+  with user private groups and umask 002 every folder is group-writable by a group only its owner is in).
 - Then each folder above it, walking up: owned by the user or by root (the system's folders, ``/home``,
   ``/var``, are root's, and root can do anything anyway), and not group- or world-writable, except that a
   sticky folder (``/tmp``) passes: there only an entry's owner may rename or remove it, and every folder
@@ -29,13 +30,16 @@ import stat
 from pathlib import Path
 
 from tracker.store.owner import account_name
-
-#: The bits that let the group or others add, remove or rename entries.
-_OTHERS_WRITE = stat.S_IWGRP | stat.S_IWOTH
+from tracker.store.writers import others_who_write
 
 
 class UnsafeFolder(Exception):
-    """The folder, or one above it, is not the user's alone; the message says which and why."""
+    """The folder, or one above it, is not the user's alone; the message says which and why, and `folder`
+    is the one at fault (``chmod g-w,o-w`` it)."""
+
+    def __init__(self, message: str, folder: Path) -> None:
+        super().__init__(message)
+        self.folder = folder
 
 
 def private_folder(folder: Path) -> Path:
@@ -51,15 +55,15 @@ def private_folder(folder: Path) -> Path:
     st = os.lstat(real)
     own = _problem(st, owners=(uid,))
     if own is not None:
-        raise UnsafeFolder(f"it {own}" if real == given else f"{real} {own}")
+        raise UnsafeFolder(f"it {own}" if real == given else f"{real} {own}", real)
     here = real
     while here.parent != here:
         here = here.parent
         st = os.lstat(here)
         problem = _problem(st, owners=(uid, 0), sticky_ok=True)
         if problem is not None:
-            raise UnsafeFolder(f"{here} {problem}")
-        if st.st_uid == uid and not st.st_mode & _OTHERS_WRITE:
+            raise UnsafeFolder(f"{here} {problem}", here)
+        if st.st_uid == uid and others_who_write(st) is None:
             break
     return real
 
@@ -72,10 +76,9 @@ def _problem(st: os.stat_result, owners: tuple[int, ...], sticky_ok: bool = Fals
         return "is not a folder"
     if st.st_uid not in owners:
         return f"is owned by {account_name(st.st_uid)}"
-    if st.st_mode & _OTHERS_WRITE and not (sticky_ok and st.st_mode & stat.S_ISVTX):
-        who = "world" if st.st_mode & stat.S_IWOTH else "group"
-        return f"is {who}-writable (mode {stat.S_IMODE(st.st_mode):04o})"
-    return None
+    if sticky_ok and st.st_mode & stat.S_ISVTX:
+        return None
+    return others_who_write(st)
 
 
 def _make(folder: Path) -> None:

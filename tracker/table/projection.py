@@ -14,15 +14,15 @@ before a widget sees it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from tracker.engine.errors import Refusal
 from tracker.engine.records.record import Record, validate
 from tracker.present.map.graph import MapView
 from tracker.present.story.events import Story
 from tracker.present.view import ActionChoice, Block, OddsView, PlayerView
-from tracker.present.words import mentions
+from tracker.present.words import mentions, said_as_someone
 from tracker.table.wire import dumps, message
 
 if TYPE_CHECKING:
@@ -112,6 +112,7 @@ def project(
     if prompt is not None and question_for in mine:
         # An answer naming someone GM-only (a hidden enemy as a target) is the GM's to give, not offered here.
         offered = [(o, a) for o, a in zip(prompt.options, prompt.answers, strict=True) if not mentions(o + a, hidden)]
+        offered = _draws_first(session, offered)
         question = Question(
             question=masked(prompt.question, hidden),
             options=tuple(o for o, _ in offered),
@@ -158,12 +159,29 @@ def project(
     )
 
 
+def _draws_first(session: Session, offered: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A seat's answers with those it applies itself first (the tracker's draw, a choice), then the results
+    typed from the table, which go to the GM as requests (CONTRACT.md §6) and say so: key 1 is the draw."""
+    rules = session.rules
+    if rules.seats_enter_results():
+        return offered
+    own: list[tuple[str, str]] = []
+    asked: list[tuple[str, str]] = []
+    for option, answer in offered:
+        try:
+            typed = rules.typed_result(session.parse(answer))
+        except Refusal:
+            typed = False
+        if typed:
+            asked.append((f"{option} (asks the GM)", answer))
+        else:
+            own.append((option, answer))
+    return own + asked
+
+
 def masked(text: str, hidden: set[str]) -> str:
-    """`text` with every name in `hidden` said as "someone" (a question about the seat's character that
-    names a GM-only enemy: "Rotten Belle strikes Sofia Ramos")."""
-    for name in sorted(hidden, key=len, reverse=True):
-        text = re.sub(re.escape(name), "someone", text, flags=re.IGNORECASE)
-    return text
+    """`text` with every name in `hidden` said as "someone" (`tracker.present.words.said_as_someone`)."""
+    return said_as_someone(text, hidden)
 
 
 def _blockmasked(block: Block, hidden: set[str]) -> Block:

@@ -10,8 +10,9 @@ Each connection is sent its projection after every accepted command (`publish`):
 once the GM's own frame is out, after a player's command at once. Players see a command after it is on
 disk, as the GM does. A connection that does not read what it is sent (more than `MAX_BACKLOG` waiting) is
 cut (it would not read a goodbye either); one that sends a line longer than `wire.MAX_LINE` is told why and
-closed, and one that sends more than `MAX_RATE` commands a second has the rest refused; the GM's screen never
-waits on one.
+closed. The limits are an account's, whatever number of connections it opens: more than `MAX_RATE` commands
+a second, `MAX_PER_TURN` applied in one turn, `MAX_PER_ACCOUNT` screens at once or `MAX_ARRIVALS` connections
+in a few seconds are refused; the GM's screen never waits on one.
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ import socket
 import stat
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from tracker.table import wire
 from tracker.table.address import peer_account, table_path
-from tracker.table.projection import encode, encode_view, masked, project
+from tracker.table.projection import encode, encode_view, project
 
 if TYPE_CHECKING:
     from tracker.families.seating import Verdict
@@ -39,10 +40,18 @@ if TYPE_CHECKING:
 
 #: Bytes a connection may leave unread before it is dropped (a projection is tens of kB).
 MAX_BACKLOG = 8 * 1024 * 1024
-#: Commands a second one connection may send.
+#: Commands a second one account may send, all its connections together (a second connection is no second
+#: allowance: a flood from eight of them lagged the GM's keys by a second).
 MAX_RATE = 20
+#: Commands of one account applied (or queued as requests) in one turn: far above a player's own turn, low
+#: enough that junk cannot fill the GM's file and history (each one is saved and replayed by every undo).
+MAX_PER_TURN = 60
 #: Screens one account may have at the table at once (a player's play and view, a second terminal …).
 MAX_PER_ACCOUNT = 8
+#: Connections one account may open in `ARRIVAL_WINDOW` seconds: each is greeted with a projection and
+#: changes the GM's title, so a storm of reconnects would slow the GM's screen.
+MAX_ARRIVALS = 16
+ARRIVAL_WINDOW = 10.0
 #: Screens at the table at once, all accounts together.
 MAX_CONNECTIONS = 64
 #: Seconds a new connection has to say hello before it is closed (it counts against its account meanwhile).
@@ -85,8 +94,6 @@ class Seat:
     mode: str = "view"
     as_name: str | None = None
     story: bool = False
-    #: When each of its last messages came (the rate limit).
-    recent: list[float] = field(default_factory=list)
     #: The revision its last applied command made: a command sent on an earlier one was sent before that
     #: took effect (a resend after a slow answer), and is not applied a second time.
     applied: int = -1
@@ -127,6 +134,13 @@ class TableServer:
         self._published: int | None = None
         #: Connections open now per account, said hello or not (the limits count from the accept).
         self._open: dict[str, int] = {}
+        #: The GM's app is ending (`close_now`): nothing more is run for anyone.
+        self.closing = False
+        #: Per account: when its last messages came (`MAX_RATE`), when its last connections came
+        #: (`MAX_ARRIVALS`), and the turn its applied commands are counted in with their count (`MAX_PER_TURN`).
+        self._recent: dict[str, list[float]] = {}
+        self._arrivals: dict[str, list[float]] = {}
+        self._turn_count: dict[str, tuple[tuple[int, str | None], int]] = {}
 
     # --- opening and closing ------------------------------------------------------------------
     async def open(self) -> str | None:
@@ -140,12 +154,16 @@ class TableServer:
 
         try:  # the folder and the path to it are the GM's alone: no one else can swap the socket or its folder
             private_folder(self.path.parent)
-        except (UnsafeFolder, OSError) as exc:
-            return f"not opening the table for players: {self.path.parent}: {exc} (chmod go-w it)"
+        except UnsafeFolder as exc:
+            from tracker.store.writers import fix
+
+            return f"table closed to players: {self.path.parent}: {exc}; to open it: {fix(exc.folder)}"
+        except OSError as exc:
+            return f"table closed to players: {self.path.parent}: {exc.strerror or exc}"
         with contextlib.suppress(FileNotFoundError):
             kind = os.lstat(self.path).st_mode
             if not (stat.S_ISSOCK(kind) or stat.S_ISLNK(kind)):
-                return f"not opening the table for players: {self.path} is in the way (not a socket)"
+                return f"table closed to players: {self.path} is in the way (not a socket)"
             os.unlink(self.path)
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -161,7 +179,7 @@ class TableServer:
             self._server = await asyncio.start_unix_server(self._connected, sock=sock, limit=wire.MAX_LINE)
         except OSError as exc:
             sock.close()
-            return f"not opening the table for players: {exc.strerror or exc}: {self.path}"
+            return f"table closed to players: {exc.strerror or exc}: {self.path}"
         return None
 
     async def close(self) -> None:
@@ -177,7 +195,13 @@ class TableServer:
                 os.unlink(self.path)
 
     def close_now(self) -> None:
-        """Remove the socket without the loop (the app is ending)."""
+        """Remove the socket without the loop (the app is ending): every connection is cut, and a command
+        that still arrives is answered without being run (the GM's app is going; nothing may reach it)."""
+        self.closing = True
+        for seat in list(self.seats):
+            with contextlib.suppress(Exception):
+                seat.writer.transport.abort()
+        self.seats.clear()
         if self._server is not None:
             self._server.close()
             self._server = None
@@ -280,7 +304,7 @@ class TableServer:
             writer.close()
             return
         seat = Seat(account, writer)
-        full = self._room_for(seat)
+        full = self._room_for(seat) or self._arriving(account)
         if full is not None:
             self._drop(seat, full)
             return
@@ -293,6 +317,11 @@ class TableServer:
             self._drop(seat, f"a line longer than {wire.MAX_LINE} bytes")
         except TimeoutError:
             self._drop(seat, f"no hello within {HELLO_WAIT:g} seconds")
+        except Exception:
+            # Whatever else goes wrong with one connection (the GM's app ending under a command that was on
+            # its way) costs that connection only: asyncio would print it over the GM's screen.
+            with contextlib.suppress(Exception):
+                writer.transport.abort()
         finally:
             self._open[account] -= 1
             self._forget(seat)
@@ -344,11 +373,34 @@ class TableServer:
             return f"the table is full ({MAX_CONNECTIONS} screens)"
         return None
 
-    def _too_fast(self, seat: Seat) -> bool:
-        """Whether `seat` sent more than `MAX_RATE` messages in the last second (this one counted)."""
+    def _arriving(self, account: str) -> str | None:
+        """Why one more connection from `account` is refused now (more than `MAX_ARRIVALS` in the last
+        `ARRIVAL_WINDOW` seconds, this one counted), or None. Refused before its hello costs anything."""
         now = self._clock()
-        seat.recent = [t for t in seat.recent if now - t < 1.0] + [now]
-        return len(seat.recent) > MAX_RATE
+        came = [t for t in self._arrivals.get(account, ()) if now - t < ARRIVAL_WINDOW] + [now]
+        self._arrivals[account] = came
+        if len(came) > MAX_ARRIVALS:
+            return f"{account} connected {len(came) - 1} times in {ARRIVAL_WINDOW:g} seconds; wait a moment"
+        return None
+
+    def _too_fast(self, seat: Seat) -> bool:
+        """Whether `seat`'s account sent more than `MAX_RATE` messages in the last second, on all its
+        connections together (this one counted)."""
+        now = self._clock()
+        recent = [t for t in self._recent.get(seat.account, ()) if now - t < 1.0] + [now]
+        self._recent[seat.account] = recent[-(MAX_RATE + 1) :]
+        return len(recent) > MAX_RATE
+
+    def _turn_spent(self, account: str) -> int:
+        """How many of `account`'s commands were applied in the turn under way."""
+        st = self.host.session.state
+        turn = (st.round, st.active)
+        counted, spent = self._turn_count.get(account, (turn, 0))
+        return spent if counted == turn else 0
+
+    def _count_turn(self, account: str) -> None:
+        st = self.host.session.state
+        self._turn_count[account] = ((st.round, st.active), self._turn_spent(account) + 1)
 
     def _hello(self, seat: Seat, line: bytes) -> str | None:
         """Why a connection is refused at its first line, or None."""
@@ -380,17 +432,22 @@ class TableServer:
 
     def _command(self, seat: Seat, body: dict[str, Any]) -> dict[str, Any]:
         """Judge and run one command; the reply says how it went. What it says never names a GM-only
-        combatant: a refusal quotes the rules' own words, which may ("engaged with Rotten Belle")."""
+        combatant, nor tells one from a stranger: a refusal quotes the rules' own words, which may ("engaged
+        with Rotten Belle"), so it is said as the player view would (`said_to_seat`)."""
         reply = self._judged(seat, body)
         refused = reply.get("refused")
         if isinstance(refused, str):
-            reply["refused"] = masked(refused, self.host.session.rules.hidden_names())
+            from tracker.families.seating import said_to_seat
+
+            reply["refused"] = said_to_seat(self.host.session, refused)
         return reply
 
     def _judged(self, seat: Seat, body: dict[str, Any]) -> dict[str, Any]:
         ident = body.get("id")
         line, seen = body.get("line"), body.get("seen")
         reply: dict[str, Any] = {"id": ident if isinstance(ident, int) else None}
+        if self.closing:
+            return reply | {"refused": "the GM is closing the fight"}
         if seat.mode != "play":
             return reply | {"refused": "this is a view: tracker play FILE acts for your characters"}
         if self._too_fast(seat):
@@ -405,6 +462,8 @@ class TableServer:
         if moved is not None:
             return reply | {"refused": moved}
         session = self.host.session
+        if self._turn_spent(seat.account) >= MAX_PER_TURN:
+            return reply | {"refused": f"{MAX_PER_TURN} of your commands this turn already; ask at the table"}
         verdict = self.seating.judge(session, seat.account, seat.as_name, line)
         if verdict.kind == "refuse":
             return reply | {"refused": verdict.reason}
@@ -415,6 +474,7 @@ class TableServer:
         problem = self.host.submit(verdict.line)
         if problem is not None:
             return reply | {"refused": problem}
+        self._count_turn(seat.account)
         seat.applied = self.host.revision
         # Now, not after the GM's next frame: no keypress of the GM's waits on this one, and the players'
         # screens are drawn while the GM's is (the GM's own publish of this revision then sends nothing).

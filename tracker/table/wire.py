@@ -51,6 +51,8 @@ def read(line: bytes) -> tuple[str, Any]:
         data = json.loads(line)
     except (ValueError, UnicodeDecodeError):
         raise WireError("not a JSON line") from None
+    except RecursionError:  # ``[[[[…]]]]`` deeper than the parser's stack: what a line that long can hold
+        raise WireError("not a JSON line (nested too deep)") from None
     if not isinstance(data, dict) or len(data) != 1:
         raise WireError("a message is an object with one key")
     ((kind, body),) = data.items()

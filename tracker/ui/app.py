@@ -70,6 +70,10 @@ class TrackerApp(App[None]):
         #: Open the table's socket for players and other accounts' viewers (`tracker run`: `tracker.table`).
         self._opens_table = table and not (read_only or player or follow)
         self._table: TableServer | None = None
+        #: Why the table stayed closed to players (with the fix), or None: it opened, or the GM opens none.
+        self.table_closed: str | None = None
+        #: The app is ending (unmounted): nothing more is run or saved.
+        self._ending = False
         #: None only for a viewer waiting for its file to appear.
         self.session: Session = session  # type: ignore[assignment]
         self.path = path
@@ -190,11 +194,18 @@ class TrackerApp(App[None]):
     async def _open_table(self) -> None:
         from tracker.table.seats import RulesSeating
         from tracker.table.server import TableServer
+        from tracker.ui.screens.main import TrackerScreen
 
         table = TableServer(self.path, self, RulesSeating())
         problem = await table.open()
         if problem is not None:
+            # Said where it stays (the title line and the log's first line), not only in a passing toast: a
+            # GM whose players cannot connect must see why, and the fix, for as long as it lasts.
             self.notify(problem, severity="warning", timeout=10, markup=False)
+            self.table_closed = problem
+            for screen in self.screen_stack:
+                if isinstance(screen, TrackerScreen):
+                    screen.table_closed = problem
             return
         self._table = table
 
@@ -386,6 +397,8 @@ class TrackerApp(App[None]):
         """
         if self.read_only:
             return "this is a read-only view"
+        if self._ending:  # the GM quit: a player's command on its way is not run (nor saved on a closed saver)
+            return "the GM is closing the fight"
         from tracker.store.save import encounter_text, session_from_text
 
         durable = self._durable_text()
@@ -421,6 +434,7 @@ class TrackerApp(App[None]):
         return self._save_thread
 
     def on_unmount(self) -> None:
+        self._ending = True
         if self._table is not None:
             self._table.close_now()
         if self._save_thread is not None:

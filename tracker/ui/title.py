@@ -15,10 +15,15 @@ SHORTEST = 8
 
 
 def title_parts(
-    header: HeaderView, read_only: bool, at_table: tuple[str, ...] = (), waiting_on: str | None = None
+    header: HeaderView,
+    read_only: bool,
+    at_table: tuple[str, ...] = (),
+    waiting_on: str | None = None,
+    table_closed: bool = False,
 ) -> list[tuple[str, int]]:
     """The title's parts in reading order, each with its priority (higher stays longer). `at_table`: who is
-    connected from their own terminals; `waiting_on`: the player whose answer the question waits for."""
+    connected from their own terminals; `waiting_on`: the player whose answer the question waits for;
+    `table_closed`: players cannot connect (the log's first line says why, and the fix)."""
     parts = [("VIEW ONLY", 6)] if read_only else []
     parts += [(header.encounter, 1), (header.family, 2), (header.where, 5)]
     if header.pools:
@@ -29,6 +34,8 @@ def title_parts(
         parts.append((f"waiting for {waiting_on}", 4))
     if at_table:
         parts.append((f"at the table: {', '.join(at_table)}", 2))
+    if table_closed:
+        parts.append(("TABLE CLOSED to players: see the log", 5))
     return parts
 
 

@@ -12,7 +12,7 @@ from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
 from tracker.engine.records.record import dump
 from tracker.families.rules import FamilyRules
-from tracker.families.ttb import actions, attack, carry
+from tracker.families.ttb import actions, answers, attack, carry
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import cheat
 from tracker.families.ttb.initiative import tied_groups
@@ -38,6 +38,12 @@ NEEDS_MORE = {
 }
 
 
+#: Questions the tracker's ``flip`` answers, where anything else is the result the table made: the duels, the
+#: flips of a card (a critical, Suffocating, a hazard), an attack's damage flip, and who a shot into an
+#: engagement hits (the table may name them instead of the flips).
+_DRAWN = frozenset({*answers.OUTCOMES, "critical", "suffocating_flip", "hazard_flip", attack.DAMAGE, attack.INTO_MELEE})
+
+
 def conditions_json(eng: TTBEngine, name: str) -> dict[str, int | bool | str]:
     """The conditions and the table effects CONTRACT.md §4 lists with them (waiting, assisted, imposed …)."""
     f = eng.fighter(name)
@@ -57,15 +63,35 @@ class TTBRules(TTBEngine, FamilyRules):
 
     SYSTEM = "ttb"
     CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
-    #: A Fated's player spends its AP, attacks, engages and disengages, flips and ends its turn (CONTRACT.md §6).
+    #: A Fated's player spends its AP, attacks, engages and disengages and ends its turn (CONTRACT.md §6).
     SEAT_VERBS = {
         "spend": "first",
         "attack": "first",
         "engage": "first",
         "disengage": "first",
-        "flip": "active",
         "next": "active",
     }
+    #: ``flip N`` outside a question draws cards no rule asked for (and can force reshuffles that deal Twist
+    #: cards): a seat's is a request (CONTRACT.md §6).
+    RESULT_VERBS = {"flip": "active"}
+
+    def seats_enter_results(self) -> bool:
+        return self.settings.seats_enter_results
+
+    def typed_result(self, cmd: Command) -> bool:
+        """A duel's ``pass``/``fail``, a flip's card, who a shot into an engagement hit and a disengaging
+        strike's ``hit``/``miss`` are results made at the table; ``flip`` is the tracker's draw, and every
+        other answer a choice (a target, a weapon, yes/no, who acts first, a cheat or a discard from the
+        character's own hand)."""
+        prompt = self.st.prompt
+        if prompt is None or not cmd.args:
+            return False
+        word = cmd.args[0].casefold()
+        if prompt.kind in _DRAWN:
+            return word != "flip"
+        if prompt.kind == "disengaging_strike":
+            return word in ("hit", "h", "pass", "yes", "miss", "m", "fail")
+        return False
 
     def seat_answer_problem(self, who: str, cmd: Command) -> str:
         """A cheat offer is answered from the character's own Control Hand: a card it does not hold is refused

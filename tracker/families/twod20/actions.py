@@ -353,3 +353,47 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         a.dying = False
         a.revived = True
         eng.log(f"{who} is no longer Defeated (nor Dying); the next Harm defeats again")
+
+
+def move_beyond(eng: TwoD20Engine, name: str, zone_text: str) -> str:
+    """Why `name`'s own move to the zone `zone_text` names goes beyond its movement actions this turn (the
+    warning `move_warning` gives the GM, as a refusal for a player's own command), or "" when it does not
+    (or the command is refused anyway, which it will say). Nothing changes."""
+    try:
+        zone = eng.zones.resolve(zone_text)
+    except Refusal:
+        return ""
+    a = eng.fighter(name)
+    if a.zone is None or a.zone == zone:
+        return ""
+    distance = eng.zones.distance(a.zone, zone)
+    budget = a.move_budget
+    try:
+        return (
+            move_warning(eng, name, distance)
+            .replace("Warning: ", "", 1)
+            .replace("(the GM may allow it)", "(or ask the GM, who may allow it)")
+        )
+    finally:
+        a.move_budget = budget
+
+
+def move_warning(eng: TwoD20Engine, name: str, distance: int | None) -> str:
+    """On the mover's own turn, whether its movement actions cover `distance` (RULES.md §3.6): Movement 1 zone,
+    Rush 1 + 1 per Momentum, Sprint 2; Hindered (or Prone under Infinity) one fewer. A warning, not a
+    refusal: the GM may overrule (terrain, talents, Momentum spent on the Rush)."""
+    if distance is None or eng.st.active != name or eng.st.phase != "turn":
+        return ""
+    a = eng.fighter(name)
+    hindered = bool(a.conditions.get("hindered")) or (eng.profile.prone_hindered and bool(a.conditions.get("prone")))
+    budget = max(0, a.move_budget - (1 if hindered else 0))
+    a.move_budget = max(0, a.move_budget - distance)
+    if distance <= budget:
+        return ""
+    why = " (Hindered: one zone fewer)" if hindered else ""
+    if a.conditions.get("prone") and not hindered:
+        why = " (Prone: no movement Major Actions)"
+    return (
+        f"Warning: {name} moves {distance} zone{'s' if distance != 1 else ''} but its movement actions this turn "
+        f"allow {budget}{why}: take Movement/Rush/Sprint or spend Momentum on the Rush (the GM may allow it)"
+    )

@@ -168,7 +168,7 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
     limit = eng.profile.max_move_zones
     if distance is not None and limit and distance > limit:
         raise Refusal(f"{zone} is {distance} zones away: Extreme range is not reached in a single action [003:L584]")
-    warning = _move_warning(eng, name, distance)
+    warning = actions.move_warning(eng, name, distance)
     a.zone = zone
     eng.st.reach = [p for p in eng.st.reach if name not in p]
     eng.log(
@@ -177,27 +177,6 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
     )
     if warning:
         eng.log(warning)
-
-
-def _move_warning(eng: TwoD20Engine, name: str, distance: int | None) -> str:
-    """On the mover's own turn, whether its movement actions cover `distance` (RULES.md §3.6): Movement 1 zone,
-    Rush 1 + 1 per Momentum, Sprint 2; Hindered (or Prone under Infinity) one fewer. A warning, not a
-    refusal: the GM may overrule (terrain, talents, Momentum spent on the Rush)."""
-    if distance is None or eng.st.active != name or eng.st.phase != "turn":
-        return ""
-    a = eng.fighter(name)
-    hindered = bool(a.conditions.get("hindered")) or (eng.profile.prone_hindered and bool(a.conditions.get("prone")))
-    budget = max(0, a.move_budget - (1 if hindered else 0))
-    a.move_budget = max(0, a.move_budget - distance)
-    if distance <= budget:
-        return ""
-    why = " (Hindered: one zone fewer)" if hindered else ""
-    if a.conditions.get("prone") and not hindered:
-        why = " (Prone: no movement Major Actions)"
-    return (
-        f"Warning: {name} moves {distance} zone{'s' if distance != 1 else ''} but its movement actions this turn "
-        f"allow {budget}{why}: take Movement/Rush/Sprint or spend Momentum on the Rush (the GM may allow it)"
-    )
 
 
 def _reach(eng: TwoD20Engine, cmd: Command) -> None:

@@ -8,8 +8,9 @@ the scene. What the screens show of it is `tracker.families.twod20.present.prese
 from __future__ import annotations
 
 from tracker.engine.catalogue import Catalogue
+from tracker.engine.language.commands import Command
 from tracker.families.rules import FamilyRules
-from tracker.families.twod20 import actions, carry, order
+from tracker.families.twod20 import actions, attack, carry, order
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.tables.catalogue import CONDITIONS, TIMING
 from tracker.families.values import Carried, JSONObject
@@ -55,11 +56,31 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
         "attack": "first",
         "move": "first",
         "reach": "first",
-        "roll": "first",
         "next": "active",
     }
     #: ``pick``/``keep`` answer the hand-over as ``answer`` answers any other question.
     ANSWER_VERBS = frozenset({"answer", "pick", "keep"})
+    #: ``roll NAME TN D`` is a test at a TN its sender chooses, and with ``faces=`` a result made at the table:
+    #: a seat's is a request (CONTRACT.md §6); the tests the rules ask for come as the attack's questions.
+    RESULT_VERBS = {"roll": "first"}
+
+    def seats_enter_results(self) -> bool:
+        return self.setup.settings.seats_enter_results
+
+    def typed_result(self, cmd: Command) -> bool:
+        """The faces rolled at the table (``answer 4,17``) answer the attack's test and damage; ``roll`` and
+        ``roll+N`` are the tracker's dice, and a target, a weapon or a hand-over a choice."""
+        prompt = self.st.prompt
+        if prompt is None or cmd.verb != "answer" or prompt.kind not in (attack.ROLL, attack.DAMAGE):
+            return False
+        return not " ".join(cmd.args).casefold().startswith("roll")
+
+    def seat_action_problem(self, who: str, cmd: Command) -> str:
+        """A movement beyond what the turn's movement actions allow (RULES.md §3.6) is only a warning for the
+        GM, who may overrule it; a player's own ``move`` is refused (ask the GM to move the character)."""
+        if cmd.verb != "move" or len(cmd.args) < 2:
+            return ""
+        return actions.move_beyond(self, who, cmd.args[1])
 
     def prompt_subject(self) -> str | None:
         """A hand-over is the choice of the character who just acted (its side hands over): its player makes it;

@@ -37,6 +37,7 @@ from tracker.families.registry import FAMILIES
 from tracker.store.campaign.sheets import Included, fits, read_include, shown_path
 from tracker.store.reading import FileInvalid, Problem, read_capped
 from tracker.store.tomlpos import Locator, Origin, Positions, Source
+from tracker.store.writers import fix, others_may_change
 
 #: Keys of an encounter's ``[[combatants]]`` entry that the loader reads and no sheet has.
 ENTRY_KEYS = ("from", "count")
@@ -331,6 +332,20 @@ class _Reader:
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             self.problems.append(Problem(line, col, f"cannot read {kind} file {shown}: {reason}"))
+            return None
+        loose = others_may_change(self.folder / ref)
+        if loose is not None:
+            # Authority only from files the GM alone can write: another account that could change the party
+            # file would seat itself at the table, or change a sheet (CONTRACT.md §5, §6).
+            held = "sheets and [seats]" if kind == "party" else "stat blocks"
+            self.problems.append(
+                Problem(
+                    line,
+                    col,
+                    f"{kind} file {shown} {loose}: another account could change its {held}; "
+                    f"not used ({fix(shown)}, or keep it in a folder only you can write)",
+                )
+            )
             return None
         book = read_include(text, shown, kind, self.problems)
         if book is None:

@@ -18,6 +18,7 @@ from tracker.families.file import seat_problems
 from tracker.families.registry import FAMILIES, family_named
 from tracker.store.reading import FileInvalid, Problem, toml_data, validation_problems
 from tracker.store.tomlpos import Locator, Origin, Positions, Source
+from tracker.store.writers import fix, others_may_change
 
 #: The two kinds of file an encounter takes from: its header table and its list of sheets.
 KINDS = {"bestiary": "stat_blocks", "party": "combatants"}
@@ -134,6 +135,17 @@ def check_include(text: str, path: str) -> list[Problem] | None:
     if not systems:
         systems = sorted(FAMILIES, key=lambda name: len(sheet_problems(name, book)))
     problems += party_seat_problems(book)
+    loose = others_may_change(path)
+    if loose is not None:  # as an encounter taking it would refuse it (`tracker.store.campaign.blocks`)
+        held = "sheets and [seats]" if kind == "party" else "stat blocks"
+        problems.append(
+            Problem(
+                1,
+                1,
+                f"{path} {loose}: another account could change its {held}; encounters will not use it "
+                f"({fix(path)}, or keep it in a folder only you can write)",
+            )
+        )
     return sorted([*problems, *sheet_problems(systems[0], book)], key=Problem.order)
 
 

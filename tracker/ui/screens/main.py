@@ -94,6 +94,8 @@ class TrackerScreen(Screen[None]):
     at_table: var[tuple[str, ...]] = var(())
     #: The player whose answer the pending question waits for, when a seated player's.
     waiting_on: var[str | None] = var(None)
+    #: Why players cannot connect, with the fix, when the table stays closed (the title and the log say so).
+    table_closed: var[str | None] = var(None)
     order: var[OrderView | None] = var(None)
     turn: var[Block] = var(())
     subject: var[str | None] = var(None)
@@ -156,7 +158,7 @@ class TrackerScreen(Screen[None]):
                     # The Story panel (and textual-plotext) is imported when the tab is first shown.
                     yield Static("The story of the fight is told here.", id="story-wait", markup=False)
         with Vertical(id="log-strip"):
-            yield LogPanel(id="log-bottom").data_bind(entries=TrackerScreen.log_slice)
+            yield LogPanel(id="log-bottom").data_bind(entries=TrackerScreen.log_slice, note=TrackerScreen.table_closed)
         requests = Static(id="requests", markup=False)
         requests.display = False  # shown while a player's request waits
         yield requests
@@ -288,7 +290,7 @@ class TrackerScreen(Screen[None]):
                 block=TrackerScreen.field, field_map=TrackerScreen.field_map
             ),
             "tab-resources": self._family_panel("resources").data_bind(block=TrackerScreen.resources),
-            "tab-log": LogPanel().data_bind(entries=TrackerScreen.log_slice),
+            "tab-log": LogPanel().data_bind(entries=TrackerScreen.log_slice, note=TrackerScreen.table_closed),
         }
         for pane_id, panel in panels.items():
             pane = self.query_one(f"#{pane_id}", TabPane)
@@ -384,6 +386,9 @@ class TrackerScreen(Screen[None]):
     def watch_waiting_on(self) -> None:
         self._draw_title()
 
+    def watch_table_closed(self) -> None:
+        self._draw_title()
+
     def on_resize(self) -> None:
         self._draw_title()
 
@@ -397,7 +402,8 @@ class TrackerScreen(Screen[None]):
         except NoMatches:  # not composed yet
             return
         width = max(20, self.size.width - 2)
-        text = fit_title(title_parts(self.header, self.read_only, self.at_table, self.waiting_on), width)
+        parts = title_parts(self.header, self.read_only, self.at_table, self.waiting_on, self.table_closed is not None)
+        text = fit_title(parts, width)
         if text != getattr(self, "_title_text", None):
             self._title_text = text
             title.update(text, layout=False)

@@ -19,6 +19,7 @@ from textual.reactive import Reactive, var
 from textual.widgets import RichLog
 
 from tracker.engine.log import LogEntry
+from tracker.present.words import plain
 from tracker.ui.textual_adapter import update_scrollbars
 from tracker.ui.widgets.base import Panel, StyledOncePerFrame
 
@@ -48,6 +49,9 @@ class LogView(StyledOncePerFrame, RichLog):
 class LogPanel(Panel):
     #: Bound to the screen's log slice.
     entries: var[LogSlice] = var(((), 0))
+    #: A line the GM must read above the fight's entries (the table stays closed to players, and the fix);
+    #: bound to the screen's. Not an entry of the fight: nothing of it is saved.
+    note: var[str | None] = var(None)
 
     def compose(self) -> ComposeResult:
         yield LogView(max_lines=2000, min_width=20, wrap=True, markup=False)
@@ -55,9 +59,20 @@ class LogPanel(Panel):
     def on_mount(self) -> None:
         self._seen = 0
         self._group: tuple[int, str | None] = (-1, None)
+        #: Whether `note` is written above the entries since the log was last cleared.
+        self._noted = False
         # Panel.on_mount draws next: Textual runs each class's on_mount, so no super() call here.
 
     def watch_entries(self) -> None:
+        self.redraw()
+
+    def watch_note(self) -> None:
+        if not self.is_mounted:
+            return
+        self._seen = 0
+        self._group = (-1, None)
+        self._noted = False
+        self.query_one(LogView).clear()
         self.redraw()
 
     def on_resize(self) -> None:
@@ -67,6 +82,7 @@ class LogPanel(Panel):
         if width and before and width != before:  # the first size is the one the log was written for
             self._seen = 0
             self._group = (-1, None)
+            self._noted = False
             self.query_one(LogView).clear()
             self.redraw()
 
@@ -77,10 +93,16 @@ class LogPanel(Panel):
             view.clear()
             self._seen = logged - len(entries)
             self._group = (-1, None)
+            self._noted = False
         new = logged - self._seen
-        if new <= 0:
-            return
         parts: list[Text | Padding] = []
+        if self.note and not self._noted:
+            self._noted = True
+            parts.append(Text(self.note, style="bold"))
+        if new <= 0:
+            if parts:
+                view.write(Group(*parts))
+            return
         for entry in entries[-new:] if new <= len(entries) else entries:
             if (entry.round, entry.actor) != self._group:
                 self._group = (entry.round, entry.actor)
@@ -89,7 +111,8 @@ class LogPanel(Panel):
                     parts.append(Text(title, style="bold underline"))
             # Padding keeps wrapped lines indented under their event.
             style = "italic" if entry.kind == "prompt" else ""
-            parts.append(Padding(Text(entry.text, style=style), (0, 0, 0, 2)))
+            # A player's words are drawn without control or format characters (a forged line, a bidi override).
+            parts.append(Padding(Text(plain(entry.text), style=style), (0, 0, 0, 2)))
         view.write(Group(*parts))  # one write: one refresh of the log however many lines came
         if view.auto_scroll:
             # At the end at once, not only after the next frame as RichLog scrolls: the frame that shows

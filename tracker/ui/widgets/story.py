@@ -23,6 +23,7 @@ from textual_plotext import PlotextPlot
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.present.story.events import Story
+from tracker.present.words import plain
 from tracker.report.document import Chart, damage_chart, gauges_chart, round_title
 from tracker.report.telling import Teller, follow
 from tracker.ui.widgets.base import Panel
@@ -133,7 +134,7 @@ class StoryPanel(Panel):
             points.append("Turning points\n", style="bold underline")
             for p in story.turning_points:
                 points.append(f"R{p.round} ", style="bold")
-                points.append(p.text + "\n")
+                points.append(plain(p.text) + "\n")  # a player's words, drawn without controls
             if not story.turning_points:
                 points.append("none yet\n", style="italic")
         self.query_one("#story-points", Static).update(points)

@@ -128,5 +128,10 @@ class TwoD20Settings(Strict):
 
     __pydantic_config__ = {"extra": "allow"}
 
+    #: Players at their own terminals (CONTRACT.md §6) may type their results (the faces rolled, a ``roll`` of
+    #: their own) rather than asking the GM: for a table that trusts its players' own dice. Not a profile
+    #: parameter, so never among `overrides`.
+    seats_enter_results: bool = False
+
     def overrides(self) -> dict[str, Any]:
         return extra_of(self)
