@@ -48,6 +48,10 @@ class Hit:
     ignore_soak: bool = False
     yield_: bool = False
     why: str = ""
+    #: Resistance the attack ignores: 2 per Momentum spent on Penetration [004:L1939; 003:L363-364].
+    penetration: int = 0
+    #: A Subdue attack: its Harms are recovered when the next scene begins [004:L1943], B38.
+    subdue: bool = False
 
 
 def resolve_track(eng: TwoD20Engine, name: str, hit: Hit) -> tuple[str, str, str]:
@@ -106,7 +110,7 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         if rolled and a.conditions.get("prone") and eng.profile.prone_bonus_momentum > 1 and resist_field == "armor":
             conditional += 2 * rolled.icons  # Infinity: +2 Soak per Effect on Cover Soak while Prone (B37)
         pierce = fx.get("piercing", 0) * icons
-        resist = max(0, persistent + conditional + hit.soak - pierce)
+        resist = max(0, persistent + conditional + hit.soak - pierce - hit.penetration)
         parts = [f"{resist_field} {persistent}"]
         if rolled:
             extra = "".join(f" incl. +{g.dice} {g.source}" for g in granted)
@@ -115,6 +119,8 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
             parts.append(f"+{hit.soak}")
         if pierce:
             parts.append(f"Piercing −{pierce}")
+        if hit.penetration:
+            parts.append(f"Penetration −{hit.penetration}")
         detail = "resistance " + " ".join(parts) + f" = {resist}"
     stress = total - resist
     vic = f" (Vicious +{fx.get('vicious', 0) * icons})" if fx.get("vicious") and icons else ""
@@ -135,6 +141,9 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
     elif count:
         harms = f", {counted(count, harm_kind.title())}"
     eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown}){harms}")
+    if count and hit.subdue:
+        a.subdued[harm_kind] = a.subdued.get(harm_kind, 0) + count
+        eng.log(f"Subdue: {name}'s {counted(count, harm_kind.title())} recovered when the next scene begins")
     if count:
         suffer(eng, name, harm_kind, count, yielded=hit.yield_)
     if icons and not a.dead:
@@ -261,7 +270,8 @@ def _defeat(eng: TwoD20Engine, name: str, yielded: bool) -> None:
     a.defeated = True
     a.conditions["prone"] = True
     physical = {h for t, h, _ in eng.profile.tracks if t in PHYSICAL}
-    wounds = sum(v for k, v in a.harms.items() if k in physical)
+    # A Subdue attack's Harms are temporary [004:L1943]: they do not make the character Dying.
+    wounds = sum(v - a.subdued.get(k, 0) for k, v in a.harms.items() if k in physical)
     traumas = sum(v for k, v in a.harms.items() if k not in physical)
     a.dying = wounds > traumas and not yielded
     if a.dying:
