@@ -259,7 +259,7 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
             raise Refusal("type the damage faces too to give the re-rolled ones (or let the tracker roll both)")
         blanks = _blanks(chosen.faces)
         if len(chosen.reroll_faces) != len(blanks):
-            dead = counted(len(blanks), "die")
+            dead = f"{len(blanks)} {'die' if len(blanks) == 1 else 'dice'}"
             raise Refusal(f"Re-roll Damage re-rolls the {dead} that scored nothing: give that many faces")
         dice.roll_challenge(eng.st, len(chosen.reroll_faces), chosen.reroll_faces)
     a = eng.fighter(who)
@@ -368,7 +368,8 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
             for i, face in zip(blanks, again.faces, strict=True):
                 faces[i] = face
             roll = dice.score_challenge(faces)
-            eng.log(f"{who} re-rolls {counted(len(blanks), 'blank die')}: {roll.describe()}", "result")
+            blank = f"{len(blanks)} blank {'die' if len(blanks) == 1 else 'dice'}"
+            eng.log(f"{who} re-rolls {blank}: {roll.describe()}", "result")
     _bank(eng, who, momentum)
     _remember(eng, who, chosen)
     total = roll.total + (chosen.bonus if flat else 0)
