@@ -312,3 +312,24 @@ def test_reloads_in_the_file_are_checked() -> None:
     bad = header() + combatant("Kit", stress=10, weapons=[{"name": "Gun", "mandatory_reload": True}])
     with pytest.raises(FileInvalid, match="needs burst and reloads"):
         parse_text(bad, "x")
+
+
+def test_infinity_bonus_damage_with_the_faces_typed() -> None:
+    """[003:L358-360] (B7): +1 damage per Momentum, not a die, so the faces stay the weapon's and roll+N says
+    the Bonus Damage: 1,1,1,1 + 2 = 6 damage."""
+    s = hit(scene("infinity"))
+    refused(s, "answer 1,1,1,1,1", "give 4 faces")
+    run(s, "answer 1,1,1,1 roll + 2")
+    assert d20_state(s).fighters["Thug"].stress["vigour"] == 6
+
+
+def test_undo_takes_back_the_spends_and_the_reloads() -> None:
+    """Undo replays the history (RULES.md §1.3): the Reloads, the pools and the Harms come back as they were."""
+    s = scene(weapons=[SMG])
+    run(s, "start", "pick Kit", "attack Kit Thug", "answer 1,1 reloads=1")
+    before = (d20_state(s).momentum, d20_state(s).threat, dict(d20_state(s).fighters["Kit"].reloads))
+    run(s, "answer roll+2 penetration=2 subdue confidence", "undo")
+    st = d20_state(s)
+    assert (st.momentum, st.threat, dict(st.fighters["Kit"].reloads)) == before == (2, 4, {"SMG": 2})
+    assert pending(st).kind == "attack_damage" and st.bonus_momentum == 1
+    assert st.fighters["Kit"].granted == [] and st.fighters["Thug"].harms == {}

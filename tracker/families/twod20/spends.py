@@ -196,19 +196,28 @@ def parse(eng: TwoD20Engine, p: Prompt, value: str) -> Chosen:
     base = int(str(p.data["dice"]))
     flat = eng.profile.bonus_damage_flat
     words = value.split()
-    head = " ".join(w for w in words if not _spend_word(w))
+    head: list[str] = []
+    for w in (w for w in words if not _spend_word(w)):
+        if head and head[-1].casefold().startswith("roll") and (w.startswith("+") or head[-1].endswith("+")):
+            head[-1] += w  # "roll + 2" is roll+2
+        else:
+            head.append(w)
+    asked = [w.casefold() for w in head if w.casefold().startswith("roll")]
+    typed = [w for w in head if not w.casefold().startswith("roll")]
     chosen = Chosen()
-    if head.casefold().replace(" ", "").startswith("roll") or not head:
-        word = head.casefold().replace(" ", "") or "roll"
+    if len(asked) > 1 or (asked and typed and not flat):
+        raise Refusal("answer roll or roll+N, or the faces rolled (one per die, Bonus Damage dice included)")
+    if asked or not typed:
+        word = asked[0] if asked else "roll"
         if word not in p.options:
             raise Refusal(f"answer {', '.join(p.options)}, or the faces rolled (e.g. 4,1,6), then any spends")
         chosen.bonus = int(word.partition("+")[2] or 0)
-    else:
-        chosen.faces = _faces(head)
+    if typed:
+        chosen.faces = _faces(" ".join(typed))
         most = base + (0 if flat else len(p.options) - 1)
         if not base <= len(chosen.faces) <= most:
             raise Refusal(f"give {base} faces or more, one per Challenge Die rolled (more for Bonus Damage)")
-        chosen.bonus = len(chosen.faces) - base
+        chosen.bonus += len(chosen.faces) - base
     for word in (w for w in words if _spend_word(w)):
         _read_spend(eng, p, chosen, word)
     return chosen
@@ -304,6 +313,8 @@ def _check_swift(eng: TwoD20Engine, who: str) -> None:
     if "swift" not in eng.profile.actions:
         raise Refusal(f"Swift Action is not a spend of the {eng.profile.name} profile")
     a = eng.fighter(who)
+    if "swift" in a.round_spends:
+        raise Refusal(f"{who} has taken a Swift Action this round (once per round, B8)")
     if a.majors + a.majors_allowed - a.majors_turn >= 2:
         raise Refusal(f"{who} can take no more than 2 Major Actions this round: no extra one to gain (B8, B31)")
 
