@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import d20_state, pending, run, session_from
+from tests.conftest import d20_state, d20_view, pending, run, session_from
 from tests.rules.twod20.scenes import combatant, header, refused, zones
 from tracker.families.presenter import option_labels
 from tracker.families.session import Session
@@ -333,3 +333,16 @@ def test_undo_takes_back_the_spends_and_the_reloads() -> None:
     assert (st.momentum, st.threat, dict(st.fighters["Kit"].reloads)) == before == (2, 4, {"SMG": 2})
     assert pending(st).kind == "attack_damage" and st.bonus_momentum == 1
     assert st.fighters["Kit"].granted == [] and st.fighters["Thug"].harms == {}
+
+
+def test_the_prompt_bar_names_the_spends_and_the_reloads() -> None:
+    """The screens answer by number keys; the typed spends and Reloads are in the hint, with their costs."""
+    s = scene(weapons=[SMG])
+    run(s, "start", "pick Kit", "attack Kit Thug")
+    shown = d20_view(s).prompt_view()
+    assert shown is not None and "reloads=N (Burst 2, 3 left)" in shown.hint
+    run(s, "answer 1,1")
+    shown = d20_view(s).prompt_view()
+    assert shown is not None
+    assert "penetration=N 1 each" in shown.hint and "secondary=NAME 2" in shown.hint and "swift 2" in shown.hint
+    assert shown.answers[1] == "answer roll+1"
