@@ -346,3 +346,18 @@ def test_the_prompt_bar_names_the_spends_and_the_reloads() -> None:
     assert shown is not None
     assert "penetration=N 1 each" in shown.hint and "secondary=NAME 2" in shown.hint and "swift 2" in shown.hint
     assert shown.answers[1] == "answer roll+1"
+
+
+def test_a_subdue_hit_on_the_defeated_does_not_kill() -> None:
+    """[004:L1943]: Subdue's Harms are temporary, so the Harm past the one that defeats (which kills, RULES.md
+    §3.10.2) does not; the target is not Dying either. 12 stress on a track of 10: 2 Wounds on 2 held."""
+    s = session_from(
+        header()
+        + zones("A", "B")
+        + combatant("Kit", attributes={"coordination": 10}, skills={"fight": 2}, stress=10, zone="A", weapons=[RIFLE])
+        + combatant("Thug", npc_type="minor", stress=10, zone="B", harms={"wound": 2})
+    )
+    run(s, "start", "pick Kit", "attack Kit Thug", "answer 1,1", "answer 2,2,2,2,2,2 subdue")
+    thug = d20_state(s).fighters["Thug"]
+    assert thug.defeated and not thug.dead and not thug.dying
+    assert thug.harms == {"wound": 4} and thug.subdued == {"wound": 2}
