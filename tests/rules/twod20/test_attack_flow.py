@@ -51,9 +51,10 @@ def test_target_first_in_reach_then_by_the_chance() -> None:
 
 
 def test_a_whole_attack_with_the_tables_dice() -> None:
-    """§3.2: faces 1 and 5 vs TN 12 are 3 successes at D2: a pass with 1 Momentum. §3.8: 4[CD] + 1[CD] Bonus
-    Damage for that Momentum; faces 1,2,5,6,3 → 5 damage, 2 Effects; Piercing 1 per Effect; no armor: 5 stress,
-    one Harm (§3.10.1). The test's Momentum was spent: the pool is unchanged."""
+    """§3.2: faces 1 and 5 vs TN 12 are 3 successes at D2: a pass with 1 Momentum. §3.8: 4[CD] + 2[CD] for
+    Kit's Fight 2 [004:L1745] + 1[CD] Bonus Damage for that Momentum; faces 1,2,5,6,3,3,4 → 5 damage, 2 Effects;
+    Piercing 1 per Effect; no armor: 5 stress, one Harm (§3.10.1). The test's Momentum was spent: the pool is
+    unchanged."""
     s = kit_attacks()
     run(s, "answer Thug")
     p = pending(d20_state(s))
@@ -62,9 +63,10 @@ def test_a_whole_attack_with_the_tables_dice() -> None:
     assert option_labels(p)[1].startswith("3d20 for 1 Momentum · ")
     run(s, "answer 1,5")
     p = pending(d20_state(s))
-    assert p.kind == "attack_damage" and "4[CD] (piercing=1)" in p.question and "1 Momentum from the test" in p.question
+    assert p.kind == "attack_damage" and "4[CD] + 2[CD] Fight (piercing=1)" in p.question
+    assert "1 Momentum from the test" in p.question
     assert p.options == ["roll", "roll+1", "roll+2", "roll+3"]  # the test's 1 + the pool's 2
-    run(s, "answer 1,2,5,6,3")
+    run(s, "answer 1,2,5,6,3,3,4")
     st = d20_state(s)
     assert st.prompt is None
     assert st.fighters["Thug"].stress == {"stress": 5}
@@ -119,7 +121,7 @@ def test_npc_attacks_pay_threat_and_bank_unspent_momentum_as_threat() -> None:
     assert p.options == ["roll", "roll+1"] and "for 1 Threat" in option_labels(p)[1]
     run(s, "answer 1,1")  # 4 successes at D1: 3 Momentum
     assert d20_state(s).threat == 1
-    run(s, "answer 1,2,3")  # no spend: 3 damage, the 3 Momentum banked as Threat
+    run(s, "answer 1,2,3,4")  # the Axe's 3[CD] + 1[CD] for Fight 1, no spend: 3 damage, 3 Momentum banked
     st = d20_state(s)
     assert st.threat == 4 and st.fighters["Kit"].stress == {"stress": 3}
 

@@ -105,6 +105,10 @@ def test_s3_0_secret_war_parameters() -> None:
         "coordination+fighting",
         "will+academia",
     )
+    # Bonus Damage at most 3 [002:L61, L138] (B7); bonus damage by the attribute bands [002:L101-109], the
+    # attributes the SRD variant names [004:L1750]; Confidence to the start of the next turn [002:L140] (B6).
+    assert p.bonus_damage_max == 3 and p.damage_bonus == "attribute" and p.confidence_lasts == "turn"
+    assert (p.melee_damage_bonus, p.ranged_damage_bonus, p.mental_damage_bonus) == ("brawn", "insight", "will")
     silent = {f.name for f in fields(Profile)} - {
         "name",
         "ranged_base_difficulty",
@@ -114,6 +118,12 @@ def test_s3_0_secret_war_parameters() -> None:
         "melee_test",
         "ranged_test",
         "mental_test",
+        "bonus_damage_max",
+        "damage_bonus",
+        "melee_damage_bonus",
+        "ranged_damage_bonus",
+        "mental_damage_bonus",
+        "confidence_lasts",
     }
     for key in silent:
         assert getattr(p, key) == getattr(srd, key), key

@@ -183,6 +183,8 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
             return f"an extra Minor costs 1 {eng.pool_name}; the pool is empty"
     if key in ("swift", "surge") and a.majors + a.majors_allowed - a.majors_turn >= 2:
         return f"{who} can take no more than 2 Major Actions this round: no extra one to gain (B8, B31)"
+    if key == "swift" and "swift" in a.round_spends:
+        return f"{who} has taken a Swift Action this round (once per round, B8)"
     if key == "swift" and eng.sheet(who).pc and eng.st.momentum < 2:
         return "Swift Action costs 2 Momentum"
     if key == "surge" and a.fortune < 1:
@@ -342,6 +344,8 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
     elif key == "swift":
         pools.pay(eng, who, 2, "Swift Action")
         a.majors_allowed += 1
+        a.swift_difficulty = 1  # the extra Major Action's test is +1 [004:L1944]
+        a.round_spends.append("swift")
         eng.log(f"{who} takes a Swift Action: another Major Action this turn at +1 Difficulty")
     elif key == "surge":
         pools.fortune(eng, who, -1, "Surge of Activity")

@@ -20,7 +20,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import actions, harm, pools
+from tracker.families.twod20 import actions, pools, spends
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine, attack_check
 from tracker.families.twod20.records.sheet import TwoD20Weapon
@@ -233,19 +233,6 @@ def _bought(p: Prompt, value: str) -> tuple[int, list[int] | None]:
     return bought, faces
 
 
-def _spend_limit(eng: TwoD20Engine, who: str, momentum: int) -> int:
-    """Momentum `who` can spend on Bonus Damage now: the test's, then the pool (an NPC's side: Threat);
-    Secret War caps the spend at 3 (RULES.md §3.0 Momentum "Bonus Damage")."""
-    more = eng.st.momentum if eng.sheet(who).pc else eng.st.threat
-    limit = min(momentum + more, 6)
-    return min(limit, 3) if eng.profile.name == "secret-war" else limit
-
-
-def _flat_bonus(eng: TwoD20Engine) -> bool:
-    """Infinity's Bonus Damage is +1 damage per Momentum; the SRD's and Secret War's +1[CD] (RULES.md §3.0)."""
-    return eng.profile.name == "infinity"
-
-
 def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     """Refuse a bad answer before anything changes (the prompt, the pools and the dice stay as they were)."""
     if p.kind in (TARGET, WEAPON):
@@ -255,14 +242,7 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         if faces is not None:
             dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)  # checks the faces, draws nothing
     elif p.kind == DAMAGE:
-        base = int(str(p.data["dice"]))
-        faces = _faces(value)
-        if faces is None:
-            _extra(value, p.options)
-        elif not base <= len(faces) <= base + (0 if _flat_bonus(eng) else len(p.options) - 1):
-            raise Refusal(f"give {base} faces or more, one per Challenge Die rolled (more for Bonus Damage)")
-        else:
-            dice.roll_challenge(eng.st, len(faces), faces)
+        spends.check(eng, p, value)
 
 
 def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
@@ -307,61 +287,11 @@ def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:
 
 
 def damage_offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) -> None:
-    """The hit's damage: the weapon's Challenge Dice, with Bonus Damage offered for Momentum (§3.8)."""
-    spec = _weapon(eng, who, weapon)
-    limit = _spend_limit(eng, who, momentum)
-    flat = _flat_bonus(eng)
-    options, labels = ["roll"], [f"{spec.damage}[CD], no spend"]
-    for k in range(1, limit + 1):
-        options.append(f"roll+{k}")
-        bonus = f"+{k} damage" if flat else f"+{k}[CD]"
-        labels.append(f"{bonus} for {k} {'Momentum' if eng.sheet(who).pc else 'Momentum/' + eng.pool_name}")
-    effects = f" ({', '.join(spec.effects)})" if spec.effects else ""
-    spare = f"{momentum} Momentum from the test; " if momentum else ""
-    eng.ask(
-        DAMAGE,
-        f"{who} hits {target}: the {weapon} deals {spec.damage}[CD]{effects} — {spare}Bonus Damage?",
-        options,
-        who=who,
-        target=target,
-        weapon=weapon,
-        dice=spec.damage,
-        momentum=momentum,
-        labels=labels,
-    )
-
-
-def _effects(weapon: TwoD20Weapon) -> dict[str, int]:
-    """The weapon's effects as ``damage`` takes them (``piercing=2`` → 2, ``stun`` → 1)."""
-    out: dict[str, int] = {}
-    for text in weapon.effects:
-        key, _, rating = text.partition("=")
-        out[key.strip().casefold()] = int(rating) if rating.strip().isdigit() else 1
-    return out
+    """The hit's damage: the weapon's and the attacker's own Challenge Dice, with the Momentum spends at the
+    roll (`tracker.families.twod20.spends`, RULES.md §3.8)."""
+    spends.offer(eng, who, target, weapon, momentum)
 
 
 def _damage(eng: TwoD20Engine, p: Prompt, value: str) -> None:
-    """Pay the Bonus Damage (the test's Momentum first), roll the dice, bank what is left, apply the hit."""
-    who, target, weapon = str(p.who), str(p.data["target"]), str(p.data["weapon"])
-    base, momentum = int(str(p.data["dice"])), int(str(p.data["momentum"]))
-    faces = _faces(value)
-    flat = _flat_bonus(eng)
-    spent = (len(faces) - base) if faces is not None else _extra(value, p.options)
-    from_test = min(spent, momentum)
-    if spent:
-        eng.log(f"{who} spends {spent} Momentum on Bonus Damage ({from_test} from the test)")
-        if spent > from_test:
-            pools.pay(eng, who, spent - from_test, "Bonus Damage")
-    left = momentum - from_test
-    if left and eng.sheet(who).pc:
-        pools.momentum(eng, left, f"{who}'s test")
-    elif left:
-        pools.threat(eng, left, f"{who}'s unspent Momentum (an NPC's)")
-    roll = dice.roll_challenge(eng.st, base + (0 if flat else spent), faces)
-    total = roll.total + (spent if flat else 0)
-    eng.log(f"{who}'s {weapon}: {roll.describe()}" + (f" +{spent} Bonus Damage" if flat and spent else ""), "result")
-    if eng.fighter(target).dead:
-        return
-    hit = harm.Hit(total=total, icons=roll.icons, effects=_effects(_weapon(eng, who, weapon)), attacker=who)
-    harm.resolve_track(eng, target, hit)
-    harm.damage(eng, target, hit)
+    """Pay the spends, roll the dice, bank what is left, apply the hit (`tracker.families.twod20.spends`)."""
+    spends.resolve(eng, p, value)

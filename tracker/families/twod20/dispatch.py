@@ -8,10 +8,22 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, VerbTable, count, signed_int
 from tracker.engine.language.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
-from tracker.engine.records.model import Located
+from tracker.engine.records.model import Located, Prompt
 from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
-from tracker.families.twod20 import actions, attack, conditions, harm, order, pools, resume, roster, turns
+from tracker.families.twod20 import (
+    actions,
+    attack,
+    conditions,
+    harm,
+    order,
+    pools,
+    reloads,
+    resume,
+    roster,
+    spends,
+    turns,
+)
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.file import TwoD20File
@@ -65,6 +77,7 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
         for a in st.fighters.values():
             a.yielded = False
         eng.log(f"Scene {st.scene} begins")
+        spends.recover_subdued(eng)
     st.phase = "handover"
     st.last_actor = None
     st.kept_by = None
@@ -366,10 +379,31 @@ def _answer(eng: TwoD20Engine, cmd: Command) -> None:
     if prompt.kind not in attack.KINDS:
         raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
     value = " ".join(cmd.args)
+    if prompt.kind == attack.ROLL:
+        _answer_roll(eng, prompt, value)
+        return
     attack.check(eng, prompt, value)
     eng.st.prompt = None
     eng.log(f"answer: {value}")
     attack.answer(eng, prompt, value)
+
+
+def _answer_roll(eng: TwoD20Engine, prompt: Prompt, value: str) -> None:
+    """The attack's test, with the Reloads spent before its dice (``answer roll+1 reloads=2``): each gives
+    1 bonus Momentum on this attack, an M weapon spends one anyway, RULES.md §3.7 [004:L1695-1701]; bonus
+    Momentum not spent on the hit is lost [004:L518]."""
+    test, spent = reloads.reloads_word(value)
+    who = str(prompt.who)
+    weapon = next(w for w in eng.sheet(who).weapons if w.name == str(prompt.data["weapon"]))
+    reloads.check_reloads(eng, who, weapon, spent)
+    attack.check(eng, prompt, test)
+    eng.st.prompt = None
+    eng.log(f"answer: {value}")
+    reloads.spend_reloads(eng, who, weapon, spent)
+    attack.answer(eng, prompt, test)
+    if eng.st.prompt is None and eng.st.bonus_momentum:
+        eng.log(f"{eng.st.bonus_momentum} bonus Momentum from Reloads is lost: no hit to spend it on")
+        eng.st.bonus_momentum = 0
 
 
 def _attack(eng: TwoD20Engine, cmd: Command) -> None:

@@ -86,6 +86,8 @@ def attack_check(
     extra = [(1, "Dazed +1")] if a.conditions.get("dazed") else []
     if a.sprinted:
         extra.append((1, "Sprinted +1 until its next turn"))
+    if a.swift_difficulty and a.majors_turn >= 2:
+        extra.append((a.swift_difficulty, "Swift Action +1"))  # the extra Major Action's test [004:L1944]
     difficulty = result.difficulty + sum(n for n, _ in extra)
     return AttackDifficulty(result.range, difficulty, (*result.notes, *(text for _, text in extra)))
 

@@ -48,6 +48,10 @@ class Hit:
     ignore_soak: bool = False
     yield_: bool = False
     why: str = ""
+    #: Resistance the attack ignores: 2 per Momentum spent on Penetration [004:L1939; 003:L363-364].
+    penetration: int = 0
+    #: A Subdue attack: its Harms are recovered when the next scene begins [004:L1943], B38.
+    subdue: bool = False
 
 
 def resolve_track(eng: TwoD20Engine, name: str, hit: Hit) -> tuple[str, str, str]:
@@ -106,7 +110,7 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         if rolled and a.conditions.get("prone") and eng.profile.prone_bonus_momentum > 1 and resist_field == "armor":
             conditional += 2 * rolled.icons  # Infinity: +2 Soak per Effect on Cover Soak while Prone (B37)
         pierce = fx.get("piercing", 0) * icons
-        resist = max(0, persistent + conditional + hit.soak - pierce)
+        resist = max(0, persistent + conditional + hit.soak - pierce - hit.penetration)
         parts = [f"{resist_field} {persistent}"]
         if rolled:
             extra = "".join(f" incl. +{g.dice} {g.source}" for g in granted)
@@ -115,6 +119,8 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
             parts.append(f"+{hit.soak}")
         if pierce:
             parts.append(f"Piercing −{pierce}")
+        if hit.penetration:
+            parts.append(f"Penetration −{hit.penetration}")
         detail = "resistance " + " ".join(parts) + f" = {resist}"
     stress = total - resist
     vic = f" (Vicious +{fx.get('vicious', 0) * icons})" if fx.get("vicious") and icons else ""
@@ -135,8 +141,11 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
     elif count:
         harms = f", {counted(count, harm_kind.title())}"
     eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown}){harms}")
+    if count and hit.subdue:
+        a.subdued[harm_kind] = a.subdued.get(harm_kind, 0) + count
+        eng.log(f"Subdue: {name}'s {counted(count, harm_kind.title())} recovered when the next scene begins")
     if count:
-        suffer(eng, name, harm_kind, count, yielded=hit.yield_)
+        suffer(eng, name, harm_kind, count, yielded=hit.yield_, subdue=hit.subdue)
     if icons and not a.dead:
         _effects(eng, name, hit, track)
     elif not a.dead:
@@ -212,14 +221,17 @@ def _yields(eng: TwoD20Engine, name: str, yielded: bool) -> bool:
     return yielded and eng.sheet(name).pc and not already
 
 
-def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = False) -> None:
-    """Harms and what they lead to: Defeated, Dying, death, a mental break (§3.10.2)."""
+def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = False, subdue: bool = False) -> None:
+    """Harms and what they lead to: Defeated, Dying, death, a mental break (§3.10.2). A Subdue attack's
+    Harms on the Defeated do not kill: they are temporary [004:L1943]."""
     a = eng.fighter(name)
     p = eng.profile
     physical = {h for t, h, _ in p.tracks if t in PHYSICAL}
     if a.defeated and (p.defeat_at_harms or eng.sheet(name).harm_capacity):
         a.harms[kind] = a.harms.get(kind, 0) + count
-        if kind in physical:
+        if subdue:
+            eng.log(f"{name} suffers a subdued {kind.title()} while Defeated: temporary, not fatal")
+        elif kind in physical:
             _die(eng, name, f"a {kind.title()} while Defeated")
         else:
             a.broken = True
@@ -249,19 +261,21 @@ def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = 
                 eng.log(f"{name} has {limit} {plural(lethal_kind.title(), limit)}: the system is destroyed")
     total = sum(a.harms.values())
     if capacity and (total >= capacity or yielded or a.revived) and not a.dead:
-        _defeat(eng, name, yielded)
+        _defeat(eng, name, yielded, subdue)
     if extra and not a.dead:
-        suffer(eng, name, kind, extra)
+        suffer(eng, name, kind, extra, subdue=subdue)
 
 
-def _defeat(eng: TwoD20Engine, name: str, yielded: bool) -> None:
+def _defeat(eng: TwoD20Engine, name: str, yielded: bool, subdue: bool = False) -> None:
     a = eng.fighter(name)
     if a.defeated:
         return
     a.defeated = True
     a.conditions["prone"] = True
     physical = {h for t, h, _ in eng.profile.tracks if t in PHYSICAL}
-    wounds = sum(v for k, v in a.harms.items() if k in physical)
+    # A Subdue attack's Harms are temporary [004:L1943]: they count for no Dying, nor does a Defeat they bring
+    # (as the non-lethal variant's last Harm renders one unconscious, not dying [004:L1964]).
+    wounds = 0 if subdue else sum(v - a.subdued.get(k, 0) for k, v in a.harms.items() if k in physical)
     traumas = sum(v for k, v in a.harms.items() if k not in physical)
     a.dying = wounds > traumas and not yielded
     if a.dying:

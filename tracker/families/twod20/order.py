@@ -70,6 +70,7 @@ def begin_round(eng: TwoD20Engine, opener: str | None = None, initiator: bool = 
         a.reactions = 0
         a.rush_used = False
         a.deferred = False
+        a.round_spends = []
     eng.log(f"Round {st.round} begins")
     if eng.order_rule == "initiative":
         queue = initiative_order(eng)

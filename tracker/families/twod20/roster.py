@@ -53,6 +53,7 @@ def fighter_for(sheet: TwoD20Combatant, profile: Profile, zones: ZoneMap) -> Fig
             agent.burning_rounds = 1
         if key == "persistent":
             agent.persistent.append(Persistent(x=int(value), track=tracks[0], ticks=1))
+    agent.reloads = {w.name: w.reloads for w in sheet.weapons if w.reloads is not None}
     if defeated_by_harms(sheet, profile):
         agent.defeated = True
         agent.conditions["prone"] = True
@@ -135,9 +136,9 @@ def leave(eng: TwoD20Engine, text: str) -> None:
     st.reach = [pair for pair in st.reach if name not in pair]
     st.jumped = [n for n in st.jumped if n != name]
     for other, b in st.fighters.items():
-        ending = [g for g in b.granted if g.until == name]
+        ending = [g for g in b.granted if g.until == name and g.lasts == "turn"]
         if ending and other != name:
-            b.granted = [g for g in b.granted if g.until != name]
+            b.granted = [g for g in b.granted if g not in ending]
             eng.log(f"{other}'s {', '.join(g.kind.title() for g in ending)} until {name}'s next turn ends")
     if st.phase != "turn" or st.active != name:
         return

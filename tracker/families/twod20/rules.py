@@ -138,6 +138,8 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
             "reactions_this_round": a.reactions,
             "reach": sorted(n for pair in self.st.reach if name in pair for n in pair if n != name),
         }
+        if a.reloads:
+            entry["reloads"] = dict(a.reloads)
         if sheet.pc:
             entry[self.profile.meta_currency.replace(" ", "_")] = a.fortune
         if self.order_rule == "initiative":

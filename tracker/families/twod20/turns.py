@@ -26,15 +26,16 @@ def open_turn(eng: TwoD20Engine, name: str) -> None:
         "deferred",
         "move_budget",
         "sprinted",
+        "swift_difficulty",
     )
     a.acted = True
     if name not in st.order:
         st.order.append(name)
     eng.log(f"{name}'s turn")
     for other, b in st.fighters.items():
-        ending = [g for g in b.granted if g.until == name]
+        ending = [g for g in b.granted if g.until == name and g.lasts == "turn"]
         if ending:
-            b.granted = [g for g in b.granted if g.until != name]
+            b.granted = [g for g in b.granted if g not in ending]
             lost = ", ".join(f"+{g.dice}[CD] {g.kind.title()} ({g.source})" for g in ending)
             eng.log(f"{other}'s {lost} end{'s' if len(ending) == 1 else ''} at the start of {name}'s turn")
     if eng.profile.infinity_conditions and a.conditions.get("bleeding"):

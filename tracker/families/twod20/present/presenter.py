@@ -240,12 +240,24 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         options = tuple(f"keep {name}" if line.startswith("keep") else name for name, line in legal)
         return view.PromptView(p.question, options, tuple(line for _, line in legal))
 
+    def _reloads_hint(self, prompt: Prompt) -> str:
+        """The Reloads the attack may spend before its dice, for bonus Momentum (RULES.md §3.7)."""
+        who = prompt.who or ""
+        weapon = next((w for w in self.rules.sheet(who).weapons if w.name == prompt.data.get("weapon")), None)
+        if weapon is None or weapon.reloads is None:
+            return ""
+        left = self.rules.fighter(who).reloads.get(weapon.name, 0)
+        must = ", M: 1 spent anyway" if weapon.mandatory_reload else ""
+        return f"; add reloads=N (Burst {weapon.burst}, {left} left{must})"
+
     def prompt_hint(self, prompt: Prompt) -> str:
         """The attack flow's rolls may be typed as the faces the table rolled."""
         if prompt.kind == "attack_roll":
-            return "or the faces rolled: answer 4,17"
+            return "or the faces rolled: answer 4,17" + self._reloads_hint(prompt)
         if prompt.kind == "attack_damage":
-            return "or the faces rolled: answer 1,5,6"
+            from tracker.families.twod20 import spends
+
+            return spends.hint(self.rules)
         return ""
 
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:

@@ -34,6 +34,25 @@ class TwoD20Weapon(Strict):
     range: RangeBand = "close"
     damage: Annotated[int, Field(ge=0)] = 0
     effects: list[str] = field(default_factory=list)
+    #: The most Reloads one attack may spend, each for 1 bonus Momentum, 0-6 [004:L1695-1699].
+    burst: Annotated[int, Field(ge=0, le=6)] = 0
+    #: Reloads the wielder carries for it (None: the table does not count them) [004:L1697].
+    reloads: Annotated[int | None, Field(ge=0, le=99)] = None
+    #: An "M" beside the Reloads: each attack spends 1 Reload for no benefit, within the Burst [004:L1701].
+    mandatory_reload: bool = False
+
+
+def _loaded(value: list[TwoD20Weapon]) -> list[TwoD20Weapon]:
+    """A mandatory Reload counts within the Burst, so an "M" weapon needs a Burst of 1 or more, and Reloads
+    to spend [004:L1701]."""
+    raise_located(
+        [
+            ((n, "mandatory_reload"), f"{w.name}: an M weapon spends a Reload per attack: it needs burst and reloads")
+            for n, w in enumerate(value)
+            if w.mandatory_reload and (w.burst < 1 or w.reloads is None)
+        ]
+    )
+    return value
 
 
 def _known_conditions(value: dict[str, int | bool]) -> dict[str, int | bool]:
@@ -92,7 +111,7 @@ class TwoD20Combatant(CombatantEntry):
     #: missing from the seeds, so a table gives minor/notable NPCs their own number here.
     harm_capacity: Annotated[int | None, Field(ge=1)] = None
     #: The first is the one the zones panel reports ranges with (a "reach" weapon: melee).
-    weapons: list[TwoD20Weapon] = field(default_factory=list)
+    weapons: Annotated[list[TwoD20Weapon], AfterValidator(_loaded)] = field(default_factory=list)
     conditions: Annotated[
         dict[str, ConditionValue], AfterValidator(_known_conditions), AfterValidator(_rolled_at_most)
     ] = field(default_factory=dict)

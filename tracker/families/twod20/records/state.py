@@ -33,6 +33,8 @@ class Grant(Strict):
     dice: Annotated[int, Field(ge=0, le=MAX_CHALLENGE_DICE)]
     source: str
     until: str
+    #: "scene": kept to the scene's end, not only to `until`'s next turn (SRD Confidence [004:L1935], B6).
+    lasts: Literal["turn", "scene"] = "turn"
 
 
 @dataclass(kw_only=True)
@@ -80,6 +82,14 @@ class Fighter(Strict):
     move_budget: int = 0
     #: Cover and Morale dice granted by actions, rolled in every damage's resistance until they expire.
     granted: list[Grant] = field(default_factory=list)
+    #: Reloads left per weapon that counts them (the file's ``reloads``), spent by Burst [004:L1695-1701].
+    reloads: dict[str, int] = field(default_factory=dict)
+    #: Momentum spends not marked R taken this round: once per round each (B24 [004:L528]).
+    round_spends: list[str] = field(default_factory=list)
+    #: The Swift Action's +1 Difficulty on the extra Major Action's test, until its next turn [004:L1944].
+    swift_difficulty: int = 0
+    #: Harms from a Subdue attack, per kind: recovered when the next scene begins [004:L1943], B38.
+    subdued: dict[str, int] = field(default_factory=dict)
 
 
 Phase = Literal["setup", "turn", "handover", "ended"]

@@ -85,7 +85,26 @@ class Profile:
     prone_ranged_difficulty: int = 1
     prone_bonus_momentum: int = 1
     prone_hindered: bool = False
+    #: Secondary Target (2 Momentum): half the rolled damage rounded up (SRD), down (Infinity), or the full
+    #: damage (Secret War), before the second target's own resistance (B5).
     secondary_target: Rounding = "up"
+    #: Bonus Damage: +1 damage per Momentum (Infinity [003:L358-360]) instead of +1[CD] (SRD, SW), B7.
+    bonus_damage_flat: bool = False
+    #: The most Momentum one attack spends on Bonus Damage; 0 = no cap but the pools (SW: 3 [002:L61, L138]).
+    bonus_damage_max: int = 0
+    #: The attacker's own bonus damage (RULES.md §3.0 "Bonus damage"): "skill" adds [CD] equal to the skill
+    #: (SRD: Fight for weapons, Talk for mental attacks [004:L1000, L1745]); "attribute" adds [CD] by the
+    #: attribute's band, 9 → +1 … 16+ → +5 (Infinity [003:L276-286], SW [002:L101-109]); "none" adds nothing.
+    damage_bonus: Literal["skill", "attribute", "none"] = "skill"
+    #: The skill or attribute each attack form draws its bonus damage from.
+    melee_damage_bonus: str = "fight"
+    ranged_damage_bonus: str = "fight"
+    mental_damage_bonus: str = "talk"
+    #: Confidence's Morale lasts to the end of the scene (SRD [004:L1935]) or to the start of the character's
+    #: next turn (Infinity [003:L361-362], SW [002:L140]), B6.
+    confidence_lasts: Literal["scene", "turn"] = "scene"
+    #: Spends not marked R are taken once per round by each character (B24 [004:L528]); off, once per test.
+    spends_once_per_round: bool = True
     dazed_twice_staggered: bool = False
     #: Reactions: "one" per round (SRD) or "escalating" Heat cost 1, 2, 3 … (Infinity, B23).
     reactions: Literal["one", "escalating"] = "one"
@@ -140,6 +159,12 @@ PROFILES: dict[str, Profile] = {
         prone_bonus_momentum=2,
         prone_hindered=True,
         secondary_target="down",
+        bonus_damage_flat=True,
+        damage_bonus="attribute",
+        melee_damage_bonus="brawn",
+        ranged_damage_bonus="awareness",
+        mental_damage_bonus="personality",
+        confidence_lasts="turn",
         dazed_twice_staggered=True,
         reactions="escalating",
         infinity_conditions=True,
@@ -157,6 +182,14 @@ PROFILES: dict[str, Profile] = {
         ranged_test="coordination+fighting",
         mental_test="will+academia",
         secondary_target="full",
+        bonus_damage_max=3,
+        damage_bonus="attribute",
+        # The sheet gives the bands, not the attributes [002:L101-109]: the SRD's Attribute Bonus Damage
+        # variant names them [004:L1750] (Melee Brawn, Ranged Insight, Mental Will).
+        melee_damage_bonus="brawn",
+        ranged_damage_bonus="insight",
+        mental_damage_bonus="will",
+        confidence_lasts="turn",
         stress_recovery="scene_start",
         actions=SECRET_WAR_ACTIONS,
     ),
