@@ -105,6 +105,8 @@ def test_s3_0_secret_war_parameters() -> None:
         "coordination+fighting",
         "will+academia",
     )
+    # The target's side of the opposed melee and mental attacks [002:L119-121].
+    assert (p.melee_defence, p.mental_defence) == ("agility+fighting", "will+resilience")
     silent = {f.name for f in fields(Profile)} - {
         "name",
         "ranged_base_difficulty",
@@ -114,6 +116,8 @@ def test_s3_0_secret_war_parameters() -> None:
         "melee_test",
         "ranged_test",
         "mental_test",
+        "melee_defence",
+        "mental_defence",
     }
     for key in silent:
         assert getattr(p, key) == getattr(srd, key), key
