@@ -7,6 +7,7 @@ chance the tracker states is the frequency of its own scoring over every face.""
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from fractions import Fraction
 
 from hypothesis import given, settings
@@ -18,8 +19,9 @@ from tracker.families.presenter import option_labels
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.twod20.dice import rolls as dice
-from tracker.families.twod20.dice.odds import opposed_odds, roll_odds
+from tracker.families.twod20.dice.odds import opposed_odds
 from tracker.families.twod20.present import odds_report
+from tracker.families.twod20.skill_test import AttackTest, SkillTest
 
 KNIFE = {"name": "Knife", "range": "reach", "damage": 2}
 RIFLE = {"name": "Rifle", "range": "medium", "damage": 4}
@@ -200,33 +202,62 @@ def test_the_odds_tab_counts_the_same_test() -> None:
 # --- the chance the tracker states is the frequency of its own scoring -----------------------------------
 
 
-def _frequency(
-    active: tuple[int, int, int, int | None, int], reactive: tuple[int, int, int, int | None, int] | None
-) -> Fraction:
-    """Every face combination scored by `score_pool` (and settled by `opposed_outcome`), counted exactly."""
-    tn, difficulty, n, focus, crange = active
-    mine = [dice.score_pool(f, tn, difficulty, focus, crange) for f in itertools.product(range(1, 21), repeat=n)]
-    if reactive is None:
-        return Fraction(sum(r.passed for r in mine), len(mine))
-    rtn, rdiff, rn, rfocus, rrange = reactive
-    theirs = [dice.score_pool(f, rtn, rdiff, rfocus, rrange) for f in itertools.product(range(1, 21), repeat=rn)]
+def _outcomes(test: SkillTest, n: int) -> Counter[tuple[bool, int]]:
+    """(passed, Momentum) of every one of the 20^n face combinations, each scored as the roll scores it."""
+    scored = (test.score(faces) for faces in itertools.product(range(1, 21), repeat=n))
+    return Counter((r.passed, r.momentum) for r in scored)
+
+
+def _frequency(attack: AttackTest, bought: int) -> Fraction:
+    """How often the attack hits over every face of both pools (independent: every pair counted once),
+    settled by `opposed_outcome`, the function the flow's roll uses."""
+    mine = _outcomes(attack.test, dice.BASE_DICE + bought)
+    if attack.defence is None:
+        return Fraction(sum(n for (passed, _), n in mine.items() if passed), 20 ** (dice.BASE_DICE + bought))
+    theirs = _outcomes(attack.defence, dice.BASE_DICE)
     won = sum(
-        dice.opposed_outcome(a.passed, a.momentum, r.passed, r.momentum)[0] == "active" for a in mine for r in theirs
+        n * k
+        for (ap, am), n in mine.items()
+        for (rp, rm), k in theirs.items()
+        if dice.opposed_outcome(ap, am, rp, rm)[0] == "active"
     )
-    return Fraction(won, len(mine) * len(theirs))
+    return Fraction(won, 20 ** (2 * dice.BASE_DICE + bought))
 
 
-side = st.tuples(
-    st.integers(2, 20), st.integers(0, 5), st.integers(1, 2), st.none() | st.integers(0, 5), st.integers(1, 5)
-)
+def _test(who: str, data: st.DataObject) -> SkillTest:
+    draw = data.draw
+    return SkillTest(
+        who=who,
+        attribute="Agility",
+        attribute_rating=draw(st.integers(4, 14)),
+        skill="Fight",
+        skill_rating=draw(st.integers(0, 5)),
+        base=draw(st.integers(0, 3)),
+        base_name="melee",
+        parts=tuple(draw(st.lists(st.tuples(st.integers(-2, 3), st.sampled_from(["Dazed", "GM"])), max_size=2))),
+        focus=draw(st.sampled_from(["", "Fight: Blades"])),
+        complication_range=draw(st.integers(1, 5)),
+    )
 
 
-@settings(max_examples=30, deadline=None)
-@given(active=side, reactive=st.none() | side)
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), opposed=st.booleans(), bought=st.integers(0, 1))
 def test_property_the_stated_chance_is_the_frequency_of_the_scoring(
-    active: tuple[int, int, int, int | None, int], reactive: tuple[int, int, int, int | None, int] | None
+    data: st.DataObject, opposed: bool, bought: int
 ) -> None:
-    """RULES.md §3.2: for random tests (TN, Focus, Difficulty, dice, complication range, opposed or not), the
-    chance `odds` states equals the frequency of `score_pool` (+ `opposed_outcome`) over all 20^n faces."""
-    stated = roll_odds(*active).success if reactive is None else opposed_odds(active, reactive).active
-    assert stated == _frequency(active, reactive)
+    """RULES.md §3.2: for random tests (TN, Focus, Difficulty parts, complication range, bought dice, opposed
+    or not), the chance the attack test states (the target list's and the question's) equals the frequency
+    of its own scoring over all 20^n faces, exactly."""
+    attack = AttackTest("melee", "close", _test("Kit", data), _test("Thug", data) if opposed else None)
+    assert attack.chance(bought) == _frequency(attack, bought)
+
+
+def test_the_roll_question_keeps_the_numbers_of_the_test_it_states() -> None:
+    """The prompt holds the TN, Difficulty, Focus and complication range of both sides of the test whose
+    chance it shows; the roll reads them from there (one source)."""
+    s = run(srd(["Fight: Knives"]), "start", "pick Kit", "reach Kit Thug", "add Kit dazed", "attack Kit Thug Knife")
+    p = pending(d20_state(s))
+    assert (p.data["tn"], p.data["difficulty"], p.data["focus"], p.data["range"]) == (12, 2, 2, 1)
+    assert (p.data["d_tn"], p.data["d_difficulty"], p.data["d_range"]) == (10, 1, 1) and "d_focus" not in p.data
+    chance = opposed_odds((12, 2, 2, 2, 1), (10, 1, 2, None, 1)).active
+    assert option_labels(p)[0] == f"2d20 · {round(100 * chance)}%"

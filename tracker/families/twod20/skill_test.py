@@ -108,6 +108,10 @@ class SkillTest:
             faces=faces,
         )
 
+    def score(self, faces: tuple[int, ...]) -> dice.PoolRoll:
+        """The table's faces scored as the roll scores them (`dice.score_pool`), for any number of dice."""
+        return dice.score_pool(faces, self.tn, self.difficulty, self.focus_rating, self.complication_range)
+
     def side(self, bought: int = 0) -> tuple[int, int, int, int | None, int]:
         """(TN, Difficulty, dice, focus, complication range): what `odds` takes."""
         return self.tn, self.difficulty, dice.BASE_DICE + bought, self.focus_rating, self.complication_range
