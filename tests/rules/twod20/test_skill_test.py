@@ -261,3 +261,65 @@ def test_the_roll_question_keeps_the_numbers_of_the_test_it_states() -> None:
     assert (p.data["d_tn"], p.data["d_difficulty"], p.data["d_range"]) == (10, 1, 1) and "d_focus" not in p.data
     chance = opposed_odds((12, 2, 2, 2, 1), (10, 1, 2, None, 1)).active
     assert option_labels(p)[0] == f"2d20 · {round(100 * chance)}%"
+
+
+def test_s3_2_the_defenders_faces_are_checked_before_anything_changes() -> None:
+    """The defender rolls 2d20 (no bought dice here); faces after `vs` on a lone test are refused; a refused
+    answer spends nothing and draws no die."""
+    s = run(srd(), "start", "pick Kit", "reach Kit Thug", "attack Kit Thug Knife")
+    refused(s, "answer 1,2 vs 3,4,5", "the defender rolls 2 d20s")
+    refused(s, "answer 1,2 vs 3,21", "not a face")
+    run(s, "answer roll+1 vs 20,20")  # Kit buys one die (1 Momentum); the Thug's faces typed: it fails
+    assert d20_state(s).momentum == 1
+    lone = run(srd(), "start", "pick Kit", "attack Kit Boss Rifle")
+    refused(lone, "answer 1,2 vs 3,4", "not opposed")
+
+
+def test_s3_5_1_protect_ends_at_the_start_of_the_protected_ones_turn() -> None:
+    """[004:L1473]: +1 Difficulty to attacks against the protected one until the start of its next turn."""
+    s = run(srd(), "start", "pick Kit")
+    refused(s, "spend Kit protect Thug", "enemy")
+    run(s, "spend Kit protect Ada")
+    assert d20_state(s).fighters["Ada"].protected_by == ["Kit"]
+    run(s, "next", "pick Thug", "next", "pick Ada")
+    assert d20_state(s).fighters["Ada"].protected_by == []
+
+
+def test_s3_5_2_infinity_guard_an_ally_rolls_the_defence() -> None:
+    """[003:L299-304]: an ally in the target's zone may Guard it: the ally's Acrobatics opposes the attack."""
+    s = session_from(
+        header(profile="infinity", momentum=2, threat=4)
+        + zones("A", "B")
+        + combatant(
+            "Kit", attributes={"coordination": 10}, skills={"ballistics": 2}, stress=INF_STRESS, zone="A"
+        ).replace('zone = "A"', 'zone = "A"\nweapons = [{ name = "Rifle", range = "medium", damage = 4 }]')
+        + combatant("Trooper", npc_type="minor", stress=INF_STRESS, zone="B")
+        + combatant(
+            "Sergeant",
+            npc_type="notable",
+            attributes={"agility": 11},
+            skills={"acrobatics": 2},
+            stress=INF_STRESS,
+            zone="B",
+        )
+    )
+    run(s, "start", "pick Kit", "attack Kit Trooper")
+    p = pending(d20_state(s))
+    assert p.options == ["none", "guard Sergeant"]  # the Trooper's sheet has no Agility to defend with
+    run(s, "answer guard Sergeant")
+    assert d20_state(s).fighters["Sergeant"].reactions == 1 and d20_state(s).threat == 3
+    assert "vs Sergeant (Guard reaction): Agility 11 + Acrobatics 2 = TN 13" in roll_question(s)
+
+
+def test_s3_5_2_no_one_able_to_react_goes_straight_to_the_roll() -> None:
+    """A target whose sheet cannot make the defence test, with no ally to Guard it, is not asked."""
+    s = session_from(
+        header(profile="infinity", momentum=2, threat=4)
+        + zones("A", "B")
+        + combatant(
+            "Kit", attributes={"coordination": 10}, skills={"ballistics": 2}, stress=INF_STRESS, zone="A"
+        ).replace('zone = "A"', 'zone = "A"\nweapons = [{ name = "Rifle", range = "medium", damage = 4 }]')
+        + combatant("Trooper", npc_type="minor", stress=INF_STRESS, zone="B")
+    )
+    run(s, "start", "pick Kit", "attack Kit Trooper")
+    assert pending(d20_state(s)).kind == "attack_roll"

@@ -220,10 +220,15 @@ def reaction_offer(eng: TwoD20Engine, who: str, target: str, weapon: str, gm: in
     options, labels = ["none"], [f"no reaction · {_pct(plain.chance)} to hit"]
     for answer_word, name, cost in found:
         shot = Shot(eng, who, target, _weapon(eng, who, weapon), gm, answer_word.split()[0], name)
+        if shot.test is None or shot.test.defence is None:
+            continue  # the reactor's sheet cannot make the defence test
         paid = f"+{cost} {eng.pool_name}" if eng.sheet(name).pc else f"{cost} {eng.pool_name}"
         options.append(answer_word)
         what = "Defence" if name == target else f"{name} Guards"
         labels.append(f"{what} for {paid} · {_pct(shot.chance)} to hit")
+    if len(options) == 1:
+        roll_offer(eng, who, target, plain)
+        return
     eng.ask(
         REACTION,
         f"{who} attacks {target} with the {weapon}: does {target} react (Defence), or an ally Guard?",

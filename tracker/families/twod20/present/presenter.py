@@ -243,7 +243,9 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
     def prompt_hint(self, prompt: Prompt) -> str:
         """The attack flow's rolls may be typed as the faces the table rolled."""
         if prompt.kind == "attack_roll":
-            return "or the faces rolled: answer 4,17"
+            return "or the faces rolled: answer 4,17" + (
+                " vs 9,12 (the defender's)" if "defender" in prompt.data else ""
+            )
         if prompt.kind == "attack_damage":
             return "or the faces rolled: answer 1,5,6"
         return ""
