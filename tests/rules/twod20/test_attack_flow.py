@@ -170,8 +170,8 @@ def test_infinity_bonus_damage_is_one_damage_per_momentum() -> None:
         )
         + combatant("Thug", npc_type="minor", stress=stress, zone="B")
     )
-    # The Thug may take the Defence reaction [003:L299-304]: it does not (option 1, "none").
-    run(s, "start", "pick Kit", "attack Kit", "answer Thug", "answer none", "answer 1,1")  # D1: 3 Momentum
+    # No Defence reaction is asked [003:L299-304]: the Thug's sheet has no Agility to defend with.
+    run(s, "start", "pick Kit", "attack Kit", "answer Thug", "answer 1,1")  # 4 successes at D1: 3 Momentum
     p = pending(d20_state(s))
     assert option_labels(p)[2] == "+2 damage for 2 Momentum"
     run(s, "answer roll+2")

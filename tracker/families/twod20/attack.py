@@ -17,7 +17,7 @@ The typed forms are unchanged: ``spend NAME attack``, ``roll``, ``challenge`` an
 
 from __future__ import annotations
 
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
@@ -29,6 +29,9 @@ from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
 from tracker.families.twod20.skill_test import AttackTest, attack_test, form, gm_modifier, mental_refusal, range_check
 from tracker.present.words import counted
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 TARGET, WEAPON, ROLL, DAMAGE = "attack_target", "attack_weapon", "attack_roll", "attack_damage"
 #: Infinity's Defence or Guard reaction, asked before the roll [003:L299-304]; the melee defender's choice

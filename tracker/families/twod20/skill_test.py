@@ -19,17 +19,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
-from tracker.families.twod20.dice import odds
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.records.sheet import TwoD20Combatant, TwoD20Weapon
 from tracker.families.twod20.zones import AttackDifficulty, attack_difficulty
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the odds load when a chance is asked, not with every command (`tracker exec` start-up)
+    from fractions import Fraction
+
+    from tracker.families.twod20.dice.odds import RollOdds
     from tracker.families.twod20.engine import TwoD20Engine
 
 #: A contribution to a Difficulty: (how much, its name as the question shows it).
@@ -116,8 +117,10 @@ class SkillTest:
         """(TN, Difficulty, dice, focus, complication range): what `odds` takes."""
         return self.tn, self.difficulty, dice.BASE_DICE + bought, self.focus_rating, self.complication_range
 
-    def odds(self, bought: int = 0) -> odds.RollOdds:
-        return odds.roll_odds(*self.side(bought))
+    def odds(self, bought: int = 0) -> RollOdds:
+        from tracker.families.twod20.dice.odds import roll_odds
+
+        return roll_odds(*self.side(bought))
 
 
 def _words(text: str) -> set[str]:
@@ -298,14 +301,18 @@ class AttackTest:
 
     def chance(self, bought: int = 0) -> Fraction:
         """The chance the attack hits (wins), with `bought` d20s: exact, from the same test the roll makes."""
+        from tracker.families.twod20.dice.odds import opposed_odds
+
         if self.defence is None:
             return self.test.odds(bought).success
-        return odds.opposed_odds(self.test.side(bought), self.defence.side()).active
+        return opposed_odds(self.test.side(bought), self.defence.side()).active
 
     def momentum(self, bought: int = 0) -> Fraction:
+        from tracker.families.twod20.dice.odds import opposed_odds
+
         if self.defence is None:
             return self.test.odds(bought).momentum
-        return odds.opposed_odds(self.test.side(bought), self.defence.side()).momentum
+        return opposed_odds(self.test.side(bought), self.defence.side()).momentum
 
     def text(self) -> str:
         """The question's body: both tests with every contribution named."""
