@@ -268,8 +268,9 @@ def attack_difficulty_for(
     C37), for a sheet that may give no TN; each part in the notes as ``Dazed +1``."""
     check = range_check(eng, who, target, weapon_range, kind)
     attribute = attack_spec(eng, kind).partition("+")[0]
-    parts = (*check.parts, *attack_parts(eng, who, target, kind, attribute, declared), *own_parts(eng, who))
-    notes = tuple(f"{name} {n:+d}" for n, name in parts)
+    more = (*attack_parts(eng, who, target, kind, attribute, declared), *own_parts(eng, who))
+    parts = (*check.parts, *more)
+    notes = (*check.notes, *(f"{name} {n:+d}" for n, name in more))
     base = check.difficulty - sum(n for n, _ in check.parts)
     return AttackDifficulty(check.range, max(0, base + sum(n for n, _ in parts)), notes, parts)
 
