@@ -323,3 +323,17 @@ def test_s3_5_2_no_one_able_to_react_goes_straight_to_the_roll() -> None:
     )
     run(s, "start", "pick Kit", "attack Kit Trooper")
     assert pending(d20_state(s)).kind == "attack_roll"
+
+
+def test_s3_7_secret_war_melee_is_opposed_agility_fighting_each() -> None:
+    """[002:L119]: opposed Agility + Fighting tests by attacker and target, each with a difficulty of 1."""
+    sw = {"agility": 9, "coordination": 8, "will": 7}
+    s = session_from(
+        header(profile="secret-war", momentum=2, threat=4)
+        + zones("A")
+        + combatant("Kit", attributes=sw, skills={"fighting": 3}, stress=10, zone="A", weapons=[KNIFE])
+        + combatant("Thug", npc_type="minor", attributes=sw, skills={"fighting": 1}, stress=10, zone="A")
+    )
+    run(s, "start", "pick Kit", "reach Kit Thug", "attack Kit Thug")
+    q = roll_question(s)
+    assert "Agility 9 + Fighting 3 = TN 12 vs Thug: Agility 9 + Fighting 1 = TN 10 — Difficulty 1 each" in q
