@@ -207,3 +207,22 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(
 def test_a_missing_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, err = odds(capsys, str(tmp_path / "nope.toml"))
     assert code == 1 and not out and err.count("\n") == 1
+
+
+def test_2d20_who_states_the_attacks_own_test_and_lists_what_it_counted(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """RULES.md §3.2: the chance is the test the attack rolls: Ada's Focus "Pistols" counts with her Service
+    pistol [004:L350-351] (a die ≤ Fight 2 scores 2), and each target lists the modifiers counted (§3.6)."""
+    from tracker.families.twod20.dice.odds import roll_odds
+
+    path = tmp_path / "skirmish.toml"
+    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    data = as_json(capsys, str(path), "--who", "ada")
+    assert data["focus"] == "Pistols"
+    cultist = data["targets"][1]
+    assert cultist["chance"][0] == float(roll_odds(12, 3, 2, 2).success)
+    assert cultist["modifiers"] == ["Medium range with a Close weapon +1", "focus 2 (Pistols)"]
+    assert cultist["opposed_by"] is None
+    code, out, _ = odds(capsys, str(path), "--who", "ada")
+    assert code == 0 and "focus (Pistols)" in out and "Cultist: Medium range with a Close weapon +1" in out

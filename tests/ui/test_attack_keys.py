@@ -90,7 +90,7 @@ def test_twod20_attack_by_keys_at_100x30(tmp_path: Path) -> None:
             await pilot.press("1")
             await pilot.pause()
             assert _kind(app) == "attack_roll"
-            assert "TN 12 (Coordination 10 + Fight 2), Difficulty 3" in screen_text(app)
+            assert "Coordination 10 + Fight 2 = TN 12, focus 2 (Pistols), Difficulty 3" in screen_text(app)
             await pilot.press("4")  # 5d20: three bought for 1 + 2 + 3 (Momentum, then Threat)
             await pilot.pause()
             assert _kind(app) == "attack_damage"

@@ -58,7 +58,7 @@ def test_a_whole_attack_with_the_tables_dice() -> None:
     s = kit_attacks()
     run(s, "answer Thug")
     p = pending(d20_state(s))
-    assert p.kind == "attack_roll" and "TN 12 (Coordination 10 + Fight 2), Difficulty 2" in p.question
+    assert p.kind == "attack_roll" and "Coordination 10 + Fight 2 = TN 12, Difficulty 2 (ranged 2)" in p.question
     assert p.options == ["roll", "roll+1", "roll+2", "roll+3"]
     assert option_labels(p)[1].startswith("3d20 for 1 Momentum · ")
     run(s, "answer 1,5")
@@ -172,6 +172,7 @@ def test_infinity_bonus_damage_is_one_damage_per_momentum() -> None:
         )
         + combatant("Thug", npc_type="minor", stress=stress, zone="B")
     )
+    # No Defence reaction is asked [003:L299-304]: the Thug's sheet has no Agility to defend with.
     run(s, "start", "pick Kit", "attack Kit", "answer Thug", "answer 1,1")  # 4 successes at D1: 3 Momentum
     p = pending(d20_state(s))
     assert option_labels(p)[2] == "+2 damage for 2 Momentum"

@@ -218,10 +218,10 @@ def test_swift_action_gives_a_major_action_at_plus_one_difficulty_once_a_round()
     s = hit(scene())
     run(s, "answer 1,1,1,1,1,1 swift")
     a = d20_state(s).fighters["Kit"]
-    assert a.majors_allowed == 2 and a.swift_difficulty == 1
+    assert a.majors_allowed == 2 and a.swift
     run(s, "attack Kit Thug")
     p = pending(d20_state(s))
-    assert "Difficulty 3" in p.question and "Swift Action +1" in p.question
+    assert "Difficulty 3" in p.question and "Swift Action's extra Major +1" in p.question
     run(s, "answer 1,1")
     refused(s, "answer roll swift", "Swift Action this round already")
 

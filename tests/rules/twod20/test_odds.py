@@ -105,8 +105,9 @@ def test_a_bought_die_never_lowers_the_chance_and_the_odds_add_up(tn: int, diffi
 
 
 def test_s3_6_the_zones_panel_chance_per_target_uses_the_panels_difficulty() -> None:
-    """Ada Vance (Coordination 10 + Fight 2 = TN 12, a Close pistol) against each cultist: the Difficulty is
-    the Zones panel's (range and conditions), the chances are the test's with 2d20 and each bought die."""
+    """Ada Vance (Coordination 10 + Fight 2 = TN 12, a Close pistol, Focus "Pistols": a die ≤ 2 scores 2
+    [004:L350-351]) against each cultist: the Difficulty is the Zones panel's (range and conditions), the
+    chances are the test's with 2d20 and each bought die, the Focus counted."""
     s = Session(files.load(EXAMPLES / "skirmish_srd.toml"))
     eng = d20_view(s)
     shown = eng.odds("Ada Vance")
@@ -115,7 +116,7 @@ def test_s3_6_the_zones_panel_chance_per_target_uses_the_panels_difficulty() -> 
     for row in shown.rows:
         check = attack_check(eng.rules, "Ada Vance", row.label, "close")
         assert row.cells[1] == str(check.difficulty)
-        assert list(row.cells[2:6]) == [percent(p.success) for p in ladder(12, check.difficulty)]
+        assert list(row.cells[2:6]) == [percent(p.success) for p in ladder(12, check.difficulty, focus=2)]
     notes = "".join(span.text for span in shown.notes)
     assert "TN 12 = Coordination 10 + Fight 2" in notes
     assert "Service pistol 4[CD]: 3.3 damage, 1.3 Effects expected" in notes
@@ -133,7 +134,7 @@ def test_s3_6_the_panel_follows_prone_at_range() -> None:
     old, new = before.rows[1], after.rows[1]
     assert old.label == new.label == "Cultist"
     assert int(new.cells[1]) == int(old.cells[1]) + 1
-    assert new.cells[2:6] == tuple(percent(p.success) for p in ladder(12, int(new.cells[1])))
+    assert new.cells[2:6] == tuple(percent(p.success) for p in ladder(12, int(new.cells[1]), focus=2))
 
 
 def test_the_panel_says_when_the_sheet_gives_no_tn() -> None:

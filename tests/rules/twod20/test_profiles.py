@@ -109,6 +109,8 @@ def test_s3_0_secret_war_parameters() -> None:
     # attributes the SRD variant names [004:L1750]; Confidence to the start of the next turn [002:L140] (B6).
     assert p.bonus_damage_max == 3 and p.damage_bonus == "attribute" and p.confidence_lasts == "turn"
     assert (p.melee_damage_bonus, p.ranged_damage_bonus, p.mental_damage_bonus) == ("brawn", "insight", "will")
+    # The target's side of the opposed melee and mental attacks [002:L119-121].
+    assert (p.melee_defence, p.mental_defence) == ("agility+fighting", "will+resilience")
     silent = {f.name for f in fields(Profile)} - {
         "name",
         "ranged_base_difficulty",
@@ -124,6 +126,8 @@ def test_s3_0_secret_war_parameters() -> None:
         "ranged_damage_bonus",
         "mental_damage_bonus",
         "confidence_lasts",
+        "melee_defence",
+        "mental_defence",
     }
     for key in silent:
         assert getattr(p, key) == getattr(srd, key), key

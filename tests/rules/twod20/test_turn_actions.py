@@ -705,7 +705,7 @@ def test_s3_6_infinity_sprint_adds_one_difficulty_until_the_next_turn_in_the_ran
     plain = range_report(d20(_line("infinity")), "Kit", "Thug", "close")
     s = run(_line("infinity"), "spend Kit sprint")
     report = range_report(d20(s), "Kit", "Thug", "close")
-    assert "Sprinted +1 until its next turn" in report
+    assert "Sprinted (until its next turn) +1" in report
     assert difficulty(report) == difficulty(plain) + 1
     turns.open_turn(d20(s), "Kit")  # Kit's next turn starts
     assert range_report(d20(s), "Kit", "Thug", "close") == plain

@@ -114,11 +114,12 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
     SPEND._replace(help="take an action (attack, movement, swift …) and pay for it", family=D20),
     VerbSpec(
         "attack",
-        ("name", "name", "word"),
+        ("name", "name", "word", "word"),
         1,
-        3,
-        "attack NAME [TARGET] [WEAPON]",
-        "an attack as one flow: the target, the weapon, what to buy, the roll and the damage, each asked in turn",
+        4,
+        "attack NAME [TARGET] [WEAPON] [+N|-N]",
+        "an attack as one flow: the target, the weapon, what to buy, the roll and the damage, each asked in turn"
+        " (+N/-N: the GM's own Difficulty modifier)",
         D20,
     ),
     VerbSpec("move", ("name", "zone"), 2, 2, "move NAME ZONE", "move to a zone", D20, title="Move to a zone…"),

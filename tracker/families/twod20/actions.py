@@ -271,6 +271,17 @@ def _grant(eng: TwoD20Engine, who: str, target: str, key: str) -> None:
     eng.log(f"{target} gains {gained} until the start of {who}'s next turn")
 
 
+def _protect(eng: TwoD20Engine, who: str, args: list[str]) -> None:
+    """Protect [004:L1473]: attacks against the actor, or the ally named, are +1 Difficulty until the start
+    of the protected one's next turn (the attack's test counts it, `tracker.families.twod20.skill_test`). The
+    Protect test (Coordination or Insight + Survive D1, +1 for an ally) is the table's: on a failure, undo."""
+    ward = args[0] if args else who
+    b = eng.fighter(ward)
+    if who not in b.protected_by:
+        b.protected_by.append(who)
+    eng.log(f"attacks against {ward} are +1 Difficulty until the start of {ward}'s next turn (Protect, {who})")
+
+
 def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -> None:
     who = eng.living(who_text)
     key = action_key(action_text, eng)
@@ -278,6 +289,8 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
     if reason:
         raise Refusal(reason)
     args = words(eng, who, key, args)
+    if key == "protect" and args and eng.enemies(who, args[0]):
+        raise Refusal(f"{args[0]} is an enemy of {who}: Protect is for oneself or an ally")
     target, args = _grant_target(eng, who, key, args)
     a = eng.fighter(who)
     act = replace(ACTIONS[key], kind=kind_of(eng, key))
@@ -294,6 +307,8 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
             a.sprinted = key == "sprint"
         elif key == "go_prone":
             a.conditions["prone"] = True
+        elif key == "protect":
+            _protect(eng, who, args)
         # Only a turn whose one Major is the Pass can be deferred (RULES.md §3.4 rule 6).
         a.deferred = key == "pass" and a.majors_turn == 1
         eng.log(f"{who}: {act.title} (Major {a.majors} this round)" + (f" — {' '.join(args)}" if args else ""))
@@ -344,7 +359,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
     elif key == "swift":
         pools.pay(eng, who, 2, "Swift Action")
         a.majors_allowed += 1
-        a.swift_difficulty = 1  # the extra Major Action's test is +1 [004:L1944]
+        a.swift = True
         a.round_spends.append("swift")
         eng.log(f"{who} takes a Swift Action: another Major Action this turn at +1 Difficulty")
     elif key == "surge":

@@ -1,20 +1,23 @@
 """An attack as one flow in the 2d20 System (CONTRACT.md §3 ``attack``; RULES.md §3.2, §3.3, §3.6-§3.8).
 
-``attack NAME [TARGET] [WEAPON]`` takes the Attack (a Major Action, as ``spend NAME attack``) and then asks,
-one pending prompt at a time, what it still needs: the target (those the weapon reaches first, each with
-its range, Difficulty and chance), the weapon when the sheet has more than one that reaches, the test (the
-tracker knows the TN, attribute + skill by the profile's attack test, and the Difficulty from the range band
-and the attacker's state; the question offers the bought d20s with their cost, or takes the faces rolled at
-the table), and on a success the damage (the weapon's Challenge Dice, with Bonus Damage bought with the
-test's Momentum, or the faces rolled) applied with the weapon's effects. Option 1 is always the tracker's
-default: the best target, no bought die, no spend, the tracker rolls. The test's Momentum left unspent is
-banked: a player character's in the group pool (under its cap), an NPC's as Threat (RULES.md §3.3).
+``attack NAME [TARGET] [WEAPON] [+N|-N]`` takes the Attack (a Major Action, as ``spend NAME attack``) and then
+asks, one pending prompt at a time, what it still needs: the target (those the weapon reaches first, each
+with its range, Difficulty and chance), the weapon when the sheet has more than one that reaches, under
+Infinity the target's Defence reaction or an ally's Guard (with its Heat), the test, and on a hit the damage.
+The test is one `tracker.families.twod20.skill_test.AttackTest`: attribute + skill (+ Focus) against a TN, the
+Difficulty from the range band, the attacker's and target's state, Protect, Swift Action and the GM's ±N,
+each named in the question; opposed where the rules make it (SRD and Secret War melee and mental, Infinity
+with a Defence or Guard reaction), both sides rolled (seeded) or typed (``answer 4,17 vs 9,12``) and settled
+as RULES.md §3.2 says. The chances shown are that same test's, exactly. Option 1 is always the tracker's
+default: the best target, no reaction, no bought die, no spend, the tracker rolls. The Momentum left unspent
+is banked: a player character's in the group pool (under its cap), an NPC's as Threat (RULES.md §3.3).
 
 The typed forms are unchanged: ``spend NAME attack``, ``roll``, ``challenge`` and ``damage`` work as before.
-The test is unopposed at the Difficulty the range gives; a defender's reaction stays the table's.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
@@ -22,31 +25,30 @@ from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
 from tracker.families.twod20 import actions, pools, spends
 from tracker.families.twod20.dice import rolls as dice
-from tracker.families.twod20.engine import TwoD20Engine, attack_check
+from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
+from tracker.families.twod20.skill_test import AttackTest, attack_test, form, gm_modifier, mental_refusal, range_check
 from tracker.present.words import counted
 
+if TYPE_CHECKING:
+    from fractions import Fraction
+
 TARGET, WEAPON, ROLL, DAMAGE = "attack_target", "attack_weapon", "attack_roll", "attack_damage"
-KINDS = (TARGET, WEAPON, ROLL, DAMAGE)
+#: Infinity's Defence or Guard reaction, asked before the roll [003:L299-304]; the melee defender's choice
+#: after winning the opposed test: its weapon's damage or a Disengage (B12 [004:L1640]).
+REACTION, COUNTER = "attack_reaction", "attack_counter"
+KINDS = (TARGET, WEAPON, ROLL, DAMAGE, REACTION, COUNTER)
 
 
 def attack_tn(eng: TwoD20Engine, who: str, kind: str) -> tuple[int | None, str]:
     """`who`'s TN for an attack of `kind` (attribute + skill, the profile's test, RULES.md §3.0, §3.2), and how
     it is made up ("Coordination 10 + Fight 3"); None with the reason when the sheet lacks the attribute."""
-    test = {"melee": eng.profile.melee_test, "mental": eng.profile.mental_test}.get(kind, eng.profile.ranged_test)
-    attribute, _, skill = test.partition("+")
-    sheet = eng.sheet(who)
-    attributes = {k.casefold(): v for k, v in sheet.attributes.items()}
-    if attribute not in attributes:
-        return None, f"{who}'s sheet has no {attribute.title()} (the profile's {kind} test is {test})"
-    rating = sheet.skill(skill)
-    label = f"{attribute.title()} {attributes[attribute]} + {skill.replace('_', ' ').title()} {rating}"
-    return attributes[attribute] + rating, label
+    from tracker.families.twod20.skill_test import attack_spec, build
 
-
-def form(weapon: TwoD20Weapon) -> str:
-    """A Reach weapon makes a melee attack; every other range band a ranged one (RULES.md §3.6, §3.7)."""
-    return "melee" if weapon.range == "reach" else "ranged"
+    test = build(eng, who, attack_spec(eng, kind), 0, kind, [])
+    if isinstance(test, str):
+        return None, test
+    return test.tn, f"{test.attribute} {test.attribute_rating} + {test.skill} {test.skill_rating}"
 
 
 def _weapon(eng: TwoD20Engine, who: str, name: str) -> TwoD20Weapon:
@@ -61,26 +63,37 @@ def _named_weapon(eng: TwoD20Engine, who: str, text: str) -> str | None:
 
 
 class Shot:
-    """One weapon on one target: whether it reaches, the range, Difficulty, TN and the chance with 2d20."""
+    """One weapon on one target: whether it reaches, the range, and the attack's test with its chance."""
 
-    def __init__(self, eng: TwoD20Engine, who: str, target: str, weapon: TwoD20Weapon) -> None:
-        kind = form(weapon)
+    def __init__(
+        self,
+        eng: TwoD20Engine,
+        who: str,
+        target: str,
+        weapon: TwoD20Weapon,
+        gm: int = 0,
+        reaction: str = "",
+        by: str = "",
+    ) -> None:
+        self.kind = form(weapon)
         self.weapon = weapon.name
-        self.reach = kind != "melee" or sorted([who, target]) in eng.st.reach
-        check = attack_check(eng, who, target, None if kind == "melee" else weapon.range, kind)
-        self.range, self.difficulty, self.notes = check.range, check.difficulty, check.notes
-        self.tn, self.made_of = attack_tn(eng, who, kind)
-        from tracker.families.twod20.dice.odds import ladder  # the odds load when an attack asks
-
-        self.chance = ladder(self.tn, self.difficulty)[0].success if self.tn is not None else None
+        self.reach = self.kind != "melee" or sorted([who, target]) in eng.st.reach
+        self.range = range_check(eng, who, target, weapon.range if self.kind == "ranged" else None, self.kind).range
+        found = attack_test(eng, who, target, weapon, self.kind, gm, reaction=reaction, defender=by)
+        self.test: AttackTest | None = found if isinstance(found, AttackTest) else None
+        self.why = found if isinstance(found, str) else ""
+        self.tn = self.test.test.tn if self.test else None
+        self.difficulty = self.test.test.difficulty if self.test else 0
+        self.chance = self.test.chance() if self.test else None
 
     def text(self) -> str:
         head = "not within Reach, " if not self.reach else ""
         odds = f" · {round(100 * self.chance)}%" if self.chance is not None else ""
-        return f"{head}{self.range.title()}, D{self.difficulty}{odds}"
+        versus = f" vs {self.test.defence.who}" if self.test and self.test.defence else ""
+        return f"{head}{self.range.title()}, D{self.difficulty}{odds}{versus}"
 
 
-def shots(eng: TwoD20Engine, who: str, target: str, only: str | None = None) -> list[Shot]:
+def shots(eng: TwoD20Engine, who: str, target: str, only: str | None = None, gm: int = 0) -> list[Shot]:
     """Each of `who`'s weapons (or the one named) on `target`, best first; none where there is no way there."""
     out = []
     a, t = eng.fighter(who), eng.fighter(target)
@@ -90,7 +103,7 @@ def shots(eng: TwoD20Engine, who: str, target: str, only: str | None = None) -> 
         if (only is not None and w.name != only) or (form(w) == "melee" and a.zone != t.zone):
             continue  # a melee weapon reaches within the zone only (RULES.md §3.6 Reach)
         try:
-            out.append(Shot(eng, who, target, w))
+            out.append(Shot(eng, who, target, w, gm))
         except Refusal:
             continue
     out.sort(key=lambda s: (not s.reach, -(s.chance or 0)))
@@ -98,51 +111,59 @@ def shots(eng: TwoD20Engine, who: str, target: str, only: str | None = None) -> 
 
 
 def start(eng: TwoD20Engine, args: list[str]) -> None:
-    """``attack NAME [TARGET] [WEAPON]``: check, take the Attack (a Major Action), then ask what is missing."""
+    """``attack NAME [TARGET] [WEAPON] [+N|-N]``: check, take the Attack (a Major Action), then ask what is
+    missing; the GM's ±N is added to the attack's Difficulty, named "GM" in the question."""
     eng.require_started()
     who = eng.living(args[0])
     if not eng.sheet(who).weapons:
         raise Refusal(f"{who} has no weapon on the sheet: 'spend {who} attack', then 'roll' and 'damage'")
     target: str | None = None
     weapon: str | None = None
+    gm: int | None = None
     for word in args[1:]:
         named = _named_weapon(eng, who, word)
-        if target is None and weapon is None and named is None:
+        modifier = gm_modifier(word)
+        if modifier is not None and gm is None:
+            gm = modifier
+        elif target is None and weapon is None and named is None and modifier is None:
             target = eng.living(word)
             if target == who or not eng.enemies(who, target):
                 raise Refusal(f"{target} is not an enemy of {who}")
         elif named is not None and weapon is None:
             weapon = named
         else:
-            raise Refusal(f"usage: attack NAME [TARGET] [WEAPON] ('{word}' is neither)")
+            raise Refusal(f"usage: attack NAME [TARGET] [WEAPON] [+N|-N] ('{word}' is none of them)")
+    gm = gm or 0
     if eng.fighter(who).zone is None:
         raise Refusal(f"{who} has no zone: no range to attack at")
     usable = [w for w in eng.sheet(who).weapons if weapon is None or w.name == weapon]
     if all(attack_tn(eng, who, form(w))[0] is None for w in usable):
         raise Refusal(f"no TN: {attack_tn(eng, who, form(usable[0]))[1]}; 'spend {who} attack', then 'roll'")
-    if target is not None and not shots(eng, who, target, weapon):
+    if target is not None and all(mental_refusal(eng, target, form(w)) for w in usable):
+        raise Refusal(mental_refusal(eng, target, "mental") + " [004:L1642]")
+    if target is not None and not shots(eng, who, target, weapon, gm):
         raise Refusal(f"{who} cannot attack {target} from {eng.fighter(who).zone}: no way there")
     reason = actions.legality(eng, who, "attack")
     if reason:
         raise Refusal(reason)
-    if target is None and not any(shots(eng, who, n, weapon) for n in _enemies(eng, who)):
+    if target is None and not any(shots(eng, who, n, weapon, gm) for n in _enemies(eng, who)):
         raise Refusal(f"{who} has no enemy it can attack from {eng.fighter(who).zone}")
     actions.spend(eng, who, "attack", [target] if target else [])
     if target is None:
-        target_offer(eng, who, weapon)
+        target_offer(eng, who, weapon, gm)
         return
-    chosen(eng, who, target, weapon)
+    chosen(eng, who, target, weapon, gm)
 
 
 def _enemies(eng: TwoD20Engine, who: str) -> list[str]:
     return [n for n in eng.present_names() if n != who and eng.enemies(who, n) and not eng.fighter(n).dead]
 
 
-def target_offer(eng: TwoD20Engine, who: str, weapon: str | None) -> None:
+def target_offer(eng: TwoD20Engine, who: str, weapon: str | None, gm: int = 0) -> None:
     """Ask at whom: those the weapon reaches first, then by the chance to hit (RULES.md §3.6, §3.7)."""
     rows: list[tuple[tuple[bool, float, int], str, str]] = []
     for i, name in enumerate(_enemies(eng, who)):
-        found = [s for s in shots(eng, who, name, weapon) if s.tn is not None]
+        found = [s for s in shots(eng, who, name, weapon, gm) if s.tn is not None]
         if not found:
             continue
         best = found[0]
@@ -157,18 +178,74 @@ def target_offer(eng: TwoD20Engine, who: str, weapon: str | None) -> None:
         [name for _, name, _ in rows],
         who=who,
         weapon=weapon or "",
+        gm=gm,
         labels=[label for _, _, label in rows],
     )
 
 
-def chosen(eng: TwoD20Engine, who: str, target: str, weapon: str | None) -> None:
-    """The target is known: the weapon, asked when more than one reaches it; then the test."""
-    found = [s for s in shots(eng, who, target, weapon) if s.tn is not None]
+def chosen(eng: TwoD20Engine, who: str, target: str, weapon: str | None, gm: int = 0) -> None:
+    """The target is known: the weapon, asked when more than one reaches it; then the reaction; then the test."""
+    found = [s for s in shots(eng, who, target, weapon, gm) if s.tn is not None]
     if weapon is None and len(found) > 1:
         labels = [f"{s.weapon} ({_weapon(eng, who, s.weapon).damage}[CD]) · {s.text()}" for s in found]
-        eng.ask_weapon(WEAPON, who, target, [s.weapon for s in found], labels)
+        eng.ask_weapon(WEAPON, who, target, [s.weapon for s in found], labels, gm=gm)
         return
-    roll_offer(eng, who, target, found[0])
+    reaction_offer(eng, who, target, found[0].weapon, gm)
+
+
+def _reactors(eng: TwoD20Engine, target: str) -> list[tuple[str, str, int]]:
+    """Who may react to an attack on `target` under Infinity [003:L299-304], as (answer, who, Heat): the
+    target's Defence, an ally's Guard (in the target's zone); a reaction costs Heat 1, 2, 3 … by how many the
+    reactor has taken this round (B23), which an NPC must have in the pool; Helpless takes none [003:L425]."""
+    out = []
+    zone = eng.fighter(target).zone
+    for name in [target, *(n for n in eng.present_names() if n != target and not eng.enemies(n, target))]:
+        key = "defence" if name == target else "guard"
+        b = eng.fighter(name)
+        if b.dead or b.zone != zone or b.conditions.get("helpless") or actions.legality(eng, name, key):
+            continue
+        cost = b.reactions + 1
+        if not eng.sheet(name).pc and eng.st.threat < cost:
+            continue
+        out.append((key if name == target else f"guard {name}", name, cost))
+    return out
+
+
+def reaction_offer(eng: TwoD20Engine, who: str, target: str, weapon: str, gm: int) -> None:
+    """Infinity: before the dice, the target may take the Defence reaction (or an ally Guard it), making the
+    attack face-to-face [003:L299-304]; elsewhere, and with no one able to react, straight to the test."""
+    kind = form(_weapon(eng, who, weapon))
+    found = _reactors(eng, target) if kind in eng.profile.defence_reaction_forms else []
+    if not found:
+        roll_offer(eng, who, target, shots(eng, who, target, weapon, gm)[0])
+        return
+    plain = shots(eng, who, target, weapon, gm)[0]
+    options, labels = ["none"], [f"no reaction · {_pct(plain.chance)} to hit"]
+    for answer_word, name, cost in found:
+        shot = Shot(eng, who, target, _weapon(eng, who, weapon), gm, answer_word.split()[0], name)
+        if shot.test is None or shot.test.defence is None:
+            continue  # the reactor's sheet cannot make the defence test
+        paid = f"+{cost} {eng.pool_name}" if eng.sheet(name).pc else f"{cost} {eng.pool_name}"
+        options.append(answer_word)
+        what = "Defence" if name == target else f"{name} Guards"
+        labels.append(f"{what} for {paid} · {_pct(shot.chance)} to hit")
+    if len(options) == 1:
+        roll_offer(eng, who, target, plain)
+        return
+    eng.ask(
+        REACTION,
+        f"{who} attacks {target} with the {weapon}: does {target} react (Defence), or an ally Guard?",
+        options,
+        who=who,
+        target=target,
+        weapon=weapon,
+        gm=gm,
+        labels=labels,
+    )
+
+
+def _pct(chance: Fraction | None) -> str:
+    return f"{round(100 * chance)}%" if chance is not None else "?"
 
 
 def _cost_text(eng: TwoD20Engine, who: str, cost: int) -> str:
@@ -179,33 +256,50 @@ def _cost_text(eng: TwoD20Engine, who: str, cost: int) -> str:
     return f"{cost} Momentum/{eng.pool_name}"
 
 
-def roll_offer(eng: TwoD20Engine, who: str, target: str, shot: Shot) -> None:
-    """The test: TN and Difficulty known; the bought d20s offered with their cost and chance (§3.2, §3.3)."""
-    from tracker.families.twod20.dice.odds import ladder
-
-    assert shot.tn is not None
-    odds = ladder(shot.tn, shot.difficulty)
+def roll_offer(eng: TwoD20Engine, who: str, target: str, shot: Shot, reaction: str = "") -> None:
+    """The test, every contribution named; the bought d20s offered with their cost and the chance the same
+    test gives (§3.2, §3.3). The prompt keeps both sides' numbers: the roll is the test the question shows."""
+    assert shot.test is not None
+    test = shot.test
     options, labels = [], []
-    for bought, pool in enumerate(odds):
+    for bought in range(dice.MAX_BOUGHT_DICE + 1):
         cost = dice.bought_dice_cost(bought)
         if bought and not eng.sheet(who).pc and eng.st.threat < cost:
             break  # an NPC's side pays with Threat it must have
         options.append("roll" if not bought else f"roll+{bought}")
         paid = f" for {_cost_text(eng, who, cost)}" if bought else ""
-        labels.append(f"{2 + bought}d20{paid} · {round(100 * pool.success)}%")
-    notes = f" ({'; '.join(shot.notes)})" if shot.notes else ""
+        labels.append(f"{2 + bought}d20{paid} · {_pct(test.chance(bought))}")
+    sides: dict[str, str | int | bool | list[str]] = {}
+    for prefix, side in (("", test.test), ("d_", test.defence)):
+        if side is not None:
+            sides |= {
+                f"{prefix}tn": side.tn,
+                f"{prefix}difficulty": side.difficulty,
+                f"{prefix}range": side.complication_range,
+            }
+            if side.focus_rating is not None:
+                sides[f"{prefix}focus"] = side.focus_rating
+    if test.defence is not None:
+        sides["defender"] = test.defence.who
     eng.ask(
         ROLL,
-        f"{who} attacks {target} with the {shot.weapon}: TN {shot.tn} ({shot.made_of}), "
-        f"Difficulty {shot.difficulty}{notes} — roll, buying d20s?",
+        f"{who} attacks {target} with the {shot.weapon}: {test.text()} — roll, buying d20s?",
         options,
         who=who,
         target=target,
         weapon=shot.weapon,
-        tn=shot.tn,
-        difficulty=shot.difficulty,
+        form=test.kind,
+        reaction=reaction,
+        modifiers=test.modifiers(),
         labels=labels,
+        **sides,
     )
+
+
+def _split(value: str) -> tuple[str, str | None]:
+    """``4,17 vs 9,12``: the attacker's answer and the defender's faces (None: the tracker rolls them)."""
+    mine, sep, theirs = value.casefold().partition("vs")
+    return mine.strip(), theirs.strip() if sep else None
 
 
 def _faces(value: str) -> list[int] | None:
@@ -233,14 +327,34 @@ def _bought(p: Prompt, value: str) -> tuple[int, list[int] | None]:
     return bought, faces
 
 
+def _defence_faces(eng: TwoD20Engine, p: Prompt, value: str) -> list[int] | None:
+    """The defender's faces typed after ``vs``, checked (two d20s: a defender buys none here)."""
+    _, theirs = _split(value)
+    if theirs is None:
+        return None
+    if "defender" not in p.data:
+        raise Refusal("this test is not opposed: give the attacker's faces only (e.g. 4,17)")
+    faces = _faces(theirs)
+    if faces is None:
+        raise Refusal("after 'vs' give the defender's faces (e.g. 4,17 vs 9,12)")
+    if len(faces) != dice.BASE_DICE:
+        raise Refusal(f"the defender rolls {dice.BASE_DICE} d20s: give {dice.BASE_DICE} faces after 'vs'")
+    dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)  # checks the faces, draws nothing
+    return faces
+
+
 def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     """Refuse a bad answer before anything changes (the prompt, the pools and the dice stay as they were)."""
     if p.kind in (TARGET, WEAPON):
         names.resolve(value, p.options)
+    elif p.kind in (REACTION, COUNTER):
+        names.resolve(value, p.options, what="answer")
     elif p.kind == ROLL:
-        _, faces = _bought(p, value)
+        mine, _ = _split(value)
+        _, faces = _bought(p, mine)
         if faces is not None:
             dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)  # checks the faces, draws nothing
+        _defence_faces(eng, p, value)
     elif p.kind == DAMAGE:
         spends.check(eng, p, value)
 
@@ -249,26 +363,104 @@ def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     """Resolve one of the flow's questions (`check` has accepted `value`)."""
     assert p.who is not None
     who = p.who
+    gm = int(str(p.data.get("gm", 0)))
     if p.kind == TARGET:
         target = names.resolve(value, p.options)
         eng.log(f"{who} attacks {target}")
-        chosen(eng, who, target, str(p.data["weapon"]) or None)
+        chosen(eng, who, target, str(p.data["weapon"]) or None, gm)
     elif p.kind == WEAPON:
         target = str(p.data["target"])
-        roll_offer(eng, who, target, shots(eng, who, target, names.resolve(value, p.options))[0])
+        reaction_offer(eng, who, target, names.resolve(value, p.options), gm)
+    elif p.kind == REACTION:
+        _react(eng, p, names.resolve(value, p.options, what="answer"), gm)
     elif p.kind == ROLL:
         _roll(eng, p, value)
+    elif p.kind == COUNTER:
+        _counter(eng, p, names.resolve(value, p.options, what="answer"))
     else:
         _damage(eng, p, value)
 
 
-def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:
-    """The test: pay for the bought d20s, roll (or score the table's faces); a success asks the damage."""
+def _react(eng: TwoD20Engine, p: Prompt, choice: str, gm: int) -> None:
+    """Take the chosen reaction (its Heat paid as `spend` pays it, B23), then the face-to-face test."""
     who, target, weapon = str(p.who), str(p.data["target"]), str(p.data["weapon"])
-    bought, faces = _bought(p, value)
+    if choice == "none":
+        roll_offer(eng, who, target, shots(eng, who, target, weapon, gm)[0])
+        return
+    key, _, ally = choice.partition(" ")
+    by = names.resolve(ally, eng.present_names()) if ally else target
+    actions.spend(eng, by, key, [target] if key == "guard" else [])
+    roll_offer(eng, who, target, Shot(eng, who, target, _weapon(eng, who, weapon), gm, key, by), key)
+
+
+def _opt(p: Prompt, key: str) -> int | None:
+    return int(str(p.data[key])) if key in p.data else None
+
+
+def _bank(eng: TwoD20Engine, who: str, momentum: int, why: str) -> None:
+    """Unspent Momentum: a player character's to the group pool, an NPC's as Threat (RULES.md §3.3)."""
+    if momentum and eng.sheet(who).pc:
+        pools.momentum(eng, momentum, why)
+    elif momentum:
+        pools.threat(eng, momentum, f"{why} (an NPC's)")
+
+
+def _lost(eng: TwoD20Engine, p: Prompt, side: str, momentum: int) -> None:
+    """The attack did not hit: the consequence of its form (RULES.md §3.7 [004:L1640-1642])."""
+    who, target, weapon, kind = str(p.who), str(p.data["target"]), str(p.data["weapon"]), str(p.data["form"])
+    defender = str(p.data.get("defender", ""))
+    eng.log(f"{who}'s attack with the {weapon} misses {target}")
+    if kind == "mental":
+        eng.fighter(target).mental_immune = True
+        eng.log(f"{target} cannot be the target of a mental attack again this scene")
+    if side != "reactive":
+        return
+    if kind == "melee" and defender == target and not eng.fighter(who).dead:
+        options, labels = [], []
+        own = [w for w in eng.sheet(target).weapons if form(w) == "melee"]
+        if own:
+            options.append("damage")
+            labels.append(f"inflict the {own[0].name}'s {own[0].damage}[CD] on {who}")
+        options += ["disengage", "nothing"]
+        labels += [f"Disengage from {who}'s Reach", "neither"]
+        eng.ask(
+            COUNTER,
+            f"{target} wins the opposed test ({momentum} Momentum): inflict damage on {who}, or Disengage?",
+            options,
+            who=target,
+            target=who,
+            weapon=own[0].name if own else "",
+            momentum=momentum,
+            labels=labels,
+        )
+        return
+    _bank(eng, defender, momentum, f"{defender}'s opposed test")
+
+
+def _counter(eng: TwoD20Engine, p: Prompt, choice: str) -> None:
+    """B12: the winning melee defender inflicts its weapon's damage as if it had hit, or Disengages [004:L1640]."""
+    who, attacker, momentum = str(p.who), str(p.data["target"]), int(str(p.data["momentum"]))
+    if choice == "damage":
+        eng.log(f"{who} strikes back at {attacker} with the {p.data['weapon']}")
+        damage_offer(eng, who, attacker, str(p.data["weapon"]), momentum)
+        return
+    if choice == "disengage":
+        eng.st.reach = [pair for pair in eng.st.reach if who not in pair or not eng.enemies(pair[0], pair[1])]
+        eng.log(f"{who} Disengages (free, for winning the opposed test)")
+    _bank(eng, who, momentum, f"{who}'s opposed test")
+
+
+def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:
+    """The test the question showed: pay for the bought d20s, roll (or score the table's faces), the
+    defender's too when opposed, settle it (RULES.md §3.2); a hit asks the damage, a miss its consequence."""
+    who, target, weapon = str(p.who), str(p.data["target"]), str(p.data["weapon"])
+    mine, _ = _split(value)
+    bought, faces = _bought(p, mine)
+    theirs = _defence_faces(eng, p, value)
     cost = dice.bought_dice_cost(bought)
     tn, difficulty = int(str(p.data["tn"])), int(str(p.data["difficulty"]))
-    result = dice.roll_pool(eng.st, tn, difficulty, dice=dice.BASE_DICE + bought, faces=faces)
+    crange = _opt(p, "range") or 1
+    result = dice.roll_pool(eng.st, tn, difficulty, dice.BASE_DICE + bought, _opt(p, "focus"), crange, faces=faces)
     if cost:
         why = f"{counted(bought, 'bought d20')}"
         if eng.sheet(who).pc and eng.st.momentum < cost:
@@ -279,11 +471,21 @@ def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         else:
             pools.pay(eng, who, cost, why)
     eng.log(f"{who} tests: {result.describe()}", kind="result")
-    if not result.passed:
-        eng.log(f"{who}'s attack with the {weapon} misses {target}")
+    side, momentum = ("active", result.momentum) if result.passed else ("none", 0)
+    if "defender" in p.data:
+        defender = str(p.data["defender"])
+        d_tn, d_difficulty = int(str(p.data["d_tn"])), int(str(p.data["d_difficulty"]))
+        focus, d_range = _opt(p, "d_focus"), _opt(p, "d_range") or 1
+        defence = dice.roll_pool(eng.st, d_tn, d_difficulty, dice.BASE_DICE, focus, d_range, faces=theirs)
+        eng.log(f"{defender} defends: {defence.describe()}", kind="result")
+        side, momentum = dice.opposed_outcome(result.passed, result.momentum, defence.passed, defence.momentum)
+        winner = {"active": who, "reactive": defender}.get(side)
+        eng.log(f"{winner} wins the opposed test with {momentum} Momentum" if winner else "both fail the opposed test")
+    if side != "active":
+        _lost(eng, p, side, momentum)
         return
     eng.log(f"{who}'s attack with the {weapon} hits {target}")
-    damage_offer(eng, who, target, weapon, result.momentum)
+    damage_offer(eng, who, target, weapon, momentum)
 
 
 def damage_offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) -> None:

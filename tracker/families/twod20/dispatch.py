@@ -234,6 +234,8 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
         a.acted = False
         a.deferred = False
         a.yielded = False  # voluntary Defeat blocks revival only for the rest of that scene [004:L1886]
+        a.mental_immune = False  # immune to mental attacks "during this scene" [004:L1642]
+        a.protected_by = []
         a.conditions.pop("stunned", None)
         a.granted = []  # Cover/Morale from actions lasts at most until a next turn (RULES.md §3.13)
         # Effects counted in rounds and turns end with the conflict (judgement; RULES.md is silent).

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from tracker.engine.errors import Refusal
 from tracker.engine.kernel import Engine
 from tracker.engine.language.commands import VerbTable
 from tracker.families.twod20.records.file import TwoD20File
@@ -59,37 +58,11 @@ class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
 def attack_check(
     eng: TwoD20Engine, attacker: str, target: str, weapon_range: str | None, kind: str = "ranged"
 ) -> AttackDifficulty:
-    """The range category and Difficulty from `attacker` to `target`, each modifier in its notes (C37)."""
-    from tracker.families.twod20.zones import attack_difficulty
+    """The range category and Difficulty from `attacker` to `target`, each modifier in its notes (C37): the
+    one count of `tracker.families.twod20.skill_test`, which the attack's roll makes too."""
+    from tracker.families.twod20.skill_test import attack_difficulty_for
 
-    a, t = eng.fighter(attacker), eng.fighter(target)
-    if a.zone is None or t.zone is None:
-        raise Refusal("both need a zone for a range")
-    distance = eng.zones.distance(a.zone, t.zone)
-    if distance is None:
-        raise Refusal(f"{t.zone} cannot be reached from {a.zone}")
-    base = {"melee": eng.profile.melee_base_difficulty, "mental": eng.profile.mental_base_difficulty}.get(
-        kind, eng.profile.ranged_base_difficulty
-    )
-    result = attack_difficulty(
-        kind,
-        distance,
-        weapon_range,
-        base,
-        attacker_in_reach=bool(eng.in_reach_of_enemy(attacker)),
-        target_prone=bool(t.conditions.get("prone")),
-        prone_step=eng.profile.prone_ranged_difficulty,
-        ranged_step_rule=eng.profile.ranged_step_rule,
-    )
-    # The attacker's own state adds to every test it makes: Dazed +1 [003:L413] and, under Infinity, +1 until
-    # its next turn after a Sprint [003:L579-581]. The screens show them so the GM reads one number.
-    extra = [(1, "Dazed +1")] if a.conditions.get("dazed") else []
-    if a.sprinted:
-        extra.append((1, "Sprinted +1 until its next turn"))
-    if a.swift_difficulty and a.majors_turn >= 2:
-        extra.append((a.swift_difficulty, "Swift Action +1"))  # the extra Major Action's test [004:L1944]
-    difficulty = result.difficulty + sum(n for n, _ in extra)
-    return AttackDifficulty(result.range, difficulty, (*result.notes, *(text for _, text in extra)))
+    return attack_difficulty_for(eng, attacker, target, weapon_range, kind)
 
 
 def range_report(eng: TwoD20Engine, attacker: str, target: str, weapon_range: str | None, kind: str = "ranged") -> str:

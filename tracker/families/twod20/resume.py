@@ -75,4 +75,5 @@ def state_problems(setup: TwoD20File, st: TwoD20State, profile: Profile) -> list
             elif rule.rolls and value > MAX_CHALLENGE_DICE:
                 problems.append(((*at, "conditions", key), f"{rule.title} X is at most {MAX_CHALLENGE_DICE}"))
         problems += unknown_names([((*at, "granted", n, "until"), g.until) for n, g in enumerate(a.granted)], names)
+        problems += unknown_names([((*at, "protected_by", n), w) for n, w in enumerate(a.protected_by)], names)
     return problems

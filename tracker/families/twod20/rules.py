@@ -130,7 +130,7 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
             "harms": harm_counts(self, name),
             "treated": dict(a.treated),
             "zone": a.zone,
-            "conditions": dict(a.conditions),
+            "conditions": dict(a.conditions) | ({"mental_immune": True} if a.mental_immune else {}),
             "acted": a.acted,
             "fatigue": a.fatigue,
             "majors_this_round": a.majors,

@@ -394,7 +394,7 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         eng.log(f"Confidence: {who} gains +{chosen.confidence}[CD] Morale until {until}")
     if chosen.swift:
         a.majors_allowed += 1
-        a.swift_difficulty = 1
+        a.swift = True
         eng.log(f"{who} takes a Swift Action: another Major Action this turn at +1 Difficulty")
     if chosen.advantage is not None:
         trait = f": {chosen.advantage}" if chosen.advantage else ""
@@ -484,4 +484,4 @@ def recover_subdued(eng: TwoD20Engine) -> None:
 def swift_step(eng: TwoD20Engine, who: str) -> int:
     """The +1 Difficulty of the extra Major Action a Swift Action gave (its test's, [004:L1944]): owed while
     the turn's second Major Action is taken or to come."""
-    return eng.fighter(who).swift_difficulty
+    return 1 if eng.fighter(who).swift else 0

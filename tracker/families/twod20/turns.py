@@ -26,8 +26,11 @@ def open_turn(eng: TwoD20Engine, name: str) -> None:
         "deferred",
         "move_budget",
         "sprinted",
-        "swift_difficulty",
+        "swift",
     )
+    if a.protected_by:
+        eng.log(f"{name}'s Protect ({', '.join(a.protected_by)}) ends at the start of its turn")
+        a.protected_by = []
     a.acted = True
     if name not in st.order:
         st.order.append(name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from tracker.engine.errors import Refusal
@@ -147,6 +147,8 @@ class AttackDifficulty:
     range: str
     difficulty: int
     notes: tuple[str, ...]
+    #: Each modifier as (Difficulty, its name), what `tracker.families.twod20.skill_test` lists.
+    parts: tuple[tuple[int, str], ...] = field(default=(), compare=False)
 
 
 def attack_difficulty(
@@ -177,16 +179,13 @@ def attack_difficulty(
     if weapon_range is None:
         raise Refusal("a ranged attack needs the weapon's range (close, medium, long or extreme)")
     weapon = _range(weapon_range)
-    difficulty = base
-    notes: list[str] = []
+    parts: list[tuple[int, str]] = []
     step = range_step(weapon, category)
     if step:
-        difficulty += step
-        notes.append(f"{category.title()} range with a {weapon.title()} weapon: +{step}")
+        parts.append((step, f"{category.title()} range with a {weapon.title()} weapon"))
     if attacker_in_reach:
-        difficulty += REACH_PENALTY
-        notes.append(f"within Reach of an enemy: +{REACH_PENALTY}")
+        parts.append((REACH_PENALTY, "within Reach of an enemy"))
     if target_prone and category != "close" and prone_step:
-        difficulty += prone_step
-        notes.append(f"Prone target at {category.title()} range: +{prone_step}")
-    return AttackDifficulty(range=category, difficulty=difficulty, notes=tuple(notes))
+        parts.append((prone_step, f"Prone target at {category.title()} range"))
+    notes = tuple(f"{name}: +{n}" for n, name in parts)
+    return AttackDifficulty(category, base + sum(n for n, _ in parts), notes, tuple(parts))

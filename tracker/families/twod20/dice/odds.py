@@ -26,6 +26,7 @@ from tracker.families.twod20.dice.rolls import (
     bought_dice_cost,
     complication_floor,
     die_successes,
+    opposed_outcome,
 )
 
 #: (successes, complications) → how many outcomes give it.
@@ -111,6 +112,52 @@ def ladder(tn: int, difficulty: int, focus: int | None = None, complication_rang
     """The test with 2d20 and with each bought die up to the most (RULES.md §3.2: 3 bought, 5d20)."""
     bought_dice_cost(MAX_BOUGHT_DICE)  # the rule's own cap
     return [roll_odds(tn, difficulty, BASE_DICE + k, focus, complication_range) for k in range(MAX_BOUGHT_DICE + 1)]
+
+
+def outcomes(
+    tn: int, difficulty: int, dice: int, focus: int | None = None, complication_range: int = 1
+) -> dict[tuple[bool, int], int]:
+    """(passed, Momentum) → how many of the 20^dice outcomes give it, scored as `score_pool` scores them."""
+    out: dict[tuple[bool, int], int] = {}
+    for (s, _), n in pool_counts(tn, dice, focus, complication_range).items():
+        passed = s >= difficulty
+        key = (passed, s - difficulty if passed and difficulty > 0 else 0)
+        out[key] = out.get(key, 0) + n
+    return out
+
+
+@dataclass(frozen=True)
+class OpposedOdds:
+    """An opposed test (RULES.md §3.2): the chance the active side wins, that the reactive side wins, and the
+    active side's expected Momentum (0 when it does not win)."""
+
+    active: Fraction
+    reactive: Fraction
+    momentum: Fraction
+
+
+def opposed_odds(
+    active: tuple[int, int, int, int | None, int], reactive: tuple[int, int, int, int | None, int]
+) -> OpposedOdds:
+    """Exact odds of an opposed test; each side is (TN, Difficulty, dice, focus, complication range).
+
+    The two pools are independent, so every pair of their outcomes is counted once, weighted by how many
+    faces give each, and settled by `opposed_outcome`, the function the roll itself uses.
+    """
+    for tn, difficulty, dice, focus, crange in (active, reactive):
+        roll_odds(tn, difficulty, dice, focus, crange)  # the same checks as a lone test
+    mine, theirs = outcomes(*active), outcomes(*reactive)
+    ways = 20 ** (active[2] + reactive[2])
+    won = lost = momentum = 0
+    for (ap, am), n in mine.items():
+        for (rp, rm), k in theirs.items():
+            side, left = opposed_outcome(ap, am, rp, rm)
+            if side == "active":
+                won += n * k
+                momentum += left * n * k
+            elif side == "reactive":
+                lost += n * k
+    return OpposedOdds(Fraction(won, ways), Fraction(lost, ways), Fraction(momentum, ways))
 
 
 # --- Challenge Dice ----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
@@ -212,6 +213,31 @@ def score_pool(
         momentum=momentum,
         perfect_opportunity=perfect_opportunity,
     )
+
+
+#: Who an opposed test goes to (RULES.md §3.2 "Opposed test"): the active side, the reactive side, or neither.
+Side = Literal["active", "reactive", "none"]
+
+
+def opposed_outcome(
+    active_passed: bool, active_momentum: int, reactive_passed: bool, reactive_momentum: int
+) -> tuple[Side, int]:
+    """Who wins an opposed test and with how much Momentum (RULES.md §3.2 [004:L446-451; 002:L49-55]).
+
+    Active passes and reactive fails: active, its Momentum. Active fails and reactive passes: reactive, its
+    Momentum. Both fail: neither. Both pass: the higher Momentum wins, less the loser's; a tie goes to the
+    active side with 0 Momentum. The odds (`tracker.families.twod20.dice.odds.opposed_odds`) count with this
+    same function, so the chance the tracker states is the chance of this rule.
+    """
+    if active_passed and not reactive_passed:
+        return "active", active_momentum
+    if reactive_passed and not active_passed:
+        return "reactive", reactive_momentum
+    if not active_passed:
+        return "none", 0
+    if active_momentum >= reactive_momentum:
+        return "active", active_momentum - reactive_momentum
+    return "reactive", reactive_momentum - active_momentum
 
 
 def roll_pool(

@@ -1,9 +1,10 @@
 """What the Zones panel and ``tracker odds`` show of a 2d20 test's odds (`tracker.families.twod20.dice.odds`).
 
-The panel: the selected combatant's attack against each enemy it can attack, with the Difficulty the
-Zones panel computes from range and conditions (`core.attack_check`) and the TN its sheet gives for the
-weapon's form under the profile (``ranged_test = "coordination+fight"``, RULES.md §3.0): the chance with
-2d20 and with each bought die, and the expected Momentum. The command line: one test (``--tn``,
+The panel: the selected combatant's attack against each enemy it can attack, built as the attack's roll
+builds it (`tracker.families.twod20.skill_test.attack_test`: the TN its sheet gives for the weapon's form
+under the profile, the Focus, every Difficulty part, the complication range, and the target's side when the
+attack is opposed): the chance with 2d20 and with each bought die, the expected Momentum, and the modifiers
+counted. The command line: one test (``--tn``,
 ``--difficulty``, ``--bought``, ``--focus``), each bought die's marginal gain and cost, and the expected
 damage and Effects of Challenge Dice (``--damage``).
 """
@@ -14,11 +15,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tracker.engine.errors import Refusal
-from tracker.families.twod20.attack import attack_tn
 from tracker.families.twod20.dice.odds import ChallengeOdds, RollOdds, challenge_odds, ladder
 from tracker.families.twod20.dice.rolls import BASE_DICE, MAX_BOUGHT_DICE, complication_floor
-from tracker.families.twod20.engine import TwoD20Engine, attack_check
+from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
+from tracker.families.twod20.skill_test import AttackTest, attack_spec, attack_test, build, form
 from tracker.families.values import JSONObject, JSONValue, OddsOptions, OddsReport
 from tracker.present import view
 from tracker.present.words import percent
@@ -60,7 +61,15 @@ class Target:
     name: str
     range: str
     difficulty: int
+    #: The attacker's own test with 2d20 and each bought die (its Momentum and Complications).
     pools: list[RollOdds]
+    #: The chance to hit with 2d20 and each bought die: the opposed test's when the target defends.
+    chances: list[Fraction]
+    momentum: Fraction
+    #: Every modifier counted, with its source.
+    modifiers: list[str]
+    #: Who rolls against the attack ("" when it is a lone test).
+    opposed_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,15 +90,27 @@ class Targets:
     complication_range: int = 1
     #: The skill the test is untrained in ("" when trained, or when the profile widens nothing).
     untrained: str = ""
+    #: The Focus the attack counts ("" for none).
+    focus: str = ""
+
+
+def _row(name: str, found: AttackTest) -> Target:
+    pools = [found.test.odds(k) for k in range(MAX_BOUGHT_DICE + 1)]
+    chances = [found.chance(k) for k in range(MAX_BOUGHT_DICE + 1)]
+    opposed_by = found.defence.who if found.defence else ""
+    return Target(
+        name, found.range, found.test.difficulty, pools, chances, found.momentum(), found.modifiers(), opposed_by
+    )
 
 
 def targets(eng: TwoD20Engine, who: str) -> Targets:
-    """The chances of `who`'s attack on each enemy, with the Zones panel's range and Difficulty."""
+    """The chances of `who`'s attack on each enemy: the test the attack flow would roll (its next Major)."""
     weapons = eng.sheet(who).weapons
     weapon = weapons[0] if weapons else None
-    band = weapon.range if weapon else "close"
-    kind = "melee" if band == "reach" else "ranged"
-    tn, made_of = attack_tn(eng, who, kind)
+    aim = weapon or TwoD20Weapon(name="no weapon", range="close")
+    kind = form(aim)
+    mine = build(eng, who, attack_spec(eng, kind), 0, kind, [], aim.name if weapon else None)
+    tn, made_of = (None, mine) if isinstance(mine, str) else (mine.tn, mine.tn_text().partition(" = ")[0])
     crange, untrained = complication_range(eng, who, kind)
     rows: list[Target] = []
     skipped: list[str] = []
@@ -100,26 +121,27 @@ def targets(eng: TwoD20Engine, who: str) -> Targets:
             skipped.append(other)
             continue
         try:
-            check = attack_check(eng, who, other, None if kind == "melee" else band, kind)
+            found = attack_test(eng, who, other, aim, kind, declared=False)
         except Refusal:
             skipped.append(other)
             continue
-        pools = ladder(tn, check.difficulty, complication_range=crange) if tn is not None else []
-        rows.append(Target(other, check.range, check.difficulty, pools))
+        if isinstance(found, AttackTest):
+            rows.append(_row(other, found))
     why = "not within Reach" if kind == "melee" else "no way there"
     pays = "Momentum" if eng.sheet(who).pc else eng.pool_name
-    return Targets(who, weapon, tn, made_of, rows, skipped, why, pays, crange, untrained)
+    focus = "" if isinstance(mine, str) else mine.focus
+    return Targets(who, weapon, tn, made_of, rows, skipped, why, pays, crange, untrained, focus)
 
 
 def complication_range(eng: TwoD20Engine, who: str, kind: str) -> tuple[int, str]:
     """The complication range of `who`'s attack test of `kind`, and the skill it is untrained in: under
-    Infinity an untrained skill (rating 0) makes 19-20 Complications [003:L34-36] (RULES.md §3.2); else 1."""
-    test = {"melee": eng.profile.melee_test, "mental": eng.profile.mental_test}.get(kind, eng.profile.ranged_test)
-    skill = test.partition("+")[2]
-    wider = eng.profile.untrained_complication_range
-    if wider > 1 and eng.sheet(who).skill(skill) == 0:
-        return wider, skill.replace("_", " ").title()
-    return 1, ""
+    Infinity an untrained skill (rating 0) makes 19-20 Complications [003:L34-36] (RULES.md §3.2), and each
+    Fatigued widens it by one; else 1. Read from the test the roll makes (`skill_test.build`)."""
+    test = build(eng, who, attack_spec(eng, kind), 0, kind, [])
+    if isinstance(test, str):
+        return 1, ""
+    untrained = test.skill if any(n.startswith("untrained") for n in test.complication_notes) else ""
+    return test.complication_range, untrained
 
 
 def panel(eng: TwoD20Engine, who: str | None) -> view.OddsView | None:
@@ -141,15 +163,17 @@ def targets_view(t: Targets) -> view.OddsView:
             (
                 SHORT_RANGE[r.range],
                 str(r.difficulty),
-                *(percent(p.success) for p in r.pools),
-                _decimal(r.pools[0].momentum),
+                *(percent(c) for c in r.chances),
+                _decimal(r.momentum),
             ),
         )
         for r in t.rows
     )
     if rows:
         out.line(
-            f"TN {t.tn} = {t.made_of} (no Focus) · +1 +2 +3: bought d20s (cost 1, 2, 3"
+            f"TN {t.tn} = {t.made_of}"
+            + (f", focus ({t.focus})" if t.focus else " (no Focus)")
+            + " · +1 +2 +3: bought d20s (cost 1, 2, 3"
             + ("" if t.pays == "Momentum" else f" {t.pays}")
             + ") · "
             "Mom: expected Momentum with 2d20",
@@ -158,6 +182,10 @@ def targets_view(t: Targets) -> view.OddsView:
     if t.untrained:
         chance = f" ({percent(t.rows[0].pools[0].complication, True)} with 2d20)" if t.rows else ""
         out.line(f"Untrained in {t.untrained}: complications on {complication_floor(t.complication_range)}-20{chance}")
+    for r in t.rows:
+        counted = [*r.modifiers]
+        if counted:
+            out.line(f"{r.name}: {'; '.join(counted)}", "dim")
     if t.skipped:
         out.line(f"{t.why.capitalize()}: {', '.join(t.skipped)}", "dim")
     if t.weapon and t.weapon.damage:
@@ -175,6 +203,10 @@ def targets_json(t: Targets) -> JSONObject:
             "difficulty": r.difficulty,
             "tn": t.tn,
             "pools": [pool_json(p) for p in r.pools],
+            "chance": [float(c) for c in r.chances],
+            "momentum": float(r.momentum),
+            "modifiers": list(r.modifiers),
+            "opposed_by": r.opposed_by or None,
         }
         for r in t.rows
     ]
@@ -182,6 +214,7 @@ def targets_json(t: Targets) -> JSONObject:
     out["pays"] = t.pays.casefold()
     out["complication_range"] = t.complication_range
     out["untrained"] = t.untrained or None
+    out["focus"] = t.focus or None
     out["skipped"] = list(t.skipped)
     if t.weapon and t.weapon.damage:
         out["damage"] = challenge_json(challenge_odds(t.weapon.damage))

@@ -253,7 +253,11 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
     def prompt_hint(self, prompt: Prompt) -> str:
         """The attack flow's rolls may be typed as the faces the table rolled."""
         if prompt.kind == "attack_roll":
-            return "or the faces rolled: answer 4,17" + self._reloads_hint(prompt)
+            return (
+                "or the faces rolled: answer 4,17"
+                + (" vs 9,12 (the defender's)" if "defender" in prompt.data else "")
+                + self._reloads_hint(prompt)
+            )
         if prompt.kind == "attack_damage":
             from tracker.families.twod20 import spends
 

@@ -75,6 +75,12 @@ class Fighter(Strict):
     rush_used: bool = False
     #: Sprinted this turn (Infinity): its tests are +1 Difficulty until its next turn starts [003:L579-581].
     sprinted: bool = False
+    #: Took a Swift Action this turn: its extra Major Action is +1 Difficulty [004:L1944; 003:L375-377].
+    swift: bool = False
+    #: Who Protects it: attacks against it are +1 Difficulty until the start of its next turn [004:L1473].
+    protected_by: list[str] = field(default_factory=list)
+    #: A mental attack on it failed: no mental attack may target it again this scene [004:L1642] (B40).
+    mental_immune: bool = False
     #: A Stun taken during its own turn: it costs the next turn, not the rest of this one (B20).
     stun_delayed: bool = False
     initiative: int = 0
@@ -86,8 +92,6 @@ class Fighter(Strict):
     reloads: dict[str, int] = field(default_factory=dict)
     #: Momentum spends not marked R taken this round: once per round each (B24 [004:L528]).
     round_spends: list[str] = field(default_factory=list)
-    #: The Swift Action's +1 Difficulty on the extra Major Action's test, until its next turn [004:L1944].
-    swift_difficulty: int = 0
     #: Harms from a Subdue attack, per kind: recovered when the next scene begins [004:L1943], B38.
     subdued: dict[str, int] = field(default_factory=dict)
 

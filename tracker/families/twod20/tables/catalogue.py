@@ -46,6 +46,11 @@ CONDITIONS: dict[str, TwoD20Condition] = {
         rolls=True,
     ),
     "checked": TwoD20Condition("Checked", infinity_only=True, summary="Movement halted in one direction."),
+    "crippled": TwoD20Condition(
+        "Crippled",
+        infinity_only=True,
+        summary="Wound Effect: +1 Difficulty to Agility-, Brawn- and Coordination-based attacks [003:L538-551].",
+    ),
     "dazed": TwoD20Condition("Dazed", summary="Tests +1 Difficulty; Dazed again → Staggered (Infinity)."),
     "deafened": TwoD20Condition("Deafened", infinity_only=True, summary="3[CD] mental on gain; hearing tests +2."),
     "fatigued": TwoD20Condition(
@@ -100,6 +105,7 @@ SHORT = {
     "blind": "Bln",
     "burning": "Brn",
     "checked": "Chk",
+    "crippled": "Crp",
     "dazed": "Dzd",
     "deafened": "Dfn",
     "fatigued": "Ftg",

@@ -82,6 +82,19 @@ class Profile:
     melee_test: str = "agility+fight"
     ranged_test: str = "coordination+fight"
     mental_test: str = "will+talk"
+    #: The target's test when an attack of that form is opposed, "attribute+skill", alternatives joined by
+    #: "|" (the defender takes the best TN); "" when the form has none. SRD melee Coordination + Fight,
+    #: mental Will + Survive [004:L1636, L1638]; Infinity's Defence reaction: melee Close Combat or
+    #: Acrobatics, ranged Acrobatics, Psywar Discipline [003:L388-390].
+    melee_defence: str = "coordination+fight"
+    ranged_defence: str = ""
+    mental_defence: str = "will+survive"
+    #: The forms always opposed by the target (SRD melee and mental [004:L1636-1638]; SW [002:L119-121]).
+    opposed_forms: tuple[str, ...] = ("melee", "mental")
+    #: The forms a Defence (or an ally's Guard) reaction makes face-to-face (Infinity [003:L299-304]).
+    defence_reaction_forms: tuple[str, ...] = ()
+    #: The base Difficulty of the target's side of an opposed attack (D1 each [004:L1636; 002:L119]).
+    defence_base_difficulty: int = 1
     prone_ranged_difficulty: int = 1
     prone_bonus_momentum: int = 1
     prone_hindered: bool = False
@@ -155,6 +168,11 @@ PROFILES: dict[str, Profile] = {
         melee_test="agility+close_combat",
         ranged_test="coordination+ballistics",
         mental_test="personality+persuade",
+        melee_defence="agility+close_combat|agility+acrobatics",
+        ranged_defence="agility+acrobatics",
+        mental_defence="willpower+discipline",
+        opposed_forms=(),
+        defence_reaction_forms=("melee", "ranged", "mental"),
         prone_ranged_difficulty=2,
         prone_bonus_momentum=2,
         prone_hindered=True,
@@ -181,6 +199,8 @@ PROFILES: dict[str, Profile] = {
         melee_test="agility+fighting",
         ranged_test="coordination+fighting",
         mental_test="will+academia",
+        melee_defence="agility+fighting",
+        mental_defence="will+resilience",
         secondary_target="full",
         bonus_damage_max=3,
         damage_bonus="attribute",
@@ -195,11 +215,19 @@ PROFILES: dict[str, Profile] = {
     ),
 }
 
-OVERRIDABLE = {f.name for f in fields(Profile)} - {"name", "tracks", "lethal_harms", "actions", "free_actions"}
+OVERRIDABLE = {f.name for f in fields(Profile)} - {
+    "name", "tracks", "lethal_harms", "actions", "free_actions", "opposed_forms", "defence_reaction_forms"
+}  # fmt: skip
 
 
 #: Parameters that are a Difficulty, 0 (Simple) to 5 (Daunting) [004:L373-408].
-_DIFFICULTIES = ("ranged_base_difficulty", "melee_base_difficulty", "mental_base_difficulty", "prone_ranged_difficulty")
+_DIFFICULTIES = (
+    "ranged_base_difficulty",
+    "melee_base_difficulty",
+    "mental_base_difficulty",
+    "prone_ranged_difficulty",
+    "defence_base_difficulty",
+)
 #: The largest whole number any other parameter takes: the rules give 6 at most (the Momentum pool
 #: [004:L193]), so 99 is a sane cap that still lets a table experiment (README "Limits").
 MAX_PARAMETER = 99
