@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import pools
+from tracker.families.twod20 import outofturn, pools
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.turns import open_turn
@@ -64,6 +64,9 @@ def begin_round(eng: TwoD20Engine, opener: str | None = None, initiator: bool = 
     st.jumped = []
     st.round += 1
     st.order = []
+    if eng.profile.ready_lapses == "round_end":
+        for name in st.fighters:
+            outofturn.lapse(eng, name, "before the next round [002:L89]")
     for a in st.fighters.values():
         a.acted = False
         a.majors = 0

@@ -75,4 +75,7 @@ def state_problems(setup: TwoD20File, st: TwoD20State, profile: Profile) -> list
             elif rule.rolls and value > MAX_CHALLENGE_DICE:
                 problems.append(((*at, "conditions", key), f"{rule.title} X is at most {MAX_CHALLENGE_DICE}"))
         problems += unknown_names([((*at, "granted", n, "until"), g.until) for n, g in enumerate(a.granted)], names)
+        problems += unknown_names([((*at, "assisted_by", n, "by"), h.by) for n, h in enumerate(a.assisted_by)], names)
+        if a.ready is not None and a.ready not in profile.actions:
+            problems.append(((*at, "ready"), f"'{a.ready}' is not an action of the {profile.name} profile"))
     return problems
