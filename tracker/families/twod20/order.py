@@ -64,9 +64,6 @@ def begin_round(eng: TwoD20Engine, opener: str | None = None, initiator: bool = 
     st.jumped = []
     st.round += 1
     st.order = []
-    if eng.profile.ready_lapses == "round_end":
-        for name in st.fighters:
-            outofturn.lapse(eng, name, "before the next round [002:L89]")
     for a in st.fighters.values():
         a.acted = False
         a.majors = 0
@@ -98,6 +95,9 @@ def after_turn(eng: TwoD20Engine) -> None:
             eng.log("Nobody is left to act: 'end' ends the scene")
             return
         eng.log(f"Round {st.round} ends")
+        if eng.profile.ready_lapses == "round_end":
+            for name in st.fighters:
+                outofturn.lapse(eng, name, "before the next round [002:L89]")
         if eng.order_rule in ("initiative", "narrative", "player-priority"):
             begin_round(eng)
         else:
