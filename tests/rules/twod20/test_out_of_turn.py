@@ -5,10 +5,10 @@ per profile (RULES.md §3.5.1 Ready [004:L1474; 002:L89], B9, B31)."""
 
 from __future__ import annotations
 
-from tests.conftest import d20_state, pending, run
+from tests.conftest import d20_state, pending, run, session_from
 from tests.rules.twod20.scenes import refused
 from tests.rules.twod20.test_attack_flow import scene as armed_scene
-from tests.rules.twod20.test_turn_actions import ROUND, kit_turn
+from tests.rules.twod20.test_turn_actions import ROUND, encounter, kit_turn
 from tracker.families.session import Session
 
 
@@ -173,3 +173,13 @@ def test_004_l1474_the_attack_flow_takes_a_readied_attack() -> None:
     assert pending(d20_state(s)).who == "Kit"
     assert d20_state(s).fighters["Kit"].majors == 2
     assert d20_state(s).active == "Thug"
+
+
+def test_b9_the_table_may_switch_when_a_ready_lapses() -> None:
+    """B9: the `[settings]` line `ready_lapses = "round_end"` gives an SRD table the Secret War's reading
+    [002:L89]: Kit's Ready outlasts the others' turns and is lost as the round ends."""
+    text = encounter().replace("[[zones]]", '[settings]\nready_lapses = "round_end"\n\n[[zones]]', 1)
+    s = run(session_from(text), "start", "pick Kit", "spend Kit ready attack", "next", "pick Thug", "next")
+    assert d20_state(s).fighters["Kit"].ready == "attack"
+    run(s, "pick Ada", "next", "pick Boss", "next")
+    assert d20_state(s).fighters["Kit"].ready is None

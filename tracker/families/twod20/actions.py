@@ -152,7 +152,7 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
         return None
     # Out of turn: a readied action on its trigger [004:L1474], an Assist on the ally's turn [004:L1461-1465].
     held = not own and outofturn.readied(eng, who, key)
-    helping = not own and outofturn.assisting(eng, who, key)
+    helping = not own and not held and outofturn.assisting(eng, who, key)
     if helping and (why := outofturn.assist_bar(eng, who)):
         return why
     if act.kind != "free" and not own and not (held or helping):
