@@ -5,7 +5,7 @@ per profile (RULES.md §3.5.1 Ready [004:L1474; 002:L89], B9, B31)."""
 
 from __future__ import annotations
 
-from tests.conftest import d20_state, pending, run, session_from
+from tests.conftest import d20_state, d20_view, pending, run, session_from
 from tests.rules.twod20.scenes import refused
 from tests.rules.twod20.test_attack_flow import scene as armed_scene
 from tests.rules.twod20.test_turn_actions import ROUND, encounter, kit_turn
@@ -183,3 +183,12 @@ def test_b9_the_table_may_switch_when_a_ready_lapses() -> None:
     assert d20_state(s).fighters["Kit"].ready == "attack"
     run(s, "pick Ada", "next", "pick Boss", "next")
     assert d20_state(s).fighters["Kit"].ready is None
+
+
+def test_the_turn_panel_shows_the_assist_and_the_ready() -> None:
+    """The Turn panel of the acting character says whose d20 joins its next roll [004:L502-506] and which
+    Major Action it holds readied [004:L1474]."""
+    s = run(kit_turn(), "spend Ada assist Kit 10", "spend Kit ready attack when the Thug moves")
+    text = "".join(span.text for span in d20_view(s).turn())
+    assert "Assisted by Ada (TN 10): their d20s join the next roll" in text
+    assert "Readied: Attack (lost if not triggered in time, trigger: when the Thug moves)" in text

@@ -173,7 +173,7 @@ def hold(eng: TwoD20Engine, who: str, key: str, trigger: str) -> None:
 
     a = eng.fighter(who)
     a.ready, a.ready_trigger = key, trigger
-    when = f" when {trigger}" if trigger else " until its trigger"
+    when = f" (trigger: {trigger})" if trigger else ""
     eng.log(f"{who} readies {ACTIONS[key].title}{when}: 'spend {who} {key.replace('_', '-')}' on another's turn")
 
 
