@@ -202,6 +202,16 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
     return None
 
 
+def _ready_terms(eng: TwoD20Engine, who: str, args: list[str]) -> tuple[str, str]:
+    """The held Major Action and its trigger of ``spend WHO ready ACTION [TRIGGER …]`` [004:L1474]."""
+    if not args:
+        raise Refusal(f"Ready holds a Major Action: spend {who} ready ACTION [TRIGGER …] [004:L1474]")
+    key = action_key(args[0], eng)
+    if kind_of(eng, key) != "major" or key in outofturn.NOT_READIED:
+        raise Refusal(f"Ready holds a Major Action, not {ACTIONS[key].title} [004:L1474]")
+    return key, " ".join(args[1:])
+
+
 def _point(eng: TwoD20Engine) -> str:
     return eng.profile.meta_currency.title().rstrip("s")
 
@@ -292,7 +302,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
     held = not own and outofturn.readied(eng, who, key)
     # Each action's own words, checked before anything changes.
     helped = outofturn.assist_terms(eng, who, args) if key == "assist" else None
-    readies = outofturn.ready_terms(eng, who, args) if key == "ready" else None
+    readies = _ready_terms(eng, who, args) if key == "ready" else None
     breaking = outofturn.break_terms(eng, who, args) if key == "break_free" else None
     if key not in ("assist", "ready", "break_free"):
         args = words(eng, who, key, args)

@@ -156,35 +156,25 @@ def used(eng: TwoD20Engine, who: str, lines: list[str]) -> None:
     eng.fighter(who).assisted_by = []
 
 
-def ready_terms(eng: TwoD20Engine, who: str, args: list[str]) -> tuple[str, str]:
-    """The held Major Action and its trigger of ``spend WHO ready ACTION [TRIGGER …]``."""
-    from tracker.families.twod20.actions import ACTIONS, action_key, kind_of
-
-    if not args:
-        raise Refusal(f"Ready holds a Major Action: spend {who} ready ACTION [TRIGGER …] [004:L1474]")
-    key = action_key(args[0], eng)
-    if kind_of(eng, key) != "major" or key in NOT_READIED:
-        raise Refusal(f"Ready holds a Major Action, not {ACTIONS[key].title} [004:L1474]")
-    return key, " ".join(args[1:])
+def title(key: str) -> str:
+    """An action's name as the log says it ("create_advantage" → "Create Advantage")."""
+    return key.replace("_", " ").title()
 
 
 def hold(eng: TwoD20Engine, who: str, key: str, trigger: str) -> None:
-    from tracker.families.twod20.actions import ACTIONS
-
+    """Ready: `who` holds the Major Action `key` until `trigger` (`tracker.families.twod20.actions` checks it)."""
     a = eng.fighter(who)
     a.ready, a.ready_trigger = key, trigger
     when = f" (trigger: {trigger})" if trigger else ""
-    eng.log(f"{who} readies {ACTIONS[key].title}{when}: 'spend {who} {key.replace('_', '-')}' on another's turn")
+    eng.log(f"{who} readies {title(key)}{when}: 'spend {who} {key.replace('_', '-')}' on another's turn")
 
 
 def lapse(eng: TwoD20Engine, who: str, why: str) -> None:
     """A readied action not triggered in time is lost (RULES.md §3.5.1 Ready, B9)."""
-    from tracker.families.twod20.actions import ACTIONS
-
     a = eng.fighter(who)
     if a.ready is None:
         return
-    eng.log(f"{who}'s readied {ACTIONS[a.ready].title} is lost: not triggered {why}")
+    eng.log(f"{who}'s readied {title(a.ready)} is lost: not triggered {why}")
     a.ready, a.ready_trigger = None, ""
 
 
