@@ -5,11 +5,17 @@ per profile (RULES.md §3.5.1 Ready [004:L1474; 002:L89], B9, B31)."""
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from tests.conftest import d20_state, d20_view, pending, run, session_from
 from tests.rules.twod20.scenes import refused
 from tests.rules.twod20.test_attack_flow import scene as armed_scene
 from tests.rules.twod20.test_turn_actions import ROUND, encounter, kit_turn
 from tracker.families.session import Session
+from tracker.store.files import FileInvalid, parse_text
+from tracker.store.save import encounter_text
 
 
 def log(s: Session) -> str:
@@ -192,3 +198,17 @@ def test_the_turn_panel_shows_the_assist_and_the_ready() -> None:
     text = "".join(span.text for span in d20_view(s).turn())
     assert "Assisted by Ada (TN 10): their d20s join the next roll" in text
     assert "Readied: Attack (lost if not triggered in time, trigger: when the Thug moves)" in text
+
+
+def test_a_saved_assist_and_ready_survive_a_save_and_a_bad_one_is_refused_on_load() -> None:
+    """The assist and the Ready live in the saved state (undo and reload replay them); a saved state naming an
+    assister who is not in the encounter, or a readied action its profile lacks, is refused at its key."""
+    s = run(kit_turn(), "spend Ada assist Kit 10", "spend Kit ready attack")
+    saved = encounter_text(s)
+    again = d20_state(Session(parse_text(saved, "x"), seed=1))
+    assert again.fighters["Kit"].ready == "attack"
+    assert [h.by for h in again.fighters["Kit"].assisted_by] == ["Ada"]
+    with pytest.raises(FileInvalid, match=re.escape("state: fighters.Kit.assisted_by[1].by")):
+        parse_text(saved.replace('by = "Ada"', 'by = "Nobody"'), "x")
+    with pytest.raises(FileInvalid, match=re.escape("state: fighters.Kit.ready")):
+        parse_text(saved.replace('ready = "attack"', 'ready = "sprint"'), "x")
