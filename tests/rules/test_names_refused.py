@@ -273,7 +273,7 @@ def test_d20_targeted_actions_resolve_their_target() -> None:
     for action in ("defend", "bolster", "aid", "protect", "assist"):
         unchanged(s, f"spend Kit {action} zzz", "no combatant named 'zzz'")
     unchanged(s, "spend Kit defend Ada zzz", "Defend takes one target", "'zzz'")
-    run(s, "spend Kit defend ad")
+    run(s, "reach Kit Ada", "spend Kit defend ad")  # Defend reaches an ally within Reach [004:L1489]
     assert "Ada gains +2[CD] Cover" in log(s)[-1]
 
 

@@ -99,6 +99,7 @@ def test_s3_0_secret_war_parameters() -> None:
     assert p.ranged_base_difficulty == 1
     assert p.secondary_target == "full"
     assert p.stress_recovery == "scene_start"
+    assert p.ready_lapses == "round_end"  # a readied action is lost before the next round [002:L89], B9
     # The attack tests' attribute + skill [002:L119-121]: the sheet names its skills Fighting and Academia.
     assert (p.melee_test, p.ranged_test, p.mental_test) == (
         "agility+fighting",
@@ -116,6 +117,7 @@ def test_s3_0_secret_war_parameters() -> None:
         "ranged_base_difficulty",
         "secondary_target",
         "stress_recovery",
+        "ready_lapses",
         "actions",
         "melee_test",
         "ranged_test",

@@ -572,8 +572,9 @@ def test_s3_5_turn_start_resets_the_turn_bookkeeping() -> None:
 
 def test_s3_5_1_defend_grants_2cd_cover_rolled_in_damage_until_the_actors_next_turn() -> None:
     """RULES.md §3.5.1 Defend [004:L1489], §3.13 turn_start 1, B18: `spend Kit defend Ada` gives Ada +2[CD]
-    Cover, rolled in the resistance of each damage she takes until the start of Kit's next turn."""
-    s = run(kit_turn(), "spend Kit defend Ada")
+    Cover, rolled in the resistance of each damage she takes until the start of Kit's next turn. Ada is within
+    Kit's Reach, as Defend needs."""
+    s = run(kit_turn(), "reach Kit Ada", "spend Kit defend Ada")
     assert [(g.kind, g.dice, g.until) for g in d20_state(s).fighters["Ada"].granted] == [("cover", 2, "Kit")]
     assert "Ada gains +2[CD] Cover until the start of Kit's next turn" in d20_state(s).log[-1].text
     run(s, "damage Ada 3")

@@ -12,7 +12,7 @@ from typing import Literal
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
-from tracker.families.twod20 import pools
+from tracker.families.twod20 import forbids, outofturn, pools
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.state import Grant
 
@@ -61,6 +61,7 @@ ACTIONS: dict[str, Action] = {
     "create_truth": Action("Create Truth", "major", "Secret War: a skill test D2 for an advantage."),
     "go_prone": Action("Go Prone", "major", "Secret War: hit the dirt (Prone)."),
     "stabilise": Action("Stabilise", "major", "Secret War: Coordination + Medicine D2, prevents dying."),
+    "break_free": Action("Break Free", "major", "A Snared character's test, Difficulty = the Snare's Effects."),
     "aim": Action("Aim", "minor"),
     "bolster": Action("Bolster", "minor"),
     "defend": Action("Defend", "minor"),
@@ -121,7 +122,13 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
     if a.dead:
         return f"{who} is dead"
     if a.unconscious:
-        return f"{who} is unconscious: no actions"
+        return f"{who} is unconscious: no actions [004:L1896; 003:L450-454]"
+    if a.broken:
+        final = "final, Fortune does not undo it" if key == "undefeated" else "no longer a playable character"
+        return f"{who} has suffered a mental break: {final} [004:L1874-1876]"
+    bar = forbids.condition_bar(eng, who, key, act.kind)
+    if bar:
+        return bar
     if act.kind == "reaction":
         if own:
             return "a Reaction is never taken on one's own turn"
@@ -143,7 +150,12 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
         if a.fortune < 1:
             return f"{who} has no {eng.profile.meta_currency.title()}"
         return None
-    if act.kind != "free" and not own:
+    # Out of turn: a readied action on its trigger [004:L1474], an Assist on the ally's turn [004:L1461-1465].
+    held = not own and outofturn.readied(eng, who, key)
+    helping = not own and not held and outofturn.assisting(eng, who, key)
+    if helping and (why := outofturn.assist_bar(eng, who)):
+        return why
+    if act.kind != "free" and not own and not (held or helping):
         return f"it is not {who}'s turn" + (f" ({eng.st.active} is acting)" if eng.st.active else "")
     if a.conditions.get("stunned") and own and not a.stun_delayed:
         return f"{who} is Stunned: no actions this turn"
@@ -156,7 +168,7 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
     if act.kind == "major":
         if a.majors >= 2:
             return f"{who} has taken 2 Major Actions this round (the most by any means)"
-        if a.majors_turn >= a.majors_allowed:
+        if own and a.majors_turn >= a.majors_allowed:
             return f"{who} has taken its Major Action this turn (Swift Action or Fortune for another)"
         if act.movement and a.conditions.get("prone"):
             return f"{who} is Prone: no movement Major Actions"
@@ -190,6 +202,16 @@ def legality(eng: TwoD20Engine, who: str, key: str) -> str | None:
     if key == "surge" and a.fortune < 1:
         return f"{who} has no {eng.profile.meta_currency.title()}"
     return None
+
+
+def _ready_terms(eng: TwoD20Engine, who: str, args: list[str]) -> tuple[str, str]:
+    """The held Major Action and its trigger of ``spend WHO ready ACTION [TRIGGER …]`` [004:L1474]."""
+    if not args:
+        raise Refusal(f"Ready holds a Major Action: spend {who} ready ACTION [TRIGGER …] [004:L1474]")
+    key = action_key(args[0], eng)
+    if kind_of(eng, key) != "major" or key in outofturn.NOT_READIED:
+        raise Refusal(f"Ready holds a Major Action, not {ACTIONS[key].title} [004:L1474]")
+    return key, " ".join(args[1:])
 
 
 def _point(eng: TwoD20Engine) -> str:
@@ -288,17 +310,32 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
     reason = legality(eng, who, key)
     if reason:
         raise Refusal(reason)
-    args = words(eng, who, key, args)
-    if key == "protect" and args and eng.enemies(who, args[0]):
-        raise Refusal(f"{args[0]} is an enemy of {who}: Protect is for oneself or an ally")
-    target, args = _grant_target(eng, who, key, args)
     a = eng.fighter(who)
+    own = eng.st.active == who and eng.st.phase == "turn"
+    held = not own and outofturn.readied(eng, who, key)
+    # Each action's own words, checked before anything changes.
+    helped = outofturn.assist_terms(eng, who, args) if key == "assist" else None
+    readies = _ready_terms(eng, who, args) if key == "ready" else None
+    breaking = outofturn.break_terms(eng, who, args) if key == "break_free" else None
+    if key not in ("assist", "ready", "break_free"):
+        args = words(eng, who, key, args)
+    target, args = _grant_target(eng, who, key, args)
+    if key == "protect" and args:
+        target = args[0]
+        if eng.enemies(who, target):
+            raise Refusal(f"{target} is an enemy of {who}: Protect is for oneself or an ally")
+    if why := forbids.ally_range(eng, who, key, target):
+        raise Refusal(why)
     act = replace(ACTIONS[key], kind=kind_of(eng, key))
     if act.kind == "major":
         if a.conditions.get("staggered"):
             pools.pay(eng, who, 1, "Staggered: a Standard Action")
         a.majors += 1
-        a.majors_turn += 1
+        if held:
+            a.ready, a.ready_trigger = None, ""
+            eng.log(f"{who}'s readied {act.title} interrupts {eng.st.active}'s turn [004:L1474]")
+        elif own:
+            a.majors_turn += 1
         a.move_budget += MOVE_ZONES.get(key, 0)
         if key == "rush":
             a.rush_used = True
@@ -310,8 +347,15 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         elif key == "protect":
             _protect(eng, who, args)
         # Only a turn whose one Major is the Pass can be deferred (RULES.md §3.4 rule 6).
-        a.deferred = key == "pass" and a.majors_turn == 1
+        if own:
+            a.deferred = key == "pass" and a.majors_turn == 1
         eng.log(f"{who}: {act.title} (Major {a.majors} this round)" + (f" — {' '.join(args)}" if args else ""))
+        if helped is not None:
+            outofturn.assist(eng, who, *helped)
+        if readies is not None:
+            outofturn.hold(eng, who, *readies)
+        if breaking is not None:
+            outofturn.break_free(eng, who, *breaking)
     elif act.kind == "minor":
         if a.minors:
             pools.pay(eng, who, 1, f"an extra Minor ({act.title})")

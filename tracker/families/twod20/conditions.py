@@ -86,6 +86,8 @@ def lose(eng: TwoD20Engine, name: str, text: str, n: int | None) -> None:
         a.persistent = []
     if key == "unconscious":
         a.unconscious = False
+    if key == "snared":
+        a.snare_kind = "physical"
     if key == "burning":
         a.burning_rounds = 0
     if n is not None and CONDITIONS[key].valued and int(a.conditions[key]) > n:

@@ -15,8 +15,10 @@ from tracker.families.twod20 import (
     actions,
     attack,
     conditions,
+    forbids,
     harm,
     order,
+    outofturn,
     pools,
     reloads,
     resume,
@@ -171,6 +173,8 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
     a = eng.fighter(name)
     if a.zone == zone:
         raise Refusal(f"{name} is already in {zone}")
+    if why := forbids.move_bar(eng, name):
+        raise Refusal(why)
     foes = eng.in_reach_of_enemy(name)
     if foes and eng.profile.leave_reach == "disengage":
         raise Refusal(f"{name} is within Reach of {', '.join(foes)}: Disengage first (B22)")
@@ -238,6 +242,8 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
         a.protected_by = []
         a.conditions.pop("stunned", None)
         a.granted = []  # Cover/Morale from actions lasts at most until a next turn (RULES.md §3.13)
+        a.assisted_by = []
+        outofturn.lapse(eng, name, "before the scene ended")
         # Effects counted in rounds and turns end with the conflict (judgement; RULES.md is silent).
         if a.persistent or a.burning_rounds:
             a.persistent = []
@@ -275,9 +281,11 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     draws = eng.st.draws
     # Everything that can refuse comes before the pools change (a refused roll leaves the state as it was).
     pools.check_pay(eng, name, cost, f"{bought} bought d20")
+    faces, helper_faces = outofturn.split_faces(eng, name, faces, 2 + bought)
     result = dice.roll_pool(
         eng.st, tn, difficulty, dice=2 + bought, focus=focus, complication_range=rng_range, faces=faces
     )
+    result, assists = outofturn.join(eng, name, result, helper_faces)
     if spent is not None and spent > result.momentum:
         eng.st.draws = draws  # nothing changed: the same roll replays the same faces
         raise Refusal(f"spend={spent}: the test generates only {result.momentum} Momentum ({result.describe()})")
@@ -289,7 +297,9 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
             pools.threat(eng, cost - from_pool, f"{name} buys d20s")
         else:
             pools.pay(eng, name, cost, f"{bought} bought d20", use_threat=opts.get("pay") in ("threat", "heat"))
-    eng.log(f"{name} tests: {result.describe()}", kind="result")
+    outofturn.used(eng, name, assists)
+    helped = " (assisting d20s counted)" if assists else ""
+    eng.log(f"{name} tests: {result.describe()}{helped}", kind="result")
     left = result.momentum
     if spent:
         left -= spent
@@ -347,6 +357,8 @@ def _revive(eng: TwoD20Engine, cmd: Command) -> None:
     a = eng.fighter(name)
     if not a.defeated:
         raise Refusal(f"{name} is not Defeated")
+    if a.broken:
+        raise Refusal(f"{name} has suffered a mental break: final, no revival undoes it [004:L1874-1876]")
     if a.yielded:
         raise Refusal(f"{name} yielded this scene: it cannot be revived until the scene ends")
     a.defeated = False

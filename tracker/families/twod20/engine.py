@@ -23,10 +23,12 @@ class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
         self.order_rule = setup.encounter.action_order or "alternating"
 
     def can_take_turn(self, name: str) -> bool:
-        """The dead, the unconscious and those who left take no turns; the Defeated still do (one Free
-        Action) [004:L1872], except a Defeated or Dying NPC unless the table says so (`out_of_turns`)."""
+        """The dead, the unconscious, the mentally broken [004:L1874] and those who left take no turns; the
+        Defeated still do (one Free Action) [004:L1872], except a Defeated or Dying NPC unless the table says
+        so (`out_of_turns`)."""
         a = self.fighter(name)
-        return not a.dead and not a.unconscious and name not in self.st.left and not self.out_of_turns(name)
+        gone = a.dead or a.unconscious or a.broken
+        return not gone and name not in self.st.left and not self.out_of_turns(name)
 
     def out_of_turns(self, name: str) -> bool:
         """A Defeated or Dying NPC: the hand-over never offers it (profile ``defeated_npcs_act`` off)."""

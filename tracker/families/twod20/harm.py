@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tracker.engine.errors import Refusal
-from tracker.families.twod20 import pools
+from tracker.families.twod20 import forbids, pools
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.state import Persistent
@@ -188,8 +188,14 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
     if "drain" in fx:
         fatigue(eng, name, icons, "Drain")
     if "snare" in fx:
-        a.conditions["snared"] = max(int(a.conditions.get("snared", 0)), icons)
-        eng.log(f"{name} is Snared (break free at Difficulty {icons})")
+        # The Snare binds actions of the attack's type [004:L1782]; a Snare of another type replaces it.
+        kind = forbids.snare_kind(eng, track, hit.mental or hit.track == "mental")
+        held = int(a.conditions.get("snared", 0)) if a.snare_kind == kind else 0
+        a.conditions["snared"] = max(held, icons)
+        a.snare_kind = kind
+        eng.log(
+            f"{name} is Snared ({kind}): no {kind} actions but breaking free at Difficulty {a.conditions['snared']}"
+        )
     if "persistent" in fx:
         # `track=mental` is mental damage too on a single-track profile: the ticks keep that type (§3.11.1).
         mental = hit.mental or hit.track == "mental"

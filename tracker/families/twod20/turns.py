@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tracker.engine.state import reset
+from tracker.families.twod20 import outofturn
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.harm import Hit, damage
@@ -32,6 +33,8 @@ def open_turn(eng: TwoD20Engine, name: str) -> None:
         eng.log(f"{name}'s Protect ({', '.join(a.protected_by)}) ends at the start of its turn")
         a.protected_by = []
     a.acted = True
+    if eng.profile.ready_lapses == "next_turn":
+        outofturn.lapse(eng, name, "before its next turn [004:L1474]")
     if name not in st.order:
         st.order.append(name)
     eng.log(f"{name}'s turn")
@@ -103,6 +106,9 @@ def end_turn(eng: TwoD20Engine) -> None:
     else:
         for other in st.fighters.values():
             other.deferred = False
+    if a.assisted_by:
+        eng.log(f"{', '.join(h.by for h in a.assisted_by)}'s assistance to {name} lapses: no test this turn")
+        a.assisted_by = []
     if st.bonus_momentum:
         eng.log(f"{st.bonus_momentum} unspent bonus Momentum is lost")
         st.bonus_momentum = 0

@@ -151,6 +151,12 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
             out.line("Stunned: no actions this turn", "bold")
         if a.defeated:
             out.line("Defeated: one Free Action", "bold")
+        if a.assisted_by:
+            helpers = ", ".join(f"{h.by} (TN {h.tn})" for h in a.assisted_by)
+            out.line(f"Assisted by {helpers}: their d20s join the next roll")
+        if a.ready is not None:
+            when = f", trigger: {a.ready_trigger}" if a.ready_trigger else ""
+            out.line(f"Readied: {a.ready.replace('_', ' ').title()} (lost if not triggered in time{when})")
         foes = eng.in_reach_of_enemy(who)
         if foes:
             out.line(f"Within Reach of {', '.join(foes)}: +2 Difficulty to non-melee tests; Disengage to move")

@@ -38,6 +38,16 @@ class Grant(Strict):
 
 
 @dataclass(kw_only=True)
+class Assist(Strict):
+    """An ally's assisting d20 waiting for the assisted character's next test: the assister's own TN and Focus
+    (RULES.md §3.2 Assistance [004:L502-506]; declared on the assisted one's turn [004:L1457-1465])."""
+
+    by: str
+    tn: Annotated[int, Field(ge=0)]
+    focus: Annotated[int | None, Field(ge=0)] = None
+
+
+@dataclass(kw_only=True)
 class Fighter(Strict):
     """A 2d20 combatant's live record."""
 
@@ -94,6 +104,14 @@ class Fighter(Strict):
     round_spends: list[str] = field(default_factory=list)
     #: Harms from a Subdue attack, per kind: recovered when the next scene begins [004:L1943], B38.
     subdued: dict[str, int] = field(default_factory=dict)
+    #: What a Snare binds (RULES.md §3.8 [004:L1782]): actions of the snaring attack's type are refused but
+    #: breaking free; its Difficulty is ``conditions["snared"]``.
+    snare_kind: Literal["physical", "mental", "digital"] = "physical"
+    #: Allies' d20s joining this character's next test (Assist, RULES.md §3.2).
+    assisted_by: list[Assist] = field(default_factory=list)
+    #: A readied Major Action (catalogue key) and its trigger, lost per profile (RULES.md §3.5.1 Ready, B9).
+    ready: str | None = None
+    ready_trigger: str = ""
 
 
 Phase = Literal["setup", "turn", "handover", "ended"]

@@ -17,7 +17,7 @@ Rounding = Literal["up", "down", "full"]
 #: The SRD's actions (RULES.md §3.5.1 [004:L1448-1529]) and spends (Swift [004:L1944], Fortune [004:L602-603]).
 SRD_ACTIONS: tuple[str, ...] = (
     "attack", "aid", "assist", "create_advantage", "overcome", "pass", "protect", "ready", "recover", "rush",
-    "skill_test",
+    "skill_test", "break_free",
     "aim", "bolster", "defend", "disengage", "draw_item", "drop_prone", "stand", "interact", "movement", "prepare",
     "shift", "speak", "drop",
     "hit_the_dirt",
@@ -27,7 +27,7 @@ SRD_ACTIONS: tuple[str, ...] = (
 #: order's deferral rule (§3.4 rule 6).
 INFINITY_ACTIONS: tuple[str, ...] = (
     "assist", "attack", "brace", "exploit", "pass", "ready", "recover", "skill_test", "sprint", "treat", "withdraw",
-    "absterge", "draw_item", "movement", "stand", "swap_ammo", "transmit",
+    "break_free", "absterge", "draw_item", "movement", "stand", "swap_ammo", "transmit",
     "adjust", "drop", "drop_prone", "speak",
     "covering_fire", "defence", "guard", "retaliate", "return_fire",
     "swift",
@@ -36,7 +36,7 @@ INFINITY_ACTIONS: tuple[str, ...] = (
 #: Free actions, Hit the Dirt and the Fortune spends stay (the sheet lists neither Free actions nor Reactions).
 SECRET_WAR_ACTIONS: tuple[str, ...] = (
     "assist", "attack", "cast", "catch_breath", "command", "create_truth", "go_prone", "pass", "ready", "rush",
-    "stabilise", "skill_test",
+    "stabilise", "skill_test", "break_free",
     "aim", "draw_item", "movement", "prepare",
     "shift", "speak", "drop",
     "hit_the_dirt",
@@ -147,6 +147,9 @@ class Profile:
     defeated_npcs_act: bool = False
     #: A Staggered character's Reaction also costs an Infinity Point (NPCs: 1 more Heat) [003:L444-446], B23.
     staggered_reaction_point: bool = False
+    #: A readied action not triggered is lost at the character's next turn (SRD [004:L1474], Infinity) or at the
+    #: end of the round (Secret War [002:L89]), B9.
+    ready_lapses: Literal["next_turn", "round_end"] = "next_turn"
 
 
 PROFILES: dict[str, Profile] = {
@@ -212,6 +215,7 @@ PROFILES: dict[str, Profile] = {
         confidence_lasts="turn",
         stress_recovery="scene_start",
         actions=SECRET_WAR_ACTIONS,
+        ready_lapses="round_end",
     ),
 }
 
