@@ -212,3 +212,16 @@ def test_a_saved_assist_and_ready_survive_a_save_and_a_bad_one_is_refused_on_loa
         parse_text(saved.replace('by = "Ada"', 'by = "Nobody"'), "x")
     with pytest.raises(FileInvalid, match=re.escape("state: fighters.Kit.ready")):
         parse_text(saved.replace('ready = "attack"', 'ready = "sprint"'), "x")
+
+
+def test_004_l504_an_assist_joins_the_attack_flows_test() -> None:
+    """[004:L502-506] The attack as one flow is a test like any: Ada's Assist on Kit's turn joins Kit's attack
+    roll with her own d20 (rolled by the tracker), and is used up."""
+    knife = 'weapons = [{ name = "Knife", range = "reach", damage = 2 }]'
+    s = run(kit_turn(kit=knife), "reach Kit Thug", "spend Ada assist Kit 10", "attack Kit Thug")
+    while pending(d20_state(s)).kind in ("attack_target", "attack_weapon", "attack_reaction"):
+        s.execute(f"answer '{pending(d20_state(s)).options[0]}'")
+    assert pending(d20_state(s)).kind == "attack_roll"
+    s.execute("answer 1,18")
+    assert re.search(r"Ada assists Kit: d20 \d+ vs TN 10", log(s))
+    assert d20_state(s).fighters["Kit"].assisted_by == []

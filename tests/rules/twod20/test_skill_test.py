@@ -337,3 +337,27 @@ def test_s3_7_secret_war_melee_is_opposed_agility_fighting_each() -> None:
     run(s, "start", "pick Kit", "reach Kit Thug", "attack Kit Thug")
     q = roll_question(s)
     assert "Agility 9 + Fighting 3 = TN 12 vs Thug: Agility 9 + Fighting 1 = TN 10 — Difficulty 1 each" in q
+
+
+def test_004_l1638_a_mental_attacks_stress_goes_on_the_mental_harm() -> None:
+    """A mental attack [004:L1638] deals its stress as mental damage: on the SRD's one track, its Harm is a
+    Trauma and Courage resists it (RULES.md §3.0 Harm names, §3.10 [004:L1850])."""
+    from tests.conftest import d20_state, run, session_from
+    from tests.rules.twod20.scenes import combatant, header, zones
+
+    taunt = {"name": "Taunt", "range": "close", "damage": 6, "effects": ["mental"]}
+    s = session_from(
+        header(momentum=0, threat=4)
+        + zones("A")
+        + combatant("Kit", attributes={"will": 12}, skills={"talk": 3}, stress=20, zone="A", weapons=[taunt])
+        + combatant("Thug", npc_type="notable", attributes={"will": 6}, skills={"survive": 0}, stress=4, zone="A")
+    )
+    run(s, "start", "pick Kit", "attack Kit Thug")
+    p = d20_state(s).prompt
+    assert p is not None and p.kind == "attack_roll"
+    run(s, "answer 1,1 vs 20,20")
+    p = d20_state(s).prompt
+    assert p is not None and p.kind == "attack_damage"
+    run(s, "answer 2,2,2,2,2,2,2,2,2")
+    thug = d20_state(s).fighters["Thug"]
+    assert thug.harms.get("trauma", 0) >= 1 and not thug.harms.get("wound")

@@ -23,7 +23,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import actions, pools, spends
+from tracker.families.twod20 import actions, outofturn, pools, spends
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
@@ -461,6 +461,9 @@ def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     tn, difficulty = int(str(p.data["tn"])), int(str(p.data["difficulty"]))
     crange = _opt(p, "range") or 1
     result = dice.roll_pool(eng.st, tn, difficulty, dice.BASE_DICE + bought, _opt(p, "focus"), crange, faces=faces)
+    # An ally's Assist joins the test: its d20 at its own TN and Focus, rolled by the tracker (RULES.md §3.2
+    # Assistance [004:L502-506]); typed faces here are the attacker's own.
+    result, assisted = outofturn.join(eng, who, result)
     if cost:
         why = f"{counted(bought, 'bought d20')}"
         if eng.sheet(who).pc and eng.st.momentum < cost:
@@ -470,6 +473,7 @@ def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:
             pools.threat(eng, cost - from_pool, f"{who} buys d20s")
         else:
             pools.pay(eng, who, cost, why)
+    outofturn.used(eng, who, assisted)
     eng.log(f"{who} tests: {result.describe()}", kind="result")
     side, momentum = ("active", result.momentum) if result.passed else ("none", 0)
     if "defender" in p.data:

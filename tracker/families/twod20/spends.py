@@ -120,7 +120,10 @@ def _weapon(eng: TwoD20Engine, who: str, name: str) -> TwoD20Weapon:
 
 
 def _form(weapon: TwoD20Weapon) -> str:
-    return "melee" if weapon.range == "reach" else "ranged"
+    """The attack's form, as the test has it (`skill_test.form`: a ``mental`` weapon makes a mental attack)."""
+    from tracker.families.twod20.skill_test import form
+
+    return form(weapon)
 
 
 def _available(eng: TwoD20Engine, who: str, momentum: int) -> int:
@@ -400,9 +403,18 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         trait = f": {chosen.advantage}" if chosen.advantage else ""
         eng.log(f"{who} creates an advantage{trait}")
     penetration = 2 * chosen.penetration
+    # A mental attack's stress goes on the mental track (RULES.md §3.7, §3.10 [004:L1638, L1840]).
+    mental = _form(spec) == "mental"
     if not eng.fighter(target).dead:
         hit = harm.Hit(
-            total=total, icons=roll.icons, effects=effects, attacker=who, penetration=penetration, subdue=chosen.subdue
+            total=total,
+            icons=roll.icons,
+            effects=effects,
+            attacker=who,
+            penetration=penetration,
+            subdue=chosen.subdue,
+            mental=mental,
+            track="mental" if mental else None,
         )
         harm.resolve_track(eng, target, hit)
         harm.damage(eng, target, hit)
@@ -410,7 +422,14 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         share = _secondary_share(eng, total)
         eng.log(f"Secondary Target: {chosen.secondary} suffers {share} of the {total} damage ({_rounding(eng)})")
         hit = harm.Hit(
-            total=share, icons=roll.icons, effects=effects, attacker=who, penetration=penetration, subdue=chosen.subdue
+            total=share,
+            icons=roll.icons,
+            effects=effects,
+            attacker=who,
+            penetration=penetration,
+            subdue=chosen.subdue,
+            mental=mental,
+            track="mental" if mental else None,
         )
         harm.resolve_track(eng, chosen.secondary, hit)
         harm.damage(eng, chosen.secondary, hit)
@@ -459,6 +478,7 @@ def _effects(weapon: TwoD20Weapon) -> dict[str, int]:
     for text in weapon.effects:
         key, _, rating = text.partition("=")
         out[key.strip().casefold()] = int(rating) if rating.strip().isdigit() else 1
+    out.pop("mental", None)  # the attack's form (stress on the mental track), not a damage effect
     return out
 
 
