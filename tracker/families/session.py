@@ -18,10 +18,10 @@ registry), the encounter's `FamilyRules` and, built on demand over them, its `Fa
 from __future__ import annotations
 
 from tracker.engine.errors import Refusal
-from tracker.engine.rng import fresh_secret
 from tracker.engine.language.commands import Command
 from tracker.engine.records.model import Fork, History
 from tracker.engine.records.record import copied
+from tracker.engine.rng import fresh_secret
 from tracker.engine.state import LiveState
 from tracker.families.file import EncounterFile
 from tracker.families.presenter import FamilyPresenter
@@ -71,10 +71,12 @@ class Session:
         return self.family.start(self.setup, self.history.seed, self.history.secret)
 
     def _enter(self, rules: FamilyRules, at: int) -> None:
-        """Put `rules` on the branch the history's command at index `at` runs on, when it took a new one."""
+        """Put `rules` on the branch the history's command at index `at` runs on, when it took a new one: the
+        draws are keyed by that branch from here on, and the family puts anything unseen in a new order."""
         for fork in self.history.forks:
             if fork.at == at:
                 rules.state.branch = fork.branch
+                rules.new_branch()
 
     @property
     def presenter(self) -> FamilyPresenter[FamilyRules]:
@@ -104,7 +106,8 @@ class Session:
         else:
             history = self.history
             at = len(history.commands)
-            kept = (list(history.forks), history.branches, self.rules.state.branch)
+            kept = (list(history.forks), history.branches)
+            forked = bool(history.undone) or any(f.at == at for f in history.forks)
             if history.undone:
                 # After an undo: a new branch, so this command cannot draw what the undone one saw.
                 history.branches += 1
@@ -113,7 +116,9 @@ class Session:
             try:
                 self.rules.apply(cmd)
             except Refusal:
-                history.forks, history.branches, self.rules.state.branch = kept
+                if forked:  # the new branch shuffled the unseen cards: back to the state before it
+                    history.forks, history.branches = kept
+                    self.rules = self.replay(list(history.commands))
                 raise
             history.commands.append(cmd.line)
             history.undone.clear()
@@ -131,12 +136,13 @@ class Session:
         if not self.history.undone:
             raise Refusal("nothing to redo")
         line = self.history.undone[-1]
-        branch = self.rules.state.branch
-        self._enter(self.rules, len(self.history.commands))  # the branch the undone command ran on
+        at = len(self.history.commands)
+        self._enter(self.rules, at)  # the branch the undone command ran on, if it took one
         try:
             self.rules.apply(self.parse(line))
         except Refusal:
-            self.rules.state.branch = branch
+            if any(f.at == at for f in self.history.forks):
+                self.rules = self.replay(list(self.history.commands))
             raise
         self.history.undone.pop()
         self.history.commands.append(line)

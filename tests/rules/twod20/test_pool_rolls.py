@@ -8,8 +8,8 @@ import pytest
 
 from tests.conftest import d20_state, run, session_from
 from tests.rules.twod20.scenes import refused
-from tracker.engine.errors import Refusal
 from tests.rules.twod20.test_pools import encounter, last_log, started
+from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
 from tracker.families.snapshot import state_json
 

@@ -48,7 +48,9 @@ def open_rules(
         profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
         return resume.state_problems(setup, saved, profile)
 
-    return TwoD20Rules(setup, saved_or_fresh(state, TwoD20State, lambda: new_state(setup, seed, secret), problems), verbs)
+    return TwoD20Rules(
+        setup, saved_or_fresh(state, TwoD20State, lambda: new_state(setup, seed, secret), problems), verbs
+    )
 
 
 def _start(eng: TwoD20Engine, cmd: Command) -> None:
@@ -294,7 +296,9 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     if spent is not None and faces is None:
         most = dice.most_momentum(difficulty, 2 + bought)
         if spent > most:
-            raise Refusal(f"spend={spent}: a test of {2 + bought}d20 at Difficulty {difficulty} generates at most {most} Momentum")
+            raise Refusal(
+                f"spend={spent}: a test of {2 + bought}d20 at Difficulty {difficulty} generates at most {most} Momentum"
+            )
     result = dice.roll_pool(
         eng.st, tn, difficulty, dice=2 + bought, focus=focus, complication_range=rng_range, faces=faces
     )
