@@ -66,6 +66,7 @@ class FamilyRules(ABC):
         """The state just took a new branch of the future (the first command after an undo,
         `tracker.families.session`): put in a new order whatever the table has not seen, so an undone
         command's draws are not the known future. Dice are drawn afresh, so by default there is nothing."""
+        return
 
     # --- who is in the fight -------------------------------------------------------------------
     @abstractmethod
