@@ -22,8 +22,10 @@ from tracker.ui.screens.waiting import WaitingScreen
 
 
 def advance(path: Path, *lines: str) -> Session:
-    """What a GM process does: apply commands and write the file atomically."""
-    session = Session(files.load(path))
+    """What a GM process does: apply commands and write the file atomically. A fight not yet saved is dealt
+    the cards of the example's `demo_seed` (the examples keep no seed of their own: the tests pin one)."""
+    setup = files.load(path)
+    session = Session(setup, seed=setup.encounter.demo_seed if setup.state is None else None)
     for line in lines:
         session.execute(line)
     files.write_text(path, encounter_text(session))
