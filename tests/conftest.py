@@ -52,6 +52,12 @@ def pinned(text: str) -> str:
     return re.sub(r"^demo_seed = (\d+).*$", r"seed = \1", text, count=1, flags=re.M)
 
 
+def example_session(path: Path) -> Session:
+    """A fight from the example at `path`, dealt the cards of its ``demo_seed`` (see `pinned`)."""
+    setup = parse_text(pinned(path.read_text(encoding="utf-8")), str(path))
+    return Session(setup)
+
+
 def session_from(toml: str, seed: int | None = 1, settings: str = "") -> Session:
     """A session from combatant TOML (the [encounter] header is added unless given)."""
     text = textwrap.dedent(toml)
