@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import reloaded, run, ttb_state
+from tests.conftest import Tracker, reloaded, run, ttb_state
 from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
@@ -45,6 +45,24 @@ def test_examples_and_starters_name_no_seed() -> None:
         if path.name == "demo.toml":
             continue
         assert re.search(r"^seed\s*=", path.read_text(), re.M) is None, path
+
+
+@pytest.mark.parametrize("system", ["ttb", "2d20"])
+def test_tracker_new_writes_no_seed_and_the_first_save_keeps_the_secret(
+    tracker: Tracker, tmp_path: Path, system: str
+) -> None:
+    """CONTRACT.md §5: `tracker new` names no seed; the first `tracker exec --save` keeps the fight's secret in
+    the file (0600), in `[state]` and `[history]`, and the JSON state printed beside it holds none of it."""
+    path = tmp_path / "new.toml"
+    assert tracker("new", path, "--system", system).code == 0
+    assert re.search(r"^seed\s*=", path.read_text(), re.M) is None
+    done = tracker("exec", path, "--save", "--json", stdin="start\n")
+    assert done.code == 0, done.err
+    text = path.read_text()
+    found = re.findall(r'^secret = "([0-9a-f]{32})"$', text, re.M)
+    assert len(found) == 2 and found[0] == found[1]
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert found[0] not in done.out and str(int(found[0], 16)) not in done.out
 
 
 def test_a_fight_without_a_seed_draws_from_a_128_bit_secret() -> None:
