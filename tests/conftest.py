@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import textwrap
 from collections.abc import Callable
@@ -43,6 +44,18 @@ name = "Test"
 system = "ttb"
 seed = 1
 """
+
+
+def pinned(text: str) -> str:
+    """An example's text with its ``demo_seed`` as the file's ``seed``: the examples name no seed (a fight from
+    one draws from the GM's secret, CONTRACT.md §5), and a test that plays one pins the cards it answers."""
+    return re.sub(r"^demo_seed = (\d+).*$", r"seed = \1", text, count=1, flags=re.M)
+
+
+def example_session(path: Path) -> Session:
+    """A fight from the example at `path`, dealt the cards of its ``demo_seed`` (see `pinned`)."""
+    setup = parse_text(pinned(path.read_text(encoding="utf-8")), str(path))
+    return Session(setup)
 
 
 def session_from(toml: str, seed: int | None = 1, settings: str = "") -> Session:

@@ -4,17 +4,16 @@ them, and a modifier the rules do not allow is refused in one line with the file
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
-from tests.conftest import Tracker
+from tests.conftest import Tracker, pinned
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def copy(tmp_path: Path, name: str) -> Path:
     path = tmp_path / name
-    shutil.copy(EXAMPLES / name, path)
+    path.write_text(pinned((EXAMPLES / name).read_text(encoding="utf-8")), encoding="utf-8")
     return path
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import pinned
 from tracker.cli.main import main
 from tracker.engine.records.record import dump
 from tracker.families.session import Session
@@ -29,8 +30,8 @@ from tracker.store.lock import WriterLock
 from tracker.store.save import encounter_text
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-SKIRMISH = (EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")
-DUEL = (EXAMPLES / "duel.toml").read_text(encoding="utf-8")
+SKIRMISH = pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8"))
+DUEL = pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8"))
 
 
 @dataclass

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import sys
 import textwrap
 from fractions import Fraction
@@ -14,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import pinned
 from tracker.cli.main import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -136,7 +136,7 @@ def test_the_numbers_follow_the_saved_state(capsys: pytest.CaptureFixture[str], 
 
 def test_2d20_a_test_with_focus_bought_dice_and_damage(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "skirmish.toml"
-    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    path.write_text(pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")), encoding="utf-8")
     argv = ["--tn", "11", "--difficulty", "2", "--focus", "3", "--bought", "1", "--damage", "4"]
     data = as_json(capsys, str(path), *argv)
     test = data["test"]
@@ -156,7 +156,7 @@ def test_2d20_a_test_with_focus_bought_dice_and_damage(capsys: pytest.CaptureFix
 
 def test_2d20_who_alone_gives_the_zones_panel_chances(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "skirmish.toml"
-    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    path.write_text(pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")), encoding="utf-8")
     data = as_json(capsys, str(path), "--who", "ada")
     assert data["tn"] == 12
     assert [t["name"] for t in data["targets"]] == ["Cult Enforcer", "Cultist", "Cult Priest"]
@@ -171,7 +171,7 @@ def test_2d20_who_an_npc_gives_its_tn_and_pools_paid_in_threat(
 ) -> None:
     """RULES.md §3.2 (TN = attribute + skill), §3.3 (an NPC's side buys d20s with Threat)."""
     path = tmp_path / "skirmish.toml"
-    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    path.write_text(pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")), encoding="utf-8")
     data = as_json(capsys, str(path), "--who", "Cult Enforcer")
     assert (data["tn"], data["pays"]) == (11, "threat")
     assert [len(t["pools"]) for t in data["targets"]] == [4, 4]
@@ -198,7 +198,7 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, example: str, argv: list[str], message: str
 ) -> None:
     path = tmp_path / example
-    shutil.copy(EXAMPLES / example, path)
+    path.write_text(pinned((EXAMPLES / example).read_text(encoding="utf-8")), encoding="utf-8")
     code, out, err = odds(capsys, str(path), *argv)
     assert code != 0 and not out
     assert err.count("\n") == 1 and err.startswith("tracker: ") and message in err
@@ -217,7 +217,7 @@ def test_2d20_who_states_the_attacks_own_test_and_lists_what_it_counted(
     from tracker.families.twod20.dice.odds import roll_odds
 
     path = tmp_path / "skirmish.toml"
-    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    path.write_text(pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")), encoding="utf-8")
     data = as_json(capsys, str(path), "--who", "ada")
     assert data["focus"] == "Pistols"
     cultist = data["targets"][1]

@@ -31,12 +31,14 @@ DEMOS = ["duel.toml", "brawl.toml", "skirmish_srd.toml", "firefight_infinity.tom
 
 
 def played(tmp_path: Path, example: str, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of `example` with its demo steps played and saved by ``tracker exec --save``."""
+    """A copy of `example` with its demo steps played and saved by ``tracker exec --save``, from the demo's
+    seed (the steps answer the cards it deals)."""
     target = tmp_path / example
     shutil.copy(EXAMPLES / example, target)
-    steps = "\n".join(step.do for step in files.load(target).demo) + "\n"
+    setup = files.load(target)
+    steps = "\n".join(step.do for step in setup.demo) + "\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(steps))
-    assert main(["exec", str(target), "--save"]) == 0
+    assert main(["exec", str(target), "--save", "--seed", str(setup.encounter.demo_seed)]) == 0
     return target
 
 
@@ -57,7 +59,7 @@ def expected(example: Path) -> tuple[dict[str, int], set[int], dict[str, str]]:
     """Damage taken per combatant, the rounds the fight reached and the final statuses, replaying the
     demo one step at a time and diffing the JSON state (CONTRACT.md §4)."""
     setup = files.load(EXAMPLES / example.name)
-    session = Session(setup, seed=setup.encounter.seed)
+    session = Session(setup, seed=setup.encounter.demo_seed)
     taken: dict[str, int] = {}
     rounds: set[int] = set()
     state = state_json(session)

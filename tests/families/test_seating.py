@@ -147,9 +147,12 @@ def test_everything_else_is_a_request() -> None:
     assert judge(s, "alice", None, "add Sofia burning").line == "request alice 'Sofia Ramos' add Sofia burning"
 
 
-@pytest.mark.parametrize("line", ["undo", "redo", "approve", "deny 1", "request alice Sofia next", "by alice next"])
+@pytest.mark.parametrize(
+    "line", ["undo", "redo", "approve", "deny 1", "request alice Sofia next", "by alice next", "seed 1", "seed 123456"]
+)
 def test_the_gms_own_verbs_are_refused(line: str) -> None:
-    """CONTRACT.md §6 (decision): undo, redo and the request verbs act on the whole table's commands: refused."""
+    """CONTRACT.md §6: undo, redo and the request verbs act on the whole table's commands, and a seed a player
+    chose is a future that player knows (§5): refused ("ask at the table"), never queued as requests."""
     verdict = judge(run(ttb(), "start"), "alice", None, line)
     assert verdict.kind == "refuse" and "is the GM's" in verdict.reason
 

@@ -53,7 +53,7 @@ DUEL_LINES = [
 
 
 def told(session: Session, player: bool = False) -> Story:
-    teller = Teller(session.setup, session.history.seed)
+    teller = Teller(session.setup, session.history)
     teller.tell_all(session.history.commands)
     return teller.story(player=player)
 
@@ -168,14 +168,14 @@ def test_the_players_story_leaves_out_gm_only_and_the_gms_numbers() -> None:
 
 def test_following_a_session_tells_only_the_new_commands_and_starts_again_after_an_undo() -> None:
     session = run(session_from(DUEL), *DUEL_LINES[:6])
-    teller = follow(None, session.setup, session.history.seed, session.history.commands)
+    teller = follow(None, session.setup, session.history, session.history.commands)
     first = teller
     run(session, *DUEL_LINES[6:])
-    teller = follow(teller, session.setup, session.history.seed, session.history.commands)
+    teller = follow(teller, session.setup, session.history, session.history.commands)
     assert teller is first and len(teller.lines) == len(DUEL_LINES)
     assert teller.story() == told(session)
     run(session, "undo", "undo")
-    teller = follow(teller, session.setup, session.history.seed, session.history.commands)
+    teller = follow(teller, session.setup, session.history, session.history.commands)
     assert teller is not first
     assert teller.story() == told(session)
     assert [r.number for r in teller.story().rounds] == [1, 2]

@@ -25,9 +25,11 @@ def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def play_app(
     target: Path, text: str, commands: list[str], *, read_only: bool = False, player: bool = False
 ) -> TrackerApp:
-    """The app on `text` saved to `target` after `commands`, through the app's own save path."""
+    """The app on `text` saved to `target` after `commands`, through the app's own save path; an example is
+    dealt the cards of its `demo_seed` (the examples keep no seed of their own: the pictures pin one)."""
     target.write_text(text, encoding="utf-8")
-    session = Session(files.load(target))
+    setup = files.load(target)
+    session = Session(setup, seed=setup.encounter.demo_seed)
     for line in commands:
         session.execute(line)
     files.write_text(target, encounter_text(session))

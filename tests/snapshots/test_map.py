@@ -12,6 +12,7 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import TabbedContent
 
+from tests.conftest import pinned
 from tests.snapshots.conftest import EXAMPLES, SnapCompare, play_app
 from tracker.ui.app import TrackerApp
 
@@ -49,7 +50,7 @@ async def field_tab(pilot: Pilot[None]) -> None:
 
 
 def app_for(tmp_path: Path, example: str, commands: list[str], text: str | None = None) -> TrackerApp:
-    text = text if text is not None else (EXAMPLES / example).read_text(encoding="utf-8")
+    text = text if text is not None else pinned((EXAMPLES / example).read_text(encoding="utf-8"))
     return play_app(tmp_path / example, text, commands)
 
 
@@ -60,7 +61,7 @@ def test_zone_map(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, in
 
 
 def test_zone_map_placed_with_at(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    text = (EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")
+    text = pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8"))
     for zone, cell in PLACED.items():
         text = text.replace(f'name = "{zone}"\n', f'name = "{zone}"\nat = {cell}\n', 1)
     app = app_for(tmp_path, "skirmish_srd.toml", SKIRMISH, text)

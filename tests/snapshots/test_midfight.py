@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import pinned
 from tests.snapshots.conftest import EXAMPLES, SnapCompare, play_app
 from tracker.ui.app import TrackerApp
 
@@ -26,7 +27,7 @@ def app_for(
 
 def brawl() -> str:
     """The ten-strong brawl with one very long name."""
-    return (EXAMPLES / "brawl.toml").read_text(encoding="utf-8").replace("Guild Lieutenant", LONG)
+    return pinned((EXAMPLES / "brawl.toml").read_text(encoding="utf-8")).replace("Guild Lieutenant", LONG)
 
 
 #: Round 1 under way: five conditions on Sofia, an engagement, and Sofia at 0 Wounds, so the
@@ -115,10 +116,10 @@ FIREFIGHT_MIDFIGHT = [
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_firefight_infinity_gm(snap_compare: SnapCompare, tmp_path: Path, size: tuple[int, int]) -> None:
-    text = (EXAMPLES / "firefight_infinity.toml").read_text(encoding="utf-8")
+    text = pinned((EXAMPLES / "firefight_infinity.toml").read_text(encoding="utf-8"))
     assert snap_compare(app_for(tmp_path, text, FIREFIGHT_MIDFIGHT), terminal_size=size)
 
 
 def test_firefight_infinity_player(snap_compare: SnapCompare, tmp_path: Path) -> None:
-    text = (EXAMPLES / "firefight_infinity.toml").read_text(encoding="utf-8")
+    text = pinned((EXAMPLES / "firefight_infinity.toml").read_text(encoding="utf-8"))
     assert snap_compare(app_for(tmp_path, text, FIREFIGHT_MIDFIGHT, player=True), terminal_size=(100, 30))

@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import pinned
 from tests.snapshots.conftest import EXAMPLES, SnapCompare, play_app
 from tracker.ui.app import TrackerApp
 
 
 def app_for(tmp_path: Path, example: str, commands: list[str]) -> TrackerApp:
-    text = (EXAMPLES / example).read_text(encoding="utf-8")
+    text = pinned((EXAMPLES / example).read_text(encoding="utf-8"))
     return play_app(tmp_path / example, text, commands)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import pinned
 from tests.snapshots.conftest import EXAMPLES, SnapCompare, play_app
 from tracker.store import files
 from tracker.ui.app import TrackerApp
@@ -20,7 +21,7 @@ TO_STORY = ["full_stop"] * 5
 
 def demo_app(tmp_path: Path, example: str, *, player: bool = False) -> TrackerApp:
     """The app on `example` with its whole [[demo]] played."""
-    text = (EXAMPLES / example).read_text(encoding="utf-8")
+    text = pinned((EXAMPLES / example).read_text(encoding="utf-8"))
     steps = [step.do for step in files.parse_text(text, example).demo]
     return play_app(tmp_path / example, text, steps, player=player)
 

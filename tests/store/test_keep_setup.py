@@ -57,9 +57,9 @@ def write_bytes(path: Path, text: str) -> None:
     path.write_bytes(text.encode("utf-8"))
 
 
-def in_memory(text: str, lines: list[str]) -> Session:
+def in_memory(text: str, lines: list[str], seed: int | None = None) -> Session:
     """The fight the commands make, never saved: what a reload must show."""
-    session = Session(files.parse_text(text, "<memory>"))
+    session = Session(files.parse_text(text, "<memory>"), seed=seed)
     for line in lines:
         session.execute(line)
     return session
@@ -283,11 +283,12 @@ def test_a_tracker_new_starter_keeps_its_comments_through_commands(cli: Any, tmp
     starter = (DATA / f"starter_{system}.toml").read_text(encoding="utf-8")
     assert "#" in starter
     demo = [step["do"] for step in tomllib.loads(starter)["demo"]]
-    for line in [*demo, "undo", "redo"]:
-        code, _, err = cli("exec", path, "--save", stdin=line + "\n")
+    for n, line in enumerate([*demo, "undo", "redo"]):
+        seed = ["--seed", "1"] if n == 0 else []  # the starter names none: its fight would be the GM's secret
+        code, _, err = cli("exec", path, "--save", *seed, stdin=line + "\n")
         assert code == 0, err
         assert_kept(path, starter)
-    assert_same_fight(load_session(path), in_memory(starter, [*demo, "undo", "redo"]))
+    assert_same_fight(load_session(path), in_memory(starter, [*demo, "undo", "redo"], seed=1))
 
 
 def test_the_demo_copy_keeps_the_demo_file_text(tmp_path: Path) -> None:

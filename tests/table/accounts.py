@@ -94,11 +94,12 @@ def shared_folder() -> Iterator[Path]:
 
 
 def play_brawl(folder: Path) -> Path:
-    """examples/brawl.toml copied into `folder` (0600, as every save is) and `BRAWL_ROUND` played into it."""
+    """examples/brawl.toml copied into `folder` (0600, as every save is) and `BRAWL_ROUND` played into it, dealt
+    the cards of its demo seed 42 (`BRAWL_ROUND` answers them; the example keeps no seed of its own)."""
     path = folder / "brawl.toml"
     files.write_text(path, (EXAMPLES / "brawl.toml").read_text())
     done = subprocess.run(
-        [sys.executable, "-m", "tracker", "exec", str(path), "--save"],
+        [sys.executable, "-m", "tracker", "exec", str(path), "--save", "--seed", "42"],
         input=BRAWL_ROUND.encode(),
         capture_output=True,
         timeout=120,
@@ -141,6 +142,8 @@ class Secrets:
     deck: list[str]
     seed: int
     hidden: set[str]
+    #: The 128-bit secret the draws follow, when the fight has one (no seed in the file).
+    secret: str | None = None
     #: Whose hand may be shown (the seat reading it).
     allowed: set[str] = field(default_factory=set)
 
@@ -158,7 +161,8 @@ class Secrets:
         deck = list(st.deck)
         assert len(hands) == 3 and all(len(hand) == 3 for hand in hands.values()), hands
         assert len(deck) >= DECK_RUN
-        return cls(hands, lines, deck, session.history.seed, set(session.rules.hidden_names()))
+        history = session.history
+        return cls(hands, lines, deck, history.seed, set(session.rules.hidden_names()), secret=history.secret)
 
     def found_in(self, text: str) -> list[str]:
         """Each secret `text` gives away, said in a few words (empty: none)."""
@@ -174,7 +178,10 @@ class Secrets:
             if "," + ",".join(run) + "," in codes:
                 found.append(f"the deck's order from card {start} ({run})")
                 break
-        if re.search(rf"""["']?seed["']?\s*[=:]\s*{self.seed}\b""", text):
+        if self.secret is not None:
+            if self.secret in text.casefold() or str(int(self.secret, 16)) in text:
+                found.append("the secret the draws follow")
+        elif re.search(rf"""["']?seed["']?\s*[=:]\s*{self.seed}\b""", text):
             found.append(f"the seed {self.seed}")
         for name in self.hidden:
             if name in text or name.split()[-1] in re.findall(r"\w+", text):

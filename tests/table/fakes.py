@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import pinned
 from tracker.engine.errors import Refusal
 from tracker.families.seating import Verdict
 from tracker.families.session import Session
@@ -76,7 +77,7 @@ class Seats:
 
 def copy_example(tmp: Path, name: str) -> Path:
     target = tmp / name
-    files.write_text(target, (EXAMPLES / name).read_text())
+    files.write_text(target, pinned((EXAMPLES / name).read_text()))
     return target
 
 
@@ -103,7 +104,7 @@ async def seated_table(folder: Path, example: str, character: str) -> AsyncItera
     from tracker.table.seats import RulesSeating
 
     path = folder / example
-    files.write_text(path, (EXAMPLES / example).read_text() + f'\n[seats]\n{me()} = "{character}"\n')
+    files.write_text(path, pinned((EXAMPLES / example).read_text()) + f'\n[seats]\n{me()} = "{character}"\n')
     async with table(path, {}, RulesSeating()) as opened:
         yield opened
 

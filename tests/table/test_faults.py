@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import pinned
 from tests.table import accounts
 from tests.table.fakes import Host, Seats, Watcher, copy_example, me, on_loop, seated_table, table
 from tracker.table import server as table_server
@@ -185,7 +186,7 @@ async def test_a_socket_another_account_planted_is_not_believed(tmp_path: Path) 
     for folder in accounts.shared_folder():
         folder.chmod(0o1777)  # a folder alice may write in (as /tmp is): where the GM would not open a table
         path = folder / "duel.toml"
-        path.write_text((accounts.EXAMPLES / "duel.toml").read_text())
+        path.write_text(pinned((accounts.EXAMPLES / "duel.toml").read_text()))
         from tracker.table.projection import encode, project
 
         fake = encode(project(Host(path).session, "alice", (), 99, None)).decode().strip()  # a well-formed forgery

@@ -31,6 +31,8 @@ from tests.table.accounts import (
     shared_folder,
 )
 from tests.table.fakes import table
+from tracker.store import files
+from tracker.store.opening import load_session
 from tracker.table.projection import decode
 
 PLAYER = "alice"
@@ -197,6 +199,46 @@ def test_the_served_player_page_gives_no_secret_away(played: Path, tmp_path: Pat
         text = asyncio.run(watch(server.page_url, server.token))
     assert "PLAYER VIEW" in text
     assert secrets.found_in(text) == []
+
+
+def test_the_secret_the_draws_follow_stays_in_the_gms_file() -> None:
+    """CONTRACT.md §5 (the seed is a secret): a fight from a file with no seed draws from a 128-bit secret
+    saved in the GM's file (0600) and nowhere else: not in any file alice can read, not on the table's socket,
+    not in the players' report."""
+    why = cannot_run_as(PLAYER)
+    if why is not None:
+        pytest.skip(why)
+    for folder in shared_folder():
+        path = folder / "duel.toml"
+        files.write_text(path, (ROOT / "examples" / "duel.toml").read_text())
+        done = subprocess.run(
+            [sys.executable, "-m", "tracker", "exec", str(path), "--save"], input=b"start\nflip 3\n", timeout=120
+        )
+        assert done.returncode == 0
+        secret = load_session(path).history.secret
+        assert secret is not None and len(secret) == 32
+        assert path.read_text().count(secret) == 2  # [state] and [history]
+        assert path.stat().st_mode & 0o777 == 0o600
+        spoken = [secret, str(int(secret, 16))]
+        seen = _read_as(PLAYER, folder)
+        assert seen[str(path)] is None
+        assert not any(word in text for text in seen.values() if text for word in spoken)
+        report = subprocess.run(
+            [sys.executable, "-m", "tracker", "report", str(path), "--player"], capture_output=True, timeout=120
+        )
+        assert report.returncode == 0 and not any(word in report.stdout.decode() for word in spoken)
+        asyncio.run(asyncio.wait_for(_socket_keeps(path, spoken), 90))
+
+
+async def _socket_keeps(path: Path, spoken: list[str]) -> None:
+    async with table(path, {PLAYER: ("Sofia Ramos",)}):
+        for mode in ("view", "play"):
+            client, got = await _connect_as(PLAYER, path, mode)
+            try:
+                assert got.get("decoded") is not None, got
+                assert not any(word in line for line in got["raw"] for word in spoken)
+            finally:
+                await _leave(client)
 
 
 def _read_as(account: str, folder: Path) -> dict[str, str | None]:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tracker.store.files import load
 from tracker.store.save import load_session
 from tracker.ui.app import TrackerApp
 
@@ -22,7 +23,8 @@ def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def make_app(tmp_path: Path, example: str) -> TrackerApp:
-    """The GM screen on a copy, opened the way `tracker run` opens it (saves keep the file's setup text)."""
+    """The GM screen on a copy, opened the way `tracker run` opens it (saves keep the file's setup text), dealt
+    the cards of the example's `demo_seed` (the examples keep no seed of their own: the tests pin one)."""
     target = tmp_path / example
     shutil.copy(EXAMPLES / example, target)
-    return TrackerApp(load_session(target), target)
+    return TrackerApp(load_session(target, seed=load(target).encounter.demo_seed), target)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from textual.geometry import Size
 from textual.pilot import Pilot
 from textual.widgets import Static, TabbedContent
 
+from tests.conftest import pinned
 from tests.ui.conftest import EXAMPLES, make_app
 from tracker.store.save import load_session
 from tracker.ui.app import TrackerApp
@@ -105,7 +105,7 @@ def test_a_theme_chosen_at_start_is_the_one_textual_would_have_set(tmp_path: Pat
     first frame); the app must end up as if the watcher had run: the same theme classes, CSS variables
     and ANSI colour filter as when the same theme is set on the running app."""
     target = tmp_path / "brawl.toml"
-    shutil.copy(EXAMPLES / "brawl.toml", target)
+    target.write_text(pinned((EXAMPLES / "brawl.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp(load_session(target), target, theme=theme)
 
     def looks(app: TrackerApp) -> tuple[object, ...]:
@@ -157,7 +157,7 @@ def test_the_main_screen_is_the_only_one_and_ready_with_the_app(tmp_path: Path, 
     screen to style and lay out for the first frame), and it is mounted by the time the app is ready,
     as a pushed screen was: what runs first (a pilot, a notice) finds its widgets."""
     target = tmp_path / "brawl.toml"
-    shutil.copy(EXAMPLES / "brawl.toml", target)
+    target.write_text(pinned((EXAMPLES / "brawl.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp(load_session(target), target, player=player)
     seen: list[object] = []
 

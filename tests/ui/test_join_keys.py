@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from tests.conftest import pinned
 from tests.ui.conftest import EXAMPLES
 from tests.ui.test_keys import command_line, type_text
 from tests.ui.test_screen import main_screen
@@ -31,7 +32,7 @@ wounds = 3
 def app_with_blocks(tmp_path: Path, example: str = "duel.toml") -> TrackerApp:
     """An example encounter with stat blocks written inline (CONTRACT.md §2.1)."""
     target = tmp_path / example
-    target.write_text((EXAMPLES / example).read_text(encoding="utf-8") + BLOCKS, encoding="utf-8")
+    target.write_text(pinned((EXAMPLES / example).read_text(encoding="utf-8")) + BLOCKS, encoding="utf-8")
     return TrackerApp(Session(files.load(target)), target)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.conftest import d20, d20_view, session_from, ttb_view
+from tests.conftest import d20, d20_view, example_session, session_from, ttb_view
 from tests.ui.conftest import make_app
 from tracker.present.view import ConditionTag, HeaderView
 from tracker.present.words import condition_tags
@@ -72,10 +72,8 @@ def test_order_table_fits_80_columns_with_ten_combatants_and_a_legend(tmp_path: 
 
 def test_stress_is_what_is_left_and_labelled_per_track(tmp_path: Path) -> None:
     """RULES.md §3.10.1: the table counts stress left, as the log does ("Vigour 9/12 left")."""
-    from tracker.families.session import Session
-    from tracker.store import files
 
-    s = Session(files.load(Path(__file__).resolve().parents[2] / "examples" / "firefight_infinity.toml"))
+    s = example_session(Path(__file__).resolve().parents[2] / "examples" / "firefight_infinity.toml")
     s.execute("start")
     s.execute("pick Vanguard")  # initiative scores: the initiator acts first (CONTRACT.md §3)
     s.execute("damage Vel 3")
@@ -104,10 +102,8 @@ def test_fated_initiative_before_the_flip_is_marked_as_aspect_plus_card() -> Non
 
 
 def test_player_view_words_the_question_without_command_syntax(tmp_path: Path) -> None:
-    from tracker.families.session import Session
-    from tracker.store import files
 
-    s = Session(files.load(Path(__file__).resolve().parents[2] / "examples" / "skirmish_srd.toml"))
+    s = example_session(Path(__file__).resolve().parents[2] / "examples" / "skirmish_srd.toml")
     assert s.presenter.player_view().where == "not started"
     s.execute("start")
     view = s.presenter.player_view()

@@ -15,6 +15,7 @@ import pytest
 from rich.text import Text
 from textual.widgets import Static, TabbedContent
 
+from tests.conftest import pinned
 from tests.ui.conftest import EXAMPLES, make_app
 from tracker.ui.app import TrackerApp
 from tracker.ui.widgets.map_panel import MapPanel
@@ -159,7 +160,7 @@ LAZY = textwrap.dedent(
 def test_the_map_modules_load_only_when_the_field_tab_is_shown(tmp_path: Path) -> None:
     """The first frame (the Turn tab) imports none of the map's modules (start-up speed); the Zones tab does."""
     path = tmp_path / "skirmish_srd.toml"
-    path.write_text((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    path.write_text(pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")), encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-c", LAZY, str(path)],
         capture_output=True,

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import TabbedContent
 
+from tests.conftest import pinned
 from tests.ui.conftest import EXAMPLES, make_app
 from tracker.ui.app import TrackerApp
 from tracker.ui.widgets.panel_text import PanelText
@@ -141,7 +142,7 @@ LAZY = textwrap.dedent(
 def test_the_odds_modules_load_only_when_their_tab_is_shown(tmp_path: Path) -> None:
     """The first frame does not import the odds (start-up speed); the Fate Deck tab does."""
     path = tmp_path / "duel.toml"
-    path.write_text((EXAMPLES / "duel.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     env_dir = tmp_path / "config"
     proc = subprocess.run(
         [sys.executable, "-c", LAZY, str(path), "resources"],

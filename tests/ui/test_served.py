@@ -5,11 +5,11 @@ and a viewer on a file that exists but cannot be read (never "waiting for it to 
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 
 from textual.widgets import Static
 
+from tests.conftest import pinned
 from tests.ui.conftest import EXAMPLES
 from tests.ui.test_viewer import until, waiting_text
 from tracker.ui.app import TrackerApp
@@ -27,7 +27,7 @@ def held_text(app: TrackerApp) -> str:
 
 def test_held_file_says_who_runs_it_and_follows_read_only_on_yes(tmp_path: Path) -> None:
     path = tmp_path / "duel.toml"
-    shutil.copy(EXAMPLES / "duel.toml", path)
+    path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path, held=HELD)
 
     async def drive() -> None:
@@ -44,7 +44,7 @@ def test_held_file_says_who_runs_it_and_follows_read_only_on_yes(tmp_path: Path)
 
 def test_held_file_quits_on_no(tmp_path: Path) -> None:
     path = tmp_path / "duel.toml"
-    shutil.copy(EXAMPLES / "duel.toml", path)
+    path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path, held=HELD)
 
     async def drive() -> None:
@@ -96,7 +96,7 @@ def test_viewer_on_a_file_that_cannot_be_read_says_so(tmp_path: Path) -> None:
 
 def test_viewer_keeps_the_last_good_state_when_the_file_stops_being_text(tmp_path: Path) -> None:
     path = tmp_path / "duel.toml"
-    shutil.copy(EXAMPLES / "duel.toml", path)
+    path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path)
 
     async def drive() -> None:

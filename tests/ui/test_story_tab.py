@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import TabbedContent
 
+from tests.conftest import pinned
 from tests.ui.conftest import EXAMPLES, make_app
 from tracker.families.session import Session
 from tracker.store import files
@@ -52,7 +52,7 @@ PROBE = textwrap.dedent(
 @pytest.mark.perf
 def test_the_story_tab_is_not_in_the_first_frames_imports(tmp_path: Path) -> None:
     path = tmp_path / "duel.toml"
-    shutil.copy(EXAMPLES / "duel.toml", path)
+    path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-c", PROBE, str(path)],
         capture_output=True,
@@ -112,7 +112,7 @@ def test_the_full_screen_story_opens_with_S_and_closes_with_escape(tmp_path: Pat
 def test_the_players_story_follows_the_file_and_hides_gm_only(tmp_path: Path) -> None:
     """`s` in ``tracker view --player``: the story as the players may see it, live."""
     path = tmp_path / "brawl.toml"
-    shutil.copy(EXAMPLES / "brawl.toml", path)
+    path.write_text(pinned((EXAMPLES / "brawl.toml").read_text(encoding="utf-8")), encoding="utf-8")
     session = Session(files.load(path))
     steps = [step.do for step in session.setup.demo]
     for line in steps[:16]:  # up to Rotten Belle's (gm_only) strike on Marguerite

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 import html
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from textual.widgets import Static
 
+from tests.conftest import pinned
 from tests.ui.conftest import EXAMPLES
 from tracker.families.session import Session
 from tracker.store import files
@@ -22,8 +22,10 @@ from tracker.ui.screens.waiting import WaitingScreen
 
 
 def advance(path: Path, *lines: str) -> Session:
-    """What a GM process does: apply commands and write the file atomically."""
-    session = Session(files.load(path))
+    """What a GM process does: apply commands and write the file atomically. A fight not yet saved is dealt
+    the cards of the example's `demo_seed` (the examples keep no seed of their own: the tests pin one)."""
+    setup = files.load(path)
+    session = Session(setup, seed=setup.encounter.demo_seed if setup.state is None else None)
     for line in lines:
         session.execute(line)
     files.write_text(path, encounter_text(session))
@@ -40,7 +42,7 @@ async def until(condition: object, pilot: object, seconds: float = 5.0) -> bool:
 
 def test_viewer_follows_the_file(tmp_path: Path) -> None:
     path = tmp_path / "duel.toml"
-    shutil.copy(EXAMPLES / "duel.toml", path)
+    path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path)
 
     async def drive() -> None:
@@ -57,7 +59,7 @@ def test_viewer_follows_the_file(tmp_path: Path) -> None:
 
 def test_viewer_keeps_the_last_good_state_on_a_broken_or_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "duel.toml"
-    shutil.copy(EXAMPLES / "duel.toml", path)
+    path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path)
 
     async def drive() -> None:
@@ -81,7 +83,7 @@ def test_viewer_waits_for_a_file_that_does_not_exist_yet(tmp_path: Path) -> None
     async def drive() -> None:
         async with app.run_test(size=(100, 30)) as pilot:
             assert isinstance(app.screen, WaitingScreen)
-            shutil.copy(EXAMPLES / "duel.toml", path)
+            path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
             assert await until(lambda: not isinstance(app.screen, WaitingScreen), pilot)
             assert app.session.setup.encounter.name == "Duel on the Burning Pier"
 
@@ -97,7 +99,7 @@ def screen_text(app: TrackerApp) -> str:
 def test_player_view_shows_nothing_gm_only_ttb(tmp_path: Path) -> None:
     """gm_only combatants never appear; Fatemaster wounds show as words, not numbers (player_view)."""
     path = tmp_path / "brawl.toml"
-    shutil.copy(EXAMPLES / "brawl.toml", path)
+    path.write_text(pinned((EXAMPLES / "brawl.toml").read_text(encoding="utf-8")), encoding="utf-8")
     advance(
         path,
         "initiative Sofia 10",
@@ -126,7 +128,7 @@ def test_player_view_shows_nothing_gm_only_ttb(tmp_path: Path) -> None:
 
 def test_player_view_shows_nothing_gm_only_2d20(tmp_path: Path) -> None:
     path = tmp_path / "skirmish.toml"
-    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    path.write_text(pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")), encoding="utf-8")
     advance(path, "start", "pick Ada", "damage Enforcer 4")
     app = TrackerApp.viewer(path, player=True)
 
@@ -150,7 +152,7 @@ def test_viewer_on_an_invalid_file_says_so_and_waits_for_a_valid_version(tmp_pat
     """Issue 9: a viewer started on an invalid file names its first problem and waits for a valid
     version; it never says the file is about to "appear", nor claims a last good state it never had."""
     path = tmp_path / "duel.toml"
-    good = (EXAMPLES / "duel.toml").read_text(encoding="utf-8")
+    good = pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8"))
     broken = good.replace("[encounter]", "[encounter]\nmood = 'grim'", 1)
     path.write_text(broken, encoding="utf-8")
     line = broken.splitlines().index("mood = 'grim'") + 1
@@ -179,7 +181,7 @@ def test_player_view_notices_say_only_that_the_file_is_invalid(tmp_path: Path) -
     """Issue 12: the notice quoted the error ("two combatants are named 'Cult Priest'", a gm_only
     combatant) to the players. A player view says only that the file is invalid."""
     path = tmp_path / "skirmish.toml"
-    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    path.write_text(pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path, player=True)
 
     async def drive() -> None:
@@ -197,7 +199,7 @@ def test_player_view_notices_say_only_that_the_file_is_invalid(tmp_path: Path) -
 
 def test_player_view_waiting_on_an_invalid_file_quotes_no_problem(tmp_path: Path) -> None:
     path = tmp_path / "skirmish.toml"
-    text = (EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")
+    text = pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8"))
     path.write_text(text.replace('name = "Cultist"', 'name = "Cult Priest"'), encoding="utf-8")
     app = TrackerApp.viewer(path, player=True)
 
@@ -213,7 +215,7 @@ def test_player_view_waiting_on_an_invalid_file_quotes_no_problem(tmp_path: Path
 def test_viewer_keeps_going_when_the_file_turns_to_bytes_that_are_not_utf8(tmp_path: Path) -> None:
     """A read that is not UTF-8 was a UnicodeDecodeError in the watching worker; now it is an invalid file."""
     path = tmp_path / "duel.toml"
-    shutil.copy(EXAMPLES / "duel.toml", path)
+    path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path)
 
     async def drive() -> None:
@@ -230,7 +232,7 @@ def test_a_viewer_reads_only_the_live_part_while_the_fight_plays(tmp_path: Path)
     """Issue 12 ("Five live viewers"): each save of the fight is read through its live part, the setup
     validated once; when the GM edits the setup, the viewer loads the file in full and shows the edit."""
     path = tmp_path / "duel.toml"
-    shutil.copy(EXAMPLES / "duel.toml", path)
+    path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path)
     gm = load_session(path)  # the GM's process: it keeps the setup text, as `tracker run` does
 
@@ -263,7 +265,7 @@ def test_a_player_view_says_only_invalid_of_a_bad_live_part(tmp_path: Path) -> N
     """A live part that names a combatant the setup lacks: the full load's problem, which quotes the name;
     a player view's notice still says only that the file is invalid."""
     path = tmp_path / "skirmish.toml"
-    shutil.copy(EXAMPLES / "skirmish_srd.toml", path)
+    path.write_text(pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")), encoding="utf-8")
     gm = load_session(path)
     gm.execute("start")
     files.write_text(path, encounter_text(gm))
@@ -297,7 +299,7 @@ def test_a_viewer_waits_for_a_folder_that_is_not_there_yet(tmp_path: Path) -> No
             assert isinstance(app.screen, WaitingScreen)
             assert waiting_text(app) == f"Waiting for {path} to appear… (q quits)"
             path.parent.mkdir()
-            shutil.copy(EXAMPLES / "duel.toml", path)
+            path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
             assert await until(lambda: not isinstance(app.screen, WaitingScreen), pilot)
             assert app.session.setup.encounter.name == "Duel on the Burning Pier"
 

@@ -33,6 +33,7 @@ import pytest
 from aiohttp import web as aioweb
 
 from tests.cli.test_serve_live import EXAMPLE, ROOT, Served, serve
+from tests.conftest import pinned
 from tests.ui.test_viewer import advance
 from tracker.store.lock import WriterLock
 
@@ -201,7 +202,7 @@ def test_gm_page_keys_write_the_file(tmp_path: Path, open_tab: Callable[[str], T
     """The GM's page (`tracker serve --write`): a key pressed in the browser is a command, and it is in
     the file on disk by the time the page shows its result (durable before shown)."""
     path = tmp_path / "brawl.toml"
-    shutil.copy(BRAWL, path)
+    path.write_text(pinned(BRAWL.read_text(encoding="utf-8")), encoding="utf-8")
     with serve(path, "--write", config=tmp_path / "config") as server:
         gm = open_tab(server.page_url)
         gm.shows("Ambush at the Docks", "press n to start", SECRET)
@@ -228,7 +229,7 @@ def test_player_page_hides_what_the_gm_page_shows(tmp_path: Path, open_tab: Call
     turn, nor the Fatemaster's wounds as numbers (`player_view` "descriptor"), while the GM's page on
     the same file shows both; both follow the file as the GM plays."""
     path = tmp_path / "brawl.toml"
-    shutil.copy(BRAWL, path)
+    path.write_text(pinned(BRAWL.read_text(encoding="utf-8")), encoding="utf-8")
     advance(path, "start", f"answer {SECRET}", "damage Thug 3")
     config = tmp_path / "config"
     with serve(path, config=config) as gm_server, serve(path, "--player", config=config) as player_server:

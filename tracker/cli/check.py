@@ -79,7 +79,9 @@ def check_file(path: str) -> Report:
             line, col = pos.find(("history", "commands"))
             problems.append(Problem(line, col, str(exc)))
     fresh = copied(setup, state=None, history=None)
-    scratch = Session(fresh, seed=setup.encounter.seed if setup.encounter.seed is not None else 1)
+    # The demo's script as `tracker demo` plays it: from the file's seed, else its demo_seed.
+    head = setup.encounter
+    scratch = Session(fresh, seed=next((s for s in (head.seed, head.demo_seed) if s is not None), 1))
     for n, step in enumerate(setup.demo):
         try:
             scratch.execute(step.do)

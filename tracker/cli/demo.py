@@ -19,6 +19,7 @@ def cmd_demo(path: str | None, delay: float, seed: int | None) -> int:
     if not setup.demo:
         print(f"tracker: {path} has no [[demo]] steps", file=sys.stderr)
         return 1
+    seed = seed if seed is not None else setup.encounter.demo_seed
     session = Session(copied(setup, state=None, history=None), seed=seed)
     print(f"== {setup.encounter.name} ==")
     for n, demo_step in enumerate(setup.demo, 1):

@@ -38,7 +38,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     p = command("exec", help="apply GM commands from stdin, headless")
     p.add_argument("file")
-    p.add_argument("--seed", type=int)
+    p.add_argument("--seed", type=int, help="draw from this seed (demos and tests; else the file's, else its secret)")
     p.add_argument("--json", action="store_true", help="print the state as JSON")
     p.add_argument("--save", action="store_true", help="write the file back atomically")
     p = command(
@@ -62,7 +62,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p = command("demo", help="play an encounter's [[demo]] script")
     p.add_argument("file", nargs="?")
     p.add_argument("--delay", type=float, help="seconds between steps (screen 2.5, --text 0)")
-    p.add_argument("--seed", type=int)
+    p.add_argument("--seed", type=int, help="deal from this seed (else the file's seed, else its demo_seed)")
     p.add_argument("--text", action="store_true", help="print the steps instead of showing the screen")
     p.add_argument("--once", action="store_true", help="play the script once instead of looping")
     p.add_argument("--theme")

@@ -140,6 +140,7 @@ def cmd_demo_screen(path: str | None, delay: float, seed: int | None, theme: str
     copy = folder / (Path(path).name if path else "demo.toml")
     from tracker.ui.demo import DemoApp
 
+    seed = seed if seed is not None else setup.encounter.demo_seed
     DemoApp(copy, setup, delay=delay, seed=seed, theme=theme, loop=loop, text=text).run()
     return 0
 

@@ -79,8 +79,12 @@ Handler = Callable[[Any, Command], None]
 
 
 def seed(eng: Engine[Any, Any, Any, Any], cmd: Command) -> None:
-    """``seed N``: draw from a new random sequence from here on (the history replays it exactly)."""
+    """``seed N``: draw from a new random sequence from here on (the history replays it exactly). An explicit
+    seed replaces the GM's secret (`tracker.engine.rng`): the draws to come are whatever N makes them, which is
+    what a demo or a test wants; only the GM may set it (CONTRACT.md §6)."""
     eng.st.seed = signed_int(cmd.args[0], "seed")
+    eng.st.secret = None
+    eng.st.branch = 0
     eng.st.draws = 0
     eng.log(f"random seed set to {eng.st.seed}")
 

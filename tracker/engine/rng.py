@@ -1,8 +1,20 @@
-"""Seeded, replayable randomness.
+"""Seeded, replayable randomness, unpredictable to everyone but the GM.
 
-The state keeps only a seed and a draw counter. Every random operation builds a fresh generator from
-``(seed, counter)``, so the state stays tiny in the saved file and a replay from the same seed produces
+The state keeps what the draws are keyed by and a draw counter. Every random operation builds a fresh
+generator from them, so the state stays tiny in the saved file and a replay of the same history produces
 exactly the same cards and dice, which is what makes undo-by-replay exact.
+
+What keys the draws (CONTRACT.md §5: the seed is one of the GM's secrets):
+
+* a **secret**, 128 random bits kept in the GM's own file (``[state] secret``, mode 0600), when the file names
+  no ``seed``: each draw's generator is seeded from HMAC-SHA256(secret, "branch:counter"), so knowing the
+  public code, every card seen and the counter tells a player nothing about the next draw;
+* an explicit ``seed`` (the file's, ``tracker exec --seed N``, the ``seed N`` command), for demos and tests: the
+  generator of draw n is ``Random("seed:n")`` (``"seed:branch:n"`` on a later branch), known to anyone who
+  knows the seed, which is what a demo wants.
+
+The **branch** changes when a new command follows an undo (`tracker.families.session`): the undone command
+saw some of the future, and the new one must not find it there again.
 """
 
 from __future__ import annotations
@@ -13,17 +25,39 @@ from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 
+#: The bits of a fresh secret: out of reach of any search, unlike a 31-bit seed (hours of one CPU).
+SECRET_BITS = 128
+
 
 class Seeded(Protocol):
-    """Anything that carries a seed and a draw counter (the live state of either rule family)."""
+    """Anything that carries a seed or secret, a branch and a draw counter (either family's live state)."""
 
     seed: int
+    secret: str | None
+    branch: int
     draws: int
+
+
+def fresh_secret() -> str:
+    """A new secret from the operating system's randomness, as hex text (it is saved in TOML)."""
+    import secrets  # here: it loads hashlib and OpenSSL, for a secret only a fresh fight needs
+
+    return secrets.token_hex(SECRET_BITS // 8)
+
+
+def _key(state: Seeded) -> int | str:
+    """The seed of the generator for the state's next draw."""
+    if state.secret is None:
+        return f"{state.seed}:{state.draws}" if not state.branch else f"{state.seed}:{state.branch}:{state.draws}"
+    import hmac  # here: only a file with a secret loads hashlib
+
+    mac = hmac.new(bytes.fromhex(state.secret), f"{state.branch}:{state.draws}".encode(), "sha256")
+    return int.from_bytes(mac.digest(), "big")
 
 
 def generator(state: Seeded) -> random.Random:
     """A generator for the next draw; advances the counter so the next call differs."""
-    gen = random.Random(f"{state.seed}:{state.draws}")
+    gen = random.Random(_key(state))
     state.draws += 1
     return gen
 

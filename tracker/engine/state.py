@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 from tracker.engine.log import LogEntry
 from tracker.engine.records.model import Loc, Located, Prompt, Request, Strict
 from tracker.engine.records.record import Record, default_of
+
+if TYPE_CHECKING:
+    from pydantic import Field  # read by pydantic when a saved state is validated (`records.validation`)
 
 #: The family's live record of one combatant (`ttb.state.Fighter`, `twod20.state.Fighter`). Covariant,
 #: so either family's state is a `LiveState[object]` where the seam speaks of any family's state.
@@ -29,8 +32,11 @@ class LiveState(Strict, Generic[FighterT]):
 
     canonical_key = True  # the store remembers it as it saves it (`tracker.engine.records.record.remember`)
 
-    #: Randomness is a pure function of (seed, draws), so a replay draws the same cards and dice.
-    seed: int
+    #: Randomness is a pure function of (seed or secret, branch, draws), so a replay draws the same cards and
+    #: dice (`tracker.engine.rng`). The secret, when the file names no seed, is the GM's alone (CONTRACT.md §5).
+    seed: int = 0
+    secret: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")] | None = None
+    branch: int = 0
     draws: int = 0
     #: ``setup`` before ``start`` and ``ended`` after ``end`` in both families; each family's state
     #: narrows it to a Literal of its own phases in between.

@@ -62,6 +62,12 @@ class FamilyRules(ABC):
     def apply(self, cmd: Command) -> None:
         """Apply one command; raise Refusal before changing anything when it is refused."""
 
+    def new_branch(self) -> None:
+        """The state just took a new branch of the future (the first command after an undo,
+        `tracker.families.session`): put in a new order whatever the table has not seen, so an undone
+        command's draws are not the known future. Dice are drawn afresh, so by default there is nothing."""
+        return
+
     # --- who is in the fight -------------------------------------------------------------------
     @abstractmethod
     def encounter_name(self) -> str:

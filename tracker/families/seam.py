@@ -30,10 +30,11 @@ from tracker.families.values import Capabilities, OddsOption
 
 class FamilyParts(NamedTuple):
     """The three things a family's folder provides the seam: its file model, how its rules open (the setup,
-    a saved ``[state]`` or None, the seed, the family's command table) and the presenter made over them."""
+    a saved ``[state]`` or None, the seed, the family's command table, the GM's secret or None) and the
+    presenter made over them."""
 
     file: type[EncounterFile]
-    open: Callable[[EncounterFile, Mapping[str, object] | None, int, VerbTable], FamilyRules]
+    open: Callable[[EncounterFile, Mapping[str, object] | None, int, VerbTable, str | None], FamilyRules]
     present: Callable[[FamilyRules], FamilyPresenter[FamilyRules]]
 
 
@@ -64,18 +65,21 @@ class RuleFamily(ABC):
         """The file's setup as this family's model (pydantic ValidationError when it is wrong)."""
         return validate(self.parts().file, data)
 
-    def open(self, setup: EncounterFile, state: Mapping[str, object] | None, seed: int) -> FamilyRules:
+    def open(
+        self, setup: EncounterFile, state: Mapping[str, object] | None, seed: int, secret: str | None = None
+    ) -> FamilyRules:
         """The encounter's rules: fresh from `setup` when `state` is None, else over a saved ``[state]``
-        (pydantic ValidationError when it is wrong). `setup` is one of this family's files."""
-        return self.parts().open(setup, state, seed, self.verbs)
+        (pydantic ValidationError when it is wrong). `setup` is one of this family's files. A fresh state's
+        draws are keyed by `secret` when there is one, else by `seed` (`tracker.engine.rng`)."""
+        return self.parts().open(setup, state, seed, self.verbs, secret)
 
     def presenter(self, rules: FamilyRules) -> FamilyPresenter[FamilyRules]:
         """The presentation of `rules` (rules this family opened)."""
         return self.parts().present(rules)
 
-    def start(self, setup: EncounterFile, seed: int) -> FamilyRules:
+    def start(self, setup: EncounterFile, seed: int, secret: str | None = None) -> FamilyRules:
         """Fresh rules: the state before ``start``."""
-        return self.open(setup, None, seed)
+        return self.open(setup, None, seed, secret)
 
     def resume(self, setup: EncounterFile, state: Mapping[str, object]) -> FamilyRules:
         """Rules over a saved ``[state]`` (pydantic ValidationError when it is wrong)."""

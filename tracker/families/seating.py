@@ -17,6 +17,8 @@ is, a cheat from a Control Hand) is each family's rules' answer (`FamilyRules.SE
 Players never ``undo``, ``redo``, ``approve``, ``deny``, ``request`` or ``by``: those act on the whole
 table's commands, so they are refused (the player asks at the table) rather than queued. ``undo`` as a
 request could only step back the request itself, since undo steps back the last command of the history.
+Nor ``seed``: a seed a player chose is a future that player knows (CONTRACT.md §5, §6), so it is not even
+put to the GM as a request.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ from tracker.families.session import Session
 from tracker.present.words import plain, said_as_someone
 
 __all__ = ["Verdict", "judge", "plain", "said_to_seat", "seats_of", "underlying", "unknown_name", "visible_names"]
+
+#: The verbs a seat never sends, not even as a request: the ones acting on other commands, and ``seed``.
+GM_ONLY = WRAPPERS | {"seed"}
 
 
 class Verdict(NamedTuple):
@@ -85,7 +90,7 @@ def judge(session: Session, account: str, as_name: str | None, line: str) -> Ver
 def _verdict(session: Session, account: str, mine: tuple[str, ...], acting: str | None, cmd: Command) -> Verdict:
     rules = session.rules
     words = shlex.join(shlex.split(cmd.line))
-    if cmd.verb in WRAPPERS:
+    if cmd.verb in GM_ONLY:
         return refuse(f"'{cmd.verb}' is the GM's: ask at the table")
     trusted = rules.seats_enter_results()
     result = rules.RESULT_VERBS.get(cmd.verb)

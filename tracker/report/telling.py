@@ -24,10 +24,11 @@ from dataclasses import replace
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
 from tracker.engine.log import LogEntry
+from tracker.engine.records.model import History
 from tracker.engine.records.record import copied
 from tracker.families.file import EncounterFile
 from tracker.families.seating import underlying
-from tracker.families.session import Session
+from tracker.families.session import Session, luck_of
 from tracker.present.story.events import (
     Arrival,
     Beats,
@@ -76,12 +77,13 @@ def _names(text: str, name: str) -> bool:
 
 
 class Teller:
-    """Replays commands on a fresh session from `setup` and `seed`, and remembers what each one did."""
+    """Replays commands on a fresh session from `setup` and the fight's `luck` (what keys its draws: seed or
+    secret, and the branches after undos, `tracker.families.session.luck_of`), and remembers what each did."""
 
-    def __init__(self, setup: EncounterFile, seed: int) -> None:
+    def __init__(self, setup: EncounterFile, luck: History) -> None:
         self.setup = copied(setup, state=None, history=None)
-        self.seed = seed
-        self.session = Session(self.setup, seed=seed)
+        self.luck = luck_of(luck)
+        self.session = Session(self.setup, luck=self.luck)
         self.terms = self.session.presenter.story
         #: The commands told so far.
         self.lines: list[str] = []
@@ -103,7 +105,7 @@ class Teller:
     def of_file(cls, setup: EncounterFile) -> Teller:
         """The story of a loaded file: its ``[history]`` replayed from its setup with the history's seed."""
         history = setup.history
-        teller = cls(setup, history.seed if history else setup.encounter.seed or 0)
+        teller = cls(setup, history if history else History(seed=setup.encounter.seed or 0))
         teller.tell_all(history.commands if history else [])
         return teller
 
@@ -302,13 +304,14 @@ class Teller:
         )
 
 
-def follow(teller: Teller | None, setup: EncounterFile, seed: int, lines: Sequence[str]) -> Teller:
+def follow(teller: Teller | None, setup: EncounterFile, history: History, lines: Sequence[str]) -> Teller:
     """A teller that has told `lines`: `teller` fed only the new ones when `lines` extends what it told
-    from the same setup and seed, else a new one (after an undo, or for another file)."""
+    from the same setup and `history`'s luck, else a new one (after an undo, or for another file)."""
     bare = copied(setup, state=None, history=None)
     told = teller.lines if teller is not None else []
-    if teller is None or teller.seed != seed or teller.setup != bare or list(lines[: len(told)]) != told:
-        teller = Teller(setup, seed)
+    luck = luck_of(history)
+    if teller is None or teller.luck != luck or teller.setup != bare or list(lines[: len(told)]) != told:
+        teller = Teller(setup, luck)
         told = []
     teller.tell_all(lines[len(told) :])
     return teller

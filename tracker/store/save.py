@@ -125,8 +125,18 @@ def live_document(session: Session, fighters: record.SavedMembers | None = None)
             if fighters is not None
             else dump(state, mode="json", exclude_none=True, exclude_defaults=True)
         ),
-        "history": dump(session.history, mode="json", exclude_none=True),
+        "history": _history(session),
     }
+
+
+def _history(session: Session) -> dict[str, Any]:
+    """``[history]``: its branches only once an undo made one (a fight that never forked saves as it did)."""
+    doc: dict[str, Any] = dump(session.history, mode="json", exclude_none=True)
+    if not session.history.forks:
+        del doc["forks"]
+    if not session.history.branches:
+        del doc["branches"]
+    return doc
 
 
 def remember_live(session: Session) -> None:

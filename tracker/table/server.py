@@ -264,7 +264,7 @@ class TableServer:
 
         session = self.host.session
         try:
-            self._teller = follow(self._teller, session.setup, session.history.seed, session.history.commands)
+            self._teller = follow(self._teller, session.setup, session.history, session.history.commands)
             story: Story = self._teller.story(player=True)
         except Refusal:
             self._teller = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import run, ttb, ttb_view
+from tests.conftest import pinned, run, ttb, ttb_view
 from tracker.families.session import Session
 from tracker.present.map.draw import draw_map
 from tracker.store.files import parse_text
@@ -15,7 +15,7 @@ OPENING = ["initiative Sofia 10", "initiative Ash 8", "initiative Marguerite 5",
 
 
 def brawl(*lines: str) -> Session:
-    return run(Session(parse_text(BRAWL.read_text(encoding="utf-8"), "brawl.toml")), *OPENING, *lines)
+    return run(Session(parse_text(pinned(BRAWL.read_text(encoding="utf-8")), "brawl.toml")), *OPENING, *lines)
 
 
 def walk_line(s: Session, who: str) -> str:

@@ -55,6 +55,8 @@ def infinity() -> Session:
 class _Probe:
     seed: int
     draws: int
+    secret: str | None = None
+    branch: int = 0
 
 
 def force(s: Session, faces: Sequence[int]) -> None:

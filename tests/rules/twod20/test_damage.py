@@ -50,6 +50,8 @@ class _Probe:
 
     seed: int
     draws: int
+    secret: str | None = None
+    branch: int = 0
 
 
 def draws_for(seed: int, faces: Sequence[int], sides: int = 6) -> int:

@@ -27,6 +27,8 @@ class Dice:
 
     seed: int = 7
     draws: int = 0
+    secret: str | None = None
+    branch: int = 0
 
 
 # --- §3.2 Challenge Dice (B14) ---------------------------------------------------------------------

@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import d20, d20_view, reloaded, run
+from tests.conftest import d20, d20_view, example_session, reloaded, run
 from tests.rules.twod20.test_order import duel
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
-from tracker.store import files
 
 
 def accepted(s: Session, line: str) -> bool:
@@ -88,7 +87,7 @@ def test_round_opening_is_exact() -> None:
 
 def test_every_answer_of_the_example_is_accepted_along_a_round() -> None:
     """RULES.md §3.4 on the shipped example: at each hand-over, each numbered option is accepted."""
-    s = Session(files.load(Path(__file__).resolve().parents[3] / "examples" / "skirmish_srd.toml"))
+    s = example_session(Path(__file__).resolve().parents[3] / "examples" / "skirmish_srd.toml")
     run(s, "start")
     for _ in range(8):
         if s.state.prompt is None:

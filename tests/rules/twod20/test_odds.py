@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import d20_view
+from tests.conftest import d20_view, example_session, pinned
 from tracker.families.session import Session
 from tracker.families.twod20.dice.odds import challenge_odds, ladder, roll_odds
 from tracker.families.twod20.dice.rolls import score_pool
@@ -108,7 +108,7 @@ def test_s3_6_the_zones_panel_chance_per_target_uses_the_panels_difficulty() -> 
     """Ada Vance (Coordination 10 + Fight 2 = TN 12, a Close pistol, Focus "Pistols": a die ≤ 2 scores 2
     [004:L350-351]) against each cultist: the Difficulty is the Zones panel's (range and conditions), the
     chances are the test's with 2d20 and each bought die, the Focus counted."""
-    s = Session(files.load(EXAMPLES / "skirmish_srd.toml"))
+    s = example_session(EXAMPLES / "skirmish_srd.toml")
     eng = d20_view(s)
     shown = eng.odds("Ada Vance")
     assert shown is not None
@@ -125,7 +125,7 @@ def test_s3_6_the_zones_panel_chance_per_target_uses_the_panels_difficulty() -> 
 def test_s3_6_the_panel_follows_prone_at_range() -> None:
     """A Prone target at Medium range or further is +1 Difficulty to a ranged attack (SRD, §3.6): the
     chance against it falls."""
-    s = Session(files.load(EXAMPLES / "skirmish_srd.toml"))
+    s = example_session(EXAMPLES / "skirmish_srd.toml")
     eng = d20_view(s)
     before = eng.odds("Ada Vance")
     s.execute("add Cultist prone")
@@ -139,7 +139,7 @@ def test_s3_6_the_panel_follows_prone_at_range() -> None:
 
 def test_the_panel_says_when_the_sheet_gives_no_tn() -> None:
     """Infinity's ranged test is Coordination + Ballistics; a Morat Trooper's sheet has no Coordination."""
-    s = Session(files.load(EXAMPLES / "firefight_infinity.toml"))
+    s = example_session(EXAMPLES / "firefight_infinity.toml")
     eng = d20_view(s)
     shown = eng.odds("Morat Trooper")
     assert shown is not None and not shown.rows
@@ -153,7 +153,7 @@ def test_infinity_untrained_attack_shows_complications_on_19_and_20(tmp_path: Pa
     """RULES.md §3.2 with [003:L34-36]: under Infinity an untrained skill makes Complications on 19-20; Hacker
     Vel without Ballistics sees the wider range and its chance, and the ladder counts it. A trained attacker
     and the SRD keep a 20 only."""
-    text = (EXAMPLES / "firefight_infinity.toml").read_text(encoding="utf-8")
+    text = pinned((EXAMPLES / "firefight_infinity.toml").read_text(encoding="utf-8"))
     untrained = text.replace("skills = { hacking = 3, ballistics = 1,", "skills = { hacking = 3,")
     assert untrained != text
     (tmp_path / "vel.toml").write_text(untrained, encoding="utf-8")
@@ -168,5 +168,5 @@ def test_infinity_untrained_attack_shows_complications_on_19_and_20(tmp_path: Pa
     assert t.complication_range == 2 and all(r.pools[0].complication == two.complication for r in t.rows)
     trained = odds_report.targets(d20_view(s).rules, "Lt. Ishikawa")
     assert trained.complication_range == 1 and not trained.untrained
-    srd = Session(files.load(EXAMPLES / "skirmish_srd.toml"))
+    srd = example_session(EXAMPLES / "skirmish_srd.toml")
     assert odds_report.complication_range(d20_view(srd).rules, "Ada Vance", "melee") == (1, "")

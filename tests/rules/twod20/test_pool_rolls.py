@@ -9,6 +9,7 @@ import pytest
 from tests.conftest import d20_state, run, session_from
 from tests.rules.twod20.scenes import refused
 from tests.rules.twod20.test_pools import encounter, last_log, started
+from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
 from tracker.families.snapshot import state_json
 
@@ -143,11 +144,47 @@ def test_s3_3_roll_spend_all_banks_nothing() -> None:
     assert "3 left" not in last_log(s) and "0 left" in last_log(s)
 
 
-def test_s3_3_roll_spend_more_than_generated_is_refused() -> None:
-    """RULES.md §3.3 with §1: `spend=K` above the test's Momentum is refused and changes nothing, the dice
-    drawn for it included (a refused roll leaves the state as it was)."""
+def test_s3_3_roll_spend_more_than_typed_faces_generate_is_refused() -> None:
+    """RULES.md §3.3 with §1: with the table's own faces, `spend=K` above their Momentum is refused and
+    changes nothing (the faces are the table's: naming them shows nothing to come)."""
     refused(started(momentum=2), "roll Kit 10 1 faces=1,1 spend=4", "generates only 3 Momentum")
-    refused(started(momentum=2), "roll Kit 10 1 spend=9", "spend=9")
+
+
+@pytest.mark.parametrize(("line", "most"), [("roll Kit 10 1 spend=9", 3), ("roll Kit 10 2 bought=1 spend=5", 4)])
+def test_s3_3_roll_spend_no_roll_could_generate_is_refused_before_a_die_is_drawn(line: str, most: int) -> None:
+    """RULES.md §3.3, CONTRACT.md §5: a `spend=K` no roll of these dice could generate (every die scoring 2) is
+    refused before any die is drawn: the refusal names no face and no Momentum of the roll to come."""
+    s = started(momentum=2)
+    exc = refused(s, line, f"generates at most {most} Momentum")
+    assert "tests:" not in str(exc) and "[" not in str(exc)
+
+
+def test_s3_3_a_refused_roll_names_none_of_the_dice_the_next_roll_gets() -> None:
+    """CONTRACT.md §5 (the seed's future is the GM's): whatever `spend=` a refused roll asked, the next roll
+    draws the dice it would have drawn without the refusal, and no refusal text holds one of those faces."""
+    plain = run(started(momentum=2), "roll Kit 10 1")
+    faces = [t for t in (line.text for line in d20_state(plain).log) if "Kit tests:" in t][-1]
+    s = started(momentum=2)
+    texts = []
+    for k in range(4, 10):
+        try:
+            s.execute(f"roll Kit 10 1 spend={k}")
+        except Refusal as exc:
+            texts.append(str(exc))
+    assert len(texts) == 6 and all("at most 3 Momentum" in t for t in texts)
+    run(s, "roll Kit 10 1")
+    assert [t for t in (line.text for line in d20_state(s).log) if "Kit tests:" in t][-1] == faces
+
+
+def test_s3_3_roll_spend_above_what_the_drawn_dice_generate_spends_all_of_it() -> None:
+    """RULES.md §3.3 [004:L510], CONTRACT.md §5: a possible `spend=K` above what the tracker's dice generated is
+    not refused (that would tell the table about dice it then rolls again): all the test's Momentum is spent
+    at once, and the log says so."""
+    s = run(started(momentum=2), "seed 3", "roll Kit 1 1 spend=3")  # TN 1: only a 1 succeeds
+    texts = [line.text for line in d20_state(s).log]
+    assert "D1: fail" in [t for t in texts if "Kit tests:" in t][-1]
+    assert any("spend=3: the test generated only 0 Momentum, all of it spent at once" in t for t in texts)
+    assert d20_state(s).momentum == 2
 
 
 def test_s3_3_roll_spend_for_an_npc_leaves_the_rest_to_bank_as_threat() -> None:
@@ -165,11 +202,13 @@ def test_s3_3_roll_without_spend_warns_of_momentum_wasted_over_the_cap() -> None
     assert any("would waste 2 Momentum over the cap of 6" in t and "spend=2" in t for t in texts)
 
 
-def test_s3_3_roll_spend_undo_then_the_same_roll_replays_the_same_dice() -> None:
-    """RULES.md §1.3 with §3.3: after the waste warning, `undo` and the same roll with `spend=` rolls the same
-    faces (the draw counter is restored)."""
-    s = run(started(momentum=5), "roll Kit 10 1")
+def test_s3_3_roll_spend_undo_then_the_same_faces_with_spend() -> None:
+    """RULES.md §1.3 with §3.3: the waste warning names the faces, so `undo` and the same roll with those faces
+    and `spend=` is the same test (an untyped roll after an undo draws new dice: the undone ones were seen)."""
+    s = run(started(momentum=6), "roll Kit 20 1")  # TN 20: every die succeeds, so Momentum is wasted
     first = [line.text for line in d20_state(s).log if "Kit tests:" in line.text][-1]
-    run(s, "undo", "roll Kit 10 1 spend=0")
+    hint = [line.text for line in d20_state(s).log if "would waste" in line.text]
+    again_line = hint[-1].split("then the same roll with ")[1].rstrip(")")
+    run(s, "undo", f"roll Kit 20 1 {again_line}")
     again = [line.text for line in d20_state(s).log if "Kit tests:" in line.text][-1]
     assert first == again

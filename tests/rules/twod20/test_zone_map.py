@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import d20, d20_view, run, session_from
+from tests.conftest import d20, d20_view, pinned, run, session_from
 from tracker.cli.check import check_file
 from tracker.families.session import Session
 from tracker.present.map.draw import draw_map
@@ -161,7 +161,7 @@ def test_a_bad_at_is_refused(cell: str) -> None:
 
 def test_the_examples_draw_every_zone() -> None:
     for example in ("skirmish_srd.toml", "firefight_infinity.toml"):
-        s = Session(parse_text((EXAMPLES / example).read_text(encoding="utf-8"), example))
+        s = Session(parse_text(pinned((EXAMPLES / example).read_text(encoding="utf-8")), example))
         view = d20_view(s).field_map(None)
         text = draw_map(view, 78, 10).plain()
         for node in view.nodes:

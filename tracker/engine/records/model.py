@@ -6,7 +6,8 @@ The file has three layers:
   ``[[demo]]``; it never changes once play starts, because undo replays the history from it;
 * ``[state]``: the live state the engine writes after every accepted command (round, order, AP,
   decks, prompt, log), so a restart continues exactly where the last command left it;
-* ``[history]``: the seed and the accepted command lines (and the undone ones, for redo).
+* ``[history]``: what keys the draws (the seed or secret, and the branches after undos) and the accepted command
+  lines (and the undone ones, for redo).
 
 Every model forbids unknown keys, so a typo in a file is an error with its line, not a silent default.
 
@@ -89,7 +90,12 @@ class EncounterInfo(Strict):
 
     name: Annotated[str, Field(min_length=1)]
     system: Literal["ttb", "2d20"]
+    #: Makes the draws follow this seed: for demos and tests only, since whoever knows it knows every flip and
+    #: roll to come. Without it a fight's draws follow a 128-bit secret kept in the file (`tracker.engine.rng`).
     seed: int | None = None
+    #: The seed ``tracker demo`` plays the ``[[demo]]`` script from when the file names no ``seed`` (a demo's
+    #: steps answer the cards its seed deals); a fight played from the file never reads it.
+    demo_seed: int | None = None
     #: 2d20 only (RULES.md §3.0); accepted here so a 2d20 file validates its header.
     profile: Literal["srd", "infinity", "secret-war"] | None = None
     action_order: Literal["alternating", "initiative", "player-priority", "narrative"] | None = None
@@ -137,23 +143,40 @@ class DemoStep(Strict):
     say: str | None = None
 
 
+@dataclass(kw_only=True)
+class Fork(Strict):
+    """A new branch of the future, taken by the command at index `at` of ``[history] commands``: the first
+    command after an undo, so it never draws what the undone command saw (`tracker.engine.rng`)."""
+
+    at: Annotated[int, Field(ge=0)]
+    branch: Annotated[int, Field(ge=1)]
+
+
 #: Whole sheets by table (``combatants``, ``stat_blocks``), as plain TOML data.
 Sheets = dict[str, list[dict[str, Any]]]
 
 
 @dataclass(kw_only=True)
 class History(Strict):
-    """``[history]``: what undo replays. ``seed`` is the seed the live state was created with."""
+    """``[history]``: what undo replays. ``seed`` or ``secret`` is what the live state was created with."""
 
     canonical_key = True  # the store remembers it as it saves it (`tracker.engine.records.record.remember`)
 
-    seed: int
+    #: The explicit seed the fight started from (0 when a `secret` keys it).
+    seed: int = 0
+    #: The GM's secret the fight started from, when the file named no seed (`tracker.engine.rng`): 128 bits
+    #: as 32 lower-case hex digits.
+    secret: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")] | None = None
     commands: list[str] = field(default_factory=list)
     undone: list[str] = field(default_factory=list)
     #: The combatants and stat blocks the fight started with, when they came from other files (a party, a
     #: bestiary, CONTRACT.md §2.1): a saved fight replays from these, so a later change to those shared files
     #: (``tracker carry`` writes the party's) never changes a fight already under way. None for a plain file.
     sheets: Sheets | None = None
+    #: Where a command after an undo took a new branch (oldest first); replay enters each at its command.
+    forks: list[Fork] = field(default_factory=list)
+    #: Branches ever taken in this fight: a new one is numbered past every earlier one, undone or not.
+    branches: int = 0
 
 
 #: A key path inside the file, as pydantic writes it: ``("combatants", 1, "name")``.

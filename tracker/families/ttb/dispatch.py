@@ -23,17 +23,23 @@ from tracker.families.ttb.records.state import Step, TTBState
 from tracker.families.ttb.rules import TTBRules
 
 
-def new_state(setup: TTBFile, seed: int) -> TTBState:
+def new_state(setup: TTBFile, seed: int, secret: str | None = None) -> TTBState:
     """The state before `start`: full Wounds (or the sheet's ``wounds_left``), file conditions, a shuffled Fate
     Deck, Twist Decks."""
-    st = TTBState(seed=seed, fighters={}, deck=full_deck())
+    st = TTBState(seed=seed, secret=secret, fighters={}, deck=full_deck())
     rng.shuffle(st, st.deck)
     for sheet in setup.combatants:
         st.fighters[sheet.name] = roster.fighter_for(st, sheet)
     return st
 
 
-def open_rules(setup: EncounterFile, state: Mapping[str, object] | None, seed: int, verbs: VerbTable) -> TTBRules:
+def open_rules(
+    setup: EncounterFile,
+    state: Mapping[str, object] | None,
+    seed: int,
+    verbs: VerbTable,
+    secret: str | None = None,
+) -> TTBRules:
     """Fresh rules from the setup (no saved state), or rules over a saved ``[state]``, validated here: its
     types, then everything it names against the setup (`tracker.families.ttb.resume`)."""
     if not isinstance(setup, TTBFile):
@@ -42,7 +48,7 @@ def open_rules(setup: EncounterFile, state: Mapping[str, object] | None, seed: i
     st = saved_or_fresh(
         state,
         TTBState,
-        lambda: new_state(setup, seed),
+        lambda: new_state(setup, seed, secret),
         lambda saved: resume.state_problems(setup, saved, steps, answers.RESOLVERS),
     )
     return make_rules(setup, st, verbs)

@@ -14,7 +14,7 @@ from tracker.engine.records.record import dump
 from tracker.families.rules import FamilyRules
 from tracker.families.ttb import actions, answers, attack, carry
 from tracker.families.ttb.engine import TTBEngine
-from tracker.families.ttb.fate import cheat
+from tracker.families.ttb.fate import cheat, deck
 from tracker.families.ttb.initiative import tied_groups
 from tracker.families.ttb.tables.catalogue import CONDITIONS, TIMING
 from tracker.families.values import Carried, JSONObject
@@ -92,6 +92,9 @@ class TTBRules(TTBEngine, FamilyRules):
         if prompt.kind == "disengaging_strike":
             return word in ("hit", "h", "pass", "yes", "miss", "m", "fail")
         return False
+
+    def new_branch(self) -> None:
+        deck.shuffle_unseen(self)
 
     def seat_answer_problem(self, who: str, cmd: Command) -> str:
         """A cheat offer is answered from the character's own Control Hand: a card it does not hold is refused

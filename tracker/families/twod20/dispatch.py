@@ -36,17 +36,23 @@ from tracker.families.twod20.zones import ZoneMap
 from tracker.present.words import counted
 
 
-def new_state(setup: TwoD20File, seed: int) -> TwoD20State:
+def new_state(setup: TwoD20File, seed: int, secret: str | None = None) -> TwoD20State:
     """The state before `start`: no stress taken, the file's harms, fatigue, conditions and zones, and the
     pools the scene will start with (``momentum``/``threat`` before ``start`` change them, CONTRACT.md §3)."""
     profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
     zones = ZoneMap(setup.zones)
     fighters = {c.name: roster.fighter_for(c, profile, zones) for c in setup.combatants}
     momentum, threat = pools.starting(setup)
-    return TwoD20State(seed=seed, fighters=fighters, momentum=momentum, threat=threat)
+    return TwoD20State(seed=seed, secret=secret, fighters=fighters, momentum=momentum, threat=threat)
 
 
-def open_rules(setup: EncounterFile, state: Mapping[str, object] | None, seed: int, verbs: VerbTable) -> TwoD20Rules:
+def open_rules(
+    setup: EncounterFile,
+    state: Mapping[str, object] | None,
+    seed: int,
+    verbs: VerbTable,
+    secret: str | None = None,
+) -> TwoD20Rules:
     """Fresh rules from the setup (no saved state), or rules over a saved ``[state]``, validated here: its
     types, then everything it names against the setup (`tracker.families.twod20.resume`)."""
     if not isinstance(setup, TwoD20File):
@@ -56,7 +62,9 @@ def open_rules(setup: EncounterFile, state: Mapping[str, object] | None, seed: i
         profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
         return resume.state_problems(setup, saved, profile)
 
-    return TwoD20Rules(setup, saved_or_fresh(state, TwoD20State, lambda: new_state(setup, seed), problems), verbs)
+    return TwoD20Rules(
+        setup, saved_or_fresh(state, TwoD20State, lambda: new_state(setup, seed, secret), problems), verbs
+    )
 
 
 def _start(eng: TwoD20Engine, cmd: Command) -> None:
@@ -262,8 +270,12 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
 
     The options were parsed, and unknown ones refused, by the 2d20 command table (`tracker.engine.language.verbs`).
     `spend=K` spends K of the test's Momentum at once (e.g. Bonus Damage) before the rest is saved to the
-    group pool under its cap [004:L510, L530]; more than the test generated is refused, and the dice drawn
-    for it are put back (the same roll with a smaller K gives the same faces).
+    group pool under its cap [004:L510, L530]. No refusal may depend on dice the tracker draws: a refused
+    roll that named them (or only their Momentum) would show the table the next roll's dice, and a player
+    could try ``spend=`` after ``spend=`` until the roll came good (CONTRACT.md §5). So a K no roll of these
+    dice could generate is refused before any die is drawn; a K above what the drawn dice generated spends
+    all they generated, and the log says so. With typed ``faces=`` the dice are known, and a K above their
+    Momentum is refused.
     """
     name = eng.living(cmd.args[0])
     tn = count(cmd.args[1], "TN")
@@ -278,17 +290,26 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     focus = count(opts["focus"], "focus") if "focus" in opts else None
     rng_range = count(opts.get("range", "1"), "complication range")
     spent = count(opts["spend"], "Momentum to spend") if "spend" in opts else None
-    draws = eng.st.draws
-    # Everything that can refuse comes before the pools change (a refused roll leaves the state as it was).
+    # Everything that can refuse comes before the pools change and before a die is drawn (a refused roll
+    # leaves the state as it was, and shows nothing of the dice to come).
     pools.check_pay(eng, name, cost, f"{bought} bought d20")
     faces, helper_faces = outofturn.split_faces(eng, name, faces, 2 + bought)
+    if spent is not None and faces is None:
+        rolled = 2 + bought + len(eng.fighter(name).assisted_by)  # an assistant's d20 can add successes
+        most = dice.most_momentum(difficulty, rolled)
+        if spent > most:
+            raise Refusal(
+                f"spend={spent}: a test of {rolled}d20 at Difficulty {difficulty} generates at most {most} Momentum"
+            )
     result = dice.roll_pool(
         eng.st, tn, difficulty, dice=2 + bought, focus=focus, complication_range=rng_range, faces=faces
     )
     result, assists = outofturn.join(eng, name, result, helper_faces)
     if spent is not None and spent > result.momentum:
-        eng.st.draws = draws  # nothing changed: the same roll replays the same faces
-        raise Refusal(f"spend={spent}: the test generates only {result.momentum} Momentum ({result.describe()})")
+        if faces is not None:
+            raise Refusal(f"spend={spent}: the test generates only {result.momentum} Momentum ({result.describe()})")
+        eng.log(f"spend={spent}: the test generated only {result.momentum} Momentum, all of it spent at once")
+        spent = result.momentum
     if cost:
         if eng.sheet(name).pc and opts.get("pay") not in ("threat", "heat") and eng.st.momentum < cost:
             from_pool = eng.st.momentum
@@ -311,7 +332,7 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
             if lost > 0 and spent is None:
                 eng.log(
                     f"{name}'s test would waste {lost} Momentum over the cap of {cap}: spend it now "
-                    f"('undo', then the same roll with spend={lost} replays the same dice)"
+                    f"('undo', then the same roll with faces={','.join(map(str, result.faces))} spend={lost})"
                 )
             pools.momentum(eng, left, f"{name}'s test")
         else:

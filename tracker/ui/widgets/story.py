@@ -90,7 +90,7 @@ class StoryPanel(Panel):
         """Catch up with the session's accepted commands, then draw (the replay is pure rules)."""
         history = session.history
         try:
-            self._teller = follow(self._teller, session.setup, history.seed, history.commands)
+            self._teller = follow(self._teller, session.setup, history, history.commands)
             self._story = self._teller.story(player=self.player)
             self._problem = None
         except Refusal as exc:

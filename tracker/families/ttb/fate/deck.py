@@ -65,6 +65,17 @@ def reshuffle(eng: TTBEngine, why: str) -> None:
             draw_twist(eng, name, "the reshuffle")
 
 
+def shuffle_unseen(eng: TTBEngine) -> None:
+    """A new branch of the future (the first command after an undo): the Fate Deck's undrawn cards and each
+    Twist Deck are shuffled anew, unlogged. No one has seen their order, so nothing the table knows changes,
+    but what an undone flip showed is no longer the known top of the deck (CONTRACT.md §5)."""
+    st = eng.st
+    rng.shuffle(st, st.deck)
+    for f in st.fighters.values():
+        if f.twist_deck:
+            rng.shuffle(st, f.twist_deck)
+
+
 def draw_twist(eng: TTBEngine, name: str, why: str) -> None:
     """Draw one Twist card into the Control Hand; over five cards, a discard is queued (A23)."""
     f = eng.fighter(name)

@@ -153,6 +153,12 @@ def die_successes(face: int, target: int, focus: int | None) -> int:
     return 1 if face <= target else 0
 
 
+def most_momentum(difficulty: int, dice: int) -> int:
+    """The most Momentum a test of `dice` d20s at `difficulty` can generate: every die scoring 2 (a 1, or
+    under the Focus, RULES.md §3.2); none at Difficulty 0 [004:L436-438]. Known before any die is drawn."""
+    return max(0, 2 * dice - difficulty) if difficulty > 0 else 0
+
+
 def bought_dice_cost(bought: int) -> int:
     """Momentum (or Threat) for buying extra d20s: the 1st costs 1, the 2nd 2, the 3rd 3 (C32: 3 dice = 6).
 
