@@ -64,7 +64,7 @@ CASES = (
 def probe(root: Path, example: str, opening: str, attack: str, runs: int) -> dict[str, float]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = str(root)
-    path = str(ROOT / "examples" / example)
+    path = str(root / "examples" / example)  # each checkout reads its own copy (its own file format)
     done = subprocess.run(
         [sys.executable, "-c", PROBE, path, opening, attack, str(runs)],
         capture_output=True,
