@@ -361,3 +361,13 @@ def test_a_subdue_hit_on_the_defeated_does_not_kill() -> None:
     thug = d20_state(s).fighters["Thug"]
     assert thug.defeated and not thug.dead and not thug.dying
     assert thug.harms == {"wound": 4} and thug.subdued == {"wound": 2}
+
+
+def test_an_empty_mandatory_reload_weapon_named_is_refused_before_the_major_action() -> None:
+    """[004:L1699-1701]: an M weapon with no Reload left cannot make the attack: named in `attack`, it is refused
+    before the Attack (a Major Action) is taken."""
+    s = scene(weapons=[BOLTER])
+    run(s, "start", "pick Kit", "attack Kit Thug", "answer 1,20", "answer 1,1,1,1,1,1", "spend Kit swift")
+    majors = d20_state(s).fighters["Kit"].majors
+    refused(s, "attack Kit Thug Bolter", "0 Reloads left")
+    assert d20_state(s).fighters["Kit"].majors == majors

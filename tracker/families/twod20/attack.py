@@ -146,6 +146,11 @@ def start(eng: TwoD20Engine, args: list[str]) -> None:
     reason = actions.legality(eng, who, "attack")
     if reason:
         raise Refusal(reason)
+    if weapon is not None:
+        # An M weapon with no Reload left cannot attack [004:L1699-1701]: refused before the Major Action is taken.
+        from tracker.families.twod20 import reloads
+
+        reloads.check_reloads(eng, who, _weapon(eng, who, weapon), 0)
     if target is None and not any(shots(eng, who, n, weapon, gm) for n in _enemies(eng, who)):
         raise Refusal(f"{who} has no enemy it can attack from {eng.fighter(who).zone}")
     actions.spend(eng, who, "attack", [target] if target else [])
