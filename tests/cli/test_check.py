@@ -275,3 +275,13 @@ def test_subprocess_reports_without_traceback(tmp_path: Path) -> None:
     lines = failed.stderr.strip().splitlines()
     assert len(lines) == 2
     assert all(PROBLEM.match(line) and line.startswith(f"{bad}:") for line in lines), lines
+
+
+def test_a_multi_line_string_holding_table_lines_does_not_move_a_problems_line(check: Any, tmp_path: Path) -> None:
+    """CONTRACT.md §1 ``tracker check``: ``FILE:LINE:COL`` is where the bad value stands, also after a multi-line
+    string whose text holds a ``[[combatants]]`` line and a ``key = value`` line (text, not TOML structure)."""
+    note = 'notes = """\nMet at the docks.\n[[combatants]]\nwounds = 1\n"""\n'
+    text = VALID.replace('kind = "fated"\n', 'kind = "fated"\n' + note).replace("rank_value = 5\n", "rank_value = 99\n")
+    path = write(tmp_path, text)
+    [(line, col, message)] = problems(check(path), path)
+    assert (line, col) == (line_of(text, "rank_value = 99"), 1), message

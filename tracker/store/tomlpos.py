@@ -45,7 +45,14 @@ class Positions:
         counters: dict[tuple[str, ...], int] = {}
         table: Path = ()
         array: _Array | None = None
+        #: The delimiter of a multi-line string being read (``"""`` or ``'''``): its lines are text, not
+        #: keys or headers, whatever they look like (a ``[[combatants]]`` line in a note).
+        closing: str | None = None
         for lineno, line in enumerate(text.splitlines(), 1):
+            if closing is not None:
+                if closing in line:
+                    closing = None
+                continue
             if array is not None:
                 # Still inside a multi-line array value: only its inline tables have positions.
                 array.scan(where, lineno, line, 0)
@@ -72,6 +79,10 @@ class Positions:
                 continue
             path = (*table, *_split_key(key.group(1)))
             where.setdefault(path, (lineno, key.start(1) + 1))
+            value = line[key.end() :].lstrip()
+            if value[:3] in ('"""', "'''") and value[:3] not in value[3:]:
+                closing = value[:3]
+                continue
             brace = line.find("{", key.end())
             if brace != -1:
                 for inner in _INLINE_KEY.finditer(line, brace):
