@@ -26,7 +26,7 @@ def test_ttb_the_question_and_the_odds_name_each_modifier(tracker: Tracker, tmp_
     assert r.code == 0, r.err
     question, before = r.json()["prompt"], r.json()["deck"]["discards"]
     assert "TN 13 (Defense 4 + Rank 7, Dazed +2)" in question
-    assert "⊟⊟⊟ (⊟⊟ Blind, ⊟⊟ Defensive +2 (Guild Enforcer)), 4 cards, no cheat" in question
+    assert "⊟⊟⊟ (⊟⊟ Blind, ⊟⊟ Defensive +2 (Guild Enforcer); at most 3), 4 cards, no cheat" in question
     o = tracker("odds", duel, "--json")
     assert o.code == 0, o.err
     d = o.json()["duel"]

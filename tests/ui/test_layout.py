@@ -27,6 +27,15 @@ def test_title_keeps_round_active_and_pools_before_the_encounter_name() -> None:
     assert fit_title(title_parts(HEADER, True), 78).startswith("VIEW ONLY · ")
 
 
+def test_a_closed_table_never_hides_the_pools_or_the_turn() -> None:
+    """The pools and whose turn it is stay on an 80-column title when the table is closed to players: the notice
+    gives way first (the log's first line keeps the reason and the fix)."""
+    full = fit_title(title_parts(HEADER, False, table_closed=True), 200)
+    assert "TABLE CLOSED to players" in full
+    narrow = fit_title(title_parts(HEADER, False, table_closed=True), 78)
+    assert "Momentum 2 · Heat 6" in narrow and "Vel's turn" in narrow and "Round 2" in narrow
+
+
 def tags() -> tuple[ConditionTag, ...]:
     return condition_tags(
         {"burning": 2, "poison": 3, "dazed": True, "prone": True, "bleeding_out": 2},

@@ -35,7 +35,8 @@ def title_parts(
     if at_table:
         parts.append((f"at the table: {', '.join(at_table)}", 2))
     if table_closed:
-        parts.append(("TABLE CLOSED to players: see the log", 5))
+        # Below the pools and the turn: the log's first line keeps saying it, with the fix, on any width.
+        parts.append(("TABLE CLOSED to players: see the log", 2))
     return parts
 
 

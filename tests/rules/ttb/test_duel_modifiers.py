@@ -141,7 +141,7 @@ def test_prone_against_projectiles_and_cover_and_the_platform() -> None:
     top(s, "13R", "13C", "13T", "13M", "1R")
     s.execute("answer flip")  # 13 + Pistol 2 = 15 vs TN 5: a hit by 10, no accuracy modifier
     p = pending(ttb_state(s))
-    assert p.kind == "damage_flip" and "with ⊟ (accuracy, ⊟ Ghoul in hard cover)" in p.question
+    assert p.kind == "damage_flip" and "with ⊟ (⊟ Ghoul in hard cover)" in p.question
     s = table("disengage Sofia Thug", "add Ghoul cover")
     run(s, "attack Sofia shoot Ghoul Pistol")
     assert "⊟ Ghoul in soft cover" in duel_question(s)
@@ -170,7 +170,7 @@ def test_trick_helps_the_tricker_attack_and_damage() -> None:
         s.execute("answer no")
     p = pending(ttb_state(s))
     # 13 + 3 = 16 vs TN 9: by 7, no accuracy modifier; Trick adds ⊞.
-    assert p.kind == "damage_flip" and "with ⊞ (accuracy, ⊞ Trick on Thug)" in p.question
+    assert p.kind == "damage_flip" and "with ⊞ (⊞ Trick on Thug)" in p.question
 
 
 def test_a_useless_arm_hinders_its_attacks() -> None:
@@ -187,7 +187,7 @@ def test_plus_and_minus_cancel_and_are_capped_at_three() -> None:
     assert "with ⊟ (⊞ Focused +1, ⊟⊟ Blind), 2 cards" in duel_question(s)
     s = table("add Sofia blind", "add Sofia useless_arm")
     run(s, "attack Sofia strike Thug Sabre")
-    assert "with ⊟⊟⊟ (⊟⊟ Blind, ⊟⊟ Useless arm), 4 cards" in duel_question(s)
+    assert "with ⊟⊟⊟ (⊟⊟ Blind, ⊟⊟ Useless arm; at most 3), 4 cards" in duel_question(s)
 
 
 def test_the_gms_own_modifiers_reach_the_duel_and_bad_ones_are_refused() -> None:
@@ -311,3 +311,17 @@ def test_intoxicated_hinders_willpower_duels_and_a_useless_leg_athletics() -> No
     assert duel.challenge(eng, "Sofia", "willpower", 12, "", action=False).fate == -1
     assert duel.challenge(eng, "Sofia", "athletics", 10, "", action=False).fate == -2
     assert duel.challenge(eng, "Sofia", "toughness", 10, "", action=False).fate == 0
+
+
+def test_the_damage_question_names_the_accuracy_modifier() -> None:
+    """The damage flip's modifier from the attack's accuracy (§2.8.1, decision A2): a tie is ⊟⊟ [001:L74], and
+    the question says where it came from; a Fatemaster's odds against a Fated name whose cheat they count."""
+    s = table()
+    run(s, "attack Sofia strike Thug Sabre")
+    top(s, "6R")  # 6 + Melee 3 = 9 vs TN 9: a tie
+    s.execute("answer flip")
+    offer = ttb_state(s).prompt
+    if offer is not None and offer.kind == "cheat":
+        s.execute("answer no")
+    p = pending(ttb_state(s))
+    assert p.kind == "damage_flip" and "with ⊟⊟ (⊟⊟ accuracy: a tie)" in p.question

@@ -209,14 +209,22 @@ def counted_for(eng: TTBEngine, who: str, target: str, weapon: Weapon, gm: Seque
     return duel.attack(eng, who, target, skill, weapon.kind, gm).counted()
 
 
-def odds_text(chance: tuple[Fraction, Fraction | None] | None) -> str:
+def odds_text(chance: tuple[Fraction, Fraction | None] | None, defender: str | None = None) -> str:
+    """``45% to hit (61% with the cheat)``: the cheat is the attacker's, or the Fated `defender`'s when a
+    Fatemaster character attacks one (``11% to hit (2% if Sofia cheats)``)."""
     if chance is None:
         return "the table's duel"
     straight, cheating = chance
     text = f"{round(100 * straight)}% to hit"
     if cheating is not None and round(100 * cheating) != round(100 * straight):
-        text += f" ({round(100 * cheating)}% with the cheat)"
+        whose = f"if {defender} cheats" if defender else "with the cheat"
+        text += f" ({round(100 * cheating)}% {whose})"
     return text
+
+
+def cheater_against(eng: TTBEngine, who: str, target: str) -> str | None:
+    """The Fated defender whose cheat the odds of `who`'s attack count, when a Fatemaster character attacks."""
+    return target if not eng.sheet(who).fated and eng.sheet(target).fated else None
 
 
 def candidates(
@@ -245,7 +253,7 @@ def candidates(
         counted = counted_for(eng, who, name, weapon, gm) if chance is not None else []
         best = Fraction(-1) if chance is None else max(chance[0], chance[1] or chance[0])
         order = (0 if legal else 1, 1 if f.unconscious else 0, -best, i)
-        rows.append((order, name, notes, odds_text(chance), counted))
+        rows.append((order, name, notes, odds_text(chance, cheater_against(eng, who, name)), counted))
     rows.sort(key=lambda r: r[0])
     counted_rows = [r[4] for r in rows if r[3] != odds_text(None)]
     common = [c for c in counted_rows[0] if all(c in other for other in counted_rows)] if counted_rows else []
@@ -353,7 +361,7 @@ def damage_offer(
         return
     mod = "" if modifier == 0 else f" with {'⊞' * modifier if modifier > 0 else '⊟' * -modifier}"
     if counted:
-        mod += f" (accuracy, {', '.join(counted)})"
+        mod += f" ({', '.join(counted)})"
     eng.ask(
         DAMAGE,
         f"{who} hits {target}: damage flip for the {weapon} ({profile}){mod} — flip, or the card flipped?",

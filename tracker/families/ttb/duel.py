@@ -129,7 +129,8 @@ class Duel:
         if fates:
             net = self.fate
             glyphs = "⊞" * net if net > 0 else "⊟" * -net if net < 0 else "no modifier"
-            text += f" with {glyphs} ({', '.join(p.text() for p in fates)}), {self.cards} cards"
+            capped = "; at most 3" if abs(sum(p.fate for p in fates)) > CAP else ""
+            text += f" with {glyphs} ({', '.join(p.text() for p in fates)}{capped}), {self.cards} cards"
         reason = self.no_cheat()
         if reason and self.fate < 0:
             text += ", no cheat"

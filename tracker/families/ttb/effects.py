@@ -232,7 +232,7 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
 
         options = [*(["flip"] if flip else []), "pass", "fail"]
         odds = attack.hit_chance(eng, who, target, spec, gm)
-        chance = attack.odds_text(odds) if odds is not None else "both flip"
+        chance = attack.odds_text(odds, attack.cheater_against(eng, who, target)) if odds is not None else "both flip"
         does = "compares" if COMPARED in flip else "flips"
         labels = [*([f"flip: the tracker {does} · {chance}"] if flip else []), "pass: the table's hit", "fail: a miss"]
         flip = {**flip, "guided": True, "labels": labels}
@@ -290,7 +290,17 @@ def resolve_attack(
     if guided:
         from tracker.families.ttb import attack
 
-        attack.damage_offer(eng, who, target, weapon, spec.damage, modifier, [p.text() for p in extra])
+        counted = [p.text() for p in extra]
+        if accuracy:
+            how = (
+                f"{margins} Margin{'' if margins == 1 else 's'}"
+                if diff is None
+                else "a tie"
+                if diff == 0
+                else f"by {diff}"
+            )
+            counted.insert(0, f"{'⊞' * accuracy if accuracy > 0 else '⊟' * -accuracy} accuracy: {how}")
+        attack.damage_offer(eng, who, target, weapon, spec.damage, modifier, counted)
         return
     damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who)
 
