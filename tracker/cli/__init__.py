@@ -1,1 +1,2 @@
-"""The command line (CONTRACT.md §1): `main` parses and wires; a subcommand that is more than wiring has a module."""
+"""The command line (docs/reference/cli.md): `main` parses and wires; a subcommand that is more than wiring has a
+module."""

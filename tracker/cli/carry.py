@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def cmd_carry(path: str) -> int:
-    """`tracker carry ENCOUNTER`: the party's lasting state back into the party file (CONTRACT.md §1)."""
+    """`tracker carry ENCOUNTER`: the party's lasting state back into the party file (docs/reference/cli.md)."""
     from tracker.store.campaign.carry import carry
 
     report = carry(path)

@@ -1,6 +1,6 @@
 """`tracker check`: every problem in a file as ``FILE:LINE:COL: message``.
 
-A problem in a file the encounter takes from (its bestiary or party, CONTRACT.md §2.1) is reported in that
+A problem in a file the encounter takes from (its bestiary or party, docs/reference/file-format.md) is reported in that
 file, at its own line. A bestiary or party file may also be checked on its own.
 
 Beyond the schema, it plays the ``[[demo]]`` script on a scratch session (a demo that would be refused
@@ -33,7 +33,7 @@ class Report:
     path: str
     errors: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
-    #: Lines about the file itself rather than its text (other accounts can read it: CONTRACT.md §5).
+    #: Lines about the file itself rather than its text (other accounts can read it: docs/guide/shared-box.md).
     notices: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
@@ -94,7 +94,7 @@ def check_file(path: str) -> Report:
 
 
 def _layout_warnings(text: str) -> list[Problem]:
-    """Where saves cannot keep the GM's setup text where it stands (CONTRACT.md §2; `split_setup`)."""
+    """Where saves cannot keep the GM's setup text where it stands (docs/reference/file-format.md; `split_setup`)."""
     split = split_setup(text)
     if split.setup is None:
         return [Problem(split.line, 1, f"{split.problem}: saves will rewrite the setup, without its comments", True)]

@@ -1,4 +1,4 @@
-"""The command line (CONTRACT.md §1): argument parsing and wiring only; no rules, no widgets.
+"""The command line (docs/reference/cli.md): argument parsing and wiring only; no rules, no widgets.
 
 Each command that is more than wiring has its module (`tracker.cli.run` for the screens, `tracker.cli.exec`,
 `tracker.cli.check` …), imported only when its command runs. Every failure reaches the user as one line on
@@ -141,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run_command(args)
     except FileInvalid as exc:
-        # One line (CONTRACT.md §1): the first problem, and where to see them all.
+        # One line (docs/reference/cli.md): the first problem, and where to see them all.
         lines = exc.lines()
         more = f" (and {len(lines) - 1} more: tracker check {exc.path})" if len(lines) > 1 else ""
         return failed(args.command, [lines[0] + more if lines else f"tracker: {exc.path} is invalid"], 1)
@@ -154,7 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:
         line = f"tracker: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": ")
         return failed(args.command, [line], 1)
-    except Exception as exc:  # the last resort: a bug must still be one line (CONTRACT.md §1), not a traceback
+    except Exception as exc:  # the last resort: a bug must still be one line (docs/reference/cli.md), not a traceback
         said = " ".join(str(exc).split())[:300]
         print(f"tracker: internal error: {type(exc).__name__}: {said} (please report it)", file=sys.stderr)
         return 1

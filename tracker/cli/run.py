@@ -10,7 +10,7 @@ from tracker.cli.common import builtin_demo_text, collector_paused
 
 
 def cmd_run(path: str, theme: str | None) -> int:
-    """The GM's screen on an encounter file: the only process that writes it (CONTRACT.md §5)."""
+    """The GM's screen on an encounter file: the only process that writes it (docs/guide/shared-box.md)."""
     with collector_paused():
         return _run(the_file(path), theme)
 

@@ -1,4 +1,5 @@
-"""Combatants joining and leaving mid-fight (CONTRACT.md §3 ``join`` / ``leave``): what both families do alike.
+"""Combatants joining and leaving mid-fight (docs/reference/language.md ``join`` / ``leave``): what both families
+do alike.
 
 `arrivals` reads a ``join`` command into the newcomers it brings (their names, the stat block each copies, the
 side it fights on) and refuses, before anything changes, what cannot be: an unknown stat block, a name that is

@@ -65,7 +65,7 @@ class Setup(Protocol[SheetT_co]):
 
     @property
     def stat_blocks(self) -> Sequence[SheetT_co]:
-        """The stat blocks ``join`` may name (CONTRACT.md §2.1)."""
+        """The stat blocks ``join`` may name (docs/reference/file-format.md)."""
         ...
 
 
@@ -81,7 +81,7 @@ Handler = Callable[[Any, Command], None]
 def seed(eng: Engine[Any, Any, Any, Any], cmd: Command) -> None:
     """``seed N``: draw from a new random sequence from here on (the history replays it exactly). An explicit
     seed replaces the GM's secret (`tracker.engine.rng`): the draws to come are whatever N makes them, which is
-    what a demo or a test wants; only the GM may set it (CONTRACT.md §6)."""
+    what a demo or a test wants; only the GM may set it (docs/guide/seating.md)."""
     eng.st.seed = signed_int(cmd.args[0], "seed")
     eng.st.secret = None
     eng.st.branch = 0
@@ -121,7 +121,7 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
     # --- lookups -------------------------------------------------------------------------
     def name(self, text: str) -> str:
         """Resolve a typed name (unique prefix, any case) to a combatant's name; one who has left the fight
-        is no longer named by any command (CONTRACT.md §3 ``leave``)."""
+        is no longer named by any command (docs/reference/language.md ``leave``)."""
         gone = self.st.left
         if not gone:
             return names.resolve(text, self.sheets.keys())

@@ -8,7 +8,7 @@ from tracker.engine.errors import Refusal
 
 
 def normalise(text: str) -> str:
-    """Condition and field names are case-insensitive and written in snake_case (CONTRACT.md §2)."""
+    """Condition and field names are case-insensitive and written in snake_case (docs/reference/file-format.md)."""
     return text.strip().casefold().replace("-", "_").replace(" ", "_")
 
 

@@ -1,4 +1,4 @@
-"""The verbs of players at their own terminals (CONTRACT.md §6), the same in every rule family.
+"""The verbs of players at their own terminals (docs/guide/seating.md), the same in every rule family.
 
 The GM's process turns what a seated player sends into one of these lines (`tracker.families.seating`
 decides which), so a player's command is an ordinary line of the history: saved before any screen shows it,

@@ -4,7 +4,7 @@ The state keeps what the draws are keyed by and a draw counter. Every random ope
 generator from them, so the state stays tiny in the saved file and a replay of the same history produces
 exactly the same cards and dice, which is what makes undo-by-replay exact.
 
-What keys the draws (CONTRACT.md §5: the seed is one of the GM's secrets):
+What keys the draws (docs/guide/shared-box.md: the seed is one of the GM's secrets):
 
 * a **secret**, 128 random bits kept in the GM's own file (``[state] secret``, mode 0600), when the file names
   no ``seed``: each draw's generator is seeded with the text "secret:branch:counter", which `random` turns

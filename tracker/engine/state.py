@@ -33,7 +33,8 @@ class LiveState(Strict, Generic[FighterT]):
     canonical_key = True  # the store remembers it as it saves it (`tracker.engine.records.record.remember`)
 
     #: Randomness is a pure function of (seed or secret, branch, draws), so a replay draws the same cards and
-    #: dice (`tracker.engine.rng`). The secret, when the file names no seed, is the GM's alone (CONTRACT.md §5).
+    #: dice (`tracker.engine.rng`). The secret, when the file names no seed, is the GM's alone
+    #: (docs/guide/shared-box.md).
     seed: int = 0
     secret: Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")] | None = None
     branch: int = 0
@@ -47,7 +48,8 @@ class LiveState(Strict, Generic[FighterT]):
     #: The family's turn order (TTB: this round's initiative; 2d20: turns taken this round).
     order: list[str] = field(default_factory=list)
     fighters: dict[str, FighterT]
-    #: The sheets of combatants that joined mid-fight (``join``, CONTRACT.md §2: they live in the state, not
+    #: The sheets of combatants that joined mid-fight (``join``, docs/reference/file-format.md: they live in the
+    #: state, not
     #: in the setup), in the order they came; each family narrows the type to its own ``[[combatants]]`` entry.
     joined: list[Any] = field(default_factory=list)
     #: Combatants that left the fight (``leave``): kept with their record, out of the order, not targetable.
@@ -57,7 +59,7 @@ class LiveState(Strict, Generic[FighterT]):
     log: list[LogEntry] = field(default_factory=list)
     #: Log entries ever written (the stored log keeps only the latest); lets a screen append only new ones.
     logged: int = 0
-    #: The players' requests waiting for the GM (CONTRACT.md §6), oldest first. In the state, not beside it,
+    #: The players' requests waiting for the GM (docs/guide/seating.md), oldest first. In the state, not beside it,
     #: so they persist in the file and undo and redo step over them like any command.
     requests: list[Request] = field(default_factory=list)
     #: Requests ever made in this fight: the next one's id is one more, so an id never names two requests.

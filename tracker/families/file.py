@@ -28,14 +28,14 @@ class EncounterFile(Strict):
 
     encounter: EncounterInfo
     demo: list[DemoStep] = field(default_factory=list)
-    #: ``[seats]`` (CONTRACT.md §6): OS account → the character (or characters) it plays at its own terminal,
+    #: ``[seats]`` (docs/guide/seating.md): OS account → the character (or characters) it plays at its own terminal,
     #: the party file's seats under the encounter's own (the loader merges them, the encounter's win per account).
     seats: dict[str, str | list[str]] = field(default_factory=dict)
     #: The live ``[state]``, validated by the family when an engine resumes it.
     state: dict[str, object] | None = None
     history: History | None = None
     #: The setup tables as the GM wrote them, when the loader expanded them (stat blocks, ``count``, the
-    #: party, CONTRACT.md §2.1): saves write these back, never the expanded combatants. None otherwise.
+    #: party, docs/reference/file-format.md): saves write these back, never the expanded combatants. None otherwise.
     _written: dict[str, object] | None = field(default=None, init=False, repr=False, compare=False)
     #: The expanded sheets themselves, for a new fight's ``[history]`` (`History.sheets`). None otherwise.
     _sheets: Sheets | None = field(default=None, init=False, repr=False, compare=False)

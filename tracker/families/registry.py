@@ -25,7 +25,7 @@ def _twod20() -> RuleFamily:
     return FAMILY
 
 
-#: ``system`` in ``[encounter]`` → the family (CONTRACT.md §2).
+#: ``system`` in ``[encounter]`` → the family (docs/reference/file-format.md).
 FAMILIES: dict[str, Callable[[], RuleFamily]] = {"ttb": _ttb, "2d20": _twod20}
 #: The family of a file whose ``system`` cannot be read (its errors are reported as this family's).
 DEFAULT = "ttb"

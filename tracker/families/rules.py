@@ -2,7 +2,7 @@
 
 `FamilyRules` is what every caller that changes or reads the fight asks (the session applies commands,
 the store saves the JSON state, ``tracker carry`` reads what lasts, the command line completes words):
-the live state, commands applied or refused, the JSON state of CONTRACT.md §4, the actions with their
+the live state, commands applied or refused, the JSON state of docs/reference/json-state.md, the actions with their
 legality and reasons, the completion words and the combatants' names and status. It builds no text for
 a screen: that is the presentation half (`tracker.families.presenter.FamilyPresenter`), which holds a
 reference to one of these.
@@ -91,7 +91,7 @@ class FamilyRules(ABC):
 
     @abstractmethod
     def status(self, name: str) -> str:
-        """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead`` (CONTRACT.md §4)."""
+        """``ok``, ``unconscious``, ``defeated``, ``dying`` or ``dead`` (docs/reference/json-state.md)."""
 
     @abstractmethod
     def hidden_names(self) -> set[str]:
@@ -136,7 +136,7 @@ class FamilyRules(ABC):
         """`name`'s state that outlasts the fight, as the sheet fields that carry it into the next one
         (``tracker carry``): each family decides from its rules what lasts (README "Campaigns")."""
 
-    # --- seated players (CONTRACT.md §6; the rules of it are `tracker.families.seating`) -------------------
+    # --- seated players (docs/guide/seating.md; the rules of it are `tracker.families.seating`) -------------------
     #: Verbs a seated player takes for their own character while it acts, each with how the command names
     #: that character: ``"first"`` (its first word) or ``"active"`` (it names none: whoever acts now).
     SEAT_VERBS: ClassVar[Mapping[str, str]] = {}
@@ -148,7 +148,7 @@ class FamilyRules(ABC):
     RESULT_VERBS: ClassVar[Mapping[str, str]] = {}
 
     def seats_enter_results(self) -> bool:
-        """``[settings] seats_enter_results`` (CONTRACT.md §6): the table trusts its players' physical cards
+        """``[settings] seats_enter_results`` (docs/guide/seating.md): the table trusts its players' physical cards
         and dice, so a seat's typed results apply as the GM's would. Off unless the file says so."""
         return False
 
@@ -179,7 +179,8 @@ class FamilyRules(ABC):
 
     # --- what both families answer the same way -------------------------------------------------
     def state_json(self) -> JSONObject:
-        """CONTRACT.md §4: the keys every family has, then the family's own (`combatant_json`, `table_json`)."""
+        """docs/reference/json-state.md: the keys every family has, then the family's own (`combatant_json`,
+        `table_json`)."""
         st = self.state
         combatants: list[JSONValue] = [
             {

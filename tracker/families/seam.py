@@ -1,4 +1,4 @@
-"""The seam between the rule families and everything else (ARCHITECTURE.md "The family seam").
+"""The seam between the rule families and everything else (docs/architecture/index.md "The family seam").
 
 Modelled on harlequin's adapter (``src/harlequin/adapter.py``): a `RuleFamily` is the static side (its
 name, its command table, its tab titles and capability flags, how to read its file), like

@@ -1,4 +1,4 @@
-"""Who may do what from a player's own terminal (CONTRACT.md §6): a pure judgement over the session.
+"""Who may do what from a player's own terminal (docs/guide/seating.md): a pure judgement over the session.
 
 The GM's process asks `judge` about each line a player sends, with the OS account the kernel reported for
 the connection (never a name the player typed), and runs the line the `Verdict` gives as the GM's own:
@@ -17,7 +17,8 @@ is, a cheat from a Control Hand) is each family's rules' answer (`FamilyRules.SE
 Players never ``undo``, ``redo``, ``approve``, ``deny``, ``request`` or ``by``: those act on the whole
 table's commands, so they are refused (the player asks at the table) rather than queued. ``undo`` as a
 request could only step back the request itself, since undo steps back the last command of the history.
-Nor ``seed``: a seed a player chose is a future that player knows (CONTRACT.md §5, §6), so it is not even
+Nor ``seed``: a seed a player chose is a future that player knows (docs/guide/shared-box.md),
+so it is not even
 put to the GM as a request.
 """
 
@@ -113,7 +114,7 @@ def _verdict(session: Session, account: str, mine: tuple[str, ...], acting: str 
             return refuse(problem)
         return Verdict("apply", f"by {account} {words}")
     if result is not None:
-        # A draw or a result no question asked for: the GM's to allow (CONTRACT.md §6), for the seat's own only.
+        # A draw or a result no question asked for: the GM's to allow (docs/guide/seating.md), for the seat's own only.
         who = _actor(session, cmd, result)
         if who not in mine:
             return refuse(f"{who} is not seated for {account} ({account} plays {', '.join(mine)})")

@@ -1,4 +1,4 @@
-"""The JSON state of CONTRACT.md §4 (what ``tracker exec --json`` prints), as the family builds it."""
+"""The JSON state of docs/reference/json-state.md (what ``tracker exec --json`` prints), as the family builds it."""
 
 from __future__ import annotations
 

@@ -13,13 +13,13 @@ from typing import NamedTuple, TypeAlias
 
 from tracker.present.view import OddsView
 
-#: JSON data as CONTRACT.md §4 prints it.
+#: JSON data as docs/reference/json-state.md prints it.
 JSONValue: TypeAlias = "str | int | float | bool | Sequence[JSONValue] | Mapping[str, JSONValue] | None"
 JSONObject: TypeAlias = "dict[str, JSONValue]"
 
 
 class Carried(NamedTuple):
-    """One field of a party member's sheet that `tracker carry` writes back to the party file (CONTRACT.md §1).
+    """One field of a party member's sheet that `tracker carry` writes back to the party file (docs/reference/cli.md).
 
     `unset` is what the sheet means without the key (full Wounds, no conditions, the rank's Fate Points):
     a value equal to it is not added to a sheet that lacks the key, so an untouched character's sheet stays

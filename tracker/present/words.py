@@ -18,7 +18,7 @@ STATUS_MARK = {
     "defeated": "▼",
     "dying": "✚",
     "dead": "✖",
-    #: Not a status of CONTRACT.md §4 (the JSON says ``"left": true``): how the order table shows it.
+    #: Not a status of docs/reference/json-state.md (the JSON says ``"left": true``): how the order table shows it.
     "left": "←",
 }
 

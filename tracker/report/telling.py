@@ -1,6 +1,6 @@
 """Telling the story of a fight: its history replayed, one command at a time, on a fresh session.
 
-After each command the teller compares the JSON state (CONTRACT.md §4) with the one before and reads
+After each command the teller compares the JSON state (docs/reference/json-state.md) with the one before and reads
 the log entries the command wrote: health (through the family's `StoryTerms`), conditions gained and
 ended, status changes, arrivals and departures, the cards and dice (the log's ``result`` entries), the
 family's gauges and table turns. Turns come from the log entries' ``actor`` field: a new actor (or the

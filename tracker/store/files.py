@@ -2,7 +2,7 @@
 
 A save writes a temporary file in the same folder, flushes and fsyncs it, renames it over the
 encounter file and fsyncs the folder, so a crash at any moment leaves either the old file or the new
-one, never half of one (CONTRACT.md §5).
+one, never half of one (docs/guide/shared-box.md).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def _resumed(setup: EncounterFile, text: str) -> tuple[list[Problem], FamilyRule
 def parse_text(text: str, path: str, folder: Path | None = None) -> EncounterFile:
     """Validate file text; raises FileInvalid with every problem positioned.
 
-    `folder` is where the file's ``bestiary`` and ``party`` paths start (CONTRACT.md §2.1): the folder of
+    `folder` is where the file's ``bestiary`` and ``party`` paths start (docs/reference/file-format.md): the folder of
     `path` unless given.
     """
     return open_text(text, path, folder)[0]
@@ -293,7 +293,7 @@ def write_text(target: Path, text: str) -> None:
 
 
 #: The mode of every file the tracker writes: its owner's only. An encounter holds secrets (Control Hands,
-#: the Fate Deck's order and its seed, ``gm_only`` combatants, the GM's log; CONTRACT.md §5), and players
+#: the Fate Deck's order and its seed, ``gm_only`` combatants, the GM's log; docs/guide/shared-box.md), and players
 #: log in to the same machine, so no other account may read what is saved, not even for the moment between
 #: the temporary file's creation and its rename.
 PRIVATE_MODE = 0o600

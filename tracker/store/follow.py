@@ -1,7 +1,7 @@
 """Following an encounter file as a fight rewrites it (`tracker view`): the setup is validated once.
 
 While a fight plays, every save rewrites only the live part of the file, ``[state]`` and ``[history]``; the
-setup above them is the GM's text, written back byte for byte (`tracker.store.save`, CONTRACT.md §2). A
+setup above them is the GM's text, written back byte for byte (`tracker.store.save`, docs/reference/file-format.md). A
 viewer reads the file after every command, and a full load (`files.parse_parts`) parses, positions,
 expands (party, bestiary) and validates that unchanged setup each time, then checks the live state
 against it (`files.live_problems`). `Follower.load` does that full load once, keeps the validated setup

@@ -1,4 +1,4 @@
-"""One writer per encounter file: an exclusive `fcntl` lock on a sidecar file (CONTRACT.md §5).
+"""One writer per encounter file: an exclusive `fcntl` lock on a sidecar file (docs/guide/shared-box.md).
 
 The lock sits on ``.NAME.lock`` beside the encounter, not on the encounter itself, because every save
 replaces the encounter file (a new inode) while the sidecar stays put. The OS releases the lock when

@@ -1,6 +1,6 @@
 """Opening an encounter file for play: a session on its text, and the text its saves are to keep.
 
-CONTRACT.md §2: the setup the GM wrote is never rewritten, so a session opened from a file remembers the
+docs/reference/file-format.md: the setup the GM wrote is never rewritten, so a session opened from a file remembers the
 text it was read from, and its first save cuts the setup part out of it (`tracker.store.save`). Opening and
 saving are apart because `tracker run` opens the file before its first frame and saves only at the GM's
 first command: the save's modules (the TOML writer, the setup cutter, the live part's writer: ≈ 17 M

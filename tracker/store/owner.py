@@ -1,4 +1,4 @@
-"""Whose file an encounter is: only its owner runs it, saves it or sees it whole (CONTRACT.md §5).
+"""Whose file an encounter is: only its owner runs it, saves it or sees it whole (docs/guide/shared-box.md).
 
 Players log in to the GM's machine. Every file the tracker writes is its owner's only (mode 0600), so another
 account cannot read it, and one that could (a file from before, or root) must still not write it: a save

@@ -1,6 +1,6 @@
 """Whether a folder is the user's alone, all the way up: the test a cache folder passes before it is used.
 
-CONTRACT.md §5: "a cache folder is used only when it and every folder above it (up to one the user owns and no
+docs/guide/shared-box.md: "a cache folder is used only when it and every folder above it (up to one the user owns and no
 one else can write) are the user's own and not group- or world-writable." Another account that can write in a
 folder on the way can rename what is below it and put its own in its place, so the folder and the path to it
 are both judged. The reading implemented, precisely:

@@ -23,7 +23,7 @@ class Problem(NamedTuple):
     """One thing wrong with a file, at a position; a `warning` is allowed but worth a look.
 
     `file` is the file at fault when it is not the one being read: the bestiary or party file an encounter
-    takes its stat blocks or characters from (CONTRACT.md §2.1).
+    takes its stat blocks or characters from (docs/reference/file-format.md).
     """
 
     line: int
@@ -132,7 +132,8 @@ def validation_problems(exc: Invalid, where: Positions | Locator, data: object, 
     type of the value, the branches become one line naming every form the key takes, and otherwise
     only the branch the value's shape matched speaks. A `located` error (a model validator's) carries
     its own problems, each at its key. `where` says in which file and at which line each key was written
-    (a `Locator` for an encounter expanded from stat blocks and a party, CONTRACT.md §2.1); messages name the
+    (a `Locator` for an encounter expanded from stat blocks and a party, docs/reference/file-format.md); messages
+    name the
     key as that file wrote it.
     """
     from tracker.store.tomlpos import Locator
@@ -225,14 +226,15 @@ def toml_data(text: str, path: str) -> dict[str, Any]:
     return data
 
 
-#: The tables whose entries are sheets: their keys ignore case (CONTRACT.md §2.1) and are kept in lower case.
+#: The tables whose entries are sheets: their keys ignore case (docs/reference/file-format.md) and are kept in
+#: lower case.
 SHEET_TABLES = ("combatants", "stat_blocks")
 
 
 def fold_sheet_keys(data: dict[str, Any]) -> list[tuple[Loc, str]]:
     """Lower-case the keys of every ``[[combatants]]`` and ``[[stat_blocks]]`` entry in place.
 
-    Field names are case-insensitive in input (CONTRACT.md §2.1: ``Wounds = 6`` is ``wounds = 6``), and the
+    Field names are case-insensitive in input (docs/reference/file-format.md: ``Wounds = 6`` is ``wounds = 6``), and the
     records know them in snake_case, so they are folded before validation; `tomlpos.Positions` finds a folded
     key at the line that wrote it. A key an entry gives twice in different cases (``wounds`` and ``Wounds``)
     cannot be told apart: each second one is returned, as (its path as written, the first spelling), and the

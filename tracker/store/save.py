@@ -1,11 +1,12 @@
-"""The encounter file's text for a session: what every save writes (CONTRACT.md §2, §5).
+"""The encounter file's text for a session: what every save writes (docs/reference/file-format.md,
+docs/guide/shared-box.md).
 
 Writing TOML is storage, not rules: the rules package describes the encounter (setup, live state,
 history) and never imports tomli_w; this module turns a session into the file. The app, `tracker exec
 --save`, the demo, the benchmarks and the tests all save through `encounter_text`, so a test that
 reloads a session exercises the same bytes a restart reads.
 
-**The GM's own setup text.** CONTRACT.md §2: the setup the GM wrote is never rewritten. A session
+**The GM's own setup text.** docs/reference/file-format.md: the setup the GM wrote is never rewritten. A session
 opened from a file (`load_session`, `session_from_text`, or `keep_setup` on a session built by hand: they
 live in `tracker.store.opening`, so opening a file does not load this module, and are named here too)
 remembers the file's text; its first save cuts out the setup part (`tracker.store.setup_text`:
@@ -58,7 +59,7 @@ __all__ = [
 #: The live part's pieces as last written, per live session (`tracker.store.toml_cache`).
 _LIVE: weakref.WeakKeyDictionary[Session, tuple[LiveWriter, record.SavedMembers]] = weakref.WeakKeyDictionary()
 
-#: The setup's tables in the order a GM writes them (CONTRACT.md §2, the starter files).
+#: The setup's tables in the order a GM writes them (docs/reference/file-format.md, the starter files).
 SETUP_ORDER = ("encounter", "settings", "zones", "combatants", "demo")
 
 
@@ -106,7 +107,8 @@ def setup_document(session: Session) -> dict[str, Any]:
     """The setup tables: ``[encounter]``, ``[settings]``, ``[[zones]]``, ``[[combatants]]``, ``[[demo]]``."""
     setup = session.setup
     if setup.written is not None:
-        # Expanded from stat blocks, counts or a party (CONTRACT.md §2.1): the GM's own tables, not the expansion.
+        # Expanded from stat blocks, counts or a party (docs/reference/file-format.md): the GM's own tables, not
+        # the expansion.
         return dict(setup.written)
     doc = dump(setup, mode="json", exclude_none=True, exclude_defaults=True, exclude=set(LIVE_TABLES))
     # The header keeps its defaults (player_view …), so the file says which rules run it.

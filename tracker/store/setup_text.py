@@ -1,4 +1,4 @@
-"""The GM's own setup text: the part of an encounter file that saves keep byte for byte (CONTRACT.md §2).
+"""The GM's own setup text: the part of an encounter file that saves keep byte for byte (docs/reference/file-format.md).
 
 An encounter file is the setup the GM wrote (``[encounter]``, ``[settings]``, ``[[zones]]``,
 ``[[combatants]]``, ``[[demo]]`` … with its comments, key order, blank lines and formatting) followed by

@@ -1,6 +1,6 @@
 """TOML text for the live part of the file, written again only where it changed since the last save.
 
-A durable save after each command writes the whole ``[state]`` and ``[history]`` (CONTRACT.md §5).
+A durable save after each command writes the whole ``[state]`` and ``[history]`` (docs/guide/shared-box.md).
 With hundreds of combatants, writing them with tomli_w was most of a keypress's cost
 (~8 ms of TOML at 500 combatants), though a `next` changes two combatants and a few lines of
 ``[state]``. `LiveWriter` keeps, per session, the text of each piece it wrote with the value it wrote

@@ -110,7 +110,7 @@ class Positions:
     @cached_property
     def folded(self) -> dict[Path, Path]:
         """Each key path with its keys in lower case, to the path as the file wrote it (the first, if two fold
-        alike): field names ignore case (CONTRACT.md §2.1), so a validated document knows ``Wounds`` as
+        alike): field names ignore case (docs/reference/file-format.md), so a validated document knows ``Wounds`` as
         ``wounds``."""
         out: dict[Path, Path] = {}
         for path in self.where:
@@ -228,7 +228,7 @@ class Source(NamedTuple):
 
 
 class Origin(NamedTuple):
-    """Where one combatant or stat block of an expanded encounter was written (CONTRACT.md §2.1).
+    """Where one combatant or stat block of an expanded encounter was written (docs/reference/file-format.md).
 
     A combatant made ``from`` a stat block has two sources: its own entry and the block. A key the entry wrote
     is the entry's; a key only the block has is the block's. `name_key` is the key that made its name: ``name``,

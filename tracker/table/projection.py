@@ -132,7 +132,7 @@ def project(
         focus = acting or question_for or mine[0]
         field = _without(presenter.field_map(focus), hidden)
         if acting is not None or question is not None:
-            # From what this seat knows: its own hands, never another's (CONTRACT.md §6).
+            # From what this seat knows: its own hands, never another's (docs/guide/seating.md).
             odds = _odds_without(presenter.odds(focus, frozenset(mine)), hidden)
     waiting = tuple(r.command for r in st.requests if r.seat == account)
     said = (f"approved {account}'s request: ", f"denied {account}'s request: ")
@@ -161,7 +161,7 @@ def project(
 
 def _draws_first(session: Session, offered: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """A seat's answers with those it applies itself first (the tracker's draw, a choice), then the results
-    typed from the table, which go to the GM as requests (CONTRACT.md §6) and say so: key 1 is the draw."""
+    typed from the table, which go to the GM as requests (docs/guide/seating.md) and say so: key 1 is the draw."""
     rules = session.rules
     if rules.seats_enter_results():
         return offered

@@ -1,7 +1,7 @@
 """The Textual application: one session, one file, and the one path by which state changes.
 
 `submit` is that path: parse and apply the command (a refusal changes nothing), write the file
-durably, and only then bump the screen's `revision` so the panels show it (CONTRACT.md §5: on disk
+durably, and only then bump the screen's `revision` so the panels show it (docs/guide/shared-box.md: on disk
 before on screen). If the write fails, the session goes back to the last durable state.
 """
 
@@ -393,7 +393,7 @@ class TrackerApp(App[None]):
         working out the screen overlap. Nothing reaches the terminal meanwhile: Textual paints
         a frame only once this handler has returned, and it returns only after the write has finished;
         if the write failed, the panels are given the last durable state again before that frame, so the
-        screen never shows a command that is not on disk (CONTRACT.md §5).
+        screen never shows a command that is not on disk (docs/guide/shared-box.md).
         """
         if self.read_only:
             return "this is a read-only view"

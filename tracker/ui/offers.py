@@ -1,4 +1,4 @@
-"""What the GM screen offers now, decided in one place (ARCHITECTURE.md practice 8): which of its keys
+"""What the GM screen offers now, decided in one place (docs/architecture/index.md): which of its keys
 apply (the footer, ``?`` help and Textual's `check_action` ask `allows`) and which entries the command
 palette lists (`offers`).
 

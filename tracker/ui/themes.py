@@ -1,5 +1,5 @@
 """Themes are data: a TOML file → a validated record (pydantic, through `tracker.engine.records.record`) → a Textual
-`Theme` (ARCHITECTURE.md practice 6). A theme file read before is not validated again (the memo), so the
+`Theme` (docs/architecture/index.md). A theme file read before is not validated again (the memo), so the
 first frame never waits for pydantic.
 
 A broken theme file becomes a notification, never a crash; the built-in themes ship in the package

@@ -1,4 +1,4 @@
-"""The GM command language (CONTRACT.md §3): one command table per rule family, one parser.
+"""The GM command language (docs/reference/language.md): one command table per rule family, one parser.
 
 A `VerbSpec` says everything about one verb: its argument kinds, its ``key=value`` options and bare
 flags, whether a key binding leaves the line open for more input, its usage line and one-line help.
@@ -57,7 +57,7 @@ class VerbSpec(NamedTuple):
     flags: tuple[str, ...] = ()
     #: A key that prefills this verb leaves the line open for the GM to finish (a number, a condition).
     needs_more: bool = True
-    #: Accepted while a prompt waits for its answer (CONTRACT.md §3).
+    #: Accepted while a prompt waits for its answer (docs/reference/language.md).
     while_prompted: bool = False
     #: Its entry in the command palette ("Damage…"); empty: not offered there.
     title: str = ""
@@ -242,7 +242,7 @@ LEAVE = VerbSpec(
     title="Leave the fight…",
 )
 
-# --- players at their own terminals (CONTRACT.md §6): what the GM's process issues for them -----------------
+# --- players at their own terminals (docs/guide/seating.md): what the GM's process issues for them -----------------
 # All four run while a prompt waits: a request must never block the GM, and ``by`` wraps an answer as often as
 # anything (the command it wraps is then checked against the prompt like the GM's own).
 

@@ -1,4 +1,4 @@
-"""The one command table (CONTRACT.md §3): every verb of every rule family, each tagged with its family.
+"""The one command table (docs/reference/language.md): every verb of every rule family, each tagged with its family.
 
 A family's screen and errors speak only of its own verbs: its `VerbTable` (`table_for`) is the shared
 verbs of `tracker.engine.language.commands` plus the ones tagged with its name here. Help, completion, the action

@@ -1,4 +1,4 @@
-"""The encounter file as pydantic models (CONTRACT.md §2).
+"""The encounter file as pydantic models (docs/reference/file-format.md).
 
 The file has three layers:
 
@@ -52,7 +52,7 @@ class Prompt(Strict):
 
 @dataclass(kw_only=True)
 class Request(Strict):
-    """A player's command waiting for the GM's ``approve`` or ``deny`` (CONTRACT.md §6).
+    """A player's command waiting for the GM's ``approve`` or ``deny`` (docs/guide/seating.md).
 
     Saved and shown as ``{"id": 3, "seat": "alice", "as": "Sofia Ramos", "command": "damage 'Guild Thug' 2"}``:
     ``as`` is a Python keyword, so the field is ``as_`` and `read` / `as_data` translate the key.
@@ -103,11 +103,11 @@ class EncounterInfo(Strict):
     threat: Annotated[int | None, Field(ge=0)] = None
     #: How much a ``--player`` view shows of Fatemaster wounds: hidden, or a descriptor.
     player_view: Literal["hidden", "descriptor", "exact"] = "descriptor"
-    #: Files of ``[[stat_blocks]]``, relative to the encounter file (CONTRACT.md §2.1). The loader gathers
+    #: Files of ``[[stat_blocks]]``, relative to the encounter file (docs/reference/file-format.md). The loader gathers
     #: their blocks into the family file's ``stat_blocks`` before validation; one file may be given alone.
     bestiary: Annotated[list[str] | None, BeforeValidator(one_file)] = None
     #: A file of ``[[combatants]]``, relative to the encounter file: the players' characters, shared by the
-    #: encounters of a campaign; the loader puts them first among the combatants (CONTRACT.md §2.1).
+    #: encounters of a campaign; the loader puts them first among the combatants (docs/reference/file-format.md).
     party: str | None = None
 
 
@@ -170,7 +170,8 @@ class History(Strict):
     commands: list[str] = field(default_factory=list)
     undone: list[str] = field(default_factory=list)
     #: The combatants and stat blocks the fight started with, when they came from other files (a party, a
-    #: bestiary, CONTRACT.md §2.1): a saved fight replays from these, so a later change to those shared files
+    #: bestiary, docs/reference/file-format.md): a saved fight replays from these, so a later change to those
+    #: shared files
     #: (``tracker carry`` writes the party's) never changes a fight already under way. None for a plain file.
     sheets: Sheets | None = None
     #: Where a command after an undo took a new branch (oldest first); replay enters each at its command.

@@ -117,7 +117,7 @@ def weapon_word(eng: TTBEngine, who: str, text: str) -> bool:
 
 
 def attack_words(eng: TTBEngine, who: str, args: list[str]) -> tuple[str | None, list[str]]:
-    """A strike's or a shot's target and the words that name its weapon (CONTRACT.md §3 "Weapons (TTB)":
+    """A strike's or a shot's target and the words that name its weapon (docs/reference/language.md "Weapons (TTB)":
     ``TARGET [WEAPON]``, or a weapon alone). The first word is the target unless it names one of `who`'s
     weapons; a word that fits a weapon and someone in the fight is ambiguous (an exact name wins)."""
     if not args:
@@ -138,7 +138,7 @@ def attack_words(eng: TTBEngine, who: str, args: list[str]) -> tuple[str | None,
 
 def named_weapon(eng: TTBEngine, who: str, text: str) -> str:
     """The weapon of `who`'s that `text` names, the way every name resolves (any case, a unique prefix);
-    refused naming `who`'s weapons when it names none or several (CONTRACT.md §3 "Weapons (TTB)")."""
+    refused naming `who`'s weapons when it names none or several (docs/reference/language.md "Weapons (TTB)")."""
     weapons = [w.name for w in eng.sheet(who).weapons]
     if not weapons:
         raise Refusal(f"{who} has no weapon on file: none is named '{text}'")
@@ -308,7 +308,7 @@ def target_of(eng: TTBEngine, who: str, key: str, args: list[str]) -> str | None
 
 def check_words(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
     """Every word after the action names something real, or the action is refused before anything changes:
-    a target is a combatant still in the fight (CONTRACT.md §3 ``leave``), a weapon one of `who`'s
+    a target is a combatant still in the fight (docs/reference/language.md ``leave``), a weapon one of `who`'s
     ("Weapons (TTB)"), an Assist's skill one the encounter knows; a word the action has no use for is
     refused rather than dropped. Names resolve the one way (`tracker.engine.names.resolve`)."""
     if key == "wait":

@@ -1,4 +1,4 @@
-"""Resolving the pending prompt with `answer VALUE` (CONTRACT.md §3).
+"""Resolving the pending prompt with `answer VALUE` (docs/reference/language.md).
 
 Each prompt kind has a resolver; after it, the engine resumes the agenda where the prompt stopped it.
 Duel prompts accept ``pass``/``fail`` or ``flip``: the tracker flips from the Fate Deck and adds the

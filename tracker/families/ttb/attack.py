@@ -1,4 +1,4 @@
-"""An attack as one flow (CONTRACT.md §3 ``attack``; RULES.md §2.5 Strike and Charge, §2.8.1, §2.9).
+"""An attack as one flow (docs/reference/language.md ``attack``; RULES.md §2.5 Strike and Charge, §2.8.1, §2.9).
 
 ``attack NAME [strike|shoot|charge] [TARGET] [WEAPON]`` pays the action like ``spend`` and then asks, one
 pending prompt at a time, what it still needs: the target (the legal ones first, each with its odds), the
@@ -23,7 +23,7 @@ from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.records.sheet import Weapon
 from tracker.families.ttb.records.state import Prompt
 
-#: The attack actions and the kind of weapon each uses (CONTRACT.md §3 "Weapons (TTB)").
+#: The attack actions and the kind of weapon each uses (docs/reference/language.md "Weapons (TTB)").
 KINDS = {"strike": "melee", "charge": "melee", "shoot": "projectile"}
 VERB = {"strike": "strikes", "charge": "charges", "shoot": "shoots"}
 #: Marks an attack step (and its prompts) as part of the flow: the duel offers the tracker's flip
@@ -174,7 +174,7 @@ def hit_chance(
         fa, fd, bonus_a, bonus_d = opposed.fates(data)
         av = asheet.skills.get(skill, 0) + eng.fighter(who).assist + bonus_a
         # The attacker's own cheat only: the label goes to the attacker's player, who does not know the
-        # defender's hand (its odds come from what that seat knows, CONTRACT.md §6).
+        # defender's hand (its odds come from what that seat knows, docs/guide/seating.md).
         mine = cards_of(eng.fighter(who).hand) if skill in asheet.skills and fa >= 0 else None
         if not eng.settings.offer_cheat:
             mine = None

@@ -1,6 +1,7 @@
 """What a Through the Breach character takes out of one fight into the next (``tracker carry``).
 
-The party file keeps each player's character between the encounters of a campaign (CONTRACT.md §2.1). After a
+The party file keeps each player's character between the encounters of a campaign (docs/reference/file-format.md).
+After a
 fight its sheet takes the Wounds left (``wounds_left``), the conditions that outlast the fight
 (`catalogue.LASTING`), the Control Hand and the Twist discard pile of a Fated (``twist_discard``: the cards
 played or discarded stay out of the Twist Deck until it runs out and is reshuffled [001:L36], so a new fight

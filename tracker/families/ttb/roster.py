@@ -1,5 +1,5 @@
 """Who is in a Through the Breach fight: a combatant's record as it enters, ``join`` and ``leave``
-(CONTRACT.md §3; RULES.md §2.2.2, §2.3).
+(docs/reference/language.md; RULES.md §2.2.2, §2.3).
 
 Decisions (README "Joining and leaving"):
 
@@ -62,7 +62,7 @@ def playing(eng: TTBEngine) -> bool:
 
 
 def join(eng: TTBEngine, cmd: Command) -> None:
-    """``join NAME [from=BLOCK] [count=N] [side=S]``: newcomers from a stat block (CONTRACT.md §3)."""
+    """``join NAME [from=BLOCK] [count=N] [side=S]``: newcomers from a stat block (docs/reference/language.md)."""
     st = eng.st
     coming = arrivals(eng, cmd)
     stalled = playing(eng) and st.active is None and not st.agenda and not st.after_turn

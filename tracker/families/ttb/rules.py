@@ -1,6 +1,6 @@
 """Through the Breach behind the family seam's rules half (`tracker.families.rules.FamilyRules`).
 
-`TTBRules` is the engine the dispatcher opens: the JSON state of CONTRACT.md §4 (Wounds, AP, the Fate
+`TTBRules` is the engine the dispatcher opens: the JSON state of docs/reference/json-state.md (Wounds, AP, the Fate
 Deck's counts), status, the action catalogue with each action's legality, and what lasts after the
 fight. What the screens show of it is `tracker.families.ttb.present.presenter.TTBPresenter`.
 """
@@ -45,7 +45,8 @@ _DRAWN = frozenset({*answers.OUTCOMES, "critical", "suffocating_flip", "hazard_f
 
 
 def conditions_json(eng: TTBEngine, name: str) -> dict[str, int | bool | str]:
-    """The conditions and the table effects CONTRACT.md §4 lists with them (waiting, assisted, imposed …)."""
+    """The conditions and the table effects docs/reference/json-state.md lists with them (waiting, assisted,
+    imposed …)."""
     f = eng.fighter(name)
     conds: dict[str, int | bool | str] = dict(f.conditions)
     if f.wait:
@@ -63,7 +64,7 @@ class TTBRules(TTBEngine, FamilyRules):
 
     SYSTEM = "ttb"
     CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
-    #: A Fated's player spends its AP, attacks, engages and disengages and ends its turn (CONTRACT.md §6).
+    #: A Fated's player spends its AP, attacks, engages and disengages and ends its turn (docs/guide/seating.md).
     SEAT_VERBS = {
         "spend": "first",
         "attack": "first",
@@ -72,7 +73,7 @@ class TTBRules(TTBEngine, FamilyRules):
         "next": "active",
     }
     #: ``flip N`` outside a question draws cards no rule asked for (and can force reshuffles that deal Twist
-    #: cards): a seat's is a request (CONTRACT.md §6).
+    #: cards): a seat's is a request (docs/guide/seating.md).
     RESULT_VERBS = {"flip": "active"}
 
     def seats_enter_results(self) -> bool:

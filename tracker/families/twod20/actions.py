@@ -255,7 +255,7 @@ TARGETED = frozenset(
 
 def words(eng: TwoD20Engine, who: str, key: str, args: list[str]) -> list[str]:
     """The action's words with their names resolved the one way (`tracker.engine.names.resolve`), checked
-    before anything changes: a target is a combatant still in the fight (CONTRACT.md §3 ``leave``), an
+    before anything changes: a target is a combatant still in the fight (docs/reference/language.md ``leave``), an
     Attack's further words `who`'s weapons; a targeted action refuses a word it has no use for. The words
     of other actions are the GM's note for the log, kept as typed."""
     if key not in TARGETED or not args:

@@ -1,4 +1,4 @@
-"""An attack as one flow in the 2d20 System (CONTRACT.md §3 ``attack``; RULES.md §3.2, §3.3, §3.6-§3.8).
+"""An attack as one flow in the 2d20 System (docs/reference/language.md ``attack``; RULES.md §3.2, §3.3, §3.6-§3.8).
 
 ``attack NAME [TARGET] [WEAPON] [+N|-N]`` takes the Attack (a Major Action, as ``spend NAME attack``) and then
 asks, one pending prompt at a time, what it still needs: the target (those the weapon reaches first, each

@@ -1,6 +1,7 @@
 """What a 2d20 character takes out of one scene into the next (``tracker carry``).
 
-The party file keeps each player's character between the encounters of a campaign (CONTRACT.md §2.1). After a
+The party file keeps each player's character between the encounters of a campaign (docs/reference/file-format.md).
+After a
 scene its sheet takes its Harms, its Fatigue, its Fortune and the conditions that outlast the scene
 (`catalogue.LASTING`). Stress is not carried: it all goes at the end of the scene [004:L1906] (the Secret War
 sheet clears it at the start of the next [002:L113]), and every encounter is a scene.

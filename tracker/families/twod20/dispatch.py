@@ -1,4 +1,4 @@
-"""The 2d20 System's command handlers (CONTRACT.md §3), and the rules opened over a fresh or saved state."""
+"""The 2d20 System's command handlers (docs/reference/language.md), and the rules opened over a fresh or saved state."""
 
 from __future__ import annotations
 
@@ -38,7 +38,8 @@ from tracker.present.words import counted
 
 def new_state(setup: TwoD20File, seed: int, secret: str | None = None) -> TwoD20State:
     """The state before `start`: no stress taken, the file's harms, fatigue, conditions and zones, and the
-    pools the scene will start with (``momentum``/``threat`` before ``start`` change them, CONTRACT.md §3)."""
+    pools the scene will start with (``momentum``/``threat`` before ``start`` change them,
+    docs/reference/language.md)."""
     profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
     zones = ZoneMap(setup.zones)
     fighters = {c.name: roster.fighter_for(c, profile, zones) for c in setup.combatants}
@@ -272,7 +273,7 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     `spend=K` spends K of the test's Momentum at once (e.g. Bonus Damage) before the rest is saved to the
     group pool under its cap [004:L510, L530]. No refusal may depend on dice the tracker draws: a refused
     roll that named them (or only their Momentum) would show the table the next roll's dice, and a player
-    could try ``spend=`` after ``spend=`` until the roll came good (CONTRACT.md §5). So a K no roll of these
+    could try ``spend=`` after ``spend=`` until the roll came good (docs/guide/shared-box.md). So a K no roll of these
     dice could generate is refused before any die is drawn; a K above what the drawn dice generated spends
     all they generated, and the log says so. With typed ``faces=`` the dice are known, and a K above their
     Momentum is refused.

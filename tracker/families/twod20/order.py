@@ -217,7 +217,7 @@ def ask_round_opener(eng: TwoD20Engine) -> None:
 
 
 def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
-    """`pick NAME` / `keep NAME`: answer the hand-over question (CONTRACT.md §3)."""
+    """`pick NAME` / `keep NAME`: answer the hand-over question (docs/reference/language.md)."""
     st = eng.st
     if st.prompt is None and keep and eng.order_rule == "initiative" and st.phase == "turn":
         jump(eng, text, use_threat)

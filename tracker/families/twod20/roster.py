@@ -1,5 +1,5 @@
 """Who is in a 2d20 conflict: a combatant's record as it enters, ``join`` (Reinforcements) and ``leave``
-(CONTRACT.md §3; RULES.md §3.3 Reinforcements [004:L585], §3.4).
+(docs/reference/language.md; RULES.md §3.3 Reinforcements [004:L585], §3.4).
 
 Decisions (README "Joining and leaving"):
 
@@ -81,7 +81,7 @@ def reinforcement_cost(eng: TwoD20Engine, sheet: TwoD20Combatant) -> int:
 
 
 def join(eng: TwoD20Engine, cmd: Command) -> None:
-    """``join NAME [from=BLOCK] [count=N] [side=S] [zone=Z] [free]`` (CONTRACT.md §3)."""
+    """``join NAME [from=BLOCK] [count=N] [side=S] [zone=Z] [free]`` (docs/reference/language.md)."""
     st = eng.st
     coming = arrivals(eng, cmd)
     zone = _zone(eng, cmd.options["zone"]) if "zone" in cmd.options else None

@@ -1,6 +1,6 @@
 """The 2d20 System behind the family seam's rules half (`tracker.families.rules.FamilyRules`).
 
-`TwoD20Rules` is the engine the dispatcher opens: CONTRACT.md §4's JSON (stress per track, Harms, zones,
+`TwoD20Rules` is the engine the dispatcher opens: docs/reference/json-state.md's JSON (stress per track, Harms, zones,
 pools), status, the profile's actions with each one's legality, the completion words and what lasts after
 the scene. What the screens show of it is `tracker.families.twod20.present.presenter.TwoD20Presenter`.
 """
@@ -36,7 +36,7 @@ def harm_counts(eng: TwoD20Engine, name: str) -> dict[str, int]:
 
 def pools(eng: TwoD20Engine) -> dict[str, int]:
     """The pools by name (the GM's under its profile name, and as ``threat`` too); before ``start``
-    the values the scene will start with (CONTRACT.md §3 "Pools before start")."""
+    the values the scene will start with (docs/reference/language.md "Pools before start")."""
     momentum, threat = eng.st.momentum, eng.st.threat
     out = {"momentum": momentum, eng.profile.gm_pool: threat}
     if eng.profile.gm_pool != "threat":
@@ -50,7 +50,7 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
     SYSTEM = "2d20"
     CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
     #: A player character's player takes its actions, moves, declares Reach, rolls its tests and ends its turn
-    #: (CONTRACT.md §6).
+    #: (docs/guide/seating.md).
     SEAT_VERBS = {
         "spend": "first",
         "attack": "first",
@@ -61,7 +61,7 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
     #: ``pick``/``keep`` answer the hand-over as ``answer`` answers any other question.
     ANSWER_VERBS = frozenset({"answer", "pick", "keep"})
     #: ``roll NAME TN D`` is a test at a TN its sender chooses, and with ``faces=`` a result made at the table:
-    #: a seat's is a request (CONTRACT.md §6); the tests the rules ask for come as the attack's questions.
+    #: a seat's is a request (docs/guide/seating.md); the tests the rules ask for come as the attack's questions.
     RESULT_VERBS = {"roll": "first"}
 
     def seats_enter_results(self) -> bool:

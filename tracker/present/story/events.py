@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
-#: Statuses in which a combatant is out of the fight (CONTRACT.md §4).
+#: Statuses in which a combatant is out of the fight (docs/reference/json-state.md).
 DOWN = frozenset({"unconscious", "defeated", "dying", "dead"})
 #: How a fall is said.
 FALLS = {"unconscious": "falls unconscious", "defeated": "is defeated", "dying": "is dying", "dead": "dies"}

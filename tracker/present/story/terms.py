@@ -1,6 +1,6 @@
 """What a rule family tells the story of a fight (`tracker.present.story.events`) about its own JSON state.
 
-The story replays a file's history and compares the JSON state (CONTRACT.md §4) before and after each
+The story replays a file's history and compares the JSON state (docs/reference/json-state.md) before and after each
 command. What counts as damage (Through the Breach: Wounds lost; 2d20: stress taken and Harms), which
 of the table's numbers to follow over time (the Fate Deck, or Momentum and Threat), what turns the
 table (a reshuffle, a pool swing) and who a command says is attacking differ between the families, so

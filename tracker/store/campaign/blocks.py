@@ -1,4 +1,4 @@
-"""Stat blocks and parties (CONTRACT.md §2.1): what an encounter takes from other files, before validation.
+"""Stat blocks and parties (docs/reference/file-format.md): what an encounter takes from other files, before validation.
 
 An encounter may name a ``bestiary`` (files of ``[[stat_blocks]]``) and a ``party`` (a file of
 ``[[combatants]]``: the players' characters, shared by the encounters of a campaign). The loader turns the
@@ -55,7 +55,7 @@ class Grown:
     #: The other files read (bestiaries, the party) and the text each had: what the expansion depends on
     #: besides the encounter itself (`files.open_text` recalls an expansion only while they are unchanged).
     read: list[tuple[str, str]] = field(default_factory=list)
-    #: The party file's ``[seats]`` (CONTRACT.md §6), kept with a fight's sheets (`History.sheets` ``seats``)
+    #: The party file's ``[seats]`` (docs/guide/seating.md), kept with a fight's sheets (`History.sheets` ``seats``)
     #: so a saved fight keeps its party's seats as it keeps its party's characters; None when it has none.
     party_seats: dict[str, Any] | None = None
 
@@ -336,7 +336,7 @@ class _Reader:
         loose = others_may_change(self.folder / ref)
         if loose is not None:
             # Authority only from files the GM alone can write: another account that could change the party
-            # file would seat itself at the table, or change a sheet (CONTRACT.md §5, §6).
+            # file would seat itself at the table, or change a sheet (docs/guide/shared-box.md, docs/guide/seating.md).
             held = "sheets and [seats]" if kind == "party" else "stat blocks"
             self.problems.append(
                 Problem(

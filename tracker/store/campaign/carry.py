@@ -1,4 +1,4 @@
-"""`tracker carry ENCOUNTER`: the party's lasting state from a fight, back into its party file (CONTRACT.md §1).
+"""`tracker carry ENCOUNTER`: the party's lasting state from a fight, back into its party file (docs/reference/cli.md).
 
 The party file is the GM's own text, shared by the encounters of a campaign, so it is edited in place with
 `tomlkit` (the style-preserving TOML editor): only the values that changed are rewritten, and comments, key
@@ -97,7 +97,8 @@ def carry(path: str) -> CarryReport:
 def _put(sheet: AbstractTable, item: Carried) -> str:
     """Set one field of a character's table in place; '' when it already says so (or need not say it).
 
-    Field names ignore case (CONTRACT.md §2.1): a sheet's ``Wounds_Left`` is the field set, in its own spelling.
+    Field names ignore case (docs/reference/file-format.md): a sheet's ``Wounds_Left`` is the field set, in its own
+    spelling.
     """
     key = next((k for k in sheet if isinstance(k, str) and k.lower() == item.key), item.key)
     here = sheet.get(key)

@@ -1,6 +1,6 @@
 """`tracker new FILE --system S --party P --bestiary B --add "Guild Thug x3"`: an encounter of a campaign.
 
-It names the party and bestiary files (relative to the new file, as CONTRACT.md §2.1 reads them) and writes
+It names the party and bestiary files (relative to the new file, as docs/reference/file-format.md reads them) and writes
 one ``[[combatants]]`` entry per ``--add``, each with a comment saying what its keys do. The header comes from
 the family's template in ``tracker/data`` (``campaign_SYSTEM.toml.in``). The text is validated as the
 encounter it will be before anything is written, so a bad party file or a misspelt block writes nothing.

@@ -1,4 +1,4 @@
-"""Bestiary and party files (CONTRACT.md §2.1): reading one, telling its family, checking it alone.
+"""Bestiary and party files (docs/reference/file-format.md): reading one, telling its family, checking it alone.
 
 A bestiary holds ``[[stat_blocks]]``, a party ``[[combatants]]`` (whole sheets); either may start with a
 ``[bestiary]`` or ``[party]`` table of ``name``, ``system`` and ``notes``. `tracker.store.campaign.blocks` reads them
@@ -35,7 +35,7 @@ class Included:
     rows: list[dict[str, Any]]
     pos: Positions
     declared: str | None
-    #: A party file's ``[seats]`` (CONTRACT.md §6): the encounter's own ``[seats]`` go over these per account.
+    #: A party file's ``[seats]`` (docs/guide/seating.md): the encounter's own ``[seats]`` go over these per account.
     seats: dict[str, Any] | None = None
 
 
@@ -150,7 +150,7 @@ def check_include(text: str, path: str) -> list[Problem] | None:
 
 
 def party_seat_problems(book: Included) -> list[Problem]:
-    """A party file's ``[seats]`` checked on its own, against its own characters (CONTRACT.md §6)."""
+    """A party file's ``[seats]`` checked on its own, against its own characters (docs/guide/seating.md)."""
     seats = book.seats or {}
     problems: list[Problem] = []
     for account, value in seats.items():

@@ -1,4 +1,4 @@
-"""The GM screen's keys: every binding with an id and a description (ARCHITECTURE.md practice 8).
+"""The GM screen's keys: every binding with an id and a description (docs/architecture/index.md).
 
 Kept apart from the screen so the list reads as the keyboard map it is; which keys apply now is decided
 with the palette's entries in `tracker.ui.offers` (the screen's `check_action` asks it).

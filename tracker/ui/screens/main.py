@@ -1,6 +1,6 @@
 """The GM's screen: every panel, the prompt bar and the command line, and the keys that drive them.
 
-Data flows one way (ARCHITECTURE.md): a key or the command line → a `Submit` message → the app runs
+Data flows one way (docs/architecture/index.md): a key or the command line → a `Submit` message → the app runs
 the command (engine → durable save) → the family builds one typed `EncounterView` → the screen sets
 its slices (`header`, `order`, `turn` …) → each panel, bound to its slice with `data_bind`, redraws only
 when its slice changed. No panel reads the session; the screen asks the family, never "which system?".

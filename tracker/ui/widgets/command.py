@@ -1,4 +1,4 @@
-"""The command line (CONTRACT.md §3) with completion of verbs, names, conditions, actions and zones.
+"""The command line (docs/reference/language.md) with completion of verbs, names, conditions, actions and zones.
 
 Completion is a Textual `Suggester`: the grey suggestion after the cursor is accepted with → or Tab.
 What may come at each position is read from the family's command table (`VerbSpec.kind_at`) and the

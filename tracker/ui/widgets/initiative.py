@@ -1,7 +1,7 @@
 """The initiative order: who acts, who has acted, statuses, wounds or stress, AP, conditions.
 
 The family builds the rows (`OrderView`); the panel hands them to the line-API table, which re-renders
-only the rows that changed (ARCHITECTURE.md practice 9: never clear and refill). The round line sits
+only the rows that changed (docs/architecture/index.md: never clear and refill). The round line sits
 in the panel's border (a row saved for a combatant at 80×24) when it fits there whole; a longer one
 (it says who acts next, "players kept last: an enemy acts before they keep again") gets a line of its
 own at the top of the panel instead of being cut. A legend under the table explains every

@@ -1,7 +1,7 @@
 """The log: every event, grouped by round and turn, automatic effects included.
 
 It appends only the entries written since it last looked (the state counts every entry ever logged),
-into a `RichLog` with a line limit (ARCHITECTURE.md practice 9).
+into a `RichLog` with a line limit (docs/architecture/index.md).
 
 A RichLog wraps each write at the width it has then, and never less than its `min_width` (78 by
 default): narrower than that, lines were cut at the edge and words lost ("fai the check"). So the

@@ -2,7 +2,7 @@
 
 Textual's DataTable re-renders every visible cell whenever any cell changes; at 500 combatants a turn
 change would repaint them all. Here a `next` re-renders the two rows that changed (the one that ended,
-the one that starts) and every other line comes from the cache (ARCHITECTURE.md practice 9).
+the one that starts) and every other line comes from the cache (docs/architecture/index.md).
 
 The table always fits its width, so no horizontal scrollbar ever covers a row. The Conditions column
 gets what the other columns leave (a very long name gives up characters first, with an ellipsis): each

@@ -68,7 +68,7 @@ def reshuffle(eng: TTBEngine, why: str) -> None:
 def shuffle_unseen(eng: TTBEngine) -> None:
     """A new branch of the future (the first command after an undo): the Fate Deck's undrawn cards and each
     Twist Deck are shuffled anew, unlogged. No one has seen their order, so nothing the table knows changes,
-    but what an undone flip showed is no longer the known top of the deck (CONTRACT.md §5)."""
+    but what an undone flip showed is no longer the known top of the deck (docs/guide/shared-box.md)."""
     st = eng.st
     rng.shuffle(st, st.deck)
     for f in st.fighters.values():

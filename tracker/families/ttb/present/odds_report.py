@@ -51,7 +51,7 @@ def _deck(eng: TTBEngine) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
 
 
 #: Whose cards the one reading the odds knows: None for the GM (every hand and Twist Deck); a seat's own
-#: characters for a player, so a seat's odds come from what that seat knows (CONTRACT.md §6): another
+#: characters for a player, so a seat's odds come from what that seat knows (docs/guide/seating.md): another
 #: Fated's Control Hand and Twist Deck are unknown to it, and the odds then count no cheat from them.
 Knows = frozenset[str] | None
 

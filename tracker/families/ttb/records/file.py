@@ -1,4 +1,4 @@
-"""The Through the Breach encounter file (CONTRACT.md §2, RULES.md §2.1): header, settings, combatants.
+"""The Through the Breach encounter file (docs/reference/file-format.md, RULES.md §2.1): header, settings, combatants.
 
 Mirrors `tracker.families.twod20.records.file`; the registry (`tracker.families.registry`) picks one of
 the two by ``system``. A record only: it imports nothing of the family's rules or presentation.
@@ -19,7 +19,8 @@ class TTBFile(EncounterFile):
 
     settings: TTBSettings = field(default_factory=TTBSettings)
     combatants: list[TTBCombatant] = field(default_factory=list)
-    #: Stat blocks a ``[[combatants]]`` entry (``from = NAME``) or ``join`` may name (CONTRACT.md §2.1): the
+    #: Stat blocks a ``[[combatants]]`` entry (``from = NAME``) or ``join`` may name
+    #: (docs/reference/file-format.md): the
     #: ``[[stat_blocks]]`` of the ``[encounter] bestiary`` files, gathered by the loader, or written inline.
     stat_blocks: list[TTBCombatant] = field(default_factory=list)
 

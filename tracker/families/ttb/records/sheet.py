@@ -112,7 +112,7 @@ class TTBSettings(Strict):
     #: Fated attacker's damage flip) the engine offers the hand's cards that would help. Off for tables
     #: that cheat at the table and type the final card.
     offer_cheat: bool = True
-    #: Players at their own terminals (CONTRACT.md §6) may type their results (``answer pass 2``, a card, a
+    #: Players at their own terminals (docs/guide/seating.md) may type their results (``answer pass 2``, a card, a
     #: ``flip`` of their own) rather than asking the GM: for a table that trusts its players' own cards.
     seats_enter_results: bool = False
     #: A Fatemaster character flips no card (§2.2.5), so the ⊞ and ⊟ its own state would give its duel

@@ -1,4 +1,4 @@
-"""The 2d20 encounter file: profile, zones and combatants (CONTRACT.md §2, RULES.md §3).
+"""The 2d20 encounter file: profile, zones and combatants (docs/reference/file-format.md, RULES.md §3).
 
 Kept apart from the TTB models so that a Through the Breach file never pays for building these. A record
 only: it imports nothing of the family's rules or presentation (the registry picks the family by ``system``).
@@ -18,12 +18,13 @@ from tracker.families.twod20.tables.profiles import resolve_profile
 
 @dataclass(kw_only=True)
 class TwoD20File(EncounterFile):
-    """A 2d20 encounter file: profile, zones and combatants (CONTRACT.md §2, RULES.md §3)."""
+    """A 2d20 encounter file: profile, zones and combatants (docs/reference/file-format.md, RULES.md §3)."""
 
     settings: TwoD20Settings = field(default_factory=TwoD20Settings)
     zones: list[Zone] = field(default_factory=list)
     combatants: list[TwoD20Combatant] = field(default_factory=list)
-    #: Stat blocks a ``[[combatants]]`` entry (``from = NAME``) or ``join`` may name (CONTRACT.md §2.1): the
+    #: Stat blocks a ``[[combatants]]`` entry (``from = NAME``) or ``join`` may name
+    #: (docs/reference/file-format.md): the
     #: ``[[stat_blocks]]`` of the ``[encounter] bestiary`` files, gathered by the loader, or written inline.
     stat_blocks: list[TwoD20Combatant] = field(default_factory=list)
 

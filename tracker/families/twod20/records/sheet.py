@@ -24,7 +24,8 @@ RangeBand = Literal["reach", "close", "medium", "long", "extreme"]
 
 @dataclass(kw_only=True)
 class TwoD20Weapon(Strict):
-    """A weapon in the file (CONTRACT.md §2): its range band says the Difficulty of a shot (RULES.md §3.6).
+    """A weapon in the file (docs/reference/file-format.md): its range band says the Difficulty of a shot (RULES.md
+    §3.6).
 
     ``damage`` and ``effects`` are the weapon's profile as the table reads it (``effects`` as written in a
     damage command, e.g. ``["piercing=2", "vicious"]``); the zones panel uses the range.
@@ -147,7 +148,7 @@ class TwoD20Settings(Strict):
 
     __pydantic_config__ = {"extra": "allow"}
 
-    #: Players at their own terminals (CONTRACT.md §6) may type their results (the faces rolled, a ``roll`` of
+    #: Players at their own terminals (docs/guide/seating.md) may type their results (the faces rolled, a ``roll`` of
     #: their own) rather than asking the GM: for a table that trusts its players' own dice. Not a profile
     #: parameter, so never among `overrides`.
     seats_enter_results: bool = False

@@ -2,7 +2,7 @@
 
 Effects that are not conditions in the rules but matter at the table (a Stun waiting for the next
 turn, Persistent damage still to tick) are listed too, so ``add``/``remove`` and the JSON state treat
-them alike (CONTRACT.md §4).
+them alike (docs/reference/json-state.md).
 """
 
 from __future__ import annotations
