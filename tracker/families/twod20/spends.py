@@ -19,7 +19,7 @@ character (B24).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from tracker.engine import names
@@ -405,34 +405,25 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     penetration = 2 * chosen.penetration
     # A mental attack's stress goes on the mental track (RULES.md §3.7, §3.10 [004:L1638, L1840]).
     mental = _form(spec) == "mental"
+    hit = harm.Hit(
+        total=total,
+        icons=roll.icons,
+        effects=effects,
+        attacker=who,
+        penetration=penetration,
+        subdue=chosen.subdue,
+        mental=mental,
+        track="mental" if mental else None,
+    )
     if not eng.fighter(target).dead:
-        hit = harm.Hit(
-            total=total,
-            icons=roll.icons,
-            effects=effects,
-            attacker=who,
-            penetration=penetration,
-            subdue=chosen.subdue,
-            mental=mental,
-            track="mental" if mental else None,
-        )
         harm.resolve_track(eng, target, hit)
         harm.damage(eng, target, hit)
     if chosen.secondary is not None and not eng.fighter(chosen.secondary).dead:
         share = _secondary_share(eng, total)
         eng.log(f"Secondary Target: {chosen.secondary} suffers {share} of the {total} damage ({_rounding(eng)})")
-        hit = harm.Hit(
-            total=share,
-            icons=roll.icons,
-            effects=effects,
-            attacker=who,
-            penetration=penetration,
-            subdue=chosen.subdue,
-            mental=mental,
-            track="mental" if mental else None,
-        )
-        harm.resolve_track(eng, chosen.secondary, hit)
-        harm.damage(eng, chosen.secondary, hit)
+        # The same hit, its total the share (B5: half the rolled damage, before its own resistance).
+        harm.resolve_track(eng, chosen.secondary, replace(hit, total=share))
+        harm.damage(eng, chosen.secondary, replace(hit, total=share))
 
 
 def _bank(eng: TwoD20Engine, who: str, left: int) -> None:
