@@ -12,7 +12,13 @@ import pytest
 
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import VerbTable, prefilled
-from tracker.engine.language.verbs import table_for
+from tracker.families.registry import family_named
+
+
+def table_for(system: str) -> VerbTable:
+    """A family's command table, as the registry hands it out."""
+    return family_named(system).verbs
+
 
 TTB = table_for("ttb")
 TWOD20 = table_for("2d20")

@@ -3,7 +3,7 @@
 A `VerbSpec` says everything about one verb: its argument kinds, its ``key=value`` options and bare
 flags, whether a key binding leaves the line open for more input, its usage line and one-line help.
 Each family has a `VerbTable`: the shared verbs defined here plus its own from the one command table
-(`tracker.engine.language.verbs`, every verb tagged with its family), and every
+(each family's `verbs` module, in its own folder), and every
 place that speaks about commands reads that table: the parser, the command line's completion, the
 action picker, key prefills, the palette, ``?`` help and every usage or refusal message. That is how
 a 2d20 screen never offers a Through the Breach verb, and the reverse.

@@ -122,7 +122,7 @@ def _remove(eng: TTBEngine, cmd: Command) -> None:
 
 def _damage(eng: TTBEngine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
-    # Options and flags were checked by the TTB command table (`tracker.engine.language.verbs`): only known ones arrive.
+    # Options and flags were checked by the TTB command table (`tracker.families.ttb.verbs`): only known ones arrive.
     armor = not ({"no-armor", "noarmor"} & cmd.flags)
     text = cmd.args[1]
     if parse_damage_profile(text) is not None:

@@ -6,8 +6,8 @@ file model, its rules (`TTBRules`, opened by the dispatcher) and their presenter
 
 from __future__ import annotations
 
-from tracker.engine.language.verbs import table_for
 from tracker.families.seam import FamilyParts, RuleFamily
+from tracker.families.ttb.verbs import TABLE
 from tracker.families.values import Capabilities, OddsOption
 
 
@@ -16,7 +16,7 @@ class TTBFamily(RuleFamily):
 
     name = "ttb"
     title = "Through the Breach"
-    verbs = table_for("ttb")
+    verbs = TABLE
     capabilities = Capabilities()
     tab_titles = {"field": "Melee", "resources": "Fate Deck"}
     odds_tab = "resources"

@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, VerbTable, count, signed_int
-from tracker.engine.language.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
 from tracker.engine.records.model import Located, Prompt
 from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
@@ -32,6 +31,7 @@ from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.state import TwoD20State
 from tracker.families.twod20.rules import TwoD20Rules
 from tracker.families.twod20.tables.profiles import resolve_profile
+from tracker.families.twod20.verbs import EFFECT_FLAGS, EFFECT_OPTIONS
 from tracker.families.twod20.zones import ZoneMap
 from tracker.present.words import counted
 
@@ -128,7 +128,7 @@ def _remove(eng: TwoD20Engine, cmd: Command) -> None:
 def _damage(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     total = count(cmd.args[1], "damage")
-    # Options and flags were checked by the 2d20 command table (`tracker.engine.language.verbs`): only known
+    # Options and flags were checked by the 2d20 command table (`tracker.families.twod20.verbs`): only known
     # ones arrive.
     opts = dict(cmd.options)
     flags = set(cmd.flags) - {"no-armor"}
@@ -269,7 +269,7 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
 def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     """`roll NAME TN D [bought=K] [focus=F] [faces=a,b] [range=R] [pay=threat] [spend=K]`: a d20 test.
 
-    The options were parsed, and unknown ones refused, by the 2d20 command table (`tracker.engine.language.verbs`).
+    The options were parsed, and unknown ones refused, by the 2d20 command table (`tracker.families.twod20.verbs`).
     `spend=K` spends K of the test's Momentum at once (e.g. Bonus Damage) before the rest is saved to the
     group pool under its cap [004:L510, L530]. No refusal may depend on dice the tracker draws: a refused
     roll that named them (or only their Momentum) would show the table the next roll's dice, and a player

@@ -6,8 +6,8 @@ capability, the odds options), and hands the seam its file model, rules opener a
 
 from __future__ import annotations
 
-from tracker.engine.language.verbs import table_for
 from tracker.families.seam import FamilyParts, RuleFamily
+from tracker.families.twod20.verbs import TABLE
 from tracker.families.values import Capabilities, OddsOption
 
 
@@ -16,7 +16,7 @@ class TwoD20Family(RuleFamily):
 
     name = "2d20"
     title = "2d20"
-    verbs = table_for("2d20")
+    verbs = TABLE
     capabilities = Capabilities(pools=True)
     tab_titles = {"field": "Zones", "resources": "Pools"}
     odds_tab = "field"

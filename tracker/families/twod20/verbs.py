@@ -1,15 +1,13 @@
-"""The one command table (docs/reference/language.md): every verb of every rule family, each tagged with its family.
+"""The 2d20 System's command words (docs/reference/language.md): its own verbs and its versions of the shared ones.
 
-A family's screen and errors speak only of its own verbs: its `VerbTable` (`table_for`) is the shared
-verbs of `tracker.engine.language.commands` plus the ones tagged with its name here. Help, completion, the action
-picker, key prefills, the palette and every usage or refusal message read that table.
+The family's `VerbTable` is these around the shared verbs of `tracker.engine.language.commands`; help,
+completion, the action picker, key prefills, the palette and every usage or refusal message read it.
 """
 
 from __future__ import annotations
 
 from tracker.engine.language.commands import ADD, DAMAGE, HEAL, JOIN, LEAVE, SPEND, VerbSpec, VerbTable, table
 
-TTB = "ttb"
 D20 = "2d20"
 
 #: Damage effects written as ``name=X`` (RULES.md §3.8).
@@ -28,73 +26,8 @@ EFFECT_FLAGS = (
     "piercing",
 )
 
-#: Through the Breach's own verbs and its versions of the shared ones (RULES.md §2).
-TTB_VERBS: tuple[VerbSpec, ...] = (
-    DAMAGE._replace(
-        usage=(
-            "damage NAME N [no-armor] [weak|moderate|severe] [by=NAME]  or  "
-            "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME]"
-        ),
-        help="damage before armor, or a damage flip on a W/M/S profile (by= the attacker, who may cheat)",
-        family=TTB,
-        options=("margin", "mod", "card", "by"),
-        actor_option="by",
-        flags=("no-armor", "noarmor", "weak", "moderate", "severe"),
-    ),
-    HEAL._replace(
-        usage="heal NAME N  or  heal NAME W/M/S [card=C]",
-        help="heal Wounds, or a healing flip on a W/M/S profile",
-        family=TTB,
-        options=("card",),
-    ),
-    SPEND._replace(
-        help="spend AP on a catalogued action (walk, strike, charge TARGET, defensive 2 …)",
-        family=TTB,
-        flags=("override",),
-    ),
-    VerbSpec(
-        "attack",
-        ("name", "action", "name", "word"),
-        1,
-        7,
-        "attack NAME [strike|shoot|charge] [TARGET] [WEAPON] [+|-] [tn=±N]",
-        "an attack as one flow: the target, the weapon, the duel and the damage flip, each asked in turn",
-        TTB,
-        options=("tn",),
-    ),
-    VerbSpec(
-        "initiative",
-        ("name", "card"),
-        2,
-        2,
-        "initiative NAME CARD",
-        "set a Fated character's initiative card instead of flipping",
-        TTB,
-    ),
-    VerbSpec("flip", ("number",), 0, 1, "flip [N]", "flip N cards from the Fate Deck", TTB, needs_more=False),
-    JOIN._replace(
-        help="a combatant (or N from a stat block) joins: it flips initiative and acts from the next round",
-        family=TTB,
-    ),
-    LEAVE._replace(family=TTB),
-    VerbSpec("engage", ("name", "name"), 2, 2, "engage A B", "record a melee engagement of A with B", TTB),
-    VerbSpec("disengage", ("name", "name"), 2, 2, "disengage A B", "end the engagement of A with B", TTB),
-    VerbSpec("reshuffle", (), 0, 0, "reshuffle", "shuffle the discards back into the Fate Deck", TTB, needs_more=False),
-    VerbSpec(
-        "end",
-        (),
-        0,
-        0,
-        "end",
-        "end Dramatic Time: Fated discard and refill their hands",
-        TTB,
-        needs_more=False,
-        title="End Dramatic Time",
-    ),
-)
-
 #: The 2d20 System's own verbs and its versions of the shared ones (RULES.md §3).
-TWOD20_VERBS: tuple[VerbSpec, ...] = (
+VERBS: tuple[VerbSpec, ...] = (
     ADD._replace(help="give a condition (or fatigue); a valued one gains +N", family=D20),
     DAMAGE._replace(
         usage="damage NAME N [icons=K] [track=T] [cover=C] [soak=S] [from=NAME] [EFFECT[=X] …] "
@@ -220,10 +153,6 @@ TWOD20_VERBS: tuple[VerbSpec, ...] = (
     ),
 )
 
-#: Each family's title as its refusals name it ("unknown command 'x' in a 2d20 encounter").
-TITLES = {TTB: "Through the Breach", D20: "2d20"}
 
-
-def table_for(family: str) -> VerbTable:
-    """The command table of one family: the shared verbs and that family's own."""
-    return table(TITLES[family], [s for s in (*TTB_VERBS, *TWOD20_VERBS) if s.family == family])
+#: The family's command table, as its refusals name it ("unknown command 'x' in a 2d20 encounter").
+TABLE: VerbTable = table("2d20", VERBS)
