@@ -6,12 +6,13 @@ import os
 import re
 import tempfile
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
+from tests.account_lock import using_accounts
 from tests.cli.campaign import Result, run_cli
 from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Prompt
@@ -178,3 +179,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _uses_real_accounts(item):
             item.add_marker(pytest.mark.xdist_group("accounts"))
+
+
+@pytest.fixture(autouse=True)
+def _account_lock(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Tests on real accounts hold the machine-wide account lock (`tests.account_lock`) while they run."""
+    if _uses_real_accounts(request.node):
+        with using_accounts():
+            yield
+    else:
+        yield

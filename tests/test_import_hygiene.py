@@ -301,7 +301,7 @@ def test_tracker_run_loads_no_save_and_no_parser_before_its_first_frame(tmp_path
     """Issue 12 (start-up): `tracker run FILE`, through the command line, reaches its first frame without the
     save's modules (the first command loads them), and on a file it has read before without parsing or
     validating it. The first run, on a file new to it, parses and validates it: the probe is not vacuous."""
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples", ignore=shutil.ignore_patterns(".*"))
     path = tmp_path / "examples" / example
     env = {"TRACKER_CONFIG_DIR": str(tmp_path / "config"), "TRACKER_CACHE_DIR": str(tmp_path / "cache")}
     new, again = (set(run_probe(RUN_PROBE, path, env)) for _ in range(2))

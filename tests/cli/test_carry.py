@@ -255,7 +255,7 @@ def test_the_shipped_campaign_carries_from_fight_1_into_fight_2(tracker: Tracker
     """examples/campaign on a copy: fight 1's demo is played and saved, carried, and fight 2 starts from it."""
     examples = Path(__file__).resolve().parents[2] / "examples"
     for folder in ("campaign", "bestiary"):
-        shutil.copytree(examples / folder, tmp_path / folder)
+        shutil.copytree(examples / folder, tmp_path / folder, ignore=shutil.ignore_patterns(".*"))
     first, second = tmp_path / "campaign" / "1_ambush.toml", tmp_path / "campaign" / "2_warehouse.toml"
     steps = [step["do"] for step in tomllib.loads(first.read_text(encoding="utf-8"))["demo"]]
     fight(tracker, first, "\n".join(steps) + "\n")

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.account_lock import remove_account, using_accounts
+
 #: The second account: a player, or a second GM, logged in to the GM's machine.
 ACCOUNT = "trackertest"
 
@@ -35,10 +37,11 @@ def second_account() -> Iterator[str]:
     if made.returncode not in (0, 9):  # 9: the account exists already (a run before this one)
         pytest.skip(f"useradd failed: {made.stderr.strip()}")
     try:
-        yield ACCOUNT
+        with using_accounts():
+            yield ACCOUNT
     finally:
         if made.returncode == 0:
-            subprocess.run(["userdel", ACCOUNT], capture_output=True)
+            remove_account(ACCOUNT)
 
 
 @pytest.fixture

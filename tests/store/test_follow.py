@@ -61,7 +61,7 @@ def same_as_full(follower: Follower, text: str, path: str) -> str:
 
 @pytest.fixture
 def examples(tmp_path: Path) -> Path:
-    shutil.copytree(EXAMPLES, tmp_path, dirs_exist_ok=True)
+    shutil.copytree(EXAMPLES, tmp_path, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".*"))
     return tmp_path
 
 

@@ -25,7 +25,7 @@ ENCOUNTERS = sorted(p for p in EXAMPLES.rglob("*.toml") if "\n[encounter]" in "\
 def play(folder: Path, path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> str:
     """The file's text after its first demo steps (or ``start``, ``next``, ``next``), in three runs of
     ``tracker exec --save``, the last an undo and a redo."""
-    shutil.copytree(EXAMPLES, folder / "examples")
+    shutil.copytree(EXAMPLES, folder / "examples", ignore=shutil.ignore_patterns(".*"))
     target = folder / "examples" / path.relative_to(EXAMPLES)
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     demo = [step["do"] for step in data.get("demo", [])]

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.account_lock import remove_account
 from tracker.store import files
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -62,7 +63,7 @@ def cannot_run_as(name: str) -> str | None:
         made = subprocess.run(["useradd", "-M", name], capture_output=True, text=True)
         if made.returncode != 0:
             return f"no account {name} on this machine, and useradd -M {name} failed: {made.stderr.strip()}"
-        atexit.register(subprocess.run, ["userdel", name], capture_output=True)  # made here: gone after
+        atexit.register(remove_account, name)  # made here: gone after, unless another run uses it
     try:
         done = subprocess.run(
             ["runuser", "-u", name, "--", sys.executable, "-c", "import tracker"],
