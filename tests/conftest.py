@@ -189,3 +189,24 @@ def _account_lock(request: pytest.FixtureRequest) -> Iterator[None]:
             yield
     else:
         yield
+
+
+def refused(s: Session, line: str, match: str = "") -> Refusal:
+    """A refused command: one line that holds `match`, and neither the state nor the history changed
+    (docs/reference/language.md: bad input is refused before anything happens)."""
+    before, history = dump(s.state), dump(s.history)
+    with pytest.raises(Refusal) as info:
+        s.execute(line)
+    message = str(info.value)
+    assert match in message, f"{match!r} not in {message!r}"
+    assert "\n" not in message
+    assert dump(s.state) == before
+    assert dump(s.history) == history
+    return info.value
+
+
+def refused_like(s: Session, line: str, pattern: str) -> Refusal:
+    """`refused`, its message matched by a regular expression."""
+    error = refused(s, line)
+    assert re.search(pattern, str(error)), f"{pattern!r} does not match {str(error)!r}"
+    return error

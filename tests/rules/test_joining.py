@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import reloaded, run, session_from
-from tracker.engine.errors import Refusal
+from tests.conftest import refused_like, reloaded, run, session_from
 from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
@@ -95,17 +94,6 @@ def fresh(text: str) -> Session:
     return session_from(text)
 
 
-def refused(s: Session, line: str, match: str) -> Refusal:
-    """A refused command is one line and changes neither the state nor the history."""
-    before, history = dump(s.state), dump(s.history)
-    with pytest.raises(Refusal, match=match) as info:
-        s.execute(line)
-    assert "\n" not in str(info.value)
-    assert dump(s.state) == before
-    assert dump(s.history) == history
-    return info.value
-
-
 def begin(s: Session) -> Session:
     """`start`, then the first questions answered: a TTB initiative tie (its first option), the 2d20 first
     actor (Sofia): a turn is open."""
@@ -160,20 +148,20 @@ def test_join_refusals_change_nothing(text: str) -> None:
     """CONTRACT.md §3 (every refusal one line, nothing changed): an unknown or ambiguous block, a name that is
     taken (any case), a bad count, an unknown option."""
     s = fresh(text)
-    refused(s, "join Dragon", "no stat block named 'Dragon'")
-    refused(s, "join 'guild thug'", "already named 'Guild Thug'.*count=N")
-    refused(s, "join 'sofia ramos' from=watchman", "already named 'Sofia Ramos'")
-    refused(s, "join thug count=0", "count= is 1 to 20")
-    refused(s, "join thug count=many", "whole number")
-    refused(s, "join thug colour=red", "unknown join option 'colour'")
-    refused(s, "join thug count=1 side=", "side= needs a side name")
+    refused_like(s, "join Dragon", "no stat block named 'Dragon'")
+    refused_like(s, "join 'guild thug'", "already named 'Guild Thug'.*count=N")
+    refused_like(s, "join 'sofia ramos' from=watchman", "already named 'Sofia Ramos'")
+    refused_like(s, "join thug count=0", "count= is 1 to 20")
+    refused_like(s, "join thug count=many", "whole number")
+    refused_like(s, "join thug colour=red", "unknown join option 'colour'")
+    refused_like(s, "join thug count=1 side=", "side= needs a side name")
 
 
 @FAMILIES
 def test_join_without_stat_blocks_is_refused(text: str) -> None:
     """CONTRACT.md §2.1: ``join`` names a stat block; an encounter without any says so."""
     bare = text[: text.index("[[stat_blocks]]")]
-    refused(fresh(bare), "join Watchman", "no stat blocks")
+    refused_like(fresh(bare), "join Watchman", "no stat blocks")
 
 
 @FAMILIES
@@ -184,8 +172,8 @@ def test_leave_takes_it_out_of_the_order_and_keeps_it_in_the_json(text: str) -> 
     run(s, "leave 'Guild Thug 2'")
     assert entry(s, "Guild Thug 2")["left"] is True
     assert "Guild Thug 2" not in state_json(s)["order"]
-    refused(s, "damage 'Guild Thug 2' 1", "Guild Thug 2 has left the fight")
-    refused(s, "leave 'guild thug 2'", "has left the fight")
+    refused_like(s, "damage 'Guild Thug 2' 1", "Guild Thug 2 has left the fight")
+    refused_like(s, "leave 'guild thug 2'", "has left the fight")
     assert s.rules.find_name("Guild Thug") == "Guild Thug"
     assert "Guild Thug 2" not in s.rules.choices("name")
     assert "Guild Thug 2" in s.rules.combatant_names()

@@ -326,18 +326,14 @@ def test_short_names_keep_the_number_that_tells_two_apart() -> None:
     assert unique_initials(["Guard", "Gunner", "Ada Vance"]) == {"Guard": "Gua", "Gunner": "Gun", "Ada Vance": "AV"}
 
 
-def test_a_large_map_draws_quickly() -> None:
-    """Ten zones in a chain with 500 combatants (the engine benchmark's fight) draw in well under a second
-    at each panel size: the screen redraws on every command while the tab shows."""
-    import time
-
+def test_a_large_map_routes_every_link() -> None:
+    """Ten zones in a chain with 500 combatants (the engine benchmark's fight) draw at each panel size with
+    every link routed (how fast: `bench/bench_mapdraw.py`, not a timed test on a shared machine)."""
     names = [f"Zone {i}" for i in range(10)]
     people = {n: [MapMark(f"Agent {k:03}", k % 2) for k in range(i, 500, 10)] for i, n in enumerate(names)}
     view = zone_view(names, list(itertools.pairwise(names)), people=people)
     for width, height in PANELS:
-        start = time.perf_counter()
         drawing = draw_map(view, width, height)
-        assert time.perf_counter() - start < 1.0
         assert drawing.unrouted == ()
 
 

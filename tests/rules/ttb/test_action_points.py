@@ -3,22 +3,9 @@ first, Quick Action) and the scenario checks C17 (AP side) and C27 of RULES.md ย
 
 from __future__ import annotations
 
-import pytest
-
-from tests.conftest import run, session_from, ttb_state
-from tracker.engine.errors import Refusal
-from tracker.engine.records.record import dump
+from tests.conftest import refused, run, session_from, ttb_state
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
-
-
-def refused(s: Session, line: str) -> Refusal:
-    """RULES.md ยง1 (engine-wide): a refused command raises Refusal and leaves the state unchanged."""
-    before = dump(ttb_state(s))
-    with pytest.raises(Refusal) as info:
-        s.execute(line)
-    assert dump(ttb_state(s)) == before
-    return info.value
 
 
 def solo(extra: str = "", settings: str = "", rank_value: int = 5, fate_points: int | None = None) -> Session:

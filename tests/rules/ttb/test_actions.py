@@ -5,22 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import pending, run, session_from, ttb_state
-from tracker.engine.errors import Refusal
-from tracker.engine.records.record import dump
+from tests.conftest import pending, refused, run, session_from, ttb_state
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.ttb.actions import ACTIONS
 from tracker.families.ttb.fate.cards import net_modifier
-
-
-def refused(s: Session, line: str) -> Refusal:
-    """RULES.md §1 (engine-wide): a refused command raises Refusal and leaves the state unchanged."""
-    before = dump(ttb_state(s))
-    with pytest.raises(Refusal) as info:
-        s.execute(line)
-    assert dump(ttb_state(s)) == before
-    return info.value
 
 
 def ap(s: Session, name: str) -> tuple[int, int]:

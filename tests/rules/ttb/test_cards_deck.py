@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import pending, run, session_from, ttb_state
+from tests.conftest import pending, refused, run, session_from, ttb_state
 from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
 from tracker.families.session import Session
@@ -62,15 +62,6 @@ wounds = 10
 
 def cards(*codes: str) -> list[Card]:
     return [parse_card(c) for c in codes]
-
-
-def refused(s: Session, line: str) -> Refusal:
-    """RULES.md §1 (engine-wide): a refused command raises Refusal and leaves the state unchanged."""
-    before = dump(ttb_state(s))
-    with pytest.raises(Refusal) as info:
-        s.execute(line)
-    assert dump(ttb_state(s)) == before
-    return info.value
 
 
 def target_session(armor: int = 0, wounds: int = 20) -> Session:

@@ -3,15 +3,8 @@ row, ``[[combatants]]`` tables, and the check that a refused command changed not
 
 from __future__ import annotations
 
-import re
-
-import pytest
-
-from tests.conftest import d20_state
+from tests.conftest import refused as refused  # the one refusal check, re-exported for the scenes
 from tests.rules.tables import toml_value
-from tracker.engine.errors import Refusal
-from tracker.engine.records.record import dump
-from tracker.families.session import Session
 
 #: The skills of Kit, the PC most of the 2d20 tests fight with.
 KIT_SKILLS = {"fight": 2, "move": 1, "survive": 2}
@@ -67,14 +60,3 @@ def _table(array: str, name: str, extra: str, fields: dict[str, object]) -> str:
     lines = ["", f"[[{array}]]", f"name = {toml_value(name)}"]
     lines += [f"{key} = {toml_value(value)}" for key, value in fields.items()]
     return "\n".join(lines) + "\n" + (f"{extra}\n" if extra else "")
-
-
-def refused(s: Session, line: str, match: str = "") -> Refusal:
-    """RULES.md §1 / CONTRACT.md §3: a refused command raises Refusal and changes nothing."""
-    before = dump(d20_state(s))
-    history = list(s.history.commands)
-    with pytest.raises(Refusal, match=re.escape(match)) as info:
-        s.execute(line)
-    assert dump(d20_state(s)) == before
-    assert s.history.commands == history
-    return info.value

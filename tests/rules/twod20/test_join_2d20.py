@@ -8,12 +8,8 @@ a newcomer has not acted this round and may act in it; ``leave`` on the active c
 
 from __future__ import annotations
 
-import pytest
-
-from tests.conftest import d20_state, pending, run, session_from
+from tests.conftest import d20_state, pending, refused_like, run, session_from
 from tests.rules.twod20.scenes import combatant, header, stat_block, zones
-from tracker.engine.errors import Refusal
-from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 
@@ -35,13 +31,6 @@ def fight(threat: int = 6, order: str = "alternating") -> Session:
 def kits_turn(threat: int = 6) -> Session:
     """The scene started, Kit's turn open."""
     return run(fight(threat), "start", "pick Kit")
-
-
-def refused(s: Session, line: str, match: str) -> None:
-    before, history = dump(d20_state(s)), dump(s.history)
-    with pytest.raises(Refusal, match=match):
-        s.execute(line)
-    assert dump(d20_state(s)) == before and dump(s.history) == history
 
 
 def threat(s: Session) -> int:
@@ -67,7 +56,7 @@ def test_s3_3_reinforcements_the_pool_cannot_pay_are_refused_whole() -> None:
     """RULES.md §3.3 [004:L585]: the GM spends Threat it has; three minors at 1 each from a pool of 2 are refused
     with the price and the pool, and nothing changes (not even the first two)."""
     s = kits_turn(threat=2)
-    refused(s, "join Goon count=3", r"Reinforcements cost 3 Threat .*the pool holds 2 \(add 'free'")
+    refused_like(s, "join Goon count=3", r"Reinforcements cost 3 Threat .*the pool holds 2 \(add 'free'")
     run(s, "join Goon count=2")
     assert threat(s) == 0
 
@@ -77,7 +66,7 @@ def test_s3_3_free_and_arrivals_before_the_scene_cost_nothing() -> None:
     ``start`` is free; ``free`` waives the price when the table agrees."""
     s = run(fight(threat=1), "join Lieutenant", "start", "pick Kit", "join Baron free")
     assert threat(s) == 1
-    refused(s, "join Lieutenant count=1", "Reinforcements cost 2 Threat")
+    refused_like(s, "join Lieutenant count=1", "Reinforcements cost 2 Threat")
 
 
 def test_s3_3_player_side_arrivals_cost_nothing() -> None:
@@ -95,7 +84,7 @@ def test_s3_6_zone_option_places_the_newcomer() -> None:
     entries = {c["name"]: c for c in state_json(s)["combatants"]}
     assert entries["Goon"]["zone"] == "Pier"
     assert entries["Lieutenant"]["zone"] is None
-    refused(s, "join Goon count=1 zone=Moon", "no zone named 'Moon'")
+    refused_like(s, "join Goon count=1 zone=Moon", "no zone named 'Moon'")
     run(s, "join Goon count=1")
     assert state_json(s)["combatants"][-1]["zone"] == "Warehouse"
 
