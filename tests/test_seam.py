@@ -40,6 +40,14 @@ def test_the_family_folders_are_found() -> None:
     assert [d.name for d in FAMILY_DIRS] == ["ttb", "twod20"] and all(d.is_dir() for d in FAMILY_DIRS)
 
 
+def test_each_built_in_family_has_the_layers_its_contract_names() -> None:
+    """pyproject's "Inside a family" contract marks every layer optional (its wildcard container matches the
+    seam's own modules too, which have none): the built-in families must still have these."""
+    for folder in FAMILY_DIRS:
+        for layer in ("family", "present", "dispatch", "rules", "engine", "records"):
+            assert (folder / f"{layer}.py").is_file() or (folder / layer / "__init__.py").is_file(), (folder, layer)
+
+
 def test_the_ui_imports_no_family_module() -> None:
     offenders = [
         str(p.relative_to(ROOT))
