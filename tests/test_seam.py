@@ -9,12 +9,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import session_from
+from tracker.families.registry import BUILT_IN
 from tracker.families.session import Session
 from tracker.store.files import parse_text
 
 ROOT = Path(__file__).resolve().parents[1] / "tracker"
-FAMILY_DIRS = (ROOT / "families" / "ttb", ROOT / "families" / "twod20")
-ASKS = re.compile(r"""system\s*[!=]=|[!=]=\s*["'](ttb|2d20)["']""")
+#: Each built-in family's folder, from where the registry finds it (``tracker.families.NAME.family:FAMILY``).
+FAMILY_DIRS = tuple(ROOT.parent.joinpath(*where.split(":")[0].split(".")[:-1]) for where in BUILT_IN.values())
+ASKS = re.compile(r"""system\s*[!=]=|[!=]=\s*["'](""" + "|".join(map(re.escape, BUILT_IN)) + r""")["']""")
 
 
 def outside_families() -> list[Path]:
@@ -31,11 +33,26 @@ def test_at_most_two_places_outside_the_families_compare_the_system_name() -> No
     assert len(asks) <= 2, asks
 
 
+FAMILY_MODULES = r"tracker\.families\.(" + "|".join(d.name for d in FAMILY_DIRS) + ")"
+
+
+def test_the_family_folders_are_found() -> None:
+    assert [d.name for d in FAMILY_DIRS] == ["ttb", "twod20"] and all(d.is_dir() for d in FAMILY_DIRS)
+
+
+def test_each_built_in_family_has_the_layers_its_contract_names() -> None:
+    """pyproject's "Inside a family" contract marks every layer optional (its wildcard container matches the
+    seam's own modules too, which have none): the built-in families must still have these."""
+    for folder in FAMILY_DIRS:
+        for layer in ("family", "present", "dispatch", "rules", "engine", "records"):
+            assert (folder / f"{layer}.py").is_file() or (folder / layer / "__init__.py").is_file(), (folder, layer)
+
+
 def test_the_ui_imports_no_family_module() -> None:
     offenders = [
         str(p.relative_to(ROOT))
         for p in (ROOT / "ui").rglob("*.py")
-        if re.search(r"tracker\.families\.(ttb|twod20)", p.read_text(encoding="utf-8"))
+        if re.search(FAMILY_MODULES, p.read_text(encoding="utf-8"))
     ]
     assert offenders == []
 
@@ -88,7 +105,8 @@ def test_the_family_answers_for_its_screen(make: object, tabs: dict[str, str], f
     s = make()
     assert isinstance(s, Session)
     assert dict(s.family.tab_titles) == tabs
-    assert s.family.capabilities.pools == ("momentum" in s.family.verbs)
+    assert s.family.capabilities.stepped_pools <= set(s.family.verbs.verbs())
+    assert bool(s.family.capabilities.stepped_pools) == ("momentum" in s.family.verbs)
     help_words = {u.split()[0] for u, _ in s.family.help_lines()}
     assert not help_words & foreign
     s.execute("start")

@@ -2,21 +2,25 @@
 
 Every test here takes a `Case`: a small encounter of one family and a few command lines it accepts. A
 test asks only the seam (`RuleFamily`, `FamilyRules`, `FamilyPresenter`) and the session, never a
-family's own modules, so a third family passes it by adding one `Case`.
+family's own modules, so a third family passes it by adding one `Case`: a family in a folder of its own
+under ``tests/families/`` gives its case in that folder's ``contract.py`` (``CASE``), found here by the
+folder, with the ``TRACKER_FAMILIES`` entry that registers it (docs/architecture/writing-a-family.md).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import importlib
+from pathlib import Path
 
 import pytest
 
+from tests.families.case import Case
 from tests.rules.twod20.scenes import combatant, header, zones
 from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
 from tracker.families.file import EncounterFile
 from tracker.families.presenter import FamilyPresenter
-from tracker.families.registry import family_named, family_of
+from tracker.families.registry import ENVIRONMENT, family_named, family_of, systems
 from tracker.families.rules import FamilyRules
 from tracker.families.seam import RuleFamily
 from tracker.families.session import Session
@@ -28,24 +32,6 @@ COMMON_KEYS = {"system", "round", "active", "order", "prompt", "prompt_options",
 #: The keys of every combatant in it.
 COMBATANT_KEYS = {"name", "side", "status", "left"}
 STATUSES = {"ok", "unconscious", "defeated", "dying", "dead"}
-
-
-class Case(NamedTuple):
-    """One family's encounter for the contract: Kit (players), Thug (enemies) and Spy (enemies, GM-only)."""
-
-    system: str
-    text: str
-    #: Lines that open play: ``start``, and whatever it asks answered.
-    opening: tuple[str, ...]
-    #: Lines the family accepts after ``start``, in this order, none of them asking a question.
-    accepted: tuple[str, ...]
-    #: The family's own top-level keys of the JSON state.
-    table_keys: frozenset[str]
-    #: The family's own keys of a combatant's JSON entry (some of them).
-    combatant_keys: frozenset[str]
-
-    def session(self) -> Session:
-        return Session(parse_text(self.text, f"{self.system}.toml"), seed=7)
 
 
 TTB = Case(
@@ -87,7 +73,28 @@ TWOD20 = Case(
     frozenset({"stress", "harms", "zone", "conditions"}),
 )
 
-CASES = pytest.mark.parametrize("case", [TTB, TWOD20], ids=lambda c: c.system)
+
+def outside_cases() -> list[Case]:
+    """The cases of the families in folders of their own under ``tests/families/`` (each ``contract.py``'s ``CASE``)."""
+    here = Path(__file__).resolve().parent
+    folders = sorted(p.parent.name for p in here.glob("*/contract.py"))
+    return [importlib.import_module(f"tests.families.{name}.contract").CASE for name in folders]
+
+
+CASES = [TTB, TWOD20, *outside_cases()]
+
+
+@pytest.fixture(params=CASES, ids=lambda c: c.system)
+def case(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Case:
+    """Each family's case, its family registered while the test runs when it lives outside the tracker."""
+    found: Case = request.param
+    if found.registers:
+        monkeypatch.setenv(ENVIRONMENT, found.registers)
+    return found
+
+
+def test_every_registered_family_has_a_case() -> None:
+    assert set(systems()) <= {c.system for c in CASES}
 
 
 def started(case: Case) -> Session:
@@ -97,7 +104,6 @@ def started(case: Case) -> Session:
     return s
 
 
-@CASES
 def test_the_registry_picks_the_family_the_file_names(case: Case) -> None:
     s = case.session()
     assert isinstance(s.family, RuleFamily)
@@ -106,7 +112,6 @@ def test_the_registry_picks_the_family_the_file_names(case: Case) -> None:
     assert isinstance(s.family.validate_setup(dump(parse_text(case.text, "x"))), EncounterFile)
 
 
-@CASES
 def test_the_rules_and_the_presentation_are_two_objects_the_second_over_the_first(case: Case) -> None:
     s = case.session()
     assert isinstance(s.rules, FamilyRules) and isinstance(s.presenter, FamilyPresenter)
@@ -115,7 +120,6 @@ def test_the_rules_and_the_presentation_are_two_objects_the_second_over_the_firs
     assert s.presenter is s.presenter  # one presentation per rules object
 
 
-@CASES
 def test_start_opens_play(case: Case) -> None:
     s = case.session()
     assert s.state.phase == "setup" and s.state.round == 0
@@ -123,7 +127,6 @@ def test_start_opens_play(case: Case) -> None:
     assert s.state.phase != "setup" and s.state.round == 1
 
 
-@CASES
 def test_an_accepted_command_changes_the_state_and_enters_the_history(case: Case) -> None:
     s = started(case)
     before = s.rules.state_json()
@@ -132,7 +135,6 @@ def test_an_accepted_command_changes_the_state_and_enters_the_history(case: Case
     assert s.history.commands == [*case.opening, case.accepted[0]]
 
 
-@CASES
 @pytest.mark.parametrize("line", ["damage Nobody 3", "add Thug no-such-condition", "frobnicate", "start"])
 def test_a_refused_command_leaves_the_state_and_the_history_as_they_were(case: Case, line: str) -> None:
     s = started(case)
@@ -143,7 +145,6 @@ def test_a_refused_command_leaves_the_state_and_the_history_as_they_were(case: C
     assert dump(s.history) == history
 
 
-@CASES
 def test_the_json_state_has_the_contract_keys_and_the_family_keys(case: Case) -> None:
     s = started(case)
     data = s.rules.state_json()
@@ -159,7 +160,6 @@ def test_the_json_state_has_the_contract_keys_and_the_family_keys(case: Case) ->
         assert entry["status"] in STATUSES
 
 
-@CASES
 def test_the_views_build_for_every_focus(case: Case) -> None:
     s = started(case)
     shown = s.presenter
@@ -177,7 +177,6 @@ def test_the_views_build_for_every_focus(case: Case) -> None:
     assert shown.summary()[0].startswith("round 1, ")
 
 
-@CASES
 def test_the_player_view_hides_the_gm_only(case: Case) -> None:
     s = started(case)
     assert s.rules.hidden_names() == {"Spy"}
@@ -193,7 +192,6 @@ def test_the_player_view_hides_the_gm_only(case: Case) -> None:
             break
 
 
-@CASES
 def test_undo_replays_to_an_equal_state(case: Case) -> None:
     s = started(case)
     s.execute(case.accepted[0])
@@ -214,7 +212,6 @@ def test_undo_replays_to_an_equal_state(case: Case) -> None:
     assert dump(s.state) == dump(replayed.state)
 
 
-@CASES
 def test_names_resolve_by_unique_prefix_in_any_case(case: Case) -> None:
     s = started(case)
     assert s.rules.find_name("th") == "Thug"
@@ -225,7 +222,6 @@ def test_names_resolve_by_unique_prefix_in_any_case(case: Case) -> None:
     assert s.rules.side("Kit") == "players" and s.rules.side("Thug") != "players"
 
 
-@CASES
 def test_actions_are_offered_legal_first_each_refused_one_with_its_reason(case: Case) -> None:
     s = started(case)
     who = s.state.active
@@ -238,7 +234,6 @@ def test_actions_are_offered_legal_first_each_refused_one_with_its_reason(case: 
     assert all(c.line.startswith("spend ") for c in choices)
 
 
-@CASES
 def test_completion_offers_the_family_words(case: Case) -> None:
     s = started(case)
     s.execute(case.accepted[0])
@@ -248,7 +243,6 @@ def test_completion_offers_the_family_words(case: Case) -> None:
     assert [v for v in s.family.verbs.verbs() if v == "start"] == ["start"]
 
 
-@CASES
 def test_the_conditions_panel_explains_each_held_condition(case: Case) -> None:
     s = started(case)
     s.execute(case.accepted[0])
@@ -257,7 +251,6 @@ def test_the_conditions_panel_explains_each_held_condition(case: Case) -> None:
     assert all(n.title and n.label for n in notes)
 
 
-@CASES
 def test_what_lasts_is_sheet_fields(case: Case) -> None:
     s = started(case)
     carried = s.rules.lasting("Kit")

@@ -18,6 +18,7 @@ import pytest
 
 from tests.conftest import Tracker, reloaded, run, ttb_state
 from tracker.engine.records.record import dump
+from tracker.families.registry import systems
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
 from tracker.families.ttb.fate.cards import full_deck
@@ -47,7 +48,7 @@ def test_examples_and_starters_name_no_seed() -> None:
         assert re.search(r"^seed\s*=", path.read_text(), re.M) is None, path
 
 
-@pytest.mark.parametrize("system", ["ttb", "2d20"])
+@pytest.mark.parametrize("system", systems())
 def test_tracker_new_writes_no_seed_and_the_first_save_keeps_the_secret(
     tracker: Tracker, tmp_path: Path, system: str
 ) -> None:

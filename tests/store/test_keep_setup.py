@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from tracker.cli.check import check_file
-from tracker.cli.common import DATA
 from tracker.cli.main import main
 from tracker.engine.records.record import dump
+from tracker.families.registry import family_named, systems
 from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text, keep_setup, load_session, session_from_text
@@ -276,11 +276,11 @@ def test_keep_setup_on_a_session_built_by_hand() -> None:
 # --- tracker new, the built-in demo ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("system", ["ttb", "2d20"])
+@pytest.mark.parametrize("system", systems())
 def test_a_tracker_new_starter_keeps_its_comments_through_commands(cli: Any, tmp_path: Path, system: str) -> None:
     path = tmp_path / "new.toml"
     assert cli("new", path, "--system", system)[0] == 0
-    starter = (DATA / f"starter_{system}.toml").read_text(encoding="utf-8")
+    starter = family_named(system).starter()
     assert "#" in starter
     demo = [step["do"] for step in tomllib.loads(starter)["demo"]]
     for n, line in enumerate([*demo, "undo", "redo"]):

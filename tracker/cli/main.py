@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from tracker.cli.common import Parser, collector_paused
 from tracker.engine.errors import Refusal
@@ -24,6 +24,26 @@ class _Unbuilt:
 
     def add_argument(self, *args: object, **kwargs: object) -> None:
         pass
+
+
+class Systems:
+    """The ``--system`` choices: every family the registry knows (`tracker.families.registry.systems`), asked
+    only when ``tracker new`` is parsed, so no other command imports the registry for its parser."""
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    @staticmethod
+    def names() -> list[str]:
+        from tracker.families.registry import systems
+
+        try:
+            return systems()
+        except Refusal as exc:  # a family registered through the environment that cannot be loaded: one line
+            sys.exit(f"tracker: {exc}")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -53,7 +73,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("file", nargs="+")
     p = command("new", help="write a commented starter encounter")
     p.add_argument("file")
-    p.add_argument("--system", choices=["ttb", "2d20"], required=True)
+    p.add_argument("--system", choices=Systems(), required=True)
     p.add_argument("--party", help="the campaign's party file (its characters join the encounter)")
     p.add_argument("--bestiary", action="append", default=[], help="a file of stat blocks (repeatable)")
     p.add_argument("--add", action="append", default=[], metavar="'BLOCK xN'", help="N of a stat block (repeatable)")

@@ -6,8 +6,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from tracker.cli.common import DATA
-
 
 def cmd_new(
     path: str, system: str, party: str | None = None, bestiary: Sequence[str] = (), add: Sequence[str] = ()
@@ -21,7 +19,9 @@ def cmd_new(
     from tracker.store.files import write_text
 
     if party is None and not bestiary and not add:
-        text = (DATA / f"starter_{system}.toml").read_text(encoding="utf-8")
+        from tracker.families.registry import family_named
+
+        text = family_named(system).starter()
     else:
         from tracker.store.campaign.new import campaign_encounter
 

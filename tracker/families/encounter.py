@@ -1,4 +1,4 @@
-"""The encounter file of either rule family: the family named by ``system`` validates it."""
+"""The encounter file of any rule family: the family named by ``system`` validates it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from tracker.engine.errors import Invalid
 from tracker.engine.records.model import History
 from tracker.engine.records.record import copied, validate
 from tracker.families.file import EncounterFile
-from tracker.families.registry import family_named
+from tracker.families.registry import DEFAULT, FAMILIES, family_named, systems
 
 __all__ = ["EncounterFile", "validate_document"]
 
@@ -27,14 +27,21 @@ def validate_document(data: Mapping[str, object]) -> EncounterFile:
     """
     header = data.get("encounter")
     system = header.get("system") if isinstance(header, Mapping) else None
-    family = family_named(system)
-    if not any(key in data for key in LIVE_TABLES):
-        return family.validate_setup(data)
     errors: list[dict[str, Any]] = []
+    if isinstance(header, Mapping) and "system" in header and system not in FAMILIES:
+        # The names are the registry's, so the header's model takes any text; the rest of the file is
+        # checked as the default family's, as though it named that one.
+        errors.append(unknown_system(system, systems()))
+        data = {**data, "encounter": {**header, "system": DEFAULT}}
+    family = family_named(system)
+    if not errors and not any(key in data for key in LIVE_TABLES):
+        return family.validate_setup(data)
     setup: EncounterFile | None = None
     history: History | None = None
     try:
         setup = family.validate_setup({k: v for k, v in data.items() if k not in LIVE_TABLES})
+        if errors:
+            setup = None
     except Invalid as exc:
         errors += exc.errors()
     state = data.get("state")
@@ -53,3 +60,17 @@ def validate_document(data: Mapping[str, object]) -> EncounterFile:
     if errors or setup is None:
         raise Invalid("encounter", errors)
     return copied(setup, state=live_state, history=history)
+
+
+def unknown_system(value: object, known: list[str]) -> dict[str, Any]:
+    """The error for a ``system`` no family has, in pydantic's words for a value outside a Literal (what the
+    store words as "encounter.system: must be 'ttb' or '2d20'")."""
+    names = [repr(name) for name in known]
+    expected = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return {
+        "type": "literal_error",
+        "loc": ("encounter", "system"),
+        "msg": f"Input should be {expected}",
+        "input": value,
+        "ctx": {"expected": expected},
+    }

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import NamedTuple
 
 from tracker.engine.language.commands import VerbTable
@@ -84,6 +85,12 @@ class RuleFamily(ABC):
     def resume(self, setup: EncounterFile, state: Mapping[str, object]) -> FamilyRules:
         """Rules over a saved ``[state]`` (pydantic ValidationError when it is wrong)."""
         return self.open(setup, state, 0)
+
+    def starter(self) -> str:
+        """The commented starter encounter ``tracker new FILE --system NAME`` writes (docs/reference/cli.md):
+        a built-in family's ships as ``tracker/data/starter_NAME.toml``; a family of its own folder says where
+        its own is."""
+        return (Path(__file__).resolve().parents[1] / "data" / f"starter_{self.name}.toml").read_text(encoding="utf-8")
 
     def help_lines(self) -> list[tuple[str, str]]:
         """(usage, one-line help) for every verb, in the table's order."""

@@ -38,8 +38,10 @@ class Capabilities(NamedTuple):
     verb; a capability is for what is more than one verb.
     """
 
-    #: A group Momentum pool and a GM pool: the ``+ - ] [`` keys step them, the header shows them.
-    pools: bool = False
+    #: The verbs of the pools the GM steps by one with a key: ``momentum`` (the group's pool, ``+ -``) and
+    #: ``threat`` (the GM's pool, ``] [``), each a verb of the family's table that takes ``±N GM``. Empty for a
+    #: family without such pools: the keys are then not offered.
+    stepped_pools: frozenset[str] = frozenset()
 
 
 class OddsOption(NamedTuple):

@@ -82,8 +82,8 @@ def allows(screen: Offering, action: str, parameters: tuple[object, ...]) -> boo
         return False
     session = screen.session
     family = session.family
-    if action == "pool" and not family.capabilities.pools:
-        return False  # no Momentum or GM pool in this family (a TTB fight)
+    if action == "pool" and (not parameters or str(parameters[0]) not in family.capabilities.stepped_pools):
+        return False  # no such pool in this family (a TTB fight has neither Momentum nor a GM pool)
     if action == "prefill" and parameters and str(parameters[0]) not in family.verbs:
         return False  # a verb this family does not have (move in a TTB fight)
     st = session.rules.state

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from tracker.engine.errors import Refusal
-from tracker.engine.records.model import Zone
+from tracker.families.twod20.records.scene import Zone
 from tracker.families.twod20.zones import (
     RANGES,
     AttackDifficulty,

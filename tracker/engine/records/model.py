@@ -11,11 +11,12 @@ The file has three layers:
 
 Every model forbids unknown keys, so a typo in a file is an error with its line, not a silent default.
 
-This module holds only what both rule families share (the header, prompts, demo steps, history, zones).
-Each family's own models live in its package: `tracker.families.ttb.records.file` (+ ``ttb.sheet``) and
-`tracker.families.twod20.records.file` (+ ``twod20.sheet``). Keeping this module free of both families is what lets
-them stay independent of each other: a model here that reached into one family would make the other
-depend on it through this shared layer.
+This module holds only what every rule family shares (the header's common keys, prompts, demo steps,
+history). Each family's own models live in its package: `tracker.families.ttb.records.file` (+ ``ttb.sheet``)
+and `tracker.families.twod20.records.file` (+ ``twod20.sheet``, the 2d20 header's keys and ``[[zones]]``).
+Keeping this module free of every family is what lets them stay independent of each other, and lets a new
+family be a folder (docs/architecture/writing-a-family.md): a model here that reached into one family would
+make the others depend on it through this shared layer.
 """
 
 from __future__ import annotations
@@ -86,21 +87,23 @@ def one_file(value: object) -> object:
 
 @dataclass(kw_only=True)
 class EncounterInfo(Strict):
-    """``[encounter]``: what the fight is and which rules run it."""
+    """``[encounter]``: what the fight is and which rules run it.
+
+    The keys every family's header has. A family whose header says more (2d20's ``profile`` and pools)
+    extends this in its own records; which names ``system`` may take is the registry's
+    (`tracker.families.registry`, checked by `tracker.families.encounter.validate_document`), so this layer
+    names no family (docs/architecture/writing-a-family.md).
+    """
 
     name: Annotated[str, Field(min_length=1)]
-    system: Literal["ttb", "2d20"]
+    #: The rule family that plays the file, by its name (``ttb``, ``2d20``).
+    system: str
     #: Makes the draws follow this seed: for demos and tests only, since whoever knows it knows every flip and
     #: roll to come. Without it a fight's draws follow a 128-bit secret kept in the file (`tracker.engine.rng`).
     seed: int | None = None
     #: The seed ``tracker demo`` plays the ``[[demo]]`` script from when the file names no ``seed`` (a demo's
     #: steps answer the cards its seed deals); a fight played from the file never reads it.
     demo_seed: int | None = None
-    #: 2d20 only (RULES.md §3.0); accepted here so a 2d20 file validates its header.
-    profile: Literal["srd", "infinity", "secret-war"] | None = None
-    action_order: Literal["alternating", "initiative", "player-priority", "narrative"] | None = None
-    momentum: Annotated[int | None, Field(ge=0, le=6)] = None
-    threat: Annotated[int | None, Field(ge=0)] = None
     #: How much a ``--player`` view shows of Fatemaster wounds: hidden, or a descriptor.
     player_view: Literal["hidden", "descriptor", "exact"] = "descriptor"
     #: Files of ``[[stat_blocks]]``, relative to the encounter file (docs/reference/file-format.md). The loader gathers
@@ -114,25 +117,6 @@ class EncounterInfo(Strict):
 #: A condition's value: ``true``, or a count (never coerced: ``1`` is not ``true``). The aliases here are text,
 #: read by pydantic where a record names them, so that defining them loads no pydantic.
 ConditionValue: TypeAlias = "Annotated[StrictBool | StrictInt, Field(union_mode='left_to_right')]"
-
-
-#: The largest column or row a zone may be placed at (``at = [col, row]``): a map is a handful of zones,
-#: and a bound keeps a slip ("at = [1000000, 0]") from asking the screen for a huge drawing.
-MAX_ZONE_CELL = 99
-
-ZoneCell: TypeAlias = "Annotated[StrictInt, Field(ge=0, le=MAX_ZONE_CELL)]"
-
-
-@dataclass(kw_only=True)
-class Zone(Strict):
-    """``[[zones]]`` (2d20): a zone with its neighbours and terrain traits, and where the map draws it."""
-
-    name: Annotated[str, Field(min_length=1)]
-    adjacent: list[str] = field(default_factory=list)
-    traits: list[str] = field(default_factory=list)
-    #: The map's cell for this zone, ``[col, row]`` from the top left (README "The map"); without it the
-    #: zone is laid out automatically. Only the order of the cells matters: empty rows and columns close up.
-    at: tuple[ZoneCell, ZoneCell] | None = None
 
 
 @dataclass(kw_only=True)

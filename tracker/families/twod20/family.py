@@ -1,7 +1,7 @@
 """The 2d20 System behind the family seam (`tracker.families.seam`): the static side.
 
 Zones, pools and profiles make a 2d20 scene; this says so to the screens (the tab titles, the pools
-capability, the odds options), and hands the seam its file model, rules opener and presenter on demand.
+its keys step, the odds options), and hands the seam its file model, rules opener and presenter on demand.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ class TwoD20Family(RuleFamily):
     name = "2d20"
     title = "2d20"
     verbs = TABLE
-    capabilities = Capabilities(pools=True)
+    capabilities = Capabilities(stepped_pools=frozenset({"momentum", "threat"}))
     tab_titles = {"field": "Zones", "resources": "Pools"}
     odds_tab = "field"
     #: ``tracker odds FILE …`` (answered by `tracker.families.twod20.present.odds_report`).

@@ -30,7 +30,7 @@ RANGED_STEP_RULES: tuple[str, ...] = ("table", "either_direction")
 
 
 class ZoneLike(Protocol):
-    """What a zone needs to offer: `tracker.engine.records.model.Zone` (the ``[[zones]]`` table) fits."""
+    """What a zone needs to offer: `tracker.families.twod20.records.scene.Zone` (the ``[[zones]]`` table) fits."""
 
     @property
     def name(self) -> str: ...

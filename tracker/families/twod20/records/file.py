@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from tracker.engine.errors import Refusal
 from tracker.engine.names import resolve
-from tracker.engine.records.model import Located, Zone, located, name_clashes, raise_located
+from tracker.engine.records.model import Located, located, name_clashes, raise_located
 from tracker.families.file import EncounterFile
+from tracker.families.twod20.records.scene import TwoD20Header, Zone
 from tracker.families.twod20.records.sheet import TwoD20Combatant, TwoD20Settings
 from tracker.families.twod20.tables.profiles import resolve_profile
 
@@ -20,6 +21,7 @@ from tracker.families.twod20.tables.profiles import resolve_profile
 class TwoD20File(EncounterFile):
     """A 2d20 encounter file: profile, zones and combatants (docs/reference/file-format.md, RULES.md §3)."""
 
+    encounter: TwoD20Header
     settings: TwoD20Settings = field(default_factory=TwoD20Settings)
     zones: list[Zone] = field(default_factory=list)
     combatants: list[TwoD20Combatant] = field(default_factory=list)
