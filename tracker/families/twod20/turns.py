@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tracker.engine.state import reset
-from tracker.families.twod20 import outofturn
+from tracker.families.twod20 import outofturn, traits
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.harm import Hit, damage
@@ -112,5 +112,6 @@ def end_turn(eng: TwoD20Engine) -> None:
     if st.bonus_momentum:
         eng.log(f"{st.bonus_momentum} unspent bonus Momentum is lost")
         st.bonus_momentum = 0
+    traits.turn_ended(eng, name)
     st.last_actor = name
     st.active = None
