@@ -307,6 +307,10 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     tn = count(cmd.args[1], "TN")
     difficulty = count(cmd.args[2], "Difficulty")
+    # The traits the test touches join the Difficulty the GM gave, each by its text (docs/guide/decisions.md).
+    touching = traits.parts(eng, name)
+    given = difficulty
+    difficulty = max(0, given + sum(n for n, _ in touching))
     opts = dict(cmd.options)
     if "pay" in opts:  # the pool a bought die is paid from, named the one way names are
         pool = names.resolve(opts["pay"], ["momentum", "threat", "heat"], what="pool")
@@ -346,6 +350,9 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
         else:
             pools.pay(eng, name, cost, f"{bought} bought d20", use_threat=opts.get("pay") in ("threat", "heat"))
     outofturn.used(eng, name, assists)
+    if touching:
+        named = "; ".join(f"{why} {n:+d}" for n, why in touching)
+        eng.log(f"{name}'s Difficulty {given} with the traits in play ({named}): {difficulty}")
     helped = " (assisting d20s counted)" if assists else ""
     eng.log(f"{name} tests: {result.describe()}{helped}", kind="result")
     left = result.momentum
@@ -482,6 +489,15 @@ def _attack(eng: TwoD20Engine, cmd: Command) -> None:
     attack.start(eng, list(cmd.args))
 
 
+def _between_turns(eng: TwoD20Engine, cmd: Command, handler: Callable[[TwoD20Engine, Command], None]) -> None:
+    """Traits and tasks change between any two turns too (the hand-over question may wait, as for ``end``), but
+    not in the middle of an attack, whose question already counted the traits in play."""
+    prompt = eng.st.prompt
+    if prompt is not None and prompt.kind not in order.HANDOVER:
+        raise Refusal(f"waiting for an answer: {prompt.question}")
+    handler(eng, cmd)
+
+
 def _overcome(eng: TwoD20Engine, cmd: Command) -> None:
     overcome.start(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
 
@@ -512,10 +528,10 @@ HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "answer": _answer,
     "attack": _attack,
     "overcome": _overcome,
-    "trait": traits.add,
-    "untrait": traits.remove,
-    "task": tasks.create,
-    "consequence": tasks.create,
-    "tick": tasks.tick,
+    "trait": lambda eng, cmd: _between_turns(eng, cmd, traits.add),
+    "untrait": lambda eng, cmd: _between_turns(eng, cmd, traits.remove),
+    "task": lambda eng, cmd: _between_turns(eng, cmd, tasks.create),
+    "consequence": lambda eng, cmd: _between_turns(eng, cmd, tasks.create),
+    "tick": lambda eng, cmd: _between_turns(eng, cmd, tasks.tick),
 }
 TwoD20Engine.install(HANDLERS)

@@ -166,9 +166,10 @@ PLAY_VERBS: tuple[VerbSpec, ...] = (
         "a trait on a combatant, a zone or the scene; difficulty= feeds the tests it touches",
         D20,
         options=("difficulty", "until", "kind"),
+        while_prompted=True,
         title="Add a trait…",
     ),
-    VerbSpec("untrait", ("word", "text"), 2, None, "untrait ON 'TEXT'", "a trait ends", D20),
+    VerbSpec("untrait", ("word", "text"), 2, None, "untrait ON 'TEXT'", "a trait ends", D20, while_prompted=True),
     VerbSpec(
         "task",
         ("text",),
@@ -179,6 +180,7 @@ PLAY_VERBS: tuple[VerbSpec, ...] = (
         D20,
         options=("stress", "breakthroughs", "resistance", "clock", "test", "difficulty"),
         flags=("clock",),
+        while_prompted=True,
     ),
     VerbSpec(
         "consequence",
@@ -190,6 +192,7 @@ PLAY_VERBS: tuple[VerbSpec, ...] = (
         D20,
         options=("stress", "setbacks", "resistance"),
         flags=("clock",),
+        while_prompted=True,
     ),
     VerbSpec(
         "tick",
@@ -200,6 +203,7 @@ PLAY_VERBS: tuple[VerbSpec, ...] = (
         "a round off a task's clock for 5 Threat (free: no Threat)",
         D20,
         flags=("free",),
+        while_prompted=True,
     ),
     VerbSpec(
         "overcome",
