@@ -3,7 +3,8 @@
 ``overcome NAME TASK [+N|-N]`` (and ``attack NAME TASK``, the attack flow with the task as its target) takes the
 Overcome Major Action [004:L1470], then asks one question: the task's test — the attribute and skill the task
 names, at its Difficulty, every trait in play counted (`tracker.families.twod20.skill_test.build`) — rolled by
-the tracker, with bought d20s, or the faces the table rolled. On a success the damage is rolled: 2[CD] plus
+the tracker, with bought d20s, or the faces the table rolled (``answer 5,6``, and the damage's with
+``cd=1,5,6,2,3``). On a success the damage is rolled: 2[CD] plus
 [CD] equal to the skill used, less the task's Resistance [004:L2056], and lands on the task
 (`tracker.families.twod20.tasks.apply`); the test's Momentum is banked as an attack's is.
 """
@@ -89,9 +90,17 @@ def ask(eng: TwoD20Engine, who: str, task: str, test: SkillTest) -> None:
     )
 
 
+def _split(value: str) -> tuple[str, list[int] | None]:
+    """``4,17 cd=1,5,6,2,3``: the test's answer and the damage's Challenge Dice faces (None: the tracker rolls)."""
+    test, sep, damage = value.casefold().partition("cd=")
+    if not sep:
+        return test, None
+    return test, [count(x, "Challenge Die face") for x in damage.replace(" ", "").split(",") if x]
+
+
 def _bought(p: Prompt, value: str) -> tuple[int, list[int] | None]:
     """``roll``/``roll+N`` (the tracker's dice) or the faces rolled at the table (``4,17``)."""
-    word = value.casefold().replace(" ", "")
+    word = _split(value)[0].replace(" ", "")
     if word.startswith("roll"):
         if word not in p.options:
             raise Refusal(f"answer {', '.join(p.options)}, or the faces rolled (e.g. 4,17)")
@@ -108,6 +117,9 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     _, faces = _bought(p, value)
     if faces is not None:
         dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)
+    damage = _split(value)[1]
+    if damage is not None:
+        dice.roll_challenge(eng.st, BASE_DAMAGE + int(str(p.data["skill"])), damage)  # checks the faces
 
 
 def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
@@ -132,7 +144,7 @@ def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         eng.log(f"{who} makes no headway on {task.name}")
         return
     skill = int(str(p.data["skill"]))
-    roll = dice.roll_challenge(eng.st, BASE_DAMAGE + skill)
+    roll = dice.roll_challenge(eng.st, BASE_DAMAGE + skill, _split(value)[1])
     eng.log(f"{who} rolls {BASE_DAMAGE}+{skill}[CD] on {task.name}: {roll.describe()}")
     tasks.apply(eng, task, roll.total, roll.icons, {}, who)
     if result.momentum and eng.sheet(who).pc:
