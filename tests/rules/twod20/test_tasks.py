@@ -158,7 +158,7 @@ def test_the_resources_panel_lists_the_tasks() -> None:
 
 
 def test_004_threat_is_kept_momentum_lost_at_the_end_of_the_scene() -> None:
-    """RULES.md §3.13 scene_end: Momentum −1 (the profile's decay), Threat kept into the next scene."""
+    """[004:L538]: at the end of each scene one Momentum is lost; Threat is kept into the next scene."""
     s = run(scene(), "momentum +3", "end")
     pools = state_json(s)["pools"]
     assert (pools["momentum"], pools["threat"]) == (4, 6)
