@@ -16,6 +16,7 @@ from tracker.families.twod20 import (
     conditions,
     forbids,
     harm,
+    hazards,
     order,
     outofturn,
     overcome,
@@ -169,6 +170,7 @@ def _damage(eng: TwoD20Engine, cmd: Command) -> None:
         attacker=attacker,
         ignore_soak="ignore-soak" in flags or "no-armor" in cmd.flags,
         yield_="yield" in flags,
+        nonlethal="nonlethal" in flags,
     )
     harm.resolve_track(eng, name, hit)
     if hit.yield_ and not eng.sheet(name).pc:
@@ -288,6 +290,7 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
     if eng.profile.stress_recovery == "scene_end":
         eng.log("All stress is recovered")
     traits.scene_ended(eng)
+    hazards.recover_nonlethal(eng)
     if st.momentum:
         pools.momentum(eng, -min(eng.profile.momentum_decay, st.momentum), "end of the scene")
 

@@ -105,6 +105,8 @@ class Fighter(Strict):
     round_spends: list[str] = field(default_factory=list)
     #: Harms from a Subdue attack, per kind: recovered when the next scene begins [004:L1943], B38.
     subdued: dict[str, int] = field(default_factory=dict)
+    #: Non-lethal Harms, per kind: removed at the end of the scene [004:L1964] (`tracker.families.twod20.nonlethal`).
+    nonlethal: dict[str, int] = field(default_factory=dict)
     #: What a Snare binds (RULES.md §3.8 [004:L1782]): actions of the snaring attack's type are refused but
     #: breaking free; its Difficulty is ``conditions["snared"]``.
     snare_kind: Literal["physical", "mental", "digital"] = "physical"
