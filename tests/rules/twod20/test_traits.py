@@ -7,12 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.conftest import d20_state, d20_view, pending, run, session_from
+import pytest
+
+from tests.conftest import d20_state, d20_view, pending, reloaded, run, session_from
 from tests.rules.twod20.scenes import combatant, header, refused, zones
 from tracker.engine.records.model import Prompt
+from tracker.engine.records.record import dump
 from tracker.families.seating import judge
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
+from tracker.store.files import FileInvalid, parse_text
+from tracker.store.save import encounter_text
 
 KIT = combatant(
     "Kit",
@@ -217,3 +222,15 @@ def test_004_l1470_a_seat_adds_its_own_create_advantage_not_a_hindrance() -> Non
     assert json_traits(s) == [{"on": "Kit", "text": "High ground", "difficulty": -1, "until": "scene"}]
     assert judge(s, "alice", None, "trait Kit 'Cursed' difficulty=+1").kind == "refuse"
     assert judge(s, "alice", None, "trait Thug 'Off balance' difficulty=+1").kind == "refuse"
+
+
+def test_traits_tasks_and_an_open_overcome_survive_a_save_and_a_bad_saved_trait_is_refused() -> None:
+    """The saved ``[state]`` keeps the traits, the tasks and an Overcome's question; a saved trait on no
+    combatant, zone or scene is a problem of the file, at its key."""
+    s = run(scene(), "trait Kit 'Slick with oil' difficulty=+1", "task Bomb stress=8 breakthroughs=2 test=reason+tech")
+    run(s, "overcome Kit Bomb")
+    again = reloaded(s)
+    assert dump(d20_state(again)) == dump(d20_state(s))
+    text = encounter_text(s).replace('on = "Kit"', 'on = "Nobody"')
+    with pytest.raises(FileInvalid, match="'Nobody' is no combatant, zone or 'scene'"):
+        parse_text(text, "x")
