@@ -180,3 +180,12 @@ def test_002_l113_secret_war_stress_is_recovered_when_the_next_scene_begins() ->
     assert logged(s, "Kit recovers all stress as the scene begins")
     srd = run(scene(), "damage Kit 3", "end")
     assert d20_state(srd).fighters["Kit"].stress["stress"] == 0
+
+
+def test_a_word_naming_a_combatant_and_a_task_is_the_combatants_unless_the_whole_name_is_typed() -> None:
+    """docs/reference/language.md: ``damage Ki 3`` beside Kit and a task "Kit's snare" hits Kit."""
+    s = run(scene(), "task 'Kit snare' stress=8 breakthroughs=2", "damage Ki 3")
+    assert (d20_state(s).fighters["Kit"].stress["stress"], task(s)["stress"]) == (3, 0)
+    run(s, "damage 'kit snare' 3")
+    assert task(s)["stress"] == 3
+    refused(s, "heal 'Kit snare' 1 track=stress", "a problem has one Stress")
