@@ -16,13 +16,17 @@ from tracker.families.twod20 import (
     conditions,
     forbids,
     harm,
+    hazards,
     order,
     outofturn,
+    overcome,
     pools,
     reloads,
     resume,
     roster,
     spends,
+    tasks,
+    traits,
     turns,
 )
 from tracker.families.twod20.dice import rolls as dice
@@ -89,12 +93,24 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
             a.yielded = False
         eng.log(f"Scene {st.scene} begins")
         spends.recover_subdued(eng)
+        carried_stress(eng)
     st.phase = "handover"
     st.last_actor = None
     st.kept_by = None
     if eng.order_rule == "initiative":
         order.roll_initiative(eng)
     order.begin_round(eng, initiator=True)
+
+
+def carried_stress(eng: TwoD20Engine) -> None:
+    """Profile ``stress_recovery = "scene_start"`` (Secret War): stress taken in one scene is recovered when the
+    next begins, for everyone not Defeated [002:L113]; ``scene_end`` has cleared it at ``end`` already."""
+    if eng.profile.stress_recovery != "scene_start":
+        return
+    for name, a in eng.st.fighters.items():
+        if any(a.stress.values()) and not a.defeated and not a.dead:
+            a.stress = dict.fromkeys(a.stress, 0)
+            eng.log(f"{name} recovers all stress as the scene begins")
 
 
 def _next(eng: TwoD20Engine, cmd: Command) -> None:
@@ -126,6 +142,10 @@ def _remove(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _damage(eng: TwoD20Engine, cmd: Command) -> None:
+    task = tasks.find(eng, cmd.args[0])
+    if task is not None:  # a problem "attacked" like a character [004:L2052-2058]
+        tasks.damage_command(eng, task, cmd)
+        return
     name = eng.living(cmd.args[0])
     total = count(cmd.args[1], "damage")
     # Options and flags were checked by the 2d20 command table (`tracker.families.twod20.verbs`): only known
@@ -150,6 +170,7 @@ def _damage(eng: TwoD20Engine, cmd: Command) -> None:
         attacker=attacker,
         ignore_soak="ignore-soak" in flags or "no-armor" in cmd.flags,
         yield_="yield" in flags,
+        nonlethal="nonlethal" in flags,
     )
     harm.resolve_track(eng, name, hit)
     if hit.yield_ and not eng.sheet(name).pc:
@@ -158,8 +179,14 @@ def _damage(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _heal(eng: TwoD20Engine, cmd: Command) -> None:
-    name = eng.living(cmd.args[0])
     amount = count(cmd.args[1], "stress to remove")
+    task = tasks.find(eng, cmd.args[0])
+    if task is not None:
+        if cmd.options:
+            raise Refusal(f"a problem has one Stress: heal '{task.name}' N")
+        tasks.recover(eng, task, amount)
+        return
+    name = eng.living(cmd.args[0])
     harm.recover(eng, name, amount, _track(eng, name, cmd.options["track"]) if "track" in cmd.options else None)
 
 
@@ -262,6 +289,8 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
             eng.log(f"{name}'s Persistent and Burning damage end with the scene")
     if eng.profile.stress_recovery == "scene_end":
         eng.log("All stress is recovered")
+    traits.scene_ended(eng)
+    hazards.recover_nonlethal(eng)
     if st.momentum:
         pools.momentum(eng, -min(eng.profile.momentum_decay, st.momentum), "end of the scene")
 
@@ -281,6 +310,10 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
     name = eng.living(cmd.args[0])
     tn = count(cmd.args[1], "TN")
     difficulty = count(cmd.args[2], "Difficulty")
+    # The traits the test touches join the Difficulty the GM gave, each by its text (docs/guide/decisions.md).
+    touching = traits.parts(eng, name)
+    given = difficulty
+    difficulty = max(0, given + sum(n for n, _ in touching))
     opts = dict(cmd.options)
     if "pay" in opts:  # the pool a bought die is paid from, named the one way names are
         pool = names.resolve(opts["pay"], ["momentum", "threat", "heat"], what="pool")
@@ -320,6 +353,9 @@ def _roll(eng: TwoD20Engine, cmd: Command) -> None:
         else:
             pools.pay(eng, name, cost, f"{bought} bought d20", use_threat=opts.get("pay") in ("threat", "heat"))
     outofturn.used(eng, name, assists)
+    if touching:
+        named = "; ".join(f"{why} {n:+d}" for n, why in touching)
+        eng.log(f"{name}'s Difficulty {given} with the traits in play ({named}): {difficulty}")
     helped = " (assisting d20s counted)" if assists else ""
     eng.log(f"{name} tests: {result.describe()}{helped}", kind="result")
     left = result.momentum
@@ -412,6 +448,13 @@ def _answer(eng: TwoD20Engine, cmd: Command) -> None:
     if prompt.kind == order.CONFIRM:
         order.confirm(eng, prompt, " ".join(cmd.args))
         return
+    if prompt.kind in overcome.KINDS:
+        value = " ".join(cmd.args)
+        overcome.check(eng, prompt, value)
+        eng.st.prompt = None
+        eng.log(f"answer: {value}")
+        overcome.answer(eng, prompt, value)
+        return
     if prompt.kind not in attack.KINDS:
         raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
     value = " ".join(cmd.args)
@@ -443,7 +486,23 @@ def _answer_roll(eng: TwoD20Engine, prompt: Prompt, value: str) -> None:
 
 
 def _attack(eng: TwoD20Engine, cmd: Command) -> None:
+    if len(cmd.args) > 1 and tasks.find(eng, cmd.args[1]) is not None:  # the attack flow on a task: an Overcome
+        overcome.start(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
+        return
     attack.start(eng, list(cmd.args))
+
+
+def _between_turns(eng: TwoD20Engine, cmd: Command, handler: Callable[[TwoD20Engine, Command], None]) -> None:
+    """Traits and tasks change between any two turns too (the hand-over question may wait, as for ``end``), but
+    not in the middle of an attack, whose question already counted the traits in play."""
+    prompt = eng.st.prompt
+    if prompt is not None and prompt.kind not in order.HANDOVER:
+        raise Refusal(f"waiting for an answer: {prompt.question}")
+    handler(eng, cmd)
+
+
+def _overcome(eng: TwoD20Engine, cmd: Command) -> None:
+    overcome.start(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
 
 
 HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
@@ -471,5 +530,11 @@ HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "leave": _leave,
     "answer": _answer,
     "attack": _attack,
+    "overcome": _overcome,
+    "trait": lambda eng, cmd: _between_turns(eng, cmd, traits.add),
+    "untrait": lambda eng, cmd: _between_turns(eng, cmd, traits.remove),
+    "task": lambda eng, cmd: _between_turns(eng, cmd, tasks.create),
+    "consequence": lambda eng, cmd: _between_turns(eng, cmd, tasks.create),
+    "tick": lambda eng, cmd: _between_turns(eng, cmd, tasks.tick),
 }
 TwoD20Engine.install(HANDLERS)

@@ -52,6 +52,8 @@ class Hit:
     penetration: int = 0
     #: A Subdue attack: its Harms are recovered when the next scene begins [004:L1943], B38.
     subdue: bool = False
+    #: Non-lethal Harm, declared with the attack: a defeat it brings renders unconscious [004:L1964].
+    nonlethal: bool = False
 
 
 def resolve_track(eng: TwoD20Engine, name: str, hit: Hit) -> tuple[str, str, str]:
@@ -144,8 +146,11 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
     if count and hit.subdue:
         a.subdued[harm_kind] = a.subdued.get(harm_kind, 0) + count
         eng.log(f"Subdue: {name}'s {counted(count, harm_kind.title())} recovered when the next scene begins")
+    if count and hit.nonlethal:
+        a.nonlethal[harm_kind] = a.nonlethal.get(harm_kind, 0) + count
+        eng.log(f"Non-lethal: {name}'s {counted(count, harm_kind.title())} removed at the end of the scene")
     if count:
-        suffer(eng, name, harm_kind, count, yielded=hit.yield_, subdue=hit.subdue)
+        suffer(eng, name, harm_kind, count, yielded=hit.yield_, subdue=hit.subdue, nonlethal=hit.nonlethal)
     if icons and not a.dead:
         _effects(eng, name, hit, track)
     elif not a.dead:
@@ -227,16 +232,25 @@ def _yields(eng: TwoD20Engine, name: str, yielded: bool) -> bool:
     return yielded and eng.sheet(name).pc and not already
 
 
-def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = False, subdue: bool = False) -> None:
+def suffer(
+    eng: TwoD20Engine,
+    name: str,
+    kind: str,
+    count: int,
+    yielded: bool = False,
+    subdue: bool = False,
+    nonlethal: bool = False,
+) -> None:
     """Harms and what they lead to: Defeated, Dying, death, a mental break (§3.10.2). A Subdue attack's
-    Harms on the Defeated do not kill: they are temporary [004:L1943]."""
+    Harms on the Defeated do not kill: they are temporary [004:L1943]; nor do non-lethal ones [004:L1964]."""
     a = eng.fighter(name)
     p = eng.profile
     physical = {h for t, h, _ in p.tracks if t in PHYSICAL}
     if a.defeated and (p.defeat_at_harms or eng.sheet(name).harm_capacity):
         a.harms[kind] = a.harms.get(kind, 0) + count
-        if subdue:
-            eng.log(f"{name} suffers a subdued {kind.title()} while Defeated: temporary, not fatal")
+        if subdue or nonlethal:
+            how = "subdued" if subdue else "non-lethal"
+            eng.log(f"{name} suffers a {how} {kind.title()} while Defeated: temporary, not fatal")
         elif kind in physical:
             _die(eng, name, f"a {kind.title()} while Defeated")
         else:
@@ -267,14 +281,19 @@ def suffer(eng: TwoD20Engine, name: str, kind: str, count: int, yielded: bool = 
                 eng.log(f"{name} has {limit} {plural(lethal_kind.title(), limit)}: the system is destroyed")
     total = sum(a.harms.values())
     if capacity and (total >= capacity or yielded or a.revived) and not a.dead:
-        _defeat(eng, name, yielded, subdue)
+        _defeat(eng, name, yielded, subdue, nonlethal)
     if extra and not a.dead:
-        suffer(eng, name, kind, extra, subdue=subdue)
+        suffer(eng, name, kind, extra, subdue=subdue, nonlethal=nonlethal)
 
 
-def _defeat(eng: TwoD20Engine, name: str, yielded: bool, subdue: bool = False) -> None:
+def _defeat(eng: TwoD20Engine, name: str, yielded: bool, subdue: bool = False, nonlethal: bool = False) -> None:
     a = eng.fighter(name)
     if a.defeated:
+        return
+    if nonlethal:  # the last Harm non-lethal: unconscious, not dying [004:L1964]
+        a.defeated = a.unconscious = True
+        a.conditions["prone"] = True
+        eng.log(f"{name} is rendered unconscious: Defeated by a non-lethal Harm, not Dying")
         return
     a.defeated = True
     a.conditions["prone"] = True

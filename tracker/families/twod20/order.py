@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import outofturn, pools
+from tracker.families.twod20 import outofturn, pools, tasks, traits
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.turns import open_turn
@@ -96,6 +96,8 @@ def after_turn(eng: TwoD20Engine) -> None:
             eng.log("Nobody is left to act: 'end' ends the scene")
             return
         eng.log(f"Round {st.round} ends")
+        traits.round_ended(eng)
+        tasks.round_ended(eng)  # a ticking clock counts down at each round's end [004:L2041-2047]
         if eng.profile.ready_lapses == "round_end":
             for name in st.fighters:
                 outofturn.lapse(eng, name, "before the next round [002:L89]")

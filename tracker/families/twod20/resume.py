@@ -13,13 +13,14 @@ from tracker.engine.records.model import Loc, Located
 from tracker.engine.state import name_problems, unknown_names
 from tracker.families.twod20.attack import KINDS as ATTACK_PROMPTS
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
+from tracker.families.twod20.overcome import KINDS as OVERCOME_PROMPTS
 from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.state import TwoD20State
 from tracker.families.twod20.tables.catalogue import CONDITIONS
 from tracker.families.twod20.tables.profiles import Profile
 
 #: The questions a 2d20 engine asks (the hand-over, who opens a round, and the attack flow's).
-PROMPTS = ("pick", "round", "keep_threat", *ATTACK_PROMPTS)
+PROMPTS = ("pick", "round", "keep_threat", *ATTACK_PROMPTS, *OVERCOME_PROMPTS)
 #: The questions whose options are combatants' names.
 NAMING = ("pick", "round", "attack_target")
 
@@ -49,6 +50,13 @@ def state_problems(setup: TwoD20File, st: TwoD20State, profile: Profile) -> list
             options = enumerate(st.prompt.options)
             problems += unknown_names([(("prompt", "options", n), w) for n, w in options], names)
     zones = {z.name for z in setup.zones}
+    for n, trait in enumerate(st.traits):  # on a combatant, a zone or the scene (`tracker.families.twod20.traits`)
+        if trait.on != "scene" and trait.on not in zones and trait.on not in names:
+            problems.append((("traits", n, "on"), f"'{trait.on}' is no combatant, zone or 'scene' of this encounter"))
+    if st.prompt is not None and st.prompt.kind in OVERCOME_PROMPTS:
+        task = st.prompt.data.get("task")
+        if not any(t.name == task for t in st.tasks):
+            problems.append((("prompt", "data", "task"), f"no task named '{task}'"))
     harm_kinds = {h for _, h, _ in profile.tracks} | {profile.mental_harm}
     for c in everyone:
         a = st.fighters.get(c.name)

@@ -21,7 +21,7 @@ from tracker.engine.arrivals import arrivals, depart
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
 from tracker.engine.records.record import copied
-from tracker.families.twod20 import order, pools
+from tracker.families.twod20 import order, pools, traits
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Combatant
 from tracker.families.twod20.records.state import Fighter, Persistent
@@ -135,6 +135,7 @@ def leave(eng: TwoD20Engine, text: str) -> None:
     name = depart(eng, text)
     st.reach = [pair for pair in st.reach if name not in pair]
     st.jumped = [n for n in st.jumped if n != name]
+    traits.left(eng, name)
     for other, b in st.fighters.items():
         ending = [g for g in b.granted if g.until == name and g.lasts == "turn"]
         if ending and other != name:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from tracker.engine.catalogue import Catalogue
 from tracker.engine.language.commands import Command
 from tracker.families.rules import FamilyRules
-from tracker.families.twod20 import actions, attack, carry, order
+from tracker.families.twod20 import actions, attack, carry, order, overcome, tasks, traits
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.tables.catalogue import CONDITIONS, TIMING
 from tracker.families.values import Carried, JSONObject
@@ -57,6 +57,8 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
         "move": "first",
         "reach": "first",
         "next": "active",
+        # Its own Create Advantage: a trait that helps the seat's character, made on its turn [004:L1470].
+        "trait": "first",
     }
     #: ``pick``/``keep`` answer the hand-over as ``answer`` answers any other question.
     ANSWER_VERBS = frozenset({"answer", "pick", "keep"})
@@ -71,13 +73,16 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
         """The faces rolled at the table (``answer 4,17``) answer the attack's test and damage; ``roll`` and
         ``roll+N`` are the tracker's dice, and a target, a weapon or a hand-over a choice."""
         prompt = self.st.prompt
-        if prompt is None or cmd.verb != "answer" or prompt.kind not in (attack.ROLL, attack.DAMAGE):
+        if prompt is None or cmd.verb != "answer" or prompt.kind not in (attack.ROLL, attack.DAMAGE, *overcome.KINDS):
             return False
         return not " ".join(cmd.args).casefold().startswith("roll")
 
     def seat_action_problem(self, who: str, cmd: Command) -> str:
         """A movement beyond what the turn's movement actions allow (RULES.md §3.6) is only a warning for the
-        GM, who may overrule it; a player's own ``move`` is refused (ask the GM to move the character)."""
+        GM, who may overrule it; a player's own ``move`` is refused (ask the GM to move the character). A seat's
+        ``trait`` is its own Create Advantage (`tracker.families.twod20.traits.seat_problem`)."""
+        if cmd.verb == "trait":
+            return traits.seat_problem(self, who, cmd)
         if cmd.verb != "move" or len(cmd.args) < 2:
             return ""
         return actions.move_beyond(self, who, cmd.args[1])
@@ -153,6 +158,9 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
             "pools": pools(self),
             "last_actor": self.st.last_actor,
             "kept_by": self.st.kept_by,
+            # docs/reference/json-state.md: the traits in play and the problems worked on under fire.
+            "traits": [traits.as_json(t) for t in self.st.traits],
+            "tasks": tasks.as_json(self),
         }
 
     def shown_conditions(self, name: str) -> dict[str, int | bool]:

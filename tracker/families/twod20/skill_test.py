@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
+from tracker.families.twod20 import traits
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.records.sheet import TwoD20Combatant, TwoD20Weapon
 from tracker.families.twod20.zones import AttackDifficulty, attack_difficulty
@@ -154,7 +155,7 @@ def own_parts(eng: TwoD20Engine, who: str) -> list[Part]:
     own = [(1, "Dazed")] if a.conditions.get("dazed") else []
     if a.sprinted:
         own.append((1, "Sprinted (until its next turn)"))
-    return own
+    return own + traits.parts(eng, who)  # its own traits, its zone's and the scene's, each by its text
 
 
 def build(
@@ -258,7 +259,7 @@ def attack_parts(eng: TwoD20Engine, who: str, target: str, kind: str, attribute:
         parts.append((2, "Blind (a sight test)"))  # [003:L399-402]
     if t.protected_by:
         parts.append((1, f"Protect ({', '.join(t.protected_by)})"))  # [004:L1473]
-    return parts
+    return parts + traits.into_parts(eng, who, target)  # the target's zone's traits, when it is another zone
 
 
 def attack_difficulty_for(

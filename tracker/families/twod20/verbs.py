@@ -31,12 +31,12 @@ VERBS: tuple[VerbSpec, ...] = (
     ADD._replace(help="give a condition (or fatigue); a valued one gains +N", family=D20),
     DAMAGE._replace(
         usage="damage NAME N [icons=K] [track=T] [cover=C] [soak=S] [from=NAME] [EFFECT[=X] …] "
-        "[mental] [yield] [ignore-soak]",
+        "[mental] [yield] [ignore-soak] [nonlethal]",
         help="an attack's rolled damage; resistance, stress, Harm and the effects follow",
         family=D20,
         options=("icons", "track", "cover", "soak", "from", *EFFECT_OPTIONS),
         actor_option="from",
-        flags=(*EFFECT_FLAGS, "mental", "yield", "ignore-soak", "no-armor"),
+        flags=(*EFFECT_FLAGS, "mental", "yield", "ignore-soak", "no-armor", "nonlethal"),
     ),
     HEAL._replace(
         usage="heal NAME N [track=T]",
@@ -154,5 +154,68 @@ VERBS: tuple[VerbSpec, ...] = (
 )
 
 
+#: Traits and the problems worked on under fire [004:L205-288, L2039-2084] (`tracker.families.twod20.traits`,
+#: `tracker.families.twod20.tasks`, `tracker.families.twod20.overcome`).
+PLAY_VERBS: tuple[VerbSpec, ...] = (
+    VerbSpec(
+        "trait",
+        ("word", "text"),
+        2,
+        None,
+        "trait ON 'TEXT' [difficulty=±N] [until=turn|round|scene] [kind=advantage|complication|harm]",
+        "a trait on a combatant, a zone or the scene; difficulty= feeds the tests it touches",
+        D20,
+        options=("difficulty", "until", "kind"),
+        while_prompted=True,
+        title="Add a trait…",
+    ),
+    VerbSpec("untrait", ("word", "text"), 2, None, "untrait ON 'TEXT'", "a trait ends", D20, while_prompted=True),
+    VerbSpec(
+        "task",
+        ("text",),
+        1,
+        None,
+        "task 'NAME' stress=N breakthroughs=K [resistance=R] [clock=C] [test=ATTR+SKILL] [difficulty=D]",
+        "an extended task: damage it (or overcome it) until K Breakthroughs; clock=C rounds to do it",
+        D20,
+        options=("stress", "breakthroughs", "resistance", "clock", "test", "difficulty"),
+        flags=("clock",),
+        while_prompted=True,
+    ),
+    VerbSpec(
+        "consequence",
+        ("text",),
+        1,
+        None,
+        "consequence 'NAME' stress=N setbacks=K [resistance=R]",
+        "an extended consequence: disastrous at K Setbacks",
+        D20,
+        options=("stress", "setbacks", "resistance"),
+        flags=("clock",),
+        while_prompted=True,
+    ),
+    VerbSpec(
+        "tick",
+        ("text",),
+        1,
+        None,
+        "tick 'TASK' [free]",
+        "a round off a task's clock for 5 Threat (free: no Threat)",
+        D20,
+        flags=("free",),
+        while_prompted=True,
+    ),
+    VerbSpec(
+        "overcome",
+        ("name", "word", "word"),
+        2,
+        3,
+        "overcome NAME TASK [+N|-N]",
+        "the Overcome action: the task's test, and on a success 2+skill [CD] of damage on it",
+        D20,
+    ),
+)
+
+
 #: The family's command table, as its refusals name it ("unknown command 'x' in a 2d20 encounter").
-TABLE: VerbTable = table("2d20", VERBS)
+TABLE: VerbTable = table("2d20", (*VERBS, *PLAY_VERBS))

@@ -15,6 +15,7 @@ from tracker.engine.records.model import Prompt
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
 from tracker.families.twod20 import order as handover
+from tracker.families.twod20 import tasks, traits
 from tracker.families.twod20.records.state import Fighter
 from tracker.families.twod20.rules import TwoD20Rules, harm_counts, pools
 from tracker.families.twod20.tables.catalogue import SHORT
@@ -160,6 +161,9 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         foes = eng.in_reach_of_enemy(who)
         if foes:
             out.line(f"Within Reach of {', '.join(foes)}: +2 Difficulty to non-melee tests; Disengage to move")
+        own = [t for t in eng.st.traits if t.on == who]
+        if own:
+            out.line("Traits: " + "; ".join(traits.describe(t) for t in own))
         return out.block()
 
     def field(self, focus: str | None) -> view.Block:
@@ -171,6 +175,10 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
             self._ranges_from(focus, out)
         if eng.st.reach:
             out.line("Reach: " + "; ".join(f"{a}–{b}" for a, b in eng.st.reach))
+        if eng.st.traits:
+            out.line("Traits:", "bold")
+            for t in eng.st.traits:
+                out.line(f"  {'Scene' if t.on == traits.SCENE else t.on}: {traits.describe(t)}")
         return out.block()
 
     def field_map(self, focus: str | None) -> MapView:
@@ -222,6 +230,10 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         for name, sheet in eng.sheets.items():
             if sheet.pc:
                 out.line(f"  {name}: {st.fighters[name].fortune}")
+        if st.tasks:
+            out.line().line("Tasks", "bold")
+            for task in st.tasks:
+                out.line(f"  {tasks.summary(task)}")
         out.line().line(f"Profile: {eng.profile.name} · order: {eng.order_rule}", "dim")
         return out.block()
 

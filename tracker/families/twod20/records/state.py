@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from tracker.engine.records.model import ConditionValue, Strict
 from tracker.engine.state import LiveState
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
+from tracker.families.twod20.records.play import Task, Trait
 from tracker.families.twod20.records.sheet import TwoD20Combatant
 
 if TYPE_CHECKING:  # pydantic's marker, read by pydantic only (`tracker.engine.records.validation`)
@@ -104,6 +105,8 @@ class Fighter(Strict):
     round_spends: list[str] = field(default_factory=list)
     #: Harms from a Subdue attack, per kind: recovered when the next scene begins [004:L1943], B38.
     subdued: dict[str, int] = field(default_factory=dict)
+    #: Non-lethal Harms, per kind: removed at the end of the scene [004:L1964] (`tracker.families.twod20.nonlethal`).
+    nonlethal: dict[str, int] = field(default_factory=dict)
     #: What a Snare binds (RULES.md §3.8 [004:L1782]): actions of the snaring attack's type are refused but
     #: breaking free; its Difficulty is ``conditions["snared"]``.
     snare_kind: Literal["physical", "mental", "digital"] = "physical"
@@ -139,3 +142,7 @@ class TwoD20State(LiveState[Fighter]):
     jumped: list[str] = field(default_factory=list)
     #: Bonus Momentum from this turn (lost if unspent, never saved) [004:L518].
     bonus_momentum: int = 0
+    #: Traits in play on combatants, zones and the scene [004:L205-288] (`tracker.families.twod20.traits`).
+    traits: list[Trait] = field(default_factory=list)
+    #: Extended tasks and consequences [004:L2053-2084] (`tracker.families.twod20.tasks`).
+    tasks: list[Task] = field(default_factory=list)

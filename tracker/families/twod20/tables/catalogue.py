@@ -51,6 +51,9 @@ CONDITIONS: dict[str, TwoD20Condition] = {
         infinity_only=True,
         summary="Wound Effect: +1 Difficulty to Agility-, Brawn- and Coordination-based attacks [003:L538-551].",
     ),
+    "drowning": TwoD20Condition(
+        "Drowning", True, infinity_only=True, summary="Resistance test at turn start (Difficulty = value, +1 a turn)."
+    ),
     "dazed": TwoD20Condition("Dazed", summary="Tests +1 Difficulty; Dazed again → Staggered (Infinity)."),
     "deafened": TwoD20Condition("Deafened", infinity_only=True, summary="3[CD] mental on gain; hearing tests +2."),
     "fatigued": TwoD20Condition(

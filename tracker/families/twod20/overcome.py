@@ -1,0 +1,153 @@
+"""The Overcome: a character attacks an extended task (docs/reference/language.md ``overcome``).
+
+``overcome NAME TASK [+N|-N]`` (and ``attack NAME TASK``, the attack flow with the task as its target) takes the
+Overcome Major Action [004:L1470], then asks one question: the task's test — the attribute and skill the task
+names, at its Difficulty, every trait in play counted (`tracker.families.twod20.skill_test.build`) — rolled by
+the tracker, with bought d20s, or the faces the table rolled (``answer 5,6``, and the damage's with
+``cd=1,5,6,2,3``). On a success the damage is rolled: 2[CD] plus
+[CD] equal to the skill used, less the task's Resistance [004:L2056], and lands on the task
+(`tracker.families.twod20.tasks.apply`); the test's Momentum is banked as an attack's is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tracker.engine.errors import Refusal
+from tracker.engine.language.commands import count
+from tracker.engine.records.model import Prompt
+from tracker.families.twod20 import actions, pools, tasks
+from tracker.families.twod20.dice import rolls as dice
+from tracker.families.twod20.skill_test import SkillTest, build, gm_modifier
+from tracker.present.words import counted
+
+if TYPE_CHECKING:
+    from tracker.families.twod20.engine import TwoD20Engine
+
+ROLL = "overcome_roll"
+KINDS = (ROLL,)
+#: The damage an Overcome rolls before the skill's own dice [004:L2056].
+BASE_DAMAGE = 2
+
+
+def test_for(eng: TwoD20Engine, who: str, task_name: str, gm: int = 0) -> SkillTest:
+    task = tasks.open_task(eng, task_name)
+    if task.kind != "task":
+        raise Refusal(f"'{task.name}' is a consequence: it is avoided, not overcome")
+    if not task.test:
+        raise Refusal(f"'{task.name}' names no test: task '{task.name}' test=ATTRIBUTE+SKILL [difficulty=D]")
+    parts = [(gm, "GM")] if gm else []
+    test = build(eng, who, task.test, task.difficulty, "task", parts)
+    if isinstance(test, str):
+        raise Refusal(test)
+    return test
+
+
+def start(eng: TwoD20Engine, who_text: str, task_name: str, more: list[str]) -> None:
+    """Check everything, take the Overcome (a Major Action), then ask the test."""
+    eng.require_started()
+    who = eng.living(who_text)
+    gm = 0
+    for word in more:
+        modifier = gm_modifier(word)
+        if modifier is None or gm:
+            raise Refusal(f"usage: overcome NAME TASK [+N|-N] ('{word}' is neither)")
+        gm = modifier
+    task = tasks.open_task(eng, task_name)
+    test = test_for(eng, who, task.name, gm)
+    reason = actions.legality(eng, who, "overcome")
+    if reason:
+        raise Refusal(reason)
+    actions.spend(eng, who, "overcome", [task.name])
+    ask(eng, who, task.name, test)
+
+
+def ask(eng: TwoD20Engine, who: str, task: str, test: SkillTest) -> None:
+    options, labels = [], []
+    for bought in range(dice.MAX_BOUGHT_DICE + 1):
+        cost = dice.bought_dice_cost(bought)
+        if bought and not eng.sheet(who).pc and eng.st.threat < cost:
+            break
+        options.append("roll" if not bought else f"roll+{bought}")
+        paid = f" for {cost}" if bought else ""
+        labels.append(f"{2 + bought}d20{paid} · {round(100 * test.odds(bought).success)}%")
+    extra = test.complication_text()
+    eng.ask(
+        ROLL,
+        f"{who} works on {task}: {test.tn_text()}, Difficulty {test.difficulty} ({test.difficulty_parts()})"
+        + (f", {extra}" if extra else "")
+        + " — roll, buying d20s?",
+        options,
+        who=who,
+        task=task,
+        tn=test.tn,
+        difficulty=test.difficulty,
+        range=test.complication_range,
+        skill=test.skill_rating,
+        modifiers=test.modifiers(),
+        labels=labels,
+        **({"focus": test.skill_rating} if test.focus else {}),
+    )
+
+
+def _split(value: str) -> tuple[str, list[int] | None]:
+    """``4,17 cd=1,5,6,2,3``: the test's answer and the damage's Challenge Dice faces (None: the tracker rolls)."""
+    test, sep, damage = value.casefold().partition("cd=")
+    if not sep:
+        return test, None
+    return test, [count(x, "Challenge Die face") for x in damage.replace(" ", "").split(",") if x]
+
+
+def _bought(p: Prompt, value: str) -> tuple[int, list[int] | None]:
+    """``roll``/``roll+N`` (the tracker's dice) or the faces rolled at the table (``4,17``)."""
+    word = _split(value)[0].replace(" ", "")
+    if word.startswith("roll"):
+        if word not in p.options:
+            raise Refusal(f"answer {', '.join(p.options)}, or the faces rolled (e.g. 4,17)")
+        return int(word.partition("+")[2] or 0), None
+    faces = [count(x, "face") for x in word.split(",") if x]
+    bought = len(faces) - dice.BASE_DICE
+    if not 0 <= bought < len(p.options):
+        raise Refusal(f"give {dice.BASE_DICE} to {dice.BASE_DICE + len(p.options) - 1} faces, one per d20 rolled")
+    return bought, faces
+
+
+def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
+    """Refuse a bad answer before anything changes (typed faces are checked; nothing is drawn)."""
+    _, faces = _bought(p, value)
+    if faces is not None:
+        dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)
+    damage = _split(value)[1]
+    if damage is not None:
+        dice.roll_challenge(eng.st, BASE_DAMAGE + int(str(p.data["skill"])), damage)  # checks the faces
+
+
+def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
+    """Pay for the bought d20s, roll (or score the faces), and on a success roll the damage on the task."""
+    who, name = str(p.who), str(p.data["task"])
+    bought, faces = _bought(p, value)
+    task = tasks.open_task(eng, name)
+    cost = dice.bought_dice_cost(bought)
+    focus = int(str(p.data["focus"])) if "focus" in p.data else None
+    tn, difficulty, crange = (int(str(p.data[k])) for k in ("tn", "difficulty", "range"))
+    result = dice.roll_pool(eng.st, tn, difficulty, dice.BASE_DICE + bought, focus, crange, faces=faces)
+    if cost:
+        if eng.sheet(who).pc and eng.st.momentum < cost:
+            from_pool = eng.st.momentum
+            if from_pool:
+                pools.momentum(eng, -from_pool, f"{who} buys d20s")
+            pools.threat(eng, cost - from_pool, f"{who} buys d20s")
+        else:
+            pools.pay(eng, who, cost, counted(bought, "bought d20"))
+    eng.log(f"{who} tests: {result.describe()}", kind="result")
+    if not result.passed:
+        eng.log(f"{who} makes no headway on {task.name}")
+        return
+    skill = int(str(p.data["skill"]))
+    roll = dice.roll_challenge(eng.st, BASE_DAMAGE + skill, _split(value)[1])
+    eng.log(f"{who} rolls {BASE_DAMAGE}+{skill}[CD] on {task.name}: {roll.describe()}")
+    tasks.apply(eng, task, roll.total, roll.icons, {}, who)
+    if result.momentum and eng.sheet(who).pc:
+        pools.momentum(eng, result.momentum, f"{who}'s test")
+    elif result.momentum:
+        pools.threat(eng, result.momentum, f"{who}'s test (an NPC's)")

@@ -1,0 +1,60 @@
+"""What a 2d20 scene holds besides its combatants: traits and the problems worked on under fire.
+
+A trait is a fact of the scene on a combatant, a zone or the scene itself [004:L205-288]; an extended task or
+an extended consequence is a problem with Stress, Resistance and Harms (Breakthroughs or Setbacks), and a task
+may run on a ticking clock [004:L2039-2084]. docs/guide/decisions.md says which tests a trait touches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Literal
+
+from tracker.engine.records.model import Strict
+
+if TYPE_CHECKING:  # pydantic's marker, read by pydantic only (`tracker.engine.records.validation`)
+    from pydantic import Field
+
+#: The most a trait adds to or takes off a Difficulty: a Difficulty runs 0-5 [004:L347].
+TRAIT_LIMIT = 5
+
+Until = Literal["turn", "round", "scene"]
+
+
+@dataclass(kw_only=True)
+class Trait(Strict):
+    """One trait in play: on whom or what, its text, what it does to a Difficulty, and how long it lasts."""
+
+    #: A combatant's name, a zone's name, or "scene".
+    on: str
+    text: str
+    #: What it adds to the tests it touches (negative: it makes them easier) [004:L264-270].
+    difficulty: Annotated[int, Field(ge=-TRAIT_LIMIT, le=TRAIT_LIMIT)] = 0
+    until: Until = "scene"
+    #: Where it came from: "" (the GM's), "advantage" (Create Advantage [004:L1470]), "complication" [004:L457-459],
+    #: "harm" (a Harm is a trait [004:L1852]).
+    kind: Literal["", "advantage", "complication", "harm"] = ""
+    #: The turn an ``until=turn`` trait ends with (None: the next turn to end).
+    turn_of: str | None = None
+
+
+@dataclass(kw_only=True)
+class Task(Strict):
+    """An extended task (Harms are Breakthroughs, overcome at `needed`) or an extended consequence (Harms are
+    Setbacks, disastrous at `needed`, its state then ``failed``) [004:L2053-2084]."""
+
+    name: str
+    kind: Literal["task", "consequence"] = "task"
+    stress: Annotated[int, Field(ge=0)] = 0
+    stress_max: Annotated[int, Field(ge=1, le=99)]
+    #: Harms taken so far: Breakthroughs (task) or Setbacks (consequence).
+    breakthroughs: Annotated[int, Field(ge=0)] = 0
+    needed: Annotated[int, Field(ge=1, le=20)]
+    resistance: Annotated[int, Field(ge=0, le=20)] = 0
+    #: The ticking clock's size in rounds (None: no clock) and the rounds left [004:L2041-2047].
+    clock: Annotated[int, Field(ge=1, le=99)] | None = None
+    rounds_left: Annotated[int, Field(ge=0, le=99)] | None = None
+    state: Literal["open", "overcome", "failed"] = "open"
+    #: The test an Overcome makes against it ("reason+tech") and its Difficulty [004:L1470].
+    test: str = ""
+    difficulty: Annotated[int, Field(ge=0, le=5)] = 1
