@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.campaign import INVESTIGATORS, PARTY, by_name, d20_campaign, ttb_campaign, write
-from tests.conftest import Tracker
+from tests.conftest import Tracker, pinned
 from tracker.store.lock import WriterLock
 
 #: Sofia's and Ash's initiative cards are set, so the fight opens on Sofia's turn whatever the seed.
@@ -257,6 +257,7 @@ def test_the_shipped_campaign_carries_from_fight_1_into_fight_2(tracker: Tracker
     for folder in ("campaign", "bestiary"):
         shutil.copytree(examples / folder, tmp_path / folder, ignore=shutil.ignore_patterns(".*"))
     first, second = tmp_path / "campaign" / "1_ambush.toml", tmp_path / "campaign" / "2_warehouse.toml"
+    first.write_text(pinned(first.read_text(encoding="utf-8")), encoding="utf-8")  # the demo's cards
     steps = [step["do"] for step in tomllib.loads(first.read_text(encoding="utf-8"))["demo"]]
     fight(tracker, first, "\n".join(steps) + "\n")
     ended = by_name(tracker("exec", first, "--json").json())
