@@ -111,13 +111,7 @@ def _working_folder() -> str | None:
 def _entry(setup: EncounterFile, read: list[tuple[str, str]]) -> dict[str, Any]:
     """A memo entry for `open_text`: the validated encounter as data with its class (its family's file record),
     the GM's setup tables and the sheets when it was expanded from other files, and those files' texts."""
-    return {
-        "class": [type(setup).__module__, type(setup).__qualname__],
-        "setup": record.dump(setup, mode="json"),
-        "written": setup.written,
-        "sheets": setup.sheets,
-        "read": read,
-    }
+    return {"class": [type(setup).__module__, type(setup).__qualname__], "setup": record.frozen(setup), "read": read}
 
 
 def _file_class(module: str, name: str) -> type[EncounterFile]:
@@ -141,12 +135,9 @@ def _recalled(entry: object) -> EncounterFile | None:
         for name, text in entry["read"]:
             if read_capped(name) != text or others_may_change(name) is not None:
                 return None
-        setup = record.rebuild(_file_class(*entry["class"]), entry["setup"])
-        if entry["written"] is not None:
-            setup.keep_written(entry["written"], entry["sheets"])
+        return record.thawed(entry["setup"], _file_class(*entry["class"]))
     except (OSError, FileInvalid, KeyError, TypeError, ValueError, AttributeError):
         return None
-    return setup
 
 
 def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[EncounterFile, Locator]:
