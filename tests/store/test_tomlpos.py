@@ -157,3 +157,21 @@ def test_awkward_but_valid_toml_keeps_every_key_at_its_place() -> None:
 def test_a_file_tomlkit_cannot_read_has_no_positions_and_no_crash() -> None:
     pos = Positions("[a]\nb = \n")
     assert pos.find(("a", "b")) == (1, 1)
+
+
+@pytest.mark.perf
+@pytest.mark.parametrize("example", ["duel.toml", "campaign/1_ambush.toml"])
+def test_a_valid_file_new_to_the_tracker_never_loads_the_position_parser(example: str) -> None:
+    """Positions are for problems: `tracker exec` of a valid file read for the first time (parsed, expanded,
+    validated) imports no tomlkit, which only `tracker check` and a problem's position need."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom tracker.store.opening import load_session\n"
+        f"load_session({str(ROOT / 'examples' / example)!r})\nprint('tomlkit' in sys.modules)"
+    )
+    env = {**os.environ, "TRACKER_NO_CACHE": "1"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert done.stdout.strip() == "False"
