@@ -106,8 +106,9 @@ def open_text(text: str, path: str, folder: Path | None = None) -> tuple[Encount
     from tracker.store.campaign.blocks import expand
 
     parsed = validated(expand(read_document(text, path, base)))
-    if here is not None:  # the other files by the paths they were read at, whatever the working folder then
-        record.keep(key, _entry(parsed.setup, [(os.path.join(here, name), read) for name, read in parsed.read]))
+    if here is not None and key is not None:  # the other files by the paths they were read at, wherever from
+        with contextlib.suppress(TypeError, RecursionError):  # a value JSON cannot hold (a TOML date): not kept
+            record.keep(key, _entry(parsed.setup, [(os.path.join(here, name), read) for name, read in parsed.read]))
     return parsed.setup, parsed.rules
 
 

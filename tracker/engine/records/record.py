@@ -1,10 +1,14 @@
 """Records: the encounter file's tables and the live state as plain Python objects, validated by pydantic
 only when they are read from a file.
 
-A record is a standard-library dataclass (``@dataclass(kw_only=True)`` on a subclass of `Record`): the
-engine builds and mutates records all the time, and a dataclass costs nothing to build and checks nothing
-it is handed. Its annotations carry pydantic's own markers (``Annotated[int, Field(ge=0)]``,
-``Annotated[str, AfterValidator(check)]``, ``Strict()``) for the one moment a record is read from a file:
+A record is a standard-library dataclass (`record`, or ``@dataclass(kw_only=True)``, on a subclass of
+`Record`): the engine builds and mutates records all the time, and a dataclass costs nothing to build and
+checks nothing it is handed. `record` makes the dataclass without its own ``__repr__`` and ``__eq__``: the
+`Record` base class has them once for every record, where the dataclass decorator would compile two
+functions per class at every start (two thirds of what making a record class costs, a tenth of a
+`tracker exec`) that most runs never call. Its annotations carry pydantic's own markers
+(``Annotated[int, Field(ge=0)]``, ``Annotated[str, AfterValidator(check)]``, ``Strict()``) for the one
+moment a record is read from a file:
 `validate` hands the document to a ``pydantic.TypeAdapter`` of the record class, built on first use by
 `tracker.engine.records.validation`, the only module of the rules that imports pydantic. The annotations are
 strings (``from __future__ import annotations``) that name those markers for the type checker only, so
@@ -28,7 +32,8 @@ import copy
 import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol, TypeVar
+from reprlib import recursive_repr
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol, TypeVar, dataclass_transform
 
 try:  # the BLAKE2 builtin alone: `hashlib` also loads OpenSSL's, ~3 ms of every start
     from _blake2 import blake2b
@@ -40,6 +45,38 @@ if TYPE_CHECKING:
     from pydantic_core import CoreSchema
 
 R = TypeVar("R", bound="Record")
+T = TypeVar("T")
+
+
+@dataclass_transform(kw_only_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
+def record(cls: type[T]) -> type[T]:
+    """``@dataclass(kw_only=True)`` for a `Record` subclass, without the ``__repr__`` and ``__eq__`` the decorator
+    would compile for it: the class takes `Record`'s, which do the same from its fields. They are set on the
+    class itself (unless it writes its own): a base made by ``@dataclass`` has a repr and an equality of its
+    own fields only, which the class would otherwise inherit."""
+    made = dataclasses.dataclass(cls, kw_only=True, repr=False, eq=False)
+    own = vars(made)
+    if "__eq__" not in own:
+        made.__eq__ = Record.__eq__  # type: ignore[method-assign,assignment]
+        made.__hash__ = None  # type: ignore[method-assign,assignment]
+    if "__repr__" not in own:
+        made.__repr__ = Record.__repr__  # type: ignore[method-assign]
+    return made
+
+
+def _fields_of(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names of `cls`'s fields that its repr shows and its equality compares, in their order (once a class)."""
+    found = _shown_compared.get(cls)
+    if found is None:
+        fields = dataclasses.fields(cls)
+        found = _shown_compared[cls] = (
+            tuple(f.name for f in fields if f.repr),
+            tuple(f.name for f in fields if f.compare),
+        )
+    return found
+
+
+_shown_compared: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
 class Record:
@@ -70,6 +107,22 @@ class Record:
         """The record as plain data when it is not the table of its fields (`dump`): None for the table."""
         return None
 
+    def __eq__(self, other: object) -> bool:
+        """A dataclass's equality: the same class, and each compared field equal (the same object, or ``==``)."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine, theirs = vars(self), vars(other)
+        return all(mine[n] is theirs[n] or mine[n] == theirs[n] for n in _fields_of(self.__class__)[1])
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with equality is
+
+    @recursive_repr()
+    def __repr__(self) -> str:
+        """A dataclass's repr: ``Class(field=value, …)``, its shown fields in their order."""
+        values = vars(self)
+        shown = ", ".join(f"{n}={values[n]!r}" for n in _fields_of(self.__class__)[0])
+        return f"{self.__class__.__qualname__}({shown})"
+
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         """pydantic's hook for a type's schema: the dataclass's own, with `read` before it and `check` after."""
@@ -89,7 +142,7 @@ def validate(cls: type[R], data: Any, *, memo: bool = True) -> R:
     from tracker.engine.records.validation import validated
 
     record = validated(cls, data)
-    keep(key, frozen(record))
+    keep_record(key, record)
     return record
 
 
@@ -351,11 +404,23 @@ def keep(key: str | None, data: Any) -> None:
     _memo.put(key, text)
 
 
+def keep_record(key: str | None, record: Record) -> None:
+    """`keep` the record as `frozen` writes it (None: skipped; so is a record holding what JSON cannot write,
+    such as a TOML date among a sheet's extra keys: it is validated again each time)."""
+    if key is None or _memo is None:
+        return
+    try:
+        data = frozen(record)
+    except (TypeError, RecursionError):
+        return
+    keep(key, data)
+
+
 def remember(record: Record, data: Any) -> None:
     """Tell the memo that `data` validates to `record`: the store calls it with the live tables it has just
     written, so a file reopened mid-fight is not validated again. Sound because a record dumps to data that
     validates back to an equal record (the save/load property tests hold it)."""
-    keep(_memo_key(type(record), data) if _memo is not None else None, frozen(record))
+    keep_record(_memo_key(type(record), data) if _memo is not None else None, record)
 
 
 def _memo_key(cls: type[Record], data: Any) -> str | None:
