@@ -61,7 +61,10 @@ def trace(path: str) -> list[str]:
 
 
 def _own(frame: FrameType) -> bool:
-    return frame.f_code.co_name not in ("<module>", "__create_fn__")
+    """A call on the text's way, not one made while a module is imported (a class being made, its decorator)."""
+    caller = frame.f_back
+    made = caller is not None and caller.f_code.co_name == "<module>"
+    return not made and frame.f_code.co_name not in ("<module>", "__create_fn__")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
