@@ -285,3 +285,17 @@ def test_a_multi_line_string_holding_table_lines_does_not_move_a_problems_line(c
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
     assert (line, col) == (line_of(text, "rank_value = 99"), 1), message
+
+
+def test_the_parsers_width_is_the_terminals_as_shutil_finds_it(monkeypatch: Any) -> None:
+    """docs/reference/cli.md: ``--help`` wraps at the terminal's width, found without importing `shutil` (which
+    brings the bz2 and lzma compressors) at every start: the same width `shutil.get_terminal_size` gives."""
+    import shutil
+
+    from tracker.cli.common import terminal_columns
+
+    for columns in ("57", "200"):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert terminal_columns() == shutil.get_terminal_size().columns == int(columns)
+    monkeypatch.delenv("COLUMNS")
+    assert terminal_columns() == shutil.get_terminal_size().columns

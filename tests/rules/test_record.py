@@ -154,3 +154,49 @@ def test_importing_the_records_loads_no_pydantic() -> None:
         "assert not [m for m in sys.modules if m.startswith('pydantic')], sorted(sys.modules)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- `record`: a dataclass whose repr and equality are `Record`'s ----------------------------------------
+
+
+@dataclass(kw_only=True)
+class _Base(Record):
+    kind: str = "base"
+
+
+@dataclass(kw_only=True)
+class _Plain(_Base):
+    name: str
+    wounds: int = 0
+    tags: list[str] = field(default_factory=list)
+    note: str = field(default="", repr=False)
+    cache: int = field(default=0, compare=False)
+
+
+@record.record
+class _Made(_Base):
+    name: str
+    wounds: int = 0
+    tags: list[str] = field(default_factory=list)
+    note: str = field(default="", repr=False)
+    cache: int = field(default=0, compare=False)
+
+
+def test_a_record_made_by_record_reprs_and_compares_as_the_dataclass_decorator_would() -> None:
+    """`record.record` leaves out the dataclass's own ``__repr__`` and ``__eq__`` (compiled per class at every
+    start) for `Record`'s: the same text, the same equality (fields marked ``compare=False`` or ``repr=False``
+    kept out), unhashable, and never its ``@dataclass`` base's repr and equality of the base's fields only."""
+    for values in ({"name": "Ann"}, {"name": "Bo", "wounds": 3, "tags": ["x"], "note": "n", "cache": 2}):
+        plain, made = _Plain(**values), _Made(**values)
+        assert repr(made) == repr(plain).replace("_Plain", "_Made")
+        assert made == _Made(**values) and plain == _Plain(**values)
+    assert _Made(name="a") != _Made(name="b")
+    assert _Made(name="a", wounds=1) != _Made(name="a")
+    assert _Made(name="a", cache=1) == _Made(name="a", cache=2)  # compare=False, as the dataclass has it
+    assert _Made(name="a", note="x") != _Made(name="a")  # repr=False still compares
+    assert _Made(name="a") != _Plain(name="a")  # another class: never equal
+    with pytest.raises(TypeError):
+        hash(_Made(name="a"))
+    looped = _Made(name="loop")
+    looped.tags.append(looped)  # type: ignore[arg-type]
+    assert "..." in repr(looped)

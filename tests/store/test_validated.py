@@ -368,7 +368,9 @@ def test_an_entry_is_json_data_and_the_memo_never_pickles(memo: Path) -> None:
     for entry in entries:
         data = json.loads(entry.read_text(encoding="utf-8"))  # plain JSON: nothing to execute
         assert isinstance(data, dict)
-    assert any(json.loads(e.read_text(encoding="utf-8")).get("setup") == dump(first, mode="json") for e in entries)
+    # The whole file's entry holds the encounter as `record.frozen` writes it: data that thaws to the same records.
+    setups = [json.loads(e.read_text(encoding="utf-8")).get("setup") for e in entries]
+    assert any(record.thawed(setup, type(first)) == first for setup in setups if setup is not None)
     for module in ("tracker/engine/records/record.py", "tracker/store/validated.py", "tracker/store/files.py"):
         source = (ROOT / module).read_text(encoding="utf-8")
         assert "pickle" not in source and "marshal" not in source, module
@@ -429,3 +431,24 @@ def test_the_key_names_the_installed_versions() -> None:
         assert f"{name.replace('-', '_')}={version(name)}" in record.versions()
     assert sys.version in record.versions()
     assert record.installed_version("no-such-distribution") == "?"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the folder is worked out here on Linux only")
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"HOME": "/home/gm"},
+        {"HOME": "/home/gm", "XDG_CACHE_HOME": "/var/cache/gm"},
+        {"HOME": "/home/gm", "XDG_CACHE_HOME": "relative/cache"},  # not absolute: ignored, as platformdirs does
+        {"HOME": "/home/gm", "XDG_CACHE_HOME": ""},
+    ],
+)
+def test_the_cache_folder_is_the_one_platformdirs_names(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
+    """docs/guide/shared-box.md: the memo lives in the platform's cache folder for "tracker"; worked out without
+    importing platformdirs (and the `tempfile` and `shutil` it brings) at every start, it must be the same folder."""
+    import platformdirs
+
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert validated.user_cache_folder() == platformdirs.user_cache_dir("tracker", appauthor=False)

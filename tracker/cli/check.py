@@ -21,9 +21,8 @@ from tracker.engine.errors import Refusal
 from tracker.engine.records.record import copied
 from tracker.families.session import Session
 from tracker.store.campaign.sheets import check_include
-from tracker.store.files import FileInvalid, Problem, exposure_notice, parse_located, read_text, warnings_of
+from tracker.store.files import FileInvalid, Problem, exposure_notice, parse_parts, read_text, warnings_of
 from tracker.store.setup_text import split_setup
-from tracker.store.tomlpos import Positions
 
 
 @dataclass
@@ -66,10 +65,11 @@ def check_file(path: str) -> Report:
     if alone is not None:
         return Report(path, alone)
     try:
-        setup, where = parse_located(text, path)
+        parsed = parse_parts(text, path)
     except FileInvalid as exc:
         return Report(path, exc.problems)
-    pos = Positions(text)
+    setup, where = parsed.setup, parsed.locator
+    pos = where.pos  # the file's key positions, worked out once for every problem below
     problems: list[Problem] = []
     if setup.history is not None:
         try:

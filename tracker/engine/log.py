@@ -7,10 +7,10 @@ split again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from tracker.engine.records.model import Strict
+from tracker.engine.records.record import record
 
 #: Most recent entries kept in the live state; older ones are dropped (deterministically, so a replay
 #: keeps the same ones). ``LiveState.logged`` still counts every entry ever written.
@@ -29,7 +29,7 @@ def _kind_of(text: str) -> LogKind:
     return "prompt" if text.startswith(PROMPT_MARK) else "event"
 
 
-@dataclass(kw_only=True)
+@record
 class LogEntry(Strict):
     """A log entry: the round, whose turn it was (None between turns), its kind, and the text.
 

@@ -11,12 +11,12 @@ validates them once when it reads ``[state]``.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Annotated, Any, Generic, TypeVar
 
 from tracker.engine.log import LogEntry
 from tracker.engine.records.model import Loc, Located, Prompt, Request, Strict
-from tracker.engine.records.record import Record, default_of
+from tracker.engine.records.record import Record, default_of, record
 
 if TYPE_CHECKING:
     from pydantic import Field  # read by pydantic when a saved state is validated (`records.validation`)
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 FighterT = TypeVar("FighterT", covariant=True)
 
 
-@dataclass(kw_only=True)
+@record
 class LiveState(Strict, Generic[FighterT]):
     """The live state of one encounter, whichever rules run it; it satisfies `rng.Seeded`."""
 

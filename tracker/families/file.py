@@ -8,15 +8,16 @@ its rules or its presentation.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.players import valid_account
 from tracker.engine.records.model import DemoStep, EncounterInfo, History, Located, Sheets, Strict
+from tracker.engine.records.record import record
 
 
-@dataclass(kw_only=True)
+@record
 class EncounterFile(Strict):
     """Base of both families' file models: what the session and the store use of any encounter file.
 

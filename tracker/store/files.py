@@ -22,7 +22,9 @@ from tracker.families.encounter import EncounterFile, validate_document
 from tracker.store.reading import MAX_FILE_BYTES as MAX_FILE_BYTES
 from tracker.store.reading import FileInvalid as FileInvalid
 from tracker.store.reading import Problem as Problem
+from tracker.store.reading import Read as Read
 from tracker.store.reading import read_capped as read_capped
+from tracker.store.reading import read_document as read_document
 from tracker.store.reading import toml_data as toml_data
 from tracker.store.reading import too_large as too_large
 from tracker.store.reading import validation_problems as validation_problems
@@ -30,7 +32,8 @@ from tracker.store.writers import others_may_change
 
 if TYPE_CHECKING:
     from tracker.families.rules import FamilyRules
-    from tracker.store.tomlpos import Locator
+    from tracker.store.campaign.blocks import Grown
+    from tracker.store.tomlpos import Locator, Positions
 
 
 def live_problems(setup: EncounterFile, text: str) -> list[Problem]:
@@ -40,18 +43,19 @@ def live_problems(setup: EncounterFile, text: str) -> list[Problem]:
     Every load runs this, so an engine never meets a ``[state]`` that would crash it (a KeyError on a
     combatant the setup lacks); `tracker check` reports the same problems.
     """
-    return _resumed(setup, text)[0]
-
-
-def _resumed(setup: EncounterFile, text: str) -> tuple[list[Problem], FamilyRules | None]:
-    """`live_problems`, and the rules resuming the state made (None when there is no state or it failed):
-    a session opened from the file plays on with it (`open_text`), rather than validating the state again."""
-    if setup.state is None and setup.history is None:
-        return [], None
     from tracker.store.tomlpos import Positions
 
+    return _resumed(setup, Positions(text))[0]
+
+
+def _resumed(setup: EncounterFile, pos: Positions) -> tuple[list[Problem], FamilyRules | None]:
+    """`live_problems` (`pos`: where the file's keys stand), and the rules resuming the state made (None when
+    there is no state or it failed): a session opened from the file plays on with them (`open_text`), rather
+    than validating the state again."""
+    if setup.state is None and setup.history is None:
+        return [], None
     if setup.state is None or setup.history is None:
-        line, col = Positions(text).find(("state",) if setup.state is not None else ("history",))
+        line, col = pos.find(("state",) if setup.state is not None else ("history",))
         return [Problem(line, col, "[state] and [history] are written together; one is missing")], None
     try:
         from tracker.families.registry import family_of
@@ -62,7 +66,7 @@ def _resumed(setup: EncounterFile, text: str) -> tuple[list[Problem], FamilyRule
     except Invalid as exc:
         return [
             Problem(p.line, p.col, f"state: {p.message}")
-            for p in validation_problems(exc, Positions(text), setup.state, prefix=("state",))
+            for p in validation_problems(exc, pos, setup.state, prefix=("state",))
         ], None
     return [], rules
 
@@ -80,6 +84,11 @@ def open_text(text: str, path: str, folder: Path | None = None) -> tuple[Encount
     """`parse_text`, and the rules its check of a saved ``[state]`` resumed (None when it made none: no state,
     or the encounter was recalled), for a session to play on with (`Session`'s `rules`).
 
+    One pass, each step a function of the one before: the memo's key for the text (the memo asked once);
+    then, unless the memo recalls the encounter, `read_document` (the TOML data, and where each key stands)
+    → `expand` (the party and stat blocks from other files) → `validated` (the family's records, the saved
+    state resumed); then the entry kept once.
+
     A file read before is recalled by its text, with the memo of validated documents (`record.text_key`),
     and neither parsed nor validated again: the key is the file's bytes, the folder its ``bestiary`` and
     ``party`` paths start from (as an absolute path) and the tracker's code, and the entry holds the other
@@ -94,9 +103,12 @@ def open_text(text: str, path: str, folder: Path | None = None) -> tuple[Encount
     found = _recalled(record.recall(key))
     if found is not None:
         return found, None
-    parsed = parse_parts(text, path, folder)
-    if here is not None:  # the other files by the paths they were read at, whatever the working folder then
-        record.keep(key, _entry(parsed.setup, [(os.path.join(here, name), read) for name, read in parsed.read]))
+    from tracker.store.campaign.blocks import expand
+
+    parsed = validated(expand(read_document(text, path, base)))
+    if here is not None and key is not None:  # the other files by the paths they were read at, wherever from
+        with contextlib.suppress(TypeError, RecursionError):  # a value JSON cannot hold (a TOML date): not kept
+            record.keep(key, _entry(parsed.setup, [(os.path.join(here, name), read) for name, read in parsed.read]))
     return parsed.setup, parsed.rules
 
 
@@ -111,13 +123,7 @@ def _working_folder() -> str | None:
 def _entry(setup: EncounterFile, read: list[tuple[str, str]]) -> dict[str, Any]:
     """A memo entry for `open_text`: the validated encounter as data with its class (its family's file record),
     the GM's setup tables and the sheets when it was expanded from other files, and those files' texts."""
-    return {
-        "class": [type(setup).__module__, type(setup).__qualname__],
-        "setup": record.dump(setup, mode="json"),
-        "written": setup.written,
-        "sheets": setup.sheets,
-        "read": read,
-    }
+    return {"class": [type(setup).__module__, type(setup).__qualname__], "setup": record.frozen(setup), "read": read}
 
 
 def _file_class(module: str, name: str) -> type[EncounterFile]:
@@ -141,12 +147,9 @@ def _recalled(entry: object) -> EncounterFile | None:
         for name, text in entry["read"]:
             if read_capped(name) != text or others_may_change(name) is not None:
                 return None
-        setup = record.rebuild(_file_class(*entry["class"]), entry["setup"])
-        if entry["written"] is not None:
-            setup.keep_written(entry["written"], entry["sheets"])
+        return record.thawed(entry["setup"], _file_class(*entry["class"]))
     except (OSError, FileInvalid, KeyError, TypeError, ValueError, AttributeError):
         return None
-    return setup
 
 
 def parse_located(text: str, path: str, folder: Path | None = None) -> tuple[EncounterFile, Locator]:
@@ -169,37 +172,42 @@ class Parsed(NamedTuple):
 
 
 def parse_parts(text: str, path: str, folder: Path | None = None) -> Parsed:
-    """`parse_located` with the data it validated (`tracker.store.follow` reuses the setup's part of it)."""
+    """`parse_located` with the data it validated (`tracker.store.follow` reuses the setup's part of it): the
+    pass of `open_text` without the memo."""
     from tracker.store.campaign.blocks import expand
-    from tracker.store.tomlpos import Positions
 
-    data = toml_data(text, path)
-    pos = Positions(text)
-    grown = expand(data, path, Path(path).parent if folder is None else folder, pos)
+    return validated(expand(read_document(text, path, folder)))
+
+
+def validated(grown: Grown) -> Parsed:
+    """The expanded encounter (`expand`) as its family's records, its saved state resumed, every problem
+    positioned (FileInvalid): the last step of opening a file before a session is made of it."""
+    document = grown.document
     try:
         setup = validate_document(grown.data)
     except Invalid as exc:
         problems = validation_problems(exc, grown.locator, grown.data)
-        raise FileInvalid(path, sorted([*grown.problems, *problems], key=Problem.order)) from None
+        raise FileInvalid(document.path, sorted([*grown.problems, *problems], key=Problem.order)) from None
     if grown.problems:
-        raise FileInvalid(path, sorted(grown.problems, key=Problem.order))
+        raise FileInvalid(document.path, sorted(grown.problems, key=Problem.order))
     unsaved = unsaved_combatants(grown.data, setup.state)
     if unsaved:
-        line, col = pos.find(("state", "fighters"))
+        line, col = document.pos.find(("state", "fighters"))
         listed = ", ".join(f"'{name}'" for name in unsaved)
         message = (
             f"the saved fight has no {listed}: the file (or its party or bestiary) gained "
             f"{'them' if len(unsaved) > 1 else 'it'} after the fight was saved"
         )
-        raise FileInvalid(path, [Problem(line, col, message)])
+        raise FileInvalid(document.path, [Problem(line, col, message)])
+    data = document.data
     if grown.data is not data:
         sheets = {key: list(grown.data.get(key, [])) for key in ("combatants", "stat_blocks")}
         if grown.party_seats:
             sheets["seats"] = [grown.party_seats]
         setup.keep_written({k: v for k, v in data.items() if k not in ("state", "history")}, sheets)
-    problems, rules = _resumed(setup, text)
+    problems, rules = _resumed(setup, document.pos)
     if problems:
-        raise FileInvalid(path, problems)
+        raise FileInvalid(document.path, problems)
     return Parsed(setup, grown.locator, data, grown.data, grown.read, rules)
 
 

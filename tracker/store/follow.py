@@ -38,14 +38,14 @@ from typing import Any
 
 from tracker.engine.errors import Invalid
 from tracker.engine.records.model import History, Strict
-from tracker.engine.records.record import copied, validate
+from tracker.engine.records.record import copied, record, validate
 from tracker.families.file import EncounterFile
 from tracker.store import files
 from tracker.store.campaign.blocks import uses_other_files
 from tracker.store.setup_text import split_setup
 
 
-@dataclass(kw_only=True)
+@record
 class _Live(Strict):
     """The live tables as `EncounterFile` types them: the state a table (the family checks it when it
     resumes), the history a `History`; any other table is an unknown key (`Strict`)."""

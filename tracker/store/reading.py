@@ -3,6 +3,11 @@
 The bottom of the store: `tracker.store.files` (validated loads, saves) and `tracker.store.campaign` (the
 bestiary and party files an encounter expands) both read files and word their problems with these, so
 neither imports the other for them.
+
+Opening a file is one pass, each step a function of the one before (`tracker.store.files.open_text`):
+`read_document` here (the text's TOML data, and where each key stands) → `tracker.store.campaign.blocks.expand`
+(the party and stat blocks it takes from other files) → `tracker.store.files.validated` (the family's records,
+the saved state resumed) → a session (`tracker.store.opening`).
 """
 
 from __future__ import annotations
@@ -17,6 +22,27 @@ from tracker.engine.records.model import LOCATED, Loc
 
 if TYPE_CHECKING:
     from tracker.store.tomlpos import Locator, Positions
+
+
+class Read(NamedTuple):
+    """An encounter file as read: its text, its name as problems give it, the folder its ``bestiary`` and
+    ``party`` paths start from, its TOML data, and where each key stands (worked out only when a problem
+    asks: `tracker.store.tomlpos`). The first step of opening a file; `expand` takes it from here."""
+
+    text: str
+    path: str
+    folder: Path
+    data: dict[str, Any]
+    pos: Positions
+
+
+def read_document(text: str, path: str, folder: Path | None = None) -> Read:
+    """The file's text read as TOML (`toml_data`; FileInvalid with every problem positioned). `folder` is where
+    its other files' paths start: the folder of `path` unless given (docs/reference/file-format.md)."""
+    from tracker.store.tomlpos import Positions
+
+    pos = Positions(text)
+    return Read(text, path, Path(path).parent if folder is None else folder, toml_data(text, path, pos), pos)
 
 
 class Problem(NamedTuple):
@@ -189,8 +215,9 @@ def validation_problems(exc: Invalid, where: Positions | Locator, data: object, 
 MAX_FILE_BYTES = 1024 * 1024
 
 
-def toml_data(text: str, path: str) -> dict[str, Any]:
-    """The parsed TOML; hostile text (too large, nested too deep, a number too long) is one problem too."""
+def toml_data(text: str, path: str, pos: Positions | None = None) -> dict[str, Any]:
+    """The parsed TOML; hostile text (too large, nested too deep, a number too long) is one problem too. `pos`:
+    the text's key positions when the caller has them (a key given twice is reported at its line)."""
     import tomllib  # here: a file read before is recalled by its bytes (`open_text`), unparsed
 
     if too_large(text):
@@ -214,9 +241,10 @@ def toml_data(text: str, path: str) -> dict[str, Any]:
         raise FileInvalid(path, [Problem(line, col, f"TOML: a number with more than {limit} digits")]) from None
     clashes = fold_sheet_keys(data)
     if clashes:
-        from tracker.store.tomlpos import Positions
+        if pos is None:
+            from tracker.store.tomlpos import Positions
 
-        pos = Positions(text)
+            pos = Positions(text)
         problems = []
         for loc, first in clashes:
             line, col = pos.find(loc)

@@ -1,34 +1,32 @@
 """Where each key of a TOML file sits, so validation errors can say ``FILE:LINE:COL``.
 
-`tomllib` gives values but no positions. This scanner walks the lines once and records the position
-of every table header and every ``key =`` (inline tables included) under its full path, with array
-of tables entries numbered as pydantic numbers them (``combatants.2.rank_value``).
+`tomllib` gives values but no positions, so the positions come from a second parser that keeps every
+character of the text: tomlkit (the parser poetry reads ``pyproject.toml`` with), whose document holds the
+file's tables, keys and values in the order they were written, each value with its exact text. `_Walk`
+follows that document through the text: the key of each pair and the header of each table are where the
+document says the next one is, after blanks and comments, and each value is as long as its own text, so a
+multi-line string holding a ``[[combatants]]`` line is one value, never a table. Array of tables entries
+are numbered as pydantic numbers them (``combatants.2.rank_value``), and so are the elements of an array
+(``hand.1``) and the keys of inline tables (``weapons.0.damage``).
+
+Positions are for problems: tomlkit (pure Python, some ten times slower than `tomllib`) is imported when a
+position is first asked for, never while a valid file is read (`tests/test_import_hygiene.py`).
 """
 
 from __future__ import annotations
 
-import re
+import contextlib
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 Path = tuple[str | int, ...]
-
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?")
-_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-\.]+)\s*=""")
-_INLINE_KEY = re.compile(r"""[{,]\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
-_ELEMENT_KEY = re.compile(r"""\s*("[^"]*"|'[^']*'|[A-Za-z0-9_\-]+)\s*=""")
-
-
-def _split_key(text: str) -> list[str]:
-    parts = re.findall(r'"[^"]*"|\'[^\']*\'|[^.\s]+', text)
-    return [p.strip("\"'") for p in parts]
 
 
 class Positions:
     """Map from key paths to (line, column), both 1-based.
 
-    The text is scanned when a position is first asked for: a file that loads without a problem never
-    needs one, and the scan is a few per cent of a start-up.
+    The text is parsed when a position is first asked for: a file that loads without a problem never
+    needs one.
     """
 
     def __init__(self, text: str) -> None:
@@ -40,72 +38,7 @@ class Positions:
         return self._scan()
 
     def _scan(self) -> dict[Path, tuple[int, int]]:
-        text = self._text
-        where: dict[Path, tuple[int, int]] = {}
-        counters: dict[tuple[str, ...], int] = {}
-        table: Path = ()
-        array: _Array | None = None
-        #: The delimiter of a multi-line string being read (``"""`` or ``'''``): its lines are text, not
-        #: keys or headers, whatever they look like (a ``[[combatants]]`` line in a note).
-        closing: str | None = None
-        for lineno, line in enumerate(text.splitlines(), 1):
-            if closing is not None:
-                if closing in line:
-                    closing = None
-                continue
-            if array is not None:
-                # Still inside a multi-line array value: only its inline tables have positions.
-                array.scan(where, lineno, line, 0)
-                if array.depth <= 0:
-                    array = None
-                continue
-            header = _HEADER.match(line)
-            if header and not _KEY.match(line):
-                names = _split_key(header.group(2))
-                col = line.index("[") + 1
-                if header.group(1) == "[[":
-                    prefix = tuple(names)
-                    counters[prefix] = counters.get(prefix, -1) + 1
-                    # A new entry starts its own nested arrays of tables at 0 again.
-                    for nested in [k for k in counters if len(k) > len(prefix) and k[: len(prefix)] == prefix]:
-                        del counters[nested]
-                    table = self._array_path(names, counters)
-                else:
-                    table = self._array_path(names, counters, array=False)
-                where.setdefault(table, (lineno, col))
-                continue
-            key = _KEY.match(line)
-            if not key:
-                continue
-            path = (*table, *_split_key(key.group(1)))
-            where.setdefault(path, (lineno, key.start(1) + 1))
-            value = line[key.end() :].lstrip()
-            if value[:3] in ('"""', "'''") and value[:3] not in value[3:]:
-                closing = value[:3]
-                continue
-            brace = line.find("{", key.end())
-            if brace != -1:
-                for inner in _INLINE_KEY.finditer(line, brace):
-                    where.setdefault((*path, inner.group(1).strip("\"'")), (lineno, inner.start(1) + 1))
-            if line[key.end() :].lstrip().startswith("["):
-                # An array value: number its elements as pydantic does (``hand.1``, ``weapons.1.damage``).
-                found = _Array(path)
-                found.scan(where, lineno, line, key.end())
-                if found.depth > 0:
-                    array = found
-        return where
-
-    @staticmethod
-    def _array_path(names: list[str], counters: dict[tuple[str, ...], int], array: bool = True) -> Path:
-        """Insert the current index after every name that is an array of tables."""
-        out: list[str | int] = []
-        for i in range(len(names)):
-            out.append(names[i])
-            prefix = tuple(names[: i + 1])
-            is_last = i == len(names) - 1
-            if prefix in counters and (not is_last or array):
-                out.append(counters[prefix])
-        return tuple(out)
+        return _Walk(self._text).where
 
     @cached_property
     def folded(self) -> dict[Path, Path]:
@@ -144,77 +77,199 @@ def _fold(path: Path) -> Path:
     return tuple(p.lower() if isinstance(p, str) else p for p in path)
 
 
-class _Array:
-    """An array value being scanned, possibly over several lines: where each of its elements starts
-    (``hand.1`` for the second card), and the keys of its inline tables (``weapons.0.damage``)."""
+class _Lost(Exception):
+    """The text is not where tomlkit's document says the next thing is (a file tomlkit reads otherwise than
+    `tomllib`): the positions found so far are kept, the rest fall back to their longest known prefix."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.depth = 0
-        self.braces = 0
-        self.index = 0
-        #: Whether the current element's position is recorded (an element may span lines).
-        self.started = False
 
-    def scan(self, where: dict[Path, tuple[int, int]], lineno: int, line: str, start: int) -> None:
-        i = start
-        while i < len(line):
-            ch = line[i]
-            if ch in "\"'":
-                self._element(where, lineno, i)
-                i = _string_end(line, i)
-                continue
-            if ch == "#":
+#: The characters of a bare key (TOML 1.0).
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+class _Walk:
+    """tomlkit's document of `text`, followed through the text (see the module's docstring): `where` holds
+    the position of every header and key, by key path."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+        self.where: dict[Path, tuple[int, int]] = {}
+        #: Entries of each array of tables seen so far, by its path: the next entry's number.
+        self.entries: dict[Path, int] = {}
+        #: Where each line starts, for `_place`.
+        self.starts = [0, *(i + 1 for i, ch in enumerate(text) if ch == "\n")]
+        import tomlkit
+        from tomlkit.exceptions import TOMLKitError
+
+        try:
+            document = tomlkit.parse(text)
+        except (TOMLKitError, ValueError, RecursionError):
+            return  # `tomllib` reports the file's syntax; a file only tomlkit refuses has no positions
+        with contextlib.suppress(_Lost, IndexError):
+            self.container(document.body, ())
+
+    # --- the document -------------------------------------------------------------------------------------
+
+    def container(self, body: list[tuple[Any, Any]], path: Path, inline: bool = False) -> None:
+        """The pairs and tables of one table (or `inline` table, whose pairs commas part), in the order they
+        were written."""
+        from tomlkit.items import AoT, InlineTable, Table
+
+        for key, item in body:
+            if key is None:
+                continue  # blanks and comments: `blank` steps over them
+            inner = (*path, key.key)
+            if isinstance(item, AoT):
+                for entry in item.body:
+                    number = self.entries.get(inner, 0)
+                    self.entries[inner] = number + 1
+                    self.header(inner, (*inner, number), "[[")
+                    self.container(entry.value.body, (*inner, number))
+            elif isinstance(item, Table) and not isinstance(item, InlineTable):
+                if not key.is_dotted():
+                    # A table the file named in a header; one only implied by a longer header
+                    # (``[state.fighters.Ann]`` implies ``state.fighters``) has none of its own.
+                    self.header(inner, inner, "[", optional=True)
+                self.container(item.value.body, inner, inline)
+            else:
+                self.pair(path, key.key, item, inline)
+
+    def header(self, names: Path, path: Path, opening: str, optional: bool = False) -> None:
+        """The header ``[names]`` (or ``[[names]]``) of the table at `path`, next in the text."""
+        self.blank()
+        start = self.at
+        text = self.text
+        if not text.startswith(opening, start) or (opening == "[" and text.startswith("[[", start)):
+            if optional:
                 return
-            if ch == "[":
-                if self.depth >= 1:
-                    self._element(where, lineno, i)
-                self.depth += 1
-            elif ch == "]":
-                self.depth -= 1
-                if self.depth <= 0:
-                    return
-            elif ch == "{":
-                self._element(where, lineno, i)
-                self.braces += 1
-                if self.braces == 1 and self.depth == 1:
-                    self._key(where, lineno, line, i + 1)
-            elif ch == ",":
-                if self.braces == 0 and self.depth == 1:
-                    self.index += 1
-                    self.started = False
-                elif self.braces == 1 and self.depth == 1:
-                    self._key(where, lineno, line, i + 1)
-            elif ch == "}":
-                self.braces -= 1
-            elif not ch.isspace():
-                self._element(where, lineno, i)
-            i += 1
+            raise _Lost
+        self.at = start + len(opening)
+        written = self.key()
+        if tuple(written) != tuple(n for n in names if isinstance(n, str)):
+            if optional:
+                self.at = start
+                return
+            raise _Lost
+        self.spaces()
+        closing = "]" * len(opening)
+        if not text.startswith(closing, self.at):
+            raise _Lost
+        self.at += len(closing)
+        self.where.setdefault(path, self._place(start))
 
-    def _element(self, where: dict[Path, tuple[int, int]], lineno: int, at: int) -> None:
-        """Record where the current top-level element starts, once."""
-        if self.depth == 1 and self.braces == 0 and not self.started:
-            where.setdefault((*self.path, self.index), (lineno, at + 1))
-            self.started = True
+    def pair(self, path: Path, name: str, item: Any, inline: bool = False) -> None:
+        """``key = value``, next in the text: its key (dotted or quoted as written) names `path` + `name`."""
+        self.blank(commas=inline)
+        start = self.at
+        written = self.key()
+        if not written or written[-1] != name or not self.text.startswith("=", self.at):
+            raise _Lost
+        self.at += 1
+        self.spaces()
+        full = (*path[: len(path) - len(written) + 1], *written)
+        place = self._place(start)
+        for end in range(len(full) - len(written) + 1, len(full) + 1):  # ``deep.nested.key``: ``deep`` is here too
+            self.where.setdefault(full[:end], place)
+        self.value(item, full)
 
-    def _key(self, where: dict[Path, tuple[int, int]], lineno: int, line: str, at: int) -> None:
-        key = _ELEMENT_KEY.match(line, at)
-        if key:
-            where.setdefault((*self.path, self.index, key.group(1).strip("\"'")), (lineno, key.start(1) + 1))
+    def value(self, item: Any, path: Path) -> None:
+        """A value, next in the text: its own text long; the elements of an array and the keys of an inline
+        table have their positions too."""
+        from tomlkit.items import Array, InlineTable
+
+        start = self.at
+        own = item.as_string()
+        if not self.text.startswith(own, start):
+            raise _Lost
+        if isinstance(item, Array):
+            self.at = start + 1  # past "["
+            for n, element in enumerate(item):
+                self.blank(commas=True)
+                self.where.setdefault((*path, n), self._place(self.at))
+                self.value(element, (*path, n))
+        elif isinstance(item, InlineTable):
+            self.at = start + 1  # past "{"
+            self.container(item.value.body, path, inline=True)
+        self.at = start + len(own)
+
+    # --- the text between ---------------------------------------------------------------------------------
+
+    def blank(self, commas: bool = False) -> None:
+        """Past blanks, line ends and comments (and commas, between an array's elements)."""
+        text, at = self.text, self.at
+        while at < len(text):
+            ch = text[at]
+            if ch in " \t\r\n" or (commas and ch == ","):
+                at += 1
+            elif ch == "#":
+                end = text.find("\n", at)
+                at = len(text) if end == -1 else end
+            else:
+                break
+        self.at = at
+
+    def spaces(self) -> None:
+        text, at = self.text, self.at
+        while at < len(text) and text[at] in " \t":
+            at += 1
+        self.at = at
+
+    def key(self) -> list[str]:
+        """A key as written (``a``, ``"quoted key"``, ``deep.nested.key``), as its names; the text is left past
+        it and the blanks after it."""
+        text = self.text
+        names: list[str] = []
+        while True:
+            self.spaces()
+            at = self.at
+            if at >= len(text):
+                raise _Lost
+            if text[at] in "\"'":
+                end = _quoted_end(text, at)
+                names.append(_unquoted(text[at:end]))
+            else:
+                end = at
+                while end < len(text) and text[end] in _BARE:
+                    end += 1
+                if end == at:
+                    raise _Lost
+                names.append(text[at:end])
+            self.at = end
+            self.spaces()
+            if not text.startswith(".", self.at):
+                return names
+            self.at += 1
+
+    def _place(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of a character offset."""
+        import bisect
+
+        line = bisect.bisect_right(self.starts, offset)
+        return line, offset - self.starts[line - 1] + 1
 
 
-def _string_end(line: str, i: int) -> int:
-    """The index just past the string starting at `i` (basic strings honour backslash escapes)."""
-    quote = line[i]
-    j = i + 1
-    while j < len(line):
-        if quote == '"' and line[j] == "\\":
+def _quoted_end(text: str, at: int) -> int:
+    """The index just past the quoted key starting at `at` (a basic string honours backslash escapes)."""
+    quote = text[at]
+    j = at + 1
+    while j < len(text) and text[j] != "\n":
+        if quote == '"' and text[j] == "\\":
             j += 2
             continue
-        if line[j] == quote:
+        if text[j] == quote:
             return j + 1
         j += 1
-    return len(line)
+    raise _Lost
+
+
+def _unquoted(key: str) -> str:
+    """A quoted key's name: a literal key is its text; a basic one is read with its escapes, as TOML reads it."""
+    if key.startswith("'"):
+        return key[1:-1]
+    import tomllib
+
+    name = tomllib.loads(f"k = {key}")["k"]
+    return name if isinstance(name, str) else key[1:-1]
 
 
 class Source(NamedTuple):

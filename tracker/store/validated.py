@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from tracker.engine.records import record
@@ -88,6 +87,8 @@ class FolderMemo:
             return
         with contextlib.suppress(OSError):
             self.folder.mkdir(mode=0o700, exist_ok=True)  # deleted meanwhile: its parents were judged at the start
+            import tempfile  # here: only a file validated afresh is written (its import brings `random`)
+
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".", suffix=".tmp")
             try:
                 with os.fdopen(fd, "w", encoding="utf-8") as out:
@@ -117,9 +118,24 @@ def cache_folder() -> Path | None:
     chosen = os.environ.get("TRACKER_CACHE_DIR")
     if chosen:
         return Path(chosen)
+    return Path(user_cache_folder()) / "validated"
+
+
+def user_cache_folder() -> str:
+    """platformdirs' ``user_cache_dir("tracker", appauthor=False)``. On Linux it is worked out here, as platformdirs
+    does it (``$XDG_CACHE_HOME/tracker`` when that is an absolute path, else ``$HOME/.cache/tracker``): importing
+    platformdirs brings `tempfile`, `random` and `shutil` with it, some 4 % of a `tracker exec`. Elsewhere, or
+    without an absolute home, platformdirs is asked."""
+    if sys.platform.startswith("linux"):
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        if os.path.isabs(xdg):
+            return os.path.join(xdg, "tracker")
+        home = os.environ.get("HOME", "")
+        if os.path.isabs(home):
+            return os.path.join(home, ".cache", "tracker")
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("tracker", appauthor=False)) / "validated"
+    return platformdirs.user_cache_dir("tracker", appauthor=False)
 
 
 def remember_validations(write: bool = True) -> None:

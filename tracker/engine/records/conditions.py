@@ -7,11 +7,11 @@ passes its own; the rule and the wording of every problem are the same for a GM 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
 from typing import Protocol
 
 from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Located, Strict, raise_located
+from tracker.engine.records.record import record
 
 
 class ConditionRule(Protocol):
@@ -73,7 +73,7 @@ def read_conditions(
 ConditionCatalogue = tuple[Callable[[str], str], Mapping[str, ConditionRule], Collection[str]]
 
 
-@dataclass(kw_only=True)
+@record
 class CombatantEntry(Strict):
     """Base of both families' ``[[combatants]]`` models: their ``conditions`` table is checked against the
     catalogue the family names in `condition_catalogue` (`known_conditions`; the field itself is the family's)."""

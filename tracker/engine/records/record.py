@@ -1,10 +1,14 @@
 """Records: the encounter file's tables and the live state as plain Python objects, validated by pydantic
 only when they are read from a file.
 
-A record is a standard-library dataclass (``@dataclass(kw_only=True)`` on a subclass of `Record`): the
-engine builds and mutates records all the time, and a dataclass costs nothing to build and checks nothing
-it is handed. Its annotations carry pydantic's own markers (``Annotated[int, Field(ge=0)]``,
-``Annotated[str, AfterValidator(check)]``, ``Strict()``) for the one moment a record is read from a file:
+A record is a standard-library dataclass (`record`, or ``@dataclass(kw_only=True)``, on a subclass of
+`Record`): the engine builds and mutates records all the time, and a dataclass costs nothing to build and
+checks nothing it is handed. `record` makes the dataclass without its own ``__repr__`` and ``__eq__``: the
+`Record` base class has them once for every record, where the dataclass decorator would compile two
+functions per class at every start (two thirds of what making a record class costs, a tenth of a
+`tracker exec`) that most runs never call. Its annotations carry pydantic's own markers
+(``Annotated[int, Field(ge=0)]``, ``Annotated[str, AfterValidator(check)]``, ``Strict()``) for the one
+moment a record is read from a file:
 `validate` hands the document to a ``pydantic.TypeAdapter`` of the record class, built on first use by
 `tracker.engine.records.validation`, the only module of the rules that imports pydantic. The annotations are
 strings (``from __future__ import annotations``) that name those markers for the type checker only, so
@@ -28,7 +32,8 @@ import copy
 import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol, TypeVar
+from reprlib import recursive_repr
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Protocol, TypeVar, dataclass_transform
 
 try:  # the BLAKE2 builtin alone: `hashlib` also loads OpenSSL's, ~3 ms of every start
     from _blake2 import blake2b
@@ -40,6 +45,38 @@ if TYPE_CHECKING:
     from pydantic_core import CoreSchema
 
 R = TypeVar("R", bound="Record")
+T = TypeVar("T")
+
+
+@dataclass_transform(kw_only_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
+def record(cls: type[T]) -> type[T]:
+    """``@dataclass(kw_only=True)`` for a `Record` subclass, without the ``__repr__`` and ``__eq__`` the decorator
+    would compile for it: the class takes `Record`'s, which do the same from its fields. They are set on the
+    class itself (unless it writes its own): a base made by ``@dataclass`` has a repr and an equality of its
+    own fields only, which the class would otherwise inherit."""
+    made = dataclasses.dataclass(cls, kw_only=True, repr=False, eq=False)
+    own = vars(made)
+    if "__eq__" not in own:
+        made.__eq__ = Record.__eq__  # type: ignore[method-assign,assignment]
+        made.__hash__ = None  # type: ignore[method-assign,assignment]
+    if "__repr__" not in own:
+        made.__repr__ = Record.__repr__  # type: ignore[method-assign]
+    return made
+
+
+def _fields_of(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names of `cls`'s fields that its repr shows and its equality compares, in their order (once a class)."""
+    found = _shown_compared.get(cls)
+    if found is None:
+        fields = dataclasses.fields(cls)
+        found = _shown_compared[cls] = (
+            tuple(f.name for f in fields if f.repr),
+            tuple(f.name for f in fields if f.compare),
+        )
+    return found
+
+
+_shown_compared: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
 class Record:
@@ -70,6 +107,22 @@ class Record:
         """The record as plain data when it is not the table of its fields (`dump`): None for the table."""
         return None
 
+    def __eq__(self, other: object) -> bool:
+        """A dataclass's equality: the same class, and each compared field equal (the same object, or ``==``)."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        mine, theirs = vars(self), vars(other)
+        return all(mine[n] is theirs[n] or mine[n] == theirs[n] for n in _fields_of(self.__class__)[1])
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass with equality is
+
+    @recursive_repr()
+    def __repr__(self) -> str:
+        """A dataclass's repr: ``Class(field=value, …)``, its shown fields in their order."""
+        values = vars(self)
+        shown = ", ".join(f"{n}={values[n]!r}" for n in _fields_of(self.__class__)[0])
+        return f"{self.__class__.__qualname__}({shown})"
+
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         """pydantic's hook for a type's schema: the dataclass's own, with `read` before it and `check` after."""
@@ -83,16 +136,13 @@ def validate(cls: type[R], data: Any, *, memo: bool = True) -> R:
     the installed memo holds what this very document validated to (rebuilt without pydantic). `memo=False`
     for documents that are never read twice (what the table's socket brings): none is kept or looked up."""
     key = _memo_key(cls, data) if _memo is not None and memo else None
-    found = recall(key)
+    found = thawed(recall(key), cls)
     if found is not None:
-        try:
-            return rebuild(cls, found)
-        except (TypeError, ValueError, KeyError, AttributeError):
-            pass  # an entry of another shape: validate afresh
+        return found
     from tracker.engine.records.validation import validated
 
     record = validated(cls, data)
-    keep(key, dump(record, mode="json"))
+    keep_record(key, record)
     return record
 
 
@@ -308,8 +358,8 @@ def use_memo(memo: ValidationMemo | None) -> None:
     _memo = memo
 
 
-#: Bumped when what a memo entry holds changes shape.
-MEMO_FORMAT = 2
+#: Bumped when what a memo entry holds changes shape (3: records as `frozen` writes them).
+MEMO_FORMAT = 3
 
 
 def text_key(kind: str, text: str, context: str = "") -> str | None:
@@ -354,11 +404,23 @@ def keep(key: str | None, data: Any) -> None:
     _memo.put(key, text)
 
 
+def keep_record(key: str | None, record: Record) -> None:
+    """`keep` the record as `frozen` writes it (None: skipped; so is a record holding what JSON cannot write,
+    such as a TOML date among a sheet's extra keys: it is validated again each time)."""
+    if key is None or _memo is None:
+        return
+    try:
+        data = frozen(record)
+    except (TypeError, RecursionError):
+        return
+    keep(key, data)
+
+
 def remember(record: Record, data: Any) -> None:
     """Tell the memo that `data` validates to `record`: the store calls it with the live tables it has just
     written, so a file reopened mid-fight is not validated again. Sound because a record dumps to data that
     validates back to an equal record (the save/load property tests hold it)."""
-    keep(_memo_key(type(record), data) if _memo is not None else None, dump(record, mode="json"))
+    keep_record(_memo_key(type(record), data) if _memo is not None else None, record)
 
 
 def _memo_key(cls: type[Record], data: Any) -> str | None:
@@ -383,40 +445,133 @@ def versions() -> str:
     if _versions is None:
         import sys
 
-        parts = [f"{name}={installed_version(name)}" for name in ("tracker", "pydantic", "pydantic_core")]
-        _versions = ";".join([*parts, sys.version])
+        names = ("tracker", "pydantic", "pydantic_core")
+        found = installed_versions(names)
+        _versions = ";".join([*(f"{name}={found[name]}" for name in names), sys.version])
     return _versions
 
 
 def installed_version(name: str) -> str:
-    """The version of distribution `name` installed where imports find it, as `importlib.metadata.version`
-    gives it ("?" when it is not installed).
+    """The version of distribution `name` installed where imports find it (`installed_versions`)."""
+    return installed_versions((name,))[name]
+
+
+def installed_versions(names: Iterable[str]) -> dict[str, str]:
+    """The version of each distribution in `names` installed where imports find it, as
+    `importlib.metadata.version` gives it ("?" when it is not installed).
 
     Read off the name of its metadata folder (``pydantic_core-2.33.2.dist-info``: the version is part of the
-    name the packaging standards give that folder), first on `sys.path` as an import would; only where the
-    name does not say is `importlib.metadata` asked, whose import alone costs a start some 20 ms."""
+    name the packaging standards give that folder), first on `sys.path` as an import would, every name in
+    one walk of the folders that stops once all are found (a walk per name was some 5 % of a `tracker exec`);
+    only where the name does not say is `importlib.metadata` asked, whose import alone costs a start some 20 ms."""
     import os
     import sys
 
-    prefix = name.replace("-", "_").lower() + "-"
+    prefixes = {name.replace("-", "_").lower() + "-": name for name in names}
+    found: dict[str, str] = {}
     for folder in sys.path:
+        if len(found) == len(prefixes):
+            break
         try:
             with os.scandir(folder or ".") as entries:
                 for entry in entries:
-                    found = entry.name
-                    if found.endswith(".dist-info") and found.lower().startswith(prefix):
-                        return found[len(prefix) : -len(".dist-info")]
+                    seen = entry.name
+                    if not seen.endswith(".dist-info"):
+                        continue
+                    low = seen.lower()
+                    for prefix, name in prefixes.items():
+                        if name not in found and low.startswith(prefix):
+                            found[name] = seen[len(prefix) : -len(".dist-info")]
         except OSError:
             continue
-    from importlib.metadata import PackageNotFoundError, version
+    for name in prefixes.values():
+        if name not in found:
+            from importlib.metadata import PackageNotFoundError, version
 
-    try:
-        return version(name)
-    except PackageNotFoundError:
-        return "?"
+            try:
+                found[name] = version(name)
+            except PackageNotFoundError:
+                found[name] = "?"
+    return found
 
 
 # --- records again from a memo's data ------------------------------------------------------------------
+
+#: The keys `frozen` marks its own tables with: a record (its class, then its attributes), a tuple, and a
+#: plain table that holds one of these keys itself (so data can never pass for a record).
+_RECORD, _ATTRIBUTES, _TUPLE, _TABLE = "@record", "@attributes", "@tuple", "@table"
+_MARKS = frozenset({_RECORD, _TUPLE, _TABLE})
+
+
+def frozen(value: Any) -> Any:
+    """`value` as JSON data the memo keeps and `thawed` turns back into the very same value: a record is
+    its class's name with every attribute it holds (its bookkeeping too), a tuple is marked as one.
+
+    Why not `dump`: a record again from dumped data must read each field's type from its annotations
+    (`rebuild`), and evaluating the annotations of some thirty records was a tenth of a `tracker exec` on a
+    file read before. TypeError for what JSON cannot hold as it is (a table with keys other than text):
+    such a value is not kept, and is validated again each time."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if isinstance(value, Record):
+        attributes = {k: frozen(v) for k, v in vars(value).items()}
+        return {_RECORD: f"{kind.__module__}:{kind.__qualname__}", _ATTRIBUTES: attributes}
+    if kind is list:
+        return [frozen(v) for v in value]
+    if kind is tuple:
+        return {_TUPLE: [frozen(v) for v in value]}
+    if kind is dict:
+        if not all(type(k) is str for k in value):
+            raise TypeError("a table whose keys are not all text")
+        table = {k: frozen(v) for k, v in value.items()}
+        return {_TABLE: table} if _MARKS.intersection(value) else table
+    raise TypeError(f"{kind.__name__} is not kept")
+
+
+def thawed(data: Any, cls: type[R]) -> R | None:
+    """The `cls` record that `frozen` data stands for, built without pydantic or annotations (None when the
+    data is not one: no entry, an entry of another shape, or a class that is not a record the tracker
+    has loaded; nothing is imported for an entry)."""
+    if data is None:
+        return None
+    try:
+        found = _thaw(data)
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return None
+    return found if type(found) is cls else None
+
+
+def _thaw(data: Any) -> Any:
+    kind = type(data)
+    if kind is list:
+        return [_thaw(v) for v in data]
+    if kind is not dict:
+        return data
+    if _RECORD in data:
+        made = object.__new__(_record_class(data[_RECORD]))
+        made.__dict__.update({k: _thaw(v) for k, v in data[_ATTRIBUTES].items()})
+        return made
+    if _TUPLE in data:
+        return tuple(_thaw(v) for v in data[_TUPLE])
+    if _TABLE in data:
+        data = data[_TABLE]
+    return {k: _thaw(v) for k, v in data.items()}
+
+
+def _record_class(name: str) -> type[Record]:
+    """The record class a `frozen` entry names: one of the tracker's, already imported (ValueError otherwise:
+    an entry never makes anything be imported)."""
+    import sys
+
+    module, _, qualname = name.partition(":")
+    loaded = sys.modules.get(module) if module.startswith("tracker.") else None
+    found: Any = loaded
+    for part in qualname.split("."):
+        found = getattr(found, part, None)
+    if not (isinstance(found, type) and issubclass(found, Record)):
+        raise ValueError(name)
+    return found
 
 
 def rebuild(cls: type[R], data: Any) -> R:

@@ -12,7 +12,7 @@ and the table resolves it by hand); the typed forms with a target are unchanged.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
@@ -22,6 +22,9 @@ from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.records.sheet import Weapon
 from tracker.families.ttb.records.state import Prompt
+
+if TYPE_CHECKING:  # `fractions` (with `decimal`) is loaded when odds are asked for, not by every `tracker exec`
+    from fractions import Fraction
 
 #: The attack actions and the kind of weapon each uses (docs/reference/language.md "Weapons (TTB)").
 KINDS = {"strike": "melee", "charge": "melee", "shoot": "projectile"}
@@ -163,6 +166,8 @@ def hit_chance(
     (RULES.md §2.2.4, §2.2.5), from the same `duel.Duel` the flip uses (every modifier in play counted): a
     Fated's attack on a Fatemaster character, or a Fatemaster's on a Fated (who flips Defense), or a Fated's
     on a Fated (both flip, `opposed_odds`); Fatemaster against Fatemaster is sure either way."""
+    from fractions import Fraction
+
     from tracker.families.ttb.fate.odds import cards_of, duel_odds, opposed_odds  # loaded when an attack asks
 
     asheet, tsheet = eng.sheet(who), eng.sheet(target)
@@ -233,6 +238,8 @@ def candidates(
     """Everyone `who` may attack, best first: (name, what the option says), and the modifiers every target's
     odds counted alike (the attacker's own: the question names them once). Legal targets come first
     (RULES.md §2.9: a Strike reaches the engaged; a Charge or a shot anyone), then by the odds."""
+    from fractions import Fraction
+
     engaged = set(eng.linked(who))
     rows: list[tuple[tuple[int, int, Fraction, int], str, list[str], str, list[str]]] = []
     for i, name in enumerate(eng.present_names()):

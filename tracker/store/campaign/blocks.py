@@ -35,7 +35,7 @@ from typing import Any
 from tracker.engine.records.model import Loc
 from tracker.families.registry import FAMILIES
 from tracker.store.campaign.sheets import Included, fits, read_include, shown_path
-from tracker.store.reading import FileInvalid, Problem, read_capped
+from tracker.store.reading import FileInvalid, Problem, Read, read_capped
 from tracker.store.tomlpos import Locator, Origin, Positions, Source
 from tracker.store.writers import fix, others_may_change
 
@@ -47,8 +47,11 @@ MAX_COUNT = 99
 
 @dataclass
 class Grown:
-    """The encounter as the family validates it, where each part was written, and what went wrong."""
+    """The encounter as the family validates it, where each part was written, and what went wrong: the second
+    step of opening a file (`tracker.store.reading.read_document` → `expand` → `tracker.store.files.validated`)."""
 
+    #: The file as read (its text, its own data, its key positions).
+    document: Read
     data: dict[str, Any]
     locator: Locator
     problems: list[Problem] = field(default_factory=list)
@@ -71,12 +74,13 @@ def uses_other_files(data: Mapping[str, Any]) -> bool:
     )
 
 
-def expand(data: dict[str, Any], path: str, folder: Path, pos: Positions) -> Grown:
-    """The document with its party, stat blocks and counts expanded (the same object when it uses none)."""
+def expand(document: Read) -> Grown:
+    """The document with its party, stat blocks and counts expanded (the file's own data when it uses none)."""
+    data, path, folder, pos = document.data, document.path, document.folder, document.pos
     header = data.get("encounter")
     if not isinstance(header, dict) or not uses_other_files(data):
-        return Grown(data, Locator(pos))
-    kept = frozen_sheets(data, pos)
+        return Grown(document, data, Locator(pos))
+    kept = frozen_sheets(document)
     if kept is not None:
         return kept
     system = header.get("system") if header.get("system") in FAMILIES else None
@@ -134,7 +138,7 @@ def expand(data: dict[str, Any], path: str, folder: Path, pos: Positions) -> Gro
     _seat(grown, party_seats)
     if blocks or "stat_blocks" in data:
         grown["stat_blocks"] = blocks
-    return Grown(grown, Locator(pos, origins), problems, reader.read, party_seats or None)
+    return Grown(document, grown, Locator(pos, origins), problems, reader.read, party_seats or None)
 
 
 def _seat(grown: dict[str, Any], party_seats: object) -> None:
@@ -144,10 +148,11 @@ def _seat(grown: dict[str, Any], party_seats: object) -> None:
         grown["seats"] = {**party_seats, **own} if isinstance(own, dict) else party_seats
 
 
-def frozen_sheets(data: dict[str, Any], pos: Positions) -> Grown | None:
+def frozen_sheets(document: Read) -> Grown | None:
     """A saved fight's own sheets (``[history] sheets``, `History.sheets`), when it has them: the combatants and
     stat blocks it started with, read instead of the party and bestiary files, which may have changed since
     (``tracker carry`` writes the party's). Their problems are at their lines in ``[history]``."""
+    data, pos = document.data, document.pos
     history = data.get("history")
     sheets = history.get("sheets") if isinstance(history, dict) else None
     if not isinstance(sheets, dict):
@@ -163,7 +168,8 @@ def frozen_sheets(data: dict[str, Any], pos: Positions) -> Grown | None:
     kept_seats = sheets.get("seats")
     party_seats = kept_seats[0] if isinstance(kept_seats, list) and len(kept_seats) == 1 else None
     _seat(grown, party_seats)
-    return Grown(grown, Locator(pos, origins), party_seats=party_seats if isinstance(party_seats, dict) else None)
+    seats = party_seats if isinstance(party_seats, dict) else None
+    return Grown(document, grown, Locator(pos, origins), party_seats=seats)
 
 
 def _entry(
@@ -316,35 +322,31 @@ class _Reader:
         if not isinstance(ref, str) or not ref.strip():
             return None  # the header's validation says what the key takes
         shown = shown_path(self.path, ref)
-        line, col = self.pos.find(at)
         try:
             text = read_capped(self.folder / ref)
             self.read.append((str(self.folder / ref), text))
         except FileInvalid as exc:  # too large, or not UTF-8 text
-            self.problems.append(Problem(line, col, f"cannot read {kind} file {shown}: {exc.problems[0].message}"))
+            self.problem(at, f"cannot read {kind} file {shown}: {exc.problems[0].message}")
             return None
         except FileNotFoundError:
-            self.problems.append(Problem(line, col, f"no such {kind} file: {shown}"))
+            self.problem(at, f"no such {kind} file: {shown}")
             return None
         except IsADirectoryError:
-            self.problems.append(Problem(line, col, f"{kind} {shown} is a folder, not a file"))
+            self.problem(at, f"{kind} {shown} is a folder, not a file")
             return None
         except (OSError, UnicodeDecodeError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            self.problems.append(Problem(line, col, f"cannot read {kind} file {shown}: {reason}"))
+            self.problem(at, f"cannot read {kind} file {shown}: {reason}")
             return None
         loose = others_may_change(self.folder / ref)
         if loose is not None:
             # Authority only from files the GM alone can write: another account that could change the party
             # file would seat itself at the table, or change a sheet (docs/guide/shared-box.md, docs/guide/seating.md).
             held = "sheets and [seats]" if kind == "party" else "stat blocks"
-            self.problems.append(
-                Problem(
-                    line,
-                    col,
-                    f"{kind} file {shown} {loose}: another account could change its {held}; "
-                    f"not used ({fix(shown)}, or keep it in a folder only you can write)",
-                )
+            self.problem(
+                at,
+                f"{kind} file {shown} {loose}: another account could change its {held}; "
+                f"not used ({fix(shown)}, or keep it in a folder only you can write)",
             )
             return None
         book = read_include(text, shown, kind, self.problems)
@@ -352,9 +354,15 @@ class _Reader:
             return None
         other = book.declared or (self.guess(book) if self.system else None)
         if self.system is not None and other is not None and other != self.system:
-            self.problems.append(Problem(line, col, f"{shown} is a {other} {kind}; this encounter is {self.system}"))
+            self.problem(at, f"{shown} is a {other} {kind}; this encounter is {self.system}")
             return None
         return book
+
+    def problem(self, at: Loc, message: str) -> None:
+        """A problem with the encounter's key `at`, at its line: worked out only now, as positions are only for
+        problems (`tracker.store.tomlpos`)."""
+        line, col = self.pos.find(at)
+        self.problems.append(Problem(line, col, message))
 
     def guess(self, book: Included) -> str | None:
         """The other family whose sheets `book` holds, when they are not valid for the encounter's; else None."""

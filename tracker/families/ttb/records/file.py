@@ -6,14 +6,15 @@ the two by ``system``. A record only: it imports nothing of the family's rules o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from tracker.engine.records.model import Located, name_clashes, raise_located
+from tracker.engine.records.record import record
 from tracker.families.file import EncounterFile
 from tracker.families.ttb.records.sheet import MAX_ARMOR, TTBCombatant, TTBSettings
 
 
-@dataclass(kw_only=True)
+@record
 class TTBFile(EncounterFile):
     """A Through the Breach encounter file."""
 

@@ -8,12 +8,13 @@ import-linter contract in pyproject.toml checks it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from tracker.engine.errors import Refusal
 from tracker.engine.records.conditions import CombatantEntry, ConditionCatalogue, known_conditions
 from tracker.engine.records.model import ConditionValue, Located, Strict, raise_located
+from tracker.engine.records.record import record
 from tracker.families.ttb.fate.cards import parse_card, parse_damage_profile
 
 if TYPE_CHECKING:  # pydantic's markers, read by pydantic only (`tracker.engine.records.validation`)
@@ -92,7 +93,7 @@ def _all_four_once(value: list[str]) -> list[str]:
     return value
 
 
-@dataclass(kw_only=True)
+@record
 class TTBSettings(Strict):
     """``[settings]`` for Through the Breach: every option RULES.md §5.1 marks as a table choice.
 
@@ -137,7 +138,7 @@ def _wms(value: str) -> str:
     return value
 
 
-@dataclass(kw_only=True)
+@record
 class Weapon(Strict):
     """A readied weapon (§2.1 ``readied_weapons``)."""
 
@@ -158,7 +159,7 @@ class Weapon(Strict):
         return (self.skill or ("melee" if self.kind == "melee" else "pistol")).casefold()
 
 
-@dataclass(kw_only=True)
+@record
 class TwistSuits(Strict):
     """A Twist Deck described by the character's suit choices (13 cards, values 1-13) [001:L25]."""
 
@@ -207,7 +208,7 @@ def _known_conditions(value: dict[str, int | bool]) -> dict[str, int | bool]:
     return known_conditions(value, TTBCombatant.condition_catalogue())
 
 
-@dataclass(kw_only=True)
+@record
 class TTBCombatant(CombatantEntry):
     """One ``[[combatants]]`` entry for Through the Breach (RULES.md §2.1)."""
 

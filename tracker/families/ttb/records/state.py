@@ -6,10 +6,11 @@ validates them once when it reads ``[state]``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 from tracker.engine.records.model import ConditionValue, Prompt, Strict
+from tracker.engine.records.record import record
 from tracker.engine.state import LiveState
 from tracker.families.ttb.records.sheet import TTBCombatant
 
@@ -18,7 +19,7 @@ __all__ = ["Prompt"]
 Phase = Literal["setup", "turn", "between", "ended"]
 
 
-@dataclass(kw_only=True)
+@record
 class Step(Strict):
     """One unit of lifecycle work still to run (turn end effects, round end offers, …).
 
@@ -31,7 +32,7 @@ class Step(Strict):
     arg: str | int | None = None
 
 
-@dataclass(kw_only=True)
+@record
 class Critical(Strict):
     """A recorded critical effect (§2.8.2): the tables are not in the seeds, so the GM reads them."""
 
@@ -42,7 +43,7 @@ class Critical(Strict):
     round: int
 
 
-@dataclass(kw_only=True)
+@record
 class CardEffect(Strict):
     """Impose or Trick (§2.7.2 effect records): ends at the start of the owner's next turn."""
 
@@ -52,7 +53,7 @@ class CardEffect(Strict):
     magnitude: int = 1
 
 
-@dataclass(kw_only=True)
+@record
 class Fighter(Strict):
     """A combatant's live record: everything about it that changes during the fight."""
 
@@ -101,7 +102,7 @@ class Fighter(Strict):
     criticals: list[Critical] = field(default_factory=list)
 
 
-@dataclass(kw_only=True)
+@record
 class TTBState(LiveState[Fighter]):
     """``[state]`` of a Through the Breach encounter; ``order`` is this round's initiative (the dead left out)."""
 

@@ -6,18 +6,19 @@ only: it imports nothing of the family's rules or presentation (the registry pic
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from tracker.engine.errors import Refusal
 from tracker.engine.names import resolve
 from tracker.engine.records.model import Located, located, name_clashes, raise_located
+from tracker.engine.records.record import record
 from tracker.families.file import EncounterFile
 from tracker.families.twod20.records.scene import TwoD20Header, Zone
 from tracker.families.twod20.records.sheet import TwoD20Combatant, TwoD20Settings
 from tracker.families.twod20.tables.profiles import resolve_profile
 
 
-@dataclass(kw_only=True)
+@record
 class TwoD20File(EncounterFile):
     """A 2d20 encounter file: profile, zones and combatants (docs/reference/file-format.md, RULES.md §3)."""
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from tracker.engine.records.conditions import CombatantEntry, ConditionCatalogue, known_conditions
 from tracker.engine.records.model import ConditionValue, Strict, raise_located
-from tracker.engine.records.record import extra_of
+from tracker.engine.records.record import extra_of, record
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
 from tracker.families.twod20.tables.catalogue import CONDITIONS, condition_key
 
@@ -22,7 +22,7 @@ DiceCount: TypeAlias = "Annotated[int, Field(ge=0, le=MAX_CHALLENGE_DICE)]"
 RangeBand = Literal["reach", "close", "medium", "long", "extreme"]
 
 
-@dataclass(kw_only=True)
+@record
 class TwoD20Weapon(Strict):
     """A weapon in the file (docs/reference/file-format.md): its range band says the Difficulty of a shot (RULES.md
     §3.6).
@@ -80,7 +80,7 @@ def _positive(value: int | dict[str, int]) -> int | dict[str, int]:
     return value
 
 
-@dataclass(kw_only=True)
+@record
 class TwoD20Combatant(CombatantEntry):
     """One ``[[combatants]]`` entry of a 2d20 encounter."""
 
@@ -142,7 +142,7 @@ class TwoD20Combatant(CombatantEntry):
         return {k.casefold(): v for k, v in self.skills.items()}.get(name, 0)
 
 
-@dataclass(kw_only=True)
+@record
 class TwoD20Settings(Strict):
     """``[settings]`` of a 2d20 encounter: profile parameter overrides (RULES.md §3.0)."""
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from tracker.engine.records.model import ConditionValue, Strict
+from tracker.engine.records.record import record
 from tracker.engine.state import LiveState
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
 from tracker.families.twod20.records.play import Task, Trait
@@ -15,7 +16,7 @@ if TYPE_CHECKING:  # pydantic's marker, read by pydantic only (`tracker.engine.r
     from pydantic import Field
 
 
-@dataclass(kw_only=True)
+@record
 class Persistent(Strict):
     """A Persistent X instance: X[CD] of `track` damage at the end of each own turn, `ticks` left (B19)."""
 
@@ -25,7 +26,7 @@ class Persistent(Strict):
     mental: bool = False
 
 
-@dataclass(kw_only=True)
+@record
 class Grant(Strict):
     """Conditional resistance from an action: +`dice`[CD] Cover or Morale until the start of `until`'s next
     turn (Hit the Dirt [004:L1529]; Defend and Bolster [004:L1488-1489], duration B18)."""
@@ -38,7 +39,7 @@ class Grant(Strict):
     lasts: Literal["turn", "scene"] = "turn"
 
 
-@dataclass(kw_only=True)
+@record
 class Assist(Strict):
     """An ally's assisting d20 waiting for the assisted character's next test: the assister's own TN and Focus
     (RULES.md §3.2 Assistance [004:L502-506]; declared on the assisted one's turn [004:L1457-1465])."""
@@ -48,7 +49,7 @@ class Assist(Strict):
     focus: Annotated[int | None, Field(ge=0)] = None
 
 
-@dataclass(kw_only=True)
+@record
 class Fighter(Strict):
     """A 2d20 combatant's live record."""
 
@@ -120,7 +121,7 @@ class Fighter(Strict):
 Phase = Literal["setup", "turn", "handover", "ended"]
 
 
-@dataclass(kw_only=True)
+@record
 class TwoD20State(LiveState[Fighter]):
     """``[state]`` of a 2d20 encounter; ``order`` is the turns taken this round (with the initiative
     variant, the whole round's order)."""
