@@ -15,6 +15,7 @@ from tracker.engine.errors import Refusal
 from tracker.engine.records.conditions import CombatantEntry, ConditionCatalogue, known_conditions
 from tracker.engine.records.model import ConditionValue, Located, Strict, raise_located
 from tracker.families.ttb.fate.cards import parse_card, parse_damage_profile
+from tracker.families.values import Tactic
 
 if TYPE_CHECKING:  # pydantic's markers, read by pydantic only (`tracker.engine.records.validation`)
     from pydantic import AfterValidator, Field, ValidationInfo
@@ -253,6 +254,8 @@ class TTBCombatant(CombatantEntry):
     base_general_ap: Annotated[int, Field(ge=0, le=5)] = 2
     conditions: Annotated[dict[str, ConditionValue], AfterValidator(_known_conditions)] = field(default_factory=dict)
     gm_only: bool = False
+    #: How the default policy plays it in the fight's odds (docs/reference/file-format.md "tactics").
+    tactics: Tactic | None = None
     notes: str = ""
 
     @classmethod
