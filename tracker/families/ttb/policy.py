@@ -65,6 +65,11 @@ class TTBPilot(Pilot):
         from tracker.families.ttb.verbs import TABLE
 
         assert isinstance(setup, TTBFile) and isinstance(state, TTBState)
+        # The table has not seen the undrawn cards' order: put them in one order that says nothing of it, which
+        # the run's own key then shuffles (`FamilyRules.new_branch`), so no run depends on the saved order.
+        state.deck.sort()
+        for f in state.fighters.values():
+            f.twist_deck.sort()
         rules = make_rules(setup, state, TABLE)
         rules.labelled = False
         return rules
