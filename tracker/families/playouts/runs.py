@@ -91,14 +91,14 @@ def secret_of(seed: int, run: int) -> str:
 def winner_of(rules: FamilyRules, start: Start) -> str | None:
     """The side still standing when every other side is down or gone; "" when nobody stands; None while two
     sides still stand."""
-    standing = {
-        side
-        for name, side in zip(start.names, start.sides, strict=True)
-        if not rules.has_left(name) and rules.status(name) not in DOWN
-    }
-    if len(standing) > 1:
-        return None
-    return standing.pop() if standing else ""
+    found: str | None = None  # asked after every command: stop at the second side found standing
+    for name, side in zip(start.names, start.sides, strict=True):
+        if side == found or rules.has_left(name) or rules.status(name) in DOWN:
+            continue
+        if found is not None:
+            return None
+        found = side
+    return found or ""
 
 
 def play(family: RuleFamily, start: Start, run: int, story: list[str] | None = None) -> Outcome:
