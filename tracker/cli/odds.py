@@ -36,9 +36,11 @@ def cmd_fight_odds(path: str, options: list[str]) -> int:
 
     parser = Parser(prog=f"tracker odds {path} --fight", description="The odds of the whole fight.")
     parser.see = "tracker odds FILE --fight --help"
-    parser.add_argument("--runs", type=_positive, default=RUNS, help=f"runs to play (default {RUNS})")
-    parser.add_argument("--seed", type=_seed, help="makes the runs reproducible (default: a fresh one, printed)")
-    parser.add_argument("--rounds", type=_positive, default=ROUNDS, help=f"rounds a run may play (default {ROUNDS})")
+    parser.add_argument("--runs", type=_positive, default=RUNS, metavar="N", help=f"runs to play (default {RUNS})")
+    fresh = "makes the runs reproducible (default: a fresh one, printed)"
+    parser.add_argument("--seed", type=_seed, metavar="S", help=fresh)
+    rounds = f"rounds a run may play (default {ROUNDS})"
+    parser.add_argument("--rounds", type=_positive, default=ROUNDS, metavar="R", help=rounds)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(options)
     session = load_session(path)
