@@ -69,3 +69,18 @@ def ending(start: runs.Start, end: runs.Outcome) -> str:
     if end.winner:
         return f"the {end.winner} win after {rounds}"
     return f"undecided after {rounds}" + (f": {end.stuck}" if end.stuck else "")
+
+
+def screen_line(start: runs.Start, budget: float = 1.5, most: int = 1000) -> str:
+    """The GM screen's line (`tally.screen_line`) from runs played in this process, as many as `budget` seconds
+    allow (at least 10, at most `most`): the screen's worker process calls it for the newest state."""
+    import time
+
+    from tracker.families.registry import family_named
+
+    family = family_named(start.system)
+    done: list[runs.Outcome] = []
+    until = time.perf_counter() + budget
+    while len(done) < most and (len(done) < 10 or time.perf_counter() < until):
+        done.append(runs.play(family, start, len(done)))
+    return tally.screen_line(start, tally.tally(start, done))

@@ -129,3 +129,21 @@ def rating(summed: Tally, first: str) -> str:
     word = "deadly" if wins < 0.5 else "hard" if wins < 0.75 else "fair" if wins < 0.95 else "easy"
     who = "the party" if first == "players" else f"the {first}"
     return f"{word}: {who} wins {percent(wins)}"
+
+
+def screen_line(start: Start, summed: Tally) -> str:
+    """The line the GM's screen shows: "the party wins 71 % · Sofia falls in 1 of 4 · about 4 rounds"; before
+    ``start`` the rating leads ("deadly: the party wins 38 %")."""
+    first = start.sides[0] if start.sides else "players"
+    parts = [rating(summed, first) if start.round == 0 else rating(summed, first).partition(": ")[2]]
+    ours = [(summed.fates[n][0], n) for n, side in zip(start.names, start.sides, strict=True) if side == first]
+    falls, name = max(ours, default=(0.0, ""))
+    if 0.05 <= falls < 1:
+        parts.append(f"{name.split()[0]} falls in 1 of {round(1 / falls)}")
+    elif falls >= 1:
+        parts.append(f"{name.split()[0]} falls")
+    if summed.reason:
+        parts.append("undecided")
+    elif summed.median:
+        parts.append(f"about {summed.median} round{'s' if summed.median != 1 else ''}")
+    return " · ".join(parts)
