@@ -185,7 +185,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.command == "check":
         from tracker.cli.check import cmd_check
 
-        return cmd_check(args.file, args.rate)
+        return cmd_check(args.file, rate=True) if args.rate else cmd_check(args.file)
     if args.command == "odds":
         from tracker.cli.odds import cmd_odds
 

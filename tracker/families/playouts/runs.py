@@ -66,12 +66,13 @@ def start_of(family: RuleFamily, rules: FamilyRules, cap: int, seed: int) -> Sta
     setup = pilot.armed(rules_setup(rules))
     st = rules.state
     names = tuple(rules.present_names())
-    log, logged = st.log, st.logged
-    st.log = []
+    # Neither the log nor what keys the tracker's own draws goes with the runs: each run has its own key.
+    kept = st.log, st.seed, st.secret, st.branch, st.draws
+    st.log, st.seed, st.secret, st.branch, st.draws = [], 0, None, 0, 0
     try:
         frozen = pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL)
     finally:
-        st.log, st.logged = log, logged
+        st.log, st.seed, st.secret, st.branch, st.draws = kept
     return Start(family.name, setup, frozen, names, tuple(rules.side(n) for n in names), st.round, cap, seed)
 
 
@@ -157,16 +158,22 @@ def told(st: LiveState[object], seen: int, story: list[str]) -> None:
         story.append(f"round {entry.round}: {entry.text}")
 
 
+#: Lines the policies typed, read once per process (a `Command` is immutable; a policy types the same few
+#: hundred lines over and over, run after run), by family, at most `_READ_LIMIT`.
+_READ: dict[tuple[str, str], Command] = {}
+_READ_LIMIT = 100_000
+
+
 def _parser(family: RuleFamily) -> Callable[[str], Command]:
-    """The family's parser, remembering the lines it read (a `Command` is immutable; a policy types the same
-    few hundred lines over and over)."""
-    read: dict[str, Command] = {}
-    parse = family.verbs.parse
+    """The family's parser, remembering the lines it read."""
+    parse, name = family.verbs.parse, family.name
 
     def parsed(line: str) -> Command:
-        cmd = read.get(line)
+        cmd = _READ.get((name, line))
         if cmd is None:
-            cmd = read[line] = parse(line)
+            cmd = parse(line)
+            if len(_READ) < _READ_LIMIT:
+                _READ[name, line] = cmd
         return cmd
 
     return parsed

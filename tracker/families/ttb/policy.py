@@ -58,7 +58,9 @@ class TTBPilot(Pilot):
     def armed(self, setup: EncounterFile) -> EncounterFile:
         assert isinstance(setup, TTBFile)
         fighters = [c if c.weapons else copied(c, weapons=[UNARMED]) for c in setup.combatants]
-        return copied(setup, combatants=fighters)
+        # The policy answers every damage, critical and hazard flip with the tracker's own flip: the runs let the
+        # tracker flip them at once (``flips = "auto"``), the same cards one command sooner.
+        return copied(setup, combatants=fighters, settings=copied(setup.settings, flips="auto"))
 
     def over(self, setup: EncounterFile, state: object) -> FamilyRules:
         from tracker.families.ttb.dispatch import make_rules
