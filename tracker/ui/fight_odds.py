@@ -10,6 +10,7 @@ a daemon of a `multiprocessing` pool, ended when the screen's process exits, wha
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
@@ -86,14 +87,13 @@ class FightOddsLine:
         revision, start = self._waiting
         self._waiting = None
         if self._pool is None:
-            import contextlib
             import multiprocessing
             import sys
 
             # The screen puts its own stderr in place, which has no file descriptor: the pool's resource
             # tracker, started with the pool, is given the process's own.
             with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
-                self._pool = multiprocessing.get_context("spawn").Pool(1)
+                self._pool = multiprocessing.get_context("spawn").Pool(1, initializer=_yield_to_the_screen)
             self.host.set_interval(POLL, self._poll)
         from tracker.families.playouts.report import screen_line
 
@@ -112,6 +112,12 @@ class FightOddsLine:
             self.text = text
             self.changed()
         self._next()
+
+
+def _yield_to_the_screen() -> None:
+    """The worker runs at the lowest priority: on a two-core box the screen's keypresses come first."""
+    with contextlib.suppress(OSError):
+        os.nice(19)
 
 
 def line_of(screen: Host, changed: Callable[[], object]) -> FightOddsLine:
