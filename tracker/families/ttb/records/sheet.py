@@ -116,8 +116,8 @@ class TTBSettings(Strict):
     #: Players at their own terminals (docs/guide/seating.md) may type their results (``answer pass 2``, a card, a
     #: ``flip`` of their own) rather than asking the GM: for a table that trusts its players' own cards.
     seats_enter_results: bool = False
-    #: Players' screens show the fight's odds line too (docs/reference/cli.md "The odds of the whole fight"); the
-    #: GM's always does.
+    #: Read-only views show the fight's odds line too (docs/reference/cli.md "The odds of the whole fight"); the
+    #: GM's screen always does.
     fight_odds_for_players: bool = False
     #: A Fatemaster character flips no card (§2.2.5), so the ⊞ and ⊟ its own state would give its duel
     #: (Defensive, Prone, Blind …) reach the Fated's flip against it as the opposite modifier ("reverse"), or

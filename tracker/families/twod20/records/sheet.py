@@ -155,8 +155,8 @@ class TwoD20Settings(Strict):
     #: their own) rather than asking the GM: for a table that trusts its players' own dice. Not a profile
     #: parameter, so never among `overrides`.
     seats_enter_results: bool = False
-    #: Players' screens show the fight's odds line too (docs/reference/cli.md "The odds of the whole fight"); the
-    #: GM's always does. Not a profile parameter.
+    #: Read-only views show the fight's odds line too (docs/reference/cli.md "The odds of the whole fight"); the
+    #: GM's screen always does. Not a profile parameter.
     fight_odds_for_players: bool = False
 
     def overrides(self) -> dict[str, Any]:
