@@ -33,6 +33,8 @@ from tracker.store.save import encounter_text
 #: The tracker remembers validated files in the user's cache folder (tracker.store.validated); the suite, and
 #: every tracker process it starts, keeps its own instead of writing into the home of whoever runs it.
 os.environ.setdefault("TRACKER_CACHE_DIR", tempfile.mkdtemp(prefix="tracker-test-cache-"))
+# No fight-odds worker behind every screen a test opens (tests/odds turn it on where they test it).
+os.environ.setdefault("TRACKER_NO_FIGHT_ODDS", "1")
 
 #: Files the suite writes are its owner's only, as a GM's encounters are (docs/guide/shared-box.md): a file
 #: other accounts can read makes `tracker check` and `tracker run` say so (CONTRACT.md §5), which the tests

@@ -71,6 +71,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("options", nargs=argparse.REMAINDER, help="the system's options, and --json")
     p = command("check", help="validate encounter files")
     p.add_argument("file", nargs="+")
+    p.add_argument("--rate", action="store_true", help="and rate each valid encounter: the party's odds to win")
     p = command("new", help="write a commented starter encounter")
     p.add_argument("file")
     p.add_argument("--system", choices=Systems(), required=True)
@@ -204,7 +205,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.command == "check":
         from tracker.cli.check import cmd_check
 
-        return cmd_check(args.file)
+        return cmd_check(args.file, rate=True) if args.rate else cmd_check(args.file)
     if args.command == "odds":
         from tracker.cli.odds import cmd_odds
 

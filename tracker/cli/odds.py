@@ -14,12 +14,54 @@ def _whole(text: str) -> int:
     return int(text)
 
 
+def _positive(text: str) -> int:
+    """A whole number of 1 or more (argparse turns the error into one line)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number of 1 or more")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+
+
+def cmd_fight_odds(path: str, options: list[str]) -> int:
+    """`tracker odds FILE --fight [--runs N] [--seed S] [--rounds R] [--json]` (docs/reference/cli.md): the rest
+    of the fight in FILE, from its live state, played N times by the family's default policy."""
+    from tracker.playouts.report import ROUNDS, RUNS, fight_odds
+    from tracker.store.opening import load_session
+
+    parser = Parser(prog=f"tracker odds {path} --fight", description="The odds of the whole fight.")
+    parser.see = "tracker odds FILE --fight --help"
+    parser.add_argument("--runs", type=_positive, default=RUNS, metavar="N", help=f"runs to play (default {RUNS})")
+    fresh = "makes the runs reproducible (default: a fresh one, printed)"
+    parser.add_argument("--seed", type=_seed, metavar="S", help=fresh)
+    rounds = f"rounds a run may play (default {ROUNDS})"
+    parser.add_argument("--rounds", type=_positive, default=ROUNDS, metavar="R", help=rounds)
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(options)
+    session = load_session(path)
+    odds = fight_odds(session.family, session.rules, args.runs, args.seed, args.rounds)
+    if args.json:
+        import json
+
+        print(json.dumps(odds.json(), indent=2, ensure_ascii=False))
+        return 0
+    print("\n".join(odds.lines(session.rules.encounter_name())))
+    return 0
+
+
 def cmd_odds(path: str, options: list[str]) -> int:
     """`tracker odds FILE …`: the odds the family's panel shows, for the file's live state, as text or JSON.
 
     The options are the family's (`RuleFamily.odds_options`): the parser is built once the file says
     which system it plays, so ``tracker odds FILE --help`` lists that system's.
     """
+    if "--fight" in options:
+        return cmd_fight_odds(path, [o for o in options if o != "--fight"])
     import shutil
 
     from tracker.families.session import Session

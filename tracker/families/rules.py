@@ -152,6 +152,11 @@ class FamilyRules(ABC):
         and dice, so a seat's typed results apply as the GM's would. Off unless the file says so."""
         return False
 
+    def fight_odds_for_players(self) -> bool:
+        """``[settings] fight_odds_for_players``: players' screens show the fight's odds line too. Off unless the
+        file says so."""
+        return False
+
     def typed_result(self, cmd: Command) -> bool:
         """Whether `cmd`, an answer to the waiting question, enters a result made at the table (``pass 2``, a
         card, the faces rolled) rather than the tracker's own draw (``flip``, ``roll``) or a choice (a target,

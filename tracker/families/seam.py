@@ -17,9 +17,9 @@ verb in the family's table, not a comparison of names or an ``isinstance``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tracker.engine.language.commands import VerbTable
 from tracker.engine.records.record import validate
@@ -27,6 +27,9 @@ from tracker.families.file import EncounterFile
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
 from tracker.families.values import Capabilities, OddsOption
+
+if TYPE_CHECKING:
+    from random import Random
 
 
 class FamilyParts(NamedTuple):
@@ -37,6 +40,31 @@ class FamilyParts(NamedTuple):
     file: type[EncounterFile]
     open: Callable[[EncounterFile, Mapping[str, object] | None, int, VerbTable, str | None], FamilyRules]
     present: Callable[[FamilyRules], FamilyPresenter[FamilyRules]]
+
+
+class Pilot(ABC):
+    """The family's default policy for ``tracker odds FILE --fight`` (docs/reference/cli.md): it plays the rest of
+    a fight by the same commands and answers the GM types, choosing among the legal ones, sensibly rather than
+    optimally. Each family's is its ``policy`` module."""
+
+    @abstractmethod
+    def armed(self, setup: EncounterFile) -> EncounterFile:
+        """The setup the runs play: the same, but a combatant with no weapon on file fights with the family's
+        plainest one (docs/guide/decisions.md "Fight odds: the unarmed")."""
+
+    @abstractmethod
+    def over(self, setup: EncounterFile, state: object) -> FamilyRules:
+        """Rules over `state` (a copy the run may change), without validating it: it came from rules already."""
+
+    @abstractmethod
+    def commands(self, rules: FamilyRules, luck: Random) -> Sequence[str]:
+        """What to type next, best first: the run applies the first the rules accept. `luck` is the run's own
+        randomness (a table's coin for a choice the rules leave to it); the last is always one that ends the
+        turn or answers the question, when there is one."""
+
+    def applied(self, rules: FamilyRules, line: str) -> None:
+        """`line`, one of `commands`, was accepted (a policy that remembers what it did this turn notes it)."""
+        return
 
 
 class RuleFamily(ABC):
@@ -91,6 +119,12 @@ class RuleFamily(ABC):
         a built-in family's ships as ``tracker/data/starter_NAME.toml``; a family of its own folder says where
         its own is."""
         return (Path(__file__).resolve().parents[1] / "data" / f"starter_{self.name}.toml").read_text(encoding="utf-8")
+
+    def pilot(self) -> Pilot:
+        """The family's default policy for the fight's odds (``tracker odds FILE --fight``)."""
+        from tracker.engine.errors import Refusal
+
+        raise Refusal(f"{self.title} has no policy to play a fight's odds")
 
     def help_lines(self) -> list[tuple[str, str]]:
         """(usage, one-line help) for every verb, in the table's order."""

@@ -9,7 +9,7 @@ at import (≈ 4 M instructions each, on every start).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple, TypeAlias
+from typing import Literal, NamedTuple, TypeAlias
 
 from tracker.present.view import OddsView
 
@@ -65,3 +65,16 @@ class OddsReport(NamedTuple):
 
     view: OddsView
     data: JSONObject
+
+
+#: The styles a combatant's ``tactics = "…"`` may name (docs/reference/file-format.md "tactics"): how the
+#: family's default policy plays it in ``tracker odds FILE --fight`` (docs/reference/cli.md). Without
+#: ``tactics`` a combatant fights ``steady``.
+TACTICS: Mapping[str, str] = {
+    "steady": "goes for the weakest enemy it can reach, closes in when it has to, buys dice while they pay",
+    "cautious": "keeps its distance: shoots when it can, never charges, never walks out of a melee, buys no dice",
+    "brute": "charges the nearest enemy and keeps hitting, walks away under any strike, spends all it can",
+}
+
+#: A ``tactics`` value as the file model checks it (the keys of `TACTICS`).
+Tactic: TypeAlias = Literal["steady", "cautious", "brute"]

@@ -231,7 +231,8 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
         from tracker.families.ttb import attack
 
         options = [*(["flip"] if flip else []), "pass", "fail"]
-        odds = attack.hit_chance(eng, who, target, spec, gm)
+        # The chance is for the screen's label: a run of the fight's odds asks for none (`TTBEngine.labelled`).
+        odds = attack.hit_chance(eng, who, target, spec, gm) if eng.labelled else None
         chance = attack.odds_text(odds, attack.cheater_against(eng, who, target)) if odds is not None else "both flip"
         does = "compares" if COMPARED in flip else "flips"
         labels = [*([f"flip: the tracker {does} · {chance}"] if flip else []), "pass: the table's hit", "fail: a miss"]

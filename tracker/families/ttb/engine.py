@@ -30,6 +30,9 @@ class TTBEngine(Engine[TTBFile, TTBCombatant, Fighter, TTBState]):
         self.steps: dict[str, StepRunner] = {}
         #: Set by a step that opens a turn: the agenda waits for the GM's `next`.
         self.halt = False
+        #: Whether questions carry their odds for the screen (a run of the fight's odds shows no screen, and
+        #: its policy reads no label: `tracker.families.ttb.policy`).
+        self.labelled = True
 
     # --- lookups -------------------------------------------------------------------------
     def is_active(self, name: str) -> bool:

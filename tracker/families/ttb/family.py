@@ -6,7 +6,7 @@ file model, its rules (`TTBRules`, opened by the dispatcher) and their presenter
 
 from __future__ import annotations
 
-from tracker.families.seam import FamilyParts, RuleFamily
+from tracker.families.seam import FamilyParts, Pilot, RuleFamily
 from tracker.families.ttb.verbs import TABLE
 from tracker.families.values import Capabilities, OddsOption
 
@@ -36,6 +36,11 @@ class TTBFamily(RuleFamily):
         from tracker.families.ttb.records.file import TTBFile
 
         return FamilyParts(TTBFile, open_rules, TTBPresenter)
+
+    def pilot(self) -> Pilot:
+        from tracker.families.ttb.policy import TTBPilot
+
+        return TTBPilot()
 
 
 FAMILY = TTBFamily()

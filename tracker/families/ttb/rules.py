@@ -76,6 +76,9 @@ class TTBRules(TTBEngine, FamilyRules):
     #: cards): a seat's is a request (docs/guide/seating.md).
     RESULT_VERBS = {"flip": "active"}
 
+    def fight_odds_for_players(self) -> bool:
+        return self.settings.fight_odds_for_players
+
     def seats_enter_results(self) -> bool:
         return self.settings.seats_enter_results
 

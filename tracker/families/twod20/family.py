@@ -6,7 +6,7 @@ its keys step, the odds options), and hands the seam its file model, rules opene
 
 from __future__ import annotations
 
-from tracker.families.seam import FamilyParts, RuleFamily
+from tracker.families.seam import FamilyParts, Pilot, RuleFamily
 from tracker.families.twod20.verbs import TABLE
 from tracker.families.values import Capabilities, OddsOption
 
@@ -39,6 +39,11 @@ class TwoD20Family(RuleFamily):
         from tracker.families.twod20.records.file import TwoD20File
 
         return FamilyParts(TwoD20File, open_rules, TwoD20Presenter)
+
+    def pilot(self) -> Pilot:
+        from tracker.families.twod20.policy import TwoD20Pilot
+
+        return TwoD20Pilot()
 
 
 FAMILY = TwoD20Family()

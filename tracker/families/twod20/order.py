@@ -163,10 +163,11 @@ def legal_answers(eng: TwoD20Engine, candidates: list[str], round_opening: bool)
     """The candidates `pick` or `keep` would accept now, in order, and which of them are keeps."""
     options: list[str] = []
     keep: list[str] = []
+    others = _others_waiting(eng, round_opening)
     for name in candidates:
         for as_keep in (False, True):
             try:
-                pick_cost(eng, name, as_keep, round_opening)
+                pick_cost(eng, name, as_keep, round_opening, others)
             except Refusal:
                 continue
             options.append(name)
@@ -289,8 +290,24 @@ def confirm(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         eng.ask(kind, question, options, keep=keep, candidates=candidates)
 
 
-def pick_cost(eng: TwoD20Engine, name: str, keep: bool, round_opening: bool) -> tuple[int, str]:
-    """What `pick NAME` (or `keep NAME`) would cost and why, refusing as `pick` does; changes nothing."""
+def _others_waiting(eng: TwoD20Engine, round_opening: bool) -> bool:
+    """Whether the side that did not act last has anyone to hand over to: at a round's opening anyone able to
+    act counts; mid-round, those who have not acted yet."""
+    last = eng.st.last_actor
+    if last is None:
+        return False
+    theirs = eng.side(last)
+    return any(
+        eng.side(n) != theirs and (round_opening or not eng.fighter(n).acted) and eng.can_take_turn(n)
+        for n in eng.sheets
+    )
+
+
+def pick_cost(
+    eng: TwoD20Engine, name: str, keep: bool, round_opening: bool, others: bool | None = None
+) -> tuple[int, str]:
+    """What `pick NAME` (or `keep NAME`) would cost and why, refusing as `pick` does; changes nothing.
+    `others`: `_others_waiting`, when the caller asks for many names at once (it is the same for all)."""
     st = eng.st
     last = st.last_actor
     if eng.out_of_turns(name):
@@ -303,9 +320,7 @@ def pick_cost(eng: TwoD20Engine, name: str, keep: bool, round_opening: bool) -> 
     reason = ""
     if eng.order_rule == "alternating" and last is not None:
         same = eng.side(name) == eng.side(last)
-        # At a round's opening anyone able to act counts; mid-round, those who have not acted yet.
-        pool = [n for n in eng.sheets if eng.can_take_turn(n)] if round_opening else waiting(eng)
-        others_waiting = any(eng.side(n) != eng.side(last) for n in pool)
+        others_waiting = others if others is not None else _others_waiting(eng, round_opening)
         if keep:
             if not same:
                 raise Refusal(f"keep is for {eng.side(last)}'s own characters; {name} is on {eng.side(name)}")

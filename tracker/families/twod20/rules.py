@@ -66,6 +66,9 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
     #: a seat's is a request (docs/guide/seating.md); the tests the rules ask for come as the attack's questions.
     RESULT_VERBS = {"roll": "first"}
 
+    def fight_odds_for_players(self) -> bool:
+        return self.setup.settings.fight_odds_for_players
+
     def seats_enter_results(self) -> bool:
         return self.setup.settings.seats_enter_results
 

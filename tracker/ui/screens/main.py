@@ -35,6 +35,7 @@ from tracker.present.view import (
     OrderView,
     PromptView,
 )
+from tracker.ui import fight_odds
 from tracker.ui.messages import Submit
 from tracker.ui.offers import allows, keys_signature
 from tracker.ui.palette import TrackerCommands
@@ -322,6 +323,8 @@ class TrackerScreen(Screen[None]):
             self.turn_panel.scroll_home(animate=False)
         if self.is_mounted and self.side_tabs.active == "tab-story":
             self.tell_story()
+        if not self.read_only or self.rules.fight_odds_for_players():
+            fight_odds.line_of(self, self._draw_title).ask(self.session, revision)
 
     def _show_requests(self, requests: tuple[str, ...]) -> None:
         """The players' requests waiting for the GM, above the question (which they never block)."""
@@ -403,6 +406,7 @@ class TrackerScreen(Screen[None]):
             return
         width = max(20, self.size.width - 2)
         parts = title_parts(self.header, self.read_only, self.at_table, self.waiting_on, self.table_closed is not None)
+        parts += fight_odds.parts_of(self)
         text = fit_title(parts, width)
         if text != getattr(self, "_title_text", None):
             self._title_text = text

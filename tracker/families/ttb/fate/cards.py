@@ -63,7 +63,24 @@ _NAMED_VALUES = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
 
 def parse_card(text: str) -> Card:
-    """Read a card the GM typed: ``1``-``13``, ``9R``/``9rams``, ``K``, ``RJ``, ``BJ``."""
+    """Read a card the GM typed: ``1``-``13``, ``9R``/``9rams``, ``K``, ``RJ``, ``BJ``.
+
+    Every card the deck holds is read again each time its odds are counted: a card read once is remembered
+    (a `Card` is immutable; a refused text is not remembered and is refused again)."""
+    card = _READ.get(text)
+    if card is None:
+        card = _parse_card(text)
+        if len(_READ) < _READ_LIMIT:
+            _READ[text] = card
+    return card
+
+
+#: Cards read so far, by their text (the deck's codes and what was typed), at most `_READ_LIMIT`.
+_READ: dict[str, Card] = {}
+_READ_LIMIT = 4096
+
+
+def _parse_card(text: str) -> Card:
     raw = text.strip().upper()
     if raw in (RED_JOKER, "REDJOKER", "RED"):
         return Card(RED_JOKER, 14, None)

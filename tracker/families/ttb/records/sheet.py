@@ -16,6 +16,7 @@ from tracker.engine.records.conditions import CombatantEntry, ConditionCatalogue
 from tracker.engine.records.model import ConditionValue, Located, Strict, raise_located
 from tracker.engine.records.record import record
 from tracker.families.ttb.fate.cards import parse_card, parse_damage_profile
+from tracker.families.values import Tactic
 
 if TYPE_CHECKING:  # pydantic's markers, read by pydantic only (`tracker.engine.records.validation`)
     from pydantic import AfterValidator, Field, ValidationInfo
@@ -116,6 +117,9 @@ class TTBSettings(Strict):
     #: Players at their own terminals (docs/guide/seating.md) may type their results (``answer pass 2``, a card, a
     #: ``flip`` of their own) rather than asking the GM: for a table that trusts its players' own cards.
     seats_enter_results: bool = False
+    #: Read-only views show the fight's odds line too (docs/reference/cli.md "The odds of the whole fight"); the
+    #: GM's screen always does.
+    fight_odds_for_players: bool = False
     #: A Fatemaster character flips no card (§2.2.5), so the ⊞ and ⊟ its own state would give its duel
     #: (Defensive, Prone, Blind …) reach the Fated's flip against it as the opposite modifier ("reverse"), or
     #: are dropped ("ignore"). The seeds are silent (docs/guide/decisions.md).
@@ -254,6 +258,8 @@ class TTBCombatant(CombatantEntry):
     base_general_ap: Annotated[int, Field(ge=0, le=5)] = 2
     conditions: Annotated[dict[str, ConditionValue], AfterValidator(_known_conditions)] = field(default_factory=dict)
     gm_only: bool = False
+    #: How the default policy plays it in the fight's odds (docs/reference/file-format.md "tactics").
+    tactics: Tactic | None = None
     notes: str = ""
 
     @classmethod

@@ -10,6 +10,7 @@ from tracker.engine.records.model import ConditionValue, Strict, raise_located
 from tracker.engine.records.record import extra_of, record
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
 from tracker.families.twod20.tables.catalogue import CONDITIONS, condition_key
+from tracker.families.values import Tactic
 
 if TYPE_CHECKING:  # pydantic's markers, read by pydantic only (`tracker.engine.records.validation`)
     from pydantic import AfterValidator, Field
@@ -117,6 +118,8 @@ class TwoD20Combatant(CombatantEntry):
         dict[str, ConditionValue], AfterValidator(_known_conditions), AfterValidator(_rolled_at_most)
     ] = field(default_factory=dict)
     gm_only: bool = False
+    #: How the default policy plays it in the fight's odds (docs/reference/file-format.md "tactics").
+    tactics: Tactic | None = None
     notes: str = ""
 
     @classmethod
@@ -152,6 +155,9 @@ class TwoD20Settings(Strict):
     #: their own) rather than asking the GM: for a table that trusts its players' own dice. Not a profile
     #: parameter, so never among `overrides`.
     seats_enter_results: bool = False
+    #: Read-only views show the fight's odds line too (docs/reference/cli.md "The odds of the whole fight"); the
+    #: GM's screen always does. Not a profile parameter.
+    fight_odds_for_players: bool = False
 
     def overrides(self) -> dict[str, Any]:
         return extra_of(self)

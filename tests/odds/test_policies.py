@@ -1,0 +1,111 @@
+"""The default policies (tracker/families/ttb/policy.py, tracker/families/twod20/policy.py) choose among the
+commands a GM types, by the styles docs/reference/file-format.md "Tactics" names."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.conftest import session_from, ttb
+from tracker.engine.records.model import Prompt
+from tracker.families.ttb.policy import TTBPilot
+from tracker.families.twod20.policy import TwoD20Pilot
+
+GUNSLINGER = """
+[[combatants]]
+name = "Sofia Ramos"
+kind = "fated"
+initiative = 9
+wounds = 8
+skills = {{ melee = 2, pistol = 2 }}
+{tactics}
+weapons = [
+  {{ name = "Sabre", kind = "melee", damage = "2/3/5" }},
+  {{ name = "Peacebringer", kind = "projectile", range = 12, damage = "2/3/4" }},
+]
+
+[[combatants]]
+name = "Guild Thug"
+rank_value = 5
+initiative = -5
+wounds = 6
+"""
+
+
+@pytest.mark.parametrize(
+    ("tactics", "first"),
+    [
+        ("", "attack 'Sofia Ramos' shoot 'Guild Thug' Peacebringer"),
+        ('tactics = "cautious"', "attack 'Sofia Ramos' shoot 'Guild Thug' Peacebringer"),
+        ('tactics = "brute"', "attack 'Sofia Ramos' charge 'Guild Thug' Sabre"),
+    ],
+)
+def test_ttb_a_free_gunslinger_shoots_unless_a_brute(tactics: str, first: str) -> None:
+    """RULES.md §2.5, §2.9: not engaged, a loaded gun shoots [000:L284, L290]; a brute Charges [000:L276]; the
+    cautious never Charge."""
+    s = session_from(GUNSLINGER.format(tactics=tactics))
+    s.execute("start")
+    options = TTBPilot().commands(s.rules, random.Random(1))
+    assert options[0] == first
+    assert options[-1] == "next"
+    if "cautious" in tactics:
+        assert not any(" charge " in line for line in options)
+
+
+def test_ttb_engaged_it_strikes_the_weakest_engaged() -> None:
+    """RULES.md §2.9: engaged, a Strike reaches the engaged enemy [000:L272, L284]."""
+    s = session_from(GUNSLINGER.format(tactics=""))
+    s.execute("start")
+    s.execute("engage Sofia Thug")
+    assert TTBPilot().commands(s.rules, random.Random(1))[0] == "attack 'Sofia Ramos' strike 'Guild Thug' Sabre"
+
+
+def _cheat(of: str, flipped: str, style: str = "") -> str:
+    s = session_from(GUNSLINGER.format(tactics=style))
+    s.execute("start")
+    prompt = Prompt(
+        kind="cheat",
+        question="?",
+        options=["7R", "9C", "no"],
+        who="Sofia Ramos",
+        data={"cheat_of": of, "cheat_card": flipped, "tn": 10, "cheat_av": 2},
+    )
+    return TTBPilot().cheat(ttb(s), prompt)
+
+
+def test_ttb_cheats_a_fail_into_a_pass_with_the_lowest_card_that_does() -> None:
+    """RULES.md §2.2.4 [000:L63-65]: 5 + 2 fails TN 10; 7 + 2 would too; 9 + 2 passes."""
+    assert _cheat("attack", "5R") == "9C"
+    assert _cheat("attack", "9R") == "no"  # 9 + 2 passes already: the hand is kept
+    assert _cheat("damage", "3R") == "7R"  # a damage flip the offer says a card raises: the lowest
+    assert _cheat("damage", "3R", 'tactics = "cautious"') == "no"
+    assert _cheat("attack", "9R", 'tactics = "brute"') == "9C"
+
+
+def _roll(style: str) -> str:
+    prompt = Prompt(
+        kind="attack_roll",
+        question="?",
+        options=["roll", "roll+1", "roll+2"],
+        data={"labels": ["2d20 · 35%", "3d20 for 1 Momentum · 52%", "4d20 for 3 Momentum · 58%"]},
+    )
+    return TwoD20Pilot().bought(prompt, style)
+
+
+def test_2d20_buys_dice_while_they_add_ten_points() -> None:
+    """RULES.md §3.2, §3.3 [004:L1329-1340]: the third d20 adds 17 points, the fourth 6."""
+    assert _roll("steady") == "roll+1"
+    assert _roll("cautious") == "roll"
+    assert _roll("brute") == "roll+2"
+
+
+def test_2d20_bonus_damage_spends_the_hits_momentum() -> None:
+    """RULES.md §3.8 [004:L1764]: the Momentum the hit made goes on Bonus Damage."""
+    prompt = Prompt(kind="attack_damage", question="?", options=["roll", "roll+1", "roll+2"], data={"momentum": 1})
+    pilot = TwoD20Pilot()
+    assert (pilot.bonus(prompt, "steady"), pilot.bonus(prompt, "brute"), pilot.bonus(prompt, "cautious")) == (
+        "roll+1",
+        "roll+2",
+        "roll",
+    )

@@ -1,0 +1,68 @@
+"""The fight's odds on the GM's screen (docs/reference/cli.md "The odds of the whole fight"): worked out by a worker
+process after a command, shown in the title without holding up a key; a stale result is dropped."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.ui.conftest import make_app
+from tests.ui.test_screen import main_screen
+from tracker.families.session import Session
+from tracker.playouts.runs import start_of
+from tracker.playouts.tally import Tally, screen_line
+from tracker.store.files import parse_text
+from tracker.ui import fight_odds
+
+
+def test_the_title_shows_the_rating_before_start_then_the_odds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TRACKER_NO_FIGHT_ODDS", raising=False)
+    app = make_app(tmp_path, "duel.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(160, 40)) as pilot:
+            screen = main_screen(app)
+            until = time.monotonic() + 60
+            while not fight_odds.parts_of(screen) and time.monotonic() < until:
+                await pilot.pause(0.2)
+            before = screen.title_line.render()
+            assert "the party wins" in str(before) and ":" in fight_odds.parts_of(screen)[0][0]
+            started = time.monotonic()
+            await pilot.press("colon")
+            for key in "start":
+                await pilot.press(key)
+            await pilot.press("enter")
+            assert time.monotonic() - started < 5  # the keys never waited for the runs
+            until = time.monotonic() + 60
+            while time.monotonic() < until:
+                await pilot.pause(0.2)
+                part = fight_odds.parts_of(screen)
+                if part and not part[0][0].startswith(("easy", "fair", "hard", "deadly")):
+                    break
+            assert fight_odds.parts_of(screen)[0][0].startswith("the party wins")
+
+    asyncio.run(drive())
+
+
+def test_the_line_names_the_likeliest_to_fall_and_the_rounds() -> None:
+    text = (
+        '[encounter]\nname = "T"\nsystem = "ttb"\nseed = 1\n'
+        '[[combatants]]\nname = "Sofia Ramos"\nkind = "fated"\nwounds = 8\n'
+        '[[combatants]]\nname = "Guild Thug"\nrank_value = 5\nwounds = 6\n'
+    )
+    s = Session(parse_text(text, "<t>"))
+    s.execute("start")
+    start = start_of(s.family, s.rules, 12, 1)
+    summed = Tally(
+        100,
+        {"players": 0.71, "fatemaster": 0.27, "undecided": 0.02},
+        0.09,
+        {"Sofia Ramos": (0.25, 0.04), "Guild Thug": (0.9, 0.1)},
+        4,
+        7,
+        "",
+    )
+    assert screen_line(start, summed) == "the party wins 71 % · Sofia falls in 1 of 4 · about 4 rounds"

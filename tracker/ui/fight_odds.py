@@ -1,0 +1,135 @@
+"""The fight's odds on the GM's screen (docs/reference/cli.md "The odds of the whole fight"): "the party wins
+71 % · Sofia falls in 1 of 4 · about 4 rounds" in the title, worked out in a worker process after every command.
+
+Never in a keypress's way: a command only notes the newest state (a cheap pickle of the live state, after a
+short quiet spell, so a burst of keys makes one job); one worker process plays the runs; a job for a state that
+has moved on by the time it ends is dropped, and the newest waiting state goes next. The worker is a spawned
+process (not a fork of the screen's threads) made at the first job, so the screen's start is not slowed; it is
+a daemon of a `multiprocessing` pool, ended when the screen's process exits, whatever it is playing then.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult, Pool
+
+    from tracker.families.session import Session
+    from tracker.playouts.runs import Start
+
+#: Seconds without a command before the newest state is sent (a burst of keys makes one job).
+QUIET = 0.4
+#: Seconds between looks at the worker.
+POLL = 0.25
+#: The title part's priority (`tracker.ui.title`): below the turn and the pools, above the names.
+PRIORITY = 3
+
+
+class Host(Protocol):
+    """What the line needs of the screen: its timers."""
+
+    def set_timer(self, delay: float, callback: Callable[[], object]) -> object: ...
+
+    def set_interval(self, interval: float, callback: Callable[[], object]) -> object: ...
+
+
+class FightOddsLine:
+    """The newest state's odds line, or "" while none is known; `changed` redraws where it shows."""
+
+    def __init__(self, host: Host, changed: Callable[[], object]) -> None:
+        self.host = host
+        self.changed = changed
+        self.text = ""
+        self._pool: Pool | None = None
+        self._job: AsyncResult[str] | None = None
+        self._job_revision = -1
+        self._waiting: tuple[int, Start] | None = None
+        self._asked = -1
+        self._timer: object | None = None
+        self._session: Session | None = None
+
+    def ask(self, session: Session, revision: int) -> None:
+        """A command was applied (or the file changed): the odds of `revision` are wanted, once it is quiet."""
+        if revision == self._asked or os.environ.get("TRACKER_NO_FIGHT_ODDS"):
+            return
+        self._asked = revision
+        self._session = session
+        stop = getattr(self._timer, "stop", None)
+        if stop is not None:
+            stop()
+        self._timer = self.host.set_timer(QUIET, self._send)
+
+    def parts(self) -> list[tuple[str, int]]:
+        return [(self.text, PRIORITY)] if self.text else []
+
+    def _send(self) -> None:
+        session = self._session
+        if session is None:
+            return
+        from tracker.engine.errors import Refusal
+        from tracker.playouts.runs import start_of
+
+        try:
+            start = start_of(session.family, session.rules, 12, 1)
+        except Refusal:
+            return
+        self._waiting = (self._asked, start)
+        if self._job is None:
+            self._next()
+
+    def _next(self) -> None:
+        if self._waiting is None:
+            return
+        revision, start = self._waiting
+        self._waiting = None
+        if self._pool is None:
+            import multiprocessing
+            import sys
+
+            # The screen puts its own stderr in place, which has no file descriptor: the pool's resource
+            # tracker, started with the pool, is given the process's own.
+            with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
+                self._pool = multiprocessing.get_context("spawn").Pool(1, initializer=_yield_to_the_screen)
+            self.host.set_interval(POLL, self._poll)
+        from tracker.playouts.report import screen_line
+
+        self._job, self._job_revision = self._pool.apply_async(screen_line, (start,)), revision
+
+    def _poll(self) -> None:
+        job = self._job
+        if job is None or not job.ready():
+            return
+        self._job = None
+        try:
+            text = job.get()
+        except Exception:  # a run the policy could not play: no line rather than a broken screen
+            text = ""
+        if self._job_revision == self._asked and self._waiting is None and text != self.text:
+            self.text = text
+            self.changed()
+        self._next()
+
+
+def _yield_to_the_screen() -> None:
+    """The worker runs at the lowest priority: on a two-core box the screen's keypresses come first."""
+    with contextlib.suppress(OSError):
+        os.nice(19)
+
+
+def line_of(screen: Host, changed: Callable[[], object]) -> FightOddsLine:
+    """The screen's line, made at its first use."""
+    found = getattr(screen, "_fight_odds_line", None)
+    if not isinstance(found, FightOddsLine):
+        found = FightOddsLine(screen, changed)
+        setattr(screen, "_fight_odds_line", found)  # noqa: B010 - the screen's class stays as it is
+    return found
+
+
+def parts_of(screen: object) -> list[tuple[str, int]]:
+    """The title's part for the line (`tracker.ui.title`), none while no line is known."""
+    found = getattr(screen, "_fight_odds_line", None)
+    return found.parts() if isinstance(found, FightOddsLine) else []
