@@ -26,7 +26,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import harm, pools
+from tracker.families.twod20 import breaches, harm, infowar, pools
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.dice.rolls import CHALLENGE_FACES
 from tracker.families.twod20.engine import TwoD20Engine
@@ -101,7 +101,9 @@ def own_bonus(eng: TwoD20Engine, who: str, kind: str) -> tuple[int, str]:
     """`who`'s bonus damage dice for an attack of `kind` (melee, ranged, mental) and its name ("Fight"),
     by the profile (RULES.md §3.0 "Bonus damage"); 0 when the sheet lacks the attribute."""
     p = eng.profile
-    source = {"melee": p.melee_damage_bonus, "mental": p.mental_damage_bonus}.get(kind, p.ranged_damage_bonus)
+    source = {"melee": p.melee_damage_bonus, "mental": p.mental_damage_bonus, "infowar": p.infowar_damage_bonus}.get(
+        kind, p.ranged_damage_bonus
+    )
     title = source.replace("_", " ").title()
     sheet = eng.sheet(who)
     if p.damage_bonus == "skill":
@@ -162,7 +164,8 @@ def offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) 
     extra, source = own_bonus(eng, who, _form(spec))
     dice_count = spec.damage + extra
     flat = eng.profile.bonus_damage_flat
-    named = f"{spec.damage}[CD]" + (f" + {extra}[CD] {source}" if extra else "")
+    named = (f"{spec.fixed}+" if spec.fixed else "") + f"{spec.damage}[CD]"
+    named += f" + {extra}[CD] {source}" if extra else ""
     pc = eng.sheet(who).pc
     options, labels = ["roll"], [f"{named}, no spend"]
     for k in range(1, bonus_limit(eng, who, momentum) + 1):
@@ -386,8 +389,10 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
             eng.log(f"{who} re-rolls {blank}: {roll.describe()}", "result")
     _bank(eng, who, momentum)
     _remember(eng, who, chosen)
-    total = roll.total + (chosen.bonus if flat else 0)
     spec = _weapon(eng, who, weapon)
+    total = roll.total + (chosen.bonus if flat else 0) + spec.fixed
+    if spec.fixed:
+        eng.log(f"{who}'s {weapon}: {spec.fixed} fixed + {total - spec.fixed} rolled = {total} damage")
     effects = _effects(spec)
     if chosen.confidence:
         a.granted.append(
@@ -403,8 +408,10 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         trait = f": {chosen.advantage}" if chosen.advantage else ""
         eng.log(f"{who} creates an advantage{trait}")
     penetration = 2 * chosen.penetration
-    # A mental attack's stress goes on the mental track (RULES.md §3.7, §3.10 [004:L1638, L1840]).
-    mental = _form(spec) == "mental"
+    # A mental attack's stress goes on the mental track (RULES.md §3.7, §3.10 [004:L1638, L1840]); a hack's on
+    # the Firewall ("digital", the profile's third track [003:L344-345]).
+    kind = _form(spec)
+    mental = kind == "mental"
     hit = harm.Hit(
         total=total,
         icons=roll.icons,
@@ -413,11 +420,13 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         penetration=penetration,
         subdue=chosen.subdue,
         mental=mental,
-        track="mental" if mental else None,
+        track="mental" if mental else "digital" if kind == infowar.INFOWAR else None,
     )
     if not eng.fighter(target).dead:
         harm.resolve_track(eng, target, hit)
+        before = breaches.harm_before(eng, target, kind)
         harm.damage(eng, target, hit)
+        breaches.after_hit(eng, who, target, spec, kind, before)
     if chosen.secondary is not None and not eng.fighter(chosen.secondary).dead:
         share = _secondary_share(eng, total)
         eng.log(f"Secondary Target: {chosen.secondary} suffers {share} of the {total} damage ({_rounding(eng)})")
@@ -470,6 +479,7 @@ def _effects(weapon: TwoD20Weapon) -> dict[str, int]:
         key, _, rating = text.partition("=")
         out[key.strip().casefold()] = int(rating) if rating.strip().isdigit() else 1
     out.pop("mental", None)  # the attack's form (stress on the mental track), not a damage effect
+    out.pop("quantronic", None)  # a hack's form (stress on the Firewall), not a damage effect
     return out
 
 
