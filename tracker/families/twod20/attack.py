@@ -23,7 +23,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import actions, breaches, infowar, outofturn, pools, spends
+from tracker.families.twod20 import actions, breaches, infowar, outofturn, pools, psywar, spends
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
@@ -222,8 +222,10 @@ def _reactors(eng: TwoD20Engine, target: str) -> list[tuple[str, str, int]]:
 def reaction_offer(eng: TwoD20Engine, who: str, target: str, weapon: str, gm: int) -> None:
     """Infinity: before the dice, the target may take the Defence reaction (or an ally Guard it), making the
     attack face-to-face [003:L299-304]; elsewhere, and with no one able to react, straight to the test."""
-    kind = form(_weapon(eng, who, weapon))
-    found = _reactors(eng, target) if kind in eng.profile.defence_reaction_forms else []
+    spec = _weapon(eng, who, weapon)
+    kind = form(spec)
+    live = psywar.reaction_allowed(spec, kind)  # no reaction to a delayed or written threat [004:L2395-2396]
+    found = _reactors(eng, target) if kind in eng.profile.defence_reaction_forms and live else []
     if not found:
         roll_offer(eng, who, target, shots(eng, who, target, weapon, gm)[0])
         return

@@ -18,12 +18,12 @@ weapon whose name has one of its words, a plural read as its singular ("Service 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
-from tracker.families.twod20 import infowar
+from tracker.families.twod20 import infowar, psywar
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.records.sheet import TwoD20Combatant, TwoD20Weapon
 from tracker.families.twod20.zones import AttackDifficulty, attack_difficulty
@@ -392,9 +392,15 @@ def attack_test(
     gm_part = [(gm, "GM")] if gm else []
     attacker = spec.partition("+")[0]
     parts = [*check.parts, *attack_parts(eng, who, target, kind, attacker, declared), *gm_part]
+    parts = psywar.test_parts(weapon, kind, parts)  # a remote, delayed or written threat [004:L2394-2396]
     test = build(eng, who, spec, base, kind, parts, weapon.name if weapon is not None else None)
     if isinstance(test, str):
         return test
+    if written := psywar.complication(weapon, kind):
+        wider = min(test.complication_range + written, dice.MAX_COMPLICATION_RANGE)
+        test = replace(test, complication_range=wider, complication_notes=(*test.complication_notes, "written +1"))
+    if not psywar.reaction_allowed(weapon, kind):
+        return AttackTest(kind, check.range, test, alone=f"a {psywar.medium(weapon)} threat allows no reaction")
     opposed = kind in eng.profile.opposed_forms
     if not opposed and not (reaction and kind in eng.profile.defence_reaction_forms):
         return AttackTest(kind, check.range, test)

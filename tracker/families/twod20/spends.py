@@ -26,12 +26,13 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import breaches, harm, infowar, pools
+from tracker.families.twod20 import breaches, harm, infowar, pools, psywar
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.dice.rolls import CHALLENGE_FACES
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
 from tracker.families.twod20.records.state import Grant
+from tracker.families.twod20.skill_test import build, defence_spec
 from tracker.present.words import counted
 
 DAMAGE = "attack_damage"
@@ -77,6 +78,8 @@ class Chosen:
     swift: bool = False
     advantage: str | None = None
     once: list[str] = field(default_factory=list)
+    #: The faces of a delayed or written threat's test on receipt (``receipt=4,17``; None: the tracker rolls).
+    receipt: list[int] | None = None
 
     def cost(self) -> int:
         """The Momentum the spends cost (Re-roll counted: it is paid only when a die scored nothing)."""
@@ -162,10 +165,12 @@ def offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) 
     Momentum in hand, the other spends typed (RULES.md §3.8)."""
     spec = _weapon(eng, who, weapon)
     extra, source = own_bonus(eng, who, _form(spec))
-    dice_count = spec.damage + extra
+    threat, factors = psywar.extra_dice(spec)  # a threat's awe, evidence, status [004:L2407-2414]
+    dice_count = spec.damage + extra + threat
     flat = eng.profile.bonus_damage_flat
     named = (f"{spec.fixed}+" if spec.fixed else "") + f"{spec.damage}[CD]"
     named += f" + {extra}[CD] {source}" if extra else ""
+    named += f" + {factors}" if factors else ""
     pc = eng.sheet(who).pc
     options, labels = ["roll"], [f"{named}, no spend"]
     for k in range(1, bonus_limit(eng, who, momentum) + 1):
@@ -225,6 +230,9 @@ def parse(eng: TwoD20Engine, p: Prompt, value: str) -> Chosen:
             raise Refusal(f"give {base} faces or more, one per Challenge Die rolled (more for Bonus Damage)")
         chosen.bonus += len(chosen.faces) - base
     for word in (w for w in words if _spend_word(w)):
+        if word.casefold().startswith("receipt="):
+            chosen.receipt = _faces(word.partition("=")[2])
+            continue
         _read_spend(eng, p, chosen, word)
     return chosen
 
@@ -269,6 +277,12 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     who, target = str(p.who), str(p.data["target"])
     if chosen.faces is not None:
         dice.roll_challenge(eng.st, len(chosen.faces), chosen.faces)  # checks the faces, draws nothing
+    if chosen.receipt is not None:
+        if not psywar.received(_weapon(eng, who, str(p.data["weapon"]))):
+            raise Refusal("receipt= is for a delayed or written threat's test on receipt")
+        if len(chosen.receipt) != dice.BASE_DICE:
+            raise Refusal(f"the test on receipt rolls {dice.BASE_DICE} d20s: give {dice.BASE_DICE} faces")
+        dice.roll_pool(eng.st, 0, 0, dice=dice.BASE_DICE, faces=chosen.receipt)  # checks the faces
     if chosen.reroll_faces is not None:
         if chosen.faces is None:
             raise Refusal("type the damage faces too to give the re-rolled ones (or let the tracker roll both)")
@@ -422,7 +436,9 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         mental=mental,
         track="mental" if mental else "digital" if kind == infowar.INFOWAR else None,
     )
-    if not eng.fighter(target).dead:
+    if psywar.received(spec) and not eng.fighter(target).dead and _avoided(eng, target, chosen.receipt):
+        eng.log(f"{target} shrugs off the {weapon} on receipt: no damage [004:L2395-2396]")
+    elif not eng.fighter(target).dead:
         harm.resolve_track(eng, target, hit)
         before = breaches.harm_before(eng, target, kind)
         harm.damage(eng, target, hit)
@@ -480,7 +496,19 @@ def _effects(weapon: TwoD20Weapon) -> dict[str, int]:
         out[key.strip().casefold()] = int(rating) if rating.strip().isdigit() else 1
     out.pop("mental", None)  # the attack's form (stress on the mental track), not a damage effect
     out.pop("quantronic", None)  # a hack's form (stress on the Firewall), not a damage effect
-    return out
+    return psywar.effects(weapon, out)
+
+
+def _avoided(eng: TwoD20Engine, target: str, faces: list[int] | None) -> bool:
+    """A delayed or written threat's test on receipt: Will + Survive (the profile's mental defence) at
+    Difficulty 1 avoids the damage [004:L2395-2396]; a sheet that cannot make it does not avoid it."""
+    test = build(eng, target, defence_spec(eng, "mental"), psywar.RECEIPT_DIFFICULTY, "on receipt", [])
+    if isinstance(test, str):
+        eng.log(f"{target} cannot test on receipt ({test})")
+        return False
+    result = test.roll(eng.st, 0, faces)
+    eng.log(f"{target} tests on receipt: {test.tn_text()}, Difficulty {test.difficulty}: {result.describe()}", "result")
+    return result.passed
 
 
 def recover_subdued(eng: TwoD20Engine) -> None:
