@@ -26,7 +26,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import breaches, harm, infowar, pools, psywar
+from tracker.families.twod20 import breaches, harm, hit_locations, infowar, pools, psywar
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.dice.rolls import CHALLENGE_FACES
 from tracker.families.twod20.engine import TwoD20Engine
@@ -60,6 +60,7 @@ SPENDS: dict[str, Spend] = {
     "subdue": Spend("Subdue", 1, False, "none", "the Harms are recovered next scene"),
     "swift": Spend("Swift Action", 2, False, "none", "an extra Major Action at +1 Difficulty"),
     "advantage": Spend("Create Advantage", 2, False, "text", "a trait for the table"),
+    "called": Spend("Called Shot", 2, False, "location", "choose a physical hit's location"),
 }
 
 
@@ -80,13 +81,18 @@ class Chosen:
     once: list[str] = field(default_factory=list)
     #: The faces of a delayed or written threat's test on receipt (``receipt=4,17``; None: the tracker rolls).
     receipt: list[int] | None = None
+    #: Called Shot's location and its cost (the profile's ``called_shot_cost``) [003:L456-460].
+    called: str | None = None
+    called_cost: int = 0
+    #: The hit location's d20 face as the table rolled it (``location=11``; None: the tracker rolls).
+    location: int | None = None
 
     def cost(self) -> int:
         """The Momentum the spends cost (Re-roll counted: it is paid only when a die scored nothing)."""
         flags = [self.reroll, self.secondary is not None, self.subdue, self.swift, self.advantage is not None]
         keys = ("reroll", "secondary", "subdue", "swift", "advantage")
         fixed = sum(SPENDS[k].cost for k, on in zip(keys, flags, strict=True) if on)
-        return self.bonus + self.penetration + self.confidence + fixed
+        return self.bonus + self.penetration + self.confidence + fixed + (self.called_cost if self.called else 0)
 
 
 # --- the attacker's own bonus damage ------------------------------------------------------------
@@ -147,16 +153,21 @@ def bonus_limit(eng: TwoD20Engine, who: str, momentum: int) -> int:
 
 def offered(eng: TwoD20Engine) -> list[str]:
     """The spend words the profile allows (Swift Action only where the profile has it, B8)."""
-    return [k for k in SPENDS if k != "swift" or "swift" in eng.profile.actions]
+    return [
+        k
+        for k in SPENDS
+        if (k != "swift" or "swift" in eng.profile.actions) and (k != "called" or eng.profile.hit_locations)
+    ]
 
 
 def hint(eng: TwoD20Engine) -> str:
     """The typed spends with their costs, for the prompt bar."""
-    words = {"count": "=N", "name": "=NAME", "faces": "", "text": "", "none": ""}
+    words = {"count": "=N", "name": "=NAME", "faces": "", "text": "", "none": "", "location": "=PLACE"}
     listed = []
     for key in offered(eng):
         s = SPENDS[key]
-        listed.append(f"{key}{words[s.takes]} {s.cost}{' each' if s.repeatable else ''}")
+        cost = eng.profile.called_shot_cost if key == "called" else s.cost
+        listed.append(f"{key}{words[s.takes]} {cost}{' each' if s.repeatable else ''}")
     return "or the faces rolled: answer 1,5,6; add spends: " + ", ".join(listed)
 
 
@@ -233,6 +244,9 @@ def parse(eng: TwoD20Engine, p: Prompt, value: str) -> Chosen:
         if word.casefold().startswith("receipt="):
             chosen.receipt = _faces(word.partition("=")[2])
             continue
+        if word.casefold().startswith("location="):
+            chosen.location = hit_locations.face(word.partition("=")[2])
+            continue
         _read_spend(eng, p, chosen, word)
     return chosen
 
@@ -262,6 +276,11 @@ def _read_spend(eng: TwoD20Engine, p: Prompt, chosen: Chosen, word: str) -> None
         chosen.reroll_faces = _faces(rest) if rest else None
     elif spend.takes == "text":
         chosen.advantage = rest.replace("_", " ")
+    elif spend.takes == "location":
+        if not rest:
+            raise Refusal(f"{spend.title} needs the location: {key}=PLACE ({', '.join(hit_locations.LOCATIONS)})")
+        chosen.called = hit_locations.called(rest)
+        chosen.called_cost = eng.profile.called_shot_cost
     elif eq:
         raise Refusal(f"{spend.title} takes no value ('{word}')")
     elif key == "subdue":
@@ -277,6 +296,11 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     who, target = str(p.who), str(p.data["target"])
     if chosen.faces is not None:
         dice.roll_challenge(eng.st, len(chosen.faces), chosen.faces)  # checks the faces, draws nothing
+    physical = hit_locations.applies(eng, _form(_weapon(eng, who, str(p.data["weapon"]))))
+    if (chosen.called or chosen.location) and not physical:
+        raise Refusal("a hit location is for a physical attack under a profile that uses them (Infinity)")
+    if chosen.called and chosen.location:
+        raise Refusal("a Called Shot chooses the location: no d20 to type for it")
     if chosen.receipt is not None:
         if not psywar.received(_weapon(eng, who, str(p.data["weapon"]))):
             raise Refusal("receipt= is for a delayed or written threat's test on receipt")
@@ -382,6 +406,7 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         (SPENDS["subdue"].cost if chosen.subdue else 0, "Subdue"),
         (SPENDS["swift"].cost if chosen.swift else 0, "Swift Action"),
         (SPENDS["advantage"].cost if chosen.advantage is not None else 0, "Create Advantage"),
+        (chosen.called_cost if chosen.called else 0, f"Called Shot ({hit_locations.title(chosen.called or '')})"),
     ]
     for cost, what in bought:
         momentum = _pay(eng, who, cost, momentum, what)
@@ -436,6 +461,9 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         mental=mental,
         track="mental" if mental else "digital" if kind == infowar.INFOWAR else None,
     )
+    physical = hit_locations.applies(eng, kind)
+    if physical and not eng.fighter(target).dead:
+        hit_locations.strike(eng, target, chosen.called, chosen.location)
     if psywar.received(spec) and not eng.fighter(target).dead and _avoided(eng, target, chosen.receipt):
         eng.log(f"{target} shrugs off the {weapon} on receipt: no damage [004:L2395-2396]")
     elif not eng.fighter(target).dead:
@@ -446,6 +474,8 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     if chosen.secondary is not None and not eng.fighter(chosen.secondary).dead:
         share = _secondary_share(eng, total)
         eng.log(f"Secondary Target: {chosen.secondary} suffers {share} of the {total} damage ({_rounding(eng)})")
+        if physical:
+            hit_locations.strike(eng, chosen.secondary)  # a random hit location of its own [003:L370-372]
         # The same hit, its total the share (B5: half the rolled damage, before its own resistance).
         harm.resolve_track(eng, chosen.secondary, replace(hit, total=share))
         harm.damage(eng, chosen.secondary, replace(hit, total=share))
