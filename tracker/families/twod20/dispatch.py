@@ -15,6 +15,7 @@ from tracker.families.twod20 import (
     attack,
     conditions,
     forbids,
+    hacking,
     harm,
     order,
     outofturn,
@@ -203,6 +204,7 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
     )
     if warning:
         eng.log(warning)
+    hacking.follow(eng, name, zone)
 
 
 def _reach(eng: TwoD20Engine, cmd: Command) -> None:

@@ -30,6 +30,7 @@ INFINITY_ACTIONS: tuple[str, ...] = (
     "break_free", "absterge", "draw_item", "movement", "stand", "swap_ammo", "transmit",
     "adjust", "drop", "drop_prone", "speak",
     "covering_fire", "defence", "guard", "retaliate", "return_fire",
+    "access_system", "reset", "use_program", "link",
     "swift",
 )  # fmt: skip
 #: The Secret War sheet's Major and Minor actions (RULES.md §3.5.3 [002:L79-99]): no Swift Action; the SRD's
