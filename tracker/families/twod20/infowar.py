@@ -1,18 +1,15 @@
-"""Infinity's infowar and psywar in the attack flow (RULES.md §3.0, §3.7; [003:L553-680]).
+"""Infinity's infowar and psywar in the attack flow's test (docs/reference/language.md; [003:L553-680]).
 
 A hack is an attack with a program whose effects say ``quantronic``: Intelligence + Hacking at Average (D1)
 against a target within Close range (+1 Difficulty per range category beyond, as any skill used at a
 distance [003:L118]), face-to-face with the target's Hacking if it takes the Defence reaction, bonus damage
 by Intelligence, soaked by BTS and Interference, and its stress comes off the Firewall; its Harm is a
 Breach [003:L163, L272, L276-286, L327-348, L387]. A target with no Firewall cannot be hacked: the attack
-is refused before anything changes. Each Breach a hack inflicts asks the hacker for its Breach Effect
-[003:L614-651] (``answer tag``; ``answer blind 4,17`` types the target's test), kept as a condition
-(`tracker.families.twod20.tables.quantronic`).
+is refused before anything changes. What the Breaches bring is `tracker.families.twod20.breaches`.
 
 A psywar attack is a mental one (a ``mental`` weapon): Personality + Persuade, or the skill its technique
-names (Order: Command; Rumour: Lifestyle [003:L555-563]); its Metanoia takes the technique's Metanoia
-Effect. Both pay the Heat an NPC's bought d20s and the target's Defence reaction cost, as every attack does
-[003:L19; B23].
+names (Order: Command; Rumour: Lifestyle [003:L555-563]). Both pay the Heat an NPC's bought d20s and the
+target's Defence reaction cost, as every attack does [003:L19; B23].
 """
 
 from __future__ import annotations
