@@ -210,3 +210,26 @@ def test_the_breach_question_names_each_effect_and_when_it_ends() -> None:
     labels = option_labels(pending(d20_state(s)))
     assert any(lab.startswith("Lock Connection") and "Absterge" in lab for lab in labels)
     assert any(lab.startswith("Revoke Authentication") and "permanent" in lab for lab in labels)
+
+
+def test_inspire_gives_allies_in_close_range_a_morale_die_until_their_next_turn() -> None:
+    """[003:L607, L611]: Inspire, 2 Momentum on a psywar attack: allies within Close range gain +1[CD] Morale
+    Soak until the start of their next turn. The Order's 3 Momentum pays it; Ada in Vel's zone gains the die,
+    the Guard (an enemy) does not."""
+    s = session_from(
+        header(profile="infinity", threat=0, momentum=0)
+        + zones("A")
+        + combatant("Vel", attributes=VEL, skills={"command": 2}, stress={"resolve": 10}, zone="A", weapons=[ORDER])
+        + combatant("Ada", attributes=VEL, stress={"resolve": 10}, zone="A")
+        + combatant("Guard", npc_type="notable", attributes=GUARD, stress={"resolve": 20}, zone="A")
+    )
+    run(s, "start", "pick Vel", "attack Vel Guard Order", "answer 1,1", "answer 2,2,2,2,2,2 inspire")
+    st = d20_state(s)
+    assert [(g.source, g.dice, g.until) for g in st.fighters["Ada"].granted] == [("Inspire", 1, "Ada")]
+    assert not st.fighters["Guard"].granted and st.momentum == 1
+
+
+def test_inspire_is_a_psywar_spend_only() -> None:
+    """[003:L605-611]: Inspire is among the Psywar Momentum spends: on a hack it is refused, nothing changed."""
+    s = run(hack(scene()), "answer 1,1")
+    refused(s, "answer roll inspire", "psywar spend")

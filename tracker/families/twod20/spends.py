@@ -61,6 +61,7 @@ SPENDS: dict[str, Spend] = {
     "swift": Spend("Swift Action", 2, False, "none", "an extra Major Action at +1 Difficulty"),
     "advantage": Spend("Create Advantage", 2, False, "text", "a trait for the table"),
     "called": Spend("Called Shot", 2, False, "location", "choose a physical hit's location"),
+    "inspire": Spend("Inspire", 2, False, "none", "allies in the attacker's zone +1[CD] Morale to their turn"),
 }
 
 
@@ -86,11 +87,19 @@ class Chosen:
     called_cost: int = 0
     #: The hit location's d20 face as the table rolled it (``location=11``; None: the tracker rolls).
     location: int | None = None
+    inspire: bool = False
 
     def cost(self) -> int:
         """The Momentum the spends cost (Re-roll counted: it is paid only when a die scored nothing)."""
-        flags = [self.reroll, self.secondary is not None, self.subdue, self.swift, self.advantage is not None]
-        keys = ("reroll", "secondary", "subdue", "swift", "advantage")
+        flags = [
+            self.reroll,
+            self.secondary is not None,
+            self.subdue,
+            self.swift,
+            self.advantage is not None,
+            self.inspire,
+        ]
+        keys = ("reroll", "secondary", "subdue", "swift", "advantage", "inspire")
         fixed = sum(SPENDS[k].cost for k, on in zip(keys, flags, strict=True) if on)
         return self.bonus + self.penetration + self.confidence + fixed + (self.called_cost if self.called else 0)
 
@@ -156,7 +165,9 @@ def offered(eng: TwoD20Engine) -> list[str]:
     return [
         k
         for k in SPENDS
-        if (k != "swift" or "swift" in eng.profile.actions) and (k != "called" or eng.profile.hit_locations)
+        if (k != "swift" or "swift" in eng.profile.actions)
+        and (k != "called" or eng.profile.hit_locations)
+        and (k != "inspire" or eng.profile.inspire)
     ]
 
 
@@ -285,6 +296,8 @@ def _read_spend(eng: TwoD20Engine, p: Prompt, chosen: Chosen, word: str) -> None
         raise Refusal(f"{spend.title} takes no value ('{word}')")
     elif key == "subdue":
         chosen.subdue = True
+    elif key == "inspire":
+        chosen.inspire = True
     else:
         chosen.swift = True
 
@@ -299,6 +312,8 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     physical = hit_locations.applies(eng, _form(_weapon(eng, who, str(p.data["weapon"]))))
     if (chosen.called or chosen.location) and not physical:
         raise Refusal("a hit location is for a physical attack under a profile that uses them (Infinity)")
+    if chosen.inspire and _form(_weapon(eng, who, str(p.data["weapon"]))) != "mental":
+        raise Refusal("Inspire is a psywar spend: a mental attack's [003:L605-611]")
     if chosen.called and chosen.location:
         raise Refusal("a Called Shot chooses the location: no d20 to type for it")
     if chosen.receipt is not None:
@@ -407,6 +422,7 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         (SPENDS["swift"].cost if chosen.swift else 0, "Swift Action"),
         (SPENDS["advantage"].cost if chosen.advantage is not None else 0, "Create Advantage"),
         (chosen.called_cost if chosen.called else 0, f"Called Shot ({hit_locations.title(chosen.called or '')})"),
+        (SPENDS["inspire"].cost if chosen.inspire else 0, "Inspire"),
     ]
     for cost, what in bought:
         momentum = _pay(eng, who, cost, momentum, what)
@@ -443,6 +459,8 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         a.majors_allowed += 1
         a.swift = True
         eng.log(f"{who} takes a Swift Action: another Major Action this turn at +1 Difficulty")
+    if chosen.inspire:
+        _inspire(eng, who)
     if chosen.advantage is not None:
         trait = f": {chosen.advantage}" if chosen.advantage else ""
         eng.log(f"{who} creates an advantage{trait}")
@@ -479,6 +497,20 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         # The same hit, its total the share (B5: half the rolled damage, before its own resistance).
         harm.resolve_track(eng, chosen.secondary, replace(hit, total=share))
         harm.damage(eng, chosen.secondary, replace(hit, total=share))
+
+
+def _inspire(eng: TwoD20Engine, who: str) -> None:
+    """Inspire: each ally in `who`'s zone (Close range) gains +1[CD] Morale Soak until the start of its next
+    turn [003:L607, L611]; the further zones a Momentum each buys are the GM's (``add``, Bolster)."""
+    zone = eng.fighter(who).zone
+    allies = [n for n, b in eng.st.fighters.items() if n != who and b.zone == zone and not b.dead]
+    allies = [n for n in allies if not eng.enemies(who, n)]
+    for name in allies:
+        eng.fighter(name).granted.append(Grant(kind="morale", dice=1, source="Inspire", until=name))
+    if not allies:
+        eng.log("Inspire: no ally within Close range")
+        return
+    eng.log(f"Inspire: {', '.join(allies)} gain +1[CD] Morale until the start of their next turn")
 
 
 def _bank(eng: TwoD20Engine, who: str, left: int) -> None:

@@ -171,6 +171,9 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
             self._ranges_from(focus, out)
         if eng.st.reach:
             out.line("Reach: " + "; ".join(f"{a}–{b}" for a, b in eng.st.reach))
+        links = [f"{n} → {a.linked_to}" for n, a in eng.st.fighters.items() if a.linked_to]
+        if links:  # Infinity's Link: the hacker moves with the enemy until its turn ends [003:L675-678]
+            out.line("Linked: " + "; ".join(links))
         return out.block()
 
     def field_map(self, focus: str | None) -> MapView:

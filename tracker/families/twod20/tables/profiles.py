@@ -129,6 +129,8 @@ class Profile:
     hit_locations: bool = False
     #: Called Shot's Momentum: garbled on the screen [003:L458], 2 until the table sets it (B29).
     called_shot_cost: int = 2
+    #: Inspire, a psywar spend: allies in the attacker's zone +1[CD] Morale to their next turn [003:L607, L611].
+    inspire: bool = False
     #: Confidence's Morale lasts to the end of the scene (SRD [004:L1935]) or to the start of the character's
     #: next turn (Infinity [003:L361-362], SW [002:L140]), B6.
     confidence_lasts: Literal["scene", "turn"] = "scene"
@@ -193,6 +195,7 @@ PROFILES: dict[str, Profile] = {
         opposed_forms=(),
         defence_reaction_forms=("melee", "ranged", "mental", "infowar"),
         hit_locations=True,
+        inspire=True,
         prone_ranged_difficulty=2,
         prone_bonus_momentum=2,
         prone_hindered=True,
