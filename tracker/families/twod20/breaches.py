@@ -1,4 +1,5 @@
-"""The effects of a hack's Breaches and a psywar technique's Metanoia [003:L553-651], after the damage.
+"""What an infowar or psywar hit brings: a hack's Breach Effects and a technique's Metanoia Effect [003:L553-651]
+after the damage, a threat's test on receipt [004:L2395-2396] and Inspire [003:L607, L611] before it.
 
 Each Breach a hack inflicts asks the hacker for its Breach Effect (``answer tag``; ``answer blind 4,17``
 types the target's Resistance or Tech test); a psywar technique's Metanoia brings the technique's Metanoia
@@ -12,10 +13,11 @@ from typing import TYPE_CHECKING
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
-from tracker.families.twod20 import conditions, harm
+from tracker.families.twod20 import conditions, harm, psywar
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.infowar import INFOWAR
-from tracker.families.twod20.skill_test import build
+from tracker.families.twod20.records.state import Grant
+from tracker.families.twod20.skill_test import build, defence_spec
 from tracker.families.twod20.tables.quantronic import BREACH_EFFECTS, METANOIA_EFFECTS, technique
 
 if TYPE_CHECKING:
@@ -142,3 +144,32 @@ def _brain_blast(eng: TwoD20Engine, target: str) -> None:
     eng.log(f"Brain Blast: {target}'s Breach becomes a Wound (Neural equipment)")
     wound = eng.profile.tracks[0][1]
     harm.suffer(eng, target, wound, 1)
+
+
+# --- psywar: a threat received, Inspire ---------------------------------------------------------------
+
+
+def shrugged_off(eng: TwoD20Engine, target: str, faces: list[int] | None) -> bool:
+    """A delayed or written threat's test on receipt: Will + Survive (the profile's mental defence) at
+    Difficulty 1 avoids the damage [004:L2395-2396]; a sheet that cannot make it does not avoid it."""
+    test = build(eng, target, defence_spec(eng, "mental"), psywar.RECEIPT_DIFFICULTY, "on receipt", [])
+    if isinstance(test, str):
+        eng.log(f"{target} cannot test on receipt ({test})")
+        return False
+    result = test.roll(eng.st, 0, faces)
+    eng.log(f"{target} tests on receipt: {test.tn_text()}, Difficulty {test.difficulty}: {result.describe()}", "result")
+    return result.passed
+
+
+def inspire(eng: TwoD20Engine, who: str) -> None:
+    """Inspire: each ally in `who`'s zone (Close range) gains +1[CD] Morale Soak until the start of its next
+    turn [003:L607, L611]; the further zones a Momentum each buys are the GM's (``add``, Bolster)."""
+    zone = eng.fighter(who).zone
+    allies = [n for n, b in eng.st.fighters.items() if n != who and b.zone == zone and not b.dead]
+    allies = [n for n in allies if not eng.enemies(who, n)]
+    for name in allies:
+        eng.fighter(name).granted.append(Grant(kind="morale", dice=1, source="Inspire", until=name))
+    if not allies:
+        eng.log("Inspire: no ally within Close range")
+        return
+    eng.log(f"Inspire: {', '.join(allies)} gain +1[CD] Morale until the start of their next turn")

@@ -32,7 +32,6 @@ from tracker.families.twod20.dice.rolls import CHALLENGE_FACES
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
 from tracker.families.twod20.records.state import Grant
-from tracker.families.twod20.skill_test import build, defence_spec
 from tracker.present.words import counted
 
 DAMAGE = "attack_damage"
@@ -179,7 +178,8 @@ def hint(eng: TwoD20Engine) -> str:
         s = SPENDS[key]
         cost = eng.profile.called_shot_cost if key == "called" else s.cost
         listed.append(f"{key}{words[s.takes]} {cost}{' each' if s.repeatable else ''}")
-    return "or the faces rolled: answer 1,5,6; add spends: " + ", ".join(listed)
+    located = "; location=N types the hit location's d20" if eng.profile.hit_locations else ""
+    return "or the faces rolled: answer 1,5,6; add spends: " + ", ".join(listed) + located
 
 
 def offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) -> None:
@@ -460,7 +460,7 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         a.swift = True
         eng.log(f"{who} takes a Swift Action: another Major Action this turn at +1 Difficulty")
     if chosen.inspire:
-        _inspire(eng, who)
+        breaches.inspire(eng, who)
     if chosen.advantage is not None:
         trait = f": {chosen.advantage}" if chosen.advantage else ""
         eng.log(f"{who} creates an advantage{trait}")
@@ -482,7 +482,7 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     physical = hit_locations.applies(eng, kind)
     if physical and not eng.fighter(target).dead:
         hit_locations.strike(eng, target, chosen.called, chosen.location)
-    if psywar.received(spec) and not eng.fighter(target).dead and _avoided(eng, target, chosen.receipt):
+    if psywar.received(spec) and not eng.fighter(target).dead and breaches.shrugged_off(eng, target, chosen.receipt):
         eng.log(f"{target} shrugs off the {weapon} on receipt: no damage [004:L2395-2396]")
     elif not eng.fighter(target).dead:
         harm.resolve_track(eng, target, hit)
@@ -497,20 +497,6 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         # The same hit, its total the share (B5: half the rolled damage, before its own resistance).
         harm.resolve_track(eng, chosen.secondary, replace(hit, total=share))
         harm.damage(eng, chosen.secondary, replace(hit, total=share))
-
-
-def _inspire(eng: TwoD20Engine, who: str) -> None:
-    """Inspire: each ally in `who`'s zone (Close range) gains +1[CD] Morale Soak until the start of its next
-    turn [003:L607, L611]; the further zones a Momentum each buys are the GM's (``add``, Bolster)."""
-    zone = eng.fighter(who).zone
-    allies = [n for n, b in eng.st.fighters.items() if n != who and b.zone == zone and not b.dead]
-    allies = [n for n in allies if not eng.enemies(who, n)]
-    for name in allies:
-        eng.fighter(name).granted.append(Grant(kind="morale", dice=1, source="Inspire", until=name))
-    if not allies:
-        eng.log("Inspire: no ally within Close range")
-        return
-    eng.log(f"Inspire: {', '.join(allies)} gain +1[CD] Morale until the start of their next turn")
 
 
 def _bank(eng: TwoD20Engine, who: str, left: int) -> None:
@@ -559,18 +545,6 @@ def _effects(weapon: TwoD20Weapon) -> dict[str, int]:
     out.pop("mental", None)  # the attack's form (stress on the mental track), not a damage effect
     out.pop("quantronic", None)  # a hack's form (stress on the Firewall), not a damage effect
     return psywar.effects(weapon, out)
-
-
-def _avoided(eng: TwoD20Engine, target: str, faces: list[int] | None) -> bool:
-    """A delayed or written threat's test on receipt: Will + Survive (the profile's mental defence) at
-    Difficulty 1 avoids the damage [004:L2395-2396]; a sheet that cannot make it does not avoid it."""
-    test = build(eng, target, defence_spec(eng, "mental"), psywar.RECEIPT_DIFFICULTY, "on receipt", [])
-    if isinstance(test, str):
-        eng.log(f"{target} cannot test on receipt ({test})")
-        return False
-    result = test.roll(eng.st, 0, faces)
-    eng.log(f"{target} tests on receipt: {test.tn_text()}, Difficulty {test.difficulty}: {result.describe()}", "result")
-    return result.passed
 
 
 def recover_subdued(eng: TwoD20Engine) -> None:

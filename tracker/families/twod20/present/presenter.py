@@ -271,6 +271,8 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
             from tracker.families.twod20 import spends
 
             return spends.hint(self.rules)
+        if prompt.kind == "attack_breach":
+            return "Blind's test may be typed: answer blind 4,17 (the target's faces)"
         return ""
 
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
