@@ -205,11 +205,12 @@ def test_system_disruption_makes_the_victims_own_hack_harder() -> None:
 
 def test_the_breach_question_names_each_effect_and_when_it_ends() -> None:
     """The Breach Effects with their timing [003:L614-651]: Absterge ends Lock Connection; Revoke
-    Authentication is permanent."""
+    Authentication is permanent. Short enough for an 80-column screen."""
     s = breached()
     labels = option_labels(pending(d20_state(s)))
     assert any(lab.startswith("Lock Connection") and "Absterge" in lab for lab in labels)
     assert any(lab.startswith("Revoke Authentication") and "permanent" in lab for lab in labels)
+    assert max(map(len, labels)) < 50
 
 
 def test_inspire_gives_allies_in_close_range_a_morale_die_until_their_next_turn() -> None:

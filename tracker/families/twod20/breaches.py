@@ -27,6 +27,17 @@ if TYPE_CHECKING:
 
 #: The question after a hack's Breach: which Breach Effect.
 BREACH = "attack_breach"
+#: The Breach Effects the screen's keys 1-8 answer (then `none`); Spoof/Sniff and Revoke Authentication are typed.
+ON_KEYS = (
+    "dazed",
+    "blind",
+    "brain_blast",
+    "system_disruption",
+    "lock_connection",
+    "tagged",
+    "disable_function",
+    "data_manipulation",
+)
 #: The test a Blind Breach Effect forces: Resistance or Tech, the better [003:L618-623].
 BLIND_TEST = "brawn+resistance|intelligence+tech"
 
@@ -62,9 +73,12 @@ def harm_before(eng: TwoD20Engine, target: str, kind: str) -> int:
 
 def breach_offer(eng: TwoD20Engine, who: str, target: str, left: int) -> None:
     """Ask the hacker for the Breach Effect of one Breach (`left` still to choose)."""
-    options = [*BREACH_EFFECTS, "none"]
-    labels = [f"{fx.title}: {fx.summary} (ends: {fx.ends})" for fx in BREACH_EFFECTS.values()]
-    labels.append("no Breach Effect")
+    # The screen keys nine answers: the eight most in play and `none` first; the rest are typed (the hint).
+    options = [*ON_KEYS, "none", *(k for k in BREACH_EFFECTS if k not in ON_KEYS)]
+    # Short, so that all eleven fit an 80×24 screen; the Conditions panel says the rest.
+    ends = {"the GM removes it": "GM ends it"}
+    shown = {k: f"{fx.title} ({ends.get(fx.ends, fx.ends)})" for k, fx in BREACH_EFFECTS.items()}
+    labels = [shown.get(k, k) for k in options]
     more = f" ({left} to choose)" if left > 1 else ""
     eng.ask(
         BREACH,

@@ -272,7 +272,7 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
 
             return spends.hint(self.rules)
         if prompt.kind == "attack_breach":
-            return "Blind's test may be typed: answer blind 4,17 (the target's faces)"
+            return "also answer spoof-sniff or revoke-authentication; Blind's test typed: answer blind 4,17"
         return ""
 
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:
