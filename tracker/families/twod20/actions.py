@@ -12,7 +12,7 @@ from typing import Literal
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
-from tracker.families.twod20 import forbids, outofturn, pools
+from tracker.families.twod20 import forbids, hacking, outofturn, pools
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.state import Grant
 
@@ -75,6 +75,10 @@ ACTIONS: dict[str, Action] = {
     "absterge": Action("Absterge", "minor", "Infinity: rid oneself of a condition (not Fatigued)."),
     "swap_ammo": Action("Swap Ammo", "minor"),
     "transmit": Action("Transmit", "minor", "Infinity: an Infowar transmission."),
+    "access_system": Action("Access System", "major", "Infinity: connect to a known access point, or disconnect."),
+    "reset": Action("Reset", "major", "Infinity: D1 Hacking restores the Firewall; comlog/AR +4, −1 per Momentum."),
+    "use_program": Action("Use Program", "major", "Infinity: use a program."),
+    "link": Action("Link", "reaction", "Infinity: D1 Hacking to follow an enemy leaving Reach, to its turn's end."),
     "shift": Action("Shift", "free"),
     "speak": Action("Speak", "free"),
     "drop": Action("Drop Item", "free"),
@@ -317,7 +321,9 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
     helped = outofturn.assist_terms(eng, who, args) if key == "assist" else None
     readies = _ready_terms(eng, who, args) if key == "ready" else None
     breaking = outofturn.break_terms(eng, who, args) if key == "break_free" else None
-    if key not in ("assist", "ready", "break_free"):
+    resets = hacking.reset_terms(eng, who, args) if key == "reset" else None
+    links = hacking.link_terms(eng, who, args) if key == "link" else None
+    if key not in ("assist", "ready", "break_free", "reset", "link"):
         args = words(eng, who, key, args)
     target, args = _grant_target(eng, who, key, args)
     if key == "protect" and args:
@@ -356,6 +362,8 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
             outofturn.hold(eng, who, *readies)
         if breaking is not None:
             outofturn.break_free(eng, who, *breaking)
+        if resets is not None:
+            hacking.reset(eng, who, *resets)
     elif act.kind == "minor":
         if a.minors:
             pools.pay(eng, who, 1, f"an extra Minor ({act.title})")
@@ -398,6 +406,8 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
         if key == "hit_the_dirt":
             a.conditions["prone"] = True
         eng.log(f"{who}: {act.title} (Reaction {a.reactions} this round)" + (f" — {' '.join(args)}" if args else ""))
+        if links is not None:
+            hacking.link(eng, who, *links)
         if key in GRANTS:
             _grant(eng, who, target, key)
     elif key == "swift":

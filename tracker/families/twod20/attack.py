@@ -23,7 +23,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import actions, outofturn, pools, spends
+from tracker.families.twod20 import actions, breaches, infowar, outofturn, pools, psywar, spends
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
@@ -37,15 +37,16 @@ TARGET, WEAPON, ROLL, DAMAGE = "attack_target", "attack_weapon", "attack_roll", 
 #: Infinity's Defence or Guard reaction, asked before the roll [003:L299-304]; the melee defender's choice
 #: after winning the opposed test: its weapon's damage or a Disengage (B12 [004:L1640]).
 REACTION, COUNTER = "attack_reaction", "attack_counter"
-KINDS = (TARGET, WEAPON, ROLL, DAMAGE, REACTION, COUNTER)
+#: A hack's Breach asks its Breach Effect after the damage (`tracker.families.twod20.infowar`).
+KINDS = (TARGET, WEAPON, ROLL, DAMAGE, REACTION, COUNTER, breaches.BREACH)
 
 
-def attack_tn(eng: TwoD20Engine, who: str, kind: str) -> tuple[int | None, str]:
+def attack_tn(eng: TwoD20Engine, who: str, kind: str, weapon: TwoD20Weapon | None = None) -> tuple[int | None, str]:
     """`who`'s TN for an attack of `kind` (attribute + skill, the profile's test, RULES.md §3.0, §3.2), and how
     it is made up ("Coordination 10 + Fight 3"); None with the reason when the sheet lacks the attribute."""
     from tracker.families.twod20.skill_test import attack_spec, build
 
-    test = build(eng, who, attack_spec(eng, kind), 0, kind, [])
+    test = build(eng, who, attack_spec(eng, kind, weapon), 0, kind, [])
     if isinstance(test, str):
         return None, test
     return test.tn, f"{test.attribute} {test.attribute_rating} + {test.skill} {test.skill_rating}"
@@ -137,8 +138,10 @@ def start(eng: TwoD20Engine, args: list[str]) -> None:
     if eng.fighter(who).zone is None:
         raise Refusal(f"{who} has no zone: no range to attack at")
     usable = [w for w in eng.sheet(who).weapons if weapon is None or w.name == weapon]
-    if all(attack_tn(eng, who, form(w))[0] is None for w in usable):
-        raise Refusal(f"no TN: {attack_tn(eng, who, form(usable[0]))[1]}; 'spend {who} attack', then 'roll'")
+    if target is not None and all(infowar.firewall_refusal(eng, target, form(w)) for w in usable):
+        raise Refusal(infowar.firewall_refusal(eng, target, form(usable[0])))
+    if all(attack_tn(eng, who, form(w), w)[0] is None for w in usable):
+        raise Refusal(f"no TN: {attack_tn(eng, who, form(usable[0]), usable[0])[1]}; 'spend {who} attack', then 'roll'")
     if target is not None and all(mental_refusal(eng, target, form(w)) for w in usable):
         raise Refusal(mental_refusal(eng, target, "mental") + " [004:L1642]")
     if target is not None and not shots(eng, who, target, weapon, gm):
@@ -219,8 +222,10 @@ def _reactors(eng: TwoD20Engine, target: str) -> list[tuple[str, str, int]]:
 def reaction_offer(eng: TwoD20Engine, who: str, target: str, weapon: str, gm: int) -> None:
     """Infinity: before the dice, the target may take the Defence reaction (or an ally Guard it), making the
     attack face-to-face [003:L299-304]; elsewhere, and with no one able to react, straight to the test."""
-    kind = form(_weapon(eng, who, weapon))
-    found = _reactors(eng, target) if kind in eng.profile.defence_reaction_forms else []
+    spec = _weapon(eng, who, weapon)
+    kind = form(spec)
+    live = psywar.reaction_allowed(spec, kind)  # no reaction to a delayed or written threat [004:L2395-2396]
+    found = _reactors(eng, target) if kind in eng.profile.defence_reaction_forms and live else []
     if not found:
         roll_offer(eng, who, target, shots(eng, who, target, weapon, gm)[0])
         return
@@ -362,6 +367,8 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         _defence_faces(eng, p, value)
     elif p.kind == DAMAGE:
         spends.check(eng, p, value)
+    elif p.kind == breaches.BREACH:
+        breaches.check(eng, p, value)
 
 
 def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
@@ -382,6 +389,8 @@ def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         _roll(eng, p, value)
     elif p.kind == COUNTER:
         _counter(eng, p, names.resolve(value, p.options, what="answer"))
+    elif p.kind == breaches.BREACH:
+        breaches.answer(eng, p, value)
     else:
         _damage(eng, p, value)
 

@@ -15,6 +15,7 @@ from tracker.families.twod20 import (
     attack,
     conditions,
     forbids,
+    hacking,
     harm,
     hazards,
     order,
@@ -230,6 +231,7 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
     )
     if warning:
         eng.log(warning)
+    hacking.follow(eng, name, zone)
 
 
 def _reach(eng: TwoD20Engine, cmd: Command) -> None:

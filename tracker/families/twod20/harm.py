@@ -101,7 +101,7 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         dice_count = (
             hit.cover
             if hit.cover is not None
-            else (sheet.morale if resist_field == "courage" else sheet.cover if resist_field == "armor" else 0)
+            else {"courage": sheet.morale, "armor": sheet.cover, "bts": sheet.interference}.get(resist_field, 0)
         )
         # Cover/Morale granted by Defend, Bolster or Hit the Dirt until it expires (RULES.md §3.5.1, §3.13).
         kind = {"armor": "cover", "courage": "morale"}.get(resist_field)
@@ -116,7 +116,8 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         parts = [f"{resist_field} {persistent}"]
         if rolled:
             extra = "".join(f" incl. +{g.dice} {g.source}" for g in granted)
-            parts.append(f"{'cover' if resist_field == 'armor' else 'morale'}{extra} {rolled.describe()}")
+            shown = {"armor": "cover", "courage": "morale", "bts": "interference"}[resist_field]
+            parts.append(f"{shown}{extra} {rolled.describe()}")
         if hit.soak:
             parts.append(f"+{hit.soak}")
         if pierce:

@@ -84,6 +84,8 @@ def state_problems(setup: TwoD20File, st: TwoD20State, profile: Profile) -> list
                 problems.append(((*at, "conditions", key), f"{rule.title} X is at most {MAX_CHALLENGE_DICE}"))
         problems += unknown_names([((*at, "granted", n, "until"), g.until) for n, g in enumerate(a.granted)], names)
         problems += unknown_names([((*at, "protected_by", n), w) for n, w in enumerate(a.protected_by)], names)
+        if a.linked_to is not None:
+            problems += unknown_names([((*at, "linked_to"), a.linked_to)], names)
         problems += unknown_names([((*at, "assisted_by", n, "by"), h.by) for n, h in enumerate(a.assisted_by)], names)
         if a.ready is not None and a.ready not in profile.actions:
             problems.append(((*at, "ready"), f"'{a.ready}' is not an action of the {profile.name} profile"))

@@ -152,6 +152,8 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
             entry[self.profile.meta_currency.replace(" ", "_")] = a.fortune
         if self.order_rule == "initiative":
             entry["initiative"] = a.initiative
+        if a.linked_to:
+            entry["linked_to"] = a.linked_to  # Infinity's Link [003:L675-678]
         return entry
 
     def table_json(self) -> JSONObject:

@@ -18,12 +18,12 @@ weapon whose name has one of its words, a plural read as its singular ("Service 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
-from tracker.families.twod20 import traits
+from tracker.families.twod20 import infowar, psywar, traits
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.records.sheet import TwoD20Combatant, TwoD20Weapon
 from tracker.families.twod20.zones import AttackDifficulty, attack_difficulty
@@ -216,6 +216,8 @@ def form(weapon: TwoD20Weapon) -> str:
     band a ranged one (RULES.md §3.6, §3.7)."""
     if any(e.partition("=")[0].strip().casefold() == "mental" for e in weapon.effects):
         return "mental"
+    if infowar.is_hack(weapon):
+        return infowar.INFOWAR  # a program with quantronic damage: a hack [003:L272, L387]
     return "melee" if weapon.range == "reach" else "ranged"
 
 
@@ -227,11 +229,13 @@ def range_check(eng: TwoD20Engine, attacker: str, target: str, weapon_range: str
     distance = eng.zones.distance(a.zone, t.zone)
     if distance is None:
         raise Refusal(f"{t.zone} cannot be reached from {a.zone}")
-    base = {"melee": eng.profile.melee_base_difficulty, "mental": eng.profile.mental_base_difficulty}.get(
-        kind, eng.profile.ranged_base_difficulty
-    )
-    return attack_difficulty(
-        kind,
+    base = {
+        "melee": eng.profile.melee_base_difficulty,
+        "mental": eng.profile.mental_base_difficulty,
+        infowar.INFOWAR: eng.profile.infowar_base_difficulty,
+    }.get(kind, eng.profile.ranged_base_difficulty)
+    found = attack_difficulty(
+        "mental" if kind == infowar.INFOWAR else kind,
         distance,
         weapon_range,
         base,
@@ -240,6 +244,11 @@ def range_check(eng: TwoD20Engine, attacker: str, target: str, weapon_range: str
         prone_step=eng.profile.prone_ranged_difficulty,
         ranged_step_rule=eng.profile.ranged_step_rule,
     )
+    more = infowar.distance_parts(eng, kind, found.range)
+    if not more:
+        return found
+    notes = (*found.notes, *(f"{name}: +{n}" for n, name in more))
+    return AttackDifficulty(found.range, found.difficulty + sum(n for n, _ in more), notes, (*found.parts, *more))
 
 
 def attack_parts(eng: TwoD20Engine, who: str, target: str, kind: str, attribute: str, declared: bool) -> list[Part]:
@@ -259,7 +268,8 @@ def attack_parts(eng: TwoD20Engine, who: str, target: str, kind: str, attribute:
         parts.append((2, "Blind (a sight test)"))  # [003:L399-402]
     if t.protected_by:
         parts.append((1, f"Protect ({', '.join(t.protected_by)})"))  # [004:L1473]
-    return parts + traits.into_parts(eng, who, target)  # the target's zone's traits, when it is another zone
+    # The target's zone's traits (when it is another zone), and the attacker's own infowar state.
+    return parts + traits.into_parts(eng, who, target) + infowar.attacker_parts(eng, who, kind)
 
 
 def attack_difficulty_for(
@@ -276,13 +286,17 @@ def attack_difficulty_for(
     return AttackDifficulty(check.range, max(0, base + sum(n for n, _ in parts)), notes, parts)
 
 
-def attack_spec(eng: TwoD20Engine, kind: str) -> str:
-    return {"melee": eng.profile.melee_test, "mental": eng.profile.mental_test}.get(kind, eng.profile.ranged_test)
+def attack_spec(eng: TwoD20Engine, kind: str, weapon: TwoD20Weapon | None = None) -> str:
+    """The attack's test "attribute+skill" by its form, with the weapon's own skill if it names one."""
+    p = eng.profile
+    spec = {"melee": p.melee_test, "mental": p.mental_test, infowar.INFOWAR: p.infowar_test}.get(kind, p.ranged_test)
+    return infowar.test_spec(spec, weapon, kind)
 
 
 def defence_spec(eng: TwoD20Engine, kind: str) -> str:
-    return {"melee": eng.profile.melee_defence, "mental": eng.profile.mental_defence}.get(
-        kind, eng.profile.ranged_defence
+    p = eng.profile
+    return {"melee": p.melee_defence, "mental": p.mental_defence, infowar.INFOWAR: p.infowar_defence}.get(
+        kind, p.ranged_defence
     )
 
 
@@ -371,15 +385,23 @@ def attack_test(
     Refusal. `reaction` ("defence" or "guard", by `defender`) makes an Infinity attack face-to-face."""
     if mental_refusal(eng, target, kind):
         raise Refusal(mental_refusal(eng, target, kind))
+    if infowar.firewall_refusal(eng, target, kind):
+        raise Refusal(infowar.firewall_refusal(eng, target, kind))
     check = range_check(eng, who, target, None if kind != "ranged" or weapon is None else weapon.range, kind)
-    spec = attack_spec(eng, kind)
+    spec = attack_spec(eng, kind, weapon)
     base = check.difficulty - sum(n for n, _ in check.parts)
     gm_part = [(gm, "GM")] if gm else []
     attacker = spec.partition("+")[0]
     parts = [*check.parts, *attack_parts(eng, who, target, kind, attacker, declared), *gm_part]
+    parts = psywar.test_parts(weapon, kind, parts)  # a remote, delayed or written threat [004:L2394-2396]
     test = build(eng, who, spec, base, kind, parts, weapon.name if weapon is not None else None)
     if isinstance(test, str):
         return test
+    if written := psywar.complication(weapon, kind):
+        wider = min(test.complication_range + written, dice.MAX_COMPLICATION_RANGE)
+        test = replace(test, complication_range=wider, complication_notes=(*test.complication_notes, "written +1"))
+    if not psywar.reaction_allowed(weapon, kind):
+        return AttackTest(kind, check.range, test, alone=f"a {psywar.medium(weapon)} threat allows no reaction")
     opposed = kind in eng.profile.opposed_forms
     if not opposed and not (reaction and kind in eng.profile.defence_reaction_forms):
         return AttackTest(kind, check.range, test)

@@ -26,7 +26,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import harm, pools
+from tracker.families.twod20 import breaches, harm, hit_locations, infowar, pools, psywar
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.dice.rolls import CHALLENGE_FACES
 from tracker.families.twod20.engine import TwoD20Engine
@@ -59,6 +59,8 @@ SPENDS: dict[str, Spend] = {
     "subdue": Spend("Subdue", 1, False, "none", "the Harms are recovered next scene"),
     "swift": Spend("Swift Action", 2, False, "none", "an extra Major Action at +1 Difficulty"),
     "advantage": Spend("Create Advantage", 2, False, "text", "a trait for the table"),
+    "called": Spend("Called Shot", 2, False, "location", "choose a physical hit's location"),
+    "inspire": Spend("Inspire", 2, False, "none", "allies in the attacker's zone +1[CD] Morale to their turn"),
 }
 
 
@@ -77,13 +79,28 @@ class Chosen:
     swift: bool = False
     advantage: str | None = None
     once: list[str] = field(default_factory=list)
+    #: The faces of a delayed or written threat's test on receipt (``receipt=4,17``; None: the tracker rolls).
+    receipt: list[int] | None = None
+    #: Called Shot's location and its cost (the profile's ``called_shot_cost``) [003:L456-460].
+    called: str | None = None
+    called_cost: int = 0
+    #: The hit location's d20 face as the table rolled it (``location=11``; None: the tracker rolls).
+    location: int | None = None
+    inspire: bool = False
 
     def cost(self) -> int:
         """The Momentum the spends cost (Re-roll counted: it is paid only when a die scored nothing)."""
-        flags = [self.reroll, self.secondary is not None, self.subdue, self.swift, self.advantage is not None]
-        keys = ("reroll", "secondary", "subdue", "swift", "advantage")
+        flags = [
+            self.reroll,
+            self.secondary is not None,
+            self.subdue,
+            self.swift,
+            self.advantage is not None,
+            self.inspire,
+        ]
+        keys = ("reroll", "secondary", "subdue", "swift", "advantage", "inspire")
         fixed = sum(SPENDS[k].cost for k, on in zip(keys, flags, strict=True) if on)
-        return self.bonus + self.penetration + self.confidence + fixed
+        return self.bonus + self.penetration + self.confidence + fixed + (self.called_cost if self.called else 0)
 
 
 # --- the attacker's own bonus damage ------------------------------------------------------------
@@ -101,7 +118,9 @@ def own_bonus(eng: TwoD20Engine, who: str, kind: str) -> tuple[int, str]:
     """`who`'s bonus damage dice for an attack of `kind` (melee, ranged, mental) and its name ("Fight"),
     by the profile (RULES.md §3.0 "Bonus damage"); 0 when the sheet lacks the attribute."""
     p = eng.profile
-    source = {"melee": p.melee_damage_bonus, "mental": p.mental_damage_bonus}.get(kind, p.ranged_damage_bonus)
+    source = {"melee": p.melee_damage_bonus, "mental": p.mental_damage_bonus, "infowar": p.infowar_damage_bonus}.get(
+        kind, p.ranged_damage_bonus
+    )
     title = source.replace("_", " ").title()
     sheet = eng.sheet(who)
     if p.damage_bonus == "skill":
@@ -142,17 +161,25 @@ def bonus_limit(eng: TwoD20Engine, who: str, momentum: int) -> int:
 
 def offered(eng: TwoD20Engine) -> list[str]:
     """The spend words the profile allows (Swift Action only where the profile has it, B8)."""
-    return [k for k in SPENDS if k != "swift" or "swift" in eng.profile.actions]
+    return [
+        k
+        for k in SPENDS
+        if (k != "swift" or "swift" in eng.profile.actions)
+        and (k != "called" or eng.profile.hit_locations)
+        and (k != "inspire" or eng.profile.inspire)
+    ]
 
 
 def hint(eng: TwoD20Engine) -> str:
     """The typed spends with their costs, for the prompt bar."""
-    words = {"count": "=N", "name": "=NAME", "faces": "", "text": "", "none": ""}
+    words = {"count": "=N", "name": "=NAME", "faces": "", "text": "", "none": "", "location": "=PLACE"}
     listed = []
     for key in offered(eng):
         s = SPENDS[key]
-        listed.append(f"{key}{words[s.takes]} {s.cost}{' each' if s.repeatable else ''}")
-    return "or the faces rolled: answer 1,5,6; add spends: " + ", ".join(listed)
+        cost = eng.profile.called_shot_cost if key == "called" else s.cost
+        listed.append(f"{key}{words[s.takes]} {cost}{' each' if s.repeatable else ''}")
+    located = "; location=N types the hit location's d20" if eng.profile.hit_locations else ""
+    return "or the faces rolled: answer 1,5,6; add spends: " + ", ".join(listed) + located
 
 
 def offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) -> None:
@@ -160,9 +187,12 @@ def offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) 
     Momentum in hand, the other spends typed (RULES.md §3.8)."""
     spec = _weapon(eng, who, weapon)
     extra, source = own_bonus(eng, who, _form(spec))
-    dice_count = spec.damage + extra
+    threat, factors = psywar.extra_dice(spec)  # a threat's awe, evidence, status [004:L2407-2414]
+    dice_count = spec.damage + extra + threat
     flat = eng.profile.bonus_damage_flat
-    named = f"{spec.damage}[CD]" + (f" + {extra}[CD] {source}" if extra else "")
+    named = (f"{spec.fixed}+" if spec.fixed else "") + f"{spec.damage}[CD]"
+    named += f" + {extra}[CD] {source}" if extra else ""
+    named += f" + {factors}" if factors else ""
     pc = eng.sheet(who).pc
     options, labels = ["roll"], [f"{named}, no spend"]
     for k in range(1, bonus_limit(eng, who, momentum) + 1):
@@ -222,6 +252,12 @@ def parse(eng: TwoD20Engine, p: Prompt, value: str) -> Chosen:
             raise Refusal(f"give {base} faces or more, one per Challenge Die rolled (more for Bonus Damage)")
         chosen.bonus += len(chosen.faces) - base
     for word in (w for w in words if _spend_word(w)):
+        if word.casefold().startswith("receipt="):
+            chosen.receipt = _faces(word.partition("=")[2])
+            continue
+        if word.casefold().startswith("location="):
+            chosen.location = hit_locations.face(word.partition("=")[2])
+            continue
         _read_spend(eng, p, chosen, word)
     return chosen
 
@@ -251,10 +287,17 @@ def _read_spend(eng: TwoD20Engine, p: Prompt, chosen: Chosen, word: str) -> None
         chosen.reroll_faces = _faces(rest) if rest else None
     elif spend.takes == "text":
         chosen.advantage = rest.replace("_", " ")
+    elif spend.takes == "location":
+        if not rest:
+            raise Refusal(f"{spend.title} needs the location: {key}=PLACE ({', '.join(hit_locations.LOCATIONS)})")
+        chosen.called = hit_locations.called(rest)
+        chosen.called_cost = eng.profile.called_shot_cost
     elif eq:
         raise Refusal(f"{spend.title} takes no value ('{word}')")
     elif key == "subdue":
         chosen.subdue = True
+    elif key == "inspire":
+        chosen.inspire = True
     else:
         chosen.swift = True
 
@@ -266,6 +309,19 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     who, target = str(p.who), str(p.data["target"])
     if chosen.faces is not None:
         dice.roll_challenge(eng.st, len(chosen.faces), chosen.faces)  # checks the faces, draws nothing
+    physical = hit_locations.applies(eng, _form(_weapon(eng, who, str(p.data["weapon"]))))
+    if (chosen.called or chosen.location) and not physical:
+        raise Refusal("a hit location is for a physical attack under a profile that uses them (Infinity)")
+    if chosen.inspire and _form(_weapon(eng, who, str(p.data["weapon"]))) != "mental":
+        raise Refusal("Inspire is a psywar spend: a mental attack's [003:L605-611]")
+    if chosen.called and chosen.location:
+        raise Refusal("a Called Shot chooses the location: no d20 to type for it")
+    if chosen.receipt is not None:
+        if not psywar.received(_weapon(eng, who, str(p.data["weapon"]))):
+            raise Refusal("receipt= is for a delayed or written threat's test on receipt")
+        if len(chosen.receipt) != dice.BASE_DICE:
+            raise Refusal(f"the test on receipt rolls {dice.BASE_DICE} d20s: give {dice.BASE_DICE} faces")
+        dice.roll_pool(eng.st, 0, 0, dice=dice.BASE_DICE, faces=chosen.receipt)  # checks the faces
     if chosen.reroll_faces is not None:
         if chosen.faces is None:
             raise Refusal("type the damage faces too to give the re-rolled ones (or let the tracker roll both)")
@@ -365,6 +421,8 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         (SPENDS["subdue"].cost if chosen.subdue else 0, "Subdue"),
         (SPENDS["swift"].cost if chosen.swift else 0, "Swift Action"),
         (SPENDS["advantage"].cost if chosen.advantage is not None else 0, "Create Advantage"),
+        (chosen.called_cost if chosen.called else 0, f"Called Shot ({hit_locations.title(chosen.called or '')})"),
+        (SPENDS["inspire"].cost if chosen.inspire else 0, "Inspire"),
     ]
     for cost, what in bought:
         momentum = _pay(eng, who, cost, momentum, what)
@@ -386,8 +444,10 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
             eng.log(f"{who} re-rolls {blank}: {roll.describe()}", "result")
     _bank(eng, who, momentum)
     _remember(eng, who, chosen)
-    total = roll.total + (chosen.bonus if flat else 0)
     spec = _weapon(eng, who, weapon)
+    total = roll.total + (chosen.bonus if flat else 0) + spec.fixed
+    if spec.fixed:
+        eng.log(f"{who}'s {weapon}: {spec.fixed} fixed + {total - spec.fixed} rolled = {total} damage")
     effects = _effects(spec)
     if chosen.confidence:
         a.granted.append(
@@ -399,12 +459,16 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         a.majors_allowed += 1
         a.swift = True
         eng.log(f"{who} takes a Swift Action: another Major Action this turn at +1 Difficulty")
+    if chosen.inspire:
+        breaches.inspire(eng, who)
     if chosen.advantage is not None:
         trait = f": {chosen.advantage}" if chosen.advantage else ""
         eng.log(f"{who} creates an advantage{trait}")
     penetration = 2 * chosen.penetration
-    # A mental attack's stress goes on the mental track (RULES.md §3.7, §3.10 [004:L1638, L1840]).
-    mental = _form(spec) == "mental"
+    # A mental attack's stress goes on the mental track (RULES.md §3.7, §3.10 [004:L1638, L1840]); a hack's on
+    # the Firewall ("digital", the profile's third track [003:L344-345]).
+    kind = _form(spec)
+    mental = kind == "mental"
     hit = harm.Hit(
         total=total,
         icons=roll.icons,
@@ -413,14 +477,23 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         penetration=penetration,
         subdue=chosen.subdue,
         mental=mental,
-        track="mental" if mental else None,
+        track="mental" if mental else "digital" if kind == infowar.INFOWAR else None,
     )
-    if not eng.fighter(target).dead:
+    physical = hit_locations.applies(eng, kind)
+    if physical and not eng.fighter(target).dead:
+        hit_locations.strike(eng, target, chosen.called, chosen.location)
+    if psywar.received(spec) and not eng.fighter(target).dead and breaches.shrugged_off(eng, target, chosen.receipt):
+        eng.log(f"{target} shrugs off the {weapon} on receipt: no damage [004:L2395-2396]")
+    elif not eng.fighter(target).dead:
         harm.resolve_track(eng, target, hit)
+        before = breaches.harm_before(eng, target, kind)
         harm.damage(eng, target, hit)
+        breaches.after_hit(eng, who, target, spec, kind, before)
     if chosen.secondary is not None and not eng.fighter(chosen.secondary).dead:
         share = _secondary_share(eng, total)
         eng.log(f"Secondary Target: {chosen.secondary} suffers {share} of the {total} damage ({_rounding(eng)})")
+        if physical:
+            hit_locations.strike(eng, chosen.secondary)  # a random hit location of its own [003:L370-372]
         # The same hit, its total the share (B5: half the rolled damage, before its own resistance).
         harm.resolve_track(eng, chosen.secondary, replace(hit, total=share))
         harm.damage(eng, chosen.secondary, replace(hit, total=share))
@@ -470,7 +543,8 @@ def _effects(weapon: TwoD20Weapon) -> dict[str, int]:
         key, _, rating = text.partition("=")
         out[key.strip().casefold()] = int(rating) if rating.strip().isdigit() else 1
     out.pop("mental", None)  # the attack's form (stress on the mental track), not a damage effect
-    return out
+    out.pop("quantronic", None)  # a hack's form (stress on the Firewall), not a damage effect
+    return psywar.effects(weapon, out)
 
 
 def recover_subdued(eng: TwoD20Engine) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tracker.engine.state import reset
-from tracker.families.twod20 import hazards, outofturn, traits
+from tracker.families.twod20 import hacking, hazards, outofturn, traits
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.harm import Hit, damage
@@ -49,6 +49,12 @@ def open_turn(eng: TwoD20Engine, name: str) -> None:
         eng.log(f"Bleeding: {roll.describe()}")
         damage(eng, name, Hit(total=roll.total, icons=0, ignore_soak=True, why="Bleeding (ignores Soak)"))
     hazards.drowning(eng, name)
+    penalty = int(a.conditions.get("reset", 0))
+    if penalty:  # a Reset's comlog penalty falls by one each turn [003:L667]
+        a.conditions["reset"] = penalty - 1
+        if penalty == 1:
+            del a.conditions["reset"]
+        eng.log(f"{name}'s Reset penalty on comlog and AR actions: +{penalty - 1}")
     if a.conditions.get("stunned") and not a.stun_delayed:
         eng.log(f"{name} is Stunned: no actions this turn")
     elif a.defeated:
@@ -114,5 +120,6 @@ def end_turn(eng: TwoD20Engine) -> None:
         eng.log(f"{st.bonus_momentum} unspent bonus Momentum is lost")
         st.bonus_momentum = 0
     traits.turn_ended(eng, name)
+    hacking.dissolve(eng, name)
     st.last_actor = name
     st.active = None

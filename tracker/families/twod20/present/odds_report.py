@@ -109,7 +109,7 @@ def targets(eng: TwoD20Engine, who: str) -> Targets:
     weapon = weapons[0] if weapons else None
     aim = weapon or TwoD20Weapon(name="no weapon", range="close")
     kind = form(aim)
-    mine = build(eng, who, attack_spec(eng, kind), 0, kind, [], aim.name if weapon else None)
+    mine = build(eng, who, attack_spec(eng, kind, weapon), 0, kind, [], aim.name if weapon else None)
     tn, made_of = (None, mine) if isinstance(mine, str) else (mine.tn, mine.tn_text().partition(" = ")[0])
     crange, untrained = complication_range(eng, who, kind)
     rows: list[Target] = []

@@ -179,6 +179,9 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
             out.line("Traits:", "bold")
             for t in eng.st.traits:
                 out.line(f"  {'Scene' if t.on == traits.SCENE else t.on}: {traits.describe(t)}")
+        links = [f"{n} → {a.linked_to}" for n, a in eng.st.fighters.items() if a.linked_to]
+        if links:  # Infinity's Link: the hacker moves with the enemy until its turn ends [003:L675-678]
+            out.line("Linked: " + "; ".join(links))
         return out.block()
 
     def field_map(self, focus: str | None) -> MapView:
@@ -280,6 +283,8 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
             from tracker.families.twod20 import spends
 
             return spends.hint(self.rules)
+        if prompt.kind == "attack_breach":
+            return "also answer spoof-sniff or revoke-authentication; Blind's test typed: answer blind 4,17"
         return ""
 
     def player_row(self, name: str, hidden: set[str]) -> view.PlayerRow:

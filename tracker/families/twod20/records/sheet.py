@@ -42,6 +42,12 @@ class TwoD20Weapon(Strict):
     reloads: Annotated[int | None, Field(ge=0, le=99)] = None
     #: An "M" beside the Reloads: each attack spends 1 Reload for no benefit, within the Burst [004:L1701].
     mandatory_reload: bool = False
+    #: The fixed damage before the dice: Infinity's "1+4[CD]" is ``fixed = 1``, ``damage = 4`` [003:L272-275,
+    #: L556-563].
+    fixed: Annotated[int, Field(ge=0, le=99)] = 0
+    #: The skill the attack tests instead of its form's (a psywar technique's: Order tests Command, Rumour
+    #: Lifestyle [003:L555-563]); the attribute stays the form's.
+    skill: str | None = None
 
 
 def _loaded(value: list[TwoD20Weapon]) -> list[TwoD20Weapon]:
@@ -101,6 +107,8 @@ class TwoD20Combatant(CombatantEntry):
     #: Standing conditional resistance dice rolled on each hit (Cover, Morale), unless the damage says.
     cover: DiceCount = 0
     morale: DiceCount = 0
+    #: Infinity Interference: the Firewall's soak dice, as Cover is Vigour's [003:L163, L329-330].
+    interference: DiceCount = 0
     zone: str | None = None
     fatigue: Annotated[int, Field(ge=0)] = 0
     #: Player meta-currency now; defaults to starting_fortune, else the profile's start (B43, B30).

@@ -95,6 +95,8 @@ class Fighter(Strict):
     mental_immune: bool = False
     #: A Stun taken during its own turn: it costs the next turn, not the rest of this one (B20).
     stun_delayed: bool = False
+    #: The enemy a Link follows: this hacker moves with it until the end of its turn [003:L675-678].
+    linked_to: str | None = None
     initiative: int = 0
     #: Zones this turn's movement actions allow `move` to cover (Movement 1, Rush 1+, Sprint 2), RULES.md §3.6.
     move_budget: int = 0

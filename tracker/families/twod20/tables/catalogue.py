@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tracker.engine import names
+from tracker.families.twod20.tables.quantronic import BREACH_CONDITIONS, BREACH_EFFECTS, METANOIA_EFFECTS
 
 
 @dataclass(frozen=True)
@@ -119,3 +120,17 @@ SHORT = {
     "stuck": "Stk",
     "unconscious": "Unc",
 }
+
+
+# Infinity's Breach and Metanoia Effects are conditions of their own [003:L553-651], and so is the penalty a
+# Reset leaves on comlog and AR actions [003:L664-667] (`tracker.families.twod20.tables.quantronic`).
+for _key, _fx in [*((k, BREACH_EFFECTS[k]) for k in BREACH_CONDITIONS), *METANOIA_EFFECTS.items()]:
+    _what = "Breach Effect" if _key in BREACH_EFFECTS else "Metanoia Effect"
+    CONDITIONS[_key] = TwoD20Condition(_fx.title, infinity_only=True, summary=f"{_what}: {_fx.summary}.")
+    TIMING[_key] = f"until {_fx.ends}" if _fx.ends != "permanent" else "permanent"
+    SHORT[_key] = _fx.short
+CONDITIONS["reset"] = TwoD20Condition(
+    "Reset", True, infinity_only=True, summary="Comlog and AR actions +N Difficulty; −1 at each of its turns."
+)
+TIMING["reset"] = "+{v} Difficulty to comlog/AR actions; −1 at the start of each own turn"
+SHORT["reset"] = "Rst"

@@ -30,6 +30,7 @@ INFINITY_ACTIONS: tuple[str, ...] = (
     "break_free", "absterge", "draw_item", "movement", "stand", "swap_ammo", "transmit",
     "adjust", "drop", "drop_prone", "speak",
     "covering_fire", "defence", "guard", "retaliate", "return_fire",
+    "access_system", "reset", "use_program", "link",
     "swift",
 )  # fmt: skip
 #: The Secret War sheet's Major and Minor actions (RULES.md §3.5.3 [002:L79-99]): no Swift Action; the SRD's
@@ -113,6 +114,23 @@ class Profile:
     melee_damage_bonus: str = "fight"
     ranged_damage_bonus: str = "fight"
     mental_damage_bonus: str = "talk"
+    #: Infowar (a hack with a ``quantronic`` program): Intelligence + Hacking against the Firewall, Defence by
+    #: Hacking, bonus damage by Intelligence [003:L163, L276-286, L387]. A profile with no Firewall track
+    #: refuses a hack (the SRD, Secret War).
+    infowar_test: str = "intelligence+hacking"
+    infowar_defence: str = "intelligence+hacking"
+    infowar_damage_bonus: str = "intelligence"
+    infowar_base_difficulty: int = 1
+    #: Mental and infowar attacks reach Close range and are +1 Difficulty per range category beyond it
+    #: (Infinity's Psywar [003:L389], skills at a distance [003:L118]; the SRD's face-to-face threat "a Range
+    #: of Close" [004:L2393]); off, they pay no range.
+    distance_step: bool = True
+    #: A physical hit rolls its hit location on a d20 (Infinity [003:L276-285]); Called Shot picks it.
+    hit_locations: bool = False
+    #: Called Shot's Momentum: garbled on the screen [003:L458], 2 until the table sets it (B29).
+    called_shot_cost: int = 2
+    #: Inspire, a psywar spend: allies in the attacker's zone +1[CD] Morale to their next turn [003:L607, L611].
+    inspire: bool = False
     #: Confidence's Morale lasts to the end of the scene (SRD [004:L1935]) or to the start of the character's
     #: next turn (Infinity [003:L361-362], SW [002:L140]), B6.
     confidence_lasts: Literal["scene", "turn"] = "scene"
@@ -175,7 +193,9 @@ PROFILES: dict[str, Profile] = {
         ranged_defence="agility+acrobatics",
         mental_defence="willpower+discipline",
         opposed_forms=(),
-        defence_reaction_forms=("melee", "ranged", "mental"),
+        defence_reaction_forms=("melee", "ranged", "mental", "infowar"),
+        hit_locations=True,
+        inspire=True,
         prone_ranged_difficulty=2,
         prone_bonus_momentum=2,
         prone_hindered=True,
@@ -231,6 +251,7 @@ _DIFFICULTIES = (
     "mental_base_difficulty",
     "prone_ranged_difficulty",
     "defence_base_difficulty",
+    "infowar_base_difficulty",
 )
 #: The largest whole number any other parameter takes: the rules give 6 at most (the Momentum pool
 #: [004:L193]), so 99 is a sane cap that still lets a table experiment (README "Limits").
