@@ -14,7 +14,19 @@ from tracker.engine.language.commands import Command, VerbTable, count, signed_i
 from tracker.engine.state import reset
 from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
-from tracker.families.ttb import answers, attack, conditions, damage, effects, initiative, lifecycle, resume, roster
+from tracker.families.ttb import (
+    answers,
+    attack,
+    conditions,
+    damage,
+    effects,
+    horror,
+    initiative,
+    lifecycle,
+    resume,
+    roster,
+    triggers,
+)
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import deck
 from tracker.families.ttb.fate.cards import full_deck, parse_card, parse_damage_profile
@@ -251,9 +263,14 @@ def _end(eng: TTBEngine, cmd: Command) -> None:
     eng.log("Dramatic Time ends")
     for name, f in st.fighters.items():
         reset(f, "init_mod", "pending_init_mod", "ap", "combat_ap", "wait", "acted", "init_card")
+        if f.horror_immune:
+            # Immunity to a horror lasts until the end of Dramatic Time [000:L405].
+            eng.log(f"{name} is no longer immune to horror duels from {', '.join(f.horror_immune)}")
+            f.horror_immune = []
         if eng.sheet(name).fated and not f.dead:
             eng.st.agenda.append(step("end_discard", name))
     st.effects = []
+    triggers.clear(eng)
 
 
 HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
@@ -274,6 +291,8 @@ HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
     "answer": _answer,
     "reshuffle": _reshuffle,
     "end": _end,
+    "horror": horror.command,
+    "trigger": triggers.command,
 }
 TTBEngine.install(HANDLERS)
 
