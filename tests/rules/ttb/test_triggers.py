@@ -74,7 +74,7 @@ def test_the_suit_on_the_acting_value_counts() -> None:
     s = table(suits={"melee": "C"})
     attack(s, "9R")
     run(s, "trigger Sofia 'Onslaught' suit=crows")
-    assert state_json(s)["triggers"][0]["suit"] == "C"  # type: ignore[index]
+    assert state_json(s)["triggers"][0]["suit"] == "C"
 
 
 def test_one_trigger_per_duel_and_each_once_per_turn() -> None:
@@ -92,7 +92,7 @@ def test_one_trigger_per_duel_and_each_once_per_turn() -> None:
     with pytest.raises(Refusal, match="once per turn"):
         s.execute("trigger Sofia 'critical strike' suit=R")
     run(s, "trigger Sofia 'Steel Nerves' suit=R")
-    assert [t["text"] for t in state_json(s)["triggers"]] == ["Critical Strike", "Steel Nerves"]  # type: ignore[index,union-attr]
+    assert [t["text"] for t in state_json(s)["triggers"]] == ["Critical Strike", "Steel Nerves"]
 
 
 def test_the_cheated_card_is_the_total() -> None:
@@ -125,7 +125,7 @@ def test_jokers_and_the_tables_own_result() -> None:
     with pytest.raises(Refusal, match="give the suit"):
         s.execute("trigger Sofia 'Critical Strike'")
     run(s, "trigger Sofia 'Critical Strike' suit=R")
-    assert state_json(s)["triggers"][0]["card"] is None  # type: ignore[index]
+    assert state_json(s)["triggers"][0]["card"] is None
 
 
 def test_bad_trigger_input_and_undo() -> None:
@@ -136,8 +136,8 @@ def test_bad_trigger_input_and_undo() -> None:
         with pytest.raises(Refusal, match=why):
             s.execute(line)
     run(s, "trigger Sofia 'Critical Strike'")  # the card's suit when none is named
-    assert state_json(s)["triggers"][0]["suit"] == "R"  # type: ignore[index]
+    assert state_json(s)["triggers"][0]["suit"] == "R"
     run(s, "undo")
     assert state_json(s)["triggers"] == []
     run(s, "redo")
-    assert len(state_json(s)["triggers"]) == 1  # type: ignore[arg-type]
+    assert len(state_json(s)["triggers"]) == 1
