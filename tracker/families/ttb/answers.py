@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import attack, conditions, damage, duel, effects, horror, triggers
+from tracker.families.ttb import area, attack, conditions, damage, duel, effects, horror, triggers
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import cheat, deck, opposed
 from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card, severity_of
@@ -203,7 +203,9 @@ def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
         _defended(eng, original, card, int(str(p.data["cheat_av"])))
         return
     if of == "damage":
-        damage.land(eng, str(data["target"]), str(data["profile"]), card, bool(data["armor"]), bool(data["kills"]))
+        target, profile = str(data["target"]), str(data["profile"])
+        blast = int(str(data.get("blast", 0)))
+        damage.land(eng, target, profile, card, bool(data["armor"]), bool(data["kills"]), blast)
         return
     original = Prompt(kind=of, question=p.question, options=[], who=p.who, data=data)
     av = int(str(p.data["cheat_av"]))
@@ -367,6 +369,7 @@ def _horror(eng: TTBEngine, p: Prompt, value: str) -> None:
 RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
     **dict.fromkeys(OUTCOMES, _duel_answer),
     horror.KIND: _horror,
+    area.KIND: area.answer,
     "cheat": _cheat,
     "end_discard": _end_discard,
     "hazard_flip": _hazard_flip,
@@ -421,6 +424,8 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
             raise Refusal(f"answer {', '.join(p.options)}")
     elif p.kind == "tie":
         names.resolve(value, p.options)
+    elif p.kind == area.KIND:
+        area.check(eng, p, value)
     elif p.kind in (attack.TARGET, attack.WEAPON, attack.DAMAGE, attack.INTO_MELEE):
         attack.check(eng, p, value)
     elif p.kind == "reactivate":

@@ -352,12 +352,19 @@ def check(eng: TTBEngine, p: Prompt, value: str) -> None:
 
 
 def damage_offer(
-    eng: TTBEngine, who: str, target: str, weapon: str, profile: str, modifier: int, counted: Sequence[str] = ()
+    eng: TTBEngine,
+    who: str,
+    target: str,
+    weapon: str,
+    profile: str,
+    modifier: int,
+    counted: Sequence[str] = (),
+    blast: int = 0,
 ) -> None:
     """A hit in the flow: the damage flip is the next question (the tracker flips, or the table's card);
     with ``flips = "auto"`` the tracker flips at once. `counted` names what beside the accuracy changed it."""
     if eng.settings.flips == "auto":
-        damage.damage_flip(eng, target, profile, modifier, None, True, attacker=who)
+        damage.damage_flip(eng, target, profile, modifier, None, True, attacker=who, blast=blast)
         return
     mod = "" if modifier == 0 else f" with {'⊞' * modifier if modifier > 0 else '⊟' * -modifier}"
     if counted:
@@ -370,6 +377,7 @@ def damage_offer(
         target=target,
         profile=profile,
         modifier=modifier,
+        blast=blast,
         labels=["flip: the tracker flips"],
     )
 
@@ -378,4 +386,5 @@ def answer_damage(eng: TTBEngine, p: Prompt, value: str) -> None:
     """``flip``: the tracker's damage flip (a Fated may cheat it); a card: the table's flip, final."""
     card = None if value.split()[0].casefold() == "flip" else value
     target = str(p.data["target"])
-    damage.damage_flip(eng, target, str(p.data["profile"]), int(str(p.data["modifier"])), card, True, attacker=p.who)
+    profile, modifier, blast = str(p.data["profile"]), int(str(p.data["modifier"])), int(str(p.data.get("blast", 0)))
+    damage.damage_flip(eng, target, profile, modifier, card, True, attacker=p.who, blast=blast)

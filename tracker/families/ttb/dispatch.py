@@ -16,6 +16,7 @@ from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
 from tracker.families.ttb import (
     answers,
+    area,
     attack,
     conditions,
     damage,
@@ -85,7 +86,14 @@ _STEPS: dict[str, Callable[[TTBEngine, Step], None]] = {
     "attack": lambda e, s: effects.attack_offer(e, str(s.who), str(s.arg)),
     attack.TARGET: lambda e, s: attack.target_offer(e, str(s.who), str(s.arg)),
     "defensive_stance": lambda e, s: effects.take_stance(e, str(s.who), int(s.arg or 0)),
+    "blast": lambda e, s: _blast(e, str(s.who), str(s.arg)),
+    area.HIT: lambda e, s: area.hit_step(e, str(s.who), str(s.arg)),
 }
+
+
+def _blast(eng: TTBEngine, primary: str, arg: str) -> None:
+    profile, severity, icons = arg.split("\t")
+    area.blast(eng, primary, profile, severity or None, int(icons))
 
 
 def _start(eng: TTBEngine, cmd: Command) -> None:
@@ -151,10 +159,11 @@ def _damage(eng: TTBEngine, cmd: Command) -> None:
         if card is not None:
             parse_card(card)
         attacker = eng.living(cmd.options["by"]) if "by" in cmd.options else None
-        damage.damage_flip(eng, name, text, modifier, card, armor, attacker=attacker)
+        blast = count(cmd.options["blast"], "blast icons") if "blast" in cmd.options else 0
+        damage.damage_flip(eng, name, text, modifier, card, armor, attacker=attacker, blast=blast)
         return
     if set(cmd.options) - {"by"}:
-        raise Refusal("margin=, mod= and card= go with a damage profile like 2/3/5")
+        raise Refusal("margin=, mod=, card= and blast= go with a damage profile like 2/3/5")
     if "by" in cmd.options:
         eng.living(cmd.options["by"])  # plain damage names its attacker for the story only; a typo is refused
     amount = count(text, "damage")
@@ -271,6 +280,9 @@ def _end(eng: TTBEngine, cmd: Command) -> None:
             eng.st.agenda.append(step("end_discard", name))
     st.effects = []
     triggers.clear(eng)
+    if st.auras:
+        eng.log(f"the auras end with Dramatic Time ({', '.join(a.source for a in st.auras)})")
+        st.auras = []
 
 
 HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
@@ -293,6 +305,8 @@ HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
     "end": _end,
     "horror": horror.command,
     "trigger": triggers.command,
+    "pulse": area.pulse,
+    "aura": area.aura,
 }
 TTBEngine.install(HANDLERS)
 

@@ -300,9 +300,9 @@ def resolve_attack(
                 else f"by {diff}"
             )
             counted.insert(0, f"{'⊞' * accuracy if accuracy > 0 else '⊟' * -accuracy} accuracy: {how}")
-        attack.damage_offer(eng, who, target, weapon, spec.damage, modifier, counted)
+        attack.damage_offer(eng, who, target, weapon, spec.damage, modifier, counted, spec.blast)
         return
-    damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who)
+    damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who, blast=spec.blast)
 
 
 def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:

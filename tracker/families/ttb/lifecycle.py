@@ -7,7 +7,7 @@ the table's order (decision A14), round ends with Reactivate offers, round start
 
 from __future__ import annotations
 
-from tracker.families.ttb import conditions, damage, duel, initiative
+from tracker.families.ttb import area, conditions, damage, duel, initiative
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import deck
 from tracker.families.ttb.records.state import Step
@@ -163,7 +163,9 @@ def turn_end(eng: TTBEngine, s: Step) -> None:
     steps = [step(f"tick_{key}", name, was_unconscious) for key in eng.settings.end_of_turn_order]
     # 0. A pending hazard resolves first, on every turn, 0-AP turns included (§2.11).
     hazard = [step("hazard", name)] if f.hazard_pending else []
-    eng.push(*hazard, *steps, step("expire", name), step("settle_turn", name))
+    # The auras it ends its turn inside reach it (docs/guide/decisions.md "Auras").
+    auras = [step(area.HIT, name, arg) for arg in area.aura_steps(eng, name)]
+    eng.push(*hazard, *auras, *steps, step("expire", name), step("settle_turn", name))
 
 
 def hazard(eng: TTBEngine, s: Step) -> None:

@@ -160,6 +160,7 @@ class TTBRules(TTBEngine, FamilyRules):
             "deck": {"left": len(st.deck), "discards": len(st.discards), "reshuffles": st.reshuffles},
             "tied": sorted(self.tied()),
             "triggers": [dump(t) for t in st.triggers],
+            "auras": [dump(a) for a in st.auras],
         }
 
     def shown_conditions(self, name: str) -> dict[str, int | bool | str]:

@@ -15,11 +15,11 @@ VERBS: tuple[VerbSpec, ...] = (
     DAMAGE._replace(
         usage=(
             "damage NAME N [no-armor] [weak|moderate|severe] [by=NAME]  or  "
-            "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME]"
+            "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME] [blast=N]"
         ),
         help="damage before armor, or a damage flip on a W/M/S profile (by= the attacker, who may cheat)",
         family=TTB,
-        options=("margin", "mod", "card", "by"),
+        options=("margin", "mod", "card", "by", "blast"),
         actor_option="by",
         flags=("no-armor", "noarmor", "weak", "moderate", "severe"),
     ),
@@ -83,6 +83,26 @@ VERBS: tuple[VerbSpec, ...] = (
         TTB,
         options=("suit",),
         while_prompted=True,
+    ),
+    VerbSpec(
+        "pulse",
+        ("name", "number", "word"),
+        3,
+        None,
+        "pulse SOURCE YARDS EFFECT… [on=A,B]",
+        "a Pulse: EFFECT (2/3/4, a number, burning+1 …) reaches everyone within YARDS of SOURCE but SOURCE",
+        TTB,
+        options=("on",),
+    ),
+    VerbSpec(
+        "aura",
+        ("name", "word", "word"),
+        1,
+        None,
+        "aura SOURCE YARDS EFFECT… [on=A,B]  |  aura SOURCE on=A,B  |  aura SOURCE off",
+        "an Aura: EFFECT reaches each character inside it (SOURCE too) at the end of its turn",
+        TTB,
+        options=("on",),
     ),
     VerbSpec(
         "end",

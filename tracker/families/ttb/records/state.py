@@ -79,6 +79,17 @@ class Trigger(Strict):
 
 
 @dataclass(kw_only=True)
+class Aura(Strict):
+    """An Aura [000:L128]: emanates from `source` until it ends; `effect` (the ``aura`` command's words) reaches
+    each character `inside` at the end of its turn."""
+
+    source: str
+    yards: int
+    effect: list[str]
+    inside: list[str] = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
 class Fighter(Strict):
     """A combatant's live record: everything about it that changes during the fight."""
 
@@ -161,3 +172,5 @@ class TTBState(LiveState[Fighter]):
     last_duel: list[DuelCard] = field(default_factory=list)
     #: Triggers declared this Dramatic Time, oldest first.
     triggers: list[Trigger] = field(default_factory=list)
+    #: Auras in play (one per source).
+    auras: list[Aura] = field(default_factory=list)
