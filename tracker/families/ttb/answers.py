@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import area, attack, conditions, damage, duel, effects, horror, triggers
+from tracker.families.ttb import area, attack, conditions, damage, duel, effects, horror, ongoing, show, triggers
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import cheat, deck, opposed
 from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card, severity_of
@@ -33,7 +33,8 @@ def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
         margins = count(words[1], "margins") if len(words) > 1 and is_number(words[1]) else 0
         return True, margins
     if word in ("fail", "f", "no", "failure", "miss"):
-        return False, 0
+        # ``fail N``: N Margins of Failure (an Ongoing Challenge counts them, [000:L415]).
+        return False, count(words[1], "margins") if len(words) > 1 and is_number(words[1]) else 0
     allowed = "pass, fail" + (" or flip" if flippable(prompt) else "")
     raise Refusal(f"answer {allowed}")
 
@@ -353,6 +354,8 @@ OUTCOMES: dict[str, Callable[[TTBEngine, Prompt, bool, int, int | None], None]] 
     "doctor": _doctor,
     "impose": _contest,
     "trick": _contest,
+    show.KIND: show.resolved,
+    ongoing.KIND: ongoing.resolved,
     horror.KIND: horror.resolved,
     horror.AGAINST: horror.resolved_against,
 }

@@ -24,6 +24,7 @@ from tracker.families.ttb import (
     horror,
     initiative,
     lifecycle,
+    ongoing,
     resume,
     roster,
     triggers,
@@ -307,6 +308,7 @@ HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
     "trigger": triggers.command,
     "pulse": area.pulse,
     "aura": area.aura,
+    "ongoing": ongoing.command,
 }
 TTBEngine.install(HANDLERS)
 

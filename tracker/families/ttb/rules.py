@@ -161,6 +161,7 @@ class TTBRules(TTBEngine, FamilyRules):
             "tied": sorted(self.tied()),
             "triggers": [dump(t) for t in st.triggers],
             "auras": [dump(a) for a in st.auras],
+            "challenges": [dump(c) for c in st.challenges],
         }
 
     def shown_conditions(self, name: str) -> dict[str, int | bool | str]:

@@ -105,6 +105,17 @@ VERBS: tuple[VerbSpec, ...] = (
         options=("on",),
     ),
     VerbSpec(
+        "ongoing",
+        ("text", "name", "word"),
+        1,
+        3,
+        "ongoing 'NAME' tn=N successes=K failures=F [skill=S] [duration=T]  |  ongoing 'NAME' WHO [SKILL]  |  "
+        "ongoing 'NAME' end",
+        "an Ongoing Challenge: open it, ask one character's challenge toward it, or set it aside",
+        TTB,
+        options=("tn", "successes", "failures", "skill", "duration"),
+    ),
+    VerbSpec(
         "end",
         (),
         0,

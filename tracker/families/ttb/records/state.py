@@ -90,6 +90,23 @@ class Aura(Strict):
 
 
 @dataclass(kw_only=True)
+class Ongoing(Strict):
+    """An Ongoing Challenge [000:L407-415]: successes toward `needed` before `failure_limit` Margins of Failure."""
+
+    name: str
+    tn: int
+    needed: int
+    failure_limit: int
+    skill: str = ""
+    duration: str = ""
+    successes: int = 0
+    failures: int = 0
+    state: Literal["open", "succeeded", "failed"] = "open"
+    #: Each challenge made, as ``"Sofia: +2"`` (successes) or ``"Ash: -1"`` (Margins of Failure).
+    attempts: list[str] = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
 class Fighter(Strict):
     """A combatant's live record: everything about it that changes during the fight."""
 
@@ -174,3 +191,5 @@ class TTBState(LiveState[Fighter]):
     triggers: list[Trigger] = field(default_factory=list)
     #: Auras in play (one per source).
     auras: list[Aura] = field(default_factory=list)
+    #: Ongoing Challenges, open or over, in the order they were opened.
+    challenges: list[Ongoing] = field(default_factory=list)
