@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from tests.conftest import pending, run, session_from, ttb_state
+from tests.conftest import example_session, pending, run, session_from, ttb, ttb_state
 from tests.rules.ttb.fighters import combatant
 from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
+from tracker.families.ttb.records.file import TTBFile
 
 GRENADE = {"name": "Grenade", "kind": "projectile", "range": 8, "damage": "2/3/4", "blast": 1}
 
@@ -138,3 +141,18 @@ def test_undo_takes_an_aura_back() -> None:
     assert state_json(s)["auras"] == []
     run(s, "redo")
     assert len(state_json(s)["auras"]) == 1
+
+
+def test_the_horror_and_blast_example_plays_its_horror_duels_and_its_blast() -> None:
+    """examples/ttb_horror_blast.toml: its demo through the command language: the horror duels [000:L401-405],
+    the grenade's blast [000:L130], a trigger [000:L67] and an Ongoing Challenge [000:L407-415]."""
+    path = Path(__file__).resolve().parents[3] / "examples" / "ttb_horror_blast.toml"
+    s = example_session(path)
+    setup = ttb(s).setup
+    assert isinstance(setup, TTBFile)
+    run(s, *(d.do for d in setup.demo))
+    st = ttb_state(s)
+    assert st.fighters["Sofia Ramos"].horror_immune == ["Grave Spirit"]
+    assert st.fighters["Guild Thug"].wounds == 2 and st.fighters["Guild Guard"].wounds == 4
+    assert [t.text for t in st.triggers] == ["Shrapnel: the Thug gains Slow"]
+    assert st.challenges[0].successes == 2

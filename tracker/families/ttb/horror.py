@@ -75,7 +75,7 @@ def ask(eng: TTBEngine, who: str, tn: int, source: str) -> None:
     origin = f" from {source}" if source != UNNAMED else ""
     if sheet.fated:
         parts = duel.acting(eng, who, "willpower", action=False)
-        test = duel.Duel(who, f"Willpower {sheet.willpower}", sheet.willpower, tn, f"horror {tn}", tuple(parts))
+        test = duel.Duel(who, f"Willpower {sheet.willpower}", sheet.willpower, tn, "", tuple(parts))
         eng.ask(
             KIND,
             f"{who} faces a horror{origin}: {test.describe()} — pass or fail? (or flip; fail: Paralyzed)",
