@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import area, attack, conditions, damage, duel, effects, horror, ongoing, show, triggers
+from tracker.families.ttb import area, attack, conditions, crowd, damage, duel, effects, horror, ongoing, show, triggers
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import cheat, deck, opposed
 from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card, severity_of
@@ -373,6 +373,7 @@ RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
     **dict.fromkeys(OUTCOMES, _duel_answer),
     horror.KIND: _horror,
     area.KIND: area.answer,
+    crowd.KIND: crowd.answer,
     "cheat": _cheat,
     "end_discard": _end_discard,
     "hazard_flip": _hazard_flip,
@@ -429,6 +430,8 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
         names.resolve(value, p.options)
     elif p.kind == area.KIND:
         area.check(eng, p, value)
+    elif p.kind == crowd.KIND:
+        crowd.check(eng, p, value)
     elif p.kind in (attack.TARGET, attack.WEAPON, attack.DAMAGE, attack.INTO_MELEE):
         attack.check(eng, p, value)
     elif p.kind == "reactivate":

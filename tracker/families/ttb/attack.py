@@ -17,6 +17,8 @@ from fractions import Fraction
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.families.ttb import actions, damage, duel
+from tracker.families.ttb.crowd import flip as crowd_flip
+from tracker.families.ttb.crowd import shot
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
@@ -316,23 +318,12 @@ def answer_into_melee(eng: TTBEngine, p: Prompt, value: str) -> None:
     target, weapon, gm = str(p.data["target"]), str(p.data["weapon"]), str(p.data.get("gm", ""))
     crowd = [o for o in p.options if o != "flip"]
     if value.split()[0].casefold() == "flip":
-        from tracker.families.ttb.fate import deck
-
-        cards = deck.flip(eng, len(crowd))
-        low = min(c.value for c in cards)
-        hit = next(n for n, c in zip(crowd, cards, strict=True) if c.value == low)
-        eng.log(
-            "shooting into the melee: "
-            + ", ".join(f"{n} {c.label()}" for n, c in zip(crowd, cards, strict=True))
-            + f" → {hit} is hit",
-            kind="result",
-        )
-    else:
-        hit = names.resolve(value, crowd)
-        eng.log(f"shooting into the melee: {hit} is hit (the table's flip)")
-    eng.push(step("attack", p.who, f"{hit}\t{weapon}\t{GUIDED}\t{gm}"))
-    if hit != target:
-        eng.log(f"{p.who}'s shot goes to {hit} instead of {target}")
+        # A Fated attacker may cheat these flips [000:L294] (`crowd`).
+        crowd_flip(eng, p.who, target, weapon, gm, crowd)
+        return
+    hit = names.resolve(value, crowd)
+    eng.log(f"shooting into the melee: {hit} is hit (the table's flip)")
+    shot(eng, p.who, hit, target, weapon, gm)
 
 
 def answer_weapon(eng: TTBEngine, p: Prompt, value: str) -> None:
