@@ -111,7 +111,7 @@ VERBS: tuple[VerbSpec, ...] = (
         3,
         "ongoing 'NAME' tn=N successes=K failures=F [skill=S] [duration=T]  |  ongoing 'NAME' WHO [SKILL]  |  "
         "ongoing 'NAME' end",
-        "an Ongoing Challenge: open it, ask one character's challenge toward it, or set it aside",
+        "an ongoing sequence of duels toward K successes: open it, ask one character's duel, or set it aside",
         TTB,
         options=("tn", "successes", "failures", "skill", "duration"),
     ),
