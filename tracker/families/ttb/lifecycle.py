@@ -159,6 +159,8 @@ def turn_end(eng: TTBEngine, s: Step) -> None:
     assert name is not None
     f = eng.fighter(name)
     eng.st.ending = name
+    # A trigger is declared right after its duel [000:L67]: the turn's duels are done with.
+    eng.st.last_duel = []
     was_unconscious = "1" if f.unconscious else "0"
     steps = [step(f"tick_{key}", name, was_unconscious) for key in eng.settings.end_of_turn_order]
     # 0. A pending hazard resolves first, on every turn, 0-AP turns included (§2.11).
