@@ -66,7 +66,7 @@ def test_wrong_2d20_damage_option_answers_with_the_2d20_options() -> None:
 
 
 def test_wrong_ttb_damage_option_answers_with_the_ttb_options() -> None:
-    with pytest.raises(Refusal, match=r"unknown damage option 'icons' \(it knows margin=, mod=, card=, by=\)"):
+    with pytest.raises(Refusal, match=r"unknown damage option 'icons' \(it knows margin=, mod=, card=, by=, blast=\)"):
         TTB.parse("damage Thug 5 icons=2")
     with pytest.raises(Refusal, match=r"^usage: damage NAME N \[no-armor\]"):
         TTB.parse("damage Thug 5 stun")  # a 2d20 effect is no TTB flag

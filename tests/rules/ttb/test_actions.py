@@ -672,6 +672,8 @@ def test_C26_push_by_show_provokes_no_disengaging_strike() -> None:
     run(s, "next")
     assert ttb_state(s).active == "E"
     run(s, "spend E show X")
+    assert pending(ttb_state(s)).kind == "show"  # the Show's Athletics duel [000:L280]
+    run(s, "answer pass 2")  # pushed 3 yards: no disengaging strike follows
     assert ttb_state(s).prompt is None
     assert ap(s, "E") == (2, 0)
 

@@ -232,6 +232,7 @@ def test_shooting_into_an_engagement_flips_for_the_target() -> None:
     sofia = combatant(
         "Sofia", kind="fated", initiative=20, wounds=8, skills={"pistol": 2}, weapons=[PISTOL], side="players"
     )
+    sofia += 'hand = ["5R"]\n'  # no hand card puts the shot back on the Thug: no cheat offer [000:L294]
     ash = combatant("Ash", kind="fated", initiative=10, wounds=8, side="players")
     thug = combatant("Thug", rank_value=5, defense=4, wounds=9)
     s = run(session_from(sofia + ash + thug), "initiative Sofia 9", "initiative Ash 5", "start", "engage Ash Thug")

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import attack, conditions, damage, duel, effects
+from tracker.families.ttb import area, attack, conditions, crowd, damage, duel, effects, horror, ongoing, show, triggers
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import cheat, deck, opposed
 from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card, severity_of
@@ -33,7 +33,8 @@ def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
         margins = count(words[1], "margins") if len(words) > 1 and is_number(words[1]) else 0
         return True, margins
     if word in ("fail", "f", "no", "failure", "miss"):
-        return False, 0
+        # ``fail N``: N Margins of Failure (an Ongoing Challenge counts them, [000:L415]).
+        return False, count(words[1], "margins") if len(words) > 1 and is_number(words[1]) else 0
     allowed = "pass, fail" + (" or flip" if flippable(prompt) else "")
     raise Refusal(f"answer {allowed}")
 
@@ -68,6 +69,8 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     word = value.split()[0].casefold()
     if word != "flip" or not flippable(p):
         passed, margins = _duel(eng, p, value)
+        # The table's result: no card the tracker knows (a trigger then names its suit, `triggers`).
+        triggers.note(eng, p.who, None, p.kind, str(p.data.get("skill", "")))
         OUTCOMES[p.kind](eng, p, passed, margins, None)
         return
     if opposed.MARK in p.data:
@@ -83,7 +86,9 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     who = p.who or ""
     skill = str(p.data.get("skill", ""))
     sheet = eng.sheet(who) if who else None
-    av = (sheet.skills.get(skill, 0) if sheet else 0) + int(str(p.data.get("bonus", 0)))
+    # A duel on an Aspect rather than a skill (a horror duel's Willpower) carries its acting value (``av``).
+    base = int(str(p.data["av"])) if "av" in p.data else sheet.skills.get(skill, 0) if sheet else 0
+    av = base + int(str(p.data.get("bonus", 0)))
     bonus = eng.fighter(who).assist if who and "bonus" not in p.data else 0
     fate = int(str(p.data.get("fate", 0)))
     # One card plus one per ⊞ or ⊟, the right one kept (§2.2.3 [000:L83-87], `duel.keep`).
@@ -95,7 +100,8 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
         eng.fighter(who).assist_turns = 0
     result = _score(card, av + bonus, tn)
     # An untrained duel (no acting value for the skill on the sheet) cannot be cheated (§2.2.4 [001:L19, L26]).
-    trained = sheet is not None and skill in sheet.skills
+    trained = sheet is not None and (skill in sheet.skills or "av" in p.data)
+    triggers.note(eng, who, card, p.kind, skill)
 
     before = card.value + av + bonus - tn
     # An attack's cheat may also lift the damage flip's band with the same Margins (§2.2.4, §2.8.1).
@@ -170,6 +176,7 @@ def _defended(eng: TTBEngine, p: Prompt, card: Card, dv: int) -> None:
     """The Defense flip is final: the attack hits when it failed, by how far it fell short (§2.8.1 step 1)."""
     tn = int(str(p.data["tn"]))
     held, _ = _score(card, dv, tn)
+    triggers.note(eng, str(p.data[effects.DEFENDER]), card, p.kind, "defense")
     short = max(tn - card.value - dv, 0)  # a Black Joker fails even a Defense at or above the TN: a tie's hit
     OUTCOMES[p.kind](eng, p, not held, 0 if held else short // 5, None if held else short)
 
@@ -197,12 +204,15 @@ def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
         _defended(eng, original, card, int(str(p.data["cheat_av"])))
         return
     if of == "damage":
-        damage.land(eng, str(data["target"]), str(data["profile"]), card, bool(data["armor"]), bool(data["kills"]))
+        target, profile = str(data["target"]), str(data["profile"])
+        blast = int(str(data.get("blast", 0)))
+        damage.land(eng, target, profile, card, bool(data["armor"]), bool(data["kills"]), blast)
         return
     original = Prompt(kind=of, question=p.question, options=[], who=p.who, data=data)
     av = int(str(p.data["cheat_av"]))
     tn = int(str(data["tn"]))
     passed, margins = _score(card, av, tn)
+    triggers.note(eng, p.who, card, of, str(data.get("skill", "")))
     if card is not flipped:
         eng.log(
             f"{p.who}: {card.label()} + {av} = {card.value + av} vs TN {tn}: {'pass' if passed else 'fail'}",
@@ -344,10 +354,26 @@ OUTCOMES: dict[str, Callable[[TTBEngine, Prompt, bool, int, int | None], None]] 
     "doctor": _doctor,
     "impose": _contest,
     "trick": _contest,
+    show.KIND: show.resolved,
+    ongoing.KIND: ongoing.resolved,
+    horror.KIND: horror.resolved,
+    horror.AGAINST: horror.resolved_against,
 }
+
+
+def _horror(eng: TTBEngine, p: Prompt, value: str) -> None:
+    """A horror duel: a Fatemaster character's is flipped by the horror (`horror.flip_against`)."""
+    if value.split()[0].casefold() == "flip" and p.data.get("against"):
+        horror.flip_against(eng, p)
+        return
+    _duel_answer(eng, p, value)
+
 
 RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
     **dict.fromkeys(OUTCOMES, _duel_answer),
+    horror.KIND: _horror,
+    area.KIND: area.answer,
+    crowd.KIND: crowd.answer,
     "cheat": _cheat,
     "end_discard": _end_discard,
     "hazard_flip": _hazard_flip,
@@ -402,6 +428,10 @@ def _check(eng: TTBEngine, p: Prompt, value: str) -> None:
             raise Refusal(f"answer {', '.join(p.options)}")
     elif p.kind == "tie":
         names.resolve(value, p.options)
+    elif p.kind == area.KIND:
+        area.check(eng, p, value)
+    elif p.kind == crowd.KIND:
+        crowd.check(eng, p, value)
     elif p.kind in (attack.TARGET, attack.WEAPON, attack.DAMAGE, attack.INTO_MELEE):
         attack.check(eng, p, value)
     elif p.kind == "reactivate":

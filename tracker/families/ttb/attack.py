@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.families.ttb import actions, damage, duel
+from tracker.families.ttb.crowd import flip as crowd_flip
+from tracker.families.ttb.crowd import shot
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
@@ -323,23 +325,12 @@ def answer_into_melee(eng: TTBEngine, p: Prompt, value: str) -> None:
     target, weapon, gm = str(p.data["target"]), str(p.data["weapon"]), str(p.data.get("gm", ""))
     crowd = [o for o in p.options if o != "flip"]
     if value.split()[0].casefold() == "flip":
-        from tracker.families.ttb.fate import deck
-
-        cards = deck.flip(eng, len(crowd))
-        low = min(c.value for c in cards)
-        hit = next(n for n, c in zip(crowd, cards, strict=True) if c.value == low)
-        eng.log(
-            "shooting into the melee: "
-            + ", ".join(f"{n} {c.label()}" for n, c in zip(crowd, cards, strict=True))
-            + f" → {hit} is hit",
-            kind="result",
-        )
-    else:
-        hit = names.resolve(value, crowd)
-        eng.log(f"shooting into the melee: {hit} is hit (the table's flip)")
-    eng.push(step("attack", p.who, f"{hit}\t{weapon}\t{GUIDED}\t{gm}"))
-    if hit != target:
-        eng.log(f"{p.who}'s shot goes to {hit} instead of {target}")
+        # A Fated attacker may cheat these flips [000:L294] (`crowd`).
+        crowd_flip(eng, p.who, target, weapon, gm, crowd)
+        return
+    hit = names.resolve(value, crowd)
+    eng.log(f"shooting into the melee: {hit} is hit (the table's flip)")
+    shot(eng, p.who, hit, target, weapon, gm)
 
 
 def answer_weapon(eng: TTBEngine, p: Prompt, value: str) -> None:
@@ -359,12 +350,19 @@ def check(eng: TTBEngine, p: Prompt, value: str) -> None:
 
 
 def damage_offer(
-    eng: TTBEngine, who: str, target: str, weapon: str, profile: str, modifier: int, counted: Sequence[str] = ()
+    eng: TTBEngine,
+    who: str,
+    target: str,
+    weapon: str,
+    profile: str,
+    modifier: int,
+    counted: Sequence[str] = (),
+    blast: int = 0,
 ) -> None:
     """A hit in the flow: the damage flip is the next question (the tracker flips, or the table's card);
     with ``flips = "auto"`` the tracker flips at once. `counted` names what beside the accuracy changed it."""
     if eng.settings.flips == "auto":
-        damage.damage_flip(eng, target, profile, modifier, None, True, attacker=who)
+        damage.damage_flip(eng, target, profile, modifier, None, True, attacker=who, blast=blast)
         return
     mod = "" if modifier == 0 else f" with {'⊞' * modifier if modifier > 0 else '⊟' * -modifier}"
     if counted:
@@ -377,6 +375,7 @@ def damage_offer(
         target=target,
         profile=profile,
         modifier=modifier,
+        blast=blast,
         labels=["flip: the tracker flips"],
     )
 
@@ -385,4 +384,5 @@ def answer_damage(eng: TTBEngine, p: Prompt, value: str) -> None:
     """``flip``: the tracker's damage flip (a Fated may cheat it); a card: the table's flip, final."""
     card = None if value.split()[0].casefold() == "flip" else value
     target = str(p.data["target"])
-    damage.damage_flip(eng, target, str(p.data["profile"]), int(str(p.data["modifier"])), card, True, attacker=p.who)
+    profile, modifier, blast = str(p.data["profile"]), int(str(p.data["modifier"])), int(str(p.data.get("blast", 0)))
+    damage.damage_flip(eng, target, profile, modifier, card, True, attacker=p.who, blast=blast)

@@ -80,6 +80,7 @@ def damage_flip(
     kills_at_zero: bool = False,
     taken: Card | None = None,
     attacker: str | None = None,
+    blast: int = 0,
 ) -> None:
     """A weapon's damage flip (§2.8.1): accuracy modifier, cards, severity, Jokers, armor.
 
@@ -139,12 +140,15 @@ def damage_flip(
         profile=profile,
         armor=armor,
         kills=kills_at_zero,
+        blast=blast,
     ):
         return
-    land(eng, name, profile, chosen, armor, kills_at_zero)
+    land(eng, name, profile, chosen, armor, kills_at_zero, blast)
 
 
 SEVERITIES = ("weak", "moderate", "severe")
+#: The same, typed as the severities `damage` takes.
+SEVERITY_NAMES: tuple[Severity, ...] = ("weak", "moderate", "severe")
 
 
 def _amount(wms: tuple[int, int, int], card: Card) -> int:
@@ -152,11 +156,30 @@ def _amount(wms: tuple[int, int, int], card: Card) -> int:
     return 0 if sev is None else wms[SEVERITIES.index(sev)]
 
 
-def land(eng: TTBEngine, name: str, profile: str, chosen: Card, armor: bool, kills_at_zero: bool) -> None:
-    """The damage flip's card is final: its damage lands (§2.8.1 steps 4-5)."""
+def land(
+    eng: TTBEngine, name: str, profile: str, chosen: Card, armor: bool, kills_at_zero: bool, blast: int = 0
+) -> None:
+    """The damage flip's card is final: its damage lands (§2.8.1 steps 4-5); a blast's question follows the
+    primary target's own criticals (`tracker.families.ttb.area.blast`)."""
     wms = parse_damage_profile(profile)
     assert wms is not None
     sev = severity_of(chosen)
+    queued = len(eng.st.agenda)
+    _landed(eng, name, wms, chosen, sev, armor, kills_at_zero)
+    if blast:
+        added = len(eng.st.agenda) - queued  # the primary's critical and unconsciousness check come first
+        eng.st.agenda.insert(added, step("blast", name, f"{profile}\t{sev or ''}\t{blast}"))
+
+
+def _landed(
+    eng: TTBEngine,
+    name: str,
+    wms: tuple[int, int, int],
+    chosen: Card,
+    sev: Severity | None,
+    armor: bool,
+    kills_at_zero: bool,
+) -> None:
     if sev is None:
         damage(eng, name, 0, armor=armor, why="Black Joker")
         return

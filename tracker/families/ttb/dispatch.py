@@ -14,7 +14,21 @@ from tracker.engine.language.commands import Command, VerbTable, count, signed_i
 from tracker.engine.state import reset
 from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
-from tracker.families.ttb import answers, attack, conditions, damage, effects, initiative, lifecycle, resume, roster
+from tracker.families.ttb import (
+    answers,
+    area,
+    attack,
+    conditions,
+    damage,
+    effects,
+    horror,
+    initiative,
+    lifecycle,
+    ongoing,
+    resume,
+    roster,
+    triggers,
+)
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import deck
 from tracker.families.ttb.fate.cards import full_deck, parse_card, parse_damage_profile
@@ -73,7 +87,14 @@ _STEPS: dict[str, Callable[[TTBEngine, Step], None]] = {
     "attack": lambda e, s: effects.attack_offer(e, str(s.who), str(s.arg)),
     attack.TARGET: lambda e, s: attack.target_offer(e, str(s.who), str(s.arg)),
     "defensive_stance": lambda e, s: effects.take_stance(e, str(s.who), int(s.arg or 0)),
+    "blast": lambda e, s: _blast(e, str(s.who), str(s.arg)),
+    area.HIT: lambda e, s: area.hit_step(e, str(s.who), str(s.arg)),
 }
+
+
+def _blast(eng: TTBEngine, primary: str, arg: str) -> None:
+    profile, severity, icons = arg.split("\t")
+    area.blast(eng, primary, profile, severity or None, int(icons))
 
 
 def _start(eng: TTBEngine, cmd: Command) -> None:
@@ -139,10 +160,11 @@ def _damage(eng: TTBEngine, cmd: Command) -> None:
         if card is not None:
             parse_card(card)
         attacker = eng.living(cmd.options["by"]) if "by" in cmd.options else None
-        damage.damage_flip(eng, name, text, modifier, card, armor, attacker=attacker)
+        blast = count(cmd.options["blast"], "blast icons") if "blast" in cmd.options else 0
+        damage.damage_flip(eng, name, text, modifier, card, armor, attacker=attacker, blast=blast)
         return
     if set(cmd.options) - {"by"}:
-        raise Refusal("margin=, mod= and card= go with a damage profile like 2/3/5")
+        raise Refusal("margin=, mod=, card= and blast= go with a damage profile like 2/3/5")
     if "by" in cmd.options:
         eng.living(cmd.options["by"])  # plain damage names its attacker for the story only; a typo is refused
     amount = count(text, "damage")
@@ -251,9 +273,17 @@ def _end(eng: TTBEngine, cmd: Command) -> None:
     eng.log("Dramatic Time ends")
     for name, f in st.fighters.items():
         reset(f, "init_mod", "pending_init_mod", "ap", "combat_ap", "wait", "acted", "init_card")
+        if f.horror_immune:
+            # Immunity to a horror lasts until the end of Dramatic Time [000:L405].
+            eng.log(f"{name} is no longer immune to horror duels from {', '.join(f.horror_immune)}")
+            f.horror_immune = []
         if eng.sheet(name).fated and not f.dead:
             eng.st.agenda.append(step("end_discard", name))
     st.effects = []
+    triggers.clear(eng)
+    if st.auras:
+        eng.log(f"the auras end with Dramatic Time ({', '.join(a.source for a in st.auras)})")
+        st.auras = []
 
 
 HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
@@ -274,6 +304,11 @@ HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
     "answer": _answer,
     "reshuffle": _reshuffle,
     "end": _end,
+    "horror": horror.command,
+    "trigger": triggers.command,
+    "pulse": area.pulse,
+    "aura": area.aura,
+    "ongoing": ongoing.command,
 }
 TTBEngine.install(HANDLERS)
 

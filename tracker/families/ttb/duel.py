@@ -405,3 +405,9 @@ def damage_parts(eng: TTBEngine, who: str | None, target: str, kind: str) -> lis
     if kind == "projectile" and _has(eng, target, "hard_cover"):
         parts.append(Part(f"{target} in hard cover", fate=-1))
     return parts
+
+
+def reversed_parts(eng: TTBEngine, parts: Iterable[Part], whose: str) -> list[Part]:
+    """`whose` (a Fatemaster character's) Fate Modifiers as the card flipped against it takes them (module
+    docstring): what a horror duel's flip against a Fatemaster character counts."""
+    return _reversed(eng, parts, whose)

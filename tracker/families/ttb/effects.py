@@ -11,7 +11,7 @@ from typing import Literal
 
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import actions, conditions, damage, duel
+from tracker.families.ttb import actions, conditions, damage, duel, show
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
@@ -49,7 +49,6 @@ def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str], over
 
 def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: str | None, cost: int) -> None:
     f = eng.fighter(who)
-    sheet = eng.sheet(who)
     title = actions.ACTIONS[key].title
     if key in ("walk", "run"):
         _move(eng, who, key, args)
@@ -125,11 +124,7 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         _attacks(eng, who, target, rest, "melee", 1)
     elif key == "show":
         assert target is not None
-        taller = eng.sheet(target).height < sheet.height
-        eng.log(
-            f"{who} Shows {target} (Athletics vs Athletics{', ⊞ for height' if taller else ''}); "
-            "a push ignores terrain and provokes no disengaging strike"
-        )
+        show.ask(eng, who, target)
     elif key == "quick_action":
         f.quick_action_used = True
         f.ap += 1
@@ -301,9 +296,9 @@ def resolve_attack(
                 else f"by {diff}"
             )
             counted.insert(0, f"{'⊞' * accuracy if accuracy > 0 else '⊟' * -accuracy} accuracy: {how}")
-        attack.damage_offer(eng, who, target, weapon, spec.damage, modifier, counted)
+        attack.damage_offer(eng, who, target, weapon, spec.damage, modifier, counted, spec.blast)
         return
-    damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who)
+    damage.damage_flip(eng, target, spec.damage, modifier, None, True, attacker=who, blast=spec.blast)
 
 
 def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:

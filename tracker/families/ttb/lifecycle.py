@@ -7,7 +7,7 @@ the table's order (decision A14), round ends with Reactivate offers, round start
 
 from __future__ import annotations
 
-from tracker.families.ttb import conditions, damage, duel, initiative
+from tracker.families.ttb import area, conditions, damage, duel, initiative
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import deck
 from tracker.families.ttb.records.state import Step
@@ -159,11 +159,15 @@ def turn_end(eng: TTBEngine, s: Step) -> None:
     assert name is not None
     f = eng.fighter(name)
     eng.st.ending = name
+    # A trigger is declared right after its duel [000:L67]: the turn's duels are done with.
+    eng.st.last_duel = []
     was_unconscious = "1" if f.unconscious else "0"
     steps = [step(f"tick_{key}", name, was_unconscious) for key in eng.settings.end_of_turn_order]
     # 0. A pending hazard resolves first, on every turn, 0-AP turns included (§2.11).
     hazard = [step("hazard", name)] if f.hazard_pending else []
-    eng.push(*hazard, *steps, step("expire", name), step("settle_turn", name))
+    # The auras it ends its turn inside reach it (docs/guide/decisions.md "Auras").
+    auras = [step(area.HIT, name, arg) for arg in area.aura_steps(eng, name)]
+    eng.push(*hazard, *auras, *steps, step("expire", name), step("settle_turn", name))
 
 
 def hazard(eng: TTBEngine, s: Step) -> None:

@@ -56,6 +56,9 @@ def conditions_json(eng: TTBEngine, name: str) -> dict[str, int | bool | str]:
     for effect in eng.st.effects:
         if effect.target == name:
             conds[f"{effect.kind}d_by"] = effect.owner
+    if f.horror_immune:
+        # The screens name the sources; JSON lists them (`TTBRules.combatant_json`).
+        conds["horror_immune"] = ", ".join(f.horror_immune)
     return conds
 
 
@@ -134,7 +137,11 @@ class TTBRules(TTBEngine, FamilyRules):
             "wounds_max": sheet.wounds,
             "ap": f.ap,
             "combat_ap": f.combat_ap,
-            "conditions": conditions_json(self, name),
+            "conditions": {
+                **conditions_json(self, name),
+                # Immune to horror duels from these sources until the end of Dramatic Time [000:L405].
+                **({"horror_immune": list(f.horror_immune)} if f.horror_immune else {}),
+            },
             "engaged_with": sorted(self.linked(name)),
             "acted": f.acted,
         }
@@ -155,6 +162,9 @@ class TTBRules(TTBEngine, FamilyRules):
         return {
             "deck": {"left": len(st.deck), "discards": len(st.discards), "reshuffles": st.reshuffles},
             "tied": sorted(self.tied()),
+            "triggers": [dump(t) for t in st.triggers],
+            "auras": [dump(a) for a in st.auras],
+            "challenges": [dump(c) for c in st.challenges],
         }
 
     def shown_conditions(self, name: str) -> dict[str, int | bool | str]:

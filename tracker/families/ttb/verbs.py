@@ -15,11 +15,11 @@ VERBS: tuple[VerbSpec, ...] = (
     DAMAGE._replace(
         usage=(
             "damage NAME N [no-armor] [weak|moderate|severe] [by=NAME]  or  "
-            "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME]"
+            "damage NAME W/M/S [margin=D|mod=±N] [card=C] [by=NAME] [blast=N]"
         ),
         help="damage before armor, or a damage flip on a W/M/S profile (by= the attacker, who may cheat)",
         family=TTB,
-        options=("margin", "mod", "card", "by"),
+        options=("margin", "mod", "card", "by", "blast"),
         actor_option="by",
         flags=("no-armor", "noarmor", "weak", "moderate", "severe"),
     ),
@@ -62,6 +62,59 @@ VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("engage", ("name", "name"), 2, 2, "engage A B", "record a melee engagement of A with B", TTB),
     VerbSpec("disengage", ("name", "name"), 2, 2, "disengage A B", "end the engagement of A with B", TTB),
     VerbSpec("reshuffle", (), 0, 0, "reshuffle", "shuffle the discards back into the Fate Deck", TTB, needs_more=False),
+    VerbSpec(
+        "horror",
+        ("name", "number"),
+        2,
+        2,
+        "horror NAME TN [from=SOURCE]",
+        "a horror duel: Willpower against TN; fail: Paralyzed, success: immune to SOURCE until the end",
+        TTB,
+        options=("from",),
+        title="Horror duel",
+    ),
+    VerbSpec(
+        "trigger",
+        ("name", "text"),
+        2,
+        None,
+        "trigger NAME 'TEXT' [suit=Rams|Crows|Tomes|Masks]",
+        "declare a trigger after NAME's duel: its suit must be in the final total; the effect text is recorded",
+        TTB,
+        options=("suit",),
+        while_prompted=True,
+    ),
+    VerbSpec(
+        "pulse",
+        ("name", "number", "word"),
+        3,
+        None,
+        "pulse SOURCE YARDS EFFECT… [on=A,B]",
+        "a Pulse: EFFECT (2/3/4, a number, burning+1 …) reaches everyone within YARDS of SOURCE but SOURCE",
+        TTB,
+        options=("on",),
+    ),
+    VerbSpec(
+        "aura",
+        ("name", "word", "word"),
+        1,
+        None,
+        "aura SOURCE YARDS EFFECT… [on=A,B]  |  aura SOURCE on=A,B  |  aura SOURCE off",
+        "an Aura: EFFECT reaches each character inside it (SOURCE too) at the end of its turn",
+        TTB,
+        options=("on",),
+    ),
+    VerbSpec(
+        "ongoing",
+        ("text", "name", "word"),
+        1,
+        3,
+        "ongoing 'NAME' tn=N successes=K failures=F [skill=S] [duration=T]  |  ongoing 'NAME' WHO [SKILL]  |  "
+        "ongoing 'NAME' end",
+        "an ongoing sequence of duels toward K successes: open it, ask one character's duel, or set it aside",
+        TTB,
+        options=("tn", "successes", "failures", "skill", "duration"),
+    ),
     VerbSpec(
         "end",
         (),

@@ -157,6 +157,9 @@ class Weapon(Strict):
     #: The skill of the attack duel the tracker flips (`answer flip`): its acting value is read from the
     #: combatant's ``skills``; default "melee" for melee weapons and "pistol" for projectile ones.
     skill: str | None = None
+    #: Blast icons [000:L130]: every character within 2 yards of the primary target per icon suffers the
+    #: damage one level lower, with no flip (docs/reference/language.md "Blast, Pulse and Aura").
+    blast: Annotated[int, Field(ge=0, le=5)] = 0
 
     def attack_skill(self) -> str:
         """The ``skills`` key of this weapon's attack duel."""
@@ -208,6 +211,15 @@ def _real_discards(value: list[str] | None) -> list[str] | None:
     return value
 
 
+def _suit_letters(value: dict[str, str]) -> dict[str, str]:
+    """Each skill's suits as letters (``R``, ``C``, ``T``, ``M``; several for several suits)."""
+    for skill, suits in value.items():
+        letters = suits.strip().upper()
+        if not letters or any(c not in "RCTM" for c in letters):
+            raise ValueError(f"suits.{skill} = '{suits}': give suit letters R (Rams), C (Crows), T (Tomes), M (Masks)")
+    return {k.casefold(): v.strip().upper() for k, v in value.items()}
+
+
 def _known_conditions(value: dict[str, int | bool]) -> dict[str, int | bool]:
     return known_conditions(value, TTBCombatant.condition_catalogue())
 
@@ -252,6 +264,9 @@ class TTBCombatant(CombatantEntry):
     twist_discard: Annotated[list[str] | None, AfterValidator(_real_discards)] = None
     #: Acting values the tracker adds when the GM answers a duel prompt with ``flip``.
     skills: dict[str, int] = field(default_factory=dict)
+    #: The suits on a skill's acting value (AV = ranks + Aspect, suits included [000:L55]): a trigger may
+    #: use them as it uses the card's suit [000:L67]; e.g. ``suits = { melee = "R" }``.
+    suits: Annotated[dict[str, str], AfterValidator(_suit_letters)] = field(default_factory=dict)
     weapons: list[Weapon] = field(default_factory=list)
     ignores_critical_effects: bool = False
     surprised: bool = False

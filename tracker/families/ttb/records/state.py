@@ -54,6 +54,60 @@ class CardEffect(Strict):
 
 
 @record
+class DuelCard(Strict):
+    """The card a duel ended with, for the trigger its flipper may declare after it [000:L67; 001:L41-43]:
+    ``card`` None when the table gave the result (or no card was flipped)."""
+
+    who: str
+    card: str | None = None
+    skill: str = ""
+    kind: str = ""
+    #: The trigger declared on this duel (one per duel [001:L43]).
+    triggered: str | None = None
+
+
+@record
+class Trigger(Strict):
+    """A suit trigger declared after a duel, with its effect text (the GM resolves the effect)."""
+
+    who: str
+    text: str
+    suit: str
+    card: str | None = None
+    round: int = 0
+    #: Whose turn it was: a trigger is used once per turn [001:L42].
+    turn: str | None = None
+
+
+@record
+class Aura(Strict):
+    """An Aura [000:L128]: emanates from `source` until it ends; `effect` (the ``aura`` command's words) reaches
+    each character `inside` at the end of its turn."""
+
+    source: str
+    yards: int
+    effect: list[str]
+    inside: list[str] = field(default_factory=list)
+
+
+@record
+class Ongoing(Strict):
+    """An Ongoing Challenge [000:L407-415]: successes toward `needed` before `failure_limit` Margins of Failure."""
+
+    name: str
+    tn: int
+    needed: int
+    failure_limit: int
+    skill: str = ""
+    duration: str = ""
+    successes: int = 0
+    failures: int = 0
+    state: Literal["open", "succeeded", "failed"] = "open"
+    #: Each challenge made, as ``"Sofia: +2"`` (successes) or ``"Ash: -1"`` (Margins of Failure).
+    attempts: list[str] = field(default_factory=list)
+
+
+@record
 class Fighter(Strict):
     """A combatant's live record: everything about it that changes during the fight."""
 
@@ -100,6 +154,8 @@ class Fighter(Strict):
     #: The subordinate this combatant Ordered this turn: it acts right after this turn.
     ordered: str | None = None
     criticals: list[Critical] = field(default_factory=list)
+    #: Horror duel sources this combatant resisted: immune to them until the end of Dramatic Time [000:L405].
+    horror_immune: list[str] = field(default_factory=list)
 
 
 @record
@@ -130,3 +186,11 @@ class TTBState(LiveState[Fighter]):
     last_tie_picks: list[str] = field(default_factory=list)
     #: Reshuffles so far (shown in the Fate Deck panel).
     reshuffles: int = 0
+    #: The cards the last duel ended with (one per side that flipped): what a trigger is declared on.
+    last_duel: list[DuelCard] = field(default_factory=list)
+    #: Triggers declared this Dramatic Time, oldest first.
+    triggers: list[Trigger] = field(default_factory=list)
+    #: Auras in play (one per source).
+    auras: list[Aura] = field(default_factory=list)
+    #: Ongoing Challenges, open or over, in the order they were opened.
+    challenges: list[Ongoing] = field(default_factory=list)

@@ -7,10 +7,10 @@ may run on a ticking clock [004:L2039-2084]. docs/guide/decisions.md says which 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from tracker.engine.records.model import Strict
+from tracker.engine.records.record import record
 
 if TYPE_CHECKING:  # pydantic's marker, read by pydantic only (`tracker.engine.records.validation`)
     from pydantic import Field
@@ -21,7 +21,7 @@ TRAIT_LIMIT = 5
 Until = Literal["turn", "round", "scene"]
 
 
-@dataclass(kw_only=True)
+@record
 class Trait(Strict):
     """One trait in play: on whom or what, its text, what it does to a Difficulty, and how long it lasts."""
 
@@ -38,7 +38,7 @@ class Trait(Strict):
     turn_of: str | None = None
 
 
-@dataclass(kw_only=True)
+@record
 class Task(Strict):
     """An extended task (Harms are Breakthroughs, overcome at `needed`) or an extended consequence (Harms are
     Setbacks, disastrous at `needed`, its state then ``failed``) [004:L2053-2084]."""
