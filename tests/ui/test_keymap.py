@@ -131,3 +131,35 @@ def test_keys_help_and_palette_come_from_the_one_list() -> None:
         a.id for a in GM_ACTIONS.actions if a.keys
     ]
     assert set(GM_ACTIONS.palette) <= GM_ACTIONS.ids()
+
+
+def test_the_palette_keeps_its_order_mid_turn(tmp_path: Path) -> None:
+    """The palette lists the turn's entries first, the verbs, the pools, the fight's end, leave, undo and the
+    general ones last: the order the palette had before its entries came from the list of actions."""
+    from tracker.ui.offers import offers
+
+    app = make_app(tmp_path, "skirmish_srd.toml")
+
+    async def drive() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("n", "1")
+            await pilot.pause()
+            assert isinstance(app.screen, TrackerScreen)
+            assert [title for title, _, _ in offers(app.screen)] == [
+                "End the turn",
+                "Spend…",
+                "Damage…",
+                "Heal…",
+                "Add a condition…",
+                "Remove a condition…",
+                "Move to a zone…",
+                "Momentum +1",
+                "Threat +1",
+                "End the scene",
+                "Leave the fight…",
+                "Undo",
+                "Help",
+                "Cycle theme",
+            ]
+
+    asyncio.run(drive())

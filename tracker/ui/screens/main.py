@@ -127,7 +127,7 @@ class TrackerScreen(ActingScreen):
         #: The last refusal shown while a question waited, with when: it is not stacked again.
         self._refusal: tuple[object, str, float] | None = None
         #: The widgets the screen speaks to after every command, found once (`_found`).
-        self._widgets: dict[str, Widget] = {}
+        self._found_widgets: dict[str, Widget] = {}
         #: (revision, focus) each hidden tab's contents were last asked of the family for (`_due`).
         self._asked: dict[str, tuple[int, str | None]] = {}
         #: The order's rows of combatants hidden from the players, as marked last (`mark_gm_only`).
@@ -196,9 +196,9 @@ class TrackerScreen(ActingScreen):
     # some thirty widgets, and three of them per keypress cost half a millisecond.
     def _found(self, selector: str, kind: type[Found]) -> Found:
         """The one widget `selector` finds, looked up the first time only (NoMatches until composed)."""
-        widget = self._widgets.get(selector)
+        widget = self._found_widgets.get(selector)
         if widget is None:
-            widget = self._widgets[selector] = self.query_one(selector, kind)
+            widget = self._found_widgets[selector] = self.query_one(selector, kind)
         return cast("Found", widget)
 
     @property
