@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from tracker.ui.app import hung_up
+from tracker.ui.hangup import hung_up
 
 
 def test_a_terminal_whose_other_end_closed_has_hung_up() -> None:

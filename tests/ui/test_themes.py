@@ -35,7 +35,7 @@ def test_themes_and_settings_read_before_are_recalled_unparsed(tmp_path: Path, m
 
     from tracker.engine.records import record
     from tracker.store.validated import FolderMemo
-    from tracker.ui.config import load_config, save_config
+    from tracker.ui.config import load_config, save_setting
 
     def refuse(*args: object, **kwargs: object) -> object:
         raise AssertionError("tomllib parsed a file the memo holds")
@@ -44,7 +44,7 @@ def test_themes_and_settings_read_before_are_recalled_unparsed(tmp_path: Path, m
     (tmp_path / "themes").mkdir()
     (tmp_path / "themes" / "mine.toml").write_text('name = "mine"\ndark = false\nprimary = "#C9A227"\n')
     (tmp_path / "themes" / "bad.toml").write_text('name = "bad"\nprimary = "not-a-colour"\n')
-    save_config({"theme": "mine"})
+    save_setting("theme", "mine")
     record.use_memo(FolderMemo(tmp_path / "cache"))
     try:
         themes, problems = load_themes()

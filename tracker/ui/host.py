@@ -18,6 +18,8 @@ class Host(Protocol):
     session: Session
     #: Counts accepted commands (and file changes a viewer saw); the screens' views carry it.
     revision: int
+    #: The keys the settings file's `[keymap]` gave actions, by binding id (help shows them).
+    remapped: dict[str, str]
 
     def submit(self, line: str) -> str | None:
         """Run one command; None when accepted and saved, else the one-line reason."""

@@ -1,17 +1,20 @@
-"""The command palette's entries: what `tracker.ui.offers` offers now, each time the palette opens."""
+"""The command palette's entries: what the screen's actions offer now (`tracker.ui.actions`), each time the
+palette opens."""
 
 from __future__ import annotations
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from tracker.ui.offers import Offer, Offering, offers
+from tracker.ui.actions import Offer
+from tracker.ui.screens.acting import ActingScreen
 
 
 class TrackerCommands(Provider):
-    """Palette entries built from `offers` each time the palette opens."""
+    """Palette entries built from the screen's actions each time the palette opens."""
 
     def _offers(self) -> list[Offer]:
-        return offers(self.screen) if isinstance(self.screen, Offering) else []
+        screen = self.screen
+        return screen.ACTIONS.offers(screen) if isinstance(screen, ActingScreen) else []
 
     async def discover(self) -> Hits:
         for title, text, callback in self._offers():

@@ -16,7 +16,8 @@ from textual import work
 from textual.screen import Screen
 
 from tracker.table.client import Refused, TableClient
-from tracker.ui.app import TrackerApp, settle
+from tracker.ui.app import TrackerApp
+from tracker.ui.collector import settle
 
 if TYPE_CHECKING:
     from tracker.present.story.events import Story

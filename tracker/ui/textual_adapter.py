@@ -12,6 +12,13 @@ one breaks this module alone (tests/ui and tests/web cover each).
   `Input._suggestion`; only its → action (`action_cursor_right`) accepts it, and that action also moves
   the cursor or drops a selection when there is none. The suggestions came with
   https://github.com/Textualize/textual/issues/2330, → as the one key that accepts them.
+- `toast_rack`: the GM screen keeps its toasts above the prompt bar, the command line and the footer
+  (`tracker.ui.screens.main.TrackerScreen._keep_toasts_clear`) by giving the widget that holds them a
+  bottom margin as tall as those lines. Textual docks that widget (its private `ToastRack`, from
+  `textual.widgets._toast`) at the bottom of every screen, over everything, and offers no public handle on
+  it nor a setting for where toasts stand; it finds it by the id it gives it, ``textual-toastrack``. The
+  margin follows the prompt bar's height, which changes with the question, so a stylesheet rule (fixed)
+  cannot do it.
 
 textual-serve (`tracker.web.server`, which is why pyproject pins it below 2):
 
@@ -30,12 +37,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from textual.css.query import NoMatches
+
 if TYPE_CHECKING:
     import asyncio
     from collections.abc import Coroutine
 
     from aiohttp import web
     from textual.geometry import Size
+    from textual.screen import Screen
     from textual.widget import Widget
     from textual.widgets import Input
     from textual_serve.app_service import AppService
@@ -46,6 +56,14 @@ def update_scrollbars(widget: Widget, virtual_size: Size) -> None:
     """What Textual's layout does for a scrollable widget whose virtual size changed: show or hide its
     scrollbars, size their thumbs, and keep its scroll offsets within the new size."""
     widget._scroll_update(virtual_size)
+
+
+def toast_rack(screen: Screen[Any]) -> Widget | None:
+    """The widget Textual shows `screen`'s toasts in (None: the app shows none, so it made none)."""
+    try:
+        return screen.get_child_by_id("textual-toastrack")
+    except NoMatches:
+        return None
 
 
 def shown_suggestion(line: Input) -> str:

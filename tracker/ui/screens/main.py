@@ -8,17 +8,15 @@ when its slice changed. No panel reads the session; the screen asks the family, 
 
 from __future__ import annotations
 
-import functools
 import time
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.reactive import var
-from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
 from tracker.engine.errors import Refusal
@@ -37,9 +35,11 @@ from tracker.present.view import (
 )
 from tracker.ui import fight_odds
 from tracker.ui.messages import Submit
-from tracker.ui.offers import allows, keys_signature
+from tracker.ui.offers import keys_signature
 from tracker.ui.palette import TrackerCommands
-from tracker.ui.screens.bindings import GM_BINDINGS
+from tracker.ui.screens.acting import ActingScreen
+from tracker.ui.screens.bindings import GM_ACTIONS
+from tracker.ui.textual_adapter import toast_rack
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.command import CommandLine, CommandSuggester
@@ -52,10 +52,15 @@ from tracker.ui.widgets.text_panel import TextPanel
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from textual.screen import Screen
+
     from tracker.engine.log import LogEntry
     from tracker.families.session import Session
     from tracker.present.map.graph import MapView
     from tracker.ui.host import Host
+
+#: A widget of the screen found once (`TrackerScreen._found`).
+Found = TypeVar("Found", bound=Widget)
 
 #: Textual's breakpoints: (threshold in cells, class name).
 Breakpoints = list[tuple[int, str]]
@@ -76,14 +81,16 @@ def breakpoint_classes(size: Size, horizontal: Breakpoints, vertical: Breakpoint
 REFUSAL_TIMEOUT = 6.0
 
 
-class TrackerScreen(Screen[None]):
+class TrackerScreen(ActingScreen):
     """The main screen for both rule families; `read_only` turns it into a viewer."""
 
     COMMANDS = {TrackerCommands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide"), (160, "-vast")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
-    BINDINGS = GM_BINDINGS
+    ACTIONS = GM_ACTIONS
+    BINDINGS = GM_ACTIONS.bindings
+    PLAYERS_STORY = False
 
     #: The whole typed view of this revision, built once by the family after each accepted command.
     view: var[EncounterView | None] = var(None)
@@ -120,6 +127,19 @@ class TrackerScreen(Screen[None]):
         self._turn: tuple[int, str | None, int] | None = None
         #: The last refusal shown while a question waited, with when: it is not stacked again.
         self._refusal: tuple[object, str, float] | None = None
+        #: The widgets the screen speaks to after every command, found once (`_found`).
+        self._found_widgets: dict[str, Widget] = {}
+        #: (revision, focus) each hidden tab's contents were last asked of the family for (`_due`).
+        self._asked: dict[str, tuple[int, str | None]] = {}
+        #: The order's rows of combatants hidden from the players, as marked last (`mark_gm_only`).
+        self._gm_only_rows: dict[str, tuple[OrderRow, OrderRow]] = {}
+        #: What the footer's keys were last worked out from (`keys_signature`).
+        self._signature: tuple[object, ...] | None = None
+        #: The title as last drawn, and whether a player's request was showing.
+        self._title_text: str | None = None
+        self._requests_shown = False
+        #: The bottom margin the toasts were last given (`_keep_toasts_clear`).
+        self._toast_margin: int | None = None
 
     @property
     def tracker(self) -> Host:
@@ -175,17 +195,24 @@ class TrackerScreen(Screen[None]):
 
     # The widgets the screen speaks to after every command, found once: a query walks the screen's DOM,
     # some thirty widgets, and three of them per keypress cost half a millisecond.
-    @functools.cached_property
+    def _found(self, selector: str, kind: type[Found]) -> Found:
+        """The one widget `selector` finds, looked up the first time only (NoMatches until composed)."""
+        widget = self._found_widgets.get(selector)
+        if widget is None:
+            widget = self._found_widgets[selector] = self.query_one(selector, kind)
+        return cast("Found", widget)
+
+    @property
     def side_tabs(self) -> TabbedContent:
-        return self.query_one("#side", TabbedContent)
+        return self._found("#side", TabbedContent)
 
-    @functools.cached_property
+    @property
     def order_table(self) -> OrderTable:
-        return self.query_one("#order-table", OrderTable)
+        return self._found("#order-table", OrderTable)
 
-    @functools.cached_property
+    @property
     def title_line(self) -> Static:
-        return self.query_one("#title", Static)
+        return self._found("#title", Static)
 
     def _family_panel(self, tab: str) -> TextPanel:
         """The Melee/Zones or Fate Deck/Pools panel; the family's odds tab shows the odds above its text,
@@ -205,11 +232,10 @@ class TrackerScreen(Screen[None]):
         view = self.view
         if tab is None or view is None or not self.is_mounted or self.side_tabs.active != f"tab-{tab}":
             return None
-        asked: dict[str, object] = self.__dict__.setdefault("_asked", {})
         key = (view.revision, view.focus)
-        if asked.get(what) == key:
+        if self._asked.get(what) == key:
             return None
-        asked[what] = key
+        self._asked[what] = key
         return view
 
     def _show_odds(self) -> None:
@@ -235,13 +261,13 @@ class TrackerScreen(Screen[None]):
         shown = self.is_mounted and self.side_tabs.active == "tab-field"
         self.set_class(shown and self.field_map is not None and bool(self.field_map.nodes), "-map")
 
-    @functools.cached_property
+    @property
     def prompt_bar(self) -> PromptBar:
-        return self.query_one("#prompt", PromptBar)
+        return self._found("#prompt", PromptBar)
 
-    @functools.cached_property
+    @property
     def turn_panel(self) -> TextPanel:
-        return self.query_one("#turn", TextPanel)
+        return self._found("#turn", TextPanel)
 
     def on_mount(self) -> None:
         self._focus_order()
@@ -265,15 +291,12 @@ class TrackerScreen(Screen[None]):
         or the line being typed stays whole while a result shows. Textual docks its toast rack at the
         screen's bottom, over everything; its bottom margin follows the prompt lines' height (a question
         with many options makes the bar taller) after every layout."""
-        rack = self.__dict__.get("_toast_rack")
-        if rack is None:
-            try:
-                rack = self._toast_rack = self.get_child_by_id("textual-toastrack")
-            except NoMatches:  # an app without notifications has no rack
-                return
+        rack = toast_rack(self)
+        if rack is None:  # an app without notifications has no rack
+            return
         bar = self.prompt_bar.region
         bottom = self.size.height - bar.y if bar.height else 1
-        if bottom > 0 and bottom != getattr(self, "_toast_margin", None):
+        if bottom > 0 and bottom != self._toast_margin:
             self._toast_margin = bottom
             rack.styles.margin = (0, 0, bottom, 0)
 
@@ -328,7 +351,7 @@ class TrackerScreen(Screen[None]):
 
     def _show_requests(self, requests: tuple[str, ...]) -> None:
         """The players' requests waiting for the GM, above the question (which they never block)."""
-        if not requests and not getattr(self, "_requests_shown", False):
+        if not requests and not self._requests_shown:
             return
         self._requests_shown = bool(requests)
         line = self.query_one("#requests", Static)
@@ -363,8 +386,7 @@ class TrackerScreen(Screen[None]):
         if view is None:
             return
         self.header = view.header
-        kept: dict[str, tuple[OrderRow, OrderRow]] = self.__dict__.setdefault("_gm_only_rows", {})
-        self.order = mark_gm_only(view.order, self.rules.hidden_names(), kept)
+        self.order = mark_gm_only(view.order, self.rules.hidden_names(), self._gm_only_rows)
         self.turn = view.turn
         self.subject = view.focus
         self.conditions = view.conditions
@@ -376,7 +398,7 @@ class TrackerScreen(Screen[None]):
         self._show_resources()
         # The footer is rebuilt only when the set of usable keys can have changed.
         signature = keys_signature(self, view)
-        if signature != getattr(self, "_signature", None):
+        if signature != self._signature:
             self._signature = signature
             self.refresh_bindings()
 
@@ -408,7 +430,7 @@ class TrackerScreen(Screen[None]):
         parts = title_parts(self.header, self.read_only, self.at_table, self.waiting_on, self.table_closed is not None)
         parts += fight_odds.parts_of(self)
         text = fit_title(parts, width)
-        if text != getattr(self, "_title_text", None):
+        if text != self._title_text:
             self._title_text = text
             title.update(text, layout=False)
 
@@ -431,10 +453,6 @@ class TrackerScreen(Screen[None]):
     # --- selection ---------------------------------------------------------------------
     def on_order_table_highlighted(self, event: OrderTable.Highlighted) -> None:
         self.selected = event.name
-
-    # --- which keys make sense now (footer and palette) -----------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return allows(self, action, parameters)
 
     # --- actions -------------------------------------------------------------------------
     def on_submit(self, message: Submit) -> None:
@@ -513,29 +531,13 @@ class TrackerScreen(Screen[None]):
         self.run_line(f"{pool} {delta:+d} GM")
 
     @property
-    def typing(self) -> bool:
-        """The command line has the keyboard."""
-        return self.focused is not None and self.focused.id == "command-line"
-
-    def action_answer_first(self) -> None:
-        """Enter while a question waits: its first option, the tracker's default (the best target, the
-        tracker's flip or roll)."""
-        self.action_answer(1)
-
-    def action_answer(self, number: int) -> None:
+    def answers(self) -> tuple[str, ...]:
+        """The commands of the question the rules wait on, as the screen shows it."""
         prompt = self.view.prompt if self.view else None
-        if prompt is not None and number <= len(prompt.answers):
-            self.run_line(prompt.answers[number - 1])
+        return prompt.answers if prompt is not None else ()
 
     def _target(self) -> str | None:
         return self.selected or self.rules.state.active
-
-    def open_line(self, text: str) -> None:
-        """Put `text` on the command line for the GM to finish."""
-        line = self.query_one("#command-line", Input)
-        line.value = text
-        line.cursor_position = len(line.value)
-        line.focus()
 
     def action_prefill(self, verb: str) -> None:
         if self.read_only:
@@ -556,9 +558,6 @@ class TrackerScreen(Screen[None]):
             if line.value:
                 line.select_for_editing()
 
-    def action_focus_order(self) -> None:
-        self.query_one("#order-table", OrderTable).focus()
-
     def on_input_submitted(self, event: Input.Submitted) -> None:
         line = event.value.strip()
         if not line:
@@ -572,22 +571,13 @@ class TrackerScreen(Screen[None]):
             self.app.clear_notifications()
             self.notify("No turn is open: n starts or moves to the next turn", severity="warning", markup=False)
             return
-        from tracker.ui.screens.modals import pick_action
-
-        pick_action(self.app, who, self.rules.actions_for(who), self.run_line, self.open_line)
+        self.pick(who, self.rules.actions_for(who))
 
     def action_rule(self) -> None:
         from tracker.ui.screens.modals import RuleScreen
 
         notes = self.view.conditions if self.view and self._target() else ()
         self.app.push_screen(RuleScreen([(n.title, n.summary, n.section) for n in notes if n.section]))
-
-    def action_tab(self, step: int) -> None:
-        """`,` and `.` move between the side panel's tabs (Turn, Conditions, Melee/Zones, …)."""
-        tabs = self.query_one("#side", TabbedContent)
-        panes = [pane.id for pane in tabs.query(TabPane) if pane.id]
-        if tabs.active in panes:
-            tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
 
     def action_scroll_tab(self, step: int) -> None:
         """PageUp/PageDown scroll the side panel's open tab (the zone map, a long log) from anywhere."""
@@ -600,29 +590,9 @@ class TrackerScreen(Screen[None]):
                 (widget.scroll_page_down if step > 0 else widget.scroll_page_up)(animate=False)
                 return
 
-    def action_help(self) -> None:
-        rows = []
-        for b in self.BINDINGS:
-            if not isinstance(b, Binding):
-                continue
-            action, _, args = b.action.partition("(")
-            params = tuple(a.strip(" '\")") for a in args.split(",")) if args else ()
-            if self.check_action(action.removeprefix("app."), params) is False:
-                continue  # keys that do nothing in this encounter (2d20 keys in a TTB fight)
-            keys = " ".join(self.app.get_key_display(Binding(k, b.action)) for k in b.key.split(","))
-            rows.append((keys, b.description))
-        from tracker.ui.screens.modals import HelpScreen
-
-        self.app.push_screen(HelpScreen(rows, self.session.family.help_lines()))
-
-    def action_story(self) -> None:
-        """`S`: the story of the fight on a screen of its own (the Story tab is small at 80×24)."""
-        from tracker.ui.screens.story import StoryScreen  # lazily: textual-plotext is not a start-up import
-
-        self.app.push_screen(StoryScreen(player=False))
-
-    def action_cycle_theme(self) -> None:
-        self.tracker.cycle_theme()
+    def help_commands(self) -> list[tuple[str, str]]:
+        """The family's command language, under the keys."""
+        return self.session.family.help_lines()
 
     def panels(self) -> list[Panel]:
         return list(self.query(Panel))

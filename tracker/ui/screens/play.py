@@ -16,13 +16,27 @@ from typing import TYPE_CHECKING, cast
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Static, TabbedContent, TabPane
 
 from tracker.present.view import Block, PromptView, Span
+from tracker.ui.actions import Actions
+from tracker.ui.screens.acting import (
+    ANSWER_FIRST,
+    ANSWERS,
+    BACK,
+    COMMAND,
+    NEXT,
+    NEXT_TAB,
+    PREVIOUS_TAB,
+    QUIT,
+    SPEND,
+    STORY,
+    THEME,
+    ActingScreen,
+    renamed,
+)
 from tracker.ui.screens.player import players_order
 from tracker.ui.widgets.command import CommandLine
 from tracker.ui.widgets.order_table import OrderTable
@@ -34,22 +48,32 @@ if TYPE_CHECKING:
     from tracker.ui.remote import RemoteApp
 
 
-class PlayScreen(Screen[None]):
+#: A seat's keys: the GM's where they apply (`tracker.ui.screens.acting`), under ids of their own.
+PLAY_ACTIONS = Actions(
+    renamed(
+        "play",
+        [
+            NEXT.but(title="End turn"),
+            SPEND,
+            COMMAND,
+            *ANSWERS,
+            ANSWER_FIRST,
+            BACK.but(id="back", title="Back"),
+            PREVIOUS_TAB,
+            NEXT_TAB,
+            STORY,
+            THEME,
+            QUIT,
+        ],
+    )
+)
+
+
+class PlayScreen(ActingScreen):
     """One seat's screen; redrawn from each projection the GM's process sends."""
 
-    BINDINGS = [
-        Binding("n", "next_turn", "End turn", id="play.next"),
-        Binding("s", "spend", "Spend", id="play.spend"),
-        Binding("colon", "command", "Command", id="play.command"),
-        *[Binding(str(i), f"answer({i})", f"Answer {i}", id=f"play.answer-{i}", show=False) for i in range(1, 10)],
-        Binding("enter", "answer_first", "Answer 1", id="play.answer-first", show=False, priority=True),
-        Binding("escape", "leave_line", "Back", id="play.back", show=False),
-        Binding("comma", "tab(-1)", "Previous tab", id="play.tab-prev", show=False),
-        Binding("full_stop", "tab(1)", "Next tab", id="play.tab-next", show=False),
-        Binding("S", "story", "Story", id="play.story"),
-        Binding("t", "cycle_theme", "Theme", id="play.theme", show=False),
-        Binding("q", "app.quit", "Quit", id="play.quit"),
-    ]
+    ACTIONS = PLAY_ACTIONS
+    BINDINGS = PLAY_ACTIONS.bindings
     DEFAULT_CSS = """
     PlayScreen #play-title { height: 1; padding: 0 1; background: $primary 30%; text-style: bold; }
     PlayScreen #play-title.-mine { background: $success 45%; }
@@ -168,7 +192,8 @@ class PlayScreen(Screen[None]):
         legend.display = bool(message.text)
 
     # --- acting ------------------------------------------------------------------------------
-    def send(self, line: str) -> None:
+    def run_line(self, line: str) -> None:
+        """The seat's command goes to the GM's process, which judges it."""
         self._send(line)
 
     @work(group="send")
@@ -185,64 +210,27 @@ class PlayScreen(Screen[None]):
         if p is None or p.acting is None:
             self.notify("It is not your turn: n ends your own turn", severity="warning", markup=False)
             return
-        self.send("next")
+        self.run_line("next")
 
     def action_spend(self) -> None:
         p = self.projection
         if p is None or p.acting is None:
             self.notify("It is not your turn: s spends on your turn", severity="warning", markup=False)
             return
-        from tracker.ui.screens.modals import pick_action
+        self.pick(p.acting, p.actions)
 
-        pick_action(self.app, p.acting, p.actions, self.send, self.open_line)
-
-    def action_answer(self, number: int) -> None:
+    @property
+    def answers(self) -> tuple[str, ...]:
+        """The question's commands, while it is this seat's to answer."""
         p = self.projection
-        if p is None or p.question is None:
-            return
-        if 1 <= number <= len(p.question.answers):
-            self.send(p.question.answers[number - 1])
-
-    def action_answer_first(self) -> None:
-        self.action_answer(1)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Enter answers the question only while the command line does not have the keyboard."""
-        if action == "answer_first":
-            line = self.query_one("#play-line", CommandLine)
-            p = self.projection
-            return not line.has_focus and p is not None and p.question is not None
-        return True
+        return p.question.answers if p is not None and p.question is not None else ()
 
     def action_command(self) -> None:
         self.open_line("")
-
-    def open_line(self, text: str) -> None:
-        line = self.query_one("#play-line", CommandLine)
-        line.value = text
-        line.cursor_position = len(text)
-        line.focus()
-
-    def action_leave_line(self) -> None:
-        self.query_one(OrderTable).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         line = event.value.strip()
         event.input.value = ""
         self.query_one(OrderTable).focus()
         if line:
-            self.send(line)
-
-    def action_tab(self, step: int) -> None:
-        tabs = self.query_one("#play-side", TabbedContent)
-        panes = [pane.id for pane in tabs.query(TabPane) if pane.id]
-        if tabs.active in panes:
-            tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
-
-    def action_story(self) -> None:
-        from tracker.ui.screens.story import StoryScreen
-
-        self.app.push_screen(StoryScreen(player=True))
-
-    def action_cycle_theme(self) -> None:
-        self.remote.cycle_theme()
+            self.run_line(line)

@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Digits, Footer, Static
 
 from tracker.present.view import OrderRow, PlayerView
 from tracker.present.words import status_text
+from tracker.ui.actions import Actions
+from tracker.ui.screens.acting import QUIT, STORY, THEME, ActingScreen, renamed
 from tracker.ui.screens.following import FollowingScreen
 from tracker.ui.widgets.order_table import OrderTable
 
@@ -23,14 +24,15 @@ if TYPE_CHECKING:
     from tracker.ui.host import Host
 
 
-class PlayerScreen(FollowingScreen):
+#: The player view's keys: the story the players may see, the theme, quit.
+PLAYER_ACTIONS = Actions(renamed("player", [STORY.but(keys="s"), THEME.but(show=True), QUIT]))
+
+
+class PlayerScreen(ActingScreen, FollowingScreen):
     """Read-only; follows the file through the app's watcher like the GM viewer."""
 
-    BINDINGS = [
-        Binding("s", "story", "Story", id="player.story"),
-        Binding("t", "cycle_theme", "Theme", id="player.theme"),
-        Binding("q", "app.quit", "Quit", id="player.quit"),
-    ]
+    ACTIONS = PLAYER_ACTIONS
+    BINDINGS = PLAYER_ACTIONS.bindings
     DEFAULT_CSS = """
     PlayerScreen #player-top { height: auto; background: $primary 25%; padding: 0 1; }
     PlayerScreen #round-digits { width: auto; margin-right: 2; }
@@ -89,15 +91,6 @@ class PlayerScreen(FollowingScreen):
         legend = self.query_one("#player-legend", Static)
         legend.update(message.text)
         legend.display = bool(message.text)
-
-    def action_story(self) -> None:
-        """The story of the fight as the players may see it (nothing GM-only), full screen."""
-        from tracker.ui.screens.story import StoryScreen  # lazily: textual-plotext is not a start-up import
-
-        self.app.push_screen(StoryScreen(player=True))
-
-    def action_cycle_theme(self) -> None:
-        cast("Host", self.app).cycle_theme()
 
 
 def players_order(view: PlayerView, mine: Collection[str] = ()) -> tuple[tuple[str, ...], list[OrderRow]]:

@@ -4,6 +4,11 @@ The screen holds one `EncounterView` per revision and binds each panel's own rea
 `data_bind`; a panel never reads the session. A panel in a tab that is not showing marks itself stale
 instead of drawing (a layout for nothing) and catches up when its tab is shown. The family's text is
 drawn by a `PanelText` (tracker/ui/widgets/panel_text.py), which repaints only the lines that changed.
+
+`StyledOncePerFrame` changes how a widget asks for its style, not how it draws: it overrides Textual's
+public `rich_style` and `render_lines` (no private name, so it is not in `tracker.ui.textual_adapter`),
+and tests/ui/test_frame_style.py checks the style it gives is the one Textual works out, theme changes
+included. Why `PanelText` keeps its own drawing is said in its module.
 """
 
 from __future__ import annotations

@@ -25,6 +25,20 @@ Textual's link search is off.
 
 `render()` still gives the whole text as one `Content`: Textual copies a selection out of it, and tests
 read a panel's text with `str(body.render())`.
+
+Why this stays here, and not in `tracker.ui.textual_adapter`: that module holds the tracker's uses of
+*private* Textual names, so a Textual release that renames one breaks one module. This one uses none: it
+is a widget of Textual's public Line API (`render_line`, `get_content_width`, `get_content_height`), drawn
+with public classes (`Content.from_rich_text`, `Visual.to_strips`, `Strip`), the way Textual's own
+`Log` and `DataTable` draw. What it repeats of the `Static` is a policy (one `Content` per line, wrapped
+at the widget's width with its text rules, cut or padded to the counted rows), not code reached into; if
+a release changes how a `Static` draws, tests/ui/test_panel_text.py (every row against a `Static`'s, for
+each kind of text and update) fails, and the snapshots with it. A plain `Static` in its place costs the
+keypress its largest single part at 500 combatants (≈2.5 ms of ≈7, above), against a target of ``n`` →
+frame at most half a bare Textual app's one-cell `DataTable` update (`python -m bench.bench_startup
+--no-startup`, docs/performance.md). `tracker.ui.widgets.base.StyledOncePerFrame` is the
+same case: it overrides the public `rich_style` and `render_lines` to work a widget's style out once a
+frame.
 """
 
 from __future__ import annotations
