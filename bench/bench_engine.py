@@ -107,7 +107,7 @@ def run_family(label: str, text: str, opening: tuple[str, ...] = ("start",)) -> 
 
 def main() -> None:
     run_family("Through the Breach", encounter_text())
-    # Initiative order asks who started the conflict (RULES.md §3); the first agent did.
+    # Initiative order asks who started the conflict (docs/rules/2d20.md#s3); the first agent did.
     run_family("2d20 (10 zones)", twod20_text(), ("start", 'pick "Agent 000"'))
 
 

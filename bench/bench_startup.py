@@ -215,7 +215,7 @@ class Fight(NamedTuple):
 
 FIGHTS = {
     "ttb": Fight(encounter_text, ("start",), "Benchmark brawl"),
-    # Initiative order asks who started the conflict (RULES.md §3); the first agent did.
+    # Initiative order asks who started the conflict (docs/rules/2d20.md#s3); the first agent did.
     "2d20": Fight(twod20_text, ("start", 'pick "Agent 000"'), "Benchmark firefight"),
 }
 

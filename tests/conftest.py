@@ -37,7 +37,7 @@ os.environ.setdefault("TRACKER_CACHE_DIR", tempfile.mkdtemp(prefix="tracker-test
 os.environ.setdefault("TRACKER_NO_FIGHT_ODDS", "1")
 
 #: Files the suite writes are its owner's only, as a GM's encounters are (docs/guide/shared-box.md): a file
-#: other accounts can read makes `tracker check` and `tracker run` say so (CONTRACT.md §5), which the tests
+#: other accounts can read makes `tracker check` and `tracker run` say so (docs/guide/shared-box.md), which the tests
 #: of that notice ask for by setting such a mode themselves.
 os.umask(0o077)
 
@@ -51,7 +51,7 @@ seed = 1
 
 def pinned(text: str) -> str:
     """An example's text with its ``demo_seed`` as the file's ``seed``: the examples name no seed (a fight from
-    one draws from the GM's secret, CONTRACT.md §5), and a test that plays one pins the cards it answers."""
+    one draws from the GM's secret, docs/guide/shared-box.md), and a test that plays one pins the cards it answers."""
     return re.sub(r"^demo_seed = (\d+).*$", r"seed = \1", text, count=1, flags=re.M)
 
 

@@ -1,4 +1,4 @@
-"""The rules core, the store and the headless CLI never import textual (CONTRACT.md §1, ARCHITECTURE).
+"""The rules core, the store and the headless CLI never import textual (docs/reference/cli.md, ARCHITECTURE).
 
 `tracker exec`, `tracker check` and `tracker odds` run on machines and in scripts where starting Textual would be
 slow and pointless; the import-linter contract in pyproject.toml guards the direct imports, and this

@@ -1,5 +1,6 @@
 """Files of a small campaign for the tests of stat blocks, parties, `tracker carry` and `tracker new`
-(CONTRACT.md §1, §2.1): a bestiary, a party and encounters in a temporary folder, both families.
+(docs/reference/cli.md, docs/reference/file-format.md): a bestiary, a party and encounters in a temporary folder, both
+families.
 
 Every run goes through `tracker.cli.main.main` (stdin replaced), as `tests/cli/test_exec.py` does.
 """

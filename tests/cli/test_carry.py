@@ -1,10 +1,11 @@
-"""`tracker carry ENCOUNTER` (CONTRACT.md §1, §2.1): the party's lasting state, back into its file.
+"""`tracker carry ENCOUNTER` (docs/reference/cli.md, docs/reference/file-format.md): the party's lasting state, back
+into its file.
 
-What lasts is decided per family from RULES.md (README "Campaigns"): TTB Wounds left, the conditions of
-§2.7.2 that outlast a fight, the Control Hand and Fate Points; 2d20 Harms, Fatigue, Fortune and the §3.11
-conditions ended only by treatment or rest, never stress (§3.10.4). The file keeps its comments; the write
-is atomic; a fight that never started, an encounter without a party, a locked or missing party file are
-refused in one line with nothing written.
+What lasts is decided per family from docs/rules/index.md (README "Campaigns"): TTB Wounds left, the conditions of
+docs/rules/ttb-conditions.md#s2-7-2 that outlast a fight, the Control Hand and Fate Points; 2d20 Harms, Fatigue, Fortune
+and the docs/rules/2d20-harm.md#s3-11 conditions ended only by treatment or rest, never stress
+(docs/rules/2d20-harm.md#s3-10-4). The file keeps its comments; the write is atomic; a fight that never started, an
+encounter without a party, a locked or missing party file are refused in one line with nothing written.
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ def fight(tracker: Tracker, enc: Path, lines: str) -> None:
 
 
 def test_ttb_carries_wounds_lasting_conditions_and_the_hand(tracker: Tracker, tmp_path: Path) -> None:
-    """RULES.md §2.7.2: Bleeding Out (Doctor or death [000:L320]) and Crazy (a day's Centering [000:L328])
-    outlast the fight; Prone (Stand Up) and Burning (its own turn end [000:L324]) do not. §2.1: the Wounds
-    left; §2.2.2: the Control Hand."""
+    """docs/rules/ttb-conditions.md#s2-7-2: Bleeding Out (Doctor or death [000:L320]) and Crazy (a day's Centering
+    [000:L328]) outlast the fight; Prone (Stand Up) and Burning (its own turn end [000:L324]) do not.
+    docs/rules/ttb.md#s2-1: the Wounds left; docs/rules/ttb.md#s2-2-2: the Control Hand."""
     enc = ttb_campaign(tmp_path)
     fight(
         tracker,
@@ -67,8 +68,8 @@ def test_ttb_carries_wounds_lasting_conditions_and_the_hand(tracker: Tracker, tm
 
 
 def test_ttb_unconscious_lasts_and_starts_the_next_fight_down(tracker: Tracker, tmp_path: Path) -> None:
-    """RULES.md §2.7.2 Unconscious: only healing to 1 Wound ends it [000:L354]; carried, the next fight starts
-    with it (and Prone)."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Unconscious: only healing to 1 Wound ends it [000:L354]; carried, the next
+    fight starts with it (and Prone)."""
     enc = ttb_campaign(tmp_path)
     fight(tracker, enc, OPENING + "add ash unconscious\n")
     assert tracker("carry", enc).code == 0
@@ -92,7 +93,8 @@ def test_ttb_the_next_fight_starts_where_this_one_left_off(tracker: Tracker, tmp
 
 
 def test_ttb_fatemaster_ally_carries_fate_points(tracker: Tracker, tmp_path: Path) -> None:
-    """RULES.md §2.10: a Fatemaster character's Fate Points are spent and kept (Quick Action costs one)."""
+    """docs/rules/ttb-damage.md#s2-10: a Fatemaster character's Fate Points are spent and kept (Quick Action costs
+    one)."""
     party = PARTY + '\n[[combatants]]\nname = "Hired Blade"\nrank = "enforcer"\nrank_value = 7\nwounds = 8\n'
     enc = ttb_campaign(tmp_path, party=party)
     fight(tracker, enc, "initiative sofia 1\ninitiative ash 1\nstart\nanswer 'Guild Thug 1'\nanswer 'Guild Thug 2'\n")
@@ -160,9 +162,10 @@ def test_carry_says_the_fight_goes_on_until_end(tracker: Tracker, tmp_path: Path
 
 
 def test_2d20_carries_harms_fatigue_fortune_and_lasting_conditions_not_stress(tracker: Tracker, tmp_path: Path) -> None:
-    """RULES.md §3.10.4: stress all goes at the end of the scene [004:L1906]; Harms stay until treated and healed
-    (§3.10.4 [004:L1914]); Fatigue until a test removes it [004:L1898]; Fortune lasts the adventure (§3.3,
-    B43); Dazed lasts (it ends by Absterge [003:L413]), Prone and Stunned do not."""
+    """docs/rules/2d20-harm.md#s3-10-4: stress all goes at the end of the scene [004:L1906]; Harms stay until treated
+    and healed (docs/rules/2d20-harm.md#s3-10-4 [004:L1914]); Fatigue until a test removes it [004:L1898]; Fortune lasts
+    the adventure (docs/rules/2d20.md#s3-3, B43); Dazed lasts (it ends by Absterge [003:L413]), Prone and Stunned do
+    not."""
     scene = d20_campaign(tmp_path)
     fight(
         tracker,
@@ -184,7 +187,8 @@ def test_2d20_carries_harms_fatigue_fortune_and_lasting_conditions_not_stress(tr
 
 
 def test_2d20_fortune_spent_is_carried(tracker: Tracker, tmp_path: Path) -> None:
-    """RULES.md §3.3: Fortune is restored only at the start of an adventure [004:L596], so a spent point stays spent."""
+    """docs/rules/2d20.md#s3-3: Fortune is restored only at the start of an adventure [004:L596], so a spent point stays
+    spent."""
     scene = d20_campaign(tmp_path)
     fight(tracker, scene, "start\npick Ada\nfortune Ada -1\n")
     assert by_name(tracker("exec", scene, "--json").json())["Ada Vance"]["fortune"] == 2
@@ -281,8 +285,8 @@ def test_the_shipped_campaign_carries_from_fight_1_into_fight_2(tracker: Tracker
 
 
 def test_2d20_a_character_carried_defeated_starts_the_next_scene_defeated(tracker: Tracker, tmp_path: Path) -> None:
-    """RULES.md §3.10.2 with §3.10.4: Harms enough to defeat are carried, and are not healed by the next scene's
-    start [004:L1906]; that scene starts with the character Defeated, not standing."""
+    """docs/rules/2d20-harm.md#s3-10-2 with docs/rules/2d20-harm.md#s3-10-4: Harms enough to defeat are carried, and are
+    not healed by the next scene's start [004:L1906]; that scene starts with the character Defeated, not standing."""
     scene = d20_campaign(tmp_path)
     fight(tracker, scene, "start\npick Ada\ndamage Ada 12\ndamage Ada 3\n")
     assert by_name(tracker("exec", scene, "--json").json())["Ada Vance"]["status"] != "ok"
@@ -294,8 +298,8 @@ def test_2d20_a_character_carried_defeated_starts_the_next_scene_defeated(tracke
 
 
 def test_ttb_the_twist_discard_pile_is_carried(tracker: Tracker, tmp_path: Path) -> None:
-    """RULES.md §2.1 ``twist_discard``, §2.2: the Twist discards stay out of the Twist Deck until it runs out
-    [001:L36]; carried, the next fight starts with them."""
+    """docs/rules/ttb.md#s2-1 ``twist_discard``, docs/rules/ttb.md#s2-2: the Twist discards stay out of the Twist Deck
+    until it runs out [001:L36]; carried, the next fight starts with them."""
     party = PARTY.replace(
         "wounds = 8             # Wounds when fresh", 'wounds = 8\nhand = ["9R", "2C", "3T", "4M", "5R"]'
     )

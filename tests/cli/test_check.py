@@ -1,4 +1,5 @@
-"""`tracker check FILE` (CONTRACT.md §1, §2): exit 0 when valid; else exit 1, one `FILE:LINE:COL: message` a problem.
+"""`tracker check FILE` (docs/reference/cli.md, docs/reference/file-format.md): exit 0 when valid; else exit 1, one
+`FILE:LINE:COL: message` a problem.
 
 Each invalid case names the line the GM has to fix; the positions come from `tracker.store.tomlpos`
 (or from the TOML parser for a syntax error).
@@ -278,7 +279,7 @@ def test_subprocess_reports_without_traceback(tmp_path: Path) -> None:
 
 
 def test_a_multi_line_string_holding_table_lines_does_not_move_a_problems_line(check: Any, tmp_path: Path) -> None:
-    """CONTRACT.md §1 ``tracker check``: ``FILE:LINE:COL`` is where the bad value stands, also after a multi-line
+    """docs/reference/cli.md ``tracker check``: ``FILE:LINE:COL`` is where the bad value stands, also after a multi-line
     string whose text holds a ``[[combatants]]`` line and a ``key = value`` line (text, not TOML structure)."""
     note = 'notes = """\nMet at the docks.\n[[combatants]]\nwounds = 1\n"""\n'
     text = VALID.replace('kind = "fated"\n', 'kind = "fated"\n' + note).replace("rank_value = 5\n", "rank_value = 99\n")

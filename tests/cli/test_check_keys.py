@@ -1,7 +1,7 @@
-"""`tracker check` points at the key to fix (CONTRACT.md §1, §2): problems found across a whole
-table or file (duplicate names, unknown zones, a Fated with a rank …) sit at the offending key, not at
+"""`tracker check` points at the key to fix (docs/reference/cli.md, docs/reference/file-format.md): problems found
+across a whole table or file (duplicate names, unknown zones, a Fated with a rank …) sit at the offending key, not at
 ``1:1``; a wrong type of a union field is one line; a bad Control Hand is a file problem; TTB Armor
-above +3 is a warning that does not fail the check (RULES.md §5 A27).
+above +3 is a warning that does not fail the check (docs/rules/decisions.md#a27).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def test_2d20_base_file_is_valid(check: Any, tmp_path: Path) -> None:
 
 
 def test_duplicate_name_points_at_the_second_name(check: Any, tmp_path: Path) -> None:
-    """Names are unique ignoring case (RULES.md §2.1 ``name``): the clash is the later ``name =`` line."""
+    """Names are unique ignoring case (docs/rules/ttb.md#s2-1 ``name``): the clash is the later ``name =`` line."""
     text = VALID.replace('name = "Guild Thug"', 'name = "sofia ramos"')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -70,7 +70,7 @@ def test_duplicate_name_2d20(check: Any, tmp_path: Path) -> None:
 
 
 def test_zone_adjacent_to_an_unknown_zone_points_at_that_entry(check: Any, tmp_path: Path) -> None:
-    """RULES.md §3.6 zones: every ``adjacent`` name is a zone of the file."""
+    """docs/rules/2d20-combat.md#s3-6 zones: every ``adjacent`` name is a zone of the file."""
     text = TWOD20.replace('adjacent = ["Warehouse"]', 'adjacent = ["Warehouse", "Roof"]')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -80,7 +80,7 @@ def test_zone_adjacent_to_an_unknown_zone_points_at_that_entry(check: Any, tmp_p
 
 
 def test_combatant_in_an_unknown_zone_points_at_its_zone_key(check: Any, tmp_path: Path) -> None:
-    """RULES.md §3.6: a combatant's ``zone`` is one of the file's zones."""
+    """docs/rules/2d20-combat.md#s3-6: a combatant's ``zone`` is one of the file's zones."""
     text = TWOD20.replace('zone = "Warehouse"', 'zone = "Cellar"')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -89,7 +89,7 @@ def test_combatant_in_an_unknown_zone_points_at_its_zone_key(check: Any, tmp_pat
 
 
 def test_unknown_stress_track_points_at_the_track(check: Any, tmp_path: Path) -> None:
-    """RULES.md §3.1 ``stress``: a table names the profile's tracks (SRD: stress)."""
+    """docs/rules/2d20.md#s3-1 ``stress``: a table names the profile's tracks (SRD: stress)."""
     text = TWOD20.replace("stress = 11", "stress = { stress = 11, vigour = 9 }")
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -99,7 +99,7 @@ def test_unknown_stress_track_points_at_the_track(check: Any, tmp_path: Path) ->
 
 
 def test_bad_profile_parameter_points_at_its_settings_key(check: Any, tmp_path: Path) -> None:
-    """RULES.md §3.0: ``[settings]`` overrides profile parameters, each checked against its type."""
+    """docs/rules/2d20.md#s3-0: ``[settings]`` overrides profile parameters, each checked against its type."""
     text = TWOD20.replace("seed = 1\n", 'seed = 1\n\n[settings]\nranged_base_difficulty = "two"\n')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -108,7 +108,7 @@ def test_bad_profile_parameter_points_at_its_settings_key(check: Any, tmp_path: 
 
 
 def test_fated_with_rank_value_points_at_rank_value(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.1 ``rank_value``: Fatemaster characters only (decision A26)."""
+    """docs/rules/ttb.md#s2-1 ``rank_value``: Fatemaster characters only (decision A26)."""
     text = VALID.replace('kind = "fated"', 'kind = "fated"\nrank_value = 4')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -117,7 +117,7 @@ def test_fated_with_rank_value_points_at_rank_value(check: Any, tmp_path: Path) 
 
 
 def test_fated_with_fate_points_points_at_fate_points(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.1 ``fate_points``: Fatemaster characters only."""
+    """docs/rules/ttb.md#s2-1 ``fate_points``: Fatemaster characters only."""
     text = VALID.replace('kind = "fated"', 'kind = "fated"\nfate_points = 2')
     path = write(tmp_path, text)
     [(line, col, _)] = problems(check(path), path)
@@ -125,7 +125,7 @@ def test_fated_with_fate_points_points_at_fate_points(check: Any, tmp_path: Path
 
 
 def test_rank_band_mismatch_points_at_rank_value(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.1 ``rank``/``rank_value`` (decision A26): a Minion has Rank Value 5-6."""
+    """docs/rules/ttb.md#s2-1 ``rank``/``rank_value`` (decision A26): a Minion has Rank Value 5-6."""
     text = VALID.replace("rank_value = 5", "rank_value = 12")
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -134,7 +134,7 @@ def test_rank_band_mismatch_points_at_rank_value(check: Any, tmp_path: Path) -> 
 
 
 def test_living_only_condition_points_at_conditions(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.7.1: Bleeding Out only affects Living characters."""
+    """docs/rules/ttb-conditions.md#s2-7-1: Bleeding Out only affects Living characters."""
     text = VALID.replace("conditions = { burning = 2 }", "living = false\nconditions = { bleeding_out = 1 }")
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -146,7 +146,7 @@ def test_living_only_condition_points_at_conditions(check: Any, tmp_path: Path) 
 
 
 def test_stress_of_the_wrong_type_is_one_line(check: Any, tmp_path: Path) -> None:
-    """RULES.md §3.1 ``stress``: a whole number or a table of tracks; a string is neither, said once."""
+    """docs/rules/2d20.md#s3-1 ``stress``: a whole number or a table of tracks; a string is neither, said once."""
     text = TWOD20.replace("stress = 11", 'stress = "eleven"')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -164,7 +164,7 @@ def test_a_bad_value_inside_a_stress_table_names_that_value_only(check: Any, tmp
 
 
 def test_charge_of_the_wrong_type_is_one_line(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.1 ``charge``: yards, or "--" for a character that cannot Charge."""
+    """docs/rules/ttb.md#s2-1 ``charge``: yards, or "--" for a character that cannot Charge."""
     text = VALID.replace("wounds = 8", 'wounds = 8\ncharge = "fast"')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -173,7 +173,7 @@ def test_charge_of_the_wrong_type_is_one_line(check: Any, tmp_path: Path) -> Non
 
 
 def test_twist_deck_of_the_wrong_type_is_one_line(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.1 ``twist_deck``: the suit choices (a table) or the 13 cards (a list)."""
+    """docs/rules/ttb.md#s2-1 ``twist_deck``: the suit choices (a table) or the 13 cards (a list)."""
     text = VALID.replace("wounds = 8", "wounds = 8\ntwist_deck = 5")
     path = write(tmp_path, text)
     [(line, _, message)] = problems(check(path), path)
@@ -182,7 +182,7 @@ def test_twist_deck_of_the_wrong_type_is_one_line(check: Any, tmp_path: Path) ->
 
 
 def test_condition_value_of_the_wrong_type_is_one_line(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.7: a condition is ``true`` or its value."""
+    """docs/rules/ttb-conditions.md#s2-7: a condition is ``true`` or its value."""
     text = VALID.replace("burning = 2", 'burning = "hot"')
     path = write(tmp_path, text)
     [(line, _, message)] = problems(check(path), path)
@@ -194,7 +194,7 @@ def test_condition_value_of_the_wrong_type_is_one_line(check: Any, tmp_path: Pat
 
 
 def test_a_bad_card_in_the_hand_is_a_file_problem_at_that_card(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.2.1 cards: 1-13 with a suit R/C/T/M. Exit 1 with the card's position, not a refusal."""
+    """docs/rules/ttb.md#s2-2-1 cards: 1-13 with a suit R/C/T/M. Exit 1 with the card's position, not a refusal."""
     text = VALID.replace("wounds = 8", 'wounds = 8\nhand = ["9R", "9Q"]')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -204,7 +204,7 @@ def test_a_bad_card_in_the_hand_is_a_file_problem_at_that_card(check: Any, tmp_p
 
 
 def test_a_card_twice_in_the_hand(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.2.2: the hand is drawn from the character's Twist Deck, which holds each card once."""
+    """docs/rules/ttb.md#s2-2-2: the hand is drawn from the character's Twist Deck, which holds each card once."""
     text = VALID.replace("wounds = 8", 'wounds = 8\nhand = ["9R", "3T", "9r"]')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -214,9 +214,9 @@ def test_a_card_twice_in_the_hand(check: Any, tmp_path: Path) -> None:
 
 
 def test_a_joker_in_the_hand(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.2.2: a Control Hand never holds a Joker. The hand is drawn from the Twist Deck
+    """docs/rules/ttb.md#s2-2-2: a Control Hand never holds a Joker. The hand is drawn from the Twist Deck
     ("Draw from Twist Deck:", 000_c95c5e9eacfdebfc.txt L167), whose 13 cards are valued 1-13
-    (001_4bf2b999e138b642.txt L25, RULES.md §2.1 ``twist_deck``); the Jokers are Fate Deck cards."""
+    (001_4bf2b999e138b642.txt L25, docs/rules/ttb.md#s2-1 ``twist_deck``); the Jokers are Fate Deck cards."""
     text = VALID.replace("wounds = 8", 'wounds = 8\nhand = ["RJ"]')
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -234,8 +234,8 @@ def test_a_good_hand_is_valid(check: Any, tmp_path: Path) -> None:
 
 
 def test_armor_above_3_is_a_warning_and_the_file_is_valid(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.1 ``armor`` and §5 A27: Armor is at most +3, but the GM may exceed it; ``armor``
-    accepts more, with a warning. The check prints the warning at the key and still exits 0."""
+    """docs/rules/ttb.md#s2-1 ``armor`` and docs/rules/decisions.md#a27: Armor is at most +3, but the GM may exceed it;
+    ``armor`` accepts more, with a warning. The check prints the warning at the key and still exits 0."""
     text = VALID.replace("rank_value = 5\n", "rank_value = 5\narmor = 4\n")
     path = write(tmp_path, text)
     result = check(path)
@@ -243,13 +243,13 @@ def test_armor_above_3_is_a_warning_and_the_file_is_valid(check: Any, tmp_path: 
     line_no = line_of(text, "armor = 4")
     assert result.err.splitlines() == [
         f"{path}:{line_no}:1: warning: Guild Thug has Armor +4, above the usual maximum of +3 "
-        "(allowed: the Fatemaster may exceed it, RULES.md A27)"
+        "(allowed: the Fatemaster may exceed it)"
     ]
     assert f"{path}: ok" in result.out
 
 
 def test_armor_3_is_no_warning(check: Any, tmp_path: Path) -> None:
-    """RULES.md §5 A27: +3 is the maximum itself."""
+    """docs/rules/decisions.md#a27: +3 is the maximum itself."""
     result = check(write(tmp_path, VALID.replace("rank_value = 5\n", "rank_value = 5\narmor = 3\n")))
     assert (result.code, result.err) == (0, "")
 
@@ -268,7 +268,8 @@ def test_warnings_are_printed_beside_errors_in_file_order(check: Any, tmp_path: 
 
 
 def test_each_bad_condition_points_at_its_own_key(check: Any, tmp_path: Path) -> None:
-    """RULES.md §2.7: valued conditions take a number, the others ``true``; each problem at its key."""
+    """docs/rules/ttb-conditions.md#s2-7: valued conditions take a number, the others ``true``; each problem at its
+    key."""
     text = VALID.replace("dazed = true", "dazed = 2, onfire = true")
     path = write(tmp_path, text)
     found = problems(check(path), path)
@@ -302,7 +303,7 @@ stress = 5
 
 
 def test_2d20_combatant_on_a_non_player_side_without_npc_type_is_a_warning(check: Any, tmp_path: Path) -> None:
-    """RULES.md §3.1 ``npc_type`` (absent for a player character): a combatant on a side other than the
+    """docs/rules/2d20.md#s3-1 ``npc_type`` (absent for a player character): a combatant on a side other than the
     players' with no ``npc_type`` plays as a PC; `tracker check` warns at its key and the file stays valid.
     A PC on the players' side is no warning."""
     path = write(tmp_path, D20_SIDES)

@@ -36,7 +36,7 @@ def test_check_takes_several_files(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_duel_demo_shows_a_cheat(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 10 item 9, RULES.md §2.2.4 [000:L63-65]: the duel demo shows Sofia cheating Fate from her hand."""
+    """Issue 10 item 9, docs/rules/ttb.md#s2-2-4 [000:L63-65]: the duel demo shows Sofia cheating Fate from her hand."""
     assert cli.main(["demo", "--text", str(ROOT / "examples" / "duel.toml")]) == 0
     out = capsys.readouterr().out
     assert "flipped 5♣: cheat with a card from the hand?" in out

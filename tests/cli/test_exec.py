@@ -1,4 +1,5 @@
-"""`tracker exec FILE [--seed N] [--json] [--save]` (CONTRACT.md §1, §3, §4), run in-process.
+"""`tracker exec FILE [--seed N] [--json] [--save]` (docs/reference/cli.md, docs/reference/language.md,
+docs/reference/json-state.md), run in-process.
 
 Every run goes through `tracker.cli.main.main` with stdin replaced; one test runs ``python -m tracker`` in a
 subprocess to prove that a refused command and a bad file reach the user without a traceback.
@@ -101,7 +102,7 @@ def one_line_error(result: Result) -> str:
     return lines[0]
 
 
-# --- JSON state (CONTRACT.md §4) ---------------------------------------------------------------
+# --- JSON state (docs/reference/json-state.md) ---------------------------------------------------------------
 
 
 def test_json_state_carries_the_contract_keys(cli: Any, encounter: Path) -> None:
@@ -112,7 +113,7 @@ def test_json_state_carries_the_contract_keys(cli: Any, encounter: Path) -> None
     assert state["system"] == "ttb"
     assert state["round"] == 1
     assert state["active"] == "Sofia Ramos"
-    # §2.3: 13 + 2 = 15, then Rank Value + Initiative: the Thug's 5 before the Spider's 3.
+    # docs/rules/ttb-turns.md#s2-3: 13 + 2 = 15, then Rank Value + Initiative: the Thug's 5 before the Spider's 3.
     assert state["order"] == ["Sofia Ramos", "Guild Thug", "Clockwork Spider"]
     assert state["prompt"] is None
     by_name = {c["name"]: c for c in state["combatants"]}
@@ -124,11 +125,11 @@ def test_json_state_carries_the_contract_keys(cli: Any, encounter: Path) -> None
     assert sofia["side"] == "players" and thug["side"] == "fatemaster"
     assert sofia["initiative"] == 15 and thug["initiative"] == 5
     assert sofia["wounds"] == 8 and thug["wounds"] == 5
-    # §2.4: the active character has 2 General + 1 Combat AP; the others 0 outside their turn.
+    # docs/rules/ttb-turns.md#s2-4: the active character has 2 General + 1 Combat AP; the others 0 outside their turn.
     assert (sofia["ap"], sofia["combat_ap"]) == (2, 1)
     assert (thug["ap"], thug["combat_ap"]) == (0, 0)
     assert thug["conditions"] == {"burning": 1}
-    # Fated carry their Control Hand: three Twist cards at the end of the Prologue (§2.2.2).
+    # Fated carry their Control Hand: three Twist cards at the end of the Prologue (docs/rules/ttb.md#s2-2-2).
     assert sofia["hand"] == 3
     assert "hand" not in thug
     # The initiative card was set, not flipped: the whole Fate Deck is still in the deck.
@@ -138,7 +139,7 @@ def test_json_state_carries_the_contract_keys(cli: Any, encounter: Path) -> None
 def test_json_deck_counts_follow_flips(cli: Any, encounter: Path) -> None:
     result = cli("exec", encounter, "--json", stdin="start\nflip 3\n")
     deck = result.json()["deck"]
-    # One initiative flip for the Fated and three GM flips, all in the discard pile (§2.2.1).
+    # One initiative flip for the Fated and three GM flips, all in the discard pile (docs/rules/ttb.md#s2-2-1).
     assert deck["left"] == 50 and deck["discards"] == 4
 
 
@@ -163,7 +164,8 @@ def test_conditions_and_statuses_in_json(cli: Any, encounter: Path) -> None:
     by_name = {c["name"]: c for c in state["combatants"]}
     assert by_name["Guild Thug"]["conditions"] == {"burning": 3}
     assert by_name["Sofia Ramos"]["conditions"] == {"dazed": True}
-    # A Fatemaster character at 0 Wounds or less fails its check: unconscious and Prone (§2.8.2).
+    # A Fatemaster character at 0 Wounds or less fails its check: unconscious and Prone
+    # (docs/rules/ttb-damage.md#s2-8-2).
     assert by_name["Clockwork Spider"]["status"] == "unconscious"
     assert by_name["Clockwork Spider"]["conditions"].get("prone") is True
     assert by_name["Clockwork Spider"]["wounds"] == -3

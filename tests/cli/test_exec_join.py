@@ -1,4 +1,5 @@
-"""``join`` / ``leave`` through ``tracker exec --json [--save]`` (CONTRACT.md §1, §3 Joining, §4 ``"left": true``).
+"""``join`` / ``leave`` through ``tracker exec --json [--save]`` (docs/reference/cli.md, docs/reference/language.md
+Joining, docs/reference/json-state.md ``"left": true``).
 
 The newcomers live in the saved ``[state]``: a second ``tracker exec`` on the saved file sees them, undoes them,
 and a refused join exits 2 leaving the file byte for byte.
@@ -76,8 +77,8 @@ def pier(tmp_path: Path) -> Path:
 
 
 def test_join_and_leave_in_the_json_state(cli: Exec, pier: Path) -> None:
-    """CONTRACT.md §3 Joining ("Guild Thug 3" exists: Guild Thug 4, 5), RULES.md §3.3 [004:L585] (1 Threat per
-    minor NPC), §4 (``"left": true``, not in ``order``)."""
+    """docs/reference/language.md Joining ("Guild Thug 3" exists: Guild Thug 4, 5), docs/rules/2d20.md#s3-3 [004:L585]
+    (1 Threat per minor NPC), §4 (``"left": true``, not in ``order``)."""
     result = cli("exec", pier, "--json", stdin="start\npick Kit\njoin thug count=2 zone=pier\nleave 'guild thug 4'\n")
     assert result.code == 0, result.err
     state = result.json()
@@ -90,13 +91,14 @@ def test_join_and_leave_in_the_json_state(cli: Exec, pier: Path) -> None:
 
 
 def test_pools_before_start_in_the_json_state(cli: Exec, pier: Path) -> None:
-    """CONTRACT.md §3 "Pools before start": the file's pools, changed by ``threat +1`` before ``start``."""
+    """docs/reference/language.md "Pools before start": the file's pools, changed by ``threat +1`` before ``start``."""
     assert cli("exec", pier, "--json", stdin="").json()["pools"] == {"momentum": 0, "threat": 3}
     assert cli("exec", pier, "--json", stdin="threat +1\nstart\n").json()["pools"] == {"momentum": 0, "threat": 4}
 
 
 def test_saved_newcomers_survive_a_restart_and_undo(cli: Exec, pier: Path) -> None:
-    """CONTRACT.md §2: joined combatants live in ``[state]``; a restart shows them and undo takes them back."""
+    """docs/reference/file-format.md: joined combatants live in ``[state]``; a restart shows them and undo takes them
+    back."""
     first = cli("exec", pier, "--json", "--save", stdin="start\npick Kit\njoin thug count=1\n")
     assert first.code == 0, first.err
     again = cli("exec", pier, "--json", stdin="")
@@ -107,7 +109,7 @@ def test_saved_newcomers_survive_a_restart_and_undo(cli: Exec, pier: Path) -> No
 
 
 def test_a_refused_join_exits_2_and_leaves_the_file(cli: Exec, pier: Path) -> None:
-    """CONTRACT.md §1: a refused command stops ``exec`` with ``line N: reason``; with ``--save`` the file is
+    """docs/reference/cli.md: a refused command stops ``exec`` with ``line N: reason``; with ``--save`` the file is
     unchanged. Four minors cost 4 Threat and the pool holds 3 [004:L585]."""
     before = pier.read_bytes()
     result = cli("exec", pier, "--save", stdin="start\npick Kit\njoin thug count=4\n")

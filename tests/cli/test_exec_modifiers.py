@@ -1,5 +1,5 @@
-"""Every modifier reaches the test, through the outer contract (CONTRACT.md §1 ``tracker exec``, ``tracker odds``):
-the question names each modifier with its source, the flip turns over the cards they ask for, the odds count
+"""Every modifier reaches the test, through the outer contract (docs/reference/cli.md ``tracker exec``, ``tracker
+odds``): the question names each modifier with its source, the flip turns over the cards they ask for, the odds count
 them, and a modifier the rules do not allow is refused in one line with the file unchanged."""
 
 from __future__ import annotations

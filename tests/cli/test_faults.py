@@ -1,6 +1,6 @@
 """The faults fuzzing and kill tests found, one test (or more) each, through the command line.
 
-Each ends as CONTRACT.md §1 promises: ``tracker check`` prints one ``FILE:LINE:COL: message`` a problem
+Each ends as docs/reference/cli.md promises: ``tracker check`` prints one ``FILE:LINE:COL: message`` a problem
 and exits 1; ``tracker exec`` prints one line, exits non-zero and leaves the file as it was; nothing
 prints a traceback, and nothing hangs.
 """
@@ -217,7 +217,7 @@ def test_state_without_history_is_refused_on_every_load(tmp_path: Path) -> None:
 
 
 def test_a_ttb_fate_deck_that_lost_a_card_is_refused(tmp_path: Path) -> None:
-    """RULES.md §2.2.1: the Fate Deck, its discards and the table are the 54 cards once each; a lost card
+    """docs/rules/ttb.md#s2-2-1: the Fate Deck, its discards and the table are the 54 cards once each; a lost card
     would leave a flip nothing to draw after a reshuffle."""
     text = played(DUEL, "initiative Sofia 13", "start")
     first = dump(Session(files.parse_text(text, "x")).rules.state)["deck"][0]
@@ -373,7 +373,7 @@ def test_killed_exec_saves_leave_nothing_the_next_writer_does_not_clear(tmp_path
 
 
 def test_an_unexpected_error_is_still_one_line(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
-    """CONTRACT.md §1 "never a traceback": should a bug slip through, the CLI says so in one line."""
+    """docs/reference/cli.md "never a traceback": should a bug slip through, the CLI says so in one line."""
 
     def broken(paths: list[str]) -> int:
         raise KeyError("Nobody")

@@ -5,7 +5,7 @@ swapped for hostile ones (a 5,000-digit number, 500-deep arrays, a name the setu
 profile parameter that does not exist, a hundred million dice), lines dropped, doubled or cut short,
 bytes that are not UTF-8. It also draws random command lines from each family's verbs with hostile
 arguments. Each file goes through ``tracker check`` and ``tracker exec --save`` in-process, and every run
-must end the way CONTRACT.md §1 promises:
+must end the way docs/reference/cli.md promises:
 
 * exit 0, 1 or 2, never an exception, never a traceback nor the CLI's "internal error" last resort;
 * ``check``: one ``FILE:LINE:COL: message`` line per problem, and exit 0 exactly when there is no error;

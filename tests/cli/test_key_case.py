@@ -1,4 +1,5 @@
-"""Field names of combatants and stat blocks ignore case (CONTRACT.md §2.1): ``Wounds = 6`` is ``wounds = 6``.
+"""Field names of combatants and stat blocks ignore case (docs/reference/file-format.md): ``Wounds = 6`` is ``wounds =
+6``.
 
 Keys are folded to snake_case before validation; `tracker check` still points at the key as the file wrote
 it, and one key given twice in different cases is an error at the second.
@@ -18,14 +19,14 @@ __all__ = ["check"]  # the fixture, re-exported for pytest
 
 
 def test_keys_of_a_combatant_ignore_case(check: Any, tmp_path: Path) -> None:
-    """CONTRACT.md §2.1: ``Wounds = 8`` and ``KIND`` are the fields ``wounds`` and ``kind``."""
+    """docs/reference/file-format.md: ``Wounds = 8`` and ``KIND`` are the fields ``wounds`` and ``kind``."""
     text = VALID.replace("wounds = 8", "Wounds = 8").replace('kind = "fated"', 'KIND = "fated"')
     result = check(write(tmp_path, text))
     assert result.code == 0, result.err
 
 
 def test_a_folded_key_is_used_as_its_field(tracker: Tracker, tmp_path: Path) -> None:
-    """CONTRACT.md §2.1: the value of ``Rank_Value`` is the combatant's rank_value, as the state shows."""
+    """docs/reference/file-format.md: the value of ``Rank_Value`` is the combatant's rank_value, as the state shows."""
     text = VALID.replace("rank_value = 5", "Rank_Value = 5").replace("wounds = 5", "WOUNDS = 4")
     path = write(tmp_path, text)
     result = tracker("exec", path, "--json")
@@ -36,7 +37,7 @@ def test_a_folded_key_is_used_as_its_field(tracker: Tracker, tmp_path: Path) -> 
 
 
 def test_a_bad_value_under_a_capitalised_key_points_at_it(check: Any, tmp_path: Path) -> None:
-    """CONTRACT.md §1 `tracker check`: the problem is at the key as written, and names it as written."""
+    """docs/reference/cli.md `tracker check`: the problem is at the key as written, and names it as written."""
     text = VALID.replace("wounds = 5", "Wounds = 0")
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -45,7 +46,7 @@ def test_a_bad_value_under_a_capitalised_key_points_at_it(check: Any, tmp_path: 
 
 
 def test_an_unknown_capitalised_key_is_named_as_written(check: Any, tmp_path: Path) -> None:
-    """CONTRACT.md §2.1: unknown keys are still errors at their line, in the case the GM wrote them."""
+    """docs/reference/file-format.md: unknown keys are still errors at their line, in the case the GM wrote them."""
     text = VALID.replace("wounds = 5", "wounds = 5\nWoundz = 5")
     path = write(tmp_path, text)
     [(line, col, message)] = problems(check(path), path)
@@ -54,7 +55,8 @@ def test_an_unknown_capitalised_key_is_named_as_written(check: Any, tmp_path: Pa
 
 
 def test_a_key_given_twice_in_different_cases_is_an_error(check: Any, tmp_path: Path) -> None:
-    """CONTRACT.md §2.1: ``wounds`` and ``Wounds`` are one field, so giving both is refused at the second."""
+    """docs/reference/file-format.md: ``wounds`` and ``Wounds`` are one field, so giving both is refused at the
+    second."""
     text = VALID.replace("wounds = 5", "wounds = 5\nWounds = 6")
     path = write(tmp_path, text)
     result = check(path)
@@ -65,7 +67,8 @@ def test_a_key_given_twice_in_different_cases_is_an_error(check: Any, tmp_path: 
 
 
 def test_stat_block_keys_ignore_case_and_problems_stay_in_the_bestiary(tracker: Tracker, tmp_path: Path) -> None:
-    """CONTRACT.md §2.1: a bestiary's ``Wounds`` is its block's wounds; a bad one is at the bestiary's line."""
+    """docs/reference/file-format.md: a bestiary's ``Wounds`` is its block's wounds; a bad one is at the bestiary's
+    line."""
     guild = GUILD.replace("wounds = 6", "Wounds = 6").replace("speed = 4", "Speed = 4")
     assert tracker("check", ttb_campaign(tmp_path, guild=guild)).code == 0
     bad = GUILD.replace("wounds = 9", "Wounds = 0")
@@ -75,8 +78,8 @@ def test_stat_block_keys_ignore_case_and_problems_stay_in_the_bestiary(tracker: 
 
 
 def test_carry_writes_a_capitalised_key_in_its_own_spelling(tracker: Tracker, tmp_path: Path) -> None:
-    """CONTRACT.md §1 `tracker carry` with §2.1: a party sheet's ``Wounds_Left`` is the field carried, not a
-    second ``wounds_left`` beside it."""
+    """docs/reference/cli.md `tracker carry` with docs/reference/file-format.md: a party sheet's ``Wounds_Left`` is the
+    field carried, not a second ``wounds_left`` beside it."""
     party = PARTY.replace("wounds = 8             # Wounds when fresh", "wounds = 8\nWounds_Left = 8")
     enc = ttb_campaign(tmp_path, party=party)
     opening = "initiative sofia 13\ninitiative ash 12\nstart\nanswer 'Guild Thug 1'\nanswer 'Guild Thug 2'\n"

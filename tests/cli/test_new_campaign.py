@@ -1,4 +1,5 @@
-"""`tracker new FILE --system S --party P --bestiary B --add "Guild Thug x3"` (CONTRACT.md §1, §2.1).
+"""`tracker new FILE --system S --party P --bestiary B --add "Guild Thug x3"` (docs/reference/cli.md,
+docs/reference/file-format.md).
 
 The encounter it writes is valid at once, names its files relative to itself, and says in a comment what
 every key does; a bad ``--add`` or party is refused in one line and nothing is written.

@@ -102,7 +102,7 @@ def test_json_has_the_same_numbers_unrounded(capsys: pytest.CaptureFixture[str],
 
 def test_a_duel_straight_and_with_the_hand(capsys: pytest.CaptureFixture[str], duel: Path) -> None:
     """TN 12 with Melee 5: 29/54 straight; the 9 of Rams in hand passes, so cheating fails only on the Black
-    Joker: 53/54 (RULES.md §2.2.4)."""
+    Joker: 53/54 (docs/rules/ttb.md#s2-2-4)."""
     data = as_json(capsys, str(duel), "--tn", "12", "--who", "sofia", "--skill", "melee")
     assert data["duel"]["straight"] == pytest.approx(float(Fraction(29, 54)))
     assert data["duel"]["cheat"] == pytest.approx(53 / 54)
@@ -169,7 +169,8 @@ def test_2d20_who_alone_gives_the_zones_panel_chances(capsys: pytest.CaptureFixt
 def test_2d20_who_an_npc_gives_its_tn_and_pools_paid_in_threat(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """RULES.md §3.2 (TN = attribute + skill), §3.3 (an NPC's side buys d20s with Threat)."""
+    """docs/rules/2d20.md#s3-2 (TN = attribute + skill), docs/rules/2d20.md#s3-3 (an NPC's side buys d20s with
+    Threat)."""
     path = tmp_path / "skirmish.toml"
     path.write_text(pinned((EXAMPLES / "skirmish_srd.toml").read_text(encoding="utf-8")), encoding="utf-8")
     data = as_json(capsys, str(path), "--who", "Cult Enforcer")
@@ -212,8 +213,9 @@ def test_a_missing_file_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path
 def test_2d20_who_states_the_attacks_own_test_and_lists_what_it_counted(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """RULES.md §3.2: the chance is the test the attack rolls: Ada's Focus "Pistols" counts with her Service
-    pistol [004:L350-351] (a die ≤ Fight 2 scores 2), and each target lists the modifiers counted (§3.6)."""
+    """docs/rules/2d20.md#s3-2: the chance is the test the attack rolls: Ada's Focus "Pistols" counts with her Service
+    pistol [004:L350-351] (a die ≤ Fight 2 scores 2), and each target lists the modifiers counted
+    (docs/rules/2d20-combat.md#s3-6)."""
     from tracker.families.twod20.dice.odds import roll_odds
 
     path = tmp_path / "skirmish.toml"

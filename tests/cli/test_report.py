@@ -57,7 +57,7 @@ def damage(before: Mapping[str, Any], after: Mapping[str, Any]) -> int:
 
 def expected(example: Path) -> tuple[dict[str, int], set[int], dict[str, str]]:
     """Damage taken per combatant, the rounds the fight reached and the final statuses, replaying the
-    demo one step at a time and diffing the JSON state (CONTRACT.md §4)."""
+    demo one step at a time and diffing the JSON state (docs/reference/json-state.md)."""
     setup = files.load(EXAMPLES / example.name)
     session = Session(setup, seed=setup.encounter.demo_seed)
     taken: dict[str, int] = {}

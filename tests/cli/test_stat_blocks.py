@@ -1,4 +1,4 @@
-"""Stat blocks, counts and parties (CONTRACT.md §2.1) through `tracker exec` and `tracker check`.
+"""Stat blocks, counts and parties (docs/reference/file-format.md) through `tracker exec` and `tracker check`.
 
 Each form is played through `tracker exec --json`; each bad input is a `tracker check` problem, one line, at
 the line of the file at fault (the encounter, its bestiary or its party).
@@ -40,7 +40,7 @@ def test_from_takes_the_block_and_count_numbers_it_after_the_party(tracker: Trac
     assert people["Guild Thug 2"]["wounds"] == 6 and people["Guild Thug 2"]["rank_value"] == 5
     assert people["Sofia Ramos"]["side"] == "players"
     start = tracker("exec", enc, "--json", stdin="start\n").json()
-    # The Enforcer's initiative is its block's Rank Value 7 + Initiative 2 (RULES.md §2.3).
+    # The Enforcer's initiative is its block's Rank Value 7 + Initiative 2 (docs/rules/ttb-turns.md#s2-3).
     assert by_name(start)["Guild Enforcer"]["initiative"] == 9
 
 
@@ -95,8 +95,8 @@ def test_2d20_blocks_counts_and_party(tracker: Tracker, tmp_path: Path) -> None:
 
 
 def test_a_save_keeps_the_gms_entries_not_the_expansion(tracker: Tracker, tmp_path: Path) -> None:
-    """Saves write ``from``/``count``/``party`` back (CONTRACT.md §2: the setup is the GM's), and the saved file
-    plays on from where it was."""
+    """Saves write ``from``/``count``/``party`` back (docs/reference/file-format.md: the setup is the GM's), and the
+    saved file plays on from where it was."""
     enc = ttb_campaign(tmp_path)
     assert tracker("exec", enc, "--save", stdin="start\n").code == 0
     saved = tomllib.loads(enc.read_text(encoding="utf-8"))

@@ -1,4 +1,4 @@
-"""Players at their own terminals (CONTRACT.md §6): ``[seats]``, the seat rules of `judge`, and the requests
+"""Players at their own terminals (docs/guide/seating.md): ``[seats]``, the seat rules of `judge`, and the requests
 the GM approves or denies, in both rule families."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def apply(s: Session, account: str, line: str, as_name: str | None = None) -> Ve
 
 
 def test_seats_resolve_to_full_names() -> None:
-    """CONTRACT.md §6: ``[seats]`` maps each account to its characters, a name written as commands take it."""
+    """docs/guide/seating.md: ``[seats]`` maps each account to its characters, a name written as commands take it."""
     assert seats_of(ttb()) == {"alice": ("Sofia Ramos",), "bob": ("Ash Kettering", "Marguerite Bell")}
 
 
@@ -68,7 +68,8 @@ def test_seats_resolve_to_full_names() -> None:
     ],
 )
 def test_seat_problems_are_check_problems(seats: str, message: str) -> None:
-    """CONTRACT.md §1 ``tracker check`` / §6: a bad seat is a FILE:LINE:COL problem of the file."""
+    """docs/reference/cli.md ``tracker check`` / docs/guide/seating.md: a bad seat is a FILE:LINE:COL problem of the
+    file."""
     from tracker.store.files import parse_text
     from tracker.store.reading import FileInvalid
 
@@ -79,7 +80,7 @@ def test_seat_problems_are_check_problems(seats: str, message: str) -> None:
 
 
 def test_party_seats_merge_under_the_encounters(tmp_path: object) -> None:
-    """CONTRACT.md §6: the party file's ``[seats]`` count too; the encounter's own win for an account."""
+    """docs/guide/seating.md: the party file's ``[seats]`` count too; the encounter's own win for an account."""
     from pathlib import Path
 
     from tracker.store import files
@@ -98,14 +99,14 @@ def test_party_seats_merge_under_the_encounters(tmp_path: object) -> None:
 
 
 def test_no_seat_and_a_character_not_seated_are_refused() -> None:
-    """CONTRACT.md §6: an account with no seat, or ``--as`` a character not seated for it, is refused."""
+    """docs/guide/seating.md: an account with no seat, or ``--as`` a character not seated for it, is refused."""
     s = run(ttb(), "start")
     assert judge(s, "carol", None, "spend Sofia walk") == Verdict("refuse", "", "carol has no seat in this encounter")
     assert judge(s, "alice", "Ash", "spend Sofia walk").kind == "refuse"
 
 
 def test_own_action_on_own_turn_applies_and_is_logged_with_the_sender() -> None:
-    """CONTRACT.md §6: a player spends AP for their own character on its turn, applied as the GM's own and
+    """docs/guide/seating.md: a player spends AP for their own character on its turn, applied as the GM's own and
     logged with who sent it."""
     s = run(ttb(), "start")
     assert ttb_state(s).active == "Sofia Ramos"
@@ -117,7 +118,7 @@ def test_own_action_on_own_turn_applies_and_is_logged_with_the_sender() -> None:
 
 
 def test_acting_for_another_seat_or_out_of_turn_is_refused_never_requested() -> None:
-    """CONTRACT.md §6: ``spend Ash walk`` from Sofia's seat, or on another's turn, is refused with why."""
+    """docs/guide/seating.md: ``spend Ash walk`` from Sofia's seat, or on another's turn, is refused with why."""
     s = run(ttb(), "start")
     other = judge(s, "alice", None, "spend Ash walk")
     assert other.kind == "refuse" and "Ash Kettering is not seated for alice" in other.reason
@@ -128,7 +129,7 @@ def test_acting_for_another_seat_or_out_of_turn_is_refused_never_requested() -> 
 
 
 def test_next_for_the_seat_that_acts_and_a_flip_no_question_asked_for_is_a_request() -> None:
-    """CONTRACT.md §6: a player ends their own turn while one of their characters acts; a ``flip`` the rules
+    """docs/guide/seating.md: a player ends their own turn while one of their characters acts; a ``flip`` the rules
     did not ask for (free flips force reshuffles that deal everyone Twist cards) waits for the GM."""
     s = run(ttb(), "start")
     deck = list(ttb_state(s).deck)
@@ -140,7 +141,7 @@ def test_next_for_the_seat_that_acts_and_a_flip_no_question_asked_for_is_a_reque
 
 
 def test_everything_else_is_a_request() -> None:
-    """CONTRACT.md §6: damage, heal, add, remove, join, leave … are requests the GM approves."""
+    """docs/guide/seating.md: damage, heal, add, remove, join, leave … are requests the GM approves."""
     s = run(ttb(), "start")
     verdict = judge(s, "bob", "Marguerite", "damage 'Guild Thug' 2")
     assert verdict == Verdict("request", "request bob 'Marguerite Bell' damage 'Guild Thug' 2", "")
@@ -151,7 +152,7 @@ def test_everything_else_is_a_request() -> None:
     "line", ["undo", "redo", "approve", "deny 1", "request alice Sofia next", "by alice next", "seed 1", "seed 123456"]
 )
 def test_the_gms_own_verbs_are_refused(line: str) -> None:
-    """CONTRACT.md §6: undo, redo and the request verbs act on the whole table's commands, and a seed a player
+    """docs/guide/seating.md: undo, redo and the request verbs act on the whole table's commands, and a seed a player
     chose is a future that player knows (§5): refused ("ask at the table"), never queued as requests."""
     verdict = judge(run(ttb(), "start"), "alice", None, line)
     assert verdict.kind == "refuse" and "is the GM's" in verdict.reason
@@ -159,19 +160,21 @@ def test_the_gms_own_verbs_are_refused(line: str) -> None:
 
 @pytest.mark.parametrize("line", ["spend Sofia walk\nnext", "spend Sofia walk\x1b[2J", "flip\r"])
 def test_a_line_cannot_smuggle_a_second_command(line: str) -> None:
-    """CONTRACT.md §6: a player's line is one command: newlines and control characters are refused."""
+    """docs/guide/seating.md: a player's line is one command: newlines and control characters are refused."""
     assert judge(run(ttb(), "start"), "alice", None, line).kind == "refuse"
 
 
 def test_malformed_and_unknown_commands_are_refused_with_the_parsers_reason() -> None:
-    """CONTRACT.md §3/§6: what the parser refuses, the seat refuses with the same reason."""
+    """docs/reference/language.md/docs/guide/seating.md: what the parser refuses, the seat refuses with the same
+    reason."""
     s = run(ttb(), "start")
     assert "unknown command 'fly'" in judge(s, "alice", None, "fly away").reason
     assert judge(s, "alice", None, "spend").reason.startswith("usage:")
 
 
 def test_answers_only_to_questions_about_the_seats_characters() -> None:
-    """CONTRACT.md §6: a player answers the prompts about their character; no prompt, or another's, is refused."""
+    """docs/guide/seating.md: a player answers the prompts about their character; no prompt, or another's, is
+    refused."""
     s = run(ttb(), "start")
     assert judge(s, "alice", None, "answer yes").reason == "no question waits"
     run(s, "damage Sofia 5 no-armor")
@@ -183,7 +186,8 @@ def test_answers_only_to_questions_about_the_seats_characters() -> None:
 
 
 def test_a_cheat_from_a_card_not_in_the_hand_is_refused_clearly() -> None:
-    """CONTRACT.md §3 "Cheating Fate", §6: a cheat offer is answered from the character's own Control Hand."""
+    """docs/reference/language.md "Cheating Fate", docs/guide/seating.md: a cheat offer is answered from the character's
+    own Control Hand."""
     s = run(ttb(), "start", "damage Sofia 5 no-armor", "answer 5R")
     st = ttb_state(s)
     for code in reversed(["3M"]):
@@ -197,7 +201,8 @@ def test_a_cheat_from_a_card_not_in_the_hand_is_refused_clearly() -> None:
 
 
 def test_an_action_while_a_question_waits_is_refused_with_the_question() -> None:
-    """CONTRACT.md §3/§6: while a prompt is pending the player's own action is refused with its question."""
+    """docs/reference/language.md/docs/guide/seating.md: while a prompt is pending the player's own action is refused
+    with its question."""
     s = run(ttb(), "start", "damage Sofia 5 no-armor")
     verdict = judge(s, "alice", None, "spend Sofia walk")
     assert verdict.kind == "refuse" and verdict.reason.startswith("waiting for an answer:")
@@ -207,7 +212,7 @@ def test_an_action_while_a_question_waits_is_refused_with_the_question() -> None
 
 
 def test_2d20_hand_over_is_the_choice_of_the_side_that_acted() -> None:
-    """CONTRACT.md §6: a 2d20 hand-over from a player's character is that player's ``pick``/``keep``;
+    """docs/guide/seating.md: a 2d20 hand-over from a player's character is that player's ``pick``/``keep``;
     who acts first is the GM's."""
     s = d20()
     run(s, "start")
@@ -223,7 +228,7 @@ def test_2d20_hand_over_is_the_choice_of_the_side_that_acted() -> None:
 
 
 def test_2d20_pools_are_requests() -> None:
-    """CONTRACT.md §6: ``momentum``/``threat`` from a player are requests."""
+    """docs/guide/seating.md: ``momentum``/``threat`` from a player are requests."""
     s = run(d20(), "start", "pick Kit")
     assert judge(s, "alice", None, "momentum +1").line == "request alice Kit momentum +1"
 
@@ -233,7 +238,8 @@ def test_2d20_pools_are_requests() -> None:
 
 @pytest.mark.parametrize("make", [ttb, d20])
 def test_requests_wait_in_the_json_state_and_persist(make: object) -> None:
-    """CONTRACT.md §4 ``requests``, §6: oldest first, ``[]`` when none, saved and reloaded with the file."""
+    """docs/reference/json-state.md ``requests``, docs/guide/seating.md: oldest first, ``[]`` when none, saved and
+    reloaded with the file."""
     assert callable(make)
     s: Session = make()
     assert state_json(s)["requests"] == []
@@ -249,7 +255,7 @@ def test_requests_wait_in_the_json_state_and_persist(make: object) -> None:
 
 
 def test_approve_runs_the_oldest_and_deny_drops() -> None:
-    """CONTRACT.md §6: ``approve`` runs a request as the GM's own (default the oldest); ``deny`` drops it."""
+    """docs/guide/seating.md: ``approve`` runs a request as the GM's own (default the oldest); ``deny`` drops it."""
     s = run(ttb(), "start", "request alice Sofia add Thug burning 2", "request bob Ash damage Thug 1")
     assert "alice asks: add Thug burning 2" in [e.text for e in ttb_state(s).log]
     run(s, "approve")
@@ -264,7 +270,7 @@ def test_approve_runs_the_oldest_and_deny_drops() -> None:
 
 
 def test_unknown_id_names_the_waiting_ones() -> None:
-    """CONTRACT.md §6: an id that waits for nothing is refused naming those that wait."""
+    """docs/guide/seating.md: an id that waits for nothing is refused naming those that wait."""
     s = run(ttb(), "start", "request alice Sofia add Thug dazed", "request alice Sofia add Thug burning")
     with pytest.raises(Refusal, match=r"no request 7 waits \(waiting: 1, 2\)"):
         s.execute("deny 7")
@@ -273,7 +279,8 @@ def test_unknown_id_names_the_waiting_ones() -> None:
 
 
 def test_a_refused_approve_keeps_the_request_and_is_the_commands_refusal() -> None:
-    """CONTRACT.md §3/§6: approve of a command the prompt blocks is refused with the question; the request stays."""
+    """docs/reference/language.md/docs/guide/seating.md: approve of a command the prompt blocks is refused with the
+    question; the request stays."""
     s = run(ttb(), "start", "request alice Sofia add Thug dazed", "damage Sofia 5 no-armor")
     question = ttb_state(s).prompt
     assert question is not None
@@ -286,7 +293,8 @@ def test_a_refused_approve_keeps_the_request_and_is_the_commands_refusal() -> No
 
 
 def test_requests_approve_deny_and_by_undo_and_redo() -> None:
-    """CONTRACT.md §3 undo/redo, §6 "undoable": each is a history line; undo replays to the same state."""
+    """docs/reference/language.md undo/redo, docs/guide/seating.md "undoable": each is a history line; undo replays to
+    the same state."""
     s = run(ttb(), "start", "request alice Sofia add Thug dazed", "approve", "by alice spend Sofia walk")
     after = state_json(s)
     run(s, "undo", "undo")
@@ -297,7 +305,8 @@ def test_requests_approve_deny_and_by_undo_and_redo() -> None:
 
 
 def test_by_wraps_an_answer_while_a_prompt_waits() -> None:
-    """CONTRACT.md §3/§6: ``by SEAT answer …`` runs while the prompt waits; ``by`` never wraps undo."""
+    """docs/reference/language.md/docs/guide/seating.md: ``by SEAT answer …`` runs while the prompt waits; ``by`` never
+    wraps undo."""
     s = run(ttb(), "start", "damage Sofia 5 no-armor")
     run(s, "by alice answer 5R")
     assert any(e.text == "alice: answer 5R" for e in ttb_state(s).log)
@@ -306,7 +315,8 @@ def test_by_wraps_an_answer_while_a_prompt_waits() -> None:
 
 
 def test_a_saved_fight_keeps_its_partys_seats(tmp_path: object) -> None:
-    """CONTRACT.md §2 ``[history] sheets``, §6: a saved fight reads its party from its history, seats too."""
+    """docs/reference/file-format.md ``[history] sheets``, docs/guide/seating.md: a saved fight reads its party from its
+    history, seats too."""
     from pathlib import Path
 
     from tracker.store import files
@@ -325,7 +335,7 @@ def test_a_saved_fight_keeps_its_partys_seats(tmp_path: object) -> None:
 
 
 def test_the_story_tells_a_players_command_as_the_command_it_carries() -> None:
-    """CONTRACT.md §6: a command sent from a seat is the GM's own, so the story reads through ``by`` and
+    """docs/guide/seating.md: a command sent from a seat is the GM's own, so the story reads through ``by`` and
     ``approve`` to the command they ran."""
     from tracker.families.seating import underlying
 
@@ -336,8 +346,9 @@ def test_the_story_tells_a_players_command_as_the_command_it_carries() -> None:
 
 
 def test_a_seat_cannot_name_a_gm_only_combatant(tmp_path: Path) -> None:
-    """CONTRACT.md §6 with §5: a GM-only combatant is not at the players' table; a seat that names it (a
-    target guessed, a prefix) is told there is no one of that name, as for any stranger, and nothing runs."""
+    """docs/guide/seating.md with docs/guide/shared-box.md: a GM-only combatant is not at the players' table; a seat
+    that names it (a target guessed, a prefix) is told there is no one of that name, as for any stranger, and nothing
+    runs."""
     from tracker.store import files
     from tracker.store.opening import load_session
 
@@ -360,8 +371,9 @@ def test_a_seat_cannot_name_a_gm_only_combatant(tmp_path: Path) -> None:
 
 
 def test_a_seat_answers_its_own_duel_with_the_trackers_flip_and_a_typed_result_is_a_request() -> None:
-    """CONTRACT.md §6: a seat answers the questions about its character with the tracker's own draw; ``pass 5``
-    or ``fail`` typed from a seat is a result made at the table, a request the GM approves (RULES.md §2.2.5)."""
+    """docs/guide/seating.md: a seat answers the questions about its character with the tracker's own draw; ``pass 5``
+    or ``fail`` typed from a seat is a result made at the table, a request the GM approves
+    (docs/rules/ttb.md#s2-2-5)."""
     s = run(ttb(), "start", "damage Sofia 5 no-armor", "answer flip")  # the critical, flipped by the GM
     prompt = ttb_state(s).prompt
     assert prompt is not None and prompt.kind == "unconscious_check" and prompt.who == "Sofia Ramos"
@@ -374,8 +386,8 @@ def test_a_seat_answers_its_own_duel_with_the_trackers_flip_and_a_typed_result_i
 
 
 def test_a_typed_card_from_a_seat_is_a_request_and_its_flip_applies() -> None:
-    """CONTRACT.md §6: a card typed for a flip the rules ask (a critical, RULES.md §2.8) is a request; ``answer
-    flip`` is the tracker's draw and applies."""
+    """docs/guide/seating.md: a card typed for a flip the rules ask (a critical, docs/rules/ttb-damage.md#s2-8) is a
+    request; ``answer flip`` is the tracker's draw and applies."""
     s = run(ttb(), "start", "damage Sofia 5 no-armor")
     prompt = ttb_state(s).prompt
     assert prompt is not None and prompt.kind == "critical"
@@ -384,7 +396,7 @@ def test_a_typed_card_from_a_seat_is_a_request_and_its_flip_applies() -> None:
 
 
 def test_seats_enter_results_lets_a_trusting_table_type_its_own() -> None:
-    """CONTRACT.md §6: ``[settings] seats_enter_results = true``: a table that trusts its players' own cards
+    """docs/guide/seating.md: ``[settings] seats_enter_results = true``: a table that trusts its players' own cards
     lets a seat type its results and flip on its own turn, as before."""
     s = run(ttb("\n[settings]\nseats_enter_results = true\n" + SEATS), "start", "damage Sofia 5 no-armor")
     assert apply(s, "alice", "answer 5R") == Verdict("apply", "by alice answer 5R")
@@ -393,8 +405,8 @@ def test_seats_enter_results_lets_a_trusting_table_type_its_own() -> None:
 
 
 def test_2d20_faces_typed_from_a_seat_are_a_request_and_its_roll_applies() -> None:
-    """CONTRACT.md §6, RULES.md §3.2: the attack's test is the tracker's ``roll`` (bought d20s too); the faces
-    rolled at the table (``answer 1,1``) and a ``roll`` at a TN the player chooses are requests."""
+    """docs/guide/seating.md, docs/rules/2d20.md#s3-2: the attack's test is the tracker's ``roll`` (bought d20s too);
+    the faces rolled at the table (``answer 1,1``) and a ``roll`` at a TN the player chooses are requests."""
     from tests.rules.twod20.test_attack_flow import scene
 
     s = scene()
@@ -416,8 +428,8 @@ def prompt_kind(s: Session) -> str | None:
 
 
 def test_2d20_a_move_beyond_the_turns_movement_is_refused_for_a_seat() -> None:
-    """RULES.md §3.6: a move beyond the zones the turn's movement actions allow only warns the GM, who may
-    overrule it; from a seat it is refused (never a request: the player takes the movement action first)."""
+    """docs/rules/2d20-combat.md#s3-6: a move beyond the zones the turn's movement actions allow only warns the GM, who
+    may overrule it; from a seat it is refused (never a request: the player takes the movement action first)."""
     s = run(d20(), "start", "pick Kit")
     refused = judge(s, "alice", None, "move Kit B")
     assert refused.kind == "refuse"
@@ -446,8 +458,8 @@ def brawl(tmp_path: Path) -> Session:
     ["spend {} walk", "damage {} 2", "engage Sofia {}", "attack Sofia strike {}", "heal {} 1", "add {} burning"],
 )
 def test_a_gm_only_name_and_a_strangers_get_the_same_refusal(tmp_path: Path, form: str) -> None:
-    """CONTRACT.md §5/§6: a GM-only combatant is not at the players' table: naming it (whole or by a prefix)
-    is refused in the very words a name no one has is, so no reply tells one from the other."""
+    """docs/guide/shared-box.md/docs/guide/seating.md: a GM-only combatant is not at the players' table: naming it
+    (whole or by a prefix) is refused in the very words a name no one has is, so no reply tells one from the other."""
     from tracker.families.seating import said_to_seat
 
     s = run(brawl(tmp_path), "start")
@@ -461,7 +473,7 @@ def test_a_gm_only_name_and_a_strangers_get_the_same_refusal(tmp_path: Path, for
 
 
 def test_a_refusal_never_quotes_a_question_the_seat_cannot_see(tmp_path: Path) -> None:
-    """CONTRACT.md §6: a question the player view does not show is never quoted to a seat (the initiative tie
+    """docs/guide/seating.md: a question the player view does not show is never quoted to a seat (the initiative tie
     between the Cutthroat and the GM-only Rotten Belle): only whom it waits for, as the seat's screen says."""
     s = run(brawl(tmp_path), "start")
     prompt = s.state.prompt
@@ -473,7 +485,7 @@ def test_a_refusal_never_quotes_a_question_the_seat_cannot_see(tmp_path: Path) -
 
 
 def test_a_seat_is_told_its_own_question_as_its_screen_shows_it() -> None:
-    """CONTRACT.md §6: the question a seat's own action waits on is its own to read: it is quoted."""
+    """docs/guide/seating.md: the question a seat's own action waits on is its own to read: it is quoted."""
     s = run(ttb(), "start", "damage Sofia 5 no-armor")
     verdict = judge(s, "alice", None, "spend Sofia walk")
     assert verdict.reason == f"waiting for an answer: {ttb_state(s).prompt.question}"  # type: ignore[union-attr]
@@ -509,7 +521,7 @@ def test_an_engage_that_only_undoes_the_seats_own_disengage_is_refused() -> None
 
 
 def test_2d20_seats_enter_results_lets_a_trusting_table_roll_its_own() -> None:
-    """CONTRACT.md §6: in a 2d20 scene ``[settings] seats_enter_results = true`` (not a profile parameter) lets a
+    """docs/guide/seating.md: in a 2d20 scene ``[settings] seats_enter_results = true`` (not a profile parameter) lets a
     seat's own ``roll`` with the faces rolled at the table apply on its turn."""
     s = session_from(
         encounter(KIT, ADA, THUG, BOSS, settings="seats_enter_results = true") + '\n[seats]\nalice = "Kit"\n'

@@ -47,10 +47,10 @@ wounds = 1
 
 
 def ttb_one_shot() -> Fraction:
-    """The exact chance (RULES.md §2.2.5, §2.8.1): the duel's card c passes TN 4 + 5 = 9 with AV 3 when c ≥ 6
-    (the Red Joker is 14, the Black Joker fails); the accuracy D = c − 6 sets the damage flip's cards: 3 at D 0
-    (⊟⊟), 2 at D 1-5 (⊟), 1 from D 6; the flip does nothing only if the Black Joker is among them [000:L386].
-    Every card drawn before (the initiative flip) is as unknown as the rest, so each card is 1 in 54 and the
+    """The exact chance (docs/rules/ttb.md#s2-2-5, docs/rules/ttb-damage.md#s2-8-1): the duel's card c passes TN 4 + 5 =
+    9 with AV 3 when c ≥ 6 (the Red Joker is 14, the Black Joker fails); the accuracy D = c − 6 sets the damage flip's
+    cards: 3 at D 0 (⊟⊟), 2 at D 1-5 (⊟), 1 from D 6; the flip does nothing only if the Black Joker is among them
+    [000:L386]. Every card drawn before (the initiative flip) is as unknown as the rest, so each card is 1 in 54 and the
     damage cards come from the 53 left."""
     passing = {6: 4, **dict.fromkeys(range(7, 12), 4), 12: 4, 13: 4, 14: 1}
     total = Fraction(0)
@@ -95,8 +95,9 @@ zone = "Yard"
 
 
 def twod20_one_shot() -> Fraction:
-    """The exact chance (RULES.md §3.2, §3.8): 2d20 against TN 11 (Coordination 10 + Fight 1), Difficulty 2; a 1
-    is two successes [004:L1329]; then 2 + 1 (Fight) Challenge Dice, whose 3s and 4s are blanks [004:L1743]."""
+    """The exact chance (docs/rules/2d20.md#s3-2, docs/rules/2d20-combat.md#s3-8): 2d20 against TN 11 (Coordination 10 +
+    Fight 1), Difficulty 2; a 1 is two successes [004:L1329]; then 2 + 1 (Fight) Challenge Dice, whose 3s and 4s are
+    blanks [004:L1743]."""
     faces = range(1, 21)
     hits = sum(1 for a in faces for b in faces if _successes(a) + _successes(b) >= 2)
     return Fraction(hits, 400) * (1 - Fraction(1, 27))

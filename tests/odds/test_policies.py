@@ -42,8 +42,8 @@ wounds = 6
     ],
 )
 def test_ttb_a_free_gunslinger_shoots_unless_a_brute(tactics: str, first: str) -> None:
-    """RULES.md §2.5, §2.9: not engaged, a loaded gun shoots [000:L284, L290]; a brute Charges [000:L276]; the
-    cautious never Charge."""
+    """docs/rules/ttb-turns.md#s2-5, docs/rules/ttb-damage.md#s2-9: not engaged, a loaded gun shoots [000:L284, L290]; a
+    brute Charges [000:L276]; the cautious never Charge."""
     s = session_from(GUNSLINGER.format(tactics=tactics))
     s.execute("start")
     options = TTBPilot().commands(s.rules, random.Random(1))
@@ -54,7 +54,7 @@ def test_ttb_a_free_gunslinger_shoots_unless_a_brute(tactics: str, first: str) -
 
 
 def test_ttb_engaged_it_strikes_the_weakest_engaged() -> None:
-    """RULES.md §2.9: engaged, a Strike reaches the engaged enemy [000:L272, L284]."""
+    """docs/rules/ttb-damage.md#s2-9: engaged, a Strike reaches the engaged enemy [000:L272, L284]."""
     s = session_from(GUNSLINGER.format(tactics=""))
     s.execute("start")
     s.execute("engage Sofia Thug")
@@ -75,7 +75,7 @@ def _cheat(of: str, flipped: str, style: str = "") -> str:
 
 
 def test_ttb_cheats_a_fail_into_a_pass_with_the_lowest_card_that_does() -> None:
-    """RULES.md §2.2.4 [000:L63-65]: 5 + 2 fails TN 10; 7 + 2 would too; 9 + 2 passes."""
+    """docs/rules/ttb.md#s2-2-4 [000:L63-65]: 5 + 2 fails TN 10; 7 + 2 would too; 9 + 2 passes."""
     assert _cheat("attack", "5R") == "9C"
     assert _cheat("attack", "9R") == "no"  # 9 + 2 passes already: the hand is kept
     assert _cheat("damage", "3R") == "7R"  # a damage flip the offer says a card raises: the lowest
@@ -94,14 +94,14 @@ def _roll(style: str) -> str:
 
 
 def test_2d20_buys_dice_while_they_add_ten_points() -> None:
-    """RULES.md §3.2, §3.3 [004:L1329-1340]: the third d20 adds 17 points, the fourth 6."""
+    """docs/rules/2d20.md#s3-2, docs/rules/2d20.md#s3-3 [004:L1329-1340]: the third d20 adds 17 points, the fourth 6."""
     assert _roll("steady") == "roll+1"
     assert _roll("cautious") == "roll"
     assert _roll("brute") == "roll+2"
 
 
 def test_2d20_bonus_damage_spends_the_hits_momentum() -> None:
-    """RULES.md §3.8 [004:L1764]: the Momentum the hit made goes on Bonus Damage."""
+    """docs/rules/2d20-combat.md#s3-8 [004:L1764]: the Momentum the hit made goes on Bonus Damage."""
     prompt = Prompt(kind="attack_damage", question="?", options=["roll", "roll+1", "roll+2"], data={"momentum": 1})
     pilot = TwoD20Pilot()
     assert (pilot.bonus(prompt, "steady"), pilot.bonus(prompt, "brute"), pilot.bonus(prompt, "cautious")) == (

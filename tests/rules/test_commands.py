@@ -1,4 +1,4 @@
-"""The command tables (CONTRACT.md §3): one per family, and every text about commands comes from it.
+"""The command tables (docs/reference/language.md): one per family, and every text about commands comes from it.
 
 Issue 8: in a 2d20 encounter no help, usage or refusal text names a Through the Breach-only verb, and
 the reverse; options are parsed once, by the table, and an unknown one is refused naming the known.

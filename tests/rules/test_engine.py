@@ -64,7 +64,7 @@ def twod20() -> Session:
 
 
 def begin(s: Session) -> Session:
-    """`start`, answering the 2d20 initiative order's "who initiated the conflict?" (CONTRACT.md §3)."""
+    """`start`, answering the 2d20 initiative order's "who initiated the conflict?" (docs/reference/language.md)."""
     run(s, "start")
     if s.state.prompt is not None and s.state.prompt.kind == "pick":
         run(s, "pick Kit")

@@ -1,7 +1,8 @@
-"""CONTRACT.md §3 ``join`` / ``leave`` ("Joining"), §4 ``"left": true``: what both rule families do alike.
+"""docs/reference/language.md ``join`` / ``leave`` ("Joining"), docs/reference/json-state.md ``"left": true``: what both
+rule families do alike.
 
 Newcomers come from the encounter's stat blocks (written inline as ``[[stat_blocks]]`` here) and live in the
-live state, not the setup (CONTRACT.md §2): undo (history replay), redo and a save/reload bring them back
+live state, not the setup (docs/reference/file-format.md): undo (history replay), redo and a save/reload bring them back
 exactly. Who left is out of the order, kept in the JSON with ``"left": true``, and no command names it again.
 Every refusal is one line and changes nothing. Each test runs against both families where the rule is shared.
 """
@@ -113,8 +114,8 @@ def names(s: Session) -> list[str]:
 
 @FAMILIES
 def test_join_takes_the_stat_block_by_name(text: str) -> None:
-    """CONTRACT.md §3 Joining: ``join NAME`` copies the stat block NAME (any case, a unique prefix) under the
-    block's own name; the JSON lists it after the file's combatants, with its side."""
+    """docs/reference/language.md Joining: ``join NAME`` copies the stat block NAME (any case, a unique prefix) under
+    the block's own name; the JSON lists it after the file's combatants, with its side."""
     s = run(fresh(text), "join watch")
     assert names(s) == ["Sofia Ramos", "Guild Thug", "Watchman"]
     assert entry(s, "Watchman")["left"] is False
@@ -123,8 +124,8 @@ def test_join_takes_the_stat_block_by_name(text: str) -> None:
 
 @FAMILIES
 def test_join_from_names_the_newcomer(text: str) -> None:
-    """CONTRACT.md §3 Joining: ``join NAME from=BLOCK`` names the newcomer NAME; side= overrides the block's side
-    and takes the spelling of an existing side typed in any case."""
+    """docs/reference/language.md Joining: ``join NAME from=BLOCK`` names the newcomer NAME; side= overrides the block's
+    side and takes the spelling of an existing side typed in any case."""
     s = run(fresh(text), "join 'Old Bill' from=watchman side=ENEMIES")
     assert entry(s, "Old Bill")["side"] == "enemies"
     run(s, "join Turncoat from=thug side=allies")
@@ -133,7 +134,7 @@ def test_join_from_names_the_newcomer(text: str) -> None:
 
 @FAMILIES
 def test_count_numbers_on_from_the_highest_existing(text: str) -> None:
-    """CONTRACT.md §3 Joining: ``count=N`` makes "BLOCK k" numbered on from the highest existing; a plain
+    """docs/reference/language.md Joining: ``count=N`` makes "BLOCK k" numbered on from the highest existing; a plain
     "Guild Thug" counts as 1 (decision in the README)."""
     s = run(fresh(text), "join 'guild thug' count=2")
     assert names(s)[2:] == ["Guild Thug 2", "Guild Thug 3"]
@@ -145,8 +146,8 @@ def test_count_numbers_on_from_the_highest_existing(text: str) -> None:
 
 @FAMILIES
 def test_join_refusals_change_nothing(text: str) -> None:
-    """CONTRACT.md §3 (every refusal one line, nothing changed): an unknown or ambiguous block, a name that is
-    taken (any case), a bad count, an unknown option."""
+    """docs/reference/language.md (every refusal one line, nothing changed): an unknown or ambiguous block, a name that
+    is taken (any case), a bad count, an unknown option."""
     s = fresh(text)
     refused_like(s, "join Dragon", "no stat block named 'Dragon'")
     refused_like(s, "join 'guild thug'", "already named 'Guild Thug'.*count=N")
@@ -159,15 +160,15 @@ def test_join_refusals_change_nothing(text: str) -> None:
 
 @FAMILIES
 def test_join_without_stat_blocks_is_refused(text: str) -> None:
-    """CONTRACT.md §2.1: ``join`` names a stat block; an encounter without any says so."""
+    """docs/reference/file-format.md: ``join`` names a stat block; an encounter without any says so."""
     bare = text[: text.index("[[stat_blocks]]")]
     refused_like(fresh(bare), "join Watchman", "no stat blocks")
 
 
 @FAMILIES
 def test_leave_takes_it_out_of_the_order_and_keeps_it_in_the_json(text: str) -> None:
-    """CONTRACT.md §3 ``leave``, §4: out of the order, kept with ``"left": true``; no command names it again, and
-    a prefix now names only those still in the fight."""
+    """docs/reference/language.md ``leave``, docs/reference/json-state.md: out of the order, kept with ``"left": true``;
+    no command names it again, and a prefix now names only those still in the fight."""
     s = begin(run(fresh(text), "join thug count=1"))
     run(s, "leave 'Guild Thug 2'")
     assert entry(s, "Guild Thug 2")["left"] is True
@@ -181,7 +182,7 @@ def test_leave_takes_it_out_of_the_order_and_keeps_it_in_the_json(text: str) -> 
 
 @FAMILIES
 def test_join_and_leave_undo_and_redo_exactly(text: str) -> None:
-    """CONTRACT.md §3 undo/redo: each steps back and forward with all its effects (history replay)."""
+    """docs/reference/language.md undo/redo: each steps back and forward with all its effects (history replay)."""
     s = begin(fresh(text))
     before = dump(s.state)
     run(s, "join thug count=2")
@@ -199,8 +200,8 @@ def test_join_and_leave_undo_and_redo_exactly(text: str) -> None:
 
 @FAMILIES
 def test_save_and_reload_keep_joined_and_left_combatants(text: str) -> None:
-    """CONTRACT.md §2: newcomers live in ``[state]``; a restart continues exactly, and the setup (what undo
-    replays from) is not changed by them."""
+    """docs/reference/file-format.md: newcomers live in ``[state]``; a restart continues exactly, and the setup (what
+    undo replays from) is not changed by them."""
     s = begin(run(fresh(text), "join thug count=2"))
     run(s, "leave 'Guild Thug 2'", "join Bill from=watchman")
     again = reloaded(s)
@@ -214,8 +215,8 @@ def test_save_and_reload_keep_joined_and_left_combatants(text: str) -> None:
 
 @FAMILIES
 def test_completion_offers_stat_blocks_and_only_present_names(text: str) -> None:
-    """CONTRACT.md §3: the command line completes ``join`` from the stat blocks and names from those still in
-    the fight (the seam's `choices`)."""
+    """docs/reference/language.md: the command line completes ``join`` from the stat blocks and names from those still
+    in the fight (the seam's `choices`)."""
     s = run(fresh(text), "join thug count=1", "leave 'Guild Thug 2'")
     assert s.rules.choices("block") == ["Guild Thug", "Watchman"]
     assert s.rules.choices("name") == ["Sofia Ramos", "Guild Thug"]

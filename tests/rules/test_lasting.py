@@ -1,9 +1,10 @@
 """What outlasts a fight, per family (``tracker carry``, README "Campaigns"), through the family seam.
 
-TTB: RULES.md §2.7.2 (conditions whose end is no turn or round event), §2.1 (Wounds left), §2.2.2 (the
-Control Hand and the Twist discards), §2.10 (Fate Points). 2d20: §3.10.4 (stress goes at the end of the scene,
-Harms stay), §3.10.2 (Harms enough to defeat), §3.10.3 (Fatigue), §3.3 (Fortune), §3.11 (conditions ended only
-by treatment or rest).
+TTB: docs/rules/ttb-conditions.md#s2-7-2 (conditions whose end is no turn or round event), docs/rules/ttb.md#s2-1
+(Wounds left), docs/rules/ttb.md#s2-2-2 (the Control Hand and the Twist discards), docs/rules/ttb-damage.md#s2-10 (Fate
+Points). 2d20: docs/rules/2d20-harm.md#s3-10-4 (stress goes at the end of the scene, Harms stay),
+docs/rules/2d20-harm.md#s3-10-2 (Harms enough to defeat), docs/rules/2d20-harm.md#s3-10-3 (Fatigue),
+docs/rules/2d20.md#s3-3 (Fortune), docs/rules/2d20-harm.md#s3-11 (conditions ended only by treatment or rest).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def fields(items: list[Carried]) -> dict[str, object]:
 
 
 def test_ttb_lasting_conditions_never_end_with_a_turn() -> None:
-    """RULES.md §2.7.2: a condition that expires at a turn's start or end belongs to the fight."""
+    """docs/rules/ttb-conditions.md#s2-7-2: a condition that expires at a turn's start or end belongs to the fight."""
     assert set(TTB_CONDITIONS) | STATES >= TTB_LASTING
     assert all(TTB_CONDITIONS[k].expires is None for k in TTB_LASTING if k in TTB_CONDITIONS)
     # Burning and Poison run down on the owner's own turn ends [000:L324, L368]; Prone ends with Stand Up.
@@ -52,7 +53,8 @@ def test_d20_lasting_conditions_are_conditions() -> None:
 
 
 def test_ttb_lasting_through_the_seam() -> None:
-    """RULES.md §2.1 Wounds, §2.7.2 lasting conditions, §2.2.2 the hand, §2.10 a Fatemaster's Fate Points."""
+    """docs/rules/ttb.md#s2-1 Wounds, docs/rules/ttb-conditions.md#s2-7-2 lasting conditions, docs/rules/ttb.md#s2-2-2
+    the hand, docs/rules/ttb-damage.md#s2-10 a Fatemaster's Fate Points."""
     s = run(session_from(SOFIA), "initiative sofia 13", "start", "damage sofia 3", "add sofia bleeding_out 2",
             "add sofia fast", "add sofia useless_leg")  # fmt: skip
     sofia = fields(s.rules.lasting("Sofia Ramos"))
@@ -70,7 +72,8 @@ def test_ttb_lasting_through_the_seam() -> None:
 
 
 def test_ttb_wounds_left_starts_the_fight_and_never_exceeds_wounds() -> None:
-    """RULES.md §2.1 ``wounds_current`` (may be 0 or less); §2.8.3: never above the maximum (A38)."""
+    """docs/rules/ttb.md#s2-1 ``wounds_current`` (may be 0 or less); docs/rules/ttb-damage.md#s2-8-3: never above the
+    maximum (A38)."""
     s = session_from(SOFIA.replace("wounds = 8\n", "wounds = 8\nwounds_left = -1\n"))
     assert fields(s.rules.lasting("Sofia Ramos"))["wounds_left"] == -1
     with pytest.raises(FileInvalid) as info:
@@ -99,7 +102,7 @@ stress = 6
 
 
 def test_d20_lasting_through_the_seam() -> None:
-    """RULES.md §3.10.4: no stress; Harms, Fatigue, Fortune and Dazed stay; an NPC has no Fortune."""
+    """docs/rules/2d20-harm.md#s3-10-4: no stress; Harms, Fatigue, Fortune and Dazed stay; an NPC has no Fortune."""
     s = run(session_from(D20), "start", "pick Ada", "damage Ada 6", "add Ada fatigue 1", "add Ada dazed",
             "add Ada prone", "fortune Ada -1")  # fmt: skip
     ada = {c.key: c for c in s.rules.lasting("Ada Vance")}
@@ -117,8 +120,8 @@ FULL_HAND = SOFIA.replace('hand = ["9R", "3M", "5T"]', 'hand = ["9R", "3M", "5T"
 
 
 def test_ttb_the_twist_discard_pile_is_carried() -> None:
-    """RULES.md §2.1 ``twist_discard``, §2.2: a card discarded from the Control Hand stays in the Twist discard
-    pile until the Twist Deck runs out [001:L36], so it is carried with the hand."""
+    """docs/rules/ttb.md#s2-1 ``twist_discard``, docs/rules/ttb.md#s2-2: a card discarded from the Control Hand stays in
+    the Twist discard pile until the Twist Deck runs out [001:L36], so it is carried with the hand."""
     s = run(session_from(FULL_HAND), "initiative sofia 13", "start")
     while s.state.prompt is None:  # flip the Fate Deck through: its reshuffle draws a sixth Twist card
         run(s, "flip 10")
@@ -130,7 +133,7 @@ def test_ttb_the_twist_discard_pile_is_carried() -> None:
 
 
 def test_ttb_a_carried_twist_discard_pile_starts_the_next_fight() -> None:
-    """RULES.md §2.2: the next fight's Twist Deck is the suits' 13 cards less the hand and the discards, and
+    """docs/rules/ttb.md#s2-2: the next fight's Twist Deck is the suits' 13 cards less the hand and the discards, and
     the discards are reshuffled into it only when it runs out [001:L36]."""
     s = session_from(SOFIA.replace('hand = ["9R", "3M", "5T"]', 'hand = ["9R", "3M", "5T"]\ntwist_discard = ["1R"]'))
     f = s.rules.st.fighters["Sofia Ramos"]  # type: ignore[attr-defined]
@@ -148,14 +151,15 @@ def test_ttb_a_carried_twist_discard_pile_starts_the_next_fight() -> None:
     ],
 )
 def test_ttb_a_twist_discard_pile_holds_twist_cards_once(extra: str, message: str) -> None:
-    """RULES.md §2.2: a Twist card is in one pile, once; no Joker is a Twist card [001:L25]."""
+    """docs/rules/ttb.md#s2-2: a Twist card is in one pile, once; no Joker is a Twist card [001:L25]."""
     with pytest.raises(FileInvalid) as info:
         parse_text(SOFIA.replace("wounds = 8\n", f"wounds = 8\n{extra}\n") + HEADER, "x.toml")
     assert message in info.value.lines()[0]
 
 
 def test_ttb_a_fatemaster_has_no_twist_discards() -> None:
-    """RULES.md §2.1: the Twist Deck and its discards are a Fated's (Fatemaster characters have Fate Points)."""
+    """docs/rules/ttb.md#s2-1: the Twist Deck and its discards are a Fated's (Fatemaster characters have Fate
+    Points)."""
     with pytest.raises(FileInvalid) as info:
         parse_text(SOFIA.replace("wounds = 9\n", 'wounds = 9\ntwist_discard = ["1R"]\n') + HEADER, "x.toml")
     assert "twist_discard is for Fated characters" in info.value.lines()[0]
@@ -165,8 +169,8 @@ D20_HARMED = D20.replace("starting_fortune = 2", "starting_fortune = 2\nharms = 
 
 
 def test_d20_harms_enough_to_defeat_make_the_next_scene_start_defeated() -> None:
-    """RULES.md §3.10.2: three Harms defeat (SRD); carried Harms are not healed [004:L1906], so a character
-    carried with them enters the next scene Defeated and Prone, and the log says why at the start."""
+    """docs/rules/2d20-harm.md#s3-10-2: three Harms defeat (SRD); carried Harms are not healed [004:L1906], so a
+    character carried with them enters the next scene Defeated and Prone, and the log says why at the start."""
     s = session_from(D20_HARMED)
     ada = s.rules.st.fighters["Ada Vance"]  # type: ignore[attr-defined]
     assert ada.defeated and ada.conditions.get("prone") is True and not ada.dying
@@ -176,7 +180,7 @@ def test_d20_harms_enough_to_defeat_make_the_next_scene_start_defeated() -> None
 
 
 def test_d20_fewer_harms_or_a_higher_capacity_do_not_defeat() -> None:
-    """RULES.md §3.10.2: Defeat comes at the Harm count (``harm_capacity`` when the sheet gives one)."""
+    """docs/rules/2d20-harm.md#s3-10-2: Defeat comes at the Harm count (``harm_capacity`` when the sheet gives one)."""
     s = session_from(D20.replace("starting_fortune = 2", "starting_fortune = 2\nharms = { wound = 2 }"))
     assert not s.rules.st.fighters["Ada Vance"].defeated  # type: ignore[attr-defined]
     s = session_from(

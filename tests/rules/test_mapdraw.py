@@ -1,6 +1,7 @@
 """Drawing the map (README "The map"): every zone's name in its box, every border drawn as a line from box
 to box (checked by tracing the drawn characters) or listed under the map, each side's marker before its
-people, the selected combatant's range bands shaded (RULES.md §3.6), and a form for every panel size."""
+people, the selected combatant's range bands shaded (docs/rules/2d20-combat.md#s3-6), and a form for every panel
+size."""
 
 from __future__ import annotations
 
@@ -195,8 +196,8 @@ def test_a_third_side_gets_a_third_marker() -> None:
 
 
 def test_range_bands_shade_each_zone_from_the_selected_combatant() -> None:
-    """RULES.md §3.6: Close in the selected's zone, Medium next door, Long two away, Extreme beyond; the
-    selected's zone has a heavy frame; each band shades the inside of its boxes and is written in the frame."""
+    """docs/rules/2d20-combat.md#s3-6: Close in the selected's zone, Medium next door, Long two away, Extreme beyond;
+    the selected's zone has a heavy frame; each band shades the inside of its boxes and is written in the frame."""
     drawing = draw_map(harbour(), 97, 44)
     text = drawing.plain()
     assert "┏━ Pier " in text

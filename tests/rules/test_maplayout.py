@@ -1,5 +1,5 @@
-"""The map's grid layout (README "The map"; RULES.md §3.6 zones): breadth-first layers from the first zone
-become columns, so adjacent zones sit in neighbouring cells; the GM's ``at = [col, row]`` is kept."""
+"""The map's grid layout (README "The map"; docs/rules/2d20-combat.md#s3-6 zones): breadth-first layers from the first
+zone become columns, so adjacent zones sit in neighbouring cells; the GM's ``at = [col, row]`` is kept."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Nothing typed is silently dropped: every name a command holds resolves the one way (CONTRACT.md §3).
+"""Nothing typed is silently dropped: every name a command holds resolves the one way (docs/reference/language.md).
 
 A combatant, weapon, skill, zone, track, Harm or pool a command names resolves as ``leave`` resolves a name
 (`tracker.engine.names.resolve`: any case, a unique prefix of the name or of one of its words). A name that
@@ -117,7 +117,7 @@ def log(s: Session) -> list[str]:
 
 
 def test_ttb_strike_at_an_unknown_name_is_refused_naming_who_is_known() -> None:
-    """CONTRACT.md §3 "Weapons (TTB)": `spend NAME strike TARGET`: a target that names nobody is refused,
+    """docs/reference/language.md "Weapons (TTB)": `spend NAME strike TARGET`: a target that names nobody is refused,
     naming the combatants still in the fight, and no AP is spent."""
     s = ttb_turn()
     message = unchanged(s, "spend Sofia strike zzz", "no combatant named 'zzz'", "Guild Thug", "Ana Ruiz")
@@ -125,7 +125,7 @@ def test_ttb_strike_at_an_unknown_name_is_refused_naming_who_is_known() -> None:
 
 
 def test_ttb_strike_at_an_ambiguous_name_is_refused_naming_the_candidates() -> None:
-    """CONTRACT.md §3 (a unique prefix of a name is accepted): `thug` names two Guild Thugs, as `leave thug`
+    """docs/reference/language.md (a unique prefix of a name is accepted): `thug` names two Guild Thugs, as `leave thug`
     says, so the strike is refused naming both."""
     s = ttb_turn()
     leave = unchanged(s, "leave thug", "'thug' is ambiguous: Guild Thug, Guild Thug 2")
@@ -135,7 +135,7 @@ def test_ttb_strike_at_an_ambiguous_name_is_refused_naming_the_candidates() -> N
 
 
 def test_ttb_no_action_targets_one_who_has_left() -> None:
-    """CONTRACT.md §3 ``leave``: one who has left the fight is no target of strike, shoot, charge or a
+    """docs/reference/language.md ``leave``: one who has left the fight is no target of strike, shoot, charge or a
     targeted action, nor the attacker of a damage flip (`by=`)."""
     s = ttb_turn()
     for line in (
@@ -150,7 +150,7 @@ def test_ttb_no_action_targets_one_who_has_left() -> None:
 
 
 def test_one_who_left_is_not_swapped_for_one_present_nor_hides_an_ambiguity() -> None:
-    """CONTRACT.md §3 ``leave``: the full name of one who left is refused, not read as a prefix of someone
+    """docs/reference/language.md ``leave``: the full name of one who left is refused, not read as a prefix of someone
     still in the fight (Guild Thug left: not Guild Thug 2); a prefix that fits several present is ambiguous
     even when it also fits one who left."""
     boss = '[[combatants]]\nname = "Thug Boss"\nrank_value = 6\nside = "enemies"\nwounds = 7\n'
@@ -164,8 +164,8 @@ def test_one_who_left_is_not_swapped_for_one_present_nor_hides_an_ambiguity() ->
 
 
 def test_ttb_unknown_weapon_is_refused_naming_the_weapons() -> None:
-    """CONTRACT.md §3 "Weapons (TTB)": `strike|shoot|charge TARGET [WEAPON]` and `reload WEAPON`: a weapon the
-    character does not carry is refused naming the ones it does, not swapped for the first on file."""
+    """docs/reference/language.md "Weapons (TTB)": `strike|shoot|charge TARGET [WEAPON]` and `reload WEAPON`: a weapon
+    the character does not carry is refused naming the ones it does, not swapped for the first on file."""
     s = ttb_turn()
     for line in (
         "spend Sofia strike 'Guild Thug' zzz",
@@ -178,15 +178,15 @@ def test_ttb_unknown_weapon_is_refused_naming_the_weapons() -> None:
 
 
 def test_ttb_strike_with_weapon_and_target_resolves_both() -> None:
-    """CONTRACT.md §3 "Weapons (TTB)": prefixes name the target and the weapon; the duel asks about both."""
+    """docs/reference/language.md "Weapons (TTB)": prefixes name the target and the weapon; the duel asks about both."""
     s = run(ttb_turn(), "spend sof strike 'Guild Thug 2' sw")
     prompt = state_json(s)["prompt"]
     assert "Sofia Ramos attacks Guild Thug 2 with the Sword" in prompt
 
 
 def test_ttb_a_word_fitting_a_weapon_and_a_combatant_is_ambiguous() -> None:
-    """CONTRACT.md §3 "Weapons (TTB)": the word after strike or shoot is the target, or a weapon alone; one that
-    fits both (`s`: Sofia Ramos, Sword) is refused naming both, and a strike on oneself is refused."""
+    """docs/reference/language.md "Weapons (TTB)": the word after strike or shoot is the target, or a weapon alone; one
+    that fits both (`s`: Sofia Ramos, Sword) is refused naming both, and a strike on oneself is refused."""
     s = ttb_turn()
     unchanged(s, "spend Sofia strike s", "'s' is ambiguous: Sofia Ramos, Sword")
     unchanged(s, "spend Sofia strike sofia", "Sofia Ramos cannot attack itself")
@@ -195,8 +195,8 @@ def test_ttb_a_word_fitting_a_weapon_and_a_combatant_is_ambiguous() -> None:
 
 
 def test_ttb_targeted_actions_refuse_unknown_names_and_stray_words() -> None:
-    """RULES.md §2.5: Doctor, Order, Impose, Trick, Show, Assist act on someone: an unknown target is refused,
-    and so is a word the action has no use for (it would be dropped)."""
+    """docs/rules/ttb-turns.md#s2-5: Doctor, Order, Impose, Trick, Show, Assist act on someone: an unknown target is
+    refused, and so is a word the action has no use for (it would be dropped)."""
     s = ttb_turn()
     for action in ("impose", "trick", "show", "assist", "charge"):
         unchanged(s, f"spend Sofia {action} zzz", "no combatant named 'zzz'")
@@ -204,15 +204,15 @@ def test_ttb_targeted_actions_refuse_unknown_names_and_stray_words() -> None:
 
 
 def test_ttb_wait_checks_the_words_of_the_action_it_waits_for() -> None:
-    """RULES.md §2.5 Wait (decision A17): `wait strike TARGET` names its target now, the one way."""
+    """docs/rules/ttb-turns.md#s2-5 Wait (decision A17): `wait strike TARGET` names its target now, the one way."""
     s = ttb_turn()
     unchanged(s, "spend Sofia wait strike zzz", "no combatant named 'zzz'")
     unchanged(s, "spend Sofia wait strike thug", "ambiguous")
 
 
 def test_ttb_assist_skill_is_a_known_skill() -> None:
-    """RULES.md §2.5 Assist: the skill whose ranks are given is a skill the encounter knows; `meele` is refused
-    naming the known skills rather than read as an untrained skill."""
+    """docs/rules/ttb-turns.md#s2-5 Assist: the skill whose ranks are given is a skill the encounter knows; `meele` is
+    refused naming the known skills rather than read as an untrained skill."""
     s = ttb_turn()
     unchanged(s, "spend Sofia assist Ana meele", "no skill named 'meele'", "melee", "athletics")
     run(s, "spend Sofia assist Ana mel")
@@ -220,14 +220,14 @@ def test_ttb_assist_skill_is_a_known_skill() -> None:
 
 
 def test_ttb_damage_by_resolves_the_attacker() -> None:
-    """CONTRACT.md §3 (TTB damage, `by=` the attacker): unknown and ambiguous attackers are refused."""
+    """docs/reference/language.md (TTB damage, `by=` the attacker): unknown and ambiguous attackers are refused."""
     s = ttb_turn()
     unchanged(s, "damage Ana 2/3/4 by=zzz", "no combatant named 'zzz'")
     unchanged(s, "damage Ana 2/3/4 by=thug", "'thug' is ambiguous")
 
 
 def test_ttb_odds_who_is_never_one_who_left_and_skill_is_known() -> None:
-    """CONTRACT.md §1 ``tracker odds`` (the family's options): `--who` names no combatant who has left; an
+    """docs/reference/cli.md ``tracker odds`` (the family's options): `--who` names no combatant who has left; an
     unknown `--skill` is refused naming the known skills; a known skill the sheet lacks stays untrained."""
     s = ttb_turn()
     odds = s.presenter.odds_report
@@ -247,8 +247,8 @@ def test_ttb_odds_who_is_never_one_who_left_and_skill_is_known() -> None:
 
 
 def test_d20_attack_on_an_unknown_name_is_refused_and_nothing_is_spent() -> None:
-    """RULES.md §3.5 Attack (CONTRACT.md §3 `spend`): `spend Kit attack zzz` names nobody: refused, naming
-    those in the fight, the Major Action not taken."""
+    """docs/rules/2d20-turns.md#s3-5 Attack (docs/reference/language.md `spend`): `spend Kit attack zzz` names nobody:
+    refused, naming those in the fight, the Major Action not taken."""
     s = d20_turn()
     message = unchanged(s, "spend Kit attack zzz", "no combatant named 'zzz'", "Guild Thug", "Ada")
     assert "Watchman" not in message
@@ -258,8 +258,8 @@ def test_d20_attack_on_an_unknown_name_is_refused_and_nothing_is_spent() -> None
 
 
 def test_d20_attack_weapon_is_one_of_the_attackers() -> None:
-    """RULES.md §3.7 (CONTRACT.md §3 `spend NAME attack TARGET [WEAPON]`): a weapon is one on the attacker's
-    sheet, by prefix; an unknown one is refused naming them."""
+    """docs/rules/2d20-combat.md#s3-7 (docs/reference/language.md `spend NAME attack TARGET [WEAPON]`): a weapon is one
+    on the attacker's sheet, by prefix; an unknown one is refused naming them."""
     s = d20_turn()
     unchanged(s, "spend Kit attack 'Guild Thug 2' zzz", "no weapon of Kit's named 'zzz'", "Rifle", "Knife")
     run(s, "spend Kit attack 'guild thug 2' rif")
@@ -267,8 +267,8 @@ def test_d20_attack_weapon_is_one_of_the_attackers() -> None:
 
 
 def test_d20_targeted_actions_resolve_their_target() -> None:
-    """RULES.md §3.5.1: Defend, Bolster, Aid, Protect and Assist name their ally or patient: an unknown one is
-    refused (it no longer falls back to the actor), as is a stray word after it."""
+    """docs/rules/2d20-turns.md#s3-5-1: Defend, Bolster, Aid, Protect and Assist name their ally or patient: an unknown
+    one is refused (it no longer falls back to the actor), as is a stray word after it."""
     s = d20_turn()
     for action in ("defend", "bolster", "aid", "protect", "assist"):
         unchanged(s, f"spend Kit {action} zzz", "no combatant named 'zzz'")
@@ -278,8 +278,8 @@ def test_d20_targeted_actions_resolve_their_target() -> None:
 
 
 def test_d20_a_reaction_names_whom_it_answers() -> None:
-    """RULES.md §3.5.2 Reactions (Infinity): the attacker a Retaliate answers is resolved, refused when unknown, and
-    kept in the log under its full name."""
+    """docs/rules/2d20-turns.md#s3-5-2 Reactions (Infinity): the attacker a Retaliate answers is resolved, refused when
+    unknown, and kept in the log under its full name."""
     infinity = D20.replace('system = "2d20"', 'system = "2d20"\nprofile = "infinity"')
     s = run(session_from(infinity), "start", "pick Kit", "spend Kit attack 'Guild Thug'", "next", "pick 'Guild Thug'")
     unchanged(s, "spend Kit retaliate zzz", "no combatant named 'zzz'")
@@ -288,7 +288,7 @@ def test_d20_a_reaction_names_whom_it_answers() -> None:
 
 
 def test_d20_names_in_options_zones_tracks_harms_and_pools() -> None:
-    """CONTRACT.md §3: `damage … from=`, `move NAME ZONE`, `heal … track=`, `treat NAME KIND`, `roll … pay=`
+    """docs/reference/language.md: `damage … from=`, `move NAME ZONE`, `heal … track=`, `treat NAME KIND`, `roll … pay=`
     resolve the one way: unknown refused naming the known, one who left refused."""
     s = d20_turn()
     unchanged(s, "damage Ada 3 from=zzz", "no combatant named 'zzz'")
@@ -303,7 +303,7 @@ def test_d20_names_in_options_zones_tracks_harms_and_pools() -> None:
 
 
 def test_d20_odds_who_is_never_one_who_left() -> None:
-    """CONTRACT.md §1 ``tracker odds --who``: one who has left is refused, and is listed as no one's target."""
+    """docs/reference/cli.md ``tracker odds --who``: one who has left is refused, and is listed as no one's target."""
     s = d20_turn()
     odds = s.presenter.odds_report
     with pytest.raises(Refusal, match="Watchman has left the fight"):
@@ -361,7 +361,7 @@ def _names_someone(word: str, candidates: list[str]) -> bool:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_no_accepted_command_names_nobody(family: str, data: st.DataObject) -> None:
-    """CONTRACT.md §3: a command line with random names is either refused, changing nothing, or every name
+    """docs/reference/language.md: a command line with random names is either refused, changing nothing, or every name
     in it resolves to a real one: a combatant still in the fight (or, where the form takes one, a weapon of
     the actor's or a zone)."""
     s = ttb_turn() if family == "ttb" else d20_turn()

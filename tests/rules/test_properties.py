@@ -1,18 +1,21 @@
 """Property tests: random GM command sequences against a Through the Breach encounter.
 
-Every command line is drawn from the whole GM command language (CONTRACT.md §3) and applied to a
+Every command line is drawn from the whole GM command language (docs/reference/language.md) and applied to a
 4-6 combatant encounter (two Fated, Fatemaster characters of several ranks, one non-Living construct).
 A command either succeeds or raises `Refusal`; anything else is a bug. After every command the
-invariants of RULES.md hold:
+invariants of docs/rules/index.md hold:
 
-* §2.2.1: the Fate Deck, its discard pile and the cards on the table are the 54 cards, each once;
-* §2.2.2, §2.2.4: a Fated's Twist cards (hand, Twist Deck, Twist discards) stay its 13 cards, each once,
+* docs/rules/ttb.md#s2-2-1: the Fate Deck, its discard pile and the cards on the table are the 54 cards, each once;
+* docs/rules/ttb.md#s2-2-2, docs/rules/ttb.md#s2-2-4: a Fated's Twist cards (hand, Twist Deck, Twist discards) stay its
+13 cards, each once,
   whatever is cheated (cheat offers come from Sofia's starting hand and her damage flips `by=`);
-* §2.2.2: a Control Hand holds at most 5 cards unless the table is being asked which card to discard;
-* §2.4: General and Combat AP never go below 0;
-* §2.7.1: a valued condition ends when its value reaches 0, so it is never stored as 0 or less;
-* §2.8.3: healing never lifts Wounds above the maximum; §2.7.2 Dead: the dead leave the order;
-* CONTRACT.md §3 ``join``/``leave``: who left is out of the order and marked ``"left": true`` in the JSON; a
+* docs/rules/ttb.md#s2-2-2: a Control Hand holds at most 5 cards unless the table is being asked which card to discard;
+* docs/rules/ttb-turns.md#s2-4: General and Combat AP never go below 0;
+* docs/rules/ttb-conditions.md#s2-7-1: a valued condition ends when its value reaches 0, so it is never stored as 0 or
+less;
+* docs/rules/ttb-damage.md#s2-8-3: healing never lifts Wounds above the maximum; docs/rules/ttb-conditions.md#s2-7-2
+Dead: the dead leave the order;
+* docs/reference/language.md ``join``/``leave``: who left is out of the order and marked ``"left": true`` in the JSON; a
   newcomer that joined this round is not in this round's order (README decision); newcomers' Twist cards are
   theirs like anyone's (the stat blocks include a Fated without a hand).
 
@@ -52,7 +55,7 @@ recheck_unconscious_each_round = {recheck}
 """
 
 #: Two Fated, FM characters of several ranks (Minion, Henchman, Peon), one non-Living. The Thug and
-#: the Spider tie at initiative 5 with the same Speed, so every round asks the table (§2.3).
+#: the Spider tie at initiative 5 with the same Speed, so every round asks the table (docs/rules/ttb-turns.md#s2-3).
 CORE = """
 [[combatants]]
 name = "Sofia Ramos"
@@ -88,7 +91,8 @@ armor = 2
 wounds = 6
 """
 
-#: Stat blocks ``join`` takes newcomers from (CONTRACT.md §2.1): a Fated who draws a hand as it joins, a Minion.
+#: Stat blocks ``join`` takes newcomers from (docs/reference/file-format.md): a Fated who draws a hand as it joins, a
+#: Minion.
 BLOCKS = """
 [[stat_blocks]]
 name = "Drifter"
@@ -202,7 +206,8 @@ def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
         spend,
         add_remove,
         add_remove,
-        # Bleeding Out at +10 kills (§2.7.2): deaths must happen often enough to test the order.
+        # Bleeding Out at +10 kills (docs/rules/ttb-conditions.md#s2-7-2): deaths must happen often enough to test the
+        # order.
         st.tuples(who, st.sampled_from(["4", "9", "10"])).map(lambda t: f"add {t[0]} bleeding_out {t[1]}"),
         st.tuples(who, n, st.sampled_from(["", "", "no-armor"])).map(lambda t: f"damage {t[0]} {t[1]} {t[2]}".strip()),
         st.tuples(
@@ -213,7 +218,8 @@ def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
         st.tuples(who, st.sampled_from(CARDS)).map(lambda t: f"initiative {t[0]} {t[1]}"),
         st.integers(0, 11).map(lambda k: f"flip {k}"),
         st.one_of(st.sampled_from(ANSWER_WORDS), st.sampled_from(CARDS), who).map(lambda a: f"answer {a}"),
-        # CONTRACT.md §3 join/leave: newcomers by block, numbered, renamed (clashes refused), and departures.
+        # docs/reference/language.md join/leave: newcomers by block, numbered, renamed (clashes refused), and
+        # departures.
         st.tuples(
             st.sampled_from(["Goon", "goon", "Drifter", "Dragon"]), st.sampled_from(["", "count=1", "count=2"])
         ).map(lambda t: f"join {t[0]} {t[1]}".strip()),
@@ -231,35 +237,38 @@ def command_lines(session: Session, pace: int = 0) -> st.SearchStrategy[str]:
 
 
 def check_invariants(session: Session) -> None:
-    """The invariants of RULES.md that hold after every command, accepted or refused."""
+    """The invariants of docs/rules/index.md that hold after every command, accepted or refused."""
     state = ttb_state(session)
-    # §2.2.1: 54 cards, each exactly once, between the deck, the discards and the table.
+    # docs/rules/ttb.md#s2-2-1: 54 cards, each exactly once, between the deck, the discards and the table.
     cards = [*state.deck, *state.discards, *state.table]
     assert len(cards) == 54
     assert sorted(cards) == sorted(full_deck())
     hand_prompt = state.prompt is not None and state.prompt.kind == "hand_discard"
     for name, f in state.fighters.items():
         sheet = ttb(session).sheet(name)
-        # §2.4: AP never negative.
+        # docs/rules/ttb-turns.md#s2-4: AP never negative.
         assert f.ap >= 0, (name, f.ap)
         assert f.combat_ap >= 0, (name, f.combat_ap)
-        # §2.7.1: valued conditions are ints ≥ 1 (absent once they reach 0); others are true.
+        # docs/rules/ttb-conditions.md#s2-7-1: valued conditions are ints ≥ 1 (absent once they reach 0); others are
+        # true.
         for key, value in f.conditions.items():
             assert key in CONDITIONS, key
             if CONDITIONS[key].valued:
                 assert type(value) is int and value >= 1, (name, key, value)
             else:
                 assert value is True, (name, key, value)
-        # §2.8.3: never healed above the maximum.
+        # docs/rules/ttb-damage.md#s2-8-3: never healed above the maximum.
         assert f.wounds <= sheet.wounds, (name, f.wounds)
-        # §2.2.2: at most five cards, unless the table is being asked which to discard.
+        # docs/rules/ttb.md#s2-2-2: at most five cards, unless the table is being asked which to discard.
         if not hand_prompt:
             assert len(f.hand) <= HAND_LIMIT, (name, f.hand, state.prompt)
-        # §2.2.2, §2.2.4: Twist cards are only moved (hand, Twist Deck, Twist discards), never lost or copied.
+        # docs/rules/ttb.md#s2-2-2, docs/rules/ttb.md#s2-2-4: Twist cards are only moved (hand, Twist Deck, Twist
+        # discards), never lost or copied.
         if sheet.fated:
             twist = [*f.hand, *f.twist_deck, *f.twist_discards]
             assert sorted(twist) == sorted(sheet.twist_cards()), (name, twist)
-        # §2.7.2 Dead: out of the initiative order; so is who left, and a newcomer until the next round.
+        # docs/rules/ttb-conditions.md#s2-7-2 Dead: out of the initiative order; so is who left, and a newcomer until
+        # the next round.
         if f.dead or f.arriving or name in state.left:
             assert name not in state.order, (name, state.order)
     json_left = {c["name"] for c in state_json(session)["combatants"] if c["left"]}
@@ -314,7 +323,8 @@ def test_random_commands_keep_the_invariants(session: Session, data: st.DataObje
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(session=sessions(), data=st.data())
 def test_save_load_mid_fight_then_continue_identically(session: Session, data: st.DataObject) -> None:
-    """A reloaded file continues exactly like the original (§1.3 determinism; CONTRACT.md §2 restart)."""
+    """A reloaded file continues exactly like the original (docs/rules/index.md#s1-3 determinism;
+    docs/reference/file-format.md restart)."""
     play(session, "start", check_undo=False)
     for _ in range(data.draw(st.integers(3, 20), label="before save")):
         play(session, data.draw(command_lines(session)), check_undo=False)

@@ -132,8 +132,8 @@ def skirmish() -> Session:
 
 
 def test_2d20_stress_harms_pools_and_attackers() -> None:
-    """Stress taken and the Harm it causes (RULES §3.8), the roll's dice, Momentum and Threat over the
-    fight, a swing of 3 Threat as a table turn, ``from=`` naming the attacker outright."""
+    """Stress taken and the Harm it causes (docs/rules/2d20-combat.md#s3-8), the roll's dice, Momentum and Threat over
+    the fight, a swing of 3 Threat as a table turn, ``from=`` naming the attacker outright."""
     story = told(skirmish())
     [one] = story.rounds
     assert [(h.target, h.by, h.damage, h.harms) for h in one.hits] == [
@@ -202,7 +202,7 @@ def test_a_combatant_who_joins_and_one_who_leaves_mid_fight() -> None:
 
 
 def test_the_attack_flow_tells_who_hit() -> None:
-    """CONTRACT.md §3 ``attack``: the flow's damage lands on a later answer in the same turn; it is the
+    """docs/reference/language.md ``attack``: the flow's damage lands on a later answer in the same turn; it is the
     attacker's, as a declared strike's is."""
     sheet = DUEL.replace(
         'name = "Sofia Ramos"', 'name = "Sofia Ramos"\nweapons = [{ name = "Sabre", damage = "2/3/5" }]'
@@ -214,8 +214,8 @@ def test_the_attack_flow_tells_who_hit() -> None:
 
 
 def test_the_end_of_a_2d20_scene_is_no_healing() -> None:
-    """RULES.md §3.10.4 [004:L1906]: the end of the scene clears all stress; that reset is not healing, so the
-    story's Healed total stays at what `heal` healed (Brann was told "healed 7" for the reset)."""
+    """docs/rules/2d20-harm.md#s3-10-4 [004:L1906]: the end of the scene clears all stress; that reset is not healing,
+    so the story's Healed total stays at what `heal` healed (Brann was told "healed 7" for the reset)."""
     session = run(skirmish(), "next", "pick Brann", "heal Brann 1", "end")
     story = told(session)
     brann = next(f for f in story.fighters if f.name == "Brann Okafor")
@@ -229,8 +229,8 @@ def test_the_end_of_a_2d20_scene_is_no_healing() -> None:
 
 
 def test_ttb_plain_damage_by_the_actor_is_told_as_theirs() -> None:
-    """The `d` key's ``by=ACTOR`` on plain TTB damage (RULES.md §2.8: Wounds before armor) names the attacker
-    for the story (not "unattributed"); it changes no number, a name that is no one is refused, and
+    """The `d` key's ``by=ACTOR`` on plain TTB damage (docs/rules/ttb-damage.md#s2-8: Wounds before armor) names the
+    attacker for the story (not "unattributed"); it changes no number, a name that is no one is refused, and
     margin=, mod= and card= still need a damage profile."""
     session = run(session_from(DUEL), "initiative Sofia 13", "start", "damage Thug 3 by=Sofia")
     [one] = told(session).rounds

@@ -1,4 +1,5 @@
-"""Encounter files: atomic durable saves (CONTRACT.md §5) and key positions for `FILE:LINE:COL` (§1, §2)."""
+"""Encounter files: atomic durable saves (docs/guide/shared-box.md) and key positions for `FILE:LINE:COL`
+(docs/reference/cli.md, docs/reference/file-format.md)."""
 
 from __future__ import annotations
 
@@ -94,7 +95,8 @@ def test_every_save_of_a_session_reloads_as_the_fight_so_far(tmp_path: Path) -> 
 
 
 def test_a_kept_setup_text_is_written_as_it_is() -> None:
-    """Keeping the GM's own setup (CONTRACT.md §2): the setup part goes out verbatim, then the live part."""
+    """Keeping the GM's own setup (docs/reference/file-format.md): the setup part goes out verbatim, then the live
+    part."""
     session = played_session()
     keep_setup(session, ENCOUNTER)
     run(session, "start", "flip 2")
@@ -106,7 +108,7 @@ def test_a_kept_setup_text_is_written_as_it_is() -> None:
 
 
 def test_save_replaces_an_existing_file_readable_by_its_owner_only(tmp_path: Path) -> None:
-    """A save no longer keeps a group-readable mode: the encounter holds secrets (CONTRACT.md §5)."""
+    """A save no longer keeps a group-readable mode: the encounter holds secrets (docs/guide/shared-box.md)."""
     path = tmp_path / "enc.toml"
     path.write_text(ENCOUNTER, encoding="utf-8")
     os.chmod(path, 0o640)

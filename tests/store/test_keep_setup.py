@@ -1,4 +1,4 @@
-"""The GM's file is theirs (CONTRACT.md §2): every save keeps the setup text byte for byte.
+"""The GM's file is theirs (docs/reference/file-format.md): every save keeps the setup text byte for byte.
 
 Everything above the live ``[state]`` / ``[history]`` tables (comments, key order, blank lines,
 formatting) stays as the GM wrote it, through `tracker exec --save`, the session's durable save, undo and
@@ -323,7 +323,8 @@ def _saving_child(path: Path, ready: int) -> None:
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_a_writer_killed_mid_save_leaves_the_old_or_the_new_file(tmp_path: Path) -> None:
     """SIGKILL a writer saving in a loop at random moments, 20 times: the file is always one of the
-    saves whole (never half of one), parses, and starts with the GM's setup bytes (CONTRACT.md §5, §2)."""
+    saves whole (never half of one), parses, and starts with the GM's setup bytes (docs/guide/shared-box.md,
+    docs/reference/file-format.md)."""
     setup = crlf(RICH)
     expected = {setup.encode("utf-8")}
     session = session_from_text(setup, "x")

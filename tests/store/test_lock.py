@@ -1,4 +1,4 @@
-"""One writer per file (CONTRACT.md §5): the fcntl lock, its holder line, and its release on death."""
+"""One writer per file (docs/guide/shared-box.md): the fcntl lock, its holder line, and its release on death."""
 
 from __future__ import annotations
 

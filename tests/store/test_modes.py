@@ -1,4 +1,4 @@
-"""Every file the tracker writes that holds a secret is its owner's only (mode 0600; CONTRACT.md §5).
+"""Every file the tracker writes that holds a secret is its owner's only (mode 0600; docs/guide/shared-box.md).
 
 Players log in to the machine the GM plays on, so an encounter saved group- or world-readable would show
 them the Control Hands, the Fate Deck's order and the ``gm_only`` combatants. These tests check the mode

@@ -1,4 +1,4 @@
-"""Only an encounter's owner runs it, saves it or sees all of it (CONTRACT.md §5, `tracker.store.owner`).
+"""Only an encounter's owner runs it, saves it or sees all of it (docs/guide/shared-box.md, `tracker.store.owner`).
 
 Another account (a player, a second GM) is refused `tracker run`, `tracker exec --save`, `tracker carry` and
 `tracker view` without ``--player`` in one line that says whose file it is, with exit 1 and before any screen

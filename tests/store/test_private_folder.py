@@ -1,4 +1,4 @@
-"""A cache folder is used only when it and the folders above it are the user's alone (CONTRACT.md §5).
+"""A cache folder is used only when it and the folders above it are the user's alone (docs/guide/shared-box.md).
 
 Another account that can write in a folder on the way to the cache can rename what is below and put its own
 in its place. The walk (`tracker.store.private_folder`): the folder itself is the user's and no one else can

@@ -1,7 +1,7 @@
-"""What a seat receives is computed from what that seat knows (CONTRACT.md §6; §5 "Secrets"): the bytes sent
-to a seat do not change when every other Control Hand, every other Twist Deck and the Fate Deck's order are
-swapped for others of the same size, whatever waits — another Fated's duel included, whose odds once counted
-that Fated's hand ("98 % cheating with 6♠ or 9♣") and, Fated against Fated, its best card."""
+"""What a seat receives is computed from what that seat knows (docs/guide/seating.md; docs/guide/shared-box.md
+"Secrets"): the bytes sent to a seat do not change when every other Control Hand, every other Twist Deck and the Fate
+Deck's order are swapped for others of the same size, whatever waits — another Fated's duel included, whose odds once
+counted that Fated's hand ("98 % cheating with 6♠ or 9♣") and, Fated against Fated, its best card."""
 
 from __future__ import annotations
 

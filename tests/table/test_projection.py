@@ -28,7 +28,7 @@ def test_a_line_with_the_view_written_once_is_the_line_written_whole(tmp_path: P
 
 
 def test_a_seats_question_offers_the_trackers_draw_first_and_says_which_answers_ask_the_gm() -> None:
-    """CONTRACT.md §6: a seat answers its own duel with the tracker's ``flip`` (key 1); ``pass`` and ``fail``,
+    """docs/guide/seating.md: a seat answers its own duel with the tracker's ``flip`` (key 1); ``pass`` and ``fail``,
     results typed from the table, are still offered, last, saying they go to the GM."""
     from tests.conftest import run
     from tests.families.test_seating import ttb

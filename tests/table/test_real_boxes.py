@@ -178,8 +178,9 @@ def test_seats_from_a_party_file_another_account_can_write_are_refused_by_check_
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """CONTRACT.md §5/§6: a party file alice may write (group-writable by her group, or hers) would let her seat
-    herself: `tracker check` and `tracker run` refuse it with one line naming the file and the fix."""
+    """docs/guide/shared-box.md/docs/guide/seating.md: a party file alice may write (group-writable by her group, or
+    hers) would let her seat herself: `tracker check` and `tracker run` refuse it with one line naming the file and the
+    fix."""
     monkeypatch.setenv("TRACKER_NO_CACHE", "1")
     party = shared / "party.toml"
     party.write_text(PARTY, encoding="utf-8")
@@ -217,7 +218,7 @@ sys.stdin.read()
 def test_a_lock_sidecar_another_account_planted_is_refused_in_one_plain_line(
     other: pwd.struct_passwd, shared: Path
 ) -> None:
-    """CONTRACT.md §5: the sidecar must be the GM's own; one alice planted (and holds) is refused, naming
+    """docs/guide/shared-box.md: the sidecar must be the GM's own; one alice planted (and holds) is refused, naming
     whose it is, and nothing she wrote reaches the GM's terminal."""
     from tracker.store.lock import WriterLock
 

@@ -202,7 +202,7 @@ def test_the_served_player_page_gives_no_secret_away(played: Path, tmp_path: Pat
 
 
 def test_the_secret_the_draws_follow_stays_in_the_gms_file() -> None:
-    """CONTRACT.md §5 (the seed is a secret): a fight from a file with no seed draws from a 128-bit secret
+    """docs/guide/shared-box.md (the seed is a secret): a fight from a file with no seed draws from a 128-bit secret
     saved in the GM's file (0600) and nowhere else: not in any file alice can read, not on the table's socket,
     not in the players' report."""
     why = cannot_run_as(PLAYER)

@@ -185,7 +185,7 @@ async def test_a_question_for_a_seat_never_offers_or_names_a_gm_only_combatant(t
 
 @on_loop
 async def test_a_request_waits_for_the_gm_and_the_seat_is_told_the_decision(tmp_path: Path) -> None:
-    """CONTRACT.md §6: anything but the seat's own actions is a request; approve runs it, deny drops it, and
+    """docs/guide/seating.md: anything but the seat's own actions is a request; approve runs it, deny drops it, and
     the player's screen says which."""
 
     async with seated_table(tmp_path, "duel.toml", "Sofia Ramos") as (host, server):

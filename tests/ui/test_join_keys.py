@@ -1,5 +1,5 @@
-"""The GM screen's ``join`` and ``leave`` (CONTRACT.md §3): the `J` and `L` keys, the palette entries and the
-command line's completion of stat block names (``join Gu`` → ``join 'Guild Thug'``, ``from=`` likewise)."""
+"""The GM screen's ``join`` and ``leave`` (docs/reference/language.md): the `J` and `L` keys, the palette entries and
+the command line's completion of stat block names (``join Gu`` → ``join 'Guild Thug'``, ``from=`` likewise)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ wounds = 3
 
 
 def app_with_blocks(tmp_path: Path, example: str = "duel.toml") -> TrackerApp:
-    """An example encounter with stat blocks written inline (CONTRACT.md §2.1)."""
+    """An example encounter with stat blocks written inline (docs/reference/file-format.md)."""
     target = tmp_path / example
     target.write_text(pinned((EXAMPLES / example).read_text(encoding="utf-8")) + BLOCKS, encoding="utf-8")
     return TrackerApp(Session(files.load(target)), target)
@@ -80,8 +80,8 @@ def test_leave_key_prefills_the_selected_combatant(tmp_path: Path) -> None:
 
 
 def test_palette_offers_join_only_with_stat_blocks(tmp_path: Path) -> None:
-    """ARCHITECTURE.md practice 8: "Join the fight…" is offered where there are stat blocks to join from; "Leave
-    the fight…" always; neither while a prompt waits for its answer."""
+    """docs/architecture/index.md practice 8: "Join the fight…" is offered where there are stat blocks to join from;
+    "Leave the fight…" always; neither while a prompt waits for its answer."""
     from tests.ui.conftest import make_app
 
     with_blocks, without = app_with_blocks(tmp_path), make_app(tmp_path, "brawl.toml")

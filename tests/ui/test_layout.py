@@ -80,11 +80,11 @@ def test_order_table_fits_80_columns_with_ten_combatants_and_a_legend(tmp_path: 
 
 
 def test_stress_is_what_is_left_and_labelled_per_track(tmp_path: Path) -> None:
-    """RULES.md §3.10.1: the table counts stress left, as the log does ("Vigour 9/12 left")."""
+    """docs/rules/2d20-harm.md#s3-10-1: the table counts stress left, as the log does ("Vigour 9/12 left")."""
 
     s = example_session(Path(__file__).resolve().parents[2] / "examples" / "firefight_infinity.toml")
     s.execute("start")
-    s.execute("pick Vanguard")  # initiative scores: the initiator acts first (CONTRACT.md §3)
+    s.execute("pick Vanguard")  # initiative scores: the initiator acts first (docs/reference/language.md)
     s.execute("damage Vel 3")
     row = next(r for r in d20_view(s).order().rows if r.name == "Hacker Vel")
     left = d20(s).tracks("Hacker Vel")["vigour"] - d20(s).st.fighters["Hacker Vel"].stress["vigour"]
@@ -93,7 +93,7 @@ def test_stress_is_what_is_left_and_labelled_per_track(tmp_path: Path) -> None:
 
 
 def test_persistent_shows_its_rating_and_ticks() -> None:
-    """RULES.md §3.8 Persistent X: the rating and the ticks left, not only the ticks."""
+    """docs/rules/2d20-combat.md#s3-8 Persistent X: the rating and the ticks left, not only the ticks."""
     s = session_from(
         '[encounter]\nname = "T"\nsystem = "2d20"\nseed = 1\n'
         '[[zones]]\nname = "A"\n[[combatants]]\nname = "Kit"\nstress = 10\nzone = "A"\n'
@@ -105,7 +105,7 @@ def test_persistent_shows_its_rating_and_ticks() -> None:
 
 
 def test_fated_initiative_before_the_flip_is_marked_as_aspect_plus_card() -> None:
-    """RULES.md §2.2: a Fated's total is its Initiative plus a flipped card, not a number yet."""
+    """docs/rules/ttb.md#s2-2: a Fated's total is its Initiative plus a flipped card, not a number yet."""
     s = session_from('[[combatants]]\nname = "Sofia"\nkind = "fated"\ninitiative = 3\nwounds = 6\n')
     assert ttb_view(s).order().rows[0].cells[2] == "3+card"
 

@@ -1,4 +1,4 @@
-"""CONTRACT.md §5 with the write overlapped: the durable write runs on a thread while the GM
+"""docs/guide/shared-box.md with the write overlapped: the durable write runs on a thread while the GM
 screen works out the new view, but no frame is painted until the file is on disk, and a failed write
 never reaches the screen."""
 

@@ -1,4 +1,4 @@
-"""The GM's side of players' requests (CONTRACT.md §6): listed above the question, `A` approves and `D`
+"""The GM's side of players' requests (docs/guide/seating.md): listed above the question, `A` approves and `D`
 denies the oldest, and neither waits for the question to be answered."""
 
 from __future__ import annotations

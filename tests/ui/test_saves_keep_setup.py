@@ -1,4 +1,4 @@
-"""The GM screen's save after each command keeps the GM's setup text (CONTRACT.md §2),
+"""The GM screen's save after each command keeps the GM's setup text (docs/reference/file-format.md),
 including the recovery after a failed write (the session rebuilt from the last durable text)."""
 
 from __future__ import annotations

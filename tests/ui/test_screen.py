@@ -20,7 +20,7 @@ from tracker.ui.widgets.order_table import OrderTable
 
 
 def test_ttb_round_by_keys(tmp_path: Path) -> None:
-    """RULES.md §2.11 through the screen: start, spend by picker, damage by prefill, next, undo."""
+    """docs/rules/ttb-lifecycle.md#s2-11 through the screen: start, spend by picker, damage by prefill, next, undo."""
     app = make_app(tmp_path, "duel.toml")
 
     async def drive() -> None:
@@ -53,7 +53,8 @@ def test_ttb_round_by_keys(tmp_path: Path) -> None:
 
 
 def test_twod20_round_by_keys(tmp_path: Path) -> None:
-    """RULES.md §3.4: start, the first-actor prompt answered with a number key, spend, hand-over, pools."""
+    """docs/rules/2d20-turns.md#s3-4: start, the first-actor prompt answered with a number key, spend, hand-over,
+    pools."""
     app = make_app(tmp_path, "skirmish_srd.toml")
 
     async def drive() -> None:
@@ -96,7 +97,7 @@ def test_refused_command_shows_reason_and_changes_nothing(tmp_path: Path) -> Non
 
 
 def test_every_binding_has_a_description() -> None:
-    """ARCHITECTURE.md practice 8: every binding has an id and a description (footer and help)."""
+    """docs/architecture/index.md practice 8: every binding has an id and a description (footer and help)."""
     for binding in TrackerScreen.BINDINGS:
         assert isinstance(binding, Binding)
         assert binding.description, binding.key
@@ -120,7 +121,7 @@ def test_selection_follows_the_order_table(tmp_path: Path) -> None:
 
 
 def test_failed_save_is_not_shown_as_done(tmp_path: Path) -> None:
-    """CONTRACT.md §5: a command whose save fails is undone and reported (a read-only folder)."""
+    """docs/guide/shared-box.md: a command whose save fails is undone and reported (a read-only folder)."""
     app = make_app(tmp_path, "duel.toml")
 
     async def drive() -> None:
@@ -135,7 +136,7 @@ def test_failed_save_is_not_shown_as_done(tmp_path: Path) -> None:
 
 
 def test_palette_offers_only_what_makes_sense(tmp_path: Path) -> None:
-    """ARCHITECTURE.md practice 8: no "End the turn" before start; the prompt's answers while it waits."""
+    """docs/architecture/index.md practice 8: no "End the turn" before start; the prompt's answers while it waits."""
     from tracker.ui.offers import offers
 
     app = make_app(tmp_path, "brawl.toml")

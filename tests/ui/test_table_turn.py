@@ -47,7 +47,7 @@ def toasts(app: TrackerApp) -> list[Widget]:
 
 
 def combatant(app: TrackerApp, name: str) -> dict[str, object]:
-    """`name` as the JSON state (CONTRACT.md §4) has them."""
+    """`name` as the JSON state (docs/reference/json-state.md) has them."""
     found = [c for c in app.session.rules.state_json()["combatants"] if isinstance(c, dict) and c["name"] == name]  # type: ignore[union-attr]
     return found[0]
 

@@ -1,5 +1,5 @@
 """The GM screen's selection follows the active combatant at every turn start, even when the new turn is the
-same combatant's again (RULES.md §2.7.2 Reactivate: an extra turn right after its own)."""
+same combatant's again (docs/rules/ttb-conditions.md#s2-7-2 Reactivate: an extra turn right after its own)."""
 
 from __future__ import annotations
 
@@ -35,9 +35,9 @@ conditions = { reactivate = true }
 
 
 def test_a_reactivate_turn_brings_the_selection_back_to_its_combatant(tmp_path: Path) -> None:
-    """RULES.md §2.7.2 Reactivate, §2.11 round_end: the Bruiser's extra turn follows its own last turn of the
-    round; a GM who moved the cursor to the Thug during that turn sees it return to the Bruiser with the new
-    turn, as any turn start does."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Reactivate, docs/rules/ttb-lifecycle.md#s2-11 round_end: the Bruiser's extra
+    turn follows its own last turn of the round; a GM who moved the cursor to the Thug during that turn sees it return
+    to the Bruiser with the new turn, as any turn start does."""
     path = tmp_path / "duo.toml"
     path.write_text(DUO, encoding="utf-8")
     app = TrackerApp(load_session(path), path)
@@ -67,8 +67,8 @@ def test_a_reactivate_turn_brings_the_selection_back_to_its_combatant(tmp_path: 
 
 
 def test_the_turn_mark_tells_two_turns_of_one_combatant_apart() -> None:
-    """RULES.md §2.7.2 Reactivate: a turn is the run of log entries written under its actor, so the extra turn
-    after an actorless round end is a new turn; a turn that fills the whole kept log (its opening entry
+    """docs/rules/ttb-conditions.md#s2-7-2 Reactivate: a turn is the run of log entries written under its actor, so the
+    extra turn after an actorless round end is a new turn; a turn that fills the whole kept log (its opening entry
     dropped: the state keeps the latest 200) stays the same turn."""
     first = [LogEntry(round=1, actor="B", text="B's turn"), LogEntry(round=1, actor="B", text="B walks")]
     between = [LogEntry(round=1, text="round 1 ends"), LogEntry(round=1, text="? B holds Reactivate")]

@@ -1,4 +1,4 @@
-"""`tracker serve` answers only whoever has the URL it printed (CONTRACT.md §5).
+"""`tracker serve` answers only whoever has the URL it printed (docs/guide/shared-box.md).
 
 127.0.0.1 is reachable by every account on a shared box, so every route (the page, its static files, the
 websocket, any other path) refuses a request without the token with a plain 403, and the token never

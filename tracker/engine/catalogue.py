@@ -22,7 +22,8 @@ class ConditionNote(NamedTuple):
 
 
 class RuleText(Protocol):
-    """A catalogue entry of either family: a condition's title, summary and RULES.md section."""
+    """A catalogue entry of either family: a condition's title, summary and the rules reference's heading
+    that has it (docs/rules/index.md)."""
 
     @property
     def title(self) -> str: ...

@@ -1,5 +1,5 @@
-"""RULES.md §2.4 (Action Points: 2 General + 1 Combat, Fast, Slow, Paralyzed, Unconscious, Combat AP
-first, Quick Action) and the scenario checks C17 (AP side) and C27 of RULES.md §4."""
+"""docs/rules/ttb-turns.md#s2-4 (Action Points: 2 General + 1 Combat, Fast, Slow, Paralyzed, Unconscious, Combat AP
+first, Quick Action) and the scenario checks C17 (AP side) and C27 of docs/rules/checks.md#s4."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def ap(s: Session, name: str = "Hero") -> tuple[int, int]:
 
 
 def test_turn_starts_with_two_general_and_one_combat_ap() -> None:
-    """RULES.md §2.4: 2 General AP and 1 Combat AP per turn; the JSON reports both."""
+    """docs/rules/ttb-turns.md#s2-4: 2 General AP and 1 Combat AP per turn; the JSON reports both."""
     s = solo()
     run(s, "start")
     assert ap(s) == (2, 1)
@@ -49,7 +49,8 @@ def test_turn_starts_with_two_general_and_one_combat_ap() -> None:
 
 
 def test_ap_is_zero_outside_the_characters_turn() -> None:
-    """RULES.md §2.4 and CONTRACT §4: `ap` is the AP left this turn, 0 outside it."""
+    """docs/rules/ttb-turns.md#s2-4 and CONTRACT docs/rules/checks.md#s4: `ap` is the AP left this turn, 0 outside
+    it."""
     s = solo()
     run(s, "start")
     assert ap(s, "Other") == (0, 0)
@@ -59,7 +60,7 @@ def test_ap_is_zero_outside_the_characters_turn() -> None:
 
 
 def test_unspent_ap_does_not_carry_over() -> None:
-    """RULES.md §2.4: unspent AP of either kind is lost; the next turn generates 2 + 1 again."""
+    """docs/rules/ttb-turns.md#s2-4: unspent AP of either kind is lost; the next turn generates 2 + 1 again."""
     s = solo()
     run(s, "start", "next", "next")
     assert ttb_state(s).round == 2
@@ -67,28 +68,29 @@ def test_unspent_ap_does_not_carry_over() -> None:
 
 
 def test_fast_gives_three_general_ap() -> None:
-    """RULES.md §2.4: Fast adds 1 General AP at turn start (Combat AP unchanged)."""
+    """docs/rules/ttb-turns.md#s2-4: Fast adds 1 General AP at turn start (Combat AP unchanged)."""
     s = solo("conditions = { fast = true }")
     run(s, "start")
     assert ap(s) == (3, 1)
 
 
 def test_slow_gives_one_general_ap() -> None:
-    """RULES.md §2.4: Slow removes 1 General AP at turn start (Combat AP unchanged)."""
+    """docs/rules/ttb-turns.md#s2-4: Slow removes 1 General AP at turn start (Combat AP unchanged)."""
     s = solo("conditions = { slow = true }")
     run(s, "start")
     assert ap(s) == (1, 1)
 
 
 def test_slow_never_goes_below_one_general_ap() -> None:
-    """RULES.md §2.4: with Slow, General AP is at least 1 (here base 1 − 1 stays 1)."""
+    """docs/rules/ttb-turns.md#s2-4: with Slow, General AP is at least 1 (here base 1 − 1 stays 1)."""
     s = solo("base_general_ap = 1\nconditions = { slow = true }")
     run(s, "start")
     assert ap(s) == (1, 1)
 
 
 def test_fast_and_slow_held_together_cancel() -> None:
-    """RULES.md §2.4 and §2.7.1 (§5 A12): gaining Slow while Fast removes both: 2 General AP."""
+    """docs/rules/ttb-turns.md#s2-4 and docs/rules/ttb-conditions.md#s2-7-1 (docs/rules/decisions.md#a12): gaining Slow
+    while Fast removes both: 2 General AP."""
     s = solo()
     run(s, "add Hero fast", "add Hero slow", "start")
     assert "fast" not in ttb_state(s).fighters["Hero"].conditions
@@ -96,7 +98,7 @@ def test_fast_and_slow_held_together_cancel() -> None:
 
 
 def test_paralyzed_character_gets_no_ap_and_cannot_act() -> None:
-    """RULES.md §2.4: a Paralyzed character generates 0 General and 0 Combat AP and declares nothing."""
+    """docs/rules/ttb-turns.md#s2-4: a Paralyzed character generates 0 General and 0 Combat AP and declares nothing."""
     s = solo("conditions = { paralyzed = true }")
     run(s, "start")
     assert ttb_state(s).active == "Hero"
@@ -106,7 +108,7 @@ def test_paralyzed_character_gets_no_ap_and_cannot_act() -> None:
 
 
 def test_unconscious_character_gets_no_ap_and_cannot_act() -> None:
-    """RULES.md §2.4: an Unconscious character generates 0 AP of either kind and takes no action."""
+    """docs/rules/ttb-turns.md#s2-4: an Unconscious character generates 0 AP of either kind and takes no action."""
     s = solo("conditions = { unconscious = true }")
     run(s, "start")
     assert ap(s) == (0, 0)
@@ -115,7 +117,8 @@ def test_unconscious_character_gets_no_ap_and_cannot_act() -> None:
 
 
 def test_combat_ap_setting_zero() -> None:
-    """RULES.md §2.4 (§5 A4): a table may set combat_ap = 0; Strike is then paid with General AP."""
+    """docs/rules/ttb-turns.md#s2-4 (docs/rules/decisions.md#a4): a table may set combat_ap = 0; Strike is then paid
+    with General AP."""
     s = solo(settings="combat_ap = 0")
     run(s, "start")
     assert ap(s) == (2, 0)
@@ -127,28 +130,29 @@ def test_combat_ap_setting_zero() -> None:
 
 
 def test_fast_gained_mid_turn_adds_one_general_ap_at_once() -> None:
-    """RULES.md §2.4: Fast gained during the turn gives +1 General AP immediately (never Combat AP)."""
+    """docs/rules/ttb-turns.md#s2-4: Fast gained during the turn gives +1 General AP immediately (never Combat AP)."""
     s = solo()
     run(s, "start", "spend Hero walk", "add Hero fast")
     assert ap(s) == (2, 1)
 
 
 def test_slow_gained_mid_turn_removes_one_general_ap_if_any() -> None:
-    """RULES.md §2.4: Slow gained during the turn removes 1 General AP if any remains; Combat AP stays."""
+    """docs/rules/ttb-turns.md#s2-4: Slow gained during the turn removes 1 General AP if any remains; Combat AP
+    stays."""
     s = solo()
     run(s, "start", "add Hero slow")
     assert ap(s) == (1, 1)
 
 
 def test_slow_gained_mid_turn_with_no_general_ap_leaves_combat_ap() -> None:
-    """RULES.md §2.4: Slow with no General AP left takes nothing; Combat AP is unaffected."""
+    """docs/rules/ttb-turns.md#s2-4: Slow with no General AP left takes nothing; Combat AP is unaffected."""
     s = solo()
     run(s, "start", "spend Hero walk", "spend Hero walk", "add Hero slow")
     assert ap(s) == (0, 1)
 
 
 def test_paralyzed_mid_turn_ends_the_turn_and_loses_ap() -> None:
-    """RULES.md §2.4 (C10): Paralyzed gained mid-turn ends the turn at once; unspent AP of both kinds
+    """docs/rules/ttb-turns.md#s2-4 (C10): Paralyzed gained mid-turn ends the turn at once; unspent AP of both kinds
     is lost and the next character's turn starts; Paralyzed is removed at that turn end."""
     s = solo()
     run(s, "start", "spend Hero walk", "add Hero paralyzed")
@@ -162,7 +166,8 @@ def test_paralyzed_mid_turn_ends_the_turn_and_loses_ap() -> None:
 
 
 def test_combat_action_spends_combat_ap_first() -> None:
-    """RULES.md §2.4 and §2.5: Strike (Combat, 1 AP) takes the Combat AP; the next Strike takes General."""
+    """docs/rules/ttb-turns.md#s2-4 and docs/rules/ttb-turns.md#s2-5: Strike (Combat, 1 AP) takes the Combat AP; the
+    next Strike takes General."""
     s = solo()
     run(s, "start", "spend Hero strike")
     assert ap(s) == (2, 0)
@@ -174,14 +179,14 @@ def test_combat_action_spends_combat_ap_first() -> None:
 
 
 def test_charge_costs_one_combat_and_one_general_ap() -> None:
-    """RULES.md §2.4: Charge (2 AP, Combat) costs 1 Combat + 1 General AP."""
+    """docs/rules/ttb-turns.md#s2-4: Charge (2 AP, Combat) costs 1 Combat + 1 General AP."""
     s = solo()
     run(s, "start", "spend Hero charge Other")
     assert ap(s) == (1, 0)
 
 
 def test_non_combat_actions_cannot_use_combat_ap() -> None:
-    """RULES.md §2.4: Movement, Tactical and Condition actions are paid with General AP only."""
+    """docs/rules/ttb-turns.md#s2-4: Movement, Tactical and Condition actions are paid with General AP only."""
     s = solo()
     run(s, "start", "spend Hero walk", "spend Hero focus")
     assert ap(s) == (0, 1)
@@ -192,21 +197,23 @@ def test_non_combat_actions_cannot_use_combat_ap() -> None:
 
 
 def test_run_costs_two_general_ap() -> None:
-    """RULES.md §2.4 and §2.5: Run costs 2 General AP and never touches Combat AP."""
+    """docs/rules/ttb-turns.md#s2-4 and docs/rules/ttb-turns.md#s2-5: Run costs 2 General AP and never touches Combat
+    AP."""
     s = solo()
     run(s, "start", "spend Hero run")
     assert ap(s) == (0, 1)
 
 
 def test_wait_for_a_combat_action_is_paid_with_general_ap_only() -> None:
-    """RULES.md §2.4 and §2.5: Wait is paid with General AP even when its named action is Combat."""
+    """docs/rules/ttb-turns.md#s2-4 and docs/rules/ttb-turns.md#s2-5: Wait is paid with General AP even when its named
+    action is Combat."""
     s = solo()
     run(s, "start", "spend Hero wait strike")
     assert ap(s) == (0, 1)
 
 
 def test_action_costing_more_than_left_is_refused() -> None:
-    """RULES.md §2.4: an action needing more AP than the character has is refused (state unchanged)."""
+    """docs/rules/ttb-turns.md#s2-4: an action needing more AP than the character has is refused (state unchanged)."""
     s = solo("conditions = { slow = true }")
     run(s, "start")
     refused(s, "spend Hero run")
@@ -214,14 +221,14 @@ def test_action_costing_more_than_left_is_refused() -> None:
 
 
 def test_spend_out_of_turn_is_refused() -> None:
-    """RULES.md §2.4: AP are spent on the character's own turn."""
+    """docs/rules/ttb-turns.md#s2-4: AP are spent on the character's own turn."""
     s = solo()
     run(s, "start")
     refused(s, "spend Other walk")
 
 
 def test_C17_combat_ap_cannot_pay_for_defensive_stance() -> None:
-    """RULES.md §4 C17 (AP part): a Fast character with 3 General + 1 Combat AP spends all 3 General AP
+    """docs/rules/checks.md#c17 (AP part): a Fast character with 3 General + 1 Combat AP spends all 3 General AP
     on Defensive Stance; its Combat AP stays unspent and cannot pay for a 4th point."""
     s = solo("conditions = { fast = true }", fate_points=1)
     run(s, "start")
@@ -232,12 +239,13 @@ def test_C17_combat_ap_cannot_pay_for_defensive_stance() -> None:
     assert ttb_state(s).fighters["Hero"].conditions["defensive"] == 3
 
 
-# --- Quick Action (§2.4, §2.10) and C27 --------------------------------------------------------
+# --- Quick Action (docs/rules/ttb-turns.md#s2-4, docs/rules/ttb-damage.md#s2-10) and C27 ------------------------------
 
 
 def test_C27_quick_action_once_per_turn() -> None:
-    """RULES.md §4 C27 (§2.4 Quick Action, §2.10): a non-subordinate Enforcer with 2 FP uses Quick
-    Action: 3 General AP, still 1 Combat AP, 1 FP; a second Quick Action this turn is refused."""
+    """docs/rules/checks.md#c27 (docs/rules/ttb-turns.md#s2-4 Quick Action, docs/rules/ttb-damage.md#s2-10): a
+    non-subordinate Enforcer with 2 FP uses Quick Action: 3 General AP, still 1 Combat AP, 1 FP; a second Quick Action
+    this turn is refused."""
     s = solo(rank_value=7)
     run(s, "start")
     assert ttb_state(s).fighters["Hero"].fate_points == 2
@@ -248,7 +256,8 @@ def test_C27_quick_action_once_per_turn() -> None:
 
 
 def test_C27_quick_action_available_again_next_turn() -> None:
-    """RULES.md §4 C27 and §2.10: "once per turn" resets at the character's next turn."""
+    """docs/rules/checks.md#c27 and docs/rules/ttb-damage.md#s2-10: "once per turn" resets at the character's next
+    turn."""
     s = solo(rank_value=7)
     run(s, "start", "spend Hero quick-action", "next", "next")
     assert ttb_state(s).active == "Hero"
@@ -258,14 +267,16 @@ def test_C27_quick_action_available_again_next_turn() -> None:
 
 
 def test_C27_subordinate_enforcer_cannot_use_quick_action() -> None:
-    """RULES.md §4 C27 and §2.10: a subordinate Enforcer may not use Fate Point abilities."""
+    """docs/rules/checks.md#c27 and docs/rules/ttb-damage.md#s2-10: a subordinate Enforcer may not use Fate Point
+    abilities."""
     s = solo("subordinate = true", rank_value=8)
     run(s, "start")
     refused(s, "spend Hero quick-action")
 
 
 def test_C27_minion_cannot_use_quick_action() -> None:
-    """RULES.md §4 C27 and §2.10: a Minion (1 FP) is below Enforcer and may not Quick Action."""
+    """docs/rules/checks.md#c27 and docs/rules/ttb-damage.md#s2-10: a Minion (1 FP) is below Enforcer and may not Quick
+    Action."""
     s = solo(rank_value=6)
     run(s, "start")
     assert ttb_state(s).fighters["Hero"].fate_points == 1
@@ -273,8 +284,8 @@ def test_C27_minion_cannot_use_quick_action() -> None:
 
 
 def test_C27_minion_spends_its_fate_point_instead_of_a_discard() -> None:
-    """RULES.md §4 C27 and §2.10 (§5 A31): a Minion that must discard a card for Defensive Stance pays
-    its 1 Fate Point instead; with no Fate Point left the stance is refused."""
+    """docs/rules/checks.md#c27 and docs/rules/ttb-damage.md#s2-10 (docs/rules/decisions.md#a31): a Minion that must
+    discard a card for Defensive Stance pays its 1 Fate Point instead; with no Fate Point left the stance is refused."""
     s = solo(rank_value=5)
     run(s, "start", "spend Hero defensive 1")
     hero = ttb_state(s).fighters["Hero"]
@@ -284,21 +295,21 @@ def test_C27_minion_spends_its_fate_point_instead_of_a_discard() -> None:
 
 
 def test_quick_action_refused_without_fate_points() -> None:
-    """RULES.md §2.10: Quick Action costs 1 Fate Point."""
+    """docs/rules/ttb-damage.md#s2-10: Quick Action costs 1 Fate Point."""
     s = solo(rank_value=9, fate_points=0)
     run(s, "start")
     refused(s, "spend Hero quick-action")
 
 
 def test_quick_action_refused_out_of_turn() -> None:
-    """RULES.md §2.4: Quick Action gives +1 General AP *that turn*: only on the character's turn."""
+    """docs/rules/ttb-turns.md#s2-4: Quick Action gives +1 General AP *that turn*: only on the character's turn."""
     s = solo(rank_value=9)
     run(s, "start", "next")
     refused(s, "spend Hero quick-action")
 
 
 def test_quick_action_refused_for_fated() -> None:
-    """RULES.md §2.10: Fate Point abilities are Fatemaster-character abilities."""
+    """docs/rules/ttb-damage.md#s2-10: Fate Point abilities are Fatemaster-character abilities."""
     s = session_from("""
         [[combatants]]
         name = "Sofia"

@@ -1,5 +1,6 @@
-"""RULES.md §2.5 (action catalogue, costs and legality), §2.9 (engagement and disengaging strikes),
-§2.10 (Fatemaster Fate Points) and the scenario checks C17 and C26 of RULES.md §4."""
+"""docs/rules/ttb-turns.md#s2-5 (action catalogue, costs and legality), docs/rules/ttb-damage.md#s2-9 (engagement and
+disengaging strikes), docs/rules/ttb-damage.md#s2-10 (Fatemaster Fate Points) and the scenario checks C17 and C26 of
+docs/rules/checks.md#s4."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def duo(hero: str = "", other: str = "", hero_kind: str = "rank_value = 5", othe
     """)
 
 
-# --- §2.5 catalogue costs ------------------------------------------------------------------------
+# --- docs/rules/ttb-turns.md#s2-5 catalogue costs ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -63,7 +64,8 @@ def duo(hero: str = "", other: str = "", hero_kind: str = "rank_value = 5", othe
     ],
 )
 def test_catalogue_costs_and_categories(action: str, cost: int, category: str) -> None:
-    """RULES.md §2.5 table: each action's AP cost and category (which decides what pays, §2.4)."""
+    """docs/rules/ttb-turns.md#s2-5 table: each action's AP cost and category (which decides what pays,
+    docs/rules/ttb-turns.md#s2-4)."""
     assert ACTIONS[action].cost == cost
     assert ACTIONS[action].category == category
 
@@ -84,14 +86,15 @@ def test_catalogue_costs_and_categories(action: str, cost: int, category: str) -
     ],
 )
 def test_spending_an_action_pays_its_cost(line: str, left: tuple[int, int]) -> None:
-    """RULES.md §2.5 and §2.4: spending an action takes its AP (Combat actions take Combat AP first)."""
+    """docs/rules/ttb-turns.md#s2-5 and docs/rules/ttb-turns.md#s2-4: spending an action takes its AP (Combat actions
+    take Combat AP first)."""
     s = duo()
     run(s, "start", f"spend Hero {line}")
     assert ap(s, "Hero") == left
 
 
 def test_variable_cost_actions_need_a_number() -> None:
-    """RULES.md §2.5: Defensive Stance and Cast Spell cost "#": the AP must be given (at least 1)."""
+    """docs/rules/ttb-turns.md#s2-5: Defensive Stance and Cast Spell cost "#": the AP must be given (at least 1)."""
     s = duo()
     run(s, "start")
     refused(s, "spend Hero defensive")
@@ -101,7 +104,7 @@ def test_variable_cost_actions_need_a_number() -> None:
 
 
 def test_drop_prone_and_stand_up() -> None:
-    """RULES.md §2.5: Drop Prone (1 AP) makes the character Prone; Stand Up (1 AP) ends it; Stand Up is
+    """docs/rules/ttb-turns.md#s2-5: Drop Prone (1 AP) makes the character Prone; Stand Up (1 AP) ends it; Stand Up is
     refused when not Prone."""
     s = duo()
     run(s, "start")
@@ -118,8 +121,8 @@ def test_drop_prone_and_stand_up() -> None:
 
 
 def test_engaged_character_cannot_shoot_or_charge() -> None:
-    """RULES.md §2.5 Charge and §2.9: an engaged character may not make projectile attacks nor Charge;
-    once disengaged it may."""
+    """docs/rules/ttb-turns.md#s2-5 Charge and docs/rules/ttb-damage.md#s2-9: an engaged character may not make
+    projectile attacks nor Charge; once disengaged it may."""
     s = duo()
     run(s, "start", "engage Hero Other")
     refused(s, "spend Hero shoot")
@@ -130,8 +133,8 @@ def test_engaged_character_cannot_shoot_or_charge() -> None:
 
 
 def test_engagement_needs_an_enemy_able_to_attack() -> None:
-    """RULES.md §2.9 (§5 A21): an enemy without a readied melee weapon, or a Paralyzed one, does not
-    engage: shooting is allowed."""
+    """docs/rules/ttb-damage.md#s2-9 (docs/rules/decisions.md#a21): an enemy without a readied melee weapon, or a
+    Paralyzed one, does not engage: shooting is allowed."""
     s = duo(other="melee_range = 0")
     run(s, "start", "engage Hero Other", "spend Hero shoot")
     assert ap(s, "Hero") == (2, 0)
@@ -141,7 +144,7 @@ def test_engagement_needs_an_enemy_able_to_attack() -> None:
 
 
 def test_allies_do_not_engage() -> None:
-    """RULES.md §2.9: engagement is with an *enemy*: `engage` of two allies is refused with the reason,
+    """docs/rules/ttb-damage.md#s2-9: engagement is with an *enemy*: `engage` of two allies is refused with the reason,
     and the ally does not stop shooting."""
     s = duo(other_side="fatemaster")
     run(s, "start")
@@ -152,7 +155,8 @@ def test_allies_do_not_engage() -> None:
 
 
 def test_useless_leg_forbids_run_and_charge_not_walk() -> None:
-    """RULES.md §2.5 Charge and §2.7.2 Useless Limb (leg): no Run, no Charge; Walk is still allowed."""
+    """docs/rules/ttb-turns.md#s2-5 Charge and docs/rules/ttb-conditions.md#s2-7-2 Useless Limb (leg): no Run, no
+    Charge; Walk is still allowed."""
     s = duo(hero="conditions = { useless_leg = true }")
     run(s, "start")
     refused(s, "spend Hero run")
@@ -162,7 +166,7 @@ def test_useless_leg_forbids_run_and_charge_not_walk() -> None:
 
 
 def test_charge_dashes_means_no_charge() -> None:
-    """RULES.md §2.5 Charge: a character with Charge `--` cannot Charge."""
+    """docs/rules/ttb-turns.md#s2-5 Charge: a character with Charge `--` cannot Charge."""
     s = duo(hero='charge = "--"')
     run(s, "start")
     err = refused(s, "spend Hero charge Other")
@@ -170,7 +174,7 @@ def test_charge_dashes_means_no_charge() -> None:
 
 
 def test_charge_needs_a_target_and_engages_it() -> None:
-    """RULES.md §2.5 Charge: the charger ends with the target in melee range (now engaged)."""
+    """docs/rules/ttb-turns.md#s2-5 Charge: the charger ends with the target in melee range (now engaged)."""
     s = duo()
     run(s, "start")
     refused(s, "spend Hero charge")
@@ -181,13 +185,13 @@ def test_charge_needs_a_target_and_engages_it() -> None:
 
 
 def test_swimming_character_cannot_charge() -> None:
-    """RULES.md §2.5 Charge and §2.6: no Charge while swimming."""
+    """docs/rules/ttb-turns.md#s2-5 Charge and docs/rules/ttb-turns.md#s2-6: no Charge while swimming."""
     s = duo(hero="conditions = { swimming = true }")
     run(s, "start")
     refused(s, "spend Hero charge Other")
 
 
-# --- Order (§2.3.7, §2.5, §5 A18) --------------------------------------------------------------
+# --- Order (docs/rules/ttb-turns.md#s2-3-7, docs/rules/ttb-turns.md#s2-5, docs/rules/decisions.md#a18) ----------------
 
 ORDER = """
 [[combatants]]
@@ -220,8 +224,8 @@ wounds = 6
 
 
 def test_order_subordinate_acts_right_after_and_only_once() -> None:
-    """RULES.md §2.3.7 and §2.5 Order (§5 A18): the Ordered subordinate takes its turn right after the
-    ordering character, and that turn replaces its normal one this round."""
+    """docs/rules/ttb-turns.md#s2-3-7 and docs/rules/ttb-turns.md#s2-5 Order (docs/rules/decisions.md#a18): the Ordered
+    subordinate takes its turn right after the ordering character, and that turn replaces its normal one this round."""
     s = session_from(ORDER.format(goon_init=0))
     run(s, "initiative Sofia 5", "start")
     assert ttb_state(s).order == ["Boss", "Sofia", "Goon", "Free"]
@@ -240,7 +244,8 @@ def test_order_subordinate_acts_right_after_and_only_once() -> None:
 
 
 def test_order_refused_for_an_already_acted_subordinate() -> None:
-    """RULES.md §2.5 Order (§5 A18): a subordinate that already acted this round cannot be Ordered."""
+    """docs/rules/ttb-turns.md#s2-5 Order (docs/rules/decisions.md#a18): a subordinate that already acted this round
+    cannot be Ordered."""
     s = session_from(ORDER.format(goon_init=9))
     run(s, "initiative Sofia 5", "start")
     assert ttb_state(s).active == "Goon"
@@ -250,7 +255,7 @@ def test_order_refused_for_an_already_acted_subordinate() -> None:
 
 
 def test_order_refused_for_a_non_subordinate_or_another_controllers_subordinate() -> None:
-    """RULES.md §2.5 Order: only a subordinate may be Ordered, and (when a controller is named) only by
+    """docs/rules/ttb-turns.md#s2-5 Order: only a subordinate may be Ordered, and (when a controller is named) only by
     its controller."""
     s = session_from(ORDER.format(goon_init=0))
     run(s, "initiative Sofia 13", "start")
@@ -261,11 +266,12 @@ def test_order_refused_for_a_non_subordinate_or_another_controllers_subordinate(
     refused(s, "spend Boss order Free")
 
 
-# --- Wait (§2.3.6, §2.5, §5 A17) ---------------------------------------------------------------
+# --- Wait (docs/rules/ttb-turns.md#s2-3-6, docs/rules/ttb-turns.md#s2-5, docs/rules/decisions.md#a17) -----------------
 
 
 def test_wait_costs_the_named_action_plus_one() -> None:
-    """RULES.md §2.5 Wait (§5 A17): Wait costs the named action's AP + 1, paid at declaration."""
+    """docs/rules/ttb-turns.md#s2-5 Wait (docs/rules/decisions.md#a17): Wait costs the named action's AP + 1, paid at
+    declaration."""
     s = duo()
     run(s, "start", "spend Hero wait walk")
     assert ap(s, "Hero") == (0, 1)
@@ -274,7 +280,7 @@ def test_wait_costs_the_named_action_plus_one() -> None:
 
 
 def test_wait_for_a_two_ap_action_needs_three_general_ap() -> None:
-    """RULES.md §5 A17: with 2 General AP only 1-AP actions can be Waited; Fast makes Run possible."""
+    """docs/rules/decisions.md#a17: with 2 General AP only 1-AP actions can be Waited; Fast makes Run possible."""
     s = duo()
     run(s, "start")
     refused(s, "spend Hero wait run")
@@ -284,7 +290,7 @@ def test_wait_for_a_two_ap_action_needs_three_general_ap() -> None:
 
 
 def test_wait_needs_a_named_action_that_is_not_wait_or_fate() -> None:
-    """RULES.md §2.5 Wait: the character declares an action to Wait for."""
+    """docs/rules/ttb-turns.md#s2-5 Wait: the character declares an action to Wait for."""
     s = duo()
     run(s, "start")
     refused(s, "spend Hero wait")
@@ -293,7 +299,7 @@ def test_wait_needs_a_named_action_that_is_not_wait_or_fate() -> None:
 
 
 def test_wait_triggers_out_of_turn_without_further_cost() -> None:
-    """RULES.md §2.3.6: when the event happens before the Waiting character's next turn, it takes the
+    """docs/rules/ttb-turns.md#s2-3-6: when the event happens before the Waiting character's next turn, it takes the
     named action at once (already paid); the Wait is used up."""
     s = duo()
     run(s, "start", "spend Hero wait strike", "next")
@@ -308,14 +314,14 @@ def test_wait_triggers_out_of_turn_without_further_cost() -> None:
 
 
 def test_waiting_character_may_not_take_another_action_out_of_turn() -> None:
-    """RULES.md §2.3.6: only the named action may be taken out of turn."""
+    """docs/rules/ttb-turns.md#s2-3-6: only the named action may be taken out of turn."""
     s = duo()
     run(s, "start", "spend Hero wait strike", "next")
     refused(s, "spend Hero walk")
 
 
 def test_wait_lapses_at_the_next_turn_start_without_refund() -> None:
-    """RULES.md §2.3.6: an untriggered Wait lapses at the character's next turn start, no refund."""
+    """docs/rules/ttb-turns.md#s2-3-6: an untriggered Wait lapses at the character's next turn start, no refund."""
     s = duo()
     run(s, "start", "spend Hero wait strike", "next", "next")
     assert ttb_state(s).active == "Hero"
@@ -325,7 +331,7 @@ def test_wait_lapses_at_the_next_turn_start_without_refund() -> None:
 
 
 def test_wait_trigger_refused_when_the_action_became_illegal() -> None:
-    """RULES.md §2.3.6: the named action is taken only if still legal (here a Wait to shoot when the
+    """docs/rules/ttb-turns.md#s2-3-6: the named action is taken only if still legal (here a Wait to shoot when the
     character is now engaged); the Wait stays unused and lapses at its next turn."""
     s = duo()
     run(s, "start", "spend Hero wait shoot", "next", "engage Hero Other")
@@ -335,15 +341,15 @@ def test_wait_trigger_refused_when_the_action_became_illegal() -> None:
 
 
 def test_wait_trigger_refused_while_paralyzed() -> None:
-    """RULES.md §2.3.6: a Paralyzed character cannot take its Waited action."""
+    """docs/rules/ttb-turns.md#s2-3-6: a Paralyzed character cannot take its Waited action."""
     s = duo()
     run(s, "start", "spend Hero wait strike", "next", "add Hero paralyzed")
     refused(s, "spend Hero strike")
 
 
 def test_triggered_wait_counts_the_ap_paid_for_the_named_action() -> None:
-    """RULES.md §2.3.6 and §2.5 Defensive Stance: a Wait for `defensive 2` costs 3 General AP; when it
-    triggers, the stance is Defensive +2 (the AP spent on it), paid with 1 Fate Point for a FM."""
+    """docs/rules/ttb-turns.md#s2-3-6 and docs/rules/ttb-turns.md#s2-5 Defensive Stance: a Wait for `defensive 2` costs
+    3 General AP; when it triggers, the stance is Defensive +2 (the AP spent on it), paid with 1 Fate Point for a FM."""
     s = duo(hero="conditions = { fast = true }\nfate_points = 2")
     run(s, "start", "spend Hero wait defensive 2")
     assert ap(s, "Hero") == (0, 1)
@@ -354,7 +360,7 @@ def test_triggered_wait_counts_the_ap_paid_for_the_named_action() -> None:
     assert hero.wait is None
 
 
-# --- Reload (§2.5) -----------------------------------------------------------------------------
+# --- Reload (docs/rules/ttb-turns.md#s2-5) ----------------------------------------------------------------------------
 
 PISTOL = """
 weapons = [{ name = "Pistol", kind = "projectile", damage = "2/3/4", reload = 2, capacity = 1 },
@@ -363,7 +369,7 @@ weapons = [{ name = "Pistol", kind = "projectile", damage = "2/3/4", reload = 2,
 
 
 def test_shooting_empties_a_weapon_and_an_empty_weapon_cannot_fire() -> None:
-    """RULES.md §2.5 Reload: a weapon with capacity 1 is empty after a shot until reloaded."""
+    """docs/rules/ttb-turns.md#s2-5 Reload: a weapon with capacity 1 is empty after a shot until reloaded."""
     s = duo(hero=PISTOL)
     run(s, "start", "spend Hero shoot")
     assert ttb_state(s).fighters["Hero"].shots["Pistol"] == 0
@@ -371,7 +377,7 @@ def test_shooting_empties_a_weapon_and_an_empty_weapon_cannot_fire() -> None:
 
 
 def test_reload_spreads_over_turns() -> None:
-    """RULES.md §2.5 Reload: the weapon is reloaded once the AP spent on it reach its Reload cost,
+    """docs/rules/ttb-turns.md#s2-5 Reload: the weapon is reloaded once the AP spent on it reach its Reload cost,
     spread over several turns if needed; Reload is Tactical (General AP only)."""
     s = duo(hero=PISTOL)
     run(s, "start", "spend Hero shoot", "spend Hero reload")
@@ -387,7 +393,7 @@ def test_reload_spreads_over_turns() -> None:
 
 
 def test_reload_in_one_go() -> None:
-    """RULES.md §2.5 Reload: spending the full Reload cost at once reloads the weapon."""
+    """docs/rules/ttb-turns.md#s2-5 Reload: spending the full Reload cost at once reloads the weapon."""
     s = duo(hero=PISTOL)
     run(s, "start", "spend Hero shoot", "spend Hero reload 2")
     assert ttb_state(s).fighters["Hero"].shots["Pistol"] == 1
@@ -395,20 +401,21 @@ def test_reload_in_one_go() -> None:
 
 
 def test_triggered_wait_reload_counts_towards_the_reload() -> None:
-    """RULES.md §2.3.6 and §2.5 Reload: a Waited Reload (1 AP + 1) adds its 1 AP when it triggers."""
+    """docs/rules/ttb-turns.md#s2-3-6 and docs/rules/ttb-turns.md#s2-5 Reload: a Waited Reload (1 AP + 1) adds its 1 AP
+    when it triggers."""
     s = duo(hero=PISTOL)
     run(s, "start", "spend Hero shoot", "spend Hero wait reload", "next", "spend Hero reload")
     assert ttb_state(s).fighters["Hero"].reload_progress["Pistol"] == 1
 
 
 def test_reload_refused_without_a_weapon_that_reloads() -> None:
-    """RULES.md §2.5 Reload: nothing to reload is refused."""
+    """docs/rules/ttb-turns.md#s2-5 Reload: nothing to reload is refused."""
     s = duo(hero='weapons = [{ name = "Knife", kind = "melee" }]')
     run(s, "start")
     refused(s, "spend Hero reload")
 
 
-# --- Defensive Stance (§2.5, §2.10) and C17 ------------------------------------------------------
+# --- Defensive Stance (docs/rules/ttb-turns.md#s2-5, docs/rules/ttb-damage.md#s2-10) and C17 --------------------------
 
 FATED_HERO = """
 [[combatants]]
@@ -428,7 +435,7 @@ wounds = 6
 
 
 def test_fated_defensive_stance_discards_the_named_card() -> None:
-    """RULES.md §2.5 Defensive Stance: a Fated discards a card (to its Twist discard) for Defensive
+    """docs/rules/ttb-turns.md#s2-5 Defensive Stance: a Fated discards a card (to its Twist discard) for Defensive
     +AP spent."""
     s = session_from(FATED_HERO.format(hand='["9R", "4C"]', extra=""), seed=1)
     run(s, "initiative Sofia 9", "start", "spend Sofia defensive 2 4C")
@@ -440,7 +447,7 @@ def test_fated_defensive_stance_discards_the_named_card() -> None:
 
 
 def test_fated_defensive_stance_without_a_card_asks_which() -> None:
-    """RULES.md §2.5 Defensive Stance: when no card is named the player is asked which to discard."""
+    """docs/rules/ttb-turns.md#s2-5 Defensive Stance: when no card is named the player is asked which to discard."""
     s = session_from(FATED_HERO.format(hand='["9R", "4C"]', extra=""))
     run(s, "initiative Sofia 9", "start", "spend Sofia defensive 1")
     assert ttb_state(s).prompt is not None
@@ -452,7 +459,7 @@ def test_fated_defensive_stance_without_a_card_asks_which() -> None:
 
 
 def test_fated_defensive_stance_refused_with_empty_hand_or_missing_card() -> None:
-    """RULES.md §2.5 Defensive Stance: it needs a card to discard."""
+    """docs/rules/ttb-turns.md#s2-5 Defensive Stance: it needs a card to discard."""
     s = session_from(FATED_HERO.format(hand="[]", extra=""))
     run(s, "initiative Sofia 9", "start")
     refused(s, "spend Sofia defensive 1")
@@ -462,8 +469,8 @@ def test_fated_defensive_stance_refused_with_empty_hand_or_missing_card() -> Non
 
 
 def test_fm_defensive_stance_pays_a_fate_point() -> None:
-    """RULES.md §2.5 Defensive Stance and §2.10 (§5 A31): a FM character pays 1 Fate Point instead of
-    the discard; with none it is refused."""
+    """docs/rules/ttb-turns.md#s2-5 Defensive Stance and docs/rules/ttb-damage.md#s2-10 (docs/rules/decisions.md#a31): a
+    FM character pays 1 Fate Point instead of the discard; with none it is refused."""
     s = duo(hero="fate_points = 1")
     run(s, "start", "spend Hero defensive 1")
     assert ttb_state(s).fighters["Hero"].fate_points == 0
@@ -472,9 +479,9 @@ def test_fm_defensive_stance_pays_a_fate_point() -> None:
 
 
 def test_C17_defensive_value_stacks_benefit_caps_expires_at_next_turn_start() -> None:
-    """RULES.md §4 C17 (§2.7.2 Defensive, §5 A13): a Fast Fated spends all 3 General AP and a card on
-    Defensive Stance: Defensive +3, Combat AP unspent; another +2 makes +5 though the benefit stays
-    ⊞⊞⊞; Defensive is removed at the start of its next turn."""
+    """docs/rules/checks.md#c17 (docs/rules/ttb-conditions.md#s2-7-2 Defensive, docs/rules/decisions.md#a13): a Fast
+    Fated spends all 3 General AP and a card on Defensive Stance: Defensive +3, Combat AP unspent; another +2 makes +5
+    though the benefit stays ⊞⊞⊞; Defensive is removed at the start of its next turn."""
     s = session_from(FATED_HERO.format(hand='["9R", "4C"]', extra="conditions = { fast = true }"))
     run(s, "initiative Sofia 9", "start")
     assert ap(s, "Sofia") == (3, 1)
@@ -492,11 +499,12 @@ def test_C17_defensive_value_stacks_benefit_caps_expires_at_next_turn_start() ->
     assert "defensive" not in sofia.conditions
 
 
-# --- Focus (§2.5) --------------------------------------------------------------------------------
+# --- Focus (docs/rules/ttb-turns.md#s2-5) -----------------------------------------------------------------------------
 
 
 def test_focus_gives_focused_plus_one_until_end_of_turn() -> None:
-    """RULES.md §2.5 Focus and §2.7.2 Focused: +1 per Focus (valued, stacking), ends at turn end."""
+    """docs/rules/ttb-turns.md#s2-5 Focus and docs/rules/ttb-conditions.md#s2-7-2 Focused: +1 per Focus (valued,
+    stacking), ends at turn end."""
     s = duo()
     run(s, "start", "spend Hero focus")
     assert ttb_state(s).fighters["Hero"].conditions["focused"] == 1
@@ -506,12 +514,12 @@ def test_focus_gives_focused_plus_one_until_end_of_turn() -> None:
     assert "focused" not in ttb_state(s).fighters["Hero"].conditions
 
 
-# --- Doctor and Reduce Burning (§2.5 Condition actions) -------------------------------------------
+# --- Doctor and Reduce Burning (docs/rules/ttb-turns.md#s2-5 Condition actions) ---------------------------------------
 
 
 def test_doctor_on_another_is_tn_15_and_success_removes_bleeding_out() -> None:
-    """RULES.md §2.5 Doctor and §4 C2: 2 General AP, TN 15 on another; success removes Bleeding Out
-    entirely (not −1)."""
+    """docs/rules/ttb-turns.md#s2-5 Doctor and docs/rules/checks.md#c2: 2 General AP, TN 15 on another; success removes
+    Bleeding Out entirely (not −1)."""
     s = duo(other="conditions = { bleeding_out = 4 }")
     run(s, "start", "spend Hero doctor Other")
     p = ttb_state(s).prompt
@@ -523,7 +531,7 @@ def test_doctor_on_another_is_tn_15_and_success_removes_bleeding_out() -> None:
 
 
 def test_doctor_on_oneself_is_tn_20() -> None:
-    """RULES.md §2.5 Doctor and §4 C2: treating oneself is TN 20."""
+    """docs/rules/ttb-turns.md#s2-5 Doctor and docs/rules/checks.md#c2: treating oneself is TN 20."""
     s = duo(hero="conditions = { bleeding_out = 2 }")
     run(s, "start", "spend Hero doctor Hero")
     p = ttb_state(s).prompt
@@ -531,7 +539,7 @@ def test_doctor_on_oneself_is_tn_20() -> None:
 
 
 def test_doctor_failure_leaves_bleeding_out() -> None:
-    """RULES.md §2.5 Doctor: a failed duel leaves Bleeding Out as it was; the AP stay spent."""
+    """docs/rules/ttb-turns.md#s2-5 Doctor: a failed duel leaves Bleeding Out as it was; the AP stay spent."""
     s = duo(other="conditions = { bleeding_out = 4 }")
     run(s, "start", "spend Hero doctor Other", "answer fail")
     assert ttb_state(s).fighters["Other"].conditions["bleeding_out"] == 4
@@ -539,7 +547,7 @@ def test_doctor_failure_leaves_bleeding_out() -> None:
 
 
 def test_doctor_flip_adds_the_doctor_skill() -> None:
-    """RULES.md §2.5 Doctor: answering `flip` flips from the Fate Deck and adds the Doctor skill
+    """docs/rules/ttb-turns.md#s2-5 Doctor: answering `flip` flips from the Fate Deck and adds the Doctor skill
     (12 + 3 = 15 meets TN 15)."""
     s = duo(hero="skills = { doctor = 3 }", other="conditions = { bleeding_out = 4 }")
     run(s, "start", "spend Hero doctor Other")
@@ -550,14 +558,14 @@ def test_doctor_flip_adds_the_doctor_skill() -> None:
 
 
 def test_doctor_refused_when_target_is_not_bleeding() -> None:
-    """RULES.md §2.5 Doctor: it treats Bleeding Out; without it there is nothing to do."""
+    """docs/rules/ttb-turns.md#s2-5 Doctor: it treats Bleeding Out; without it there is nothing to do."""
     s = duo()
     run(s, "start")
     refused(s, "spend Hero doctor Other")
 
 
 def test_reduce_burning_lowers_by_one() -> None:
-    """RULES.md §2.5 Reduce Burning: 1 General AP, a character within 1 yard (itself included)
+    """docs/rules/ttb-turns.md#s2-5 Reduce Burning: 1 General AP, a character within 1 yard (itself included)
     lowers Burning by 1."""
     s = duo(hero="conditions = { burning = 1 }", other="conditions = { burning = 3 }")
     run(s, "start", "spend Hero reduce-burning Other")
@@ -569,13 +577,13 @@ def test_reduce_burning_lowers_by_one() -> None:
 
 
 def test_reduce_burning_refused_when_not_burning() -> None:
-    """RULES.md §2.5 Reduce Burning: refused on a target that is not Burning."""
+    """docs/rules/ttb-turns.md#s2-5 Reduce Burning: refused on a target that is not Burning."""
     s = duo()
     run(s, "start")
     refused(s, "spend Hero reduce-burning Other")
 
 
-# --- §2.9 disengaging strikes and C26 ---------------------------------------------------------------
+# --- docs/rules/ttb-damage.md#s2-9 disengaging strikes and C26 --------------------------------------------------------
 
 C26 = """
 [[combatants]]
@@ -610,8 +618,8 @@ def c26(e_extra: str = "", f_range: int = 0) -> Session:
 
 
 def test_C26_engaged_x_cannot_shoot_or_charge() -> None:
-    """RULES.md §4 C26 (§2.9): X within E's 2-yard melee range is engaged: no projectile attack and
-    no Charge."""
+    """docs/rules/checks.md#c26 (docs/rules/ttb-damage.md#s2-9): X within E's 2-yard melee range is engaged: no
+    projectile attack and no Charge."""
     s = c26()
     assert ttb_state(s).fighters["X"].ap == 2
     refused(s, "spend X shoot")
@@ -619,8 +627,8 @@ def test_C26_engaged_x_cannot_shoot_or_charge() -> None:
 
 
 def test_C26_walking_away_prompts_the_gm_for_a_disengaging_strike() -> None:
-    """RULES.md §4 C26 (§2.9, §5 A20): a Walk out of E's range lets E make one optional strike; the
-    tracker prompts (hit, miss or no) and other commands wait."""
+    """docs/rules/checks.md#c26 (docs/rules/ttb-damage.md#s2-9, docs/rules/decisions.md#a20): a Walk out of E's range
+    lets E make one optional strike; the tracker prompts (hit, miss or no) and other commands wait."""
     s = c26()
     run(s, "spend X walk")
     p = ttb_state(s).prompt
@@ -632,7 +640,7 @@ def test_C26_walking_away_prompts_the_gm_for_a_disengaging_strike() -> None:
 
 
 def test_C26_hit_cancels_the_walk_and_its_ap_with_no_damage() -> None:
-    """RULES.md §4 C26: on a hit X takes no damage, the Walk is cancelled (X stays engaged) and X has
+    """docs/rules/checks.md#c26: on a hit X takes no damage, the Walk is cancelled (X stays engaged) and X has
     1 General AP and 1 Combat AP left."""
     s = c26()
     run(s, "spend X walk", "answer hit")
@@ -645,7 +653,7 @@ def test_C26_hit_cancels_the_walk_and_its_ap_with_no_damage() -> None:
 
 @pytest.mark.parametrize("answer", ["miss", "no"])
 def test_C26_miss_or_declined_completes_the_walk(answer: str) -> None:
-    """RULES.md §4 C26: on a miss, or if the GM declines, X completes the Walk and leaves engagement."""
+    """docs/rules/checks.md#c26: on a miss, or if the GM declines, X completes the Walk and leaves engagement."""
     s = c26()
     run(s, "spend X walk", f"answer {answer}")
     assert ttb_state(s).prompt is None
@@ -656,7 +664,7 @@ def test_C26_miss_or_declined_completes_the_walk(answer: str) -> None:
 
 
 def test_C26_run_also_provokes_the_strike() -> None:
-    """RULES.md §2.9: any Walk or Run that leaves an enemy's engagement range provokes the strike; a
+    """docs/rules/ttb-damage.md#s2-9: any Walk or Run that leaves an enemy's engagement range provokes the strike; a
     hit loses both AP of the Run."""
     s = c26()
     run(s, "spend X run")
@@ -667,7 +675,8 @@ def test_C26_run_also_provokes_the_strike() -> None:
 
 
 def test_C26_push_by_show_provokes_no_disengaging_strike() -> None:
-    """RULES.md §4 C26 (§2.6 Pushes): being pushed by a Show triggers no disengaging strike."""
+    """docs/rules/checks.md#c26 (docs/rules/ttb-turns.md#s2-6 Pushes): being pushed by a Show triggers no disengaging
+    strike."""
     s = c26()
     run(s, "next")
     assert ttb_state(s).active == "E"
@@ -679,15 +688,16 @@ def test_C26_push_by_show_provokes_no_disengaging_strike() -> None:
 
 
 def test_disengaging_strike_only_from_enemies_able_to_attack() -> None:
-    """RULES.md §2.9 (§5 A20): a Paralyzed enemy makes no disengaging strike; the Walk completes."""
+    """docs/rules/ttb-damage.md#s2-9 (docs/rules/decisions.md#a20): a Paralyzed enemy makes no disengaging strike; the
+    Walk completes."""
     s = c26(e_extra="conditions = { paralyzed = true }")
     run(s, "spend X walk")
     assert ttb_state(s).prompt is None
 
 
 def test_one_strike_offer_per_engaging_enemy_and_a_hit_ends_the_offers() -> None:
-    """RULES.md §2.9 (§5 A20): each enemy whose range is left may make one strike; once one hits the
-    move is cancelled and no further strike is offered."""
+    """docs/rules/ttb-damage.md#s2-9 (docs/rules/decisions.md#a20): each enemy whose range is left may make one strike;
+    once one hits the move is cancelled and no further strike is offered."""
     s = c26(f_range=1)
     run(s, "engage X F", "spend X walk")
     p = ttb_state(s).prompt
@@ -707,7 +717,8 @@ def test_one_strike_offer_per_engaging_enemy_and_a_hit_ends_the_offers() -> None
 
 
 def test_undo_restores_the_walk_before_the_strike_answer() -> None:
-    """RULES.md §2.9 and CONTRACT §3: `undo` steps back over the answer; the prompt is asked again."""
+    """docs/rules/ttb-damage.md#s2-9 and CONTRACT docs/rules/2d20.md#s3: `undo` steps back over the answer; the prompt
+    is asked again."""
     s = c26()
     run(s, "spend X walk", "answer hit", "undo")
     assert ttb_state(s).prompt is not None and pending(ttb_state(s)).kind == "disengaging_strike"
@@ -715,11 +726,11 @@ def test_undo_restores_the_walk_before_the_strike_answer() -> None:
     assert ttb_state(s).engagements == []
 
 
-# --- §2.10 Fate Points: Recovery, Second Wind, Competence ---------------------------------------------
+# --- docs/rules/ttb-damage.md#s2-10 Fate Points: Recovery, Second Wind, Competence ------------------------------------
 
 
 def test_recovery_removes_one_condition_for_a_fate_point() -> None:
-    """RULES.md §2.10 Recovery: on its turn, 1 FP removes 1 condition affecting the character."""
+    """docs/rules/ttb-damage.md#s2-10 Recovery: on its turn, 1 FP removes 1 condition affecting the character."""
     s = duo(hero="conditions = { burning = 3, dazed = true }", hero_kind="rank_value = 7")
     run(s, "start", "spend Hero recovery burning")
     hero = ttb_state(s).fighters["Hero"]
@@ -731,7 +742,7 @@ def test_recovery_removes_one_condition_for_a_fate_point() -> None:
 
 
 def test_recovery_refused_off_turn_and_for_minions() -> None:
-    """RULES.md §2.10: Recovery is "on its turn" and for non-subordinate Enforcers or higher only."""
+    """docs/rules/ttb-damage.md#s2-10: Recovery is "on its turn" and for non-subordinate Enforcers or higher only."""
     s = duo(hero="conditions = { dazed = true }", hero_kind="rank_value = 7")
     run(s, "start", "next")
     refused(s, "spend Hero recovery dazed")
@@ -741,7 +752,8 @@ def test_recovery_refused_off_turn_and_for_minions() -> None:
 
 
 def test_second_wind_heals_two_up_to_the_maximum() -> None:
-    """RULES.md §2.10 Second Wind and §2.8.3 (§5 A38): 1 FP heals 2 damage, never above maximum."""
+    """docs/rules/ttb-damage.md#s2-10 Second Wind and docs/rules/ttb-damage.md#s2-8-3 (docs/rules/decisions.md#a38): 1
+    FP heals 2 damage, never above maximum."""
     s = duo(hero_kind="rank_value = 9")
     run(s, "start", "damage Hero 3 no-armor", "spend Hero second-wind")
     hero = ttb_state(s).fighters["Hero"]
@@ -753,7 +765,8 @@ def test_second_wind_heals_two_up_to_the_maximum() -> None:
 
 
 def test_second_wind_and_recovery_refused_while_unconscious_or_paralyzed() -> None:
-    """RULES.md §2.10 (§5 A36): the "on its turn" abilities cannot be used Unconscious or Paralyzed."""
+    """docs/rules/ttb-damage.md#s2-10 (docs/rules/decisions.md#a36): the "on its turn" abilities cannot be used
+    Unconscious or Paralyzed."""
     s = duo(hero="conditions = { unconscious = true }", hero_kind="rank_value = 9")
     run(s, "start")
     assert ttb_state(s).active == "Hero"
@@ -765,7 +778,7 @@ def test_second_wind_and_recovery_refused_while_unconscious_or_paralyzed() -> No
 
 
 def test_competence_costs_a_fate_point_and_may_be_used_off_turn() -> None:
-    """RULES.md §2.10 Competence: 1 FP when an action is announced gives ⊞ on one duel, Defense and
+    """docs/rules/ttb-damage.md#s2-10 Competence: 1 FP when an action is announced gives ⊞ on one duel, Defense and
     Willpower included (so also on another character's turn)."""
     s = duo(hero_kind="rank_value = 7")
     run(s, "start", "next", "spend Hero competence")
@@ -774,7 +787,7 @@ def test_competence_costs_a_fate_point_and_may_be_used_off_turn() -> None:
 
 
 def test_fate_point_abilities_refused_for_subordinates() -> None:
-    """RULES.md §2.10: only non-subordinate Enforcers or higher have the Fate Point abilities."""
+    """docs/rules/ttb-damage.md#s2-10: only non-subordinate Enforcers or higher have the Fate Point abilities."""
     s = duo(hero="subordinate = true", hero_kind="rank_value = 12")
     run(s, "start")
     for line in ("quick-action", "second-wind", "competence"):
@@ -782,8 +795,8 @@ def test_fate_point_abilities_refused_for_subordinates() -> None:
 
 
 def test_second_wind_at_full_wounds_is_refused_with_a_reason() -> None:
-    """RULES.md §2.10 Second Wind, §2.8.3 (A38) [000:L394, L399]: at full Wounds it would heal nothing,
-    so it is refused and no Fate Point is spent."""
+    """docs/rules/ttb-damage.md#s2-10 Second Wind, docs/rules/ttb-damage.md#s2-8-3 (A38) [000:L394, L399]: at full
+    Wounds it would heal nothing, so it is refused and no Fate Point is spent."""
     s = duo(hero_kind="rank_value = 9")
     run(s, "start")
     err = refused(s, "spend Hero second-wind")
@@ -795,7 +808,7 @@ def test_second_wind_at_full_wounds_is_refused_with_a_reason() -> None:
 
 
 def test_peon_defensive_stance_with_no_fate_point_needs_the_gm_override() -> None:
-    """RULES.md §5 A31 [000:L246, L392]: a FM character pays 1 Fate Point in place of the discard; with 0 FP
+    """docs/rules/decisions.md#a31 [000:L246, L392]: a FM character pays 1 Fate Point in place of the discard; with 0 FP
     Defensive Stance is refused unless the GM overrides with the `override` flag."""
     s = duo(hero_kind='rank = "peon"\nrank_value = 3')
     run(s, "start")

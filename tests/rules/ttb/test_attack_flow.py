@@ -1,6 +1,8 @@
-"""The attack as one flow (CONTRACT.md §3 ``attack``): RULES.md §2.5 (Strike, Charge, projectile attacks),
-§2.9 (who a Strike reaches: the engaged), §2.2.5 (the duel vs TN = Defense + Rank Value), §2.2.4 (cheating
-the flip) and §2.8.1 (the damage flip with the weapon's profile and the accuracy modifier)."""
+"""The attack as one flow (docs/reference/language.md ``attack``): docs/rules/ttb-turns.md#s2-5 (Strike, Charge,
+projectile attacks), docs/rules/ttb-damage.md#s2-9 (who a Strike reaches: the engaged), docs/rules/ttb.md#s2-2-5 (the
+duel vs TN = Defense + Rank Value), docs/rules/ttb.md#s2-2-4 (cheating the flip) and docs/rules/ttb-damage.md#s2-8-1
+(the damage flip with the
+weapon's profile and the accuracy modifier)."""
 
 from __future__ import annotations
 
@@ -42,7 +44,8 @@ def answer_1(s: Session) -> None:
 
 
 def test_strike_asks_the_target_engaged_first_with_the_odds() -> None:
-    """§2.9: a Strike reaches the engaged, so the Thug comes first although the Ghoul is easier (§2.2.5)."""
+    """docs/rules/ttb-damage.md#s2-9: a Strike reaches the engaged, so the Thug comes first although the Ghoul is easier
+    (docs/rules/ttb.md#s2-2-5)."""
     s = run(table(SABRE), "attack Sofia strike")
     p = pending(ttb_state(s))
     assert p.kind == "attack_target" and p.question == "Sofia strikes: at whom?"
@@ -52,12 +55,13 @@ def test_strike_asks_the_target_engaged_first_with_the_odds() -> None:
     assert labels[1].startswith("Ghoul · not engaged, ")
     # JSON keeps the answers as typed commands take them.
     assert state_json(s)["prompt_options"] == ["Thug", "Ghoul"]
-    assert ttb_state(s).fighters["Sofia"].combat_ap == 0  # the Strike is paid when declared (§2.4)
+    # the Strike is paid when declared (docs/rules/ttb-turns.md#s2-4)
+    assert ttb_state(s).fighters["Sofia"].combat_ap == 0
 
 
 def test_option_one_each_time_plays_a_whole_attack() -> None:
-    """§2.8.1: target, weapon, the tracker's flip (12 + Melee 3 = 15 vs TN 9: D 6, no modifier), the damage
-    flip (12♣: severe 5) — each the first option."""
+    """docs/rules/ttb-damage.md#s2-8-1: target, weapon, the tracker's flip (12 + Melee 3 = 15 vs TN 9: D 6, no
+    modifier), the damage flip (12♣: severe 5) — each the first option."""
     s = run(table(SABRE, KNIFE), "attack Sofia")
     answer_1(s)  # the Thug
     p = pending(ttb_state(s))
@@ -88,7 +92,8 @@ def test_the_tables_results_typed_end_the_same() -> None:
 
 
 def test_a_miss_ends_the_attack_and_the_typed_spend_keeps_its_meaning() -> None:
-    """§2.8.1: only a hit flips for damage. `spend NAME strike` without a target still only declares it."""
+    """docs/rules/ttb-damage.md#s2-8-1: only a hit flips for damage. `spend NAME strike` without a target still only
+    declares it."""
     s = run(table(SABRE), "attack Sofia", "answer Thug", "answer fail")
     assert ttb_state(s).prompt is None and ttb_state(s).fighters["Thug"].wounds == 9
     s = run(table(SABRE), "spend Sofia strike")
@@ -96,7 +101,8 @@ def test_a_miss_ends_the_attack_and_the_typed_spend_keeps_its_meaning() -> None:
 
 
 def test_the_cheat_offer_comes_in_the_flow() -> None:
-    """§2.2.4: the tracker's flip for a Fated may be cheated; declining keeps the flip and the damage follows."""
+    """docs/rules/ttb.md#s2-2-4: the tracker's flip for a Fated may be cheated; declining keeps the flip and the damage
+    follows."""
     s = run(table(SABRE), "attack Sofia", "answer Thug")
     top(s, "6R", "12T")  # 6 + 3 = 9 vs TN 9: a hit with no Margin
     hand = ttb_state(s).fighters["Sofia"].hand
@@ -114,7 +120,7 @@ def test_the_cheat_offer_comes_in_the_flow() -> None:
 
 
 def test_charge_asks_any_foe_engages_it_and_makes_two_attacks() -> None:
-    """§2.5 Charge: not while engaged; the target ends engaged; two melee attacks."""
+    """docs/rules/ttb-turns.md#s2-5 Charge: not while engaged; the target ends engaged; two melee attacks."""
     s = run(table(SABRE, engaged=False), "attack Sofia charge")
     p = pending(ttb_state(s))
     assert p.kind == "attack_target" and set(p.options) == {"Thug", "Ghoul"}
@@ -127,7 +133,8 @@ def test_charge_asks_any_foe_engages_it_and_makes_two_attacks() -> None:
 
 
 def test_shoot_with_one_weapon_asks_no_weapon_and_counts_the_shot() -> None:
-    """§2.5: a projectile attack, not while engaged (§2.9); the only projectile weapon is used."""
+    """docs/rules/ttb-turns.md#s2-5: a projectile attack, not while engaged (docs/rules/ttb-damage.md#s2-9); the only
+    projectile weapon is used."""
     with pytest.raises(Refusal, match="engaged"):
         table(SABRE, PISTOL).execute("attack Sofia shoot")
     s = run(table(SABRE, PISTOL, engaged=False), "attack Sofia shoot", "answer Ghoul")
@@ -153,7 +160,8 @@ def test_the_flow_survives_a_restart_and_undo() -> None:
 
 
 def test_the_damage_cheat_offer_says_what_each_card_deals() -> None:
-    """§2.8.1 step 4 and §2.2.4: a Fated attacker's damage flip may be cheated; each card with its damage."""
+    """docs/rules/ttb-damage.md#s2-8-1 step 4 and docs/rules/ttb.md#s2-2-4: a Fated attacker's damage flip may be
+    cheated; each card with its damage."""
     s = run(table(SABRE), "attack Sofia", "answer Thug", "answer pass 1")
     top(s, "2R")
     ttb_state(s).fighters["Sofia"].hand[:] = ["8C", "RJ"]
@@ -180,8 +188,10 @@ def thug_attacks() -> Session:
 
 
 def test_a_fatemaster_attack_the_fated_defends_and_may_cheat() -> None:
-    """§2.2.5: against a Fatemaster character the Fated flips Defense vs TN = acting value + Rank Value;
-    §2.2.4: it may cheat a failed flip; §2.8.1: the attack hits by how far the Defense fell short."""
+    """docs/rules/ttb.md#s2-2-5: against a Fatemaster character the Fated flips Defense vs TN = acting value + Rank
+    Value; docs/rules/ttb.md#s2-2-4: it may cheat a failed flip; docs/rules/ttb-damage.md#s2-8-1: the attack hits by how
+    far
+    the Defense fell short."""
     s = thug_attacks()
     p = pending(ttb_state(s))
     assert p.options == ["Sofia"] and option_labels(p)[0].startswith("Sofia · engaged, ")
@@ -205,8 +215,9 @@ def test_a_fatemaster_attack_the_fated_defends_and_may_cheat() -> None:
 
 
 def test_fatemaster_against_fatemaster_needs_no_card() -> None:
-    """§2.2.5: Fatemaster against Fatemaster, the higher acting value + Rank Value wins, the aggressor on a
-    tie: Melee 2 + Rank 5 = 7 against Defense 2 + Rank 3 = 5 hits by 2, so ⊟ on the damage flip (§2.8.1)."""
+    """docs/rules/ttb.md#s2-2-5: Fatemaster against Fatemaster, the higher acting value + Rank Value wins, the aggressor
+    on a tie: Melee 2 + Rank 5 = 7 against Defense 2 + Rank 3 = 5 hits by 2, so ⊟ on the damage flip
+    (docs/rules/ttb-damage.md#s2-8-1)."""
     thug = combatant(
         "Thug", rank_value=5, initiative=9, skills={"melee": 2}, weapons=[CLUB], melee_range=1, side="guild"
     )

@@ -1,5 +1,5 @@
-"""RULES.md §2.2 (Fate Deck, Twist Deck, Control Hand, flips, fate modifiers, cheating) and the
-card-driven scenario checks C18, C19 and C20 of RULES.md §4."""
+"""docs/rules/ttb.md#s2-2 (Fate Deck, Twist Deck, Control Hand, flips, fate modifiers, cheating) and the
+card-driven scenario checks C18, C19 and C20 of docs/rules/checks.md#s4."""
 
 from __future__ import annotations
 
@@ -74,11 +74,11 @@ def target_session(armor: int = 0, wounds: int = 20) -> Session:
     """)
 
 
-# --- §2.2.1 the Fate Deck --------------------------------------------------------------------
+# --- docs/rules/ttb.md#s2-2-1 the Fate Deck --------------------------------------------------------------------
 
 
 def test_full_deck_has_54_cards_in_four_suits_plus_two_jokers() -> None:
-    """RULES.md §2.2.1: 54 cards, values 1-13 in Rams, Crows, Tomes, Masks, plus the two Jokers."""
+    """docs/rules/ttb.md#s2-2-1: 54 cards, values 1-13 in Rams, Crows, Tomes, Masks, plus the two Jokers."""
     deck = full_deck()
     assert len(deck) == 54
     assert len(set(deck)) == 54
@@ -89,14 +89,14 @@ def test_full_deck_has_54_cards_in_four_suits_plus_two_jokers() -> None:
 
 
 def test_jokers_values_and_suits() -> None:
-    """RULES.md §2.2.1: Red Joker = 14 (suit of choice, none fixed), Black Joker = 0 with no suit."""
+    """docs/rules/ttb.md#s2-2-1: Red Joker = 14 (suit of choice, none fixed), Black Joker = 0 with no suit."""
     red, black = parse_card("RJ"), parse_card("BJ")
     assert (red.value, red.is_red_joker) == (14, True)
     assert (black.value, black.is_black_joker, black.suit) == (0, True, None)
 
 
 def test_parse_card_reads_suits_and_rejects_bad_values() -> None:
-    """RULES.md §2.2.1: cards are 1-13 with a suit letter (R Rams, C Crows, T Tomes, M Masks)."""
+    """docs/rules/ttb.md#s2-2-1: cards are 1-13 with a suit letter (R Rams, C Crows, T Tomes, M Masks)."""
     assert parse_card("9R") == Card("9R", 9, "R")
     assert parse_card("13m").suit == "M"
     assert parse_card("K").value == 13
@@ -106,8 +106,8 @@ def test_parse_card_reads_suits_and_rejects_bad_values() -> None:
 
 
 def test_new_encounter_deck_is_54_shuffled_and_seeded() -> None:
-    """RULES.md §2.2.1 and §1.3: the shuffled Fate Deck holds all 54 cards; the same seed gives the
-    same order, another seed a different one."""
+    """docs/rules/ttb.md#s2-2-1 and docs/rules/index.md#s1-3: the shuffled Fate Deck holds all 54 cards; the same seed
+    gives the same order, another seed a different one."""
     a = session_from(FATED_AND_FM, seed=7)
     b = session_from(FATED_AND_FM, seed=7)
     c = session_from(FATED_AND_FM, seed=8)
@@ -118,7 +118,7 @@ def test_new_encounter_deck_is_54_shuffled_and_seeded() -> None:
 
 
 def test_flip_moves_cards_from_the_top_of_the_deck_to_the_discards() -> None:
-    """RULES.md §2.2.1: flipped cards leave the deck for its own discard pile."""
+    """docs/rules/ttb.md#s2-2-1: flipped cards leave the deck for its own discard pile."""
     s = session_from(FATED_AND_FM)
     top = list(ttb_state(s).deck[-3:])
     run(s, "flip 3")
@@ -129,15 +129,15 @@ def test_flip_moves_cards_from_the_top_of_the_deck_to_the_discards() -> None:
 
 
 def test_flip_count_out_of_range_is_refused() -> None:
-    """RULES.md §2.2.3: a flip is 1 card plus one per modifier; 0 or absurd counts are refused."""
+    """docs/rules/ttb.md#s2-2-3: a flip is 1 card plus one per modifier; 0 or absurd counts are refused."""
     s = session_from(FATED_AND_FM)
     refused(s, "flip 0")
     refused(s, "flip 11")
 
 
 def test_empty_deck_reshuffles_and_each_fated_draws_a_twist_card() -> None:
-    """RULES.md §2.2.1 and §5 A22: flipping from an empty Fate Deck shuffles the discards into a new
-    deck; every Fated draws 1 Twist card; a FM character gains no Fate Point from a reshuffle."""
+    """docs/rules/ttb.md#s2-2-1 and docs/rules/decisions.md#a22: flipping from an empty Fate Deck shuffles the discards
+    into a new deck; every Fated draws 1 Twist card; a FM character gains no Fate Point from a reshuffle."""
     s = session_from(TWO_FATED_AND_FM)
     st = ttb_state(s)
     st.discards = list(st.deck)
@@ -155,7 +155,8 @@ def test_empty_deck_reshuffles_and_each_fated_draws_a_twist_card() -> None:
 
 
 def test_reshuffled_deck_order_is_seeded_and_undo_restores_it() -> None:
-    """RULES.md §2.2.1 and §1.3: the reshuffle is reproducible from the seed; undo restores the deck."""
+    """docs/rules/ttb.md#s2-2-1 and docs/rules/index.md#s1-3: the reshuffle is reproducible from the seed; undo restores
+    the deck."""
     s = session_from(FATED_AND_FM, seed=3)
     run(s, "flip 5")
     deck_before = list(ttb_state(s).deck)
@@ -170,8 +171,8 @@ def test_reshuffled_deck_order_is_seeded_and_undo_restores_it() -> None:
 
 
 def test_manual_reshuffle_command_draws_twist_cards_like_an_empty_deck() -> None:
-    """RULES.md §2.2.1 and §5 A22: the GM's `reshuffle` returns every discard to the deck and fires
-    the same Twist draw for every Fated."""
+    """docs/rules/ttb.md#s2-2-1 and docs/rules/decisions.md#a22: the GM's `reshuffle` returns every discard to the deck
+    and fires the same Twist draw for every Fated."""
     s = session_from(TWO_FATED_AND_FM)
     run(s, "flip 4")
     assert len(ttb_state(s).deck) == 50
@@ -185,7 +186,7 @@ def test_manual_reshuffle_command_draws_twist_cards_like_an_empty_deck() -> None
 
 
 def test_empty_twist_deck_reshuffles_its_own_discards_without_extra_draws() -> None:
-    """RULES.md §2.2.1: an empty Twist Deck shuffles its own discard pile into a new Twist Deck;
+    """docs/rules/ttb.md#s2-2-1: an empty Twist Deck shuffles its own discard pile into a new Twist Deck;
     exactly one card is drawn and the Fate discards never mix in."""
     s = session_from(TWO_FATED_AND_FM)
     marco = ttb_state(s).fighters["Marco"]
@@ -202,7 +203,7 @@ def test_empty_twist_deck_reshuffles_its_own_discards_without_extra_draws() -> N
 
 
 def test_twist_deck_and_discard_both_empty_draws_nothing() -> None:
-    """RULES.md §2.2.1: with no Twist cards anywhere nothing is drawn (the reshuffle still happens)."""
+    """docs/rules/ttb.md#s2-2-1: with no Twist cards anywhere nothing is drawn (the reshuffle still happens)."""
     s = session_from(TWO_FATED_AND_FM)
     marco = ttb_state(s).fighters["Marco"]
     marco.twist_deck = []
@@ -213,7 +214,7 @@ def test_twist_deck_and_discard_both_empty_draws_nothing() -> None:
 
 
 def test_prologue_draws_three_twist_cards_when_no_hand_is_given() -> None:
-    """RULES.md §2.2.2: a Fated draws 3 Twist cards at the end of the Prologue (start of play)."""
+    """docs/rules/ttb.md#s2-2-2: a Fated draws 3 Twist cards at the end of the Prologue (start of play)."""
     s = session_from("""
         [[combatants]]
         name = "Sofia"
@@ -228,7 +229,7 @@ def test_prologue_draws_three_twist_cards_when_no_hand_is_given() -> None:
     assert len(ttb_state(s).fighters["Sofia"].twist_deck) == 2
 
 
-# --- §2.2.2 Control Hand maximum 5 -----------------------------------------------------------
+# --- docs/rules/ttb.md#s2-2-2 Control Hand maximum 5 -----------------------------------------------------------
 
 FULL_HAND = """
 [[combatants]]
@@ -246,7 +247,8 @@ wounds = 6
 
 
 def test_hand_over_five_asks_for_a_discard() -> None:
-    """RULES.md §2.2.2 and §5 A23: a sixth card queues a discard; the player chooses which card."""
+    """docs/rules/ttb.md#s2-2-2 and docs/rules/decisions.md#a23: a sixth card queues a discard; the player chooses which
+    card."""
     s = session_from(FULL_HAND)
     run(s, "reshuffle")
     st = ttb_state(s)
@@ -258,8 +260,8 @@ def test_hand_over_five_asks_for_a_discard() -> None:
 
 
 def test_hand_discard_prompt_blocks_other_commands_and_rejects_cards_not_in_hand() -> None:
-    """RULES.md §2.2.2 and CONTRACT §3: while the discard is pending other commands are refused,
-    and a card that is not in the hand is not accepted."""
+    """docs/rules/ttb.md#s2-2-2 and CONTRACT docs/rules/2d20.md#s3: while the discard is pending other commands are
+    refused, and a card that is not in the hand is not accepted."""
     s = session_from(FULL_HAND)
     run(s, "reshuffle")
     refused(s, "start")
@@ -269,7 +271,7 @@ def test_hand_discard_prompt_blocks_other_commands_and_rejects_cards_not_in_hand
 
 
 def test_hand_discard_answer_settles_to_five_into_the_twist_discard() -> None:
-    """RULES.md §2.2.1-2.2.2: the discarded card goes to the Twist discard, never the Fate discards."""
+    """docs/rules/ttb.md#s2-2-1 to #s2-2-2: the discarded card goes to the Twist discard, never the Fate discards."""
     s = session_from(FULL_HAND)
     run(s, "reshuffle", "answer 3T")
     sofia = ttb_state(s).fighters["Sofia"]
@@ -282,8 +284,8 @@ def test_hand_discard_answer_settles_to_five_into_the_twist_discard() -> None:
 
 
 def test_hand_overflow_during_a_damage_flip_settles_after_the_action() -> None:
-    """RULES.md §2.2.2 (001:L40, §5 A23): a draw made during an action (a damage flip that empties
-    the deck) is discarded at the end of that action: the damage is applied first."""
+    """docs/rules/ttb.md#s2-2-2 (001:L40, docs/rules/decisions.md#a23): a draw made during an action (a damage flip that
+    empties the deck) is discarded at the end of that action: the damage is applied first."""
     s = session_from(FULL_HAND)
     st = ttb_state(s)
     st.discards = ["7R", "8R", "9R"]
@@ -295,67 +297,68 @@ def test_hand_overflow_during_a_damage_flip_settles_after_the_action() -> None:
     assert len(st.fighters["Sofia"].hand) == 5
 
 
-# --- §2.2.3 flips and fate modifiers ---------------------------------------------------------
+# --- docs/rules/ttb.md#s2-2-3 flips and fate modifiers ---------------------------------------------------------
 
 
 def test_modifiers_cancel_one_for_one() -> None:
-    """RULES.md §2.2.3: ⊞ and ⊟ cancel 1 for 1."""
+    """docs/rules/ttb.md#s2-2-3: ⊞ and ⊟ cancel 1 for 1."""
     assert net_modifier(2, 1) == 1
     assert net_modifier(1, 3) == -2
     assert net_modifier(2, 2) == 0
 
 
 def test_modifiers_cap_at_three_after_cancelling() -> None:
-    """RULES.md §2.2.3: after cancelling, each side is capped at 3."""
+    """docs/rules/ttb.md#s2-2-3: after cancelling, each side is capped at 3."""
     assert net_modifier(5, 1) == 3
     assert net_modifier(0, 4) == -3
     assert net_modifier(6, 0) == 3
 
 
 def test_positive_flip_uses_the_highest_card() -> None:
-    """RULES.md §2.2.3: with ⊞ the flipper chooses (the tracker picks the highest)."""
+    """docs/rules/ttb.md#s2-2-3: with ⊞ the flipper chooses (the tracker picks the highest)."""
     assert choose(cards("3R", "11C"), 1).code == "11C"
 
 
 def test_negative_flip_keeps_the_lowest_card() -> None:
-    """RULES.md §2.2.3: with ⊟ the lowest value is kept."""
+    """docs/rules/ttb.md#s2-2-3: with ⊟ the lowest value is kept."""
     assert choose(cards("12R", "2C", "9T"), -2).code == "2C"
 
 
 def test_red_joker_may_be_used_despite_negative_modifier() -> None:
-    """RULES.md §2.2.1: the Red Joker may be used despite ⊟ (not a damage flip)."""
+    """docs/rules/ttb.md#s2-2-1: the Red Joker may be used despite ⊟ (not a damage flip)."""
     assert choose(cards("2C", "RJ"), -1).is_red_joker
 
 
 def test_red_joker_exception_does_not_apply_to_negative_damage_flip() -> None:
-    """RULES.md §2.8.1 step 2 and §5 A34: on a damage flip with net ⊟ the lowest card is used."""
+    """docs/rules/ttb-damage.md#s2-8-1 step 2 and docs/rules/decisions.md#a34: on a damage flip with net ⊟ the lowest
+    card is used."""
     assert choose(cards("2C", "RJ"), -1, damage_flip=True).code == "2C"
 
 
 def test_black_joker_is_forced_even_with_positive_modifier_and_red_joker() -> None:
-    """RULES.md §2.2.1: the Black Joker must be used despite ⊞ and even beside the Red Joker."""
+    """docs/rules/ttb.md#s2-2-1: the Black Joker must be used despite ⊞ and even beside the Red Joker."""
     assert choose(cards("RJ", "BJ", "12M"), 2).is_black_joker
     assert choose(cards("BJ", "5M"), -1).is_black_joker
 
 
-# --- §2.2.4 cheating ---------------------------------------------------------------------------
+# --- docs/rules/ttb.md#s2-2-4 cheating ---------------------------------------------------------------------------
 
 
 def test_cheating_allowed_without_negative_modifier_or_black_joker() -> None:
-    """RULES.md §2.2.4: cheating is allowed when the final flip has no ⊟ and no Black Joker."""
+    """docs/rules/ttb.md#s2-2-4: cheating is allowed when the final flip has no ⊟ and no Black Joker."""
     assert can_cheat(cards("4R"), 0)
     assert can_cheat(cards("4R", "RJ"), 2)
 
 
 def test_cheating_refused_with_negative_modifier_black_joker_or_initiative() -> None:
-    """RULES.md §2.2.4: no cheating under ⊟, after the Black Joker, or on an initiative flip."""
+    """docs/rules/ttb.md#s2-2-4: no cheating under ⊟, after the Black Joker, or on an initiative flip."""
     assert not can_cheat(cards("9R", "10T"), -1)
     assert not can_cheat(cards("BJ"), 0)
     assert not can_cheat(cards("13T"), 0, initiative=True)
 
 
 def test_C18a_plus_plus_and_minus_net_to_one_plus() -> None:
-    """RULES.md §4 C18(a): ⊞⊞ and ⊟ net to ⊞: flip 2 cards, choose 1, cheating allowed."""
+    """docs/rules/checks.md#c18(a): ⊞⊞ and ⊟ net to ⊞: flip 2 cards, choose 1, cheating allowed."""
     net = net_modifier(2, 1)
     assert net == 1
     flipped = cards("5R", "10M")
@@ -365,7 +368,7 @@ def test_C18a_plus_plus_and_minus_net_to_one_plus() -> None:
 
 
 def test_C18b_projectile_minuses_cap_at_three() -> None:
-    """RULES.md §4 C18(b): Blind ⊟⊟ + Hard Cover ⊟ + unstable platform ⊟ net to ⊟⊟⊟ (capped):
+    """docs/rules/checks.md#c18(b): Blind ⊟⊟ + Hard Cover ⊟ + unstable platform ⊟ net to ⊟⊟⊟ (capped):
     flip 4 cards, keep the lowest, no cheating; a Red Joker among them may be used instead."""
     net = net_modifier(0, 2 + 1 + 1)
     assert net == -3
@@ -378,7 +381,7 @@ def test_C18b_projectile_minuses_cap_at_three() -> None:
 
 
 def test_C18c_black_joker_forced_and_no_cheating() -> None:
-    """RULES.md §4 C18(c): with ⊞⊞, Black Joker, 12 and Red Joker force the Black Joker (value 0)
+    """docs/rules/checks.md#c18(c): with ⊞⊞, Black Joker, 12 and Red Joker force the Black Joker (value 0)
     and cheating is refused."""
     flipped = cards("BJ", "12R", "RJ")
     chosen = choose(flipped, 2)
@@ -386,7 +389,7 @@ def test_C18c_black_joker_forced_and_no_cheating() -> None:
     assert not can_cheat(flipped, 2)
 
 
-# --- §2.8.1 damage flips driven through the command language (C19, C20) ------------------------
+# --- docs/rules/ttb-damage.md#s2-8-1 damage flips driven through the command language (C19, C20) ----------------------
 
 
 @pytest.mark.parametrize(
@@ -394,13 +397,14 @@ def test_C18c_black_joker_forced_and_no_cheating() -> None:
     [(0, -2), (3, -1), (5, -1), (8, 0), (10, 0), (11, 1), (20, 1)],
 )
 def test_C19_accuracy_modifier_bands(difference: int, modifier: int) -> None:
-    """RULES.md §4 C19 (§2.8.1, §5 A2): tie ⊟⊟; 1-5 ⊟; 6-10 none; 11+ ⊞."""
+    """docs/rules/checks.md#c19 (docs/rules/ttb-damage.md#s2-8-1, docs/rules/decisions.md#a2): tie ⊟⊟; 1-5 ⊟; 6-10 none;
+    11+ ⊞."""
     assert accuracy_modifier(difference) == modifier
 
 
 def test_C19_margin_zero_flips_three_and_keeps_the_lowest() -> None:
-    """RULES.md §4 C19 and §2.8.1 step 2: a tied attack (margin 0) flips 3 cards with ⊟⊟ and the
-    lowest is used, even a Red Joker does not help (§5 A34)."""
+    """docs/rules/checks.md#c19 and docs/rules/ttb-damage.md#s2-8-1 step 2: a tied attack (margin 0) flips 3 cards with
+    ⊟⊟ and the lowest is used, even a Red Joker does not help (docs/rules/decisions.md#a34)."""
     s = target_session()
     ttb_state(s).deck[-3:] = ["2R", "RJ", "12T"]
     run(s, "damage Target 2/3/5 margin=0")
@@ -409,7 +413,7 @@ def test_C19_margin_zero_flips_three_and_keeps_the_lowest() -> None:
 
 
 def test_C19_margin_eleven_flips_two_and_uses_the_best() -> None:
-    """RULES.md §4 C19: a difference of 11 gives ⊞: 2 cards, the higher is used."""
+    """docs/rules/checks.md#c19: a difference of 11 gives ⊞: 2 cards, the higher is used."""
     s = target_session()
     ttb_state(s).deck[-2:] = ["12T", "2R"]
     run(s, "damage Target 2/3/5 margin=11")
@@ -418,7 +422,7 @@ def test_C19_margin_eleven_flips_two_and_uses_the_best() -> None:
 
 
 def test_C19_margin_eight_flips_one_card() -> None:
-    """RULES.md §4 C19: a difference of 8 has no modifier: exactly 1 card is flipped."""
+    """docs/rules/checks.md#c19: a difference of 8 has no modifier: exactly 1 card is flipped."""
     s = target_session()
     ttb_state(s).deck[-1:] = ["7M"]
     run(s, "damage Target 2/3/5 margin=8")
@@ -427,7 +431,7 @@ def test_C19_margin_eight_flips_one_card() -> None:
 
 
 def test_negative_margin_is_refused() -> None:
-    """RULES.md §2.8.1: a damage flip needs a hit (difference ≥ 0)."""
+    """docs/rules/ttb-damage.md#s2-8-1: a damage flip needs a hit (difference ≥ 0)."""
     s = target_session()
     refused(s, "damage Target 2/3/5 margin=-1")
 
@@ -445,16 +449,16 @@ def test_negative_margin_is_refused() -> None:
     ],
 )
 def test_C20_severity_armor_and_black_joker(card: str, armor: int, wounds_after: int) -> None:
-    """RULES.md §4 C20 (§2.8.1 steps 4-5): 2/3/5 weapon; severity by card; armor −1 per point with a
-    minimum of 1 only when the raw damage is ≥ 1."""
+    """docs/rules/checks.md#c20 (docs/rules/ttb-damage.md#s2-8-1 steps 4-5): 2/3/5 weapon; severity by card; armor −1
+    per point with a minimum of 1 only when the raw damage is ≥ 1."""
     s = target_session(armor=armor)
     run(s, f"damage Target 2/3/5 card={card}")
     assert ttb_state(s).fighters["Target"].wounds == wounds_after
 
 
 def test_C20_red_joker_severe_damage_plus_severe_critical_above_zero() -> None:
-    """RULES.md §4 C20 and §2.8.2: the Red Joker gives Severe 5 damage plus a Severe Critical even when
-    the target stays above 0 Wounds."""
+    """docs/rules/checks.md#c20 and docs/rules/ttb-damage.md#s2-8-2: the Red Joker gives Severe 5 damage plus a Severe
+    Critical even when the target stays above 0 Wounds."""
     s = target_session()
     run(s, "damage Target 2/3/5 card=RJ")
     st = ttb_state(s)
@@ -469,7 +473,8 @@ def test_C20_red_joker_severe_damage_plus_severe_critical_above_zero() -> None:
 
 
 def test_severity_bands() -> None:
-    """RULES.md §2.8.1 step 4: Black Joker none; 1-5 Weak; 6-10 Moderate; 11-13 Severe; Red Joker Severe."""
+    """docs/rules/ttb-damage.md#s2-8-1 step 4: Black Joker none; 1-5 Weak; 6-10 Moderate; 11-13 Severe; Red Joker
+    Severe."""
     assert severity_of(parse_card("BJ")) is None
     assert severity_of(parse_card("1")) == "weak"
     assert severity_of(parse_card("5")) == "weak"
@@ -480,7 +485,7 @@ def test_severity_bands() -> None:
 
 
 def test_damage_card_option_takes_that_card_out_of_the_deck() -> None:
-    """RULES.md §2.2.1: a card the GM names for a flip is the deck's card: it leaves the deck for the
+    """docs/rules/ttb.md#s2-2-1: a card the GM names for a flip is the deck's card: it leaves the deck for the
     discards, so the deck still totals 54."""
     s = target_session()
     run(s, "damage Target 2/3/5 card=8R")
@@ -490,7 +495,7 @@ def test_damage_card_option_takes_that_card_out_of_the_deck() -> None:
 
 
 def test_two_overfull_hands_are_settled_one_after_the_other() -> None:
-    """RULES.md §2.2.2: every Fated over five cards after a reshuffle discards down to five; the
+    """docs/rules/ttb.md#s2-2-2: every Fated over five cards after a reshuffle discards down to five; the
     engine asks each player in turn."""
     s = session_from(
         FULL_HAND
@@ -517,8 +522,8 @@ twist_deck = ["1M", "2M", "3M", "4M", "5M", "6M"]
 
 
 def test_end_of_dramatic_time_refills_hands_to_three() -> None:
-    """RULES.md §2.2.2 (§5 A23b): at the end of Dramatic Time a Fated refills its Control Hand to 3;
-    a hand already holding 3 or more draws nothing."""
+    """docs/rules/ttb.md#s2-2-2 (docs/rules/decisions.md#a23b): at the end of Dramatic Time a Fated refills its Control
+    Hand to 3; a hand already holding 3 or more draws nothing."""
     s = session_from(TWO_FATED_AND_FM.replace("hand = []", 'hand = ["1T", "2T", "3T", "4T"]'))
     run(s, "initiative Sofia 5", "initiative Marco 5", "start", "end", "answer none", "answer none")
     assert len(ttb_state(s).fighters["Sofia"].hand) == 3
@@ -526,8 +531,8 @@ def test_end_of_dramatic_time_refills_hands_to_three() -> None:
 
 
 def test_end_of_dramatic_time_offers_each_fated_the_discard_before_refilling() -> None:
-    """RULES.md §2.2.2 (§5 A23b) [000:L172]; CONTRACT §3 "End of Dramatic Time": each Fated is asked which
-    cards to discard (`answer 9R,3M` or `answer none`), then refills to 3."""
+    """docs/rules/ttb.md#s2-2-2 (docs/rules/decisions.md#a23b) [000:L172]; CONTRACT docs/rules/2d20.md#s3 "End of
+    Dramatic Time": each Fated is asked which cards to discard (`answer 9R,3M` or `answer none`), then refills to 3."""
     s = session_from(TWO_FATED_AND_FM.replace("hand = []", 'hand = ["1T", "2T", "3T", "4T"]'))
     run(s, "initiative Sofia 5", "initiative Marco 5", "start", "end")
     first = pending(ttb_state(s))
@@ -548,8 +553,9 @@ def test_end_of_dramatic_time_offers_each_fated_the_discard_before_refilling() -
 
 
 def test_seed_decides_the_next_reshuffle_as_the_readme_says() -> None:
-    """README `seed N` (RULES.md §1.3 determinism, §2.2.1): the cards already in the Fate Deck keep their
-    order; the new seed decides the next reshuffle — the same seed the same deck, another seed another."""
+    """README `seed N` (docs/rules/index.md#s1-3 determinism, docs/rules/ttb.md#s2-2-1): the cards already in the Fate
+    Deck keep their order; the new seed decides the next reshuffle — the same seed the same deck, another seed
+    another."""
 
     def after(seed: int | None) -> tuple[list[str], list[str]]:
         s = session_from(TWO_FATED_AND_FM)

@@ -1,4 +1,4 @@
-"""Cheating Fate (RULES.md §2.2.4 [000:L63-65, L103-105, L163]; CONTRACT.md §3 "Cheating Fate")."""
+"""Cheating Fate (docs/rules/ttb.md#s2-2-4 [000:L63-65, L103-105, L163]; docs/reference/language.md "Cheating Fate")."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def cards54(s: Session) -> None:
 
 
 def test_toughness_flip_offers_the_hand_cards_that_win_and_a_cheat_passes() -> None:
-    """§2.2.4 [000:L65]: a Fated who flipped a failing card may play a winning hand card instead."""
+    """docs/rules/ttb.md#s2-2-4 [000:L65]: a Fated who flipped a failing card may play a winning hand card instead."""
     s = table()
     to_toughness(s)
     top(s, "3M")
@@ -57,7 +57,7 @@ def test_toughness_flip_offers_the_hand_cards_that_win_and_a_cheat_passes() -> N
 
 
 def test_answer_no_keeps_the_flip() -> None:
-    """§2.2.4: declining the offer keeps the flipped card (the challenge fails)."""
+    """docs/rules/ttb.md#s2-2-4: declining the offer keeps the flipped card (the challenge fails)."""
     s = table()
     to_toughness(s)
     top(s, "3M")
@@ -79,7 +79,7 @@ def test_a_card_that_does_not_help_or_is_not_held_is_refused_and_changes_nothing
 
 
 def test_no_offer_when_the_flip_already_wins_or_after_a_black_joker() -> None:
-    """§2.2.4 [000:L65]: no Black Joker; and nothing to offer when no hand card does better."""
+    """docs/rules/ttb.md#s2-2-4 [000:L65]: no Black Joker; and nothing to offer when no hand card does better."""
     for card in ("BJ", "13T"):
         s = table()
         to_toughness(s)
@@ -100,7 +100,8 @@ def test_offer_cheat_false_turns_the_offer_off() -> None:
 
 
 def test_untrained_duel_is_not_cheated() -> None:
-    """§2.2.4: an untrained skill duel (no acting value for the skill) cannot be cheated [001:L19, L26]."""
+    """docs/rules/ttb.md#s2-2-4: an untrained skill duel (no acting value for the skill) cannot be cheated [001:L19,
+    L26]."""
     s = table(skills={"doctor": 1})
     to_toughness(s)
     top(s, "3M")
@@ -109,7 +110,8 @@ def test_untrained_duel_is_not_cheated() -> None:
 
 
 def test_fated_attackers_damage_flip_offers_a_better_card() -> None:
-    """§2.2.4 and §2.8.1 step 3 [000:L103-105]: a Fated attacker may cheat its damage flip."""
+    """docs/rules/ttb.md#s2-2-4 and docs/rules/ttb-damage.md#s2-8-1 step 3 [000:L103-105]: a Fated attacker may cheat
+    its damage flip."""
     s = table(wounds=8)
     top(s, "2C")
     run(s, "damage Thug 2/3/5 by=Sofia")
@@ -121,7 +123,7 @@ def test_fated_attackers_damage_flip_offers_a_better_card() -> None:
 
 
 def test_no_damage_cheat_under_net_minus_or_for_a_typed_card_or_a_fm_attacker() -> None:
-    """§2.2.4 [000:L65, L87-89]: no cheat under ⊟; a typed card is final (CONTRACT §3)."""
+    """docs/rules/ttb.md#s2-2-4 [000:L65, L87-89]: no cheat under ⊟; a typed card is final (CONTRACT §3)."""
     s = table(wounds=8)
     top(s, "2C", "3C")
     run(s, "damage Thug 2/3/5 by=Sofia mod=-1")
@@ -134,7 +136,8 @@ def test_no_damage_cheat_under_net_minus_or_for_a_typed_card_or_a_fm_attacker() 
 
 
 def test_typed_card_held_in_the_attackers_hand_is_played_from_the_hand() -> None:
-    """§2.2.4 [000:L163]: `card=12R` by a Fated holding the 12R plays it from the hand, not the deck."""
+    """docs/rules/ttb.md#s2-2-4 [000:L163]: `card=12R` by a Fated holding the 12R plays it from the hand, not the
+    deck."""
     s = table(wounds=8)
     deck_before = list(ttb_state(s).deck)
     run(s, "damage Thug 2/3/5 by=Sofia card=12R")
@@ -144,7 +147,7 @@ def test_typed_card_held_in_the_attackers_hand_is_played_from_the_hand() -> None
 
 
 def test_initiative_flips_are_never_offered() -> None:
-    """§2.2.4 / §2.3 [000:L34]: no cheat on an initiative flip."""
+    """docs/rules/ttb.md#s2-2-4 / docs/rules/ttb-turns.md#s2-3 [000:L34]: no cheat on an initiative flip."""
     s = table(wounds=8)
     run(s, "start")
     prompt = ttb_state(s).prompt
@@ -152,13 +155,14 @@ def test_initiative_flips_are_never_offered() -> None:
 
 
 def test_fated_vs_fated_lower_total_cheats_first_defender_on_a_tie() -> None:
-    """§2.2.4 [000:L418]: Fated vs Fated, the lower total cheats first, the defender first on a tie."""
+    """docs/rules/ttb.md#s2-2-4 [000:L418]: Fated vs Fated, the lower total cheats first, the defender first on a
+    tie."""
     assert cheat_order("A", 9, "D", 12) == ("A", "D")
     assert cheat_order("A", 12, "D", 9) == ("D", "A")
     assert cheat_order("A", 10, "D", 10) == ("D", "A")
 
 
-# --- Fated vs Fated duels (RULES §2.2.4 last point, [000:L418]) ------------------------------------
+# --- Fated vs Fated duels (docs/rules/ttb.md#s2-2-4 last point, [000:L418]) ------------------------------------
 
 SABRE = {"name": "Sabre", "kind": "melee", "range": 1, "damage": "2/3/5"}
 
@@ -175,7 +179,8 @@ def rivals(sofia_hand: list[str], mara_hand: list[str]) -> Session:
 
 
 def test_fated_vs_fated_attack_offers_flip_and_both_flip() -> None:
-    """§2.2.4 [000:L418]: against a Fated there is no Fatemaster TN; the tracker flips for both sides."""
+    """docs/rules/ttb.md#s2-2-4 [000:L418]: against a Fated there is no Fatemaster TN; the tracker flips for both
+    sides."""
     s = rivals([], [])
     p = pending(ttb_state(s))
     assert p.kind == "attack" and "flip" in p.options and "both flip: Melee vs Defense" in p.question
@@ -185,12 +190,13 @@ def test_fated_vs_fated_attack_offers_flip_and_both_flip() -> None:
         "Sofia flips 10♥ (10 of Rams) + Melee 3 = 13; Mara flips 5♦ (5 of Masks) + Defense 4 = 9" in e.text
         for e in ttb_state(s).log
     )
-    assert ttb_state(s).fighters["Mara"].wounds == 8 - 3  # D 4 → ⊟ on the 2/3/5 flip (§2.8.1)
+    assert ttb_state(s).fighters["Mara"].wounds == 8 - 3  # D 4 → ⊟ on the 2/3/5 flip (docs/rules/ttb-damage.md#s2-8-1)
     cards54(s)
 
 
 def test_the_lower_total_cheats_first_then_the_other_answers() -> None:
-    """§2.2.4 [000:L418]: Sofia (lower total) is offered first; after her cheat, Mara may answer it."""
+    """docs/rules/ttb.md#s2-2-4 [000:L418]: Sofia (lower total) is offered first; after her cheat, Mara may answer
+    it."""
     s = rivals(["13T"], ["13C"])
     top(s, "6R", "8M")  # Sofia 6 + 3 = 9 vs Mara 8 + 4 = 12: Sofia is behind, so she cheats first
     run(s, "answer flip")
@@ -208,7 +214,7 @@ def test_the_lower_total_cheats_first_then_the_other_answers() -> None:
 
 
 def test_each_side_cheats_at_most_once_and_no_answers_the_offer() -> None:
-    """§2.2.4: after both have had their chance the duel resolves; `no` keeps the flip."""
+    """docs/rules/ttb.md#s2-2-4: after both have had their chance the duel resolves; `no` keeps the flip."""
     s = rivals(["13T"], ["13C"])
     top(s, "6R", "8M")
     run(s, "answer flip", "answer no")  # Sofia keeps 9 vs 12: a miss, Mara need not cheat
@@ -230,7 +236,8 @@ def test_a_duel_waiting_on_a_cheat_survives_a_restart() -> None:
     assert ttb_state(s).fighters["Mara"].wounds == 8
 
 
-# --- Impose and Trick between two Fated (RULES §2.5 Impose, Trick; §2.2.4 last point) ---------------------
+# --- Impose and Trick between two Fated (docs/rules/ttb-turns.md#s2-5 Impose, Trick; docs/rules/ttb.md#s2-2-4 last
+# point)
 
 
 def schemers(sofia_hand: list[str], mara_hand: list[str], mara_skills: dict[str, int] | None = None) -> Session:
@@ -244,8 +251,9 @@ def schemers(sofia_hand: list[str], mara_hand: list[str], mara_skills: dict[str,
 
 
 def test_impose_between_fated_offers_flip_and_both_flip() -> None:
-    """RULES.md §2.5 Impose (Intimidate vs Centering [000:L250]) with §2.2.4 [000:L418]: between two Fated
-    the tracker flips both sides, the acting values from ``skills``; the Margins count on the difference."""
+    """docs/rules/ttb-turns.md#s2-5 Impose (Intimidate vs Centering [000:L250]) with docs/rules/ttb.md#s2-2-4
+    [000:L418]: between two Fated the tracker flips both sides, the acting values from ``skills``; the Margins count on
+    the difference."""
     s = run(schemers([], []), "spend Sofia impose Mara")
     p = pending(ttb_state(s))
     assert p.kind == "impose" and p.options == ["pass", "fail", "flip"]
@@ -263,8 +271,9 @@ def test_impose_between_fated_offers_flip_and_both_flip() -> None:
 
 
 def test_trick_between_fated_the_lower_total_cheats_first() -> None:
-    """RULES.md §2.5 Trick (Deceive vs Scrutiny [000:L262]), §2.2.4 [000:L418]: the lower total is offered the
-    cheat first, then the other answers knowing that card; the target winning means no Trick."""
+    """docs/rules/ttb-turns.md#s2-5 Trick (Deceive vs Scrutiny [000:L262]), docs/rules/ttb.md#s2-2-4 [000:L418]: the
+    lower total is offered the cheat first, then the other answers knowing that card; the target winning means no
+    Trick."""
     s = run(schemers(["13T"], ["13C"]), "spend Sofia trick Mara")
     top(s, "5R", "9M")  # Sofia 5 + 2 = 7 vs Mara 9 + 1 = 10: Sofia is behind, so she cheats first
     run(s, "answer flip")
@@ -280,8 +289,8 @@ def test_trick_between_fated_the_lower_total_cheats_first() -> None:
 
 
 def test_an_untrained_defender_may_not_cheat_the_contest() -> None:
-    """RULES.md §2.2.4 [001:L19, L26]: no acting value for the resisting skill, no cheating: Mara (no Centering)
-    is never offered her hand, and the Impose stands on the flips."""
+    """docs/rules/ttb.md#s2-2-4 [001:L19, L26]: no acting value for the resisting skill, no cheating: Mara (no
+    Centering) is never offered her hand, and the Impose stands on the flips."""
     s = run(schemers([], ["13C"], mara_skills={}), "spend Sofia impose Mara")
     top(s, "9R", "5M")  # Sofia 9 + 3 = 12 vs Mara 5 + 0 = 5
     run(s, "answer flip")
@@ -291,7 +300,8 @@ def test_an_untrained_defender_may_not_cheat_the_contest() -> None:
 
 
 def test_impose_on_a_fatemaster_still_takes_the_tables_answer() -> None:
-    """RULES.md §2.5 Impose: against a Fatemaster character the tracker has no opposed flip; pass or fail."""
+    """docs/rules/ttb-turns.md#s2-5 Impose: against a Fatemaster character the tracker has no opposed flip; pass or
+    fail."""
     sofia = combatant("Sofia", kind="fated", initiative=20, wounds=8, skills={"intimidate": 3})
     thug = combatant("Thug", rank_value=5, initiative=1, wounds=5)
     s = run(session_from(sofia + thug), "initiative Sofia 9", "start", "spend Sofia impose Thug")
@@ -300,7 +310,8 @@ def test_impose_on_a_fatemaster_still_takes_the_tables_answer() -> None:
     assert [e.magnitude for e in ttb_state(s).effects] == [2]
 
 
-# --- A cheat that lifts the damage flip's band (RULES §2.2.4, §2.8.1 [000:L65, L95-97; 001:L74-75]) ----------
+# --- A cheat that lifts the damage flip's band (docs/rules/ttb.md#s2-2-4, docs/rules/ttb-damage.md#s2-8-1 [000:L65,
+# L95-97; 001:L74-75])
 
 
 def thug_fight(hand: list[str]) -> Session:
@@ -314,8 +325,9 @@ def thug_fight(hand: list[str]) -> Session:
 
 
 def test_a_cheat_that_lifts_the_damage_band_with_the_same_margins_is_offered() -> None:
-    """§2.2.4 and §2.8.1 [000:L65, L95-97; 001:L74-75]: a tie (⊟⊟) and a 1-point hit (⊟) both have 0 Margins,
-    yet the card that makes the tie a 1-point hit lifts the damage flip a band, so it helps and is offered."""
+    """docs/rules/ttb.md#s2-2-4 and docs/rules/ttb-damage.md#s2-8-1 [000:L65, L95-97; 001:L74-75]: a tie (⊟⊟) and a
+    1-point hit (⊟) both have 0 Margins, yet the card that makes the tie a 1-point hit lifts the damage flip a band, so
+    it helps and is offered."""
     s = thug_fight(["7R", "6M"])
     top(s, "6R", "12T")  # 6 + 3 = 9 vs TN 9: a tie, 0 Margins, damage ⊟⊟
     run(s, "answer flip")
@@ -327,7 +339,8 @@ def test_a_cheat_that_lifts_the_damage_band_with_the_same_margins_is_offered() -
 
 
 def test_a_card_from_a_five_point_hit_to_six_lifts_the_band_with_one_margin_each() -> None:
-    """§2.8.1 [000:L95-97]: a 5-point hit (1 Margin, ⊟) and a 6-point hit (1 Margin, no modifier): the cheat helps."""
+    """docs/rules/ttb-damage.md#s2-8-1 [000:L95-97]: a 5-point hit (1 Margin, ⊟) and a 6-point hit (1 Margin, no
+    modifier): the cheat helps."""
     s = thug_fight(["12R"])
     top(s, "11R", "12T")  # 11 + 3 = 14 vs TN 9: 5 points, 1 Margin, ⊟
     run(s, "answer flip")
@@ -336,7 +349,8 @@ def test_a_card_from_a_five_point_hit_to_six_lifts_the_band_with_one_margin_each
 
 
 def test_the_same_band_and_margins_is_no_help() -> None:
-    """§2.2.4: a card that changes neither the Margins nor the damage band does not help (no offer)."""
+    """docs/rules/ttb.md#s2-2-4: a card that changes neither the Margins nor the damage band does not help (no
+    offer)."""
     s = thug_fight(["8R"])
     top(s, "7R", "12T")  # 7 + 3 = 10: 1 point, ⊟; 8 + 3 = 11: 2 points, still ⊟ and 0 Margins
     run(s, "answer flip")
@@ -345,8 +359,9 @@ def test_the_same_band_and_margins_is_no_help() -> None:
 
 
 def test_fated_vs_fated_the_defender_cheats_to_drop_the_band_with_the_same_margins() -> None:
-    """§2.2.4 [000:L418] and §2.8.1 [000:L95-97]: the defender's card that turns the aggressor's 1-point hit (⊟)
-    into a tie (⊟⊟) leaves 0 Margins but lowers the damage band, so the defender is offered it."""
+    """docs/rules/ttb.md#s2-2-4 [000:L418] and docs/rules/ttb-damage.md#s2-8-1 [000:L95-97]: the defender's card that
+    turns the aggressor's 1-point hit (⊟) into a tie (⊟⊟) leaves 0 Margins but lowers the damage band, so the defender
+    is offered it."""
     s = rivals([], ["8M"])
     top(s, "9R", "7M")  # Sofia 9 + 3 = 12 vs Mara 7 + 4 = 11: 1 point, ⊟
     run(s, "answer flip")
@@ -356,7 +371,8 @@ def test_fated_vs_fated_the_defender_cheats_to_drop_the_band_with_the_same_margi
 
 
 def test_fated_vs_fated_the_aggressor_cheats_a_tie_into_a_one_point_hit() -> None:
-    """§2.2.4 and §2.8.1: the aggressor's card that lifts a tie (⊟⊟) to a 1-point hit (⊟) is offered."""
+    """docs/rules/ttb.md#s2-2-4 and docs/rules/ttb-damage.md#s2-8-1: the aggressor's card that lifts a tie (⊟⊟) to a
+    1-point hit (⊟) is offered."""
     s = rivals(["10R"], [])
     top(s, "9R", "8M")  # Sofia 9 + 3 = 12 vs Mara 8 + 4 = 12: a tie, the aggressor hits with ⊟⊟
     run(s, "answer flip")

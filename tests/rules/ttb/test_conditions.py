@@ -1,4 +1,5 @@
-"""Gaining and losing Through the Breach conditions: RULES.md §2.7.1 and the on-gain rules of §2.7.2.
+"""Gaining and losing Through the Breach conditions: docs/rules/ttb-conditions.md#s2-7-1 and the on-gain rules of
+docs/rules/ttb-conditions.md#s2-7-2.
 
 Timed effects (turn-end ticks, expiries) are in test_end_of_turn.py; round-end Reactivate offers and
 surprise are in test_round_lifecycle.py.
@@ -19,18 +20,19 @@ def conds(s: Session, name: str) -> dict[str, int | bool]:
     return dict(ttb_state(s).fighters[name].conditions)
 
 
-# --- §2.7.1 stacking -------------------------------------------------------------------------------
+# --- docs/rules/ttb-conditions.md#s2-7-1 stacking ---------------------------------------------------------------------
 
 
 def test_C6_valued_condition_stacks_into_one() -> None:
-    """RULES.md §4 C6 / §2.7.1: Poison +1 then Poison +2 gives one Poison +3."""
+    """docs/rules/checks.md#c6 / docs/rules/ttb-conditions.md#s2-7-1: Poison +1 then Poison +2 gives one Poison +3."""
     s = duo()
     run(s, "add A poison 1", "add A poison 2")
     assert conds(s, "A") == {"poison": 3}
 
 
 def test_C6_non_valued_condition_does_not_stack() -> None:
-    """RULES.md §4 C6 / §2.7.1: Dazed gained twice is still one Dazed (stored once, not counted)."""
+    """docs/rules/checks.md#c6 / docs/rules/ttb-conditions.md#s2-7-1: Dazed gained twice is still one Dazed (stored
+    once, not counted)."""
     s = duo()
     run(s, "add A dazed", "add A dazed")
     assert conds(s, "A") == {"dazed": True}
@@ -38,14 +40,16 @@ def test_C6_non_valued_condition_does_not_stack() -> None:
 
 
 def test_valued_condition_without_a_number_gains_one() -> None:
-    """RULES.md §2.7.1 / CONTRACT §3 `add`: a valued condition gains +1 by default and sums."""
+    """docs/rules/ttb-conditions.md#s2-7-1 / CONTRACT docs/rules/2d20.md#s3 `add`: a valued condition gains +1 by
+    default and sums."""
     s = duo()
     run(s, "add A burning", "add A burning", "add A burning 3")
     assert conds(s, "A") == {"burning": 5}
 
 
 def test_non_valued_condition_with_a_number_is_refused() -> None:
-    """RULES.md §2.7.1: non-valued conditions carry no value; `add A dazed 2` is refused, nothing changes."""
+    """docs/rules/ttb-conditions.md#s2-7-1: non-valued conditions carry no value; `add A dazed 2` is refused, nothing
+    changes."""
     s = duo()
     before = dump(ttb_state(s))
     with pytest.raises(Refusal):
@@ -54,7 +58,7 @@ def test_non_valued_condition_with_a_number_is_refused() -> None:
 
 
 def test_valued_condition_lowered_and_ended_at_zero() -> None:
-    """RULES.md §2.7.1: a valued condition ends when its value reaches 0 and never goes below 0."""
+    """docs/rules/ttb-conditions.md#s2-7-1: a valued condition ends when its value reaches 0 and never goes below 0."""
     s = duo()
     run(s, "add A burning 3", "remove A burning 1")
     assert conds(s, "A") == {"burning": 2}
@@ -65,18 +69,19 @@ def test_valued_condition_lowered_and_ended_at_zero() -> None:
 
 
 def test_removing_an_absent_condition_is_refused() -> None:
-    """RULES.md §2.7.1: there is nothing to lower; the command is refused."""
+    """docs/rules/ttb-conditions.md#s2-7-1: there is nothing to lower; the command is refused."""
     s = duo()
     with pytest.raises(Refusal):
         s.execute("remove A burning")
 
 
-# --- §2.7.1 Living-only, decision A29 --------------------------------------------------------------
+# --- docs/rules/ttb-conditions.md#s2-7-1 Living-only, decision A29 ----------------------------------------------------
 
 
 @pytest.mark.parametrize("condition", ["bleeding_out 3", "suffocating 1", "intoxicated"])
 def test_living_only_condition_refused_on_non_living(condition: str) -> None:
-    """RULES.md §2.7.1 / §5 A29: Bleeding Out, Suffocating and Intoxicated are refused when living=false."""
+    """docs/rules/ttb-conditions.md#s2-7-1 / docs/rules/decisions.md#a29: Bleeding Out, Suffocating and Intoxicated are
+    refused when living=false."""
     s = duo(first={"living": False})
     before = dump(ttb_state(s))
     with pytest.raises(Refusal, match="Living"):
@@ -86,7 +91,7 @@ def test_living_only_condition_refused_on_non_living(condition: str) -> None:
 
 
 def test_C2_non_living_bleeding_out_stored_nowhere_and_nothing_at_turn_end() -> None:
-    """RULES.md §4 C2 (first part): Bleeding Out +3 on a non-Living character is not stored and its
+    """docs/rules/checks.md#c2 (first part): Bleeding Out +3 on a non-Living character is not stored and its
     turn end does nothing."""
     s = duo(first={"living": False})
     run(s, "start")
@@ -100,7 +105,8 @@ def test_C2_non_living_bleeding_out_stored_nowhere_and_nothing_at_turn_end() -> 
 
 
 def test_poison_on_non_living_warns_and_applies_by_default() -> None:
-    """RULES.md §2.7.1 / §5 A29: Poison "generally" affects Living only: warn and apply (default)."""
+    """docs/rules/ttb-conditions.md#s2-7-1 / docs/rules/decisions.md#a29: Poison "generally" affects Living only: warn
+    and apply (default)."""
     s = duo(first={"living": False})
     run(s, "add A poison 2")
     assert conds(s, "A") == {"poison": 2}
@@ -108,7 +114,7 @@ def test_poison_on_non_living_warns_and_applies_by_default() -> None:
 
 
 def test_poison_on_non_living_blocked_by_setting() -> None:
-    """RULES.md §5 A29: with poison_non_living = "block" the GM's table refuses Poison on non-Living."""
+    """docs/rules/decisions.md#a29: with poison_non_living = "block" the GM's table refuses Poison on non-Living."""
     s = duo(first={"living": False}, settings='poison_non_living = "block"')
     with pytest.raises(Refusal):
         s.execute("add A poison 2")
@@ -117,15 +123,15 @@ def test_poison_on_non_living_blocked_by_setting() -> None:
     assert conds(s, "B") == {"poison": 2}
 
 
-# --- §2.7.1 cancelling pairs, decision A12 ---------------------------------------------------------
+# --- docs/rules/ttb-conditions.md#s2-7-1 cancelling pairs, decision A12 -----------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("held", "gained"), [("fast", "slow"), ("slow", "fast"), ("paralyzed", "reactivate"), ("reactivate", "paralyzed")]
 )
 def test_cancelling_pair_removes_both(held: str, gained: str) -> None:
-    """RULES.md §2.7.1 / §5 A12: gaining one of Fast/Slow or Paralyzed/Reactivate while holding the
-    other removes both, and the new one is not added."""
+    """docs/rules/ttb-conditions.md#s2-7-1 / docs/rules/decisions.md#a12: gaining one of Fast/Slow or
+    Paralyzed/Reactivate while holding the other removes both, and the new one is not added."""
     s = duo()
     run(s, f"add B {held}", f"add B {gained}")
     assert conds(s, "B") == {}
@@ -133,8 +139,8 @@ def test_cancelling_pair_removes_both(held: str, gained: str) -> None:
 
 
 def test_fast_cancelling_slow_mid_turn_does_not_adjust_ap() -> None:
-    """RULES.md §2.7.1 / §5 A12: on a cancel neither condition's immediate effect applies and AP already
-    generated stay as they are."""
+    """docs/rules/ttb-conditions.md#s2-7-1 / docs/rules/decisions.md#a12: on a cancel neither condition's immediate
+    effect applies and AP already generated stay as they are."""
     s = duo(first={"conditions": {"slow": True}})
     run(s, "start")
     assert ttb_state(s).active == "A"
@@ -146,8 +152,8 @@ def test_fast_cancelling_slow_mid_turn_does_not_adjust_ap() -> None:
 
 
 def test_C12_paralyzed_and_reactivate_cancel() -> None:
-    """RULES.md §4 C12 / §5 A12: Reactivate + Paralyzed gained → both removed, no extra turn at round
-    end, and the next turn generates the normal 2 General and 1 Combat AP."""
+    """docs/rules/checks.md#c12 / docs/rules/decisions.md#a12: Reactivate + Paralyzed gained → both removed, no extra
+    turn at round end, and the next turn generates the normal 2 General and 1 Combat AP."""
     s = duo(second={"conditions": {"reactivate": True}})
     run(s, "start")
     assert ttb_state(s).active == "A"
@@ -166,8 +172,8 @@ def test_C12_paralyzed_and_reactivate_cancel() -> None:
 
 
 def test_C23_intoxicated_twice_gives_poison() -> None:
-    """RULES.md §4 C23 / §2.7.2 Intoxicated: gaining it again gives Poison +1 instead and Intoxicated
-    stays as it was; a third time gives Poison +2 in total."""
+    """docs/rules/checks.md#c23 / docs/rules/ttb-conditions.md#s2-7-2 Intoxicated: gaining it again gives Poison +1
+    instead and Intoxicated stays as it was; a third time gives Poison +2 in total."""
     s = duo()
     run(s, "add A intoxicated")
     assert conds(s, "A") == {"intoxicated": True}
@@ -178,7 +184,7 @@ def test_C23_intoxicated_twice_gives_poison() -> None:
 
 
 def test_C23_intoxicated_refused_for_non_living() -> None:
-    """RULES.md §4 C23: for a non-Living character Intoxicated is refused."""
+    """docs/rules/checks.md#c23: for a non-Living character Intoxicated is refused."""
     s = duo(first={"living": False})
     with pytest.raises(Refusal):
         s.execute("add A intoxicated")
@@ -189,8 +195,8 @@ def test_C23_intoxicated_refused_for_non_living() -> None:
 
 
 def test_bleeding_out_raised_to_ten_by_add_kills() -> None:
-    """RULES.md §2.7.2 Bleeding Out: the death check runs whenever the value is raised by any source,
-    not only at turn end; the dead leave the initiative order."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Bleeding Out: the death check runs whenever the value is raised by any
+    source, not only at turn end; the dead leave the initiative order."""
     s = duo()
     run(s, "start", "add B bleeding_out 9")
     assert not ttb_state(s).fighters["B"].dead
@@ -202,25 +208,27 @@ def test_bleeding_out_raised_to_ten_by_add_kills() -> None:
 
 
 def test_bleeding_out_ten_at_once_kills_even_ignoring_criticals() -> None:
-    """RULES.md §2.7.2 Bleeding Out / §5 A35: an FM that ignores critical effects still dies at +10."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Bleeding Out / docs/rules/decisions.md#a35: an FM that ignores critical
+    effects still dies at +10."""
     s = duo(second={"rank_value": 14, "ignores_critical_effects": True})
     run(s, "add B bleeding_out 10")
     assert ttb_state(s).fighters["B"].dead
 
 
 def test_dead_combatant_takes_no_more_conditions() -> None:
-    """RULES.md §2.7.2 Dead: a dead character is out of the fight; `add` on it is refused."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Dead: a dead character is out of the fight; `add` on it is refused."""
     s = duo()
     run(s, "add B bleeding_out 10")
     with pytest.raises(Refusal, match="dead"):
         s.execute("add B burning 1")
 
 
-# --- Mid-turn gains: Fast, Slow, Paralyzed (§2.4, §2.7.2) -------------------------------------------
+# --- Mid-turn gains: Fast, Slow, Paralyzed (docs/rules/ttb-turns.md#s2-4, docs/rules/ttb-conditions.md#s2-7-2) --------
 
 
 def test_fast_gained_mid_turn_gives_one_general_ap_at_once() -> None:
-    """RULES.md §2.7.2 Fast / §2.4: gained mid-turn, +1 General AP at once; Combat AP unchanged."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Fast / docs/rules/ttb-turns.md#s2-4: gained mid-turn, +1 General AP at once;
+    Combat AP unchanged."""
     s = duo()
     run(s, "start", "add A fast")
     a = ttb_state(s).fighters["A"]
@@ -228,8 +236,8 @@ def test_fast_gained_mid_turn_gives_one_general_ap_at_once() -> None:
 
 
 def test_slow_gained_mid_turn_takes_one_general_ap_if_any() -> None:
-    """RULES.md §2.7.2 Slow / §2.4: gained mid-turn, −1 General AP at once if any remains; Combat AP is
-    untouched."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Slow / docs/rules/ttb-turns.md#s2-4: gained mid-turn, −1 General AP at once
+    if any remains; Combat AP is untouched."""
     s = duo()
     run(s, "start", "add A slow")
     a = ttb_state(s).fighters["A"]
@@ -239,7 +247,7 @@ def test_slow_gained_mid_turn_takes_one_general_ap_if_any() -> None:
 
 
 def test_fast_gained_outside_own_turn_changes_no_ap_now() -> None:
-    """RULES.md §2.7.2 Fast: the +1 General AP at once applies only to the owner's own open turn."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Fast: the +1 General AP at once applies only to the owner's own open turn."""
     s = duo()
     run(s, "start", "add B fast")
     assert ttb_state(s).fighters["B"].ap == 0
@@ -249,9 +257,9 @@ def test_fast_gained_outside_own_turn_changes_no_ap_now() -> None:
 
 
 def test_C10_paralyzed_mid_turn_ends_the_turn_at_once() -> None:
-    """RULES.md §4 C10 / §2.4 / §2.7.2 Paralyzed: after spending 1 of 2 General AP, Paralyzed ends the
-    turn at once, unspent AP of both kinds are lost, turn_end runs (Burning ticks) and Paralyzed is
-    removed at that turn_end because it was gained before turn_end began."""
+    """docs/rules/checks.md#c10 / docs/rules/ttb-turns.md#s2-4 / docs/rules/ttb-conditions.md#s2-7-2 Paralyzed: after
+    spending 1 of 2 General AP, Paralyzed ends the turn at once, unspent AP of both kinds are lost, turn_end runs
+    (Burning ticks) and Paralyzed is removed at that turn_end because it was gained before turn_end began."""
     s = duo(first={"conditions": {"burning": 1}})
     run(s, "start", "spend A walk")
     a = ttb_state(s).fighters["A"]
@@ -267,8 +275,8 @@ def test_C10_paralyzed_mid_turn_ends_the_turn_at_once() -> None:
 
 
 def test_paralyzed_gained_on_another_turn_blocks_the_next_own_turn() -> None:
-    """RULES.md §2.7.2 Paralyzed / §5 A11: gained outside its own turn, it lasts to the end of the
-    owner's next turn: that turn has 0 General and 0 Combat AP and no actions."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Paralyzed / docs/rules/decisions.md#a11: gained outside its own turn, it
+    lasts to the end of the owner's next turn: that turn has 0 General and 0 Combat AP and no actions."""
     s = duo()
     run(s, "start", "add B paralyzed", "next")
     st = ttb_state(s)
@@ -288,8 +296,8 @@ def test_paralyzed_gained_on_another_turn_blocks_the_next_own_turn() -> None:
 
 
 def test_C2_doctor_on_an_ally_is_tn_15_and_removes_bleeding_out_entirely() -> None:
-    """RULES.md §4 C2 / §2.5 Doctor: 2 General AP, TN 15 on another; success removes Bleeding Out
-    entirely (not −1)."""
+    """docs/rules/checks.md#c2 / docs/rules/ttb-turns.md#s2-5 Doctor: 2 General AP, TN 15 on another; success removes
+    Bleeding Out entirely (not −1)."""
     s = duo(second={"conditions": {"bleeding_out": 4}})
     run(s, "start", "spend A doctor B")
     st = ttb_state(s)
@@ -301,14 +309,15 @@ def test_C2_doctor_on_an_ally_is_tn_15_and_removes_bleeding_out_entirely() -> No
 
 
 def test_C2_doctor_failure_leaves_bleeding_out() -> None:
-    """RULES.md §4 C2 / §2.5 Doctor: a failed Doctor duel leaves Bleeding Out as it was."""
+    """docs/rules/checks.md#c2 / docs/rules/ttb-turns.md#s2-5 Doctor: a failed Doctor duel leaves Bleeding Out as it
+    was."""
     s = duo(second={"conditions": {"bleeding_out": 4}})
     run(s, "start", "spend A doctor B", "answer fail")
     assert ttb_state(s).fighters["B"].conditions == {"bleeding_out": 4}
 
 
 def test_C2_doctor_on_oneself_is_tn_20() -> None:
-    """RULES.md §4 C2 / §2.5 Doctor: treating oneself is TN 20."""
+    """docs/rules/checks.md#c2 / docs/rules/ttb-turns.md#s2-5 Doctor: treating oneself is TN 20."""
     s = duo(first={"conditions": {"bleeding_out": 4}})
     run(s, "start", "spend A doctor")
     assert ttb_state(s).prompt is not None

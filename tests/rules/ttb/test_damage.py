@@ -1,4 +1,4 @@
-"""Damage, armor, criticals, unconsciousness and healing: RULES.md §2.8 (decisions A10, A27, A28, A35,
+"""Damage, armor, criticals, unconsciousness and healing: docs/rules/ttb-damage.md#s2-8 (decisions A10, A27, A28, A35,
 A37, A38)."""
 
 from __future__ import annotations
@@ -27,19 +27,20 @@ def kind(s: Session) -> str | None:
     return pending(ttb_state(s)).kind if ttb_state(s).prompt else None
 
 
-# --- §2.8.1 step 5: armor, decision A27 -------------------------------------------------------------
+# --- docs/rules/ttb-damage.md#s2-8-1 step 5: armor, decision A27 ------------------------------------------------------
 
 
 @pytest.mark.parametrize(("raw", "armor", "taken"), [(3, 0, 3), (3, 1, 2), (2, 2, 1), (1, 3, 1), (0, 2, 0)])
 def test_armor_reduces_with_minimum_one(raw: int, armor: int, taken: int) -> None:
-    """RULES.md §2.8.1 step 5 / §5 A27: final = max(1, raw − Armor) when raw ≥ 1; raw 0 stays 0."""
+    """docs/rules/ttb-damage.md#s2-8-1 step 5 / docs/rules/decisions.md#a27: final = max(1, raw − Armor) when raw ≥ 1;
+    raw 0 stays 0."""
     s = target(armor=armor)
     run(s, f"damage T {raw}")
     assert ttb_state(s).fighters["T"].wounds == 6 - taken
 
 
 def test_no_armor_flag_skips_armor() -> None:
-    """RULES.md §2.8.1 step 5: damage that may not be reduced by armor ignores it."""
+    """docs/rules/ttb-damage.md#s2-8-1 step 5: damage that may not be reduced by armor ignores it."""
     s = target(armor=2)
     run(s, "damage T 3 no-armor")
     assert ttb_state(s).fighters["T"].wounds == 3
@@ -49,7 +50,7 @@ def test_no_armor_flag_skips_armor() -> None:
     ("card", "armor", "taken"), [("8R", 0, 3), ("8R", 1, 2), ("4R", 0, 2), ("4R", 2, 1), ("13R", 0, 5), ("BJ", 2, 0)]
 )
 def test_damage_flip_severity_and_armor(card: str, armor: int, taken: int) -> None:
-    """RULES.md §2.8.1 step 4-5 (C20): a 2/3/5 weapon: 1-5 Weak, 6-10 Moderate, 11-13 Severe, Black
+    """docs/rules/ttb-damage.md#s2-8-1 step 4-5 (C20): a 2/3/5 weapon: 1-5 Weak, 6-10 Moderate, 11-13 Severe, Black
     Joker none (0 even against Armor +2)."""
     s = target(wounds=9, armor=armor)
     run(s, f"damage T 2/3/5 card={card}")
@@ -58,8 +59,8 @@ def test_damage_flip_severity_and_armor(card: str, armor: int, taken: int) -> No
 
 
 def test_damage_flip_with_minus_uses_the_lowest_card() -> None:
-    """RULES.md §2.8.1 step 1-2 / §5 A2, A34: a tie (margin 0) gives ⊟⊟: 3 cards, the lowest is used,
-    and the Red Joker's ⊟ exception does not apply to a damage flip."""
+    """docs/rules/ttb-damage.md#s2-8-1 step 1-2 / docs/rules/decisions.md#a2, A34: a tie (margin 0) gives ⊟⊟: 3 cards,
+    the lowest is used, and the Red Joker's ⊟ exception does not apply to a damage flip."""
     s = target(wounds=9)
     ttb_state(s).deck += ["9R", "RJ", "12C"]
     run(s, "damage T 2/3/5 margin=0")
@@ -68,18 +69,19 @@ def test_damage_flip_with_minus_uses_the_lowest_card() -> None:
 
 
 def test_damage_flip_with_plus_chooses_the_best_card() -> None:
-    """RULES.md §2.8.1 step 1-2 / §5 A2: a margin of 11+ gives ⊞: 2 cards, the higher is used."""
+    """docs/rules/ttb-damage.md#s2-8-1 step 1-2 / docs/rules/decisions.md#a2: a margin of 11+ gives ⊞: 2 cards, the
+    higher is used."""
     s = target(wounds=9)
     ttb_state(s).deck += ["3R", "12C"]
     run(s, "damage T 2/3/5 margin=11")
     assert ttb_state(s).fighters["T"].wounds == 9 - 5
 
 
-# --- §2.8.2 criticals and the unconsciousness check -------------------------------------------------
+# --- docs/rules/ttb-damage.md#s2-8-2 criticals and the unconsciousness check ------------------------------------------
 
 
 def test_damage_above_zero_has_no_critical() -> None:
-    """RULES.md §2.8.2: only damage that leaves Wounds ≤ 0 triggers the critical procedure."""
+    """docs/rules/ttb-damage.md#s2-8-2: only damage that leaves Wounds ≤ 0 triggers the critical procedure."""
     s = fated(wounds=6)
     run(s, "damage F 5")
     assert ttb_state(s).prompt is None
@@ -88,7 +90,8 @@ def test_damage_above_zero_has_no_critical() -> None:
 
 @pytest.mark.parametrize(("card", "location"), [("5R", "Chest"), ("5T", "Head"), ("5C", "Arms"), ("5M", "Legs")])
 def test_critical_location_by_suit(card: str, location: str) -> None:
-    """RULES.md §2.8.2 step 2 / §5 A7: Rams → Chest, Tomes → Head, Crows → Arms, Masks → Legs."""
+    """docs/rules/ttb-damage.md#s2-8-2 step 2 / docs/rules/decisions.md#a7: Rams → Chest, Tomes → Head, Crows → Arms,
+    Masks → Legs."""
     s = target(wounds=2)
     run(s, "damage T 3")
     assert kind(s) == "critical"
@@ -100,7 +103,7 @@ def test_critical_location_by_suit(card: str, location: str) -> None:
 
 
 def test_critical_severity_follows_the_damage_level() -> None:
-    """RULES.md §2.8.2 step 1: the critical table matches the damage level; no level means Weak."""
+    """docs/rules/ttb-damage.md#s2-8-2 step 1: the critical table matches the damage level; no level means Weak."""
     s = target(wounds=2)
     run(s, "damage T 3 moderate", "answer 9R")
     assert ttb_state(s).fighters["T"].criticals[0].severity == "moderate"
@@ -113,8 +116,8 @@ def test_critical_severity_follows_the_damage_level() -> None:
 
 
 def test_red_joker_on_the_critical_flip_means_no_effect() -> None:
-    """RULES.md §2.8.2 step 2 / §5 A28: Red Joker on the critical flip = no critical effect; the damage
-    stands and an FM still falls unconscious."""
+    """docs/rules/ttb-damage.md#s2-8-2 step 2 / docs/rules/decisions.md#a28: Red Joker on the critical flip = no
+    critical effect; the damage stands and an FM still falls unconscious."""
     s = target(wounds=2)
     run(s, "damage T 3", "answer RJ")
     t = ttb_state(s).fighters["T"]
@@ -124,7 +127,8 @@ def test_red_joker_on_the_critical_flip_means_no_effect() -> None:
 
 
 def test_black_joker_on_the_critical_flip_is_gms_choice_location() -> None:
-    """RULES.md §2.8.2 step 2 / §5 A28: Black Joker = no suit, the GM picks the location (maximum effect)."""
+    """docs/rules/ttb-damage.md#s2-8-2 step 2 / docs/rules/decisions.md#a28: Black Joker = no suit, the GM picks the
+    location (maximum effect)."""
     s = target(wounds=2)
     run(s, "damage T 3", "answer BJ")
     (crit,) = ttb_state(s).fighters["T"].criticals
@@ -133,7 +137,8 @@ def test_black_joker_on_the_critical_flip_is_gms_choice_location() -> None:
 
 
 def test_critical_answer_flip_uses_the_fate_deck() -> None:
-    """RULES.md §2.8.2 / CONTRACT §3 `answer flip`: the tracker flips the critical card."""
+    """docs/rules/ttb-damage.md#s2-8-2 / CONTRACT docs/rules/2d20.md#s3 `answer flip`: the tracker flips the critical
+    card."""
     s = target(wounds=2)
     run(s, "damage T 3")
     ttb_state(s).deck.append("7M")
@@ -142,7 +147,8 @@ def test_critical_answer_flip_uses_the_fate_deck() -> None:
 
 
 def test_critical_bad_answer_is_refused_and_prompt_stays() -> None:
-    """RULES.md §2.8.2 / CONTRACT §3: a critical needs a card or `flip`; anything else is refused."""
+    """docs/rules/ttb-damage.md#s2-8-2 / CONTRACT docs/rules/2d20.md#s3: a critical needs a card or `flip`; anything
+    else is refused."""
     s = target(wounds=2)
     run(s, "damage T 3")
     with pytest.raises(Refusal):
@@ -151,7 +157,7 @@ def test_critical_bad_answer_is_refused_and_prompt_stays() -> None:
 
 
 def test_critical_flips_automatic_with_flips_auto() -> None:
-    """RULES.md §2.8.2 / settings flips = "auto": the critical card is flipped without a prompt."""
+    """docs/rules/ttb-damage.md#s2-8-2 / settings flips = "auto": the critical card is flipped without a prompt."""
     s = target(wounds=2, settings='flips = "auto"')
     ttb_state(s).deck.append("4C")
     run(s, "damage T 3")
@@ -162,9 +168,9 @@ def test_critical_flips_automatic_with_flips_auto() -> None:
 
 
 def test_C21_fated_below_zero_moderate_critical_and_toughness_check() -> None:
-    """RULES.md §4 C21 / §2.8.2: a Fated at 2 Wounds takes 3 Moderate (→ −1): a Moderate critical (Tomes
-    → Head), then a TN 10 Toughness challenge; failure → Unconscious and Prone; its next turn has
-    0 General and 0 Combat AP; healed to ≥1 Wound it is no longer Unconscious."""
+    """docs/rules/checks.md#c21 / docs/rules/ttb-damage.md#s2-8-2: a Fated at 2 Wounds takes 3 Moderate (→ −1): a
+    Moderate critical (Tomes → Head), then a TN 10 Toughness challenge; failure → Unconscious and Prone; its next turn
+    has 0 General and 0 Combat AP; healed to ≥1 Wound it is no longer Unconscious."""
     s = fated(wounds=6, initiative=20)
     run(s, "initiative F 5", "start", "damage F 4", "damage F 3 moderate")
     st = ttb_state(s)
@@ -191,7 +197,7 @@ def test_C21_fated_below_zero_moderate_critical_and_toughness_check() -> None:
 
 
 def test_fated_passing_the_toughness_check_stays_conscious() -> None:
-    """RULES.md §2.8.2 step 4: a passed TN 10 Toughness challenge keeps the Fated conscious."""
+    """docs/rules/ttb-damage.md#s2-8-2 step 4: a passed TN 10 Toughness challenge keeps the Fated conscious."""
     s = fated(wounds=2)
     run(s, "damage F 3", "answer 5R", "answer pass")
     f = ttb_state(s).fighters["F"]
@@ -201,7 +207,8 @@ def test_fated_passing_the_toughness_check_stays_conscious() -> None:
 
 @pytest.mark.parametrize(("card", "conscious"), [("7R", True), ("6R", False), ("RJ", True), ("BJ", False)])
 def test_toughness_check_flip_adds_the_toughness_skill(card: str, conscious: bool) -> None:
-    """RULES.md §2.8.2 step 4: `answer flip` = card + skills.toughness (3) vs TN 10; Black Joker fails."""
+    """docs/rules/ttb-damage.md#s2-8-2 step 4: `answer flip` = card + skills.toughness (3) vs TN 10; Black Joker
+    fails."""
     s = fated(wounds=2, skills={"toughness": 3})
     run(s, "damage F 3", "answer 5R")
     ttb_state(s).deck.append(card)
@@ -210,7 +217,8 @@ def test_toughness_check_flip_adds_the_toughness_skill(card: str, conscious: boo
 
 
 def test_every_damage_at_or_below_zero_triggers_again() -> None:
-    """RULES.md §2.8.2 / §5 A10: every damage ≥1 that leaves Wounds ≤ 0 triggers a critical and a check."""
+    """docs/rules/ttb-damage.md#s2-8-2 / docs/rules/decisions.md#a10: every damage ≥1 that leaves Wounds ≤ 0 triggers a
+    critical and a check."""
     s = fated(wounds=2)
     run(s, "damage F 3", "answer 5R", "answer pass", "damage F 1")
     assert kind(s) == "critical"
@@ -223,8 +231,8 @@ def test_every_damage_at_or_below_zero_triggers_again() -> None:
 
 
 def test_C22_fm_falls_unconscious_automatically() -> None:
-    """RULES.md §4 C22 / §2.8.2 / §5 A9: a Peon (Rank Value 3) at 1 Wound takes 2: a critical is recorded
-    and it is Unconscious with no check."""
+    """docs/rules/checks.md#c22 / docs/rules/ttb-damage.md#s2-8-2 / docs/rules/decisions.md#a9: a Peon (Rank Value 3) at
+    1 Wound takes 2: a critical is recorded and it is Unconscious with no check."""
     s = target(wounds=6, rank_value=3)
     run(s, "damage T 5", "damage T 2")
     assert kind(s) == "critical"
@@ -237,7 +245,8 @@ def test_C22_fm_falls_unconscious_automatically() -> None:
 
 
 def test_C22_tyrant_also_falls_unconscious_automatically() -> None:
-    """RULES.md §4 C22 / §5 A9: every FM rank, a Tyrant included, fails the check automatically."""
+    """docs/rules/checks.md#c22 / docs/rules/decisions.md#a9: every FM rank, a Tyrant included, fails the check
+    automatically."""
     s = target(wounds=1, rank_value=14)
     run(s, "damage T 2", "answer 3C")
     t = ttb_state(s).fighters["T"]
@@ -246,8 +255,8 @@ def test_C22_tyrant_also_falls_unconscious_automatically() -> None:
 
 @pytest.mark.parametrize("rank", [3, 14])
 def test_C22_ignores_critical_effects(rank: int) -> None:
-    """RULES.md §4 C22 / §5 A35: an FM with ignores_critical_effects gets no critical and stays conscious
-    at ≤0 Wounds, and keeps acting."""
+    """docs/rules/checks.md#c22 / docs/rules/decisions.md#a35: an FM with ignores_critical_effects gets no critical and
+    stays conscious at ≤0 Wounds, and keeps acting."""
     s = target(wounds=1, rank_value=rank, ignores_critical_effects=True, initiative=30)
     run(s, "start", "damage T 2")
     t = ttb_state(s).fighters["T"]
@@ -258,8 +267,8 @@ def test_C22_ignores_critical_effects(rank: int) -> None:
 
 
 def test_red_joker_damage_flip_above_zero_is_severe_plus_severe_critical() -> None:
-    """RULES.md §2.8.1 step 4 / §2.8.2 / C20: Red Joker = Severe damage + a Severe Critical even while
-    Wounds stay above 0; no unconsciousness check then."""
+    """docs/rules/ttb-damage.md#s2-8-1 step 4 / docs/rules/ttb-damage.md#s2-8-2 / C20: Red Joker = Severe damage + a
+    Severe Critical even while Wounds stay above 0; no unconsciousness check then."""
     s = fated(wounds=9)
     run(s, "damage F 2/3/5 card=RJ")
     f = ttb_state(s).fighters["F"]
@@ -273,8 +282,8 @@ def test_red_joker_damage_flip_above_zero_is_severe_plus_severe_critical() -> No
 
 
 def test_red_joker_damage_flip_to_zero_is_one_critical_and_a_check() -> None:
-    """RULES.md §2.8.2 / §5 A37: a Red Joker hit that also leaves Wounds ≤ 0 gives one critical (the
-    Severe one), not two, and the unconsciousness check is still made."""
+    """docs/rules/ttb-damage.md#s2-8-2 / docs/rules/decisions.md#a37: a Red Joker hit that also leaves Wounds ≤ 0 gives
+    one critical (the Severe one), not two, and the unconsciousness check is still made."""
     s = fated(wounds=4)
     run(s, "damage F 2/3/5 card=RJ")
     assert kind(s) == "critical"
@@ -288,7 +297,7 @@ def test_red_joker_damage_flip_to_zero_is_one_critical_and_a_check() -> None:
 
 
 def test_red_joker_damage_flip_on_fm_ignoring_criticals_has_no_critical() -> None:
-    """RULES.md §5 A35: an FM ignoring critical effects suffers no critical, the Red Joker's included."""
+    """docs/rules/decisions.md#a35: an FM ignoring critical effects suffers no critical, the Red Joker's included."""
     s = target(wounds=9, rank_value=9, ignores_critical_effects=True)
     run(s, "damage T 2/3/5 card=RJ")
     t = ttb_state(s).fighters["T"]
@@ -296,14 +305,15 @@ def test_red_joker_damage_flip_on_fm_ignoring_criticals_has_no_critical() -> Non
 
 
 def test_ignores_critical_effects_is_for_fm_only() -> None:
-    """RULES.md §2.1 ignores_critical_effects "FM only": on a Fated it changes nothing (critical + check)."""
+    """docs/rules/ttb.md#s2-1 ignores_critical_effects "FM only": on a Fated it changes nothing (critical + check)."""
     s = fated(wounds=1, ignores_critical_effects=True)
     run(s, "damage F 2")
     assert kind(s) == "critical"
 
 
 def test_damage_prompt_blocks_other_commands() -> None:
-    """RULES.md §2.8.2 / CONTRACT §3: while the critical prompt waits, other commands are refused."""
+    """docs/rules/ttb-damage.md#s2-8-2 / CONTRACT docs/rules/2d20.md#s3: while the critical prompt waits, other commands
+    are refused."""
     s = target(wounds=1)
     run(s, "damage T 2")
     before = dump(ttb_state(s))
@@ -312,18 +322,18 @@ def test_damage_prompt_blocks_other_commands() -> None:
     assert dump(ttb_state(s)) == before
 
 
-# --- §2.8.3 healing, decision A38 -------------------------------------------------------------------
+# --- docs/rules/ttb-damage.md#s2-8-3 healing, decision A38 ------------------------------------------------------------
 
 
 def test_healing_is_capped_at_max_wounds() -> None:
-    """RULES.md §2.8.3 / §5 A38: healing never raises Wounds above the maximum."""
+    """docs/rules/ttb-damage.md#s2-8-3 / docs/rules/decisions.md#a38: healing never raises Wounds above the maximum."""
     s = target(wounds=6)
     run(s, "damage T 2", "heal T 5")
     assert ttb_state(s).fighters["T"].wounds == 6
 
 
 def test_healing_that_stays_at_or_below_zero_does_not_wake() -> None:
-    """RULES.md §2.8.3: any healing ends Unconscious only if the character ends at ≥1 Wound."""
+    """docs/rules/ttb-damage.md#s2-8-3: any healing ends Unconscious only if the character ends at ≥1 Wound."""
     s = target(wounds=2)
     run(s, "damage T 5", "answer 3R")
     t = ttb_state(s).fighters["T"]
@@ -336,7 +346,8 @@ def test_healing_that_stays_at_or_below_zero_does_not_wake() -> None:
 
 
 def test_unconscious_at_positive_wounds_wakes_on_any_healing() -> None:
-    """RULES.md §2.7.2 Unconscious: a character already at ≥1 Wound still needs some healing to wake."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Unconscious: a character already at ≥1 Wound still needs some healing to
+    wake."""
     s = target(wounds=6, conditions={"unconscious": True})
     run(s, "damage T 1")
     assert ttb_state(s).fighters["T"].unconscious
@@ -346,7 +357,7 @@ def test_unconscious_at_positive_wounds_wakes_on_any_healing() -> None:
 
 @pytest.mark.parametrize(("card", "wounds"), [("RJ", 8), ("BJ", 1), ("4R", 2), ("7R", 3), ("12R", 4)])
 def test_healing_flip(card: str, wounds: int) -> None:
-    """RULES.md §2.8.3: healing flip 1/2/3: Black Joker none, 1-5 weak, 6-10 moderate, 11-13 severe,
+    """docs/rules/ttb-damage.md#s2-8-3: healing flip 1/2/3: Black Joker none, 1-5 weak, 6-10 moderate, 11-13 severe,
     Red Joker all damage (up to the maximum)."""
     s = target(wounds=8)
     run(s, "damage T 7", f"heal T 1/2/3 card={card}")
@@ -354,7 +365,7 @@ def test_healing_flip(card: str, wounds: int) -> None:
 
 
 def test_healing_flip_red_joker_wakes_the_unconscious() -> None:
-    """RULES.md §2.8.3: a Red Joker healing flip heals all damage, ending Unconscious."""
+    """docs/rules/ttb-damage.md#s2-8-3: a Red Joker healing flip heals all damage, ending Unconscious."""
     s = target(wounds=3)
     run(s, "damage T 5", "answer 3R")
     assert ttb_state(s).fighters["T"].unconscious
@@ -364,7 +375,7 @@ def test_healing_flip_red_joker_wakes_the_unconscious() -> None:
 
 
 def test_healing_flip_from_the_deck() -> None:
-    """RULES.md §2.8.3: without card= the tracker flips the healing card from the Fate Deck."""
+    """docs/rules/ttb-damage.md#s2-8-3: without card= the tracker flips the healing card from the Fate Deck."""
     s = target(wounds=8)
     run(s, "damage T 7")
     ttb_state(s).deck.append("9T")

@@ -1,7 +1,7 @@
-"""Every modifier in play reaches the duel the tracker flips (`tracker.families.ttb.duel`): RULES.md §2.2.3
-(⊞/⊟: cards flipped, the card kept, cancelling, the cap of 3), §2.2.4 (no cheat under ⊟ or after the Black
-Joker), §2.7.2 (the conditions' modifiers), §2.9 (cover, platforms, shooting into an engagement), each test
-naming the seed line of its rule."""
+"""Every modifier in play reaches the duel the tracker flips (`tracker.families.ttb.duel`): docs/rules/ttb.md#s2-2-3
+(⊞/⊟: cards flipped, the card kept, cancelling, the cap of 3), docs/rules/ttb.md#s2-2-4 (no cheat under ⊟ or after the
+Black Joker), docs/rules/ttb-conditions.md#s2-7-2 (the conditions' modifiers), docs/rules/ttb-damage.md#s2-9 (cover,
+platforms, shooting into an engagement), each test naming the seed line of its rule."""
 
 from __future__ import annotations
 
@@ -102,8 +102,9 @@ def test_focused_is_spent_on_the_declared_duel_for_plus_per_point() -> None:
 
 
 def test_a_defensive_fatemaster_target_gives_the_fated_the_opposite_modifier() -> None:
-    """Defensive: ⊞ per point to Defense duels [000:L336]; a Fatemaster character flips no card (§2.2.5), so
-    its ⊞ reaches the Fated's flip as ⊟ (setting ``fatemaster_modifiers = "reverse"``); ``"ignore"`` drops it."""
+    """Defensive: ⊞ per point to Defense duels [000:L336]; a Fatemaster character flips no card
+    (docs/rules/ttb.md#s2-2-5), so its ⊞ reaches the Fated's flip as ⊟ (setting ``fatemaster_modifiers = "reverse"``);
+    ``"ignore"`` drops it."""
     s = table("add Thug defensive 2")
     run(s, "attack Sofia strike Thug Sabre")
     assert "with ⊟⊟ (⊟⊟ Defensive +2 (Thug)), 3 cards, no cheat" in duel_question(s)
@@ -113,8 +114,8 @@ def test_a_defensive_fatemaster_target_gives_the_fated_the_opposite_modifier() -
 
 
 def test_a_fated_defender_flips_defense_with_its_own_modifiers() -> None:
-    """A Fatemaster's attack on a Fated: the Fated flips Defense (§2.2.5) with Defensive's ⊞ [000:L336] and
-    keeps its best card [000:L83]; Prone is ⊟ on Defense against melee [000:L194]."""
+    """A Fatemaster's attack on a Fated: the Fated flips Defense (docs/rules/ttb.md#s2-2-5) with Defensive's ⊞
+    [000:L336] and keeps its best card [000:L83]; Prone is ⊟ on Defense against melee [000:L194]."""
     s = table("add Sofia defensive 1")
     run(s, "next")  # the Thug's turn
     s.execute("attack Thug strike Sofia Sabre")
@@ -191,8 +192,8 @@ def test_plus_and_minus_cancel_and_are_capped_at_three() -> None:
 
 
 def test_the_gms_own_modifiers_reach_the_duel_and_bad_ones_are_refused() -> None:
-    """The GM's own ⊞/⊟ and TN for whatever the table rules (§2.2.3): ``+``, ``--``, ``tn=+2``; a word of both
-    signs or past the cap is refused before anything is paid."""
+    """The GM's own ⊞/⊟ and TN for whatever the table rules (docs/rules/ttb.md#s2-2-3): ``+``, ``--``, ``tn=+2``; a word
+    of both signs or past the cap is refused before anything is paid."""
     s = table()
     run(s, "attack Sofia strike Thug Sabre -- tn=+2")
     q = duel_question(s)
@@ -315,8 +316,9 @@ def test_intoxicated_hinders_willpower_duels_and_a_useless_leg_athletics() -> No
 
 
 def test_the_damage_question_names_the_accuracy_modifier() -> None:
-    """The damage flip's modifier from the attack's accuracy (§2.8.1, decision A2): a tie is ⊟⊟ [001:L74], and
-    the question says where it came from; a Fatemaster's odds against a Fated name whose cheat they count."""
+    """The damage flip's modifier from the attack's accuracy (docs/rules/ttb-damage.md#s2-8-1, decision A2): a tie is ⊟⊟
+    [001:L74], and the question says where it came from; a Fatemaster's odds against a Fated name whose cheat they
+    count."""
     s = table()
     run(s, "attack Sofia strike Thug Sabre")
     top(s, "6R")  # 6 + Melee 3 = 9 vs TN 9: a tie

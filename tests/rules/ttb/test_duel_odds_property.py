@@ -1,6 +1,6 @@
 """The odds the tracker states for a duel equal the frequency of its own flips of that duel over the deck,
-exactly, by enumeration (RULES.md §2.2.1 the deck and its reshuffle, §2.2.3 ⊞/⊟ and the card kept, §2.2.4
-the cheat, §2.2.5 the duel; [000:L83-89, L152-159, L418]).
+exactly, by enumeration (docs/rules/ttb.md#s2-2-1 the deck and its reshuffle, docs/rules/ttb.md#s2-2-3 ⊞/⊟ and the card
+kept, docs/rules/ttb.md#s2-2-4 the cheat, docs/rules/ttb.md#s2-2-5 the duel; [000:L83-89, L152-159, L418]).
 
 The flips are the engine's own: `duel.keep` picks the card a flip of several cards uses, `answers._score`
 scores a duel against a TN and `opposed._result` a Fated vs Fated duel; the draws follow `deck.flip` (the

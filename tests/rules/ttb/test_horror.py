@@ -48,12 +48,13 @@ def test_fated_fails_the_willpower_duel_and_is_paralyzed() -> None:
     run(s, "answer no")
     assert conditions(s, "Sofia").get("paralyzed") is True
     assert "horror_immune" not in conditions(s, "Sofia")
-    run(s, "next")  # Sofia's turn: Paralyzed, no AP, the turn goes by (§2.4)
+    run(s, "next")  # Sofia's turn: Paralyzed, no AP, the turn goes by (docs/rules/ttb-turns.md#s2-4)
     assert ttb_state(s).fighters["Sofia"].ap == 0
 
 
 def test_paralyzed_on_its_own_turn_ends_that_turn() -> None:
-    """[000:L403] with §2.7 Paralyzed [000:L364]: failing a horror duel mid-turn ends the turn at once."""
+    """[000:L403] with docs/rules/ttb-conditions.md#s2-7 Paralyzed [000:L364]: failing a horror duel mid-turn ends the
+    turn at once."""
     s = table()
     run(s, "start", "next")
     assert ttb_state(s).active == "Sofia"
@@ -94,7 +95,7 @@ def test_immunity_ends_with_dramatic_time() -> None:
 
 def test_the_tracker_flip_adds_willpower_and_a_fated_may_cheat() -> None:
     """Rank table horror column, Fated row [000:L417]: a Willpower duel against TN; flipped like any duel, cheated
-    like any duel (§2.2.4)."""
+    like any duel (docs/rules/ttb.md#s2-2-4)."""
     s = table()
     run(s, "start", "horror Sofia 12 from=Ghoul")
     top(s, "3T")
@@ -137,7 +138,8 @@ def test_fatemaster_resists_a_black_joker() -> None:
 
 
 def test_fatemaster_cheat_offer_from_the_fated_source() -> None:
-    """[000:L418-424] with §2.2.4: the Fated source's hand card that makes the horror hold is offered."""
+    """[000:L418-424] with docs/rules/ttb.md#s2-2-4: the Fated source's hand card that makes the horror hold is
+    offered."""
     s = session_from(
         combatant("Sofia", kind="fated", willpower=4, initiative=20, hand=["9R"])
         + combatant("Boss", willpower=6, rank_value=9)

@@ -1,4 +1,5 @@
-"""RULES.md §2.3 (initiative and action order) and the scenario checks C14 and C15 of RULES.md §4."""
+"""docs/rules/ttb-turns.md#s2-3 (initiative and action order) and the scenario checks C14 and C15 of
+docs/rules/checks.md#s4."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ wounds = 6
 
 
 def test_fated_initiative_is_flip_plus_initiative_aspect() -> None:
-    """RULES.md §2.3.1: a Fated flips 1 card from the Fate Deck and adds its Initiative Aspect."""
+    """docs/rules/ttb-turns.md#s2-3-1: a Fated flips 1 card from the Fate Deck and adds its Initiative Aspect."""
     s = session_from(C14)
     top = parse_card(ttb_state(s).deck[-1])
     run(s, "start")
@@ -55,7 +56,7 @@ def test_fated_initiative_is_flip_plus_initiative_aspect() -> None:
 
 
 def test_fatemaster_initiative_is_rank_value_plus_initiative_without_a_flip() -> None:
-    """RULES.md §2.3.2: FM characters use Rank Value + Initiative and flip nothing."""
+    """docs/rules/ttb-turns.md#s2-3-2: FM characters use Rank Value + Initiative and flip nothing."""
     s = session_from(C14)
     run(s, "initiative Sofia 9", "start")
     assert ttb_state(s).fighters["Henchman"].init == 12
@@ -65,13 +66,13 @@ def test_fatemaster_initiative_is_rank_value_plus_initiative_without_a_flip() ->
 
 
 def test_initiative_command_is_refused_for_fatemaster_characters() -> None:
-    """RULES.md §2.3.2: a FM character has no initiative flip, so no card can be set for it."""
+    """docs/rules/ttb-turns.md#s2-3-2: a FM character has no initiative flip, so no card can be set for it."""
     s = session_from(C14)
     refused(s, "initiative Henchman 9")
 
 
 def test_red_joker_initiative_is_fourteen_plus_aspect() -> None:
-    """RULES.md §2.3.1: the Red Joker counts 14 on an initiative flip."""
+    """docs/rules/ttb-turns.md#s2-3-1: the Red Joker counts 14 on an initiative flip."""
     s = session_from(C14)
     run(s, "initiative Sofia RJ", "start")
     assert ttb_state(s).fighters["Sofia"].init == 17
@@ -79,8 +80,8 @@ def test_red_joker_initiative_is_fourteen_plus_aspect() -> None:
 
 
 def test_C14_fated_beats_fm_on_a_tie_then_order_by_total() -> None:
-    """RULES.md §4 C14 (§2.3.3): Fated 9+3 = 12 ties the Henchman 10+2 = 12 and goes first despite lower
-    Speed; the Minion (5+4 = 9) is last."""
+    """docs/rules/checks.md#c14 (docs/rules/ttb-turns.md#s2-3-3): Fated 9+3 = 12 ties the Henchman 10+2 = 12 and goes
+    first despite lower Speed; the Minion (5+4 = 9) is last."""
     s = session_from(C14)
     run(s, "initiative Sofia 9", "start")
     assert ttb_state(s).fighters["Sofia"].init == 12
@@ -91,8 +92,8 @@ def test_C14_fated_beats_fm_on_a_tie_then_order_by_total() -> None:
 
 
 def test_C14_black_joker_initiative_is_zero_plus_aspect_and_cannot_be_cheated() -> None:
-    """RULES.md §4 C14 (§2.3.1, §2.2.4): the Black Joker makes the Fated's initiative 0 + 3 = 3, so
-    it acts last; cheating an initiative flip (or a Black Joker) is refused."""
+    """docs/rules/checks.md#c14 (docs/rules/ttb-turns.md#s2-3-1, docs/rules/ttb.md#s2-2-4): the Black Joker makes the
+    Fated's initiative 0 + 3 = 3, so it acts last; cheating an initiative flip (or a Black Joker) is refused."""
     s = session_from(C14)
     run(s, "initiative Sofia BJ", "start")
     assert ttb_state(s).fighters["Sofia"].init == 3
@@ -128,7 +129,8 @@ wounds = 6
 
 
 def test_C15_fated_tie_broken_by_higher_speed() -> None:
-    """RULES.md §4 C15 (§2.3.3): two Fated tied at 12, Speed 6 beats Speed 5; nobody is asked."""
+    """docs/rules/checks.md#c15 (docs/rules/ttb-turns.md#s2-3-3): two Fated tied at 12, Speed 6 beats Speed 5; nobody is
+    asked."""
     s = session_from(TWO_FATED.format(ann_speed=5, bob_speed=6))
     run(s, "initiative Ann 9", "initiative Bob 9", "start")
     assert ttb_state(s).prompt is None
@@ -136,8 +138,8 @@ def test_C15_fated_tie_broken_by_higher_speed() -> None:
 
 
 def test_C15_equal_speed_asks_the_players_every_round() -> None:
-    """RULES.md §4 C15 (§2.3.3): with equal Speed the engine asks who goes first, and asks again at the
-    start of every round; the answer (a name) orders the tied pair for that round only."""
+    """docs/rules/checks.md#c15 (docs/rules/ttb-turns.md#s2-3-3): with equal Speed the engine asks who goes first, and
+    asks again at the start of every round; the answer (a name) orders the tied pair for that round only."""
     s = session_from(TWO_FATED.format(ann_speed=5, bob_speed=5))
     run(s, "initiative Ann 9", "initiative Bob 9", "start")
     st = ttb_state(s)
@@ -156,8 +158,8 @@ def test_C15_equal_speed_asks_the_players_every_round() -> None:
 
 
 def test_tie_prompt_refuses_other_commands_and_names_outside_the_tie() -> None:
-    """RULES.md §2.3.3 and CONTRACT §3: while the tie is asked, other commands are refused, and only a
-    tied character's name answers it."""
+    """docs/rules/ttb-turns.md#s2-3-3 and CONTRACT docs/rules/2d20.md#s3: while the tie is asked, other commands are
+    refused, and only a tied character's name answers it."""
     s = session_from(TWO_FATED.format(ann_speed=5, bob_speed=5))
     run(s, "initiative Ann 9", "initiative Bob 9", "start")
     refused(s, "next")
@@ -167,7 +169,7 @@ def test_tie_prompt_refuses_other_commands_and_names_outside_the_tie() -> None:
 
 
 def test_three_way_tie_is_asked_until_one_remains() -> None:
-    """RULES.md §2.3.3: a tie among three asks twice (the last one left needs no answer)."""
+    """docs/rules/ttb-turns.md#s2-3-3: a tie among three asks twice (the last one left needs no answer)."""
     text = (
         TWO_FATED.format(ann_speed=5, bob_speed=5)
         + """
@@ -193,7 +195,7 @@ hand = []
 
 
 def test_fm_tie_with_equal_speed_is_also_asked() -> None:
-    """RULES.md §2.3.3: two FM characters with equal totals and Speed are ordered by the table."""
+    """docs/rules/ttb-turns.md#s2-3-3: two FM characters with equal totals and Speed are ordered by the table."""
     s = session_from("""
         [[combatants]]
         name = "Red"
@@ -216,7 +218,7 @@ def test_fm_tie_with_equal_speed_is_also_asked() -> None:
 
 
 def test_fm_tie_broken_by_speed() -> None:
-    """RULES.md §2.3.3: between FM characters with equal totals the higher Speed acts first."""
+    """docs/rules/ttb-turns.md#s2-3-3: between FM characters with equal totals the higher Speed acts first."""
     s = session_from("""
         [[combatants]]
         name = "Red"
@@ -255,8 +257,8 @@ wounds = 6
 
 
 def test_pass_adds_one_initiative_from_the_next_round() -> None:
-    """RULES.md §2.3.5 and §2.3.9 (§5 A16): Pass gives Initiative +1 each use; the change waits for
-    the next round's re-sort (no reorder mid-round), then reorders."""
+    """docs/rules/ttb-turns.md#s2-3-5 and docs/rules/ttb-turns.md#s2-3-9 (docs/rules/decisions.md#a16): Pass gives
+    Initiative +1 each use; the change waits for the next round's re-sort (no reorder mid-round), then reorders."""
     s = session_from(PASS_WAIT)
     run(s, "start")
     assert ttb_state(s).order == ["Beta", "Alpha"]
@@ -273,8 +275,8 @@ def test_pass_adds_one_initiative_from_the_next_round() -> None:
 
 
 def test_wait_subtracts_one_initiative_from_the_next_round() -> None:
-    """RULES.md §2.3.6 and §2.3.9: Wait gives Initiative −1 on subsequent turns, applied at the next
-    round start."""
+    """docs/rules/ttb-turns.md#s2-3-6 and docs/rules/ttb-turns.md#s2-3-9: Wait gives Initiative −1 on subsequent turns,
+    applied at the next round start."""
     s = session_from(PASS_WAIT)
     run(s, "start", "spend Beta wait strike")
     assert ttb_state(s).fighters["Beta"].init == 8
@@ -285,7 +287,8 @@ def test_wait_subtracts_one_initiative_from_the_next_round() -> None:
 
 
 def test_pass_lasts_until_end_of_dramatic_time() -> None:
-    """RULES.md §2.3.5 and §2.3.9: the Pass bonus stays in later rounds and clears at `end`."""
+    """docs/rules/ttb-turns.md#s2-3-5 and docs/rules/ttb-turns.md#s2-3-9: the Pass bonus stays in later rounds and
+    clears at `end`."""
     s = session_from(PASS_WAIT)
     run(s, "start", "next", "spend Alpha pass", "next")
     assert ttb_state(s).fighters["Alpha"].init == 8
@@ -298,7 +301,8 @@ def test_pass_lasts_until_end_of_dramatic_time() -> None:
 
 
 def test_pass_bonus_can_create_a_tie_that_speed_breaks() -> None:
-    """RULES.md §2.3.3 and §2.3.9: the re-sorted order applies the tie-breakers to the new totals."""
+    """docs/rules/ttb-turns.md#s2-3-3 and docs/rules/ttb-turns.md#s2-3-9: the re-sorted order applies the tie-breakers
+    to the new totals."""
     s = session_from("""
         [[combatants]]
         name = "Alpha"
@@ -320,7 +324,7 @@ def test_pass_bonus_can_create_a_tie_that_speed_breaks() -> None:
 
 
 def test_surprised_character_is_slow_on_its_first_turn_only() -> None:
-    """RULES.md §2.3.4 (C8): a surprised character gains Slow at its first turn start: 1 General AP and
+    """docs/rules/ttb-turns.md#s2-3-4 (C8): a surprised character gains Slow at its first turn start: 1 General AP and
     1 Combat AP; Slow ends with that turn; the second turn has 2 General AP."""
     s = session_from("""
         [[combatants]]
@@ -349,7 +353,8 @@ def test_surprised_character_is_slow_on_its_first_turn_only() -> None:
 
 
 def test_surprised_character_with_fast_cancels_to_normal_ap() -> None:
-    """RULES.md §2.3.4 and §4 C7: surprise Slow cancels a Fast gained before the first turn: 2 + 1 AP."""
+    """docs/rules/ttb-turns.md#s2-3-4 and docs/rules/checks.md#c7: surprise Slow cancels a Fast gained before the first
+    turn: 2 + 1 AP."""
     s = session_from("""
         [[combatants]]
         name = "Victim"
@@ -366,7 +371,7 @@ def test_surprised_character_with_fast_cancels_to_normal_ap() -> None:
 
 
 def test_initiative_card_after_start_reorders() -> None:
-    """RULES.md §2.3.1: setting a Fated's card after `start` recomputes its initiative and the order."""
+    """docs/rules/ttb-turns.md#s2-3-1: setting a Fated's card after `start` recomputes its initiative and the order."""
     s = session_from(C14)
     run(s, "initiative Sofia 1", "start")
     assert ttb_state(s).order[-1] == "Sofia"
@@ -376,7 +381,8 @@ def test_initiative_card_after_start_reorders() -> None:
 
 
 def test_dead_characters_leave_the_initiative_order() -> None:
-    """RULES.md §2.3 and §2.7.2 Dead: the dead are removed from the order and skipped."""
+    """docs/rules/ttb-turns.md#s2-3 and docs/rules/ttb-conditions.md#s2-7-2 Dead: the dead are removed from the order
+    and skipped."""
     s = session_from(C14)
     run(s, "initiative Sofia 9", "start", "add Minion bleeding_out 10")
     assert "Minion" not in ttb_state(s).order
@@ -387,7 +393,8 @@ def test_dead_characters_leave_the_initiative_order() -> None:
 
 
 def test_initiative_joker_leaves_the_fate_deck() -> None:
-    """RULES §2.3 [000:L156]: `initiative NAME BJ`/`RJ` takes that Joker out of the Fate Deck like any flip."""
+    """docs/rules/ttb-turns.md#s2-3 [000:L156]: `initiative NAME BJ`/`RJ` takes that Joker out of the Fate Deck like any
+    flip."""
     from tests.conftest import session_from, ttb_state
     from tests.rules.ttb.fighters import combatant
 
@@ -425,8 +432,8 @@ wounds = 6
 
 
 def test_a_tie_answered_last_round_offers_as_last_round_first() -> None:
-    """RULES.md §2.3.3 [000:L38]: identical minions tie every round and the players decide anew each round; when the
-    same tie was answered last round, the one who went first then is option 1, "as last round"."""
+    """docs/rules/ttb-turns.md#s2-3-3 [000:L38]: identical minions tie every round and the players decide anew each
+    round; when the same tie was answered last round, the one who went first then is option 1, "as last round"."""
     s = run(session_from(MINIONS), "start")
     p = pending(ttb_state(s))
     assert p.kind == "tie" and p.options == ["Ghoul 1", "Ghoul 2", "Ghoul 3"]  # round 1: the file's order
@@ -446,8 +453,8 @@ def test_a_tie_answered_last_round_offers_as_last_round_first() -> None:
 
 
 def test_as_last_round_after_one_of_the_tied_left_and_never_in_round_one() -> None:
-    """RULES.md §2.3.3 [000:L38]: after one of three tied minions leaves, the two left are offered in last round's order
-    ("as last round" first); a first round has no last round, so nothing is offered so."""
+    """docs/rules/ttb-turns.md#s2-3-3 [000:L38]: after one of three tied minions leaves, the two left are offered in
+    last round's order ("as last round" first); a first round has no last round, so nothing is offered so."""
     s = run(session_from(MINIONS), "start", "answer Ghoul 2", "answer Ghoul 3")
     run(s, "leave 'Ghoul 2'")
     while ttb_state(s).round == 1:

@@ -1,4 +1,5 @@
-"""Through the Breach ``join`` / ``leave`` (CONTRACT.md §3; RULES.md §2.3 initiative, §2.2.2 the Control Hand).
+"""Through the Breach ``join`` / ``leave`` (docs/reference/language.md; docs/rules/ttb-turns.md#s2-3 initiative,
+docs/rules/ttb.md#s2-2-2 the Control Hand).
 
 Decisions tested here (README "Joining and leaving"): a newcomer joining while Dramatic Time runs flips its
 initiative at once and enters the order from the next round; a Fated newcomer draws its Control Hand of three
@@ -62,8 +63,8 @@ def in_turn() -> Session:
 
 
 def test_s2_3_newcomer_flips_initiative_and_enters_the_order_next_round() -> None:
-    """RULES.md §2.3.1 (a Fated flips 1 card + Initiative, never cheated) and the README's decision: joining in
-    round 1 it flips at once, stays out of round 1's order, and takes its place in round 2's."""
+    """docs/rules/ttb-turns.md#s2-3-1 (a Fated flips 1 card + Initiative, never cheated) and the README's decision:
+    joining in round 1 it flips at once, stays out of round 1's order, and takes its place in round 2's."""
     s = in_turn()
     top = parse_card(ttb_state(s).deck[-1])
     run(s, "join Drifter")
@@ -82,7 +83,7 @@ def test_s2_3_newcomer_flips_initiative_and_enters_the_order_next_round() -> Non
 
 
 def test_s2_2_2_fated_newcomer_draws_its_control_hand() -> None:
-    """RULES.md §2.2.2 [000:L169]: a Fated draws 3 Twist cards as Dramatic Time starts; a newcomer without a
+    """docs/rules/ttb.md#s2-2-2 [000:L169]: a Fated draws 3 Twist cards as Dramatic Time starts; a newcomer without a
     ``hand`` does so as it joins; one with a ``hand`` keeps it. Its Twist cards stay its 13."""
     s = run(in_turn(), "join Drifter", "join Dealer")
     drifter = ttb_state(s).fighters["Drifter"]
@@ -92,8 +93,8 @@ def test_s2_2_2_fated_newcomer_draws_its_control_hand() -> None:
 
 
 def test_s2_3_2_fatemaster_newcomer_flips_nothing() -> None:
-    """RULES.md §2.3.2: a Fatemaster newcomer has Rank Value + Initiative (5 + 4) and flips no card; it starts with
-    its rank's Fate Points (Minion 1, §2.10)."""
+    """docs/rules/ttb-turns.md#s2-3-2: a Fatemaster newcomer has Rank Value + Initiative (5 + 4) and flips no card; it
+    starts with its rank's Fate Points (Minion 1, docs/rules/ttb-damage.md#s2-10)."""
     s = in_turn()
     deck = list(ttb_state(s).deck)
     run(s, "join Minion")
@@ -103,8 +104,8 @@ def test_s2_3_2_fatemaster_newcomer_flips_nothing() -> None:
 
 
 def test_s2_3_initiative_command_replaces_a_newcomers_card() -> None:
-    """RULES.md §2.3.1 via ``initiative NAME CARD`` (the GM's card instead of the flip): it sets the newcomer's
-    total and still keeps it out of this round's order."""
+    """docs/rules/ttb-turns.md#s2-3-1 via ``initiative NAME CARD`` (the GM's card instead of the flip): it sets the
+    newcomer's total and still keeps it out of this round's order."""
     s = run(in_turn(), "join Drifter", "initiative Drifter 13")
     assert ttb_state(s).fighters["Drifter"].init == 14
     assert ttb_state(s).order == ["Sofia", "Henchman"]
@@ -113,8 +114,8 @@ def test_s2_3_initiative_command_replaces_a_newcomers_card() -> None:
 
 
 def test_s2_3_newcomer_before_start_flips_with_everyone() -> None:
-    """RULES.md §2.2.2, §2.3: before ``start`` a newcomer flips nothing and draws nothing yet; ``start`` flips its
-    card and draws its hand with everyone, and it is in round 1's order."""
+    """docs/rules/ttb.md#s2-2-2, docs/rules/ttb-turns.md#s2-3: before ``start`` a newcomer flips nothing and draws
+    nothing yet; ``start`` flips its card and draws its hand with everyone, and it is in round 1's order."""
     s = run(session_from(FIGHT), "join Drifter")
     assert len(ttb_state(s).deck) == 54 and ttb_state(s).fighters["Drifter"].hand == []
     run(s, "start")
@@ -126,7 +127,7 @@ def test_s2_3_newcomer_before_start_flips_with_everyone() -> None:
 
 
 def test_s2_3_4_surprised_newcomer_is_slow_on_its_first_turn() -> None:
-    """RULES.md §2.3.4: a surprised character is Slow on its first turn; a surprised newcomer too."""
+    """docs/rules/ttb-turns.md#s2-3-4: a surprised character is Slow on its first turn; a surprised newcomer too."""
     s = run(in_turn(), "join Cutter", "next", "next")
     for _ in range(3):
         if ttb_state(s).active == "Cutter":
@@ -137,8 +138,9 @@ def test_s2_3_4_surprised_newcomer_is_slow_on_its_first_turn() -> None:
 
 
 def test_leave_on_its_own_turn_passes_the_turn_without_end_of_turn_effects() -> None:
-    """CONTRACT.md §3 ``leave`` (README decision): the active combatant leaves, its turn ends without its
-    end-of-turn effects (Burning does not tick, RULES.md §2.11), and the next turn opens as after ``next``."""
+    """docs/reference/language.md ``leave`` (README decision): the active combatant leaves, its turn ends without its
+    end-of-turn effects (Burning does not tick, docs/rules/ttb-lifecycle.md#s2-11), and the next turn opens as after
+    ``next``."""
     s = run(in_turn(), "add Sofia burning 2", "leave Sofia")
     assert ttb_state(s).active == "Henchman"
     assert ttb_state(s).fighters["Sofia"].wounds == 8
@@ -147,14 +149,14 @@ def test_leave_on_its_own_turn_passes_the_turn_without_end_of_turn_effects() -> 
 
 
 def test_s2_9_leave_ends_its_engagements() -> None:
-    """RULES.md §2.9: engagement is between those in the fight; who leaves is engaged with nobody."""
+    """docs/rules/ttb-damage.md#s2-9: engagement is between those in the fight; who leaves is engaged with nobody."""
     s = run(in_turn(), "engage Sofia Henchman", "leave Henchman")
     assert ttb_state(s).engagements == []
 
 
 def test_s2_3_7_ordered_subordinate_still_acts_when_its_controller_leaves() -> None:
-    """RULES.md §2.3.7 Order (A18): the Ordered subordinate acts right after the ordering character's turn,
-    also when that turn ends by leaving."""
+    """docs/rules/ttb-turns.md#s2-3-7 Order (A18): the Ordered subordinate acts right after the ordering character's
+    turn, also when that turn ends by leaving."""
     text = FIGHT + '\n[[stat_blocks]]\nname = "Goon"\nrank_value = 5\nwounds = 6\nsubordinate = true\n'
     s = run(session_from(text), "join Goon", "initiative Sofia 9", "start")
     while ttb_state(s).active != "Henchman":
@@ -164,8 +166,8 @@ def test_s2_3_7_ordered_subordinate_still_acts_when_its_controller_leaves() -> N
 
 
 def test_nobody_left_then_a_newcomer_carries_on() -> None:
-    """RULES.md §2.11 (advance): when everyone has left the fight stops; a newcomer joining then takes its
-    turn from the next round."""
+    """docs/rules/ttb-lifecycle.md#s2-11 (advance): when everyone has left the fight stops; a newcomer joining then
+    takes its turn from the next round."""
     s = run(in_turn(), "leave Henchman", "leave Sofia")
     assert ttb_state(s).active is None
     assert "Nobody is left to fight" in ttb_state(s).log[-1].text

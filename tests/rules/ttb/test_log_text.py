@@ -25,7 +25,8 @@ SIX_GUN = 'weapons = [{ name = "Pistol", kind = "projectile", damage = "2/3/4", 
 
 
 def test_shots_left_agree_with_their_count() -> None:
-    """RULES.md §2.5 Reload (``capacity``): "1 shot left", then "0 shots left"; a reload says "2 shots"."""
+    """docs/rules/ttb-turns.md#s2-5 Reload (``capacity``): "1 shot left", then "0 shots left"; a reload says "2
+    shots"."""
     s = duo(hero=SIX_GUN)
     run(s, "start", "spend Hero shoot")
     assert last(s) == "Hero fires the Pistol (1 shot left)"
@@ -36,7 +37,7 @@ def test_shots_left_agree_with_their_count() -> None:
 
 
 def test_reshuffle_log_counts_its_cards() -> None:
-    """RULES.md §2.2.1 reshuffle: a one-card deck is "1 card", not "1 cards"."""
+    """docs/rules/ttb.md#s2-2-1 reshuffle: a one-card deck is "1 card", not "1 cards"."""
     s = duo()
     st = ttb_state(s)
     st.discards, st.deck = st.deck[:1], []
@@ -47,18 +48,18 @@ def test_reshuffle_log_counts_its_cards() -> None:
 
 
 def test_walk_from_the_sheet_in_yards() -> None:
-    """RULES.md §2.5 Walk: "Move up to Walk yards" — the character's Walk, as the file gives it."""
+    """docs/rules/ttb-turns.md#s2-5 Walk: "Move up to Walk yards" — the character's Walk, as the file gives it."""
     s = duo(hero="walk = 4\nskills = { athletics = 2 }")
     run(s, "start", "spend Hero walk")
     assert last(s) == "Hero walks (up to 4 yards)"
     run(s, "spend Hero walk")
     run(s, "next", "next", "spend Hero run")
-    assert last(s) == "Hero runs (up to 10 yards)"  # 2×Walk + Athletics 2 (RULES.md §2.5 Run)
+    assert last(s) == "Hero runs (up to 10 yards)"  # 2×Walk + Athletics 2 (docs/rules/ttb-turns.md#s2-5 Run)
 
 
 def test_walk_without_a_walk_in_the_file_names_the_rule_not_a_number() -> None:
-    """RULES.md §2.5 Walk = the character's Walk. Decision (tracker.families.ttb.effects.distance): a sheet
-    without ``walk`` has no Walk the tracker knows, so the log says "up to its Walk" rather than
+    """docs/rules/ttb-turns.md#s2-5 Walk = the character's Walk. Decision (tracker.families.ttb.effects.distance): a
+    sheet without ``walk`` has no Walk the tracker knows, so the log says "up to its Walk" rather than
     presenting a default (formerly 5 yards) as the character's stat."""
     s = duo()
     run(s, "start", "spend Hero walk")
@@ -69,14 +70,14 @@ def test_walk_without_a_walk_in_the_file_names_the_rule_not_a_number() -> None:
 
 
 def test_useless_leg_shortens_a_known_walk() -> None:
-    """RULES.md §2.7 Useless Limb (leg): Walk −2, minimum 1."""
+    """docs/rules/ttb-conditions.md#s2-7 Useless Limb (leg): Walk −2, minimum 1."""
     s = duo(hero="walk = 2\nconditions = { useless_leg = true }")
     run(s, "start", "spend Hero walk")
     assert last(s) == "Hero walks (up to 1 yard)"
 
 
 def test_defensive_stance_bonus_is_logged_after_the_discard_it_needs() -> None:
-    """RULES.md §2.5 Defensive Stance: discard a card, then Defensive +AP. When the player is asked which
+    """docs/rules/ttb-turns.md#s2-5 Defensive Stance: discard a card, then Defensive +AP. When the player is asked which
     card, the bonus is neither held nor logged until the answer; then the discard and the bonus follow."""
     s = session_from(FATED_HERO.format(hand='["9R", "4C"]', extra=""))
     run(s, "initiative Sofia 9", "start", "spend Sofia defensive 2")
@@ -92,7 +93,7 @@ def test_defensive_stance_bonus_is_logged_after_the_discard_it_needs() -> None:
 
 
 def test_defensive_stance_with_a_named_card_logs_discard_then_bonus() -> None:
-    """RULES.md §2.5 Defensive Stance: the card named at once; the bonus is logged right after it."""
+    """docs/rules/ttb-turns.md#s2-5 Defensive Stance: the card named at once; the bonus is logged right after it."""
     s = session_from(FATED_HERO.format(hand='["9R", "4C"]', extra=""))
     run(s, "initiative Sofia 9", "start", "spend Sofia defensive 1 4C")
     texts = [e.text for e in ttb_state(s).log]

@@ -1,4 +1,4 @@
-"""The Melee tab's engagement map (RULES.md §2.9, README "The map"): who is engaged with whom, each with
+"""The Melee tab's engagement map (docs/rules/ttb-damage.md#s2-9, README "The map"): who is engaged with whom, each with
 the yards it threatens, and who would make a disengaging strike if the selected character walked away."""
 
 from __future__ import annotations

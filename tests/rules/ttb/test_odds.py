@@ -1,4 +1,5 @@
-"""The Fate Deck odds (RULES.md §2.2.1 Jokers and reshuffle, §2.2.3 ⊞/⊟, §2.2.4 cheating, §2.2.5 duel total).
+"""The Fate Deck odds (docs/rules/ttb.md#s2-2-1 Jokers and reshuffle, docs/rules/ttb.md#s2-2-3 ⊞/⊟,
+docs/rules/ttb.md#s2-2-4 cheating, docs/rules/ttb.md#s2-2-5 duel total).
 
 Hand-computed cases (a fresh deck, a deck without its Jokers, a hand to cheat with, a short deck), then a
 brute-force enumeration of every flip against the closed forms, and properties: the chances add up, and
@@ -39,7 +40,7 @@ def without(cards: tuple[Card, ...], *codes: str) -> tuple[Card, ...]:
     return tuple(c for c in cards if c.code not in codes)
 
 
-# --- hand-computed: a fresh deck (§2.2.1: 52 cards 1-13 in four suits, Red Joker 14, Black Joker 0) ----------
+# --- hand-computed: a fresh deck (docs/rules/ttb.md#s2-2-1: 52 cards 1-13 in four suits, Red Joker 14, Black Joker 0)
 
 
 def test_s2_2_1_fresh_deck_plain_flip_at_least_each_value_by_suit_and_jokers() -> None:
@@ -85,12 +86,12 @@ def test_s2_2_1_a_deck_with_both_jokers_gone() -> None:
     assert flip_odds(NO_JOKERS, (), -2).at_least[1] == 1
 
 
-# --- a duel and a hand to cheat with (§2.2.4, §2.2.5) -----------------------------------------------------
+# --- a duel and a hand to cheat with (docs/rules/ttb.md#s2-2-4, docs/rules/ttb.md#s2-2-5) -----------------------------
 
 
 def test_s2_2_5_duel_tn_12_with_acting_value_5_straight_and_cheating() -> None:
     """TN 12 − AV 5 = 7 to flip: 28 cards 7-13 and the Red Joker, 29/54. A hand card of 7 or more passes in
-    place of any failed flip but the Black Joker (§2.2.4): 53/54. A hand of 3s does not help."""
+    place of any failed flip but the Black Joker (docs/rules/ttb.md#s2-2-4): 53/54. A hand of 3s does not help."""
     odds = duel_odds(FULL, (), 12, 5, 0, cards_of(["9R", "3M"]))
     assert odds.straight == Fraction(29, 54)
     assert odds.cheat == Fraction(53, 54)
@@ -101,7 +102,8 @@ def test_s2_2_5_duel_tn_12_with_acting_value_5_straight_and_cheating() -> None:
 
 
 def test_s2_2_4_no_cheating_under_minus_untrained_or_for_a_fatemaster_character() -> None:
-    """§2.2.4: no cheat with net ⊟; an untrained duel may not be cheated; without a hand there is none."""
+    """docs/rules/ttb.md#s2-2-4: no cheat with net ⊟; an untrained duel may not be cheated; without a hand there is
+    none."""
     minus = duel_odds(FULL, (), 12, 5, -1, cards_of(["13R"]))
     assert minus.cheat is None and "⊟" in minus.no_cheat
     assert duel_odds(FULL, (), 12, 5, 0, cards_of(["13R"]), no_cheat="untrained").cheat is None
@@ -121,7 +123,7 @@ def test_s2_2_5_tn_beyond_the_red_joker_cannot_pass_and_a_low_tn_only_fails_on_t
     assert duel_odds(FULL, (), 3, 5, 0, None).straight == Fraction(53, 54)
 
 
-# --- a deck too short for the flip (§2.2.1 reshuffle; decision in the odds module and README) --------------
+# --- a deck too short for the flip (docs/rules/ttb.md#s2-2-1 reshuffle; decision in the odds module and README) -------
 
 
 def test_s2_2_1_short_deck_flips_what_is_left_then_draws_from_the_reshuffled_discards() -> None:
@@ -166,7 +168,7 @@ def test_s2_2_1_a_reshuffle_during_the_flip_draws_the_fated_a_twist_card_to_chea
     assert odds.cheat == Fraction(1, 3) + Fraction(1, 2) * Fraction(2, 3)
 
 
-# --- Fated vs Fated (§2.2.4 last point, [000:L418]) -----------------------------------------------------------
+# --- Fated vs Fated (docs/rules/ttb.md#s2-2-4 last point, [000:L418]) -------------------------------------------------
 
 
 def test_s2_2_4_fated_vs_fated_both_flip_aggressor_wins_ties_and_each_cheats_with_its_best_card() -> None:
@@ -190,8 +192,8 @@ def test_s2_2_4_fated_vs_fated_a_black_joker_fails_its_side_and_forbids_its_chea
 
 
 def reference(cards: tuple[Card, ...], modifier: int, value: int, suit: str | None) -> bool:
-    """The rules read directly (§2.2.1, §2.2.3): the Black Joker is forced; ⊞ uses any card, ⊟ the lowest
-    (any of the tied lowest), but the Red Joker (14, any suit) may be used despite ⊟."""
+    """The rules read directly (docs/rules/ttb.md#s2-2-1, docs/rules/ttb.md#s2-2-3): the Black Joker is forced; ⊞ uses
+    any card, ⊟ the lowest (any of the tied lowest), but the Red Joker (14, any suit) may be used despite ⊟."""
     if any(c.is_black_joker for c in cards):
         return False
     if any(c.is_red_joker for c in cards) and value <= 14:
@@ -336,8 +338,8 @@ def test_the_panel_shows_the_pending_duel_straight_and_with_the_hand() -> None:
 def minimax(
     a: Card, d: Card, av: int, dv: int, a_hand: tuple[Card, ...] | None, d_hand: tuple[Card, ...] | None
 ) -> bool:
-    """The Fated vs Fated duel played out as the engine offers it (§2.2.4 [000:L418]): the lower total (the
-    defender on a tie) plays or keeps first, then the other answers knowing that card; each side plays to
+    """The Fated vs Fated duel played out as the engine offers it (docs/rules/ttb.md#s2-2-4 [000:L418]): the lower total
+    (the defender on a tie) plays or keeps first, then the other answers knowing that card; each side plays to
     win; a side that flipped the Black Joker may not cheat."""
 
     def wins(x: Card, y: Card) -> bool:
@@ -402,9 +404,9 @@ def test_the_panel_shows_a_pending_fated_vs_fated_duel() -> None:
 
 
 def test_the_panel_shows_a_pending_impose_between_fated_against_centering() -> None:
-    """RULES.md §2.5 Impose (Intimidate vs Centering [000:L250]) between two Fated, §2.2.4: the line names the
-    resisting skill and its acting value; a target untrained in it cannot cheat, so only the aggressor's hand
-    counts."""
+    """docs/rules/ttb-turns.md#s2-5 Impose (Intimidate vs Centering [000:L250]) between two Fated,
+    docs/rules/ttb.md#s2-2-4: the line names the resisting skill and its acting value; a target untrained in it cannot
+    cheat, so only the aggressor's hand counts."""
     sofia = combatant("Sofia", kind="fated", initiative=20, wounds=8, skills={"intimidate": 3}, hand=["13T"])
     mara = combatant("Mara", kind="fated", initiative=1, wounds=8, defense=4, skills={"centering": 2}, hand=["13C"])
     s = run(session_from(sofia + mara), "initiative Sofia 9", "initiative Mara 2", "start", "spend Sofia impose Mara")
@@ -424,7 +426,7 @@ def test_the_panel_shows_a_pending_impose_between_fated_against_centering() -> N
     assert isinstance(data, dict) and data["defense"] == 0 and data["both_cheat"] == float(alone.both_cheat or 0)
 
 
-# --- the damage flip (§2.8.1 step 4 severities, §2.2.4 cheating) -------------------------------------------
+# --- the damage flip (docs/rules/ttb-damage.md#s2-8-1 step 4 severities, docs/rules/ttb.md#s2-2-4 cheating) -----------
 
 
 def damage_enumerated(
@@ -457,9 +459,9 @@ def damage_enumerated(
 @settings(max_examples=200, deadline=None)
 @given(decks, st.integers(-2, 2), st.integers(0, 4), st.lists(st.sampled_from(range(1, 14)), max_size=3))
 def test_damage_flip_odds_equal_the_enumeration(codes: list[str], modifier: int, split: int, hand: list[int]) -> None:
-    """RULES.md §2.8.1 steps 2 and 4: Black Joker none, 1-5 weak, 6-10 moderate, 11-13 and the Red Joker
-    severe; ⊞ keeps the best card, ⊟ the lowest (the Red Joker no exception, A34); §2.2.4: a cheat replaces
-    any card but the Black Joker with a hand card, never under ⊟. Closed forms = every flip counted."""
+    """docs/rules/ttb-damage.md#s2-8-1 steps 2 and 4: Black Joker none, 1-5 weak, 6-10 moderate, 11-13 and the Red Joker
+    severe; ⊞ keeps the best card, ⊟ the lowest (the Red Joker no exception, A34); docs/rules/ttb.md#s2-2-4: a cheat
+    replaces any card but the Black Joker with a hand card, never under ⊟. Closed forms = every flip counted."""
     cards = cards_of(codes)
     deck, discards = cards[split:], cards[:split]
     if len(deck) + len(discards) < 1 + abs(modifier):
@@ -476,8 +478,8 @@ def test_damage_flip_odds_equal_the_enumeration(codes: list[str], modifier: int,
 
 
 def test_damage_flip_odds_of_a_full_deck() -> None:
-    """RULES.md §2.8.1 step 4 on 54 cards: 1 Black Joker, 20 weak, 20 moderate, 12 severe and the Red Joker;
-    §2.2.4: a King in hand makes every flip but the Black Joker severe."""
+    """docs/rules/ttb-damage.md#s2-8-1 step 4 on 54 cards: 1 Black Joker, 20 weak, 20 moderate, 12 severe and the Red
+    Joker; docs/rules/ttb.md#s2-2-4: a King in hand makes every flip but the Black Joker severe."""
     odds = damage_odds(cards_of(full_deck()), (), 0, cards_of(["13T"]))
     assert odds.straight == {
         "none": Fraction(1, 54),
@@ -491,8 +493,9 @@ def test_damage_flip_odds_of_a_full_deck() -> None:
 
 
 def test_the_panel_and_tracker_odds_show_the_damage_flip() -> None:
-    """RULES.md §2.8.1, §2.2.4: the panel has a plain damage flip under the table; a pending damage flip of a
-    Fated attacker is shown above it with its modifier and the cheat; ``tracker odds`` gives them as data."""
+    """docs/rules/ttb-damage.md#s2-8-1, docs/rules/ttb.md#s2-2-4: the panel has a plain damage flip under the table; a
+    pending damage flip of a Fated attacker is shown above it with its modifier and the cheat; ``tracker odds`` gives
+    them as data."""
     sabre = {"name": "Sabre", "kind": "melee", "range": 1, "damage": "2/3/5"}
     sofia = combatant(
         "Sofia", kind="fated", initiative=20, wounds=8, skills={"melee": 3}, weapons=[sabre], hand=["13T"]

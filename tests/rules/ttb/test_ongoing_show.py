@@ -103,7 +103,7 @@ def test_show_is_athletics_against_athletics_plus_rank_with_the_taller_gaining_a
     top(s, "13R", "3C")
     run(s, "answer flip")  # ⊞: 13 kept; 13 + 3 = 16 vs 7: 1 Margin
     assert any("pushed 2 yards directly away" in e.text for e in ttb_state(s).log)
-    assert ttb_state(s).fighters["Sofia"].combat_ap == 0  # a Combat action (§2.4)
+    assert ttb_state(s).fighters["Sofia"].combat_ap == 0  # a Combat action (docs/rules/ttb-turns.md#s2-4)
 
 
 def test_show_failure_and_a_fated_target_both_flip() -> None:

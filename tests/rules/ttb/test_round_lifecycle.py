@@ -1,5 +1,5 @@
-"""The TTB round lifecycle: RULES.md §2.11 (turn_start, round_end with Reactivate, surprise) and undo of
-commands that stop on prompts (decisions A12, A19, A24)."""
+"""The TTB round lifecycle: docs/rules/ttb-lifecycle.md#s2-11 (turn_start, round_end with Reactivate, surprise) and undo
+of commands that stop on prompts (decisions A12, A19, A24)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ def prompt_of(s: Session) -> tuple[str, str | None] | None:
     return (p.kind, p.who) if p else None
 
 
-# --- §2.3 item 4 / §2.11 turn_start: surprise ------------------------------------------------------
+# --- docs/rules/ttb-turns.md#s2-3 item 4 / docs/rules/ttb-lifecycle.md#s2-11 turn_start: surprise ---------------------
 
 
 def test_C8_surprise_makes_the_first_turn_slow() -> None:
-    """RULES.md §4 C8 / §2.3 item 4: a surprised character's first turn has 1 General AP (2 − 1) and 1
-    Combat AP; Slow ends at that turn's end; the second turn has 2 General and 1 Combat AP."""
+    """docs/rules/checks.md#c8 / docs/rules/ttb-turns.md#s2-3 item 4: a surprised character's first turn has 1 General
+    AP (2 − 1) and 1 Combat AP; Slow ends at that turn's end; the second turn has 2 General and 1 Combat AP."""
     s = duo(first={"surprised": True})
     run(s, "start")
     a = ttb_state(s).fighters["A"]
@@ -38,8 +38,8 @@ def test_C8_surprise_makes_the_first_turn_slow() -> None:
 
 
 def test_C7_surprise_slow_cancels_a_fast_gained_before_the_first_turn() -> None:
-    """RULES.md §4 C7 / §5 A12: surprised and Fast before its first turn: Slow is applied at turn start,
-    cancels with Fast, both are removed, and it has 2 General AP (not 3, not 1) and 1 Combat AP."""
+    """docs/rules/checks.md#c7 / docs/rules/decisions.md#a12: surprised and Fast before its first turn: Slow is applied
+    at turn start, cancels with Fast, both are removed, and it has 2 General AP (not 3, not 1) and 1 Combat AP."""
     s = duo(first={"surprised": True})
     run(s, "add A fast", "start")
     a = ttb_state(s).fighters["A"]
@@ -49,7 +49,8 @@ def test_C7_surprise_slow_cancels_a_fast_gained_before_the_first_turn() -> None:
 
 
 def test_surprise_applies_on_the_first_turn_only_even_if_late() -> None:
-    """RULES.md §2.3 item 4 / §2.11 encounter_start: the flag is set for the first turn, whenever it is."""
+    """docs/rules/ttb-turns.md#s2-3 item 4 / docs/rules/ttb-lifecycle.md#s2-11 encounter_start: the flag is set for the
+    first turn, whenever it is."""
     s = duo(second={"surprised": True})
     run(s, "start")
     assert ttb_state(s).fighters["B"].conditions == {}  # not yet: Slow comes at its turn_start
@@ -59,19 +60,19 @@ def test_surprise_applies_on_the_first_turn_only_even_if_late() -> None:
 
 
 def test_combat_ap_setting() -> None:
-    """RULES.md §2.4 / §5 A4: setting combat_ap = 0 gives no Combat AP per turn."""
+    """docs/rules/ttb-turns.md#s2-4 / docs/rules/decisions.md#a4: setting combat_ap = 0 gives no Combat AP per turn."""
     s = duo(settings="combat_ap = 0")
     run(s, "start")
     a = ttb_state(s).fighters["A"]
     assert (a.ap, a.combat_ap) == (2, 0)
 
 
-# --- §2.7.2 Reactivate at round_end, decisions A19, A24 ---------------------------------------------
+# --- docs/rules/ttb-conditions.md#s2-7-2 Reactivate at round_end, decisions A19, A24 ----------------------------------
 
 
 def test_reactivate_offered_at_round_end_and_declined() -> None:
-    """RULES.md §2.7.2 Reactivate / §2.11 round_end: the offer comes after every turn of the round;
-    declining removes Reactivate and the next round begins."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Reactivate / docs/rules/ttb-lifecycle.md#s2-11 round_end: the offer comes
+    after every turn of the round; declining removes Reactivate and the next round begins."""
     s = duo(first={"conditions": {"reactivate": True}})
     run(s, "start", "next")
     assert ttb_state(s).prompt is None  # A's own turn end makes no offer
@@ -85,7 +86,8 @@ def test_reactivate_offered_at_round_end_and_declined() -> None:
 
 
 def test_reactivate_answer_must_be_yes_or_no() -> None:
-    """RULES.md §2.7.2 Reactivate / CONTRACT §3: the offer takes yes or no; the prompt stays otherwise."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Reactivate / CONTRACT docs/rules/2d20.md#s3: the offer takes yes or no; the
+    prompt stays otherwise."""
     s = duo(first={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next")
     with pytest.raises(Refusal):
@@ -94,7 +96,7 @@ def test_reactivate_answer_must_be_yes_or_no() -> None:
 
 
 def test_reactivate_extra_turn_is_a_full_turn() -> None:
-    """RULES.md §5 A19: the extra turn generates AP and runs start effects (Defensive ends) and end
+    """docs/rules/decisions.md#a19: the extra turn generates AP and runs start effects (Defensive ends) and end
     effects (Burning, Bleeding Out); Reactivate is gone afterwards."""
     s = duo(first={"conditions": {"reactivate": True}})
     run(s, "start", "add A defensive 1", "next", "next", "answer yes")
@@ -110,8 +112,8 @@ def test_reactivate_extra_turn_is_a_full_turn() -> None:
 
 
 def test_reactivate_offers_follow_initiative_order() -> None:
-    """RULES.md §2.3 item 8 / §2.11 round_end: several holders are offered in initiative order (B is
-    listed first in the file but has the higher initiative)."""
+    """docs/rules/ttb-turns.md#s2-3 item 8 / docs/rules/ttb-lifecycle.md#s2-11 round_end: several holders are offered in
+    initiative order (B is listed first in the file but has the higher initiative)."""
     s = session_from(
         combatant("Low", initiative=0, conditions={"reactivate": True})
         + combatant("High", initiative=20, conditions={"reactivate": True})
@@ -127,8 +129,9 @@ def test_reactivate_offers_follow_initiative_order() -> None:
 
 
 def test_reactivate_gained_during_the_extra_turn_waits_for_the_next_round_end() -> None:
-    """RULES.md §5 A24 / §2.11 round_end: the holder list is built once; a Reactivate gained during its
-    own extra turn is kept and offered only at the next round's end (at most one extra turn a round)."""
+    """docs/rules/decisions.md#a24 / docs/rules/ttb-lifecycle.md#s2-11 round_end: the holder list is built once; a
+    Reactivate gained during its own extra turn is kept and offered only at the next round's end (at most one extra turn
+    a round)."""
     s = duo(first={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next", "answer yes", "add A reactivate", "next")
     st = ttb_state(s)
@@ -140,7 +143,7 @@ def test_reactivate_gained_during_the_extra_turn_waits_for_the_next_round_end() 
 
 
 def test_reactivate_gained_by_a_non_holder_during_round_end_waits() -> None:
-    """RULES.md §5 A24: a condition gained during the round-end phase waits for the next round end."""
+    """docs/rules/decisions.md#a24: a condition gained during the round-end phase waits for the next round end."""
     s = duo(first={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next", "answer yes", "add B reactivate", "next")
     assert ttb_state(s).prompt is None
@@ -149,8 +152,8 @@ def test_reactivate_gained_by_a_non_holder_during_round_end_waits() -> None:
 
 
 def test_reactivate_holder_paralyzed_before_its_offer_is_skipped() -> None:
-    """RULES.md §2.11 round_end / C12: a holder whose Reactivate was cancelled by Paralyzed (here during
-    the first holder's extra turn) gets no offer."""
+    """docs/rules/ttb-lifecycle.md#s2-11 round_end / C12: a holder whose Reactivate was cancelled by Paralyzed (here
+    during the first holder's extra turn) gets no offer."""
     s = duo(first={"conditions": {"reactivate": True}}, second={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next", "answer yes", "add B paralyzed")
     assert ttb_state(s).fighters["B"].conditions == {}
@@ -160,7 +163,7 @@ def test_reactivate_holder_paralyzed_before_its_offer_is_skipped() -> None:
 
 
 def test_reactivate_holder_dead_before_its_offer_is_skipped() -> None:
-    """RULES.md §2.11 round_end: a holder that died before its offer is skipped."""
+    """docs/rules/ttb-lifecycle.md#s2-11 round_end: a holder that died before its offer is skipped."""
     s = duo(first={"conditions": {"reactivate": True}}, second={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next", "answer yes", "add B bleeding_out 10")
     assert ttb_state(s).fighters["B"].dead
@@ -170,19 +173,19 @@ def test_reactivate_holder_dead_before_its_offer_is_skipped() -> None:
 
 
 def test_paralyzed_mid_extra_turn_ends_it_and_the_round_end_resumes() -> None:
-    """RULES.md §2.4 / C10 / §2.11 round_end: Paralyzed during a Reactivate turn ends that turn at once;
-    the remaining offers follow."""
+    """docs/rules/ttb-turns.md#s2-4 / C10 / docs/rules/ttb-lifecycle.md#s2-11 round_end: Paralyzed during a Reactivate
+    turn ends that turn at once; the remaining offers follow."""
     s = duo(first={"conditions": {"reactivate": True}}, second={"conditions": {"reactivate": True}})
     run(s, "start", "next", "next", "answer yes", "add A paralyzed")
     assert prompt_of(s) == ("reactivate", "B")
     assert ttb_state(s).fighters["A"].conditions == {}  # expired at that turn end (gained before it)
 
 
-# --- §2.7.2 Dead: out of the order ------------------------------------------------------------------
+# --- docs/rules/ttb-conditions.md#s2-7-2 Dead: out of the order -------------------------------------------------------
 
 
 def test_dead_combatant_takes_no_more_turns() -> None:
-    """RULES.md §2.7.2 Dead: removed from initiative; its turns are skipped in later rounds."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Dead: removed from initiative; its turns are skipped in later rounds."""
     s = duo()
     run(s, "start", "add B bleeding_out 10")
     assert ttb_state(s).order == ["A"]
@@ -191,7 +194,8 @@ def test_dead_combatant_takes_no_more_turns() -> None:
 
 
 def test_dying_on_its_own_turn_ends_that_turn() -> None:
-    """RULES.md §2.7.2 Dead: a character that dies during its own turn stops acting; the next starts."""
+    """docs/rules/ttb-conditions.md#s2-7-2 Dead: a character that dies during its own turn stops acting; the next
+    starts."""
     s = duo()
     run(s, "start", "add A bleeding_out 10")
     st = ttb_state(s)
@@ -209,8 +213,10 @@ def dump(s: Session) -> dict[str, object]:
 
 @pytest.mark.parametrize("line", ["damage B 9", "damage B 2/3/5 card=RJ", "next", "add A paralyzed"])
 def test_undo_restores_the_exact_previous_state(line: str) -> None:
-    """CONTRACT §3 undo over RULES.md §2.8.2 (critical prompt), §2.7.2 Suffocating (duel prompt) and
-    §2.11 turn_end: undoing the command restores the exact state; redo gives the same result again."""
+    """CONTRACT §3 undo over docs/rules/ttb-damage.md#s2-8-2 (critical prompt), docs/rules/ttb-conditions.md#s2-7-2
+    Suffocating (duel prompt) and docs/rules/ttb-lifecycle.md#s2-11 turn_end: undoing the command restores the exact
+    state; redo gives the same result
+    again."""
     s = duo(first={"conditions": {"suffocating": 2, "burning": 1}})
     run(s, "start")
     before = dump(s)
@@ -224,7 +230,8 @@ def test_undo_restores_the_exact_previous_state(line: str) -> None:
 
 
 def test_undo_an_answer_restores_the_pending_prompt() -> None:
-    """CONTRACT §3 undo / RULES.md §2.8.2: undoing `answer` brings back the prompt and the state it had."""
+    """CONTRACT §3 undo / docs/rules/ttb-damage.md#s2-8-2: undoing `answer` brings back the prompt and the state it
+    had."""
     s = duo()
     run(s, "start", "damage B 9")
     assert prompt_of(s) == ("critical", "B")
@@ -240,8 +247,8 @@ def test_undo_an_answer_restores_the_pending_prompt() -> None:
 
 
 def test_undo_a_reactivate_answer_and_a_fated_check() -> None:
-    """CONTRACT §3 undo / RULES.md §2.11 round_end, §2.8.2: undo steps back one command at a time
-    through a Reactivate offer and a Fated unconsciousness check."""
+    """CONTRACT §3 undo / docs/rules/ttb-lifecycle.md#s2-11 round_end, docs/rules/ttb-damage.md#s2-8-2: undo steps back
+    one command at a time through a Reactivate offer and a Fated unconsciousness check."""
     s = session_from(
         combatant("F", kind="fated", initiative=20, hand=["5R"], wounds=2, skills={"toughness": 2})
         + combatant("E", conditions={"reactivate": True})

@@ -1,5 +1,5 @@
-"""Attacks on the Unconscious (RULES.md §2.7 Unconscious [000:L350-352]): a Fated counts as flipping the Black
-Joker on the Defense duel that resists an attack; a Fatemaster character resists with Rank Value 0."""
+"""Attacks on the Unconscious (docs/rules/ttb-conditions.md#s2-7 Unconscious [000:L350-352]): a Fated counts as flipping
+the Black Joker on the Defense duel that resists an attack; a Fatemaster character resists with Rank Value 0."""
 
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ def duo(sofia_first: bool = True, **sofia: object) -> Session:
 
 
 def test_an_unconscious_fatemaster_resists_with_rank_value_zero() -> None:
-    """§2.7 Unconscious [000:L352]: the TN against an Unconscious Fatemaster character is its Defense + 0."""
+    """docs/rules/ttb-conditions.md#s2-7 Unconscious [000:L352]: the TN against an Unconscious Fatemaster character is
+    its Defense + 0."""
     s = duo()
     ttb_state(s).fighters["Thug"].unconscious = True
     run(s, "spend Sofia strike Thug")
@@ -53,8 +54,8 @@ def test_an_unconscious_fatemaster_resists_with_rank_value_zero() -> None:
 
 
 def test_a_fatemaster_knocked_out_by_damage_resists_with_rank_value_zero() -> None:
-    """§2.7 Unconscious [000:L352] and §2.8.2: the Thug knocked out by the first blow of a Charge meets the
-    second with TN = Defense 4 + 0, not Defense + Rank Value 9."""
+    """docs/rules/ttb-conditions.md#s2-7 Unconscious [000:L352] and docs/rules/ttb-damage.md#s2-8-2: the Thug knocked
+    out by the first blow of a Charge meets the second with TN = Defense 4 + 0, not Defense + Rank Value 9."""
     s = duo()
     run(s, "damage Thug 9 no-armor", "answer 5R")  # 9 damage: 0 Wounds, a Fatemaster fails the check
     while ttb_state(s).prompt is not None:
@@ -66,8 +67,8 @@ def test_a_fatemaster_knocked_out_by_damage_resists_with_rank_value_zero() -> No
 
 
 def test_a_fatemaster_vs_fatemaster_comparison_uses_rank_value_zero_for_the_unconscious() -> None:
-    """§2.7 Unconscious [000:L352], §2.2.5: a Fatemaster against an Unconscious one compares acting value +
-    Rank Value with Defense + 0."""
+    """docs/rules/ttb-conditions.md#s2-7 Unconscious [000:L352], docs/rules/ttb.md#s2-2-5: a Fatemaster against an
+    Unconscious one compares acting value + Rank Value with Defense + 0."""
     thug = combatant(
         "Thug", rank_value=5, initiative=9, skills={"melee": 2}, weapons=[CLUB], melee_range=1, side="guild"
     )
@@ -80,8 +81,9 @@ def test_a_fatemaster_vs_fatemaster_comparison_uses_rank_value_zero_for_the_unco
 
 
 def test_an_unconscious_fated_defends_with_the_black_joker_and_no_cheat() -> None:
-    """§2.7 Unconscious [000:L350]: the Fatemaster's attack on an Unconscious Fated hits: its Defense flip
-    counts as the Black Joker (no card leaves the Fate Deck, no cheat offer, §2.2.4)."""
+    """docs/rules/ttb-conditions.md#s2-7 Unconscious [000:L350]: the Fatemaster's attack on an Unconscious Fated hits:
+    its Defense flip counts as the Black Joker (no card leaves the Fate Deck, no cheat offer,
+    docs/rules/ttb.md#s2-2-4)."""
     s = duo(sofia_first=False, hand=["13M"])
     ttb_state(s).fighters["Sofia"].unconscious = True
     run(s, "attack Thug", "answer Sofia")
@@ -97,8 +99,9 @@ def test_an_unconscious_fated_defends_with_the_black_joker_and_no_cheat() -> Non
 
 
 def test_an_unconscious_fated_defender_in_a_fated_duel_counts_the_black_joker() -> None:
-    """§2.7 Unconscious [000:L350] and §2.2.4 [000:L418]: Fated against an Unconscious Fated: the defender's
-    card is the Black Joker, drawn from no deck, and it is offered no cheat; the attack hits."""
+    """docs/rules/ttb-conditions.md#s2-7 Unconscious [000:L350] and docs/rules/ttb.md#s2-2-4 [000:L418]: Fated against
+    an Unconscious Fated: the defender's card is the Black Joker, drawn from no deck, and it is offered no cheat; the
+    attack hits."""
     sofia = combatant(
         "Sofia", kind="fated", initiative=20, wounds=8, skills={"melee": 3}, weapons=[SABRE], melee_range=1, hand=[]
     )

@@ -1,4 +1,5 @@
-"""Weapons from the file (CONTRACT.md §3 "Weapons (TTB)"; RULES.md §2.8.1 [000:L95-99]; decision A2)."""
+"""Weapons from the file (docs/reference/language.md "Weapons (TTB)"; docs/rules/ttb-damage.md#s2-8-1 [000:L95-99];
+decision A2)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def top(s: Session, *codes: str) -> None:
 
 
 def test_strike_with_a_target_asks_the_attack_duel_then_flips_the_weapons_damage() -> None:
-    """RULES §2.8.1 step 1 (A2 [000:L95-99]): `pass 1` is one Margin → no modifier; the Sabre's 2/3/5."""
+    """docs/rules/ttb-damage.md#s2-8-1 step 1 (A2 [000:L95-99]): `pass 1` is one Margin → no modifier; the Sabre's
+    2/3/5."""
     s = table()
     run(s, "spend Sofia strike Thug")
     p = pending(ttb_state(s))
@@ -42,7 +44,7 @@ def test_strike_with_a_target_asks_the_attack_duel_then_flips_the_weapons_damage
 
 
 def test_attack_flip_uses_the_exact_difference_and_a_miss_does_nothing() -> None:
-    """§2.8.1: a tracker flip knows D exactly (D 1-5 ⊟ flips two cards, the lowest is kept)."""
+    """docs/rules/ttb-damage.md#s2-8-1: a tracker flip knows D exactly (D 1-5 ⊟ flips two cards, the lowest is kept)."""
     s = table()
     run(s, "spend Sofia strike Thug")
     top(s, "8R", "13C", "2M")
@@ -75,7 +77,7 @@ def test_strike_without_a_target_works_as_before() -> None:
 
 
 def test_named_weapon_and_charge_asks_two_attacks() -> None:
-    """§2.5 Charge: two melee attacks, each its own duel."""
+    """docs/rules/ttb-turns.md#s2-5 Charge: two melee attacks, each its own duel."""
     s = table()
     run(s, "spend Sofia strike Thug Pistol")
     assert "Pistol" in pending(ttb_state(s)).question

@@ -1,6 +1,8 @@
-"""The attack as one flow in the 2d20 System (CONTRACT.md §3 ``attack``): RULES.md §3.2 (TN = attribute +
-skill, bought d20s, Momentum), §3.3 (pools: costs, banking, an NPC's Threat), §3.6 (range-difficulty table,
-Reach), §3.7 (attack sequence) and §3.8 (Challenge Dice damage, Bonus Damage, damage effects)."""
+"""The attack as one flow in the 2d20 System (docs/reference/language.md ``attack``): docs/rules/2d20.md#s3-2 (TN =
+attribute + skill, bought d20s, Momentum), docs/rules/2d20.md#s3-3 (pools: costs, banking, an NPC's Threat),
+docs/rules/2d20-combat.md#s3-6 (range-difficulty table, Reach), docs/rules/2d20-combat.md#s3-7 (attack sequence) and
+docs/rules/2d20-combat.md#s3-8 (Challenge Dice damage,
+Bonus Damage, damage effects)."""
 
 from __future__ import annotations
 
@@ -39,8 +41,8 @@ def kit_attacks(threat: int = 4, momentum: int = 2) -> Session:
 
 
 def test_target_first_in_reach_then_by_the_chance() -> None:
-    """§3.6: the Rifle (Medium) hits the Thug next door at D2 (ranged base 2, +0) and the Brute in Kit's own
-    zone at D3 (+1 at Close); the Knife reaches only within the zone."""
+    """docs/rules/2d20-combat.md#s3-6: the Rifle (Medium) hits the Thug next door at D2 (ranged base 2, +0) and the
+    Brute in Kit's own zone at D3 (+1 at Close); the Knife reaches only within the zone."""
     s = kit_attacks()
     p = pending(d20_state(s))
     assert p.kind == "attack_target" and p.options == ["Thug", "Brute"]
@@ -51,10 +53,10 @@ def test_target_first_in_reach_then_by_the_chance() -> None:
 
 
 def test_a_whole_attack_with_the_tables_dice() -> None:
-    """§3.2: faces 1 and 5 vs TN 12 are 3 successes at D2: a pass with 1 Momentum. §3.8: 4[CD] + 2[CD] for
-    Kit's Fight 2 [004:L1745] + 1[CD] Bonus Damage for that Momentum; faces 1,2,5,6,3,3,4 → 5 damage, 2 Effects;
-    Piercing 1 per Effect; no armor: 5 stress, one Harm (§3.10.1). The test's Momentum was spent: the pool is
-    unchanged."""
+    """docs/rules/2d20.md#s3-2: faces 1 and 5 vs TN 12 are 3 successes at D2: a pass with 1 Momentum.
+    docs/rules/2d20-combat.md#s3-8: 4[CD] + 2[CD] for Kit's Fight 2 [004:L1745] + 1[CD] Bonus Damage for that Momentum;
+    faces 1,2,5,6,3,3,4 → 5 damage, 2 Effects; Piercing 1 per Effect; no armor: 5 stress, one Harm
+    (docs/rules/2d20-harm.md#s3-10-1). The test's Momentum was spent: the pool is unchanged."""
     s = kit_attacks()
     run(s, "answer Thug")
     p = pending(d20_state(s))
@@ -92,14 +94,15 @@ def test_option_one_each_time_and_the_same_dice_typed_end_the_same() -> None:
 
 
 def test_a_miss_ends_the_attack() -> None:
-    """§3.7: a failed ranged attack does nothing further."""
+    """docs/rules/2d20-combat.md#s3-7: a failed ranged attack does nothing further."""
     s = run(kit_attacks(), "answer Thug", "answer 20,19")
     assert d20_state(s).prompt is None and d20_state(s).fighters["Thug"].stress == {"stress": 0}
     assert "Kit's attack with the Rifle misses Thug" in [e.text for e in d20_state(s).log]
 
 
 def test_bought_dice_are_paid_and_faces_must_match_them() -> None:
-    """§3.2, §3.3: the 3rd d20 costs 1 Momentum; three faces are three dice. Wrong answers change nothing."""
+    """docs/rules/2d20.md#s3-2, docs/rules/2d20.md#s3-3: the 3rd d20 costs 1 Momentum; three faces are three dice. Wrong
+    answers change nothing."""
     s = run(kit_attacks(), "answer Thug")
     refused(s, "answer 1,2,3,4,5,6", "faces")
     refused(s, "answer roll+4", "answer roll")
@@ -110,8 +113,8 @@ def test_bought_dice_are_paid_and_faces_must_match_them() -> None:
 
 
 def test_npc_attacks_pay_threat_and_bank_unspent_momentum_as_threat() -> None:
-    """§3.3: an NPC's bought d20s cost Threat (only what the pool holds is offered); its unspent Momentum
-    becomes Threat. The Brute's Axe reaches Kit once they are within Reach (§3.6)."""
+    """docs/rules/2d20.md#s3-3: an NPC's bought d20s cost Threat (only what the pool holds is offered); its unspent
+    Momentum becomes Threat. The Brute's Axe reaches Kit once they are within Reach (docs/rules/2d20-combat.md#s3-6)."""
     s = run(scene(threat=1), "start", "pick Kit", "spend Kit pass", "next", "pick Brute", "reach Brute Kit")
     run(s, "attack Brute")
     p = pending(d20_state(s))
@@ -156,8 +159,8 @@ def test_the_typed_spend_keeps_its_meaning() -> None:
 
 
 def test_infinity_bonus_damage_is_one_damage_per_momentum() -> None:
-    """RULES.md §3.0 (Momentum "Bonus Damage": Infinity +1 damage each, not a die); the test's Momentum is
-    spent first and the rest banked (§3.3)."""
+    """docs/rules/2d20.md#s3-0 (Momentum "Bonus Damage": Infinity +1 damage each, not a die); the test's Momentum is
+    spent first and the rest banked (docs/rules/2d20.md#s3-3)."""
     stress = {"vigour": 10, "resolve": 8, "firewall": 6}
     s = session_from(
         header(profile="infinity", momentum=2, threat=4)
@@ -184,7 +187,8 @@ def test_infinity_bonus_damage_is_one_damage_per_momentum() -> None:
 
 
 def test_nobody_in_reach_of_the_weapon_is_refused_before_the_major_is_taken() -> None:
-    """§3.6: the Knife reaches within Kit's zone only; with the Brute gone, the Thug next door is out of it."""
+    """docs/rules/2d20-combat.md#s3-6: the Knife reaches within Kit's zone only; with the Brute gone, the Thug next door
+    is out of it."""
     s = run(scene(), "start", "pick Kit")
     d20_state(s).fighters["Brute"].dead = True
     refused(s, "attack Kit Knife", "no enemy it can attack from A")

@@ -1,6 +1,8 @@
 """The Momentum spends at the roll of a 2d20 attack, the attacker's bonus damage, and Burst and Reloads:
-RULES.md §3.0 (the profile rows), §3.3 (who pays), §3.7 (Burst), §3.8 (damage), §5 B5-B8, B24, B38, driven
-through the attack flow with the faces typed, so that every total is exact.
+docs/rules/2d20.md#s3-0 (the profile rows), docs/rules/2d20.md#s3-3 (who pays), docs/rules/2d20-combat.md#s3-7 (Burst),
+docs/rules/2d20-combat.md#s3-8 (damage), docs/rules/decisions.md#b5 to #b8, #b24, #b38,
+driven through the attack flow with
+the faces typed, so that every total is exact.
 
 Kit (a PC, Coordination 10 + Fight 2: TN 12) shoots from zone A into zone B, where the Thug and the Goon
 stand (no armor unless said). ``answer 1,1`` is the test: 4 successes at the ranged D2, so 2 Momentum.
@@ -103,7 +105,7 @@ def test_attribute_bonus_damage_bands(score: int, dice: int) -> None:
 
 
 def test_infinity_ranged_bonus_damage_is_by_awareness() -> None:
-    """RULES.md §3.0 "Bonus damage" (Infinity: Ranged Awareness [003:L276-286]): Awareness 12 is +3[CD]."""
+    """docs/rules/2d20.md#s3-0 "Bonus damage" (Infinity: Ranged Awareness [003:L276-286]): Awareness 12 is +3[CD]."""
     s = hit(scene("infinity", attributes={"coordination": 10, "awareness": 12}))
     assert "4[CD] + 3[CD] Awareness" in pending(d20_state(s)).question
 
@@ -126,7 +128,7 @@ def test_secret_war_melee_bonus_damage_is_by_brawn_and_bonus_damage_is_at_most_t
 
 def test_penetration_ignores_two_resistance_per_momentum() -> None:
     """[004:L1939] Penetration 1 R: armor 4 − 2 = 2 against 4 damage: 2 stress. Paid from the test's
-    Momentum first; the other 1 is banked (§3.3)."""
+    Momentum first; the other 1 is banked (docs/rules/2d20.md#s3-3)."""
     s = hit(scene(armor=4))
     run(s, "answer 1,1,1,1,3,3 penetration=1")
     st = d20_state(s)
@@ -240,7 +242,7 @@ def test_create_advantage_costs_two() -> None:
 
 
 def test_several_spends_in_one_answer_beyond_the_test_are_paid_from_the_pool() -> None:
-    """§3.3: the test's 2 Momentum first, then the pool's (2), then Threat 1:1 for a player character
+    """docs/rules/2d20.md#s3-3: the test's 2 Momentum first, then the pool's (2), then Threat 1:1 for a player character
     [004:L552-586]: Bonus 2 + Penetration 1 + Subdue 1 + Create Advantage 2 = 6."""
     s = hit(scene())
     run(s, "answer roll+2 penetration=1 subdue advantage")
@@ -258,8 +260,8 @@ def test_a_spend_repeated_or_taken_twice_a_round_is_refused() -> None:
 
 
 def test_npc_spends_beyond_threat_are_refused_with_nothing_spent() -> None:
-    """§3.3: an NPC pays with Threat it must have. The Brute's test leaves 3 Momentum and the pool holds 1:
-    Penetration 4 + Subdue 1 = 5 is too much; refused, nothing spent, no die drawn."""
+    """docs/rules/2d20.md#s3-3: an NPC pays with Threat it must have. The Brute's test leaves 3 Momentum and the pool
+    holds 1: Penetration 4 + Subdue 1 = 5 is too much; refused, nothing spent, no die drawn."""
     s = scene(threat=1)
     run(s, "start", "pick Kit", "spend Kit pass", "next", "pick Brute", "reach Brute Kit", "attack Brute Kit")
     run(s, "answer 1,1")
@@ -305,7 +307,7 @@ def test_a_mandatory_reload_is_spent_for_nothing_and_refused_at_zero() -> None:
 
 
 def test_reloads_in_the_file_are_checked() -> None:
-    """RULES.md §3.7: Burst is 0-6 [004:L1695]; an M weapon needs Burst and Reloads [004:L1701]."""
+    """docs/rules/2d20-combat.md#s3-7: Burst is 0-6 [004:L1695]; an M weapon needs Burst and Reloads [004:L1701]."""
     base = header() + combatant("Kit", stress=10, weapons=[{"name": "Gun", "burst": 7}])
     with pytest.raises(FileInvalid, match="less than or equal to 6"):
         parse_text(base, "x")
@@ -324,7 +326,8 @@ def test_infinity_bonus_damage_with_the_faces_typed() -> None:
 
 
 def test_undo_takes_back_the_spends_and_the_reloads() -> None:
-    """Undo replays the history (RULES.md §1.3): the Reloads, the pools and the Harms come back as they were."""
+    """Undo replays the history (docs/rules/index.md#s1-3): the Reloads, the pools and the Harms come back as they
+    were."""
     s = scene(weapons=[SMG])
     run(s, "start", "pick Kit", "attack Kit Thug", "answer 1,1 reloads=1")
     before = (d20_state(s).momentum, d20_state(s).threat, dict(d20_state(s).fighters["Kit"].reloads))
@@ -349,8 +352,10 @@ def test_the_prompt_bar_names_the_spends_and_the_reloads() -> None:
 
 
 def test_a_subdue_hit_on_the_defeated_does_not_kill() -> None:
-    """[004:L1943]: Subdue's Harms are temporary, so the Harm past the one that defeats (which kills, RULES.md
-    §3.10.2) does not; the target is not Dying either. 12 stress on a track of 10: 2 Wounds on 2 held."""
+    """[004:L1943]: Subdue's Harms are temporary, so the Harm past the one that defeats (which kills,
+    docs/rules/index.md docs/rules/2d20-harm.md#s3-10-2) does not; the target is not Dying either. 12 stress on a track
+    of 10: 2 Wounds on 2
+    held."""
     s = session_from(
         header()
         + zones("A", "B")

@@ -1,10 +1,11 @@
 """Counts of Challenge Dice are bounded (`challenge 100000000` hung, and Persistent 100000000
 was accepted, then hung every later `next`).
 
-The rules bound bought d20s (3, RULES.md §3.2 [004:L492-498]) and the complication range (1-5 [004:L469-478]),
-which `tracker.families.twod20.dice.rolls` already refuses beyond. They set no maximum on Challenge Dice (§3.2, §3.8,
-§3.11), so every count of them has the documented sane cap `MAX_CHALLENGE_DICE` (README "Limits"): in a
-command, in the file's combatants, and in a saved [state].
+The rules bound bought d20s (3, docs/rules/2d20.md#s3-2 [004:L492-498]) and the complication range (1-5 [004:L469-478]),
+which `tracker.families.twod20.dice.rolls` already refuses beyond. They set no maximum on Challenge Dice
+(docs/rules/2d20.md#s3-2, docs/rules/2d20-combat.md#s3-8, docs/rules/2d20-harm.md#s3-11), so every count of them has the
+documented sane cap `MAX_CHALLENGE_DICE` (README "Limits"): in a command, in the file's combatants, and in a saved
+[state].
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ def test_s3_1_file_counts_of_dice_above_the_cap_fail_the_check(extra: str) -> No
 
 
 def test_s3_4_attributes_the_initiative_variant_rolls_are_bounded() -> None:
-    """RULES.md §3.4 random option: [CD] equal to max(Agility, Insight) [004:L1406-1416]."""
+    """docs/rules/2d20-turns.md#s3-4 random option: [CD] equal to max(Agility, Insight) [004:L1406-1416]."""
     with pytest.raises(FileInvalid, match=f"less than or equal to {CAP}"):
         parse_text(text().replace("agility = 10", "agility = 100000000"), "x")
 

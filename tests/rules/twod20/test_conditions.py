@@ -1,6 +1,7 @@
-"""RULES.md §3.11 (2d20 conditions: SRD states and Infinity conditions with their timing), §3.6/§3.7 through
-`range_report` (Prone at range, C37), §3.13 (turn_start Bleeding, turn_end Burning, scene_end). Scenario checks
-C37, C40; decisions B4, B25, B26, B27, B28, B37.
+"""docs/rules/2d20-harm.md#s3-11 (2d20 conditions: SRD states and Infinity conditions with their timing),
+docs/rules/2d20-combat.md#s3-6/docs/rules/2d20-combat.md#s3-7 through `range_report` (Prone at range, C37),
+docs/rules/2d20-lifecycle.md#s3-13 (turn_start Bleeding, turn_end Burning, scene_end). Scenario checks C37, C40;
+decisions B4, B25, B26, B27, B28, B37.
 """
 
 from __future__ import annotations
@@ -73,11 +74,12 @@ def conditions(s: Session, name: str) -> dict[str, int | bool]:
     return dict(d20_state(s).fighters[name].conditions)
 
 
-# --- §3.11 which conditions exist where -------------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-11 which conditions exist where -------------------------------------------------------
 
 
 def test_s3_11_catalogue_marks_the_infinity_conditions() -> None:
-    """RULES.md §3.11.2: Bleeding, Blind, Burning, Deafened, Fatigued, Staggered … are Infinity conditions."""
+    """docs/rules/2d20-harm.md#s3-11-2: Bleeding, Blind, Burning, Deafened, Fatigued, Staggered … are Infinity
+    conditions."""
     assert {
         "bleeding",
         "blind",
@@ -95,7 +97,8 @@ def test_s3_11_catalogue_marks_the_infinity_conditions() -> None:
 
 @pytest.mark.parametrize("condition", INFINITY_ONLY)
 def test_s3_11_srd_refuses_infinity_only_conditions(condition: str) -> None:
-    """RULES.md §3.11: an SRD encounter refuses Infinity-only conditions, and the refusal changes nothing."""
+    """docs/rules/2d20-harm.md#s3-11: an SRD encounter refuses Infinity-only conditions, and the refusal changes
+    nothing."""
     s = srd()
     before = dump(d20_state(s))
     with pytest.raises(Refusal, match="Infinity condition"):
@@ -105,14 +108,15 @@ def test_s3_11_srd_refuses_infinity_only_conditions(condition: str) -> None:
 
 @pytest.mark.parametrize("condition", ["prone", "stunned", "unconscious"])
 def test_s3_11_1_srd_states_can_be_added(condition: str) -> None:
-    """RULES.md §3.11.1: the SRD states are conditions the GM may set by hand."""
+    """docs/rules/2d20-harm.md#s3-11-1: the SRD states are conditions the GM may set by hand."""
     s = srd()
     run(s, f"add Kit {condition}")
     assert conditions(s, "Kit")[condition] is True
 
 
 def test_s3_11_unknown_or_misvalued_conditions_are_refused() -> None:
-    """RULES.md §3.11, CONTRACT.md §3: unknown conditions, and numbers on unvalued ones, are refused."""
+    """docs/rules/2d20-harm.md#s3-11, docs/reference/language.md: unknown conditions, and numbers on unvalued ones, are
+    refused."""
     s = infinity()
     with pytest.raises(Refusal):
         run(s, "add Ana wobbly")
@@ -122,12 +126,13 @@ def test_s3_11_unknown_or_misvalued_conditions_are_refused() -> None:
         run(s, "remove Ana dazed")
 
 
-# --- §3.11.2 Bleeding (B26) -------------------------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-11-2 Bleeding (B26) -------------------------------------------------------------------
 
 
 def test_s3_11_2_b26_bleeding_ticks_at_turn_start_ignoring_soak_with_harm() -> None:
-    """RULES.md §3.11.2, §3.13 turn_start 2, B26: 3[CD] physical at the start of each of the character's turns,
-    ignoring Soak (Armour 2 does not help), with the Harm threshold (a 5+ tick is a Wound)."""
+    """docs/rules/2d20-harm.md#s3-11-2, docs/rules/2d20-lifecycle.md#s3-13 turn_start 2, B26: 3[CD] physical at the
+    start of each of the character's turns, ignoring Soak (Armour 2 does not help), with the Harm threshold (a 5+ tick
+    is a Wound)."""
     s = infinity()
     run(s, "add Ana bleeding", "start")
     force(s, [2, 2, 2])
@@ -144,7 +149,8 @@ def test_s3_11_2_b26_bleeding_ticks_at_turn_start_ignoring_soak_with_harm() -> N
 
 
 def test_s3_11_2_bleeding_only_at_its_owner_turn_start() -> None:
-    """RULES.md §3.13: Bleeding ticks at the start of the bleeding character's own turns, not others'."""
+    """docs/rules/2d20-lifecycle.md#s3-13: Bleeding ticks at the start of the bleeding character's own turns, not
+    others'."""
     s = infinity()
     run(s, "add Ana bleeding", "start", "pick Trooper")
     assert d20_state(s).fighters["Ana"].stress["vigour"] == 0
@@ -152,12 +158,13 @@ def test_s3_11_2_bleeding_only_at_its_owner_turn_start() -> None:
     assert d20_state(s).fighters["Ana"].stress["vigour"] == 0
 
 
-# --- §3.11.2 Burning X (B27) ------------------------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-11-2 Burning X (B27) ------------------------------------------------------------------
 
 
 def test_s3_11_2_b27_burning_rolled_once_applied_to_vigour_and_resolve() -> None:
-    """RULES.md §3.11.2, §3.13 turn_end 2, B27: X[CD] rolled once at the end of the burning character's turn,
-    applied to Vigour (Armour 2) and Resolve (Courage 1); without Effects it lasts its one round."""
+    """docs/rules/2d20-harm.md#s3-11-2, docs/rules/2d20-lifecycle.md#s3-13 turn_end 2, B27: X[CD] rolled once at the end
+    of the burning character's turn, applied to Vigour (Armour 2) and Resolve (Courage 1); without Effects it lasts its
+    one round."""
     s = infinity()
     run(s, "start", "pick Ana", "add Ana burning 2")
     assert conditions(s, "Ana") == {"burning": 2}
@@ -172,7 +179,7 @@ def test_s3_11_2_b27_burning_rolled_once_applied_to_vigour_and_resolve() -> None
 
 
 def test_s3_11_2_b27_burning_effects_extend_it() -> None:
-    """RULES.md §3.11.2, B27: each Effect rolled on the Burning damage adds 1 round."""
+    """docs/rules/2d20-harm.md#s3-11-2, B27: each Effect rolled on the Burning damage adds 1 round."""
     s = infinity()
     run(s, "start", "pick Ana", "add Ana burning 2")
     force(s, [2, 5])  # 3 damage, 1 Effect
@@ -187,7 +194,7 @@ def test_s3_11_2_b27_burning_effects_extend_it() -> None:
 
 
 def test_s3_11_2_burning_ticks_only_at_its_owner_turn_end() -> None:
-    """RULES.md §3.13 turn_end, B27: "each turn" is the burning character's own turn."""
+    """docs/rules/2d20-lifecycle.md#s3-13 turn_end, B27: "each turn" is the burning character's own turn."""
     s = infinity()
     run(s, "start", "pick Ana", "add Trooper burning 3", "next")
     assert d20_state(s).fighters["Trooper"].stress == {"vigour": 0, "resolve": 0}
@@ -195,7 +202,8 @@ def test_s3_11_2_burning_ticks_only_at_its_owner_turn_end() -> None:
 
 
 def test_s3_11_2_incendiary_sets_burning_for_the_effects_rolled() -> None:
-    """RULES.md §3.8 (Incendiary), §3.11.2: an Incendiary X hit with Effects sets Burning X for that many rounds."""
+    """docs/rules/2d20-combat.md#s3-8 (Incendiary), docs/rules/2d20-harm.md#s3-11-2: an Incendiary X hit with Effects
+    sets Burning X for that many rounds."""
     s = infinity()
     run(s, "start", "pick Ana", "damage Trooper 4 icons=2 incendiary=3")
     assert conditions(s, "Trooper") == {"burning": 3}
@@ -203,18 +211,18 @@ def test_s3_11_2_incendiary_sets_burning_for_the_effects_rolled() -> None:
 
 
 def test_s3_11_2_removing_burning_ends_it() -> None:
-    """RULES.md §3.11.2: Burning ends when removed (Absterge or the GM)."""
+    """docs/rules/2d20-harm.md#s3-11-2: Burning ends when removed (Absterge or the GM)."""
     s = infinity()
     run(s, "start", "pick Ana", "add Ana burning 2", "remove Ana burning", "next")
     assert d20_state(s).fighters["Ana"].stress["vigour"] == 0
     assert d20_state(s).fighters["Ana"].burning_rounds == 0
 
 
-# --- §3.11.2 Dazed → Staggered (C40) ----------------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-11-2 Dazed → Staggered (C40) ----------------------------------------------------------
 
 
 def test_s3_11_2_c40_dazed_twice_is_staggered_in_infinity() -> None:
-    """C40, RULES.md §3.11.2: a Dazed character that gains Dazed again becomes Staggered."""
+    """C40, docs/rules/2d20-harm.md#s3-11-2: a Dazed character that gains Dazed again becomes Staggered."""
     s = infinity()
     run(s, "add Ana dazed")
     assert conditions(s, "Ana") == {"dazed": True}
@@ -232,8 +240,9 @@ def test_s3_11_2_c40_srd_has_no_staggered() -> None:
 
 
 def test_s3_11_2_c40_staggered_pays_one_momentum_per_standard_action() -> None:
-    """C40, RULES.md §3.11.2: Staggered needs 1 Momentum to take a Standard (Major) Action; with an empty
-    pool a player character pays it as +1 Heat instead (RULES.md §3.3: PCs may pay Momentum costs with Threat)."""
+    """C40, docs/rules/2d20-harm.md#s3-11-2: Staggered needs 1 Momentum to take a Standard (Major) Action; with an empty
+    pool a player character pays it as +1 Heat instead (docs/rules/2d20.md#s3-3: PCs may pay Momentum costs with
+    Threat)."""
     s = infinity()
     run(s, "add Ana staggered", "start", "pick Ana", "momentum -1")
     run(s, "spend Ana attack")
@@ -248,7 +257,8 @@ def test_s3_11_2_c40_staggered_pays_one_momentum_per_standard_action() -> None:
 
 
 def test_s3_11_2_staggered_npc_pays_heat() -> None:
-    """RULES.md §3.3 with §3.11.2: an NPC's Momentum costs come from the GM's pool (Heat)."""
+    """docs/rules/2d20.md#s3-3 with docs/rules/2d20-harm.md#s3-11-2: an NPC's Momentum costs come from the GM's pool
+    (Heat)."""
     s = infinity()
     run(s, "add Trooper staggered", "start", "pick Ana", "next", "pick Trooper")
     heat = d20_state(s).threat
@@ -256,13 +266,13 @@ def test_s3_11_2_staggered_npc_pays_heat() -> None:
     assert d20_state(s).threat == heat - 1
 
 
-# --- §3.11.2 Blind / Deafened (B28) -----------------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-11-2 Blind / Deafened (B28) -----------------------------------------------------------
 
 
 @pytest.mark.parametrize("condition", ["blind", "deafened"])
 def test_s3_11_2_b28_blind_and_deafened_deal_mental_damage_on_gain(condition: str) -> None:
-    """RULES.md §3.11.2, B28: 3[CD] mental damage on becoming Blind or Deafened (Courage 1 applies); gaining it
-    again while held deals nothing."""
+    """docs/rules/2d20-harm.md#s3-11-2, B28: 3[CD] mental damage on becoming Blind or Deafened (Courage 1 applies);
+    gaining it again while held deals nothing."""
     s = infinity()
     force(s, [2, 2, 1])
     run(s, f"add Ana {condition}")
@@ -274,7 +284,7 @@ def test_s3_11_2_b28_blind_and_deafened_deal_mental_damage_on_gain(condition: st
 
 
 def test_s3_11_2_blind_on_a_combatant_without_resolve_is_no_crash() -> None:
-    """RULES.md §3.11.2: Blind on a Vigour-only combatant (no Resolve track) still blinds it and deals no
+    """docs/rules/2d20-harm.md#s3-11-2: Blind on a Vigour-only combatant (no Resolve track) still blinds it and deals no
     mental damage (the engine must not half-apply a command and then refuse it)."""
     text = scene("infinity") + INFINITY_CAST + combatant("Drone", npc_type="minor", stress=6, zone="C")
     s = session_from(text)
@@ -287,7 +297,8 @@ def test_s3_11_2_blind_on_a_combatant_without_resolve_is_no_crash() -> None:
 
 
 def test_s3_11_1_c40_srd_prone_adds_one_at_medium_range() -> None:
-    """C40, RULES.md §3.11.1: a Prone target is +1 Difficulty to ranged attacks from Medium range (SRD base 2)."""
+    """C40, docs/rules/2d20-harm.md#s3-11-1: a Prone target is +1 Difficulty to ranged attacks from Medium range (SRD
+    base 2)."""
     s = srd()
     assert range_report(d20(s), "Kit", "Thug", "medium") == "Medium range, Difficulty 2"
     run(s, "add Thug prone")
@@ -297,7 +308,7 @@ def test_s3_11_1_c40_srd_prone_adds_one_at_medium_range() -> None:
 
 
 def test_s3_11_2_c40_infinity_prone_adds_two_at_medium_range() -> None:
-    """C40, RULES.md §3.11.2: in Infinity the same Prone target is +2 Difficulty (base D1)."""
+    """C40, docs/rules/2d20-harm.md#s3-11-2: in Infinity the same Prone target is +2 Difficulty (base D1)."""
     s = infinity()
     assert range_report(d20(s), "Ana", "Trooper", "medium") == "Medium range, Difficulty 1"
     run(s, "add Trooper prone")
@@ -306,7 +317,7 @@ def test_s3_11_2_c40_infinity_prone_adds_two_at_medium_range() -> None:
 
 @pytest.mark.parametrize("make", [srd, infinity])
 def test_s3_11_prone_is_no_harder_to_shoot_at_close_range(make: Callable[[], Session]) -> None:
-    """RULES.md §3.11: the Prone penalty is for ranged attacks from Medium or further, not Close."""
+    """docs/rules/2d20-harm.md#s3-11: the Prone penalty is for ranged attacks from Medium or further, not Close."""
     s = make()
     shooter = "Kit" if "Kit" in d20_state(s).fighters else "Ana"
     before = range_report(d20(s), shooter, "Brute", "close")
@@ -332,7 +343,7 @@ def test_s3_11_c40_prone_constants_per_profile() -> None:
     ],
 )
 def test_s3_6_c37_srd_range_table_through_range_report(shooter_zone: str, weapon: str, expected: str) -> None:
-    """C37, RULES.md §3.6: the SRD range table on top of the ranged base Difficulty 2 (B1)."""
+    """C37, docs/rules/2d20-combat.md#s3-6: the SRD range table on top of the ranged base Difficulty 2 (B1)."""
     s = srd()
     if shooter_zone != "B":
         run(s, f"move Thug {shooter_zone}")
@@ -358,7 +369,8 @@ def test_s3_6_c37_reach_penalty_for_ranged_not_melee() -> None:
     ],
 )
 def test_s3_6_c37_infinity_one_per_category_either_direction(trooper_zone: str, weapon: str, difficulty: int) -> None:
-    """C37, RULES.md §3.6: Infinity Ballistics is D1 + 1 per range category away in either direction."""
+    """C37, docs/rules/2d20-combat.md#s3-6: Infinity Ballistics is D1 + 1 per range category away in either
+    direction."""
     s = infinity()
     if trooper_zone != "B":
         run(s, f"move Trooper {trooper_zone}")
@@ -366,7 +378,8 @@ def test_s3_6_c37_infinity_one_per_category_either_direction(trooper_zone: str, 
 
 
 def test_s3_11_2_b37_infinity_prone_adds_two_soak_per_cover_effect() -> None:
-    """RULES.md §3.11.2, B37: a Prone character rolling Cover soak gains +2 soak per Effect rolled (Infinity)."""
+    """docs/rules/2d20-harm.md#s3-11-2, B37: a Prone character rolling Cover soak gains +2 soak per Effect rolled
+    (Infinity)."""
     s = infinity()
     run(s, "add Ana prone")
     force(s, [5])  # Cover 1[CD]: 1 + an Effect → 1 + 2
@@ -375,7 +388,8 @@ def test_s3_11_2_b37_infinity_prone_adds_two_soak_per_cover_effect() -> None:
 
 
 def test_s3_11_1_b37_srd_prone_gets_no_extra_soak() -> None:
-    """RULES.md §3.11.1 with B37: the +2 soak per Effect is Infinity's; SRD Prone adds nothing to Cover."""
+    """docs/rules/2d20-harm.md#s3-11-1 with B37: the +2 soak per Effect is Infinity's; SRD Prone adds nothing to
+    Cover."""
     s = srd()
     run(s, "add Kit prone")
     force(s, [5])
@@ -384,7 +398,8 @@ def test_s3_11_1_b37_srd_prone_gets_no_extra_soak() -> None:
 
 
 def test_s3_11_1_stand_ends_prone() -> None:
-    """RULES.md §3.11.1: Prone ends with Stand (a Minor Action); Drop Prone and Stand not both in one turn."""
+    """docs/rules/2d20-harm.md#s3-11-1: Prone ends with Stand (a Minor Action); Drop Prone and Stand not both in one
+    turn."""
     s = srd()
     run(s, "add Kit prone", "start", "pick Kit", "spend Kit stand")
     assert "prone" not in conditions(s, "Kit")
@@ -392,11 +407,11 @@ def test_s3_11_1_stand_ends_prone() -> None:
         run(s, "spend Kit drop-prone")
 
 
-# --- §3.11.1 Persistent as a condition, §3.13 scene_end ---------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-11-1 Persistent as a condition, docs/rules/2d20-lifecycle.md#s3-13 scene_end ----------
 
 
 def test_s3_11_1_added_persistent_ticks_once_at_turn_end() -> None:
-    """RULES.md §3.11.1: `add NAME persistent X` is one Persistent X instance with a single tick."""
+    """docs/rules/2d20-harm.md#s3-11-1: `add NAME persistent X` is one Persistent X instance with a single tick."""
     s = srd()
     run(s, "start", "pick Kit", "add Kit persistent 2")
     assert conditions(s, "Kit") == {"persistent": 1}
@@ -407,8 +422,8 @@ def test_s3_11_1_added_persistent_ticks_once_at_turn_end() -> None:
 
 
 def test_s3_13_scene_end_clears_stress_and_stun() -> None:
-    """RULES.md §3.13 scene_end, §3.10.4 (SRD): all Stress is removed; a pending Stun does not outlive the scene;
-    Momentum decays by 1."""
+    """docs/rules/2d20-lifecycle.md#s3-13 scene_end, docs/rules/2d20-harm.md#s3-10-4 (SRD): all Stress is removed; a
+    pending Stun does not outlive the scene; Momentum decays by 1."""
     s = srd()
     run(s, "start", "pick Kit", "damage Thug 4 icons=1 stun", "damage Kit 4")
     assert conditions(s, "Thug") == {"stunned": True}
@@ -421,8 +436,8 @@ def test_s3_13_scene_end_clears_stress_and_stun() -> None:
 
 
 def test_s3_13_scene_end_ends_round_counted_effects() -> None:
-    """RULES.md §3.13 scene_end (judgement, README): Persistent and Burning, counted in turns and rounds,
-    end with the scene instead of ticking into the next one."""
+    """docs/rules/2d20-lifecycle.md#s3-13 scene_end (judgement, README): Persistent and Burning, counted in turns and
+    rounds, end with the scene instead of ticking into the next one."""
     s = infinity()
     run(s, "start", "pick Ana", "damage Ana 9 icons=2 persistent=1 incendiary=2")
     assert d20_state(s).fighters["Ana"].persistent and d20_state(s).fighters["Ana"].conditions.get("burning")

@@ -1,6 +1,7 @@
-"""RULES.md §3.8 (damage and damage effects), §3.9 (resistance / Soak) and §3.10.1 (the Harm threshold), driven
-through the GM command `damage NAME N [icons=K] [track=T] [cover=K] [soak=V] [from=NAME] [mental] [EFFECT[=X] …]`
-(CONTRACT.md §3). Scenario checks C28, C34, C36; decisions B2, B13, B19, B20, B41.
+"""docs/rules/2d20-combat.md#s3-8 (damage and damage effects), docs/rules/2d20-combat.md#s3-9 (resistance / Soak) and
+docs/rules/2d20-harm.md#s3-10-1 (the Harm threshold), driven through the GM command `damage NAME N [icons=K] [track=T]
+[cover=K] [soak=V] [from=NAME] [mental] [EFFECT[=X] …]` (docs/reference/language.md). Scenario checks C28, C34, C36;
+decisions B2, B13, B19, B20, B41.
 """
 
 from __future__ import annotations
@@ -88,11 +89,11 @@ def started(*combatants: str, first: str = "Kit", profile: str = "srd") -> Sessi
     return run(s, "start", f"pick {first}")
 
 
-# --- §3.9 resistance --------------------------------------------------------------------------------
+# --- docs/rules/2d20-combat.md#s3-9 resistance ------------------------------------------------------------------------
 
 
 def test_s3_9_armor_is_subtracted_from_physical_damage() -> None:
-    """RULES.md §3.9: stress = damage − Armor (persistent resistance)."""
+    """docs/rules/2d20-combat.md#s3-9: stress = damage − Armor (persistent resistance)."""
     s = started(KIT, BOSS)
     run(s, "damage Boss 5")
     assert stress(s, "Boss") == 2
@@ -100,7 +101,8 @@ def test_s3_9_armor_is_subtracted_from_physical_damage() -> None:
 
 
 def test_s3_9_c36_piercing_and_rolled_cover_option() -> None:
-    """RULES.md §3.9, C36: 8 damage, Piercing 2, 1 Effect vs Armor 3 + Cover 2[CD] rolling 1 and 2 → resistance 4."""
+    """docs/rules/2d20-combat.md#s3-9, C36: 8 damage, Piercing 2, 1 Effect vs Armor 3 + Cover 2[CD] rolling 1 and 2 →
+    resistance 4."""
     s = started(KIT, BOSS)
     force(s, 1, 2)
     run(s, "damage Boss 8 icons=1 piercing=2 cover=2")
@@ -110,7 +112,8 @@ def test_s3_9_c36_piercing_and_rolled_cover_option() -> None:
 
 
 def test_s3_9_c36_cover_from_the_combatant_field() -> None:
-    """RULES.md §3.9, C36: without `cover=`, the combatant's own `cover` dice are rolled on every physical hit."""
+    """docs/rules/2d20-combat.md#s3-9, C36: without `cover=`, the combatant's own `cover` dice are rolled on every
+    physical hit."""
     s = started(KIT, WALL)
     force(s, 1, 2)
     run(s, "damage Wall 8 icons=1 piercing=2")
@@ -119,7 +122,7 @@ def test_s3_9_c36_cover_from_the_combatant_field() -> None:
 
 
 def test_s3_9_cover_option_overrides_the_field() -> None:
-    """RULES.md §3.9: `cover=0` rolls no conditional dice even for a combatant with standing Cover."""
+    """docs/rules/2d20-combat.md#s3-9: `cover=0` rolls no conditional dice even for a combatant with standing Cover."""
     s = started(KIT, WALL)
     draws = d20_state(s).draws
     run(s, "damage Wall 5 cover=0")
@@ -128,7 +131,8 @@ def test_s3_9_cover_option_overrides_the_field() -> None:
 
 
 def test_s3_9_c36_reaching_max_gives_the_harm() -> None:
-    """RULES.md §3.9, C36: the 4 stress is Harm-free "unless max is reached" (§3.10.1)."""
+    """docs/rules/2d20-combat.md#s3-9, C36: the 4 stress is Harm-free "unless max is reached"
+    (docs/rules/2d20-harm.md#s3-10-1)."""
     s = started(KIT, WALL)
     run(s, "damage Wall 11 cover=0")  # 8 stress: 8/12, 1 Harm (≥5)
     assert harms(s, "Wall") == {"wound": 1}
@@ -153,7 +157,8 @@ def test_s3_9_c36_infinity_penetration(vigour: int, expected_harms: int) -> None
 
 
 def test_s3_9_soak_adds_a_fixed_resistance() -> None:
-    """RULES.md §3.9: `soak=V` is a fixed conditional value (no dice) added to the persistent resistance."""
+    """docs/rules/2d20-combat.md#s3-9: `soak=V` is a fixed conditional value (no dice) added to the persistent
+    resistance."""
     s = started(KIT, BOSS)
     draws = d20_state(s).draws
     run(s, "damage Boss 8 soak=2")
@@ -162,7 +167,7 @@ def test_s3_9_soak_adds_a_fixed_resistance() -> None:
 
 
 def test_s3_9_piercing_counts_per_effect() -> None:
-    """RULES.md §3.8 Piercing X: ignore X Resistance **per** Effect; 0 Effects ignore nothing."""
+    """docs/rules/2d20-combat.md#s3-8 Piercing X: ignore X Resistance **per** Effect; 0 Effects ignore nothing."""
     s = started(KIT, BOSS)
     run(s, "damage Boss 4 icons=0 piercing=2")
     assert stress(s, "Boss") == 1
@@ -173,14 +178,15 @@ def test_s3_9_piercing_counts_per_effect() -> None:
 
 
 def test_s3_9_piercing_never_makes_resistance_negative() -> None:
-    """RULES.md §3.9: Piercing ignores Resistance; it never adds damage (resistance floors at 0)."""
+    """docs/rules/2d20-combat.md#s3-9: Piercing ignores Resistance; it never adds damage (resistance floors at 0)."""
     s = started(KIT, BOSS)
     run(s, "damage Boss 2 icons=3 piercing=5")
     assert stress(s, "Boss") == 2
 
 
 def test_s3_9_mental_uses_courage_and_morale_not_armor() -> None:
-    """RULES.md §3.9: mental damage is resisted by Courage (persistent) + Morale (conditional), not Armor/Cover."""
+    """docs/rules/2d20-combat.md#s3-9: mental damage is resisted by Courage (persistent) + Morale (conditional), not
+    Armor/Cover."""
     s = started(KIT, WALL)
     force(s, 2)  # Wall's Morale 1[CD] rolls a 2
     run(s, "damage Wall 6 mental")
@@ -191,7 +197,8 @@ def test_s3_9_mental_uses_courage_and_morale_not_armor() -> None:
 
 
 def test_s3_9_b41_no_stress_means_no_effect_at_all() -> None:
-    """RULES.md §3.9, B41: stress ≤ 0 after resistance → no stress, no Harm, and none of the damage effects."""
+    """docs/rules/2d20-combat.md#s3-9, B41: stress ≤ 0 after resistance → no stress, no Harm, and none of the damage
+    effects."""
     s = started(KIT, BOSS)
     threat = d20_state(s).threat
     run(s, "damage Boss 3 icons=4 stun knockdown drain snare persistent=2 perilous intense area from=Kit")
@@ -206,7 +213,7 @@ def test_s3_9_b41_no_stress_means_no_effect_at_all() -> None:
 
 
 def test_s3_9_b41_infinity_incendiary_needs_stress_too() -> None:
-    """RULES.md §3.9, B41 (all profiles): a soaked Incendiary hit sets nothing on fire."""
+    """docs/rules/2d20-combat.md#s3-9, B41 (all profiles): a soaked Incendiary hit sets nothing on fire."""
     s = started(
         KIT.replace("stress = 10", "stress = { vigour = 10, resolve = 8 }"),
         BOSS.replace("stress = 12", "stress = { vigour = 12, resolve = 8 }"),
@@ -217,11 +224,11 @@ def test_s3_9_b41_infinity_incendiary_needs_stress_too() -> None:
     assert d20_state(s).fighters["Boss"].burning_rounds == 0
 
 
-# --- §3.8 Vicious (B13) -----------------------------------------------------------------------------
+# --- docs/rules/2d20-combat.md#s3-8 Vicious (B13) ---------------------------------------------------------------------
 
 
 def test_s3_8_b13_vicious_x_adds_x_per_effect_before_resistance() -> None:
-    """RULES.md §3.8, B13: Vicious X adds X per Effect to the damage total, **before** resistance.
+    """docs/rules/2d20-combat.md#s3-8, B13: Vicious X adds X per Effect to the damage total, **before** resistance.
 
     2 damage + Vicious 2 × 1 Effect = 4 against Armor 3 → 1 stress (after resistance it would be none).
     """
@@ -231,7 +238,7 @@ def test_s3_8_b13_vicious_x_adds_x_per_effect_before_resistance() -> None:
 
 
 def test_s3_8_b13_bare_vicious_means_one() -> None:
-    """RULES.md §3.8, B13: a bare `vicious` is Vicious 1: +1 per Effect."""
+    """docs/rules/2d20-combat.md#s3-8, B13: a bare `vicious` is Vicious 1: +1 per Effect."""
     s = started(KIT, BOSS)
     run(s, "damage Boss 3 icons=2 vicious")
     assert stress(s, "Boss") == 2
@@ -239,7 +246,7 @@ def test_s3_8_b13_bare_vicious_means_one() -> None:
     assert stress(s, "Boss") == 2
 
 
-# --- §3.10.1 Harm threshold (C28) ------------------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-10-1 Harm threshold (C28) -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -257,12 +264,13 @@ def test_s3_8_b13_bare_vicious_means_one() -> None:
     ],
 )
 def test_s3_10_1_harms_from_threshold_rule(before: int, hit: int, maximum: int, expected: int) -> None:
-    """RULES.md §3.10.1 (SRD threshold rule, B2) and C28, as the pure function the engine uses."""
+    """docs/rules/2d20-harm.md#s3-10-1 (SRD threshold rule, B2) and C28, as the pure function the engine uses."""
     assert harms_from(before, hit, maximum) == expected
 
 
 def test_s3_10_1_b2_literal_screen_reading_is_one_per_five() -> None:
-    """RULES.md §3.10.1, B2: the optional `harm_per_5_stress` reading gives 1 Harm per 5 stress (+1 on reaching max)."""
+    """docs/rules/2d20-harm.md#s3-10-1, B2: the optional `harm_per_5_stress` reading gives 1 Harm per 5 stress (+1 on
+    reaching max)."""
     assert harms_from(0, 10, 20, per_5=True) == 2
     assert harms_from(0, 14, 20, per_5=True) == 2
     assert harms_from(16, 4, 20, per_5=True) == 1
@@ -296,7 +304,7 @@ def test_s3_10_1_c28_reaching_max_with_less_than_five_one_harm() -> None:
 
 
 def test_s3_10_1_stress_is_capped_at_max() -> None:
-    """RULES.md §3.10.1: stress above max is discarded; the track holds at most its maximum."""
+    """docs/rules/2d20-harm.md#s3-10-1: stress above max is discarded; the track holds at most its maximum."""
     s = started(KIT, THUG)
     run(s, "damage Thug 30")
     assert stress(s, "Thug") == 12
@@ -304,7 +312,7 @@ def test_s3_10_1_stress_is_capped_at_max() -> None:
 
 
 def test_s3_10_1_already_full_track() -> None:
-    """RULES.md §3.10.1: on an already full track any stress gives 1 Harm, 5+ gives 2."""
+    """docs/rules/2d20-harm.md#s3-10-1: on an already full track any stress gives 1 Harm, 5+ gives 2."""
     s = started(KIT, VERA)
     run(s, "damage Vera 12")  # 10 stress: 2 Harms
     assert harms(s, "Vera") == {"wound": 2}
@@ -316,14 +324,15 @@ def test_s3_10_1_already_full_track() -> None:
 
 
 def test_s3_10_1_intense_adds_one_harm() -> None:
-    """RULES.md §3.8 Intense / §3.10.1: +1 Harm if ≥1 Effect **and** ≥1 Harm."""
+    """docs/rules/2d20-combat.md#s3-8 Intense / docs/rules/2d20-harm.md#s3-10-1: +1 Harm if ≥1 Effect **and** ≥1
+    Harm."""
     s = started(KIT, VERA)
     run(s, "damage Vera 7 icons=1 intense")
     assert harms(s, "Vera") == {"wound": 2}
 
 
 def test_s3_10_1_intense_needs_an_effect_and_a_harm() -> None:
-    """RULES.md §3.8 Intense: no Effect rolled → no extra Harm; no Harm → nothing to add to."""
+    """docs/rules/2d20-combat.md#s3-8 Intense: no Effect rolled → no extra Harm; no Harm → nothing to add to."""
     s = started(KIT, VERA)
     run(s, "damage Vera 7 icons=0 intense")
     assert harms(s, "Vera") == {"wound": 1}
@@ -333,28 +342,30 @@ def test_s3_10_1_intense_needs_an_effect_and_a_harm() -> None:
 
 
 def test_s3_10_1_mental_damage_gives_trauma() -> None:
-    """RULES.md §3.0 Harm names: SRD mental damage gives a Trauma on the same single track."""
+    """docs/rules/2d20.md#s3-0 Harm names: SRD mental damage gives a Trauma on the same single track."""
     s = started(KIT, VERA)
     run(s, "damage Kit 9 mental")  # Courage 2 → 7 stress
     assert stress(s, "Kit") == 7
     assert harms(s, "Kit") == {"trauma": 1}
 
 
-# --- §3.8 Stun (B20) --------------------------------------------------------------------------------
+# --- docs/rules/2d20-combat.md#s3-8 Stun (B20) ------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("target", "icons", "stunned"), [("Thug", 0, False), ("Thug", 1, True), ("Boss", 2, False), ("Boss", 3, True)]
 )
 def test_s3_8_stun_needs_effects_at_least_survive(target: str, icons: int, stunned: bool) -> None:
-    """RULES.md §3.8 Stun: only if Effects ≥ max(1, the target's Survive) (Thug Survive 0, Boss Survive 3)."""
+    """docs/rules/2d20-combat.md#s3-8 Stun: only if Effects ≥ max(1, the target's Survive) (Thug Survive 0, Boss Survive
+    3)."""
     s = started(KIT, THUG, BOSS)
     run(s, f"damage {target} 5 icons={icons} stun vicious=1")
     assert bool(conditions(s, target).get("stunned")) is stunned
 
 
 def test_s3_8_b20_stunned_target_loses_its_next_turn_only() -> None:
-    """RULES.md §3.8 Stun, §3.13 turn_start 3, B20: no actions on the target's next turn; spent at its end."""
+    """docs/rules/2d20-combat.md#s3-8 Stun, docs/rules/2d20-lifecycle.md#s3-13 turn_start 3, B20: no actions on the
+    target's next turn; spent at its end."""
     s = started(KIT, THUG)
     run(s, "damage Thug 3 icons=1 stun")
     assert conditions(s, "Thug") == {"stunned": True}
@@ -370,7 +381,7 @@ def test_s3_8_b20_stunned_target_loses_its_next_turn_only() -> None:
 
 
 def test_s3_8_stun_does_not_stack() -> None:
-    """RULES.md §3.8 Stun: does not stack: a second Stun before the turn still costs one turn only."""
+    """docs/rules/2d20-combat.md#s3-8 Stun: does not stack: a second Stun before the turn still costs one turn only."""
     s = started(KIT, THUG)
     run(s, "damage Thug 2 icons=1 stun", "damage Thug 2 icons=2 stun")
     assert conditions(s, "Thug") == {"stunned": True}
@@ -379,7 +390,8 @@ def test_s3_8_stun_does_not_stack() -> None:
 
 
 def test_s3_8_b20_stun_during_own_turn_costs_the_next_turn() -> None:
-    """RULES.md §5 B20: a Stun inflicted during the target's own turn means its next turn after the current one."""
+    """docs/rules/decisions.md#b20: a Stun inflicted during the target's own turn means its next turn after the current
+    one."""
     s = started(KIT, THUG)
     run(s, "next", "pick Thug", "damage Thug 2 icons=1 stun")
     run(s, "spend Thug attack")  # the current turn goes on
@@ -387,21 +399,23 @@ def test_s3_8_b20_stun_during_own_turn_costs_the_next_turn() -> None:
     assert conditions(s, "Thug").get("stunned") is True
 
 
-# --- §3.8 Knockdown, Drain, Snare, Perilous, Area ---------------------------------------------------
+# --- docs/rules/2d20-combat.md#s3-8 Knockdown, Drain, Snare, Perilous, Area -------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("target", "icons", "prone"), [("Thug", 1, True), ("Thug", 0, False), ("Boss", 1, False), ("Boss", 2, True)]
 )
 def test_s3_8_knockdown_needs_effects_at_least_move(target: str, icons: int, prone: bool) -> None:
-    """RULES.md §3.8 Knockdown: Prone if Effects ≥ max(1, the target's Move skill) (Thug Move 0, Boss Move 2)."""
+    """docs/rules/2d20-combat.md#s3-8 Knockdown: Prone if Effects ≥ max(1, the target's Move skill) (Thug Move 0, Boss
+    Move 2)."""
     s = started(KIT, THUG, BOSS)
     run(s, f"damage {target} 5 icons={icons} knockdown vicious=1")
     assert bool(conditions(s, target).get("prone")) is prone
 
 
 def test_s3_8_drain_adds_fatigue_per_effect() -> None:
-    """RULES.md §3.8 Drain, §3.10.3: +1 Fatigue per Effect; Fatigue lowers max stress."""
+    """docs/rules/2d20-combat.md#s3-8 Drain, docs/rules/2d20-harm.md#s3-10-3: +1 Fatigue per Effect; Fatigue lowers max
+    stress."""
     s = started(KIT, THUG)
     run(s, "damage Thug 3 icons=2 drain")
     assert d20_state(s).fighters["Thug"].fatigue == 2
@@ -410,8 +424,9 @@ def test_s3_8_drain_adds_fatigue_per_effect() -> None:
 
 
 def test_s3_8_drain_past_zero_max_stress_knocks_out_in_one_hit() -> None:
-    """RULES.md §3.8 Drain [004:L1776] with §3.10.3 [004:L1896]: a Drain hit with 4 Effects on a max Stress
-    of 3: 3 Fatigue bring it to 0 and the 4th is further Fatigue, so the target falls unconscious at once."""
+    """docs/rules/2d20-combat.md#s3-8 Drain [004:L1776] with docs/rules/2d20-harm.md#s3-10-3 [004:L1896]: a Drain hit
+    with 4 Effects on a max Stress of 3: 3 Fatigue bring it to 0 and the 4th is further Fatigue, so the target falls
+    unconscious at once."""
     s = started(KIT, combatant("Rat", npc_type="minor", stress=3, harm_capacity=10, zone="B"))
     run(s, "damage Rat 1 icons=4 drain")
     rat = d20_state(s).fighters["Rat"]
@@ -420,7 +435,7 @@ def test_s3_8_drain_past_zero_max_stress_knocks_out_in_one_hit() -> None:
 
 
 def test_s3_8_snare_records_the_break_free_difficulty() -> None:
-    """RULES.md §3.8 Snare: ≥1 Effect snares; breaking free is a test at Difficulty = Effects."""
+    """docs/rules/2d20-combat.md#s3-8 Snare: ≥1 Effect snares; breaking free is a test at Difficulty = Effects."""
     s = started(KIT, THUG)
     run(s, "damage Thug 3 icons=0 snare")
     assert "snared" not in conditions(s, "Thug")
@@ -438,7 +453,7 @@ def test_s3_8_snare_records_the_break_free_difficulty() -> None:
     ],
 )
 def test_s3_8_perilous_changes_threat_by_attacker_side(line: str, delta: int) -> None:
-    """RULES.md §3.8 Perilous: +1 Threat per Effect; from an NPC −1 Threat per Effect."""
+    """docs/rules/2d20-combat.md#s3-8 Perilous: +1 Threat per Effect; from an NPC −1 Threat per Effect."""
     s = started(KIT, THUG)
     threat = d20_state(s).threat
     run(s, line)
@@ -446,7 +461,7 @@ def test_s3_8_perilous_changes_threat_by_attacker_side(line: str, delta: int) ->
 
 
 def test_s3_8_perilous_from_an_npc_stops_at_zero_threat() -> None:
-    """RULES.md §3.8 Perilous: from an NPC, Threat never goes below 0."""
+    """docs/rules/2d20-combat.md#s3-8 Perilous: from an NPC, Threat never goes below 0."""
     s = started(KIT, THUG)
     run(s, "threat -3")
     run(s, "damage Kit 5 icons=3 perilous from=Thug")
@@ -454,7 +469,7 @@ def test_s3_8_perilous_from_an_npc_stops_at_zero_threat() -> None:
 
 
 def test_s3_8_area_is_reported_and_costs_nothing() -> None:
-    """RULES.md §3.8 Area: the other targets are resolved separately (the engine logs the reminder)."""
+    """docs/rules/2d20-combat.md#s3-8 Area: the other targets are resolved separately (the engine logs the reminder)."""
     s = started(KIT, THUG)
     run(s, "damage Thug 3 icons=1 area")
     assert stress(s, "Thug") == 3
@@ -462,13 +477,14 @@ def test_s3_8_area_is_reported_and_costs_nothing() -> None:
 
 
 def test_s3_8_incendiary_is_infinity_only() -> None:
-    """RULES.md §3.8 (Infinity qualities): Incendiary sets Burning only where the profile has Burning."""
+    """docs/rules/2d20-combat.md#s3-8 (Infinity qualities): Incendiary sets Burning only where the profile has
+    Burning."""
     s = started(KIT, THUG)
     run(s, "damage Thug 3 icons=2 incendiary=2")
     assert "burning" not in conditions(s, "Thug")
 
 
-# --- §3.8 Persistent X (C34, B19) -------------------------------------------------------------------
+# --- docs/rules/2d20-combat.md#s3-8 Persistent X (C34, B19) -----------------------------------------------------------
 
 
 def _c34() -> Session:
@@ -523,7 +539,7 @@ def test_s3_8_c34_no_effect_no_persistent() -> None:
 
 
 def test_s3_8_b19_instances_from_different_attacks_are_independent() -> None:
-    """RULES.md §5 B19: two Persistent instances tick separately, each for its own Effects."""
+    """docs/rules/decisions.md#b19: two Persistent instances tick separately, each for its own Effects."""
     s = started(KIT, THUG)
     run(s, "damage Thug 1 icons=1 persistent=1", "damage Thug 1 icons=2 persistent=2")
     assert conditions(s, "Thug") == {"persistent": 3}
@@ -535,7 +551,8 @@ def test_s3_8_b19_instances_from_different_attacks_are_independent() -> None:
 
 @pytest.mark.parametrize("mental", ["mental", "track=mental"])
 def test_s3_8_b19_mental_persistent_ticks_mental(mental: str) -> None:
-    """RULES.md §3.11.1: a Persistent instance keeps its damage type: mental ticks meet Courage, not Armor."""
+    """docs/rules/2d20-harm.md#s3-11-1: a Persistent instance keeps its damage type: mental ticks meet Courage, not
+    Armor."""
     s = started(KIT, VERA, first="Vera")
     run(s, f"damage Kit 3 icons=1 persistent=3 {mental}")  # Courage 2 → 1 stress
     assert stress(s, "Kit") == 1
@@ -563,7 +580,7 @@ def test_s3_8_b19_mental_persistent_ticks_mental(mental: str) -> None:
     ],
 )
 def test_s3_8_bad_damage_commands_are_refused_without_change(line: str) -> None:
-    """CONTRACT.md §3: a malformed or illegal damage command is refused and changes nothing."""
+    """docs/reference/language.md: a malformed or illegal damage command is refused and changes nothing."""
     s = started(KIT, THUG)
     before = dump(d20_state(s))
     with pytest.raises(Refusal):
@@ -572,7 +589,7 @@ def test_s3_8_bad_damage_commands_are_refused_without_change(line: str) -> None:
 
 
 def test_s3_9_undo_restores_rolled_resistance() -> None:
-    """RULES.md §1.3: undoing a damage command with rolled Cover gives back the stress and the dice draws."""
+    """docs/rules/index.md#s1-3: undoing a damage command with rolled Cover gives back the stress and the dice draws."""
     s = started(KIT, WALL)
     before = dump(d20_state(s))
     run(s, "damage Wall 9 icons=1 stun")
@@ -585,8 +602,8 @@ def test_s3_9_undo_restores_rolled_resistance() -> None:
 
 
 def test_s3_8_stun_short_of_survive_says_it_does_not_trigger() -> None:
-    """RULES.md §3.8 Stun (Effects ≥ max(1, Survive)): Boss has Survive 3, so 2 Effects do not stun, and the
-    log says so with the numbers; with no Effect at all it says so too."""
+    """docs/rules/2d20-combat.md#s3-8 Stun (Effects ≥ max(1, Survive)): Boss has Survive 3, so 2 Effects do not stun,
+    and the log says so with the numbers; with no Effect at all it says so too."""
     s = started(KIT, THUG, BOSS)
     run(s, "damage Boss 5 icons=2 stun vicious=1")
     texts = [e.text for e in d20_state(s).log]
@@ -596,7 +613,7 @@ def test_s3_8_stun_short_of_survive_says_it_does_not_trigger() -> None:
 
 
 def test_s3_8_knockdown_short_of_move_says_it_does_not_trigger() -> None:
-    """RULES.md §3.8 Knockdown (Effects ≥ max(1, Move)): Boss has Move 2, so 1 Effect does not knock it
+    """docs/rules/2d20-combat.md#s3-8 Knockdown (Effects ≥ max(1, Move)): Boss has Move 2, so 1 Effect does not knock it
     down, and the log says so."""
     s = started(KIT, THUG, BOSS)
     run(s, "damage Boss 5 icons=1 knockdown vicious=1")
@@ -604,7 +621,8 @@ def test_s3_8_knockdown_short_of_move_says_it_does_not_trigger() -> None:
 
 
 def test_s3_8_persistent_without_a_value_says_it_needs_one() -> None:
-    """RULES.md §3.8 Persistent X: `damage … persistent` without `=X` is refused saying it needs a value."""
+    """docs/rules/2d20-combat.md#s3-8 Persistent X: `damage … persistent` without `=X` is refused saying it needs a
+    value."""
     s = started(KIT, THUG)
     with pytest.raises(Refusal, match="'persistent' needs a value: persistent=X"):
         s.execute("damage Thug 5 icons=1 persistent")

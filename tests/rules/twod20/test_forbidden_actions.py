@@ -17,7 +17,7 @@ def snared(extra: str = "") -> Session:
     return run(kit_turn(), f"damage Kit 3 icons=2 snare {extra}".strip())
 
 
-# --- Snare [004:L1782], RULES.md §3.8 --------------------------------------------------------------------
+# --- Snare [004:L1782], docs/rules/2d20-combat.md#s3-8 ----------------------------------------------------------------
 
 
 def test_004_l1782_a_physical_snare_refuses_physical_actions() -> None:

@@ -1,4 +1,4 @@
-"""RULES.md §3.4: the hand-over question offers exactly the answers that would be accepted.
+"""docs/rules/2d20-turns.md#s3-4: the hand-over question offers exactly the answers that would be accepted.
 
 Every option the prompt shows, answered with the command the screen sends for it, is accepted; every
 character it leaves out would be refused both as a pick and as a keep.
@@ -42,7 +42,7 @@ def check_exact(s: Session) -> list[str]:
 
 @pytest.mark.parametrize("threat", [0, 4])
 def test_first_actor_offers_npcs_only_when_threat_pays(threat: int) -> None:
-    """RULES.md §3.4: an NPC first costs 2 Threat; with no Threat only the PCs are offered."""
+    """docs/rules/2d20-turns.md#s3-4: an NPC first costs 2 Threat; with no Threat only the PCs are offered."""
     s = duel(momentum=0, threat=threat)
     run(s, "start")
     answers = check_exact(s)
@@ -52,7 +52,7 @@ def test_first_actor_offers_npcs_only_when_threat_pays(threat: int) -> None:
 
 @pytest.mark.parametrize("threat", [0, 4])
 def test_hand_over_offers_the_other_side_and_keeps_as_keep(threat: int) -> None:
-    """RULES.md §3.4: after Kit the NPCs are picked, or the players keep (keep Ada, never pick Ada)."""
+    """docs/rules/2d20-turns.md#s3-4: after Kit the NPCs are picked, or the players keep (keep Ada, never pick Ada)."""
     s = duel(momentum=0, threat=threat)
     run(s, "start", "pick Kit", "next")
     answers = check_exact(s)
@@ -63,14 +63,14 @@ def test_hand_over_offers_the_other_side_and_keeps_as_keep(threat: int) -> None:
 
 
 def test_no_keep_twice_in_a_row() -> None:
-    """RULES.md §3.4: a side that kept the initiative cannot keep it again before an enemy acts."""
+    """docs/rules/2d20-turns.md#s3-4: a side that kept the initiative cannot keep it again before an enemy acts."""
     s = duel(threat=4)
     run(s, "start", "pick Kit", "next", "keep Ada", "next")
     assert check_exact(s) == ["pick Thug", "pick Boss"]
 
 
 def test_npc_keep_needs_the_threat_to_pay() -> None:
-    """RULES.md §3.4: an NPC side keeps by spending 2 Threat; without it, keep is not offered."""
+    """docs/rules/2d20-turns.md#s3-4: an NPC side keeps by spending 2 Threat; without it, keep is not offered."""
     s = duel(threat=2)
     run(s, "start", "pick Thug", "next")  # the NPC first spent the 2 Threat
     answers = check_exact(s)
@@ -78,7 +78,8 @@ def test_npc_keep_needs_the_threat_to_pay() -> None:
 
 
 def test_round_opening_is_exact() -> None:
-    """RULES.md §3.4: the round's opener is nominated across, or kept for 2; every option is accepted."""
+    """docs/rules/2d20-turns.md#s3-4: the round's opener is nominated across, or kept for 2; every option is
+    accepted."""
     s = duel(momentum=0, threat=0)
     run(s, "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
     assert s.state.prompt is not None and s.state.prompt.kind == "round"
@@ -86,7 +87,7 @@ def test_round_opening_is_exact() -> None:
 
 
 def test_every_answer_of_the_example_is_accepted_along_a_round() -> None:
-    """RULES.md §3.4 on the shipped example: at each hand-over, each numbered option is accepted."""
+    """docs/rules/2d20-turns.md#s3-4 on the shipped example: at each hand-over, each numbered option is accepted."""
     s = example_session(Path(__file__).resolve().parents[3] / "examples" / "skirmish_srd.toml")
     run(s, "start")
     for _ in range(8):

@@ -1,6 +1,7 @@
-"""RULES.md §3.4 rules 1-3 with CONTRACT.md §3 `pick`/`keep` and §4 `prompt_options`: the saved hand-over
-question (the JSON state, completion, the file) offers exactly the answers that would be accepted now. An NPC
-first or an NPC side keeping the initiative is paid from the Threat pool, so the offer follows the pool."""
+"""docs/rules/2d20-turns.md#s3-4 rules 1-3 with docs/reference/language.md `pick`/`keep` and
+docs/reference/json-state.md `prompt_options`: the saved hand-over question (the JSON state, completion, the file)
+offers exactly the answers that would be accepted now. An NPC first or an NPC side keeping the initiative is paid from
+the Threat pool, so the offer follows the pool."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ def offered(s: Session) -> list[str]:
 
 
 def test_an_npc_first_leaves_the_offer_when_threat_runs_short() -> None:
-    """RULES.md §3.4 rule 1: an NPC first costs 2 Threat; with 1 left in the pool only the PCs are offered,
-    and every answer offered is accepted."""
+    """docs/rules/2d20-turns.md#s3-4 rule 1: an NPC first costs 2 Threat; with 1 left in the pool only the PCs are
+    offered, and every answer offered is accepted."""
     s = run(duel(threat=4), "start")
     assert offered(s) == ["Kit", "Ada", "Thug", "Boss"]
     d20_state(s).threat = 1  # the pool changed while the question waited
@@ -30,8 +31,9 @@ def test_an_npc_first_leaves_the_offer_when_threat_runs_short() -> None:
 
 
 def test_the_saved_question_is_brought_up_to_date_after_a_command() -> None:
-    """CONTRACT.md §2 (the saved state is what the screens read) with RULES.md §3.4: after a command the saved
-    question's options and keeps are the ones `pick`/`keep` accept now; a pool that grows brings them back."""
+    """docs/reference/file-format.md (the saved state is what the screens read) with docs/rules/2d20-turns.md#s3-4:
+    after a command the saved question's options and keeps are the ones `pick`/`keep` accept now; a pool that grows
+    brings them back."""
     s = run(duel(threat=1), "start")
     st = d20_state(s)
     assert st.prompt is not None and st.prompt.options == ["Kit", "Ada"]
@@ -42,8 +44,8 @@ def test_the_saved_question_is_brought_up_to_date_after_a_command() -> None:
 
 
 def test_an_npc_keep_follows_the_threat_pool() -> None:
-    """RULES.md §3.4 rule 3: the NPC side keeps the initiative for 2 Threat; the keep is offered while the pool
-    can pay it, and neither offered nor accepted once it cannot."""
+    """docs/rules/2d20-turns.md#s3-4 rule 3: the NPC side keeps the initiative for 2 Threat; the keep is offered while
+    the pool can pay it, and neither offered nor accepted once it cannot."""
     s = run(duel(threat=4), "start", "pick Thug", "next")
     st = d20_state(s)
     assert "Boss" in offered(s) and st.prompt is not None and "Boss" in st.prompt.data["keep"]  # type: ignore[operator]

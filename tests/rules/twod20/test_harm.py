@@ -1,6 +1,6 @@
-"""RULES.md §3.10 (Harm kinds, Defeated, Dying, death, voluntary Defeat, treatment, Fatigue, recovery) and the
-§3.0 profile parameters behind them (Harm names, defeat/death capacity). Scenario check C30; decisions B3, B21,
-B32, B42.
+"""docs/rules/2d20-harm.md#s3-10 (Harm kinds, Defeated, Dying, death, voluntary Defeat, treatment, Fatigue, recovery)
+and the docs/rules/2d20.md#s3-0 profile parameters behind them (Harm names, defeat/death capacity). Scenario check C30;
+decisions B3, B21, B32, B42.
 """
 
 from __future__ import annotations
@@ -53,17 +53,17 @@ def infinity(ana: str = "", trooper: str = "") -> Session:
 
 
 def entry(s: Session, name: str) -> dict[str, object]:
-    """The combatant's CONTRACT.md §4 JSON entry."""
+    """The combatant's docs/reference/json-state.md JSON entry."""
     found = [c for c in state_json(s)["combatants"] if c["name"] == name]
     assert len(found) == 1
     return dict(found[0])
 
 
-# --- §3.0 / §3.10.1 Harm kinds per profile ---------------------------------------------------------
+# --- docs/rules/2d20.md#s3-0 / docs/rules/2d20-harm.md#s3-10-1 Harm kinds per profile ---------------------------------
 
 
 def test_s3_10_srd_physical_wound_mental_trauma() -> None:
-    """RULES.md §3.0 Harm names (SRD): physical damage gives Wounds, `mental` gives Traumas, on one track."""
+    """docs/rules/2d20.md#s3-0 Harm names (SRD): physical damage gives Wounds, `mental` gives Traumas, on one track."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 6")  # 5 stress
     run(s, "damage Kit 7 mental")  # Courage 2 → 5 stress, max reached: 2 Traumas
@@ -84,8 +84,8 @@ def test_s3_10_srd_physical_wound_mental_trauma() -> None:
     ],
 )
 def test_s3_10_infinity_track_harm_and_soak(option: str, track: str, kind: str, soak: int) -> None:
-    """RULES.md §3.0 and §3.9 (Infinity): Vigour → Wound (Armour), Resolve → Metanoia (Morale/Courage),
-    Firewall → Breach (BTS); each track is evaluated separately."""
+    """docs/rules/2d20.md#s3-0 and docs/rules/2d20-combat.md#s3-9 (Infinity): Vigour → Wound (Armour), Resolve →
+    Metanoia (Morale/Courage), Firewall → Breach (BTS); each track is evaluated separately."""
     s = infinity()
     run(s, f"damage Ana {5 + soak} {option}")
     ana = d20_state(s).fighters["Ana"]
@@ -95,7 +95,8 @@ def test_s3_10_infinity_track_harm_and_soak(option: str, track: str, kind: str, 
 
 
 def test_s3_10_b32_infinity_json_keeps_stress_taken_per_track() -> None:
-    """RULES.md §5 B32, CONTRACT.md §4: the state keeps stress taken per track; the maximum per track beside it."""
+    """docs/rules/decisions.md#b32, docs/reference/json-state.md: the state keeps stress taken per track; the maximum
+    per track beside it."""
     s = infinity()
     run(s, "damage Ana 4", "damage Ana 5 track=resolve")
     e = entry(s, "Ana")
@@ -105,7 +106,7 @@ def test_s3_10_b32_infinity_json_keeps_stress_taken_per_track() -> None:
 
 
 def test_s3_10_b3_infinity_three_mixed_harms_do_not_defeat() -> None:
-    """RULES.md §5 B3: Infinity has no "3 Harms of any kind" rule."""
+    """docs/rules/decisions.md#b3: Infinity has no "3 Harms of any kind" rule."""
     s = infinity()
     run(s, "damage Ana 6", "damage Ana 7 track=resolve", "damage Ana 8 track=firewall")
     ana = d20_state(s).fighters["Ana"]
@@ -115,7 +116,7 @@ def test_s3_10_b3_infinity_three_mixed_harms_do_not_defeat() -> None:
 
 
 def test_s3_10_2_b3_infinity_five_wounds_kill() -> None:
-    """RULES.md §3.10.2, B3: in Infinity, 5 Wounds kill."""
+    """docs/rules/2d20-harm.md#s3-10-2, B3: in Infinity, 5 Wounds kill."""
     s = infinity(ana="harms = { wound = 4 }")
     run(s, "damage Ana 6")
     assert d20_state(s).fighters["Ana"].dead
@@ -125,7 +126,7 @@ def test_s3_10_2_b3_infinity_five_wounds_kill() -> None:
 
 
 def test_s3_10_2_b3_infinity_five_breaches_destroy_the_system_not_the_character() -> None:
-    """RULES.md §3.10.2, B3: 5 Breaches destroy a quantronic system; the character lives."""
+    """docs/rules/2d20-harm.md#s3-10-2, B3: 5 Breaches destroy a quantronic system; the character lives."""
     s = infinity(ana="harms = { breach = 4 }")
     run(s, "damage Ana 8 track=firewall")
     assert d20_state(s).fighters["Ana"].harms == {"breach": 5}
@@ -134,7 +135,8 @@ def test_s3_10_2_b3_infinity_five_breaches_destroy_the_system_not_the_character(
 
 
 def test_s3_10_2_per_combatant_harm_capacity_in_infinity() -> None:
-    """RULES.md §3.1/§5 B3: a combatant's `harm_capacity` defeats it even where the profile has no such rule."""
+    """docs/rules/2d20.md#s3-1/docs/rules/decisions.md#b3: a combatant's `harm_capacity` defeats it even where the
+    profile has no such rule."""
     s = infinity(trooper="harm_capacity = 2")
     run(s, "damage Trooper 5")
     assert not d20_state(s).fighters["Trooper"].defeated
@@ -146,7 +148,8 @@ def test_s3_10_2_per_combatant_harm_capacity_in_infinity() -> None:
 
 
 def test_s3_10_2_per_combatant_harm_capacity_in_srd() -> None:
-    """RULES.md §3.1: a minor NPC with `harm_capacity = 1` is Defeated by its first Harm; its next Wound kills."""
+    """docs/rules/2d20.md#s3-1: a minor NPC with `harm_capacity = 1` is Defeated by its first Harm; its next Wound
+    kills."""
     s = srd(kit(), THUG.replace("stress = 12", "stress = 12\nharm_capacity = 1"))
     run(s, "damage Thug 5")
     assert d20_state(s).fighters["Thug"].defeated
@@ -154,7 +157,7 @@ def test_s3_10_2_per_combatant_harm_capacity_in_srd() -> None:
     assert d20_state(s).fighters["Thug"].dead
 
 
-# --- §3.10.2 Defeated, Dying, death (C30) -----------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-10-2 Defeated, Dying, death (C30) -----------------------------------------------------
 
 
 def test_s3_10_2_c30_third_harm_defeats_prone_and_dying() -> None:
@@ -169,7 +172,7 @@ def test_s3_10_2_c30_third_harm_defeats_prone_and_dying() -> None:
 
 
 def test_s3_10_2_c30_defeated_takes_one_free_action_per_turn() -> None:
-    """C30, RULES.md §3.10.2: a Defeated character may take only one Free Action per turn."""
+    """C30, docs/rules/2d20-harm.md#s3-10-2: a Defeated character may take only one Free Action per turn."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6")
     for action in ("attack", "movement", "stand"):
@@ -181,7 +184,7 @@ def test_s3_10_2_c30_defeated_takes_one_free_action_per_turn() -> None:
 
 
 def test_s3_10_2_three_mixed_harms_defeat_without_dying() -> None:
-    """RULES.md §3.10.2: 3 Harms of any mix defeat; with Wounds ≤ Traumas the character is not Dying."""
+    """docs/rules/2d20-harm.md#s3-10-2: 3 Harms of any mix defeat; with Wounds ≤ Traumas the character is not Dying."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 7 mental")
     kit_ = d20_state(s).fighters["Kit"]
@@ -190,7 +193,8 @@ def test_s3_10_2_three_mixed_harms_defeat_without_dying() -> None:
 
 
 def test_s3_10_2_c30_dying_dies_at_scene_end() -> None:
-    """C30, RULES.md §3.13 scene_end: the Dying who were not stabilized die at the end of the scene."""
+    """C30, docs/rules/2d20-lifecycle.md#s3-13 scene_end: the Dying who were not stabilized die at the end of the
+    scene."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6", "end")
     assert d20_state(s).fighters["Kit"].dead
@@ -210,7 +214,7 @@ def test_s3_10_2_c30_stabilized_survives_still_defeated() -> None:
 
 
 def test_s3_10_2_stabilize_needs_dying() -> None:
-    """RULES.md §3.10.2: only the Dying can be stabilized."""
+    """docs/rules/2d20-harm.md#s3-10-2: only the Dying can be stabilized."""
     s = srd(kit(), THUG)
     with pytest.raises(Refusal, match="not Dying"):
         run(s, "stabilize Kit")
@@ -225,7 +229,7 @@ def test_s3_10_2_c30_another_wound_while_defeated_kills() -> None:
 
 
 def test_s3_10_2_trauma_while_defeated_is_a_mental_break() -> None:
-    """RULES.md §3.10.2: another Trauma while Defeated → a mental break (not death)."""
+    """docs/rules/2d20-harm.md#s3-10-2: another Trauma while Defeated → a mental break (not death)."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 6", "damage Kit 7 mental")
     kit_ = d20_state(s).fighters["Kit"]
@@ -271,7 +275,8 @@ def test_s3_10_2_b42_stabilized_then_revived_then_dying_again_needs_new_attentio
 
 
 def test_s3_10_2_undefeated_and_revive_refusals() -> None:
-    """RULES.md §3.3 Undefeated (1 Fortune) and §3.10.2 revive: only for the Defeated, and Fortune must be there."""
+    """docs/rules/2d20.md#s3-3 Undefeated (1 Fortune) and docs/rules/2d20-harm.md#s3-10-2 revive: only for the Defeated,
+    and Fortune must be there."""
     s = srd(kit(extra="fortune = 0"), THUG)
     with pytest.raises(Refusal, match="not Defeated"):
         run(s, "spend Kit undefeated")
@@ -283,12 +288,12 @@ def test_s3_10_2_undefeated_and_revive_refusals() -> None:
         run(s, "spend Kit undefeated")
 
 
-# --- §3.10.2 voluntary Defeat -----------------------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-10-2 voluntary Defeat -----------------------------------------------------------------
 
 
 def test_s3_10_2_voluntary_defeat_one_harm_fortune_not_dying() -> None:
-    """RULES.md §3.10.2 Voluntary Defeat: a PC suffering Harms may yield: only 1 Harm, +1 Fortune, Defeated,
-    Prone, not Dying."""
+    """docs/rules/2d20-harm.md#s3-10-2 Voluntary Defeat: a PC suffering Harms may yield: only 1 Harm, +1 Fortune,
+    Defeated, Prone, not Dying."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 12 yield")  # 10 stress, max reached: 2 Harms, reduced to 1
     kit_ = d20_state(s).fighters["Kit"]
@@ -300,7 +305,7 @@ def test_s3_10_2_voluntary_defeat_one_harm_fortune_not_dying() -> None:
 
 
 def test_s3_10_2_voluntary_defeat_blocks_revival_this_scene() -> None:
-    """RULES.md §3.10.2: after yielding, neither an ally nor Fortune revives the PC during this scene."""
+    """docs/rules/2d20-harm.md#s3-10-2: after yielding, neither an ally nor Fortune revives the PC during this scene."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 12 yield")
     with pytest.raises(Refusal, match="yielded"):
@@ -312,7 +317,8 @@ def test_s3_10_2_voluntary_defeat_blocks_revival_this_scene() -> None:
 
 
 def test_s3_10_2_yield_without_harm_does_nothing() -> None:
-    """RULES.md §3.10.2: voluntary Defeat is taken "when suffering Harm(s)"; a Harm-free hit is just stress."""
+    """docs/rules/2d20-harm.md#s3-10-2: voluntary Defeat is taken "when suffering Harm(s)"; a Harm-free hit is just
+    stress."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 3 yield")
     kit_ = d20_state(s).fighters["Kit"]
@@ -322,17 +328,18 @@ def test_s3_10_2_yield_without_harm_does_nothing() -> None:
 
 
 def test_s3_10_2_npc_may_not_yield() -> None:
-    """RULES.md §3.10.2: voluntary Defeat is a PC's choice."""
+    """docs/rules/2d20-harm.md#s3-10-2: voluntary Defeat is a PC's choice."""
     s = srd(kit(), THUG)
     with pytest.raises(Refusal, match="player characters"):
         run(s, "damage Thug 6 yield")
 
 
-# --- §3.10.4 treatment (B42) ------------------------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-10-4 treatment (B42) ------------------------------------------------------------------
 
 
 def test_s3_10_4_treated_harms_still_count_toward_defeat_and_dying() -> None:
-    """RULES.md §3.10.4, B42: treated Harms impose no penalty but still count toward 3 Harms and Wounds > Traumas."""
+    """docs/rules/2d20-harm.md#s3-10-4, B42: treated Harms impose no penalty but still count toward 3 Harms and Wounds >
+    Traumas."""
     s = srd(kit("wound = 2"), THUG)
     run(s, "treat Kit wound 2")
     assert d20_state(s).fighters["Kit"].treated == {"wound": 2}
@@ -344,7 +351,7 @@ def test_s3_10_4_treated_harms_still_count_toward_defeat_and_dying() -> None:
 
 
 def test_s3_10_4_new_wound_untreats_wounds() -> None:
-    """RULES.md §3.10.4: a new Wound un-treats all treated Wounds."""
+    """docs/rules/2d20-harm.md#s3-10-4: a new Wound un-treats all treated Wounds."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "treat Kit wound", "treat Kit trauma 1")
     assert d20_state(s).fighters["Kit"].treated == {"wound": 1, "trauma": 1}
@@ -353,7 +360,7 @@ def test_s3_10_4_new_wound_untreats_wounds() -> None:
 
 
 def test_s3_10_4_cannot_treat_more_than_untreated() -> None:
-    """RULES.md §3.10.4: treatment marks existing untreated Harms only."""
+    """docs/rules/2d20-harm.md#s3-10-4: treatment marks existing untreated Harms only."""
     s = srd(kit("wound = 1"), THUG)
     with pytest.raises(Refusal, match="untreated"):
         run(s, "treat Kit wound 2")
@@ -362,11 +369,12 @@ def test_s3_10_4_cannot_treat_more_than_untreated() -> None:
         run(s, "treat Kit wound")
 
 
-# --- §3.10.3 Fatigue (B21) --------------------------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-10-3 Fatigue (B21) --------------------------------------------------------------------
 
 
 def test_s3_10_3_b21_fatigue_lowers_max_and_caps_stress_without_harm() -> None:
-    """RULES.md §3.10.3, B21: −1 max Stress per Fatigue; current stress capped at the new max; no Harm."""
+    """docs/rules/2d20-harm.md#s3-10-3, B21: −1 max Stress per Fatigue; current stress capped at the new max; no
+    Harm."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 9")  # 8 stress, 1 Wound
     run(s, "add Kit fatigue 4")
@@ -379,14 +387,15 @@ def test_s3_10_3_b21_fatigue_lowers_max_and_caps_stress_without_harm() -> None:
 
 
 def test_s3_10_3_fatigue_lowers_the_threshold_for_reaching_max() -> None:
-    """RULES.md §3.10.1 with §3.10.3: "max" is the max after Fatigue, so a Fatigued track fills sooner."""
+    """docs/rules/2d20-harm.md#s3-10-1 with docs/rules/2d20-harm.md#s3-10-3: "max" is the max after Fatigue, so a
+    Fatigued track fills sooner."""
     s = srd(kit(extra="fatigue = 6"), THUG)
     run(s, "damage Kit 5")  # 4 stress reaches max 4
     assert d20_state(s).fighters["Kit"].harms == {"wound": 1}
 
 
 def test_s3_10_3_fatigue_at_zero_max_unconscious_then_death() -> None:
-    """RULES.md §3.10.3: at max Stress 0 further Fatigue → Unconscious; more Fatigue while so → death."""
+    """docs/rules/2d20-harm.md#s3-10-3: at max Stress 0 further Fatigue → Unconscious; more Fatigue while so → death."""
     s = srd(kit(), ADA, THUG)
     run(s, "add Ada fatigue 10")
     assert d20(s).tracks("Ada") == {"stress": 0}
@@ -400,7 +409,7 @@ def test_s3_10_3_fatigue_at_zero_max_unconscious_then_death() -> None:
 
 
 def test_s3_10_3_fatigue_past_zero_in_one_blow_knocks_out_at_once() -> None:
-    """RULES.md §3.10.3 [004:L1896]: 4 Fatigue on a max Stress of 3 lower it to 0 and the 4th point is
+    """docs/rules/2d20-harm.md#s3-10-3 [004:L1896]: 4 Fatigue on a max Stress of 3 lower it to 0 and the 4th point is
     "further Fatigue": the character falls unconscious at once (not on the next point); the next kills."""
     s = srd(kit(), combatant("Ada", stress=3, zone="A"), THUG)
     run(s, "add Ada fatigue 4")
@@ -415,7 +424,7 @@ def test_s3_10_3_fatigue_past_zero_in_one_blow_knocks_out_at_once() -> None:
 
 
 def test_s3_10_3_fatigue_exactly_to_zero_does_not_knock_out() -> None:
-    """RULES.md §3.10.3 [004:L1896]: Fatigue that brings max Stress exactly to 0 is not yet "further"."""
+    """docs/rules/2d20-harm.md#s3-10-3 [004:L1896]: Fatigue that brings max Stress exactly to 0 is not yet "further"."""
     s = srd(kit(), combatant("Ada", stress=3, zone="A"), THUG)
     run(s, "add Ada fatigue 3")
     assert d20(s).tracks("Ada") == {"stress": 0}
@@ -423,7 +432,7 @@ def test_s3_10_3_fatigue_exactly_to_zero_does_not_knock_out() -> None:
 
 
 def test_s3_10_3_removing_fatigue_restores_max() -> None:
-    """RULES.md §3.10.3: removing Fatigue raises max Stress again (stress stays where it was)."""
+    """docs/rules/2d20-harm.md#s3-10-3: removing Fatigue raises max Stress again (stress stays where it was)."""
     s = srd(kit(extra="fatigue = 3"), THUG)
     run(s, "damage Kit 5", "remove Kit fatigue 2")
     assert d20(s).tracks("Kit") == {"stress": 9}
@@ -434,11 +443,11 @@ def test_s3_10_3_removing_fatigue_restores_max() -> None:
         run(s, "remove Kit fatigue")
 
 
-# --- §3.10.4 recovery --------------------------------------------------------------------------------
+# --- docs/rules/2d20-harm.md#s3-10-4 recovery -------------------------------------------------------------------------
 
 
 def test_s3_10_4_heal_removes_stress_not_harm() -> None:
-    """RULES.md §3.10.4: Aid/Recover remove stress (never below 0); Harms stay."""
+    """docs/rules/2d20-harm.md#s3-10-4: Aid/Recover remove stress (never below 0); Harms stay."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 7", "heal Kit 3")
     assert d20_state(s).fighters["Kit"].stress == {"stress": 3}
@@ -448,7 +457,7 @@ def test_s3_10_4_heal_removes_stress_not_harm() -> None:
 
 
 def test_s3_10_4_heal_by_track_in_infinity() -> None:
-    """RULES.md §3.10.4 (Infinity Recover/Treat): stress is removed from the named track only."""
+    """docs/rules/2d20-harm.md#s3-10-4 (Infinity Recover/Treat): stress is removed from the named track only."""
     s = infinity()
     run(s, "damage Ana 5", "damage Ana 6 track=resolve", "heal Ana 2 track=resolve")
     assert d20_state(s).fighters["Ana"].stress == {"vigour": 4, "resolve": 2, "firewall": 0}
@@ -457,7 +466,8 @@ def test_s3_10_4_heal_by_track_in_infinity() -> None:
 
 
 def test_s3_10_4_scene_end_removes_all_stress_not_harms() -> None:
-    """RULES.md §3.10.4, §3.13 scene_end (SRD): all Stress is removed at the end of the scene; Harms remain."""
+    """docs/rules/2d20-harm.md#s3-10-4, docs/rules/2d20-lifecycle.md#s3-13 scene_end (SRD): all Stress is removed at the
+    end of the scene; Harms remain."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 7", "damage Thug 4", "end")
     assert d20_state(s).fighters["Kit"].stress == {"stress": 0}
@@ -466,8 +476,8 @@ def test_s3_10_4_scene_end_removes_all_stress_not_harms() -> None:
 
 
 def test_s3_10_2_harms_past_the_defeating_one_are_suffered_while_defeated() -> None:
-    """RULES.md §3.10.2: one hit that deals the 3rd and 4th Wound defeats with the 3rd; the 4th is a Wound
-    while Defeated, so the character dies."""
+    """docs/rules/2d20-harm.md#s3-10-2: one hit that deals the 3rd and 4th Wound defeats with the 3rd; the 4th is a
+    Wound while Defeated, so the character dies."""
     s = srd(kit("wound = 1, trauma = 1"), THUG)
     run(s, "damage Kit 12")  # 11 stress: ≥5 and the track fills: 2 Wounds at once
     assert d20_state(s).fighters["Kit"].dead

@@ -1,7 +1,7 @@
 """Infinity's infowar and psywar through the attack flow [003:L553-680]: a hack (a ``quantronic`` program) is
 Intelligence + Hacking against the Firewall, soaked by BTS and Interference, its Breaches each taking a
 Breach Effect; a psywar technique tests its own skill and its Metanoia takes the technique's Metanoia Effect
-(RULES.md §3.0, §3.7, §3.11.2)."""
+(docs/rules/2d20.md#s3-0, docs/rules/2d20-combat.md#s3-7, docs/rules/2d20-harm.md#s3-11-2)."""
 
 from __future__ import annotations
 
@@ -66,7 +66,8 @@ def test_a_hack_is_intelligence_plus_hacking_at_average() -> None:
 def test_the_hack_hits_the_firewall_soaked_by_bts_and_interference_and_each_breach_asks_its_effect() -> None:
     """[003:L272, L276-286, L329-348]: 1+2[CD] and Intelligence 12's +3[CD]; faces 2,2,2,2,2 → 10 + 1 fixed =
     11; Soak BTS 1 + Interference 1[CD] (0-2) = 1-3; 8-10 off the Firewall (8): two Breaches (5+ and the track
-    emptied, RULES.md §3.10.1). Each Breach asks for its Breach Effect [003:L614-651]; ``remove`` ends one."""
+    emptied, docs/rules/2d20-harm.md#s3-10-1). Each Breach asks for its Breach Effect [003:L614-651]; ``remove`` ends
+    one."""
     s = hack(scene())
     run(s, "answer 1,1")
     p = pending(d20_state(s))
@@ -103,7 +104,7 @@ def test_a_hack_on_a_target_with_no_firewall_is_refused_and_changes_nothing() ->
 
 
 def test_the_srd_has_no_firewall_to_hack() -> None:
-    """RULES.md §3.0 Stress tracks: the SRD's one Stress track, no Firewall: a hack is refused."""
+    """docs/rules/2d20.md#s3-0 Stress tracks: the SRD's one Stress track, no Firewall: a hack is refused."""
     s = session_from(
         header()
         + zones("A")

@@ -13,7 +13,7 @@ def hit_line(s: Session) -> str:
 
 
 def test_s3_10_2_yield_logs_the_one_harm_applied() -> None:
-    """RULES.md §3.10.2 Voluntary Defeat: a yielding PC suffers only 1 Harm. The hit's log line says
+    """docs/rules/2d20-harm.md#s3-10-2 Voluntary Defeat: a yielding PC suffers only 1 Harm. The hit's log line says
     1 Wound (and that 2 were reduced to it), never the 2 Wounds that are not applied."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 12 yield")  # 10 stress, max reached: 2 Harms, reduced to 1
@@ -24,7 +24,7 @@ def test_s3_10_2_yield_logs_the_one_harm_applied() -> None:
 
 
 def test_s3_10_2_hit_without_yield_logs_every_harm() -> None:
-    """RULES.md §3.10.1 (C28): the same hit without yielding is 2 Wounds, and the log says 2 Wounds."""
+    """docs/rules/2d20-harm.md#s3-10-1 (C28): the same hit without yielding is 2 Wounds, and the log says 2 Wounds."""
     s = srd(kit(), THUG)
     run(s, "damage Kit 12")
     assert hit_line(s).endswith(", 2 Wounds")

@@ -1,6 +1,6 @@
-"""2d20 roll odds (RULES.md §3.2 tests, Focus, bought dice, Momentum, Challenge Dice; §3.6 the Difficulty
-by range; §3.8 Effects need an Icon): hand-computed cases, every face enumerated against the convolution,
-and the Zones panel's chances per target."""
+"""2d20 roll odds (docs/rules/2d20.md#s3-2 tests, Focus, bought dice, Momentum, Challenge Dice;
+docs/rules/2d20-combat.md#s3-6 the Difficulty by range; docs/rules/2d20-combat.md#s3-8 Effects need an Icon):
+hand-computed cases, every face enumerated against the convolution, and the Zones panel's chances per target."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_s3_2_difficulty_0_passes_with_no_momentum() -> None:
 
 def test_s3_2_challenge_dice_expectations() -> None:
     """Faces 1, 2, 0, 0, 1+Icon, 1+Icon: 5/6 damage and 1/3 Icon a die; at least one Icon (an Effect can
-    trigger, §3.8 [004:L1770]) is 1 − (2/3)^N."""
+    trigger, docs/rules/2d20-combat.md#s3-8 [004:L1770]) is 1 − (2/3)^N."""
     one = challenge_odds(1)
     assert (one.expected, one.icons, one.effect_chance) == (Fraction(5, 6), Fraction(1, 3), Fraction(1, 3))
     four = challenge_odds(4)
@@ -123,8 +123,8 @@ def test_s3_6_the_zones_panel_chance_per_target_uses_the_panels_difficulty() -> 
 
 
 def test_s3_6_the_panel_follows_prone_at_range() -> None:
-    """A Prone target at Medium range or further is +1 Difficulty to a ranged attack (SRD, §3.6): the
-    chance against it falls."""
+    """A Prone target at Medium range or further is +1 Difficulty to a ranged attack (SRD,
+    docs/rules/2d20-combat.md#s3-6): the chance against it falls."""
     s = example_session(EXAMPLES / "skirmish_srd.toml")
     eng = d20_view(s)
     before = eng.odds("Ada Vance")
@@ -150,7 +150,7 @@ def test_the_panel_says_when_the_sheet_gives_no_tn() -> None:
 
 
 def test_infinity_untrained_attack_shows_complications_on_19_and_20(tmp_path: Path) -> None:
-    """RULES.md §3.2 with [003:L34-36]: under Infinity an untrained skill makes Complications on 19-20; Hacker
+    """docs/rules/2d20.md#s3-2 with [003:L34-36]: under Infinity an untrained skill makes Complications on 19-20; Hacker
     Vel without Ballistics sees the wider range and its chance, and the ladder counts it. A trained attacker
     and the SRD keep a 20 only."""
     text = pinned((EXAMPLES / "firefight_infinity.toml").read_text(encoding="utf-8"))

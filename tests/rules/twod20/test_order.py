@@ -1,8 +1,9 @@
-"""RULES.md §3.4 (2d20 action order): the alternating order with its first-actor and hand-over prompts,
+"""docs/rules/2d20-turns.md#s3-4 (2d20 action order): the alternating order with its first-actor and hand-over prompts,
 `pick` / `keep` (keeping the initiative), a side with nobody left, the round's end, Pass without a Minor
-(the turn is not used, with the loop guard of §3.13 turn_end 4), and the variants Initiative Scores,
-Player Priority and Narrative First; the dead and the unconscious take no turns (§3.13 turn_start 4).
-Every refused command leaves the state unchanged (RULES.md §1, CONTRACT.md §3)."""
+(the turn is not used, with the loop guard of docs/rules/2d20-lifecycle.md#s3-13 turn_end 4), and the variants
+Initiative Scores, Player Priority and Narrative First; the dead and the unconscious take no turns
+(docs/rules/2d20-lifecycle.md#s3-13 turn_start 4). Every refused command leaves the state unchanged
+(docs/rules/index.md#s1, docs/reference/language.md)."""
 
 from __future__ import annotations
 
@@ -46,12 +47,12 @@ def pools(s: Session) -> tuple[int, int]:
     return d20_state(s).momentum, d20_state(s).threat
 
 
-# --- §3.4 rule 1: the first actor --------------------------------------------------------------------
+# --- docs/rules/2d20-turns.md#s3-4 rule 1: the first actor ------------------------------------------------------------
 
 
 def test_s3_4_start_asks_who_acts_first() -> None:
-    """RULES.md §3.4 rule 1: `start` opens round 1 with the first-actor prompt listing everyone able to act;
-    no turn is open until it is answered, and the question says an NPC first costs 2 Threat."""
+    """docs/rules/2d20-turns.md#s3-4 rule 1: `start` opens round 1 with the first-actor prompt listing everyone able to
+    act; no turn is open until it is answered, and the question says an NPC first costs 2 Threat."""
     s = run(duel(), "start")
     st = d20_state(s)
     assert st.round == 1
@@ -67,7 +68,7 @@ def test_s3_4_start_asks_who_acts_first() -> None:
 
 
 def test_s3_4_pick_a_pc_first_is_free() -> None:
-    """RULES.md §3.4 rule 1: the GM picks a PC to act first at no cost; that turn opens."""
+    """docs/rules/2d20-turns.md#s3-4 rule 1: the GM picks a PC to act first at no cost; that turn opens."""
     s = run(duel(), "start", "pick Kit")
     st = d20_state(s)
     assert st.active == "Kit"
@@ -79,13 +80,14 @@ def test_s3_4_pick_a_pc_first_is_free() -> None:
 
 
 def test_s3_4_pick_accepts_a_unique_prefix_any_case() -> None:
-    """CONTRACT.md §3 with RULES.md §3.4: names are case-insensitive and a unique prefix is accepted."""
+    """docs/reference/language.md with docs/rules/2d20-turns.md#s3-4: names are case-insensitive and a unique prefix is
+    accepted."""
     s = run(duel(), "start", "pick ki")
     assert d20_state(s).active == "Kit"
 
 
 def test_s3_4_an_npc_first_costs_2_threat() -> None:
-    """RULES.md §3.4 rule 1: the GM spends 2 Threat to have an NPC act first; the spend is logged."""
+    """docs/rules/2d20-turns.md#s3-4 rule 1: the GM spends 2 Threat to have an NPC act first; the spend is logged."""
     s = run(duel(threat=4), "start", "pick Thug")
     assert d20_state(s).active == "Thug"
     assert pools(s) == (2, 2)
@@ -93,7 +95,8 @@ def test_s3_4_an_npc_first_costs_2_threat() -> None:
 
 
 def test_s3_4_an_npc_first_is_refused_without_2_threat() -> None:
-    """RULES.md §3.4 rule 1, §3.3: with 1 Threat the GM cannot pay for an NPC first; nothing changes."""
+    """docs/rules/2d20-turns.md#s3-4 rule 1, docs/rules/2d20.md#s3-3: with 1 Threat the GM cannot pay for an NPC first;
+    nothing changes."""
     s = run(duel(threat=1), "start")
     refused(s, "pick Thug", "costs 2 Threat")
     run(s, "pick Kit")
@@ -101,37 +104,37 @@ def test_s3_4_an_npc_first_is_refused_without_2_threat() -> None:
 
 
 def test_s3_4_keep_cannot_answer_the_first_actor_prompt() -> None:
-    """RULES.md §3.4 rule 1: the first actor is picked; there is no initiative to keep yet."""
+    """docs/rules/2d20-turns.md#s3-4 rule 1: the first actor is picked; there is no initiative to keep yet."""
     s = run(duel(), "start")
     refused(s, "keep Kit", "the first actor is picked")
 
 
 def test_s3_4_commands_other_than_pick_wait_for_the_prompt() -> None:
-    """CONTRACT.md §3 / RULES.md §3.4: while the hand-over prompt waits, `spend` and `next` are refused
-    with the prompt's question."""
+    """docs/reference/language.md / docs/rules/2d20-turns.md#s3-4: while the hand-over prompt waits, `spend` and `next`
+    are refused with the prompt's question."""
     s = run(duel(), "start")
     refused(s, "spend Kit attack", "waiting for an answer")
     refused(s, "next", "Who acts first")
 
 
 def test_s3_4_pick_and_keep_need_a_pending_question() -> None:
-    """RULES.md §3.4: `pick` answers the hand-over; during a turn there is nothing to answer."""
+    """docs/rules/2d20-turns.md#s3-4: `pick` answers the hand-over; during a turn there is nothing to answer."""
     s = run(duel(), "start", "pick Kit")
     refused(s, "pick Thug", "nobody is waiting for a hand-over")
     refused(s, "keep Ada", "nobody is waiting for a hand-over")
 
 
 def test_s3_4_pick_before_start_is_refused() -> None:
-    """RULES.md §3.13 scene_start: the order exists only once the scene has started."""
+    """docs/rules/2d20-lifecycle.md#s3-13 scene_start: the order exists only once the scene has started."""
     refused(duel(), "pick Kit", "has not started")
 
 
-# --- §3.4 rules 2-3: the hand-over and keeping the initiative -----------------------------------------
+# --- docs/rules/2d20-turns.md#s3-4 rules 2-3: the hand-over and keeping the initiative --------------------------------
 
 
 def test_s3_4_handover_prompt_after_next() -> None:
-    """RULES.md §3.4 rule 2: after a turn the opposing side picks one of its characters who has not acted;
-    the prompt also offers the acting side's waiting allies for `keep`."""
+    """docs/rules/2d20-turns.md#s3-4 rule 2: after a turn the opposing side picks one of its characters who has not
+    acted; the prompt also offers the acting side's waiting allies for `keep`."""
     s = run(duel(), "start", "pick Kit", "next")
     st = d20_state(s)
     assert st.active is None
@@ -143,7 +146,7 @@ def test_s3_4_handover_prompt_after_next() -> None:
 
 
 def test_s3_4_the_other_side_picks_for_free() -> None:
-    """RULES.md §3.4 rule 2: picking an opposing character costs nothing and opens its turn."""
+    """docs/rules/2d20-turns.md#s3-4 rule 2: picking an opposing character costs nothing and opens its turn."""
     s = run(duel(), "start", "pick Kit", "next", "pick Boss")
     assert d20_state(s).active == "Boss"
     assert d20_state(s).order == ["Kit", "Boss"]
@@ -151,14 +154,14 @@ def test_s3_4_the_other_side_picks_for_free() -> None:
 
 
 def test_s3_4_pick_must_name_an_opposing_character() -> None:
-    """RULES.md §3.4 rules 2-3: while the other side has actors, `pick` of an ally is refused (it would be
-    keeping the initiative, which `keep` does and pays for)."""
+    """docs/rules/2d20-turns.md#s3-4 rules 2-3: while the other side has actors, `pick` of an ally is refused (it would
+    be keeping the initiative, which `keep` does and pays for)."""
     s = run(duel(), "start", "pick Kit", "next")
     refused(s, "pick Ada", "the hand-over goes to the other side")
 
 
 def test_s3_4_pick_must_name_someone_who_has_not_acted() -> None:
-    """RULES.md §3.4 rule 2: a character who has acted this round cannot be picked again."""
+    """docs/rules/2d20-turns.md#s3-4 rule 2: a character who has acted this round cannot be picked again."""
     s = run(duel(), "start", "pick Kit", "next", "pick Thug", "next")
     refused(s, "pick Kit", "already acted this round")
     refused(s, "pick Thug", "already acted this round")
@@ -166,7 +169,8 @@ def test_s3_4_pick_must_name_someone_who_has_not_acted() -> None:
 
 
 def test_s3_4_keep_for_a_pc_costs_2_momentum() -> None:
-    """RULES.md §3.4 rule 3: the players keep the initiative for an ally by paying 2 Momentum (logged)."""
+    """docs/rules/2d20-turns.md#s3-4 rule 3: the players keep the initiative for an ally by paying 2 Momentum
+    (logged)."""
     s = run(duel(momentum=3), "start", "pick Kit", "next", "keep Ada")
     assert d20_state(s).active == "Ada"
     assert pools(s) == (1, 4)
@@ -175,8 +179,9 @@ def test_s3_4_keep_for_a_pc_costs_2_momentum() -> None:
 
 
 def test_s3_4_keep_for_a_pc_adds_2_threat_when_momentum_is_short() -> None:
-    """RULES.md §3.4 rule 3, §3.3 [004:L1396-1402]: PCs may pay any Momentum cost with Threat; with 1
-    Momentum, +2 Threat, once the table says yes to the question (paying the GM is the players' choice)."""
+    """docs/rules/2d20-turns.md#s3-4 rule 3, docs/rules/2d20.md#s3-3 [004:L1396-1402]: PCs may pay any Momentum cost
+    with Threat; with 1 Momentum, +2 Threat, once the table says yes to the question (paying the GM is the players'
+    choice)."""
     s = run(duel(momentum=1, threat=4), "start", "pick Kit", "next", "keep Ada")
     p = d20_state(s).prompt
     assert p is not None and p.kind == "keep_threat" and p.options == ["yes", "no"]
@@ -188,7 +193,8 @@ def test_s3_4_keep_for_a_pc_adds_2_threat_when_momentum_is_short() -> None:
 
 
 def test_s3_4_a_keep_short_of_momentum_answered_no_asks_the_hand_over_again() -> None:
-    """RULES.md §3.4 rule 3, §3.3 [004:L1396-1402]: `no` pays nothing and the hand-over question stands as it was."""
+    """docs/rules/2d20-turns.md#s3-4 rule 3, docs/rules/2d20.md#s3-3 [004:L1396-1402]: `no` pays nothing and the
+    hand-over question stands as it was."""
     s = run(duel(momentum=1, threat=4), "start", "pick Kit", "next")
     before = d20_state(s).prompt
     run(s, "keep Ada", "answer no")
@@ -203,20 +209,20 @@ def test_s3_4_a_keep_short_of_momentum_answered_no_asks_the_hand_over_again() ->
 
 
 def test_s3_4_keep_name_threat_pays_with_threat_by_choice() -> None:
-    """RULES.md §3.4 rule 3: `keep NAME threat` adds 2 Threat even when the Momentum pool could pay."""
+    """docs/rules/2d20-turns.md#s3-4 rule 3: `keep NAME threat` adds 2 Threat even when the Momentum pool could pay."""
     s = run(duel(momentum=5, threat=4), "start", "pick Kit", "next", "keep Ada threat")
     assert d20_state(s).active == "Ada"
     assert pools(s) == (5, 6)
 
 
 def test_s3_4_keep_with_a_stray_word_is_refused() -> None:
-    """CONTRACT.md §3: `keep NAME [threat]`; any other second word is refused."""
+    """docs/reference/language.md: `keep NAME [threat]`; any other second word is refused."""
     s = run(duel(), "start", "pick Kit", "next")
     refused(s, "keep Ada momentum", "usage")
 
 
 def test_s3_4_keep_for_an_npc_costs_2_threat() -> None:
-    """RULES.md §3.4 rule 3: enemy NPCs keep the initiative by spending 2 Threat."""
+    """docs/rules/2d20-turns.md#s3-4 rule 3: enemy NPCs keep the initiative by spending 2 Threat."""
     s = run(duel(threat=4), "start", "pick Kit", "next", "pick Thug", "next", "keep Boss")
     assert d20_state(s).active == "Boss"
     assert pools(s) == (2, 2)
@@ -224,7 +230,8 @@ def test_s3_4_keep_for_an_npc_costs_2_threat() -> None:
 
 
 def test_s3_4_keep_for_an_npc_is_refused_when_threat_cannot_pay() -> None:
-    """RULES.md §3.4 rule 3, §3.3: with 1 Threat the GM cannot keep the initiative; nothing changes."""
+    """docs/rules/2d20-turns.md#s3-4 rule 3, docs/rules/2d20.md#s3-3: with 1 Threat the GM cannot keep the initiative;
+    nothing changes."""
     s = run(duel(threat=1), "start", "pick Kit", "next", "pick Thug", "next")
     refused(s, "keep Boss", "costs 2 Threat")
     run(s, "pick Ada")
@@ -232,21 +239,21 @@ def test_s3_4_keep_for_an_npc_is_refused_when_threat_cannot_pay() -> None:
 
 
 def test_s3_4_keep_must_name_an_ally() -> None:
-    """RULES.md §3.4 rule 3: keep is for the acting side's own characters."""
+    """docs/rules/2d20-turns.md#s3-4 rule 3: keep is for the acting side's own characters."""
     s = run(duel(), "start", "pick Kit", "next")
     refused(s, "keep Thug", "keep is for players's own characters")
 
 
 def test_s3_4_keep_must_name_an_ally_who_has_not_acted() -> None:
-    """RULES.md §3.4 rules 2-3: a kept turn goes to an ally still without a turn this round."""
+    """docs/rules/2d20-turns.md#s3-4 rules 2-3: a kept turn goes to an ally still without a turn this round."""
     s = fight(KIT, ADA, CY, THUG, momentum=6)
     run(s, "start", "pick Kit", "next", "keep Ada", "next", "pick Thug", "next")
     refused(s, "keep Kit", "already acted")
 
 
 def test_s3_4_keep_not_twice_in_a_row_but_again_after_an_enemy_acted() -> None:
-    """RULES.md §3.4 rule 3: after keeping the initiative, an enemy must take a turn before that side may
-    keep it again; once an enemy has acted, keeping is allowed (and paid) again."""
+    """docs/rules/2d20-turns.md#s3-4 rule 3: after keeping the initiative, an enemy must take a turn before that side
+    may keep it again; once an enemy has acted, keeping is allowed (and paid) again."""
     s = fight(KIT, ADA, CY, DEE, THUG, BOSS, momentum=6)
     run(s, "start", "pick Kit", "next", "keep Ada", "next")
     assert d20_state(s).prompt is not None and "keep NAME" not in pending(d20_state(s)).question
@@ -260,18 +267,18 @@ def test_s3_4_keep_not_twice_in_a_row_but_again_after_an_enemy_acted() -> None:
 
 
 def test_s3_4_kept_npc_side_cannot_keep_twice() -> None:
-    """RULES.md §3.4 rule 3: the not-twice rule binds the GM's side as well."""
+    """docs/rules/2d20-turns.md#s3-4 rule 3: the not-twice rule binds the GM's side as well."""
     s = fight(KIT, ADA, THUG, BOSS, GRUNT, threat=10)
     run(s, "start", "pick Kit", "next", "pick Thug", "next", "keep Boss", "next")
     refused(s, "keep Grunt", "kept the initiative last time")
     assert d20_state(s).threat == 8
 
 
-# --- §3.4 rule 4: a side with nobody left --------------------------------------------------------------
+# --- docs/rules/2d20-turns.md#s3-4 rule 4: a side with nobody left ----------------------------------------------------
 
 
 def test_s3_4_a_side_with_nobody_left_lets_the_other_side_continue() -> None:
-    """RULES.md §3.4 rule 4: once the NPCs have all acted, the players act one at a time, picking their
+    """docs/rules/2d20-turns.md#s3-4 rule 4: once the NPCs have all acted, the players act one at a time, picking their
     own characters for free (it is no keep)."""
     s = fight(KIT, ADA, CY, THUG, momentum=2)
     run(s, "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next")
@@ -284,7 +291,7 @@ def test_s3_4_a_side_with_nobody_left_lets_the_other_side_continue() -> None:
 
 
 def test_s3_4_the_last_side_left_hands_over_to_itself_after_the_other_side_ran_out() -> None:
-    """RULES.md §3.4 rule 4: when the acting side is the only one left, the next pick is its own."""
+    """docs/rules/2d20-turns.md#s3-4 rule 4: when the acting side is the only one left, the next pick is its own."""
     s = fight(KIT, THUG, BOSS, GRUNT, threat=10)
     run(s, "start", "pick Kit", "next", "pick Thug", "next")
     assert options(s) == ["Boss", "Grunt"]
@@ -292,11 +299,11 @@ def test_s3_4_the_last_side_left_hands_over_to_itself_after_the_other_side_ran_o
     assert d20_state(s).threat == 10
 
 
-# --- §3.4 rule 5: the round's end ----------------------------------------------------------------------
+# --- docs/rules/2d20-turns.md#s3-4 rule 5: the round's end ------------------------------------------------------------
 
 
 def test_s3_4_round_end_asks_who_opens_the_next_round() -> None:
-    """RULES.md §3.4 rule 5: when everyone has acted, the last actor nominates the other side (pick) or
+    """docs/rules/2d20-turns.md#s3-4 rule 5: when everyone has acted, the last actor nominates the other side (pick) or
     pays 2 to keep (keep); the round does not advance until answered."""
     s = run(duel(), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
     st = d20_state(s)
@@ -307,8 +314,8 @@ def test_s3_4_round_end_asks_who_opens_the_next_round() -> None:
 
 
 def test_s3_4_round_end_pick_opens_the_next_round_for_free() -> None:
-    """RULES.md §3.4 rule 5, §3.13 round_start: nominating the other side opens round 2 with that
-    character; everyone's turn bookkeeping is reset."""
+    """docs/rules/2d20-turns.md#s3-4 rule 5, docs/rules/2d20-lifecycle.md#s3-13 round_start: nominating the other side
+    opens round 2 with that character; everyone's turn bookkeeping is reset."""
     s = run(duel(), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
     run(s, "pick Kit")
     st = d20_state(s)
@@ -320,7 +327,7 @@ def test_s3_4_round_end_pick_opens_the_next_round_for_free() -> None:
 
 
 def test_s3_4_round_end_keep_costs_2_and_opens_with_own_side() -> None:
-    """RULES.md §3.4 rule 5: the last actor's side pays 2 (NPCs: 2 Threat) to open the next round."""
+    """docs/rules/2d20-turns.md#s3-4 rule 5: the last actor's side pays 2 (NPCs: 2 Threat) to open the next round."""
     s = run(
         duel(threat=6),
         "start",
@@ -340,7 +347,7 @@ def test_s3_4_round_end_keep_costs_2_and_opens_with_own_side() -> None:
 
 
 def test_s3_4_round_end_pc_keep_costs_2_momentum() -> None:
-    """RULES.md §3.4 rule 5: a PC's side keeps the first turn of the next round for 2 Momentum."""
+    """docs/rules/2d20-turns.md#s3-4 rule 5: a PC's side keeps the first turn of the next round for 2 Momentum."""
     s = run(
         duel(momentum=4),
         "start",
@@ -360,23 +367,25 @@ def test_s3_4_round_end_pc_keep_costs_2_momentum() -> None:
 
 
 def test_s3_4_round_end_own_side_needs_keep() -> None:
-    """RULES.md §3.4 rule 5: `pick` at the round's end nominates the other side; an ally needs `keep`."""
+    """docs/rules/2d20-turns.md#s3-4 rule 5: `pick` at the round's end nominates the other side; an ally needs
+    `keep`."""
     s = run(duel(), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
     refused(s, "pick Boss", "hand-over goes to the other side")
 
 
 def test_s3_4_round_end_keep_refused_when_the_npc_pool_is_short() -> None:
-    """RULES.md §3.4 rule 5, §3.3: an NPC side with 1 Threat cannot pay to open the round."""
+    """docs/rules/2d20-turns.md#s3-4 rule 5, docs/rules/2d20.md#s3-3: an NPC side with 1 Threat cannot pay to open the
+    round."""
     s = run(duel(threat=1), "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next", "pick Boss", "next")
     refused(s, "keep Boss", "costs 2 Threat")
 
 
-# --- §3.4 rule 6: Pass without a Minor ----------------------------------------------------------------
+# --- docs/rules/2d20-turns.md#s3-4 rule 6: Pass without a Minor -------------------------------------------------------
 
 
 def test_s3_4_pass_without_a_minor_does_not_use_the_turn() -> None:
-    """RULES.md §3.4 rule 6, §3.13 turn_end 4: Pass and no Minor Action: the character has not used its turn,
-    leaves the order, hands over, and may be picked again later this round."""
+    """docs/rules/2d20-turns.md#s3-4 rule 6, docs/rules/2d20-lifecycle.md#s3-13 turn_end 4: Pass and no Minor Action:
+    the character has not used its turn, leaves the order, hands over, and may be picked again later this round."""
     s = run(duel(), "start", "pick Kit", "spend Kit pass", "next")
     kit = d20_state(s).fighters["Kit"]
     assert not kit.acted
@@ -389,14 +398,14 @@ def test_s3_4_pass_without_a_minor_does_not_use_the_turn() -> None:
 
 
 def test_s3_4_pass_with_a_minor_uses_the_turn() -> None:
-    """RULES.md §3.4 rule 6: a Pass that took a Minor Action has used the turn."""
+    """docs/rules/2d20-turns.md#s3-4 rule 6: a Pass that took a Minor Action has used the turn."""
     s = run(duel(), "start", "pick Kit", "spend Kit pass", "spend Kit aim", "next")
     assert d20_state(s).fighters["Kit"].acted
     assert "Kit" not in options(s)
 
 
 def test_s3_4_a_deferred_character_acting_later_uses_its_turn() -> None:
-    """RULES.md §3.4 rule 6: the deferral belongs to the turn that passed; when the character is picked
+    """docs/rules/2d20-turns.md#s3-4 rule 6: the deferral belongs to the turn that passed; when the character is picked
     again and attacks, that turn counts, even if the enemy deferred in between too."""
     s = run(duel(), "start", "pick Kit", "spend Kit pass", "next", "pick Thug", "spend Thug pass", "next")
     assert not d20_state(s).fighters["Thug"].acted
@@ -407,8 +416,8 @@ def test_s3_4_a_deferred_character_acting_later_uses_its_turn() -> None:
 
 
 def test_s3_4_a_deferred_pass_is_not_a_major_action_of_the_round() -> None:
-    """RULES.md §3.4 rule 6 with §3.5.1 (2 Majors per round): an unused turn's Pass does not count, so the
-    later turn may still take 2 Major Actions with a Swift Action."""
+    """docs/rules/2d20-turns.md#s3-4 rule 6 with docs/rules/2d20-turns.md#s3-5-1 (2 Majors per round): an unused turn's
+    Pass does not count, so the later turn may still take 2 Major Actions with a Swift Action."""
     s = run(duel(momentum=4), "start", "pick Kit", "spend Kit pass", "next", "pick Thug", "next", "pick Kit")
     assert d20_state(s).fighters["Kit"].majors == 0
     run(s, "spend Kit attack", "spend Kit swift", "spend Kit attack")
@@ -416,8 +425,8 @@ def test_s3_4_a_deferred_pass_is_not_a_major_action_of_the_round() -> None:
 
 
 def test_s3_4_loop_guard_when_everyone_left_has_deferred() -> None:
-    """RULES.md §3.13 turn_end 4: once every character still without a turn has deferred since the last turn
-    actually taken, the latest deferral counts as a turn, so the round always ends."""
+    """docs/rules/2d20-lifecycle.md#s3-13 turn_end 4: once every character still without a turn has deferred since the
+    last turn actually taken, the latest deferral counts as a turn, so the round always ends."""
     s = fight(KIT, THUG, momentum=2)
     run(s, "start", "pick Kit", "spend Kit pass", "next")
     assert not d20_state(s).fighters["Kit"].acted
@@ -431,7 +440,8 @@ def test_s3_4_loop_guard_when_everyone_left_has_deferred() -> None:
 
 
 def test_s3_4_a_real_turn_clears_the_deferrals() -> None:
-    """RULES.md §3.13 turn_end 4: the loop guard counts deferrals since the last turn actually taken."""
+    """docs/rules/2d20-lifecycle.md#s3-13 turn_end 4: the loop guard counts deferrals since the last turn actually
+    taken."""
     s = fight(KIT, ADA, THUG, momentum=2)
     run(s, "start", "pick Kit", "spend Kit pass", "next")
     assert d20_state(s).fighters["Kit"].deferred
@@ -444,8 +454,8 @@ def test_s3_4_a_real_turn_clears_the_deferrals() -> None:
 
 
 def test_s3_4_unconscious_characters_take_no_turns() -> None:
-    """RULES.md §3.13 turn_start 4, §3.10.3: the unconscious are never offered, cannot be picked, and the
-    round ends without them."""
+    """docs/rules/2d20-lifecycle.md#s3-13 turn_start 4, docs/rules/2d20-harm.md#s3-10-3: the unconscious are never
+    offered, cannot be picked, and the round ends without them."""
     sleeper = KIT.replace('zone = "A"', 'zone = "A"\nconditions = { unconscious = true }')
     s = fight(sleeper, ADA, THUG)
     run(s, "start")
@@ -458,11 +468,12 @@ def test_s3_4_unconscious_characters_take_no_turns() -> None:
 
 
 def test_s3_4_the_dead_take_no_turns() -> None:
-    """RULES.md §3.10.2, §3.13: a character killed mid-round (a Wound while Defeated) drops out of the
-    hand-over and cannot be picked."""
+    """docs/rules/2d20-harm.md#s3-10-2, docs/rules/2d20-lifecycle.md#s3-13: a character killed mid-round (a Wound while
+    Defeated) drops out of the hand-over and cannot be picked."""
     hurt = THUG.replace("stress = 5", "stress = 5\nharms = { wound = 2 }")
     s = fight(KIT, ADA, hurt, BOSS)
-    run(s, "start", "pick Kit", "damage Thug 9")  # the 3rd Wound defeats, the 4th kills (§3.10.2)
+    # the 3rd Wound defeats, the 4th kills (docs/rules/2d20-harm.md#s3-10-2)
+    run(s, "start", "pick Kit", "damage Thug 9")
     assert d20_state(s).fighters["Thug"].dead
     run(s, "next")
     assert options(s) == ["Boss", "Ada"]
@@ -470,7 +481,7 @@ def test_s3_4_the_dead_take_no_turns() -> None:
 
 
 def test_s3_4_a_side_wiped_out_leaves_the_other_side_to_act() -> None:
-    """RULES.md §3.4 rule 4: with the only enemy dead, the players pick among themselves."""
+    """docs/rules/2d20-turns.md#s3-4 rule 4: with the only enemy dead, the players pick among themselves."""
     hurt = THUG.replace("stress = 5", "stress = 5\nharms = { wound = 2 }")
     s = fight(KIT, ADA, hurt)
     run(s, "start", "pick Kit", "damage Thug 9", "next")
@@ -484,10 +495,10 @@ def test_s3_4_a_side_wiped_out_leaves_the_other_side_to_act() -> None:
 
 
 def test_s3_4_initiative_variant_orders_by_score_without_prompts() -> None:
-    """RULES.md §3.4 Initiative Scores: score = max(Agility, Insight) or the `initiative` field; turns run
-    highest first with no prompt; a cross-side tie goes to the PC (Kit 10 before Thug 10). `start` first asks
-    who initiated the conflict (CONTRACT.md §3 "Initiative-score order", [004:L1410]); here the highest, Boss,
-    so the order is unchanged and no later turn asks."""
+    """docs/rules/2d20-turns.md#s3-4 Initiative Scores: score = max(Agility, Insight) or the `initiative` field; turns
+    run highest first with no prompt; a cross-side tie goes to the PC (Kit 10 before Thug 10). `start` first asks
+    who initiated the conflict (docs/reference/language.md "Initiative-score order", [004:L1410]); here the highest,
+    Boss, so the order is unchanged and no later turn asks."""
     s = fight(KIT, ADA, CY, THUG, BOSS, GRUNT, order="initiative")
     run(s, "start")
     assert options(s) == ["Boss", "Ada", "Kit", "Thug", "Cy", "Grunt"]
@@ -506,8 +517,8 @@ def test_s3_4_initiative_variant_orders_by_score_without_prompts() -> None:
 
 
 def test_s3_4_initiative_variant_next_round_starts_with_the_highest() -> None:
-    """RULES.md §3.4 Initiative Scores: later rounds start with the highest score, automatically, free (round 1
-    opens with the initiator picked at `start` [004:L1410])."""
+    """docs/rules/2d20-turns.md#s3-4 Initiative Scores: later rounds start with the highest score, automatically, free
+    (round 1 opens with the initiator picked at `start` [004:L1410])."""
     s = fight(KIT, THUG, BOSS, order="initiative")
     run(s, "start", "pick Kit", "next", "next", "next")
     assert d20_state(s).round == 2
@@ -517,8 +528,8 @@ def test_s3_4_initiative_variant_next_round_starts_with_the_highest() -> None:
 
 
 def test_s3_4_initiative_variant_has_no_hand_over_to_answer() -> None:
-    """RULES.md §3.4 Initiative Scores: after the initiator is picked the order is automatic, so `pick` has
-    nothing to answer. `keep NAME` is the interrupt of [004:L1414]; for the one
+    """docs/rules/2d20-turns.md#s3-4 Initiative Scores: after the initiator is picked the order is automatic, so `pick`
+    has nothing to answer. `keep NAME` is the interrupt of [004:L1414]; for the one
     already next it is refused, and it is refused outright before a turn is open."""
     s = run(fight(KIT, THUG, order="initiative"), "start")
     refused(s, "keep Kit", "the first actor is picked")
@@ -528,8 +539,8 @@ def test_s3_4_initiative_variant_has_no_hand_over_to_answer() -> None:
 
 
 def test_s3_4_initiative_variant_random_scores_rolled_once_per_scene() -> None:
-    """RULES.md §3.4 Initiative Scores, random option: `[settings] random_initiative = true` rolls [CD] equal to
-    max(Agility, Insight) once when the conflict starts (logged); the total is the score all scene."""
+    """docs/rules/2d20-turns.md#s3-4 Initiative Scores, random option: `[settings] random_initiative = true` rolls [CD]
+    equal to max(Agility, Insight) once when the conflict starts (logged); the total is the score all scene."""
     text = encounter(KIT, THUG, BOSS, order="initiative", settings="random_initiative = true")
     s = run(session_from(text), "start", "pick Kit")
     rolls = [line.text for line in d20_state(s).log if "for initiative" in line.text]
@@ -546,7 +557,8 @@ def test_s3_4_initiative_variant_random_scores_rolled_once_per_scene() -> None:
 
 
 def test_s3_4_initiative_variant_skips_the_dead_and_unconscious() -> None:
-    """RULES.md §3.4 with §3.13: the unconscious take no turns in initiative order either."""
+    """docs/rules/2d20-turns.md#s3-4 with docs/rules/2d20-lifecycle.md#s3-13: the unconscious take no turns in
+    initiative order either."""
     sleeper = BOSS.replace('zone = "B"', 'zone = "B"\nconditions = { unconscious = true }')
     s = run(fight(KIT, THUG, sleeper, order="initiative"), "start")
     assert "Boss" not in options(s)
@@ -559,8 +571,8 @@ def test_s3_4_initiative_variant_skips_the_dead_and_unconscious() -> None:
 
 
 def test_s3_4_initiative_variant_pass_defers_past_the_next_actor() -> None:
-    """RULES.md §3.4 rule 6 in the Initiative variant: a Pass without a Minor does not use the turn; the next
-    character in order acts, and the passer then takes its turn later in the round."""
+    """docs/rules/2d20-turns.md#s3-4 rule 6 in the Initiative variant: a Pass without a Minor does not use the turn; the
+    next character in order acts, and the passer then takes its turn later in the round."""
     s = run(fight(KIT, ADA, THUG, order="initiative"), "start", "pick Ada")
     assert d20_state(s).active == "Ada"
     run(s, "spend Ada pass", "next")
@@ -575,8 +587,8 @@ def test_s3_4_initiative_variant_pass_defers_past_the_next_actor() -> None:
 
 
 def test_s3_4_initiative_scores_the_initiator_acts_first_then_by_score() -> None:
-    """RULES.md §3.4 Initiative Scores, CONTRACT.md §3 "Initiative-score order" [004:L1410]: `start` asks who
-    initiated the conflict; Thug (10) acts first, then everyone else from the highest score: Boss 12,
+    """docs/rules/2d20-turns.md#s3-4 Initiative Scores, docs/reference/language.md "Initiative-score order" [004:L1410]:
+    `start` asks who initiated the conflict; Thug (10) acts first, then everyone else from the highest score: Boss 12,
     Ada 11, Kit 10; round 2 opens with the highest score, with no question."""
     s = run(fight(KIT, ADA, THUG, BOSS, order="initiative"), "start")
     assert "initiated" in pending(d20_state(s)).question
@@ -593,8 +605,8 @@ def test_s3_4_initiative_scores_the_initiator_acts_first_then_by_score() -> None
 
 
 def test_s3_4_initiative_scores_an_npc_ahead_of_a_pc_on_a_tie_costs_1_threat() -> None:
-    """RULES.md §3.4 Initiative Scores [004:L1412]: Kit (PC) and Thug (NPC) both score 10; the PC acts first
-    unless the GM spends 1 Threat (`keep Thug` during the turn before) to have the NPC act first."""
+    """docs/rules/2d20-turns.md#s3-4 Initiative Scores [004:L1412]: Kit (PC) and Thug (NPC) both score 10; the PC acts
+    first unless the GM spends 1 Threat (`keep Thug` during the turn before) to have the NPC act first."""
     s = run(fight(KIT, THUG, BOSS, order="initiative"), "start", "pick Boss")
     run(s, "keep Thug")
     assert pools(s) == (2, 3)
@@ -605,8 +617,8 @@ def test_s3_4_initiative_scores_an_npc_ahead_of_a_pc_on_a_tie_costs_1_threat() -
 
 
 def test_s3_4_initiative_scores_an_interrupt_costs_2_threat() -> None:
-    """RULES.md §3.4 Initiative Scores [004:L1414]: acting earlier than one's score allows costs 2 — an NPC
-    spends 2 Threat, a PC adds 2 to Threat; refused when the NPC pool cannot pay."""
+    """docs/rules/2d20-turns.md#s3-4 Initiative Scores [004:L1414]: acting earlier than one's score allows costs 2 — an
+    NPC spends 2 Threat, a PC adds 2 to Threat; refused when the NPC pool cannot pay."""
     s = run(fight(KIT, ADA, CY, GRUNT, order="initiative", threat=4), "start", "pick Ada")
     run(s, "keep Grunt")
     assert pools(s) == (2, 2)
@@ -621,8 +633,8 @@ def test_s3_4_initiative_scores_an_interrupt_costs_2_threat() -> None:
 
 
 def test_s3_4_initiative_scores_same_score_allies_choose_their_order_for_free() -> None:
-    """RULES.md §3.4 Initiative Scores [004:L1412]: two characters of one side with the same score choose
-    their order: jumping only such an ally is free."""
+    """docs/rules/2d20-turns.md#s3-4 Initiative Scores [004:L1412]: two characters of one side with the same score
+    choose their order: jumping only such an ally is free."""
     twin = KIT.replace('name = "Kit"', 'name = "Kat"')
     s = run(fight(KIT, twin, ADA, THUG, order="initiative"), "start", "pick Ada")
     run(s, "keep Kit")
@@ -635,7 +647,7 @@ def test_s3_4_initiative_scores_same_score_allies_choose_their_order_for_free() 
 
 
 def test_s3_4_player_priority_pcs_pick_for_free() -> None:
-    """RULES.md §3.4 Player Priority: the PCs act in the order they choose, at no cost."""
+    """docs/rules/2d20-turns.md#s3-4 Player Priority: the PCs act in the order they choose, at no cost."""
     s = run(duel(order="player-priority"), "start")
     assert d20_state(s).prompt is not None
     assert "an NPC first costs" not in pending(d20_state(s)).question
@@ -645,7 +657,8 @@ def test_s3_4_player_priority_pcs_pick_for_free() -> None:
 
 
 def test_s3_4_player_priority_inserting_an_npc_costs_1_threat() -> None:
-    """RULES.md §3.4 Player Priority: before a PC turn the GM may spend 1 Threat to insert an NPC turn."""
+    """docs/rules/2d20-turns.md#s3-4 Player Priority: before a PC turn the GM may spend 1 Threat to insert an NPC
+    turn."""
     s = run(duel(order="player-priority", threat=4), "start", "pick Thug")
     assert d20_state(s).active == "Thug"
     assert pools(s) == (2, 3)
@@ -655,14 +668,15 @@ def test_s3_4_player_priority_inserting_an_npc_costs_1_threat() -> None:
 
 
 def test_s3_4_player_priority_insert_refused_without_threat() -> None:
-    """RULES.md §3.4 Player Priority, §3.3: with 0 Threat the GM cannot insert an NPC turn."""
+    """docs/rules/2d20-turns.md#s3-4 Player Priority, docs/rules/2d20.md#s3-3: with 0 Threat the GM cannot insert an NPC
+    turn."""
     s = run(duel(order="player-priority", threat=0), "start")
     refused(s, "pick Boss", "costs 1 Threat")
 
 
 def test_s3_4_player_priority_npcs_act_free_once_pcs_are_done() -> None:
-    """RULES.md §3.4 Player Priority: once every PC has acted, the NPCs act at no cost; the next round starts
-    by itself with the players choosing again."""
+    """docs/rules/2d20-turns.md#s3-4 Player Priority: once every PC has acted, the NPCs act at no cost; the next round
+    starts by itself with the players choosing again."""
     s = run(duel(order="player-priority", threat=4), "start", "pick Kit", "next", "pick Ada", "next")
     assert d20_state(s).prompt is not None and "The NPCs act" in pending(d20_state(s)).question
     run(s, "pick Boss", "next", "pick Thug")
@@ -677,7 +691,8 @@ def test_s3_4_player_priority_npcs_act_free_once_pcs_are_done() -> None:
 
 
 def test_s3_4_narrative_gm_picks_anyone_for_free() -> None:
-    """RULES.md §3.4 Narrative First: the GM picks every actor, any side, in any sequence, at no cost."""
+    """docs/rules/2d20-turns.md#s3-4 Narrative First: the GM picks every actor, any side, in any sequence, at no
+    cost."""
     s = run(duel(order="narrative", threat=0), "start")
     assert d20_state(s).prompt is not None and "an NPC first costs" not in pending(d20_state(s)).question
     run(s, "pick Thug", "next", "pick Boss", "next", "pick Kit", "next", "pick Ada")
@@ -686,7 +701,8 @@ def test_s3_4_narrative_gm_picks_anyone_for_free() -> None:
 
 
 def test_s3_4_narrative_next_round_is_picked_again() -> None:
-    """RULES.md §3.4 Narrative First: at the round's end the next round begins and the GM picks again."""
+    """docs/rules/2d20-turns.md#s3-4 Narrative First: at the round's end the next round begins and the GM picks
+    again."""
     s = run(fight(KIT, THUG, order="narrative"), "start", "pick Thug", "next", "pick Kit", "next")
     assert d20_state(s).round == 2
     assert d20_state(s).prompt is not None and "Who acts next?" in pending(d20_state(s)).question
@@ -696,7 +712,8 @@ def test_s3_4_narrative_next_round_is_picked_again() -> None:
 
 
 def test_s3_4_narrative_still_refuses_someone_who_acted() -> None:
-    """RULES.md §3.4 / §1.1: every combatant gets exactly one turn a round, whoever picks."""
+    """docs/rules/2d20-turns.md#s3-4 / docs/rules/index.md#s1-1: every combatant gets exactly one turn a round, whoever
+    picks."""
     s = run(duel(order="narrative"), "start", "pick Kit", "next")
     refused(s, "pick Kit", "already acted")
 
@@ -705,7 +722,8 @@ def test_s3_4_narrative_still_refuses_someone_who_acted() -> None:
 
 
 def test_s3_4_undo_restores_a_paid_keep() -> None:
-    """RULES.md §3.4 with CONTRACT.md §3 undo: undoing a keep gives back the 2 Momentum and the prompt."""
+    """docs/rules/2d20-turns.md#s3-4 with docs/reference/language.md undo: undoing a keep gives back the 2 Momentum and
+    the prompt."""
     s = run(duel(momentum=3), "start", "pick Kit", "next")
     before = dump(d20_state(s))
     run(s, "keep Ada", "undo")
@@ -713,8 +731,8 @@ def test_s3_4_undo_restores_a_paid_keep() -> None:
 
 
 def test_s3_4_keep_when_only_one_side_has_actors_left_is_free() -> None:
-    """RULES.md §3.4 rule 4 [004:L1400]: when only one side still has characters to act they all act in turn,
-    so `keep NAME` for the last side is just a pick: free, even right after that side kept."""
+    """docs/rules/2d20-turns.md#s3-4 rule 4 [004:L1400]: when only one side still has characters to act they all act in
+    turn, so `keep NAME` for the last side is just a pick: free, even right after that side kept."""
     s = fight(KIT, ADA, CY, THUG, momentum=2)
     run(s, "start", "pick Kit", "next", "pick Thug", "next", "pick Ada", "next")
     run(s, "keep Cy")
@@ -726,8 +744,8 @@ def test_s3_4_keep_when_only_one_side_has_actors_left_is_free() -> None:
 
 
 def test_s3_4_a_defeated_npc_is_never_offered_and_refused_if_picked() -> None:
-    """RULES.md §3.4, §3.10.2 [004:L1872]: the hand-over offers no Defeated NPC (the GM runs no beaten NPC's
-    turn; profile ``defeated_npcs_act`` off), and `pick` refuses it, changing nothing."""
+    """docs/rules/2d20-turns.md#s3-4, docs/rules/2d20-harm.md#s3-10-2 [004:L1872]: the hand-over offers no Defeated NPC
+    (the GM runs no beaten NPC's turn; profile ``defeated_npcs_act`` off), and `pick` refuses it, changing nothing."""
     s = run(duel(), "start", "pick Kit")
     d20_state(s).fighters["Thug"].defeated = True
     run(s, "next")
@@ -736,8 +754,8 @@ def test_s3_4_a_defeated_npc_is_never_offered_and_refused_if_picked() -> None:
 
 
 def test_s3_4_a_dying_npc_is_never_offered_and_its_side_runs_out() -> None:
-    """RULES.md §3.4 rule 5, §3.10.2: a Dying NPC is out of the hand-over; with every NPC beaten the players'
-    characters act in turn and the round then ends."""
+    """docs/rules/2d20-turns.md#s3-4 rule 5, docs/rules/2d20-harm.md#s3-10-2: a Dying NPC is out of the hand-over; with
+    every NPC beaten the players' characters act in turn and the round then ends."""
     s = run(duel(), "start", "pick Kit")
     d20_state(s).fighters["Thug"].dying = True
     d20_state(s).fighters["Thug"].defeated = True
@@ -749,7 +767,7 @@ def test_s3_4_a_dying_npc_is_never_offered_and_its_side_runs_out() -> None:
 
 
 def test_s3_4_a_defeated_pc_still_takes_its_turns() -> None:
-    """RULES.md §3.10.2 [004:L1872]: a Defeated player character still has its turn (one Free Action)."""
+    """docs/rules/2d20-harm.md#s3-10-2 [004:L1872]: a Defeated player character still has its turn (one Free Action)."""
     s = run(duel(), "start", "pick Thug")
     d20_state(s).fighters["Kit"].defeated = True
     run(s, "next")
@@ -757,7 +775,8 @@ def test_s3_4_a_defeated_pc_still_takes_its_turns() -> None:
 
 
 def test_s3_4_defeated_npcs_act_is_a_table_setting() -> None:
-    """RULES.md §3.10.2 [004:L1872]: `[settings] defeated_npcs_act = true` gives a Defeated NPC its turns."""
+    """docs/rules/2d20-harm.md#s3-10-2 [004:L1872]: `[settings] defeated_npcs_act = true` gives a Defeated NPC its
+    turns."""
     s = session_from(encounter(KIT, ADA, THUG, BOSS, settings="defeated_npcs_act = true"))
     run(s, "start", "pick Kit")
     d20_state(s).fighters["Thug"].defeated = True
@@ -766,8 +785,8 @@ def test_s3_4_defeated_npcs_act_is_a_table_setting() -> None:
 
 
 def test_s3_13_end_is_accepted_while_the_hand_over_waits() -> None:
-    """RULES.md §3.13 scene_end [004:L1906]: the table may end the scene between two turns, with the hand-over
-    asked."""
+    """docs/rules/2d20-lifecycle.md#s3-13 scene_end [004:L1906]: the table may end the scene between two turns, with the
+    hand-over asked."""
     s = run(duel(), "start", "pick Kit", "next")
     assert pending(d20_state(s)).kind == "pick"
     run(s, "end")
@@ -778,8 +797,8 @@ def test_s3_13_end_is_accepted_while_the_hand_over_waits() -> None:
 
 
 def test_s3_13_end_is_accepted_while_the_keep_question_waits_but_not_mid_attack() -> None:
-    """RULES.md §3.13 [004:L1906]: the keep-with-Threat question is part of the hand-over, so `end` closes the scene;
-    an attack's question is not, so `end` waits for its answer."""
+    """docs/rules/2d20-lifecycle.md#s3-13 [004:L1906]: the keep-with-Threat question is part of the hand-over, so `end`
+    closes the scene; an attack's question is not, so `end` waits for its answer."""
     s = run(duel(momentum=1), "start", "pick Kit", "next", "keep Ada")
     assert pending(d20_state(s)).kind == "keep_threat"
     run(s, "end")

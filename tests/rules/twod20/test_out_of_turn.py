@@ -1,7 +1,7 @@
 """2d20 actions out of turn: an Assist declared on the ally's turn uses up the assister's turn and rolls its d20
-with the ally's test (RULES.md §3.2 Assistance, §3.5.1 [004:L502-506, L1457-1465]); a readied Major Action
-interrupts another's turn when the GM says its trigger happened, counts against 2 Major Actions a round and lapses
-per profile (RULES.md §3.5.1 Ready [004:L1474; 002:L89], B9, B31)."""
+with the ally's test (docs/rules/2d20.md#s3-2 Assistance, docs/rules/2d20-turns.md#s3-5-1 [004:L502-506, L1457-1465]); a
+readied Major Action interrupts another's turn when the GM says its trigger happened, counts against 2 Major Actions a
+round and lapses per profile (docs/rules/2d20-turns.md#s3-5-1 Ready [004:L1474; 002:L89], B9, B31)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md §3.0 (2d20 profiles and parameters as data): `resolve_profile` for srd, infinity and
+"""docs/rules/2d20.md#s3-0 (2d20 profiles and parameters as data): `resolve_profile` for srd, infinity and
 secret-war, per-encounter overrides through the file's ``[settings]`` table, and bad overrides as file
 errors. Decisions B1 (ranged base Difficulty), B4 (Prone), B5 (Secondary Target), B23 (Reactions),
 B32 (stress display) and B34 (stress recovery)."""
@@ -40,7 +40,7 @@ def engine_of(s: Session) -> TwoD20Engine:
 
 
 def test_s3_0_three_profiles_are_defined_by_name() -> None:
-    """RULES.md §3.0: the profiles are srd (default), infinity and secret-war, each a Profile named so."""
+    """docs/rules/2d20.md#s3-0: the profiles are srd (default), infinity and secret-war, each a Profile named so."""
     assert set(PROFILES) == {"srd", "infinity", "secret-war"}
     for name in PROFILES:
         profile = resolve_profile(name)
@@ -49,7 +49,7 @@ def test_s3_0_three_profiles_are_defined_by_name() -> None:
 
 
 def test_s3_0_srd_parameters() -> None:
-    """RULES.md §3.0 srd column: Threat, Momentum max 6 and −1 decay, Fortune 3/5, ranged D2 (B1),
+    """docs/rules/2d20.md#s3-0 srd column: Threat, Momentum max 6 and −1 decay, Fortune 3/5, ranged D2 (B1),
     one Stress track with Wounds, Defeated at 3 Harms, Prone +1/+1 (B4), half rounded up (B5),
     1 Reaction per round (B23), stress filling up (B32) and clearing at scene end."""
     p = resolve_profile("srd")
@@ -70,7 +70,7 @@ def test_s3_0_srd_parameters() -> None:
 
 
 def test_s3_0_infinity_parameters() -> None:
-    """RULES.md §3.0 infinity column: Heat, Vigour/Resolve/Firewall with Wound/Metanoia/Breach, 5 Wounds
+    """docs/rules/2d20.md#s3-0 infinity column: Heat, Vigour/Resolve/Firewall with Wound/Metanoia/Breach, 5 Wounds
     or 5 Breaches lethal, ranged D1 (B1), Prone +2/+2 and Hindered (B4), half rounded down (B5),
     escalating Reactions (B23), stress shown as what remains (B32); Momentum falls back to the SRD."""
     p = resolve_profile("infinity")
@@ -90,7 +90,7 @@ def test_s3_0_infinity_parameters() -> None:
 
 
 def test_s3_0_secret_war_parameters() -> None:
-    """RULES.md §3.0 sw_sheet column: Threat, ranged D1 (B1), Secondary Target full effects (B5), stress
+    """docs/rules/2d20.md#s3-0 sw_sheet column: Threat, ranged D1 (B1), Secondary Target full effects (B5), stress
     cleared at the start of the next scene (B34); everything the sheet is silent on is the SRD value. The
     action list differs too: the sheet lists its own actions [002:L79-99] (tested below)."""
     p = resolve_profile("secret-war")
@@ -136,19 +136,19 @@ def test_s3_0_secret_war_parameters() -> None:
 
 
 def test_s3_0_unknown_profile_is_refused() -> None:
-    """RULES.md §3.0: only the three profiles exist; another name is refused with the choices."""
+    """docs/rules/2d20.md#s3-0: only the three profiles exist; another name is refused with the choices."""
     with pytest.raises(Refusal, match="srd, infinity, secret-war"):
         resolve_profile("dune")
 
 
 def test_s3_0_no_overrides_returns_the_base_profile() -> None:
-    """RULES.md §3.0: with no overrides (None or empty), the profile is the table's column unchanged."""
+    """docs/rules/2d20.md#s3-0: with no overrides (None or empty), the profile is the table's column unchanged."""
     assert resolve_profile("srd", None) is PROFILES["srd"]
     assert resolve_profile("infinity", {}) is PROFILES["infinity"]
 
 
 def test_s3_0_override_replaces_one_parameter_and_keeps_the_rest() -> None:
-    """RULES.md §3.0 / B1: a table can mix, e.g. the SRD with ranged base Difficulty 1 (L1678's reading)."""
+    """docs/rules/2d20.md#s3-0 / B1: a table can mix, e.g. the SRD with ranged base Difficulty 1 (L1678's reading)."""
     p = resolve_profile("srd", {"ranged_base_difficulty": 1})
     assert p.ranged_base_difficulty == 1
     assert p.name == "srd"
@@ -157,7 +157,7 @@ def test_s3_0_override_replaces_one_parameter_and_keeps_the_rest() -> None:
 
 
 def test_s3_0_several_overrides_mix_profiles() -> None:
-    """RULES.md §3.0: Infinity with SRD reactions and a Momentum cap of 8 (parameters, not profile checks)."""
+    """docs/rules/2d20.md#s3-0: Infinity with SRD reactions and a Momentum cap of 8 (parameters, not profile checks)."""
     p = resolve_profile("infinity", {"reactions": "one", "momentum_max": 8, "harm_per_5_stress": True})
     assert (p.reactions, p.momentum_max, p.harm_per_5_stress) == ("one", 8, True)
     assert p.gm_pool == "heat"
@@ -176,13 +176,13 @@ def test_s3_0_several_overrides_mix_profiles() -> None:
     ],
 )
 def test_s3_0_bad_override_is_refused(overrides: dict[str, Any], message: str) -> None:
-    """RULES.md §3.0: an override must name an overridable parameter and have that parameter's type."""
+    """docs/rules/2d20.md#s3-0: an override must name an overridable parameter and have that parameter's type."""
     with pytest.raises(Refusal, match=message):
         resolve_profile("srd", overrides)
 
 
 def test_s3_0_overridable_parameters_exclude_identity_and_track_layout() -> None:
-    """RULES.md §3.0: every parameter is overridable except the profile's name and its track layout."""
+    """docs/rules/2d20.md#s3-0: every parameter is overridable except the profile's name and its track layout."""
     assert "name" not in OVERRIDABLE
     assert "tracks" not in OVERRIDABLE
     assert "lethal_harms" not in OVERRIDABLE
@@ -193,7 +193,7 @@ def test_s3_0_overridable_parameters_exclude_identity_and_track_layout() -> None
 
 
 def test_s3_0_encounter_uses_the_named_profile() -> None:
-    """RULES.md §3.0: `profile = "infinity"` runs the Infinity parameters (Heat is the GM pool)."""
+    """docs/rules/2d20.md#s3-0: `profile = "infinity"` runs the Infinity parameters (Heat is the GM pool)."""
     s = session_from(encounter("infinity", stress={"vigour": 10, "resolve": 8, "firewall": 6}))
     eng = engine_of(s)
     assert eng.profile.name == "infinity"
@@ -206,13 +206,13 @@ def test_s3_0_encounter_uses_the_named_profile() -> None:
 
 
 def test_s3_0_profile_defaults_to_srd() -> None:
-    """RULES.md §3.0: without `profile` the encounter runs the SRD."""
+    """docs/rules/2d20.md#s3-0: without `profile` the encounter runs the SRD."""
     s = session_from(encounter().replace('profile = "srd"\n', ""))
     assert engine_of(s).profile == PROFILES["srd"]
 
 
 def test_s3_0_settings_override_ranged_base_difficulty_in_play() -> None:
-    """RULES.md §3.0, B1, C37: `[settings] ranged_base_difficulty = 1` lowers the SRD ranged Difficulty;
+    """docs/rules/2d20.md#s3-0, B1, C37: `[settings] ranged_base_difficulty = 1` lowers the SRD ranged Difficulty;
     a Close weapon at Long range is then 1 + 2 = 3 instead of the default 4."""
     plain = session_from(encounter())
     mixed = session_from(encounter(settings="ranged_base_difficulty = 1"))
@@ -224,8 +224,8 @@ def test_s3_0_settings_override_ranged_base_difficulty_in_play() -> None:
 
 
 def test_s3_0_settings_override_momentum_cap_in_play() -> None:
-    """RULES.md §3.0, §3.3: the Momentum cap is a parameter; `momentum_max = 8` lets the pool hold 8
-    (2 + 9 = 11: 8 kept, 3 lost)."""
+    """docs/rules/2d20.md#s3-0, docs/rules/2d20.md#s3-3: the Momentum cap is a parameter; `momentum_max = 8` lets the
+    pool hold 8 (2 + 9 = 11: 8 kept, 3 lost)."""
     s = run(session_from(encounter(settings="momentum_max = 8")), "start")
     run(s, f"pick '{pending(d20_state(s)).options[0]}'", "momentum +9 test")
     assert d20_state(s).momentum == 8
@@ -242,8 +242,8 @@ def test_s3_0_settings_override_momentum_cap_in_play() -> None:
     ],
 )
 def test_s3_0_bad_settings_override_is_a_file_error(settings: str, message: str) -> None:
-    """RULES.md §3.0 / CONTRACT.md §2: a bad override (unknown key or wrong type) makes the file invalid,
-    with a `FILE:LINE:COL: message` problem naming the parameter; no session starts."""
+    """docs/rules/2d20.md#s3-0 / docs/reference/file-format.md: a bad override (unknown key or wrong type) makes the
+    file invalid, with a `FILE:LINE:COL: message` problem naming the parameter; no session starts."""
     with pytest.raises(FileInvalid) as info:
         parse_text(encounter(settings=settings), "fight.toml")
     lines = info.value.lines()
@@ -253,7 +253,8 @@ def test_s3_0_bad_settings_override_is_a_file_error(settings: str, message: str)
 
 
 def test_s3_0_random_initiative_is_a_table_setting() -> None:
-    """RULES.md §3.4 Initiative Scores (random option) as a `[settings]` parameter: off by default, a bool."""
+    """docs/rules/2d20-turns.md#s3-4 Initiative Scores (random option) as a `[settings]` parameter: off by default, a
+    bool."""
     assert resolve_profile("srd").random_initiative is False
     assert resolve_profile("infinity", {"random_initiative": True}).random_initiative is True
     with pytest.raises(Refusal, match="takes a bool"):
@@ -263,12 +264,12 @@ def test_s3_0_random_initiative_is_a_table_setting() -> None:
 
 
 def test_s3_0_good_settings_override_validates() -> None:
-    """RULES.md §3.0: a well-typed override of a known parameter is a valid file."""
+    """docs/rules/2d20.md#s3-0: a well-typed override of a known parameter is a valid file."""
     setup = parse_text(encounter(settings='ranged_base_difficulty = 1\nreactions = "escalating"'), "ok.toml")
     assert d20(Session(setup, seed=1)).profile.reactions == "escalating"
 
 
-# --- RULES.md §3.5.1-§3.5.3: each profile offers exactly its own actions ---------------------------------
+# --- docs/rules/2d20-turns.md#s3-5-1 to #s3-5-3: each profile offers exactly its own actions -----
 
 
 def _profile_session(profile: str) -> Session:
@@ -290,8 +291,9 @@ INFINITY_ONLY = {"sprint", "withdraw", "absterge", "defence", "guard", "retaliat
 
 
 def test_s3_5_1_srd_offers_none_of_infinitys_actions() -> None:
-    """RULES.md §3.5.1 [004:L1448-1529] vs §3.5.2: the SRD's picker and `spend` know none of Infinity's
-    Sprint, Withdraw, Absterge, Defence, Guard, Retaliate; `spend` names only the SRD's actions."""
+    """docs/rules/2d20-turns.md#s3-5-1 [004:L1448-1529] vs docs/rules/2d20-turns.md#s3-5-2: the SRD's picker and `spend`
+    know none of Infinity's Sprint, Withdraw, Absterge, Defence, Guard, Retaliate; `spend` names only the SRD's
+    actions."""
     offered = _offered("srd")
     assert not offered & INFINITY_ONLY
     assert {"attack", "defend", "bolster", "hit_the_dirt", "swift", "disengage"} <= offered
@@ -303,16 +305,16 @@ def test_s3_5_1_srd_offers_none_of_infinitys_actions() -> None:
 
 
 def test_s3_5_2_infinity_offers_its_own_actions() -> None:
-    """RULES.md §3.5.2 [003:L171-267]: Infinity offers Sprint, Withdraw, Absterge and the Response actions,
-    and none of the SRD-only Bolster, Defend, Disengage, Hit the Dirt."""
+    """docs/rules/2d20-turns.md#s3-5-2 [003:L171-267]: Infinity offers Sprint, Withdraw, Absterge and the Response
+    actions, and none of the SRD-only Bolster, Defend, Disengage, Hit the Dirt."""
     offered = _offered("infinity")
     assert offered >= INFINITY_ONLY
     assert not offered & {"bolster", "defend", "disengage", "hit_the_dirt", "aid", "protect"}
 
 
 def test_s3_5_3_secret_war_sheet_actions() -> None:
-    """RULES.md §3.5.3 [002:L79-99]: the Secret War sheet has no Swift Action and has Catch Breath, Go Prone
-    (a Major that makes the character Prone), Stabilise, Cast (after the Prepare minor), Command and
+    """docs/rules/2d20-turns.md#s3-5-3 [002:L79-99]: the Secret War sheet has no Swift Action and has Catch Breath, Go
+    Prone (a Major that makes the character Prone), Stabilise, Cast (after the Prepare minor), Command and
     Create Truth."""
     offered = _offered("secret-war")
     assert "swift" not in offered
@@ -350,7 +352,7 @@ def test_s3_5_3_secret_war_sheet_actions() -> None:
     ],
 )
 def test_s3_0_a_parameter_takes_only_what_it_may_be(overrides: dict[str, Any], message: str) -> None:
-    """RULES.md §3.0: `default_track = "mana"` passed the checker, then the first mental hit was a
+    """docs/rules/2d20.md#s3-0: `default_track = "mana"` passed the checker, then the first mental hit was a
     KeyError. Each parameter is checked against its values: a track of the profile, a Literal's words, a
     Difficulty 0-5 [004:L373-408], a sane 0-99 elsewhere (a harm threshold of at least 1: it divides)."""
     with pytest.raises(Refusal, match=message):

@@ -1,15 +1,15 @@
 """Property tests: random GM command sequences against a small SRD and a small Infinity 2d20 encounter.
 
-Lines are drawn from the 2d20 part of the GM command language (CONTRACT.md §3): start, next, pick/keep,
-spend, damage with random options and effects (RULES.md §3.8), heal, add/remove conditions and Fatigue,
+Lines are drawn from the 2d20 part of the GM command language (docs/reference/language.md): start, next, pick/keep,
+spend, damage with random options and effects (docs/rules/2d20-combat.md#s3-8), heal, add/remove conditions and Fatigue,
 move/reach, momentum/threat, roll, treat/stabilize/revive, end, undo, redo. A command either succeeds or
-raises `Refusal`; anything else is a bug. After every command the invariants of RULES.md hold:
+raises `Refusal`; anything else is a bug. After every command the invariants of docs/rules/index.md hold:
 
-* §3.3: 0 ≤ Momentum ≤ 6 (the profile's cap) and Threat/Heat ≥ 0; Fortune within 0..5;
-* §3.10.1: every track's stress taken is within 0..max, max after Fatigue (`engine.tracks`);
-* §3.10.2: Harms never decrease, except by `undo`;
-* §3.11: valued conditions are ints ≥ 1, the others `true`;
-* CONTRACT.md §3 ``join``/``leave``: reinforcements never take Threat below 0 [004:L585]; who left takes no
+* docs/rules/2d20.md#s3-3: 0 ≤ Momentum ≤ 6 (the profile's cap) and Threat/Heat ≥ 0; Fortune within 0..5;
+* docs/rules/2d20-harm.md#s3-10-1: every track's stress taken is within 0..max, max after Fatigue (`engine.tracks`);
+* docs/rules/2d20-harm.md#s3-10-2: Harms never decrease, except by `undo`;
+* docs/rules/2d20-harm.md#s3-11: valued conditions are ints ≥ 1, the others `true`;
+* docs/reference/language.md ``join``/``leave``: reinforcements never take Threat below 0 [004:L585]; who left takes no
   turn, is in no Reach and is marked ``"left": true`` in the JSON.
 
 A refused command changes neither the state nor the history; `undo` after an accepted command restores exactly
@@ -169,7 +169,7 @@ def command_lines(session: Session) -> st.SearchStrategy[str]:
         st.tuples(st.sampled_from(["stabilize", "revive"]), who).map(" ".join),
         st.tuples(who, st.sampled_from(["wound", "trauma", "metanoia"])).map(lambda t: f"treat {t[0]} {t[1]}"),
         st.tuples(who, st.integers(-2, 2)).map(lambda t: f"fortune {t[0]} {t[1]:+d}"),
-        # CONTRACT.md §3 join (Reinforcements [004:L585]) and leave.
+        # docs/reference/language.md join (Reinforcements [004:L585]) and leave.
         st.tuples(
             st.sampled_from(["Goon", "goon count=2", "Captain", "Cap count=1", "Bill from=Goon", "Goon count=3 free"]),
             st.sampled_from(["", "", "zone=Road", "zone=Moon", "side=players"]),
@@ -191,34 +191,34 @@ def harm_counts(session: Session) -> dict[str, dict[str, int]]:
 
 
 def check_invariants(session: Session) -> None:
-    """The invariants of RULES.md §3 that hold after every command, accepted or refused."""
+    """The invariants of docs/rules/2d20.md#s3 that hold after every command, accepted or refused."""
     state = d20_state(session)
     eng = d20(session)
-    # §3.3 pools.
+    # docs/rules/2d20.md#s3-3 pools.
     assert 0 <= state.momentum <= eng.profile.momentum_max, state.momentum
     assert state.threat >= 0, state.threat
     for name, a in state.fighters.items():
-        # §3.10.1: stress within 0..max on every track, max after Fatigue.
+        # docs/rules/2d20-harm.md#s3-10-1: stress within 0..max on every track, max after Fatigue.
         maxima = eng.tracks(name)
         assert set(a.stress) == set(maxima), (name, a.stress, maxima)
         for track, taken in a.stress.items():
             assert 0 <= taken <= maxima[track], (name, track, taken, maxima)
         assert all(v >= 0 for v in a.harms.values()), (name, a.harms)
         assert 0 <= a.fortune <= eng.profile.meta_max, (name, a.fortune)
-        # §3.11: valued conditions are ints ≥ 1; the others true.
+        # docs/rules/2d20-harm.md#s3-11: valued conditions are ints ≥ 1; the others true.
         for key, value in a.conditions.items():
             assert key in CONDITIONS, key
             if CONDITIONS[key].valued:
                 assert type(value) is int and value >= 1, (name, key, value)
             else:
                 assert value is True, (name, key, value)
-    # CONTRACT.md §3 leave: who left takes no turn and is in no Reach; the JSON marks exactly them.
+    # docs/reference/language.md leave: who left takes no turn and is in no Reach; the JSON marks exactly them.
     assert state.active not in state.left
     assert not any(n in pair for pair in state.reach for n in state.left)
     json_left = {c["name"] for c in state_json(session)["combatants"] if c["left"]}
     assert json_left == set(state.left)
-    # CONTRACT.md §4: the JSON state can always be built; its pools are the live ones, before `start` the
-    # ones the scene will start with (CONTRACT.md §3 "Pools before start").
+    # docs/reference/json-state.md: the JSON state can always be built; its pools are the live ones, before `start` the
+    # ones the scene will start with (docs/reference/language.md "Pools before start").
     json_state = state_json(session)
     assert json_state["pools"]["momentum"] == state.momentum
     assert json_state["pools"]["threat"] == state.threat
@@ -242,7 +242,7 @@ def play(session: Session, line: str, check_undo: bool) -> bool:
     check_invariants(session)
     verb = line.split()[0]
     if verb != "undo":
-        # §3.10.2: Harms never decrease except by undo.
+        # docs/rules/2d20-harm.md#s3-10-2: Harms never decrease except by undo.
         after_harms = harm_counts(session)
         for name, kinds in harms_before.items():
             for kind, n in kinds.items():
@@ -259,8 +259,9 @@ def play(session: Session, line: str, check_undo: bool) -> bool:
 @settings(max_examples=55, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(session=sessions(), data=st.data())
 def test_s3_random_commands_keep_the_invariants(session: Session, data: st.DataObject) -> None:
-    """RULES.md §3.3, §3.10, §3.11; CONTRACT.md §3: any command sequence is accepted or refused, never a crash;
-    the invariants, undo/redo and save/load hold throughout."""
+    """docs/rules/2d20.md#s3-3, docs/rules/2d20-harm.md#s3-10, docs/rules/2d20-harm.md#s3-11;
+    docs/reference/language.md: any command sequence is accepted or refused, never a crash; the invariants, undo/redo
+    and save/load hold throughout."""
     check_invariants(session)
     if data.draw(st.integers(0, 5), label="start first") > 0:
         assert play(session, "start", check_undo=True)
@@ -275,7 +276,8 @@ def test_s3_random_commands_keep_the_invariants(session: Session, data: st.DataO
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(session=sessions(), data=st.data())
 def test_s3_save_load_mid_fight_then_continue_identically(session: Session, data: st.DataObject) -> None:
-    """RULES.md §1.3 determinism, CONTRACT.md §2: a reloaded file continues exactly like the original."""
+    """docs/rules/index.md#s1-3 determinism, docs/reference/file-format.md: a reloaded file continues exactly like the
+    original."""
     play(session, "start", check_undo=False)
     for _ in range(data.draw(st.integers(3, 20), label="before save")):
         play(session, data.draw(command_lines(session)), check_undo=False)

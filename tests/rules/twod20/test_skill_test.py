@@ -1,8 +1,9 @@
 """One 2d20 test from everything in play (`tracker.families.twod20.skill_test`), driven through the commands:
-RULES.md §3.2 (TN, Focus [004:L350-351], opposed tests [004:L446-451]), §3.5 (Protect [004:L1473], Swift
-Action [004:L1944]), §3.7 (melee and mental attacks opposed [004:L1636-1642], Infinity's Defence reaction
-[003:L299-304]), §3.11 (Cripple [003:L538-551], Blind [003:L399-402], Fatigued), and the property that the
-chance the tracker states is the frequency of its own scoring over every face."""
+docs/rules/2d20.md#s3-2 (TN, Focus [004:L350-351], opposed tests [004:L446-451]), docs/rules/2d20-turns.md#s3-5 (Protect
+[004:L1473], Swift Action [004:L1944]), docs/rules/2d20-combat.md#s3-7 (melee and mental attacks opposed
+[004:L1636-1642], Infinity's Defence reaction [003:L299-304]), docs/rules/2d20-harm.md#s3-11 (Cripple [003:L538-551],
+Blind [003:L399-402], Fatigued), and the property that the chance the tracker states is the frequency of its own scoring
+over every face."""
 
 from __future__ import annotations
 
@@ -245,7 +246,7 @@ def _test(who: str, data: st.DataObject) -> SkillTest:
 def test_property_the_stated_chance_is_the_frequency_of_the_scoring(
     data: st.DataObject, opposed: bool, bought: int
 ) -> None:
-    """RULES.md §3.2: for random tests (TN, Focus, Difficulty parts, complication range, bought dice, opposed
+    """docs/rules/2d20.md#s3-2: for random tests (TN, Focus, Difficulty parts, complication range, bought dice, opposed
     or not), the chance the attack test states (the target list's and the question's) equals the frequency
     of its own scoring over all 20^n faces, exactly."""
     attack = AttackTest("melee", "close", _test("Kit", data), _test("Thug", data) if opposed else None)
@@ -341,7 +342,7 @@ def test_s3_7_secret_war_melee_is_opposed_agility_fighting_each() -> None:
 
 def test_004_l1638_a_mental_attacks_stress_goes_on_the_mental_harm() -> None:
     """A mental attack [004:L1638] deals its stress as mental damage: on the SRD's one track, its Harm is a
-    Trauma and Courage resists it (RULES.md §3.0 Harm names, §3.10 [004:L1850])."""
+    Trauma and Courage resists it (docs/rules/2d20.md#s3-0 Harm names, docs/rules/2d20-harm.md#s3-10 [004:L1850])."""
     from tests.conftest import d20_state, run, session_from
     from tests.rules.twod20.scenes import combatant, header, zones
 

@@ -1,5 +1,5 @@
-"""The Zones tab's map (RULES.md §3.6, README "The map"): a node per zone with its traits and who stands
-there, a line per border, and each zone's range band from the selected combatant's zone; ``[[zones]] at``
+"""The Zones tab's map (docs/rules/2d20-combat.md#s3-6, README "The map"): a node per zone with its traits and who
+stands there, a line per border, and each zone's range band from the selected combatant's zone; ``[[zones]] at``
 places a zone and two zones on one cell are refused."""
 
 from __future__ import annotations
@@ -72,8 +72,8 @@ def docks(street_at: str = "", lighthouse_at: str = "") -> Session:
 
 
 def test_s3_6_bands_follow_the_zone_distance_from_the_selected() -> None:
-    """RULES.md §3.6: Close in the same zone, Medium adjacent, Long two away, Extreme three or more; a zone
-    no way reaches has no band."""
+    """docs/rules/2d20-combat.md#s3-6: Close in the same zone, Medium adjacent, Long two away, Extreme three or more; a
+    zone no way reaches has no band."""
     view = d20_view(docks()).field_map("Ada Vance")
     bands = {n.key: n.band for n in view.nodes}
     assert bands == {"Street": "close", "Warehouse": "medium", "Dock": "long", "Pier": "extreme", "Lighthouse": None}
@@ -124,7 +124,7 @@ def test_the_dead_and_the_departed_leave_the_map_and_the_defeated_are_dim() -> N
     view = d20_view(s).field_map("Ada Vance")
     marks = {m.name: m for n in view.nodes for m in n.marks}
     assert "Hermit" not in marks
-    assert marks["Cultist"].down  # Defeated by its one Harm (harm_capacity 1, RULES.md §3.9)
+    assert marks["Cultist"].down  # Defeated by its one Harm (harm_capacity 1, docs/rules/2d20-combat.md#s3-9)
     run(s, "damage Enforcer 20", "damage Enforcer 20")
     assert d20(s).status("Cult Enforcer") == "dead"
     assert "Cult Enforcer" not in {m.name for n in d20_view(s).field_map(None).nodes for m in n.marks}

@@ -1,5 +1,6 @@
-"""RULES.md §3.6 (Zones, Reach, ranges: zone distance, range categories, the range-difficulty table, the
-Reach penalty, Prone at range), §3.7 (attack forms), scenario C37 and decisions B1, B4, B22."""
+"""docs/rules/2d20-combat.md#s3-6 (Zones, Reach, ranges: zone distance, range categories, the range-difficulty table,
+the Reach penalty, Prone at range), docs/rules/2d20-combat.md#s3-7 (attack forms), scenario C37 and decisions B1, B4,
+B22."""
 
 from __future__ import annotations
 
@@ -47,16 +48,17 @@ def dockside() -> ZoneMap:
     )
 
 
-# --- §3.6 zone map ---------------------------------------------------------------------------------
+# --- docs/rules/2d20-combat.md#s3-6 zone map --------------------------------------------------------------------------
 
 
 def test_s3_6_names_in_file_order() -> None:
-    """RULES.md §3.6: the map knows its zones, in the order the file gives them."""
+    """docs/rules/2d20-combat.md#s3-6: the map knows its zones, in the order the file gives them."""
     assert dockside().names() == ["Street", "Warehouse", "Dock", "Pier", "Boat", "Roof", "Lighthouse"]
 
 
 def test_s3_6_adjacency_is_symmetric_when_listed_once() -> None:
-    """RULES.md §3.6: a border listed by either zone joins both (Street lists Warehouse, not vice versa)."""
+    """docs/rules/2d20-combat.md#s3-6: a border listed by either zone joins both (Street lists Warehouse, not vice
+    versa)."""
     zones = dockside()
     assert "Street" in zones.neighbours("Warehouse")
     assert "Warehouse" in zones.neighbours("Street")
@@ -65,7 +67,7 @@ def test_s3_6_adjacency_is_symmetric_when_listed_once() -> None:
 
 
 def test_s3_6_zone_names_are_case_insensitive() -> None:
-    """RULES.md §3.6: zones are named in any case, or by a unique prefix, like combatants."""
+    """docs/rules/2d20-combat.md#s3-6: zones are named in any case, or by a unique prefix, like combatants."""
     zones = dockside()
     assert zones.resolve("warehouse") == "Warehouse"
     assert zones.resolve("LIGHT") == "Lighthouse"
@@ -75,7 +77,7 @@ def test_s3_6_zone_names_are_case_insensitive() -> None:
 
 
 def test_s3_6_distance_counts_zones_crossed() -> None:
-    """RULES.md §3.6: Close = same zone (0), Medium = adjacent (1), Long = 2, Extreme = 3+."""
+    """docs/rules/2d20-combat.md#s3-6: Close = same zone (0), Medium = adjacent (1), Long = 2, Extreme = 3+."""
     zones = dockside()
     assert zones.distance("Dock", "Dock") == 0
     assert zones.distance("Dock", "Pier") == 1
@@ -87,7 +89,7 @@ def test_s3_6_distance_counts_zones_crossed() -> None:
 
 
 def test_s3_6_distance_takes_the_shortest_way() -> None:
-    """RULES.md §3.6: with two ways round, the distance is the shorter (a ring of five zones)."""
+    """docs/rules/2d20-combat.md#s3-6: with two ways round, the distance is the shorter (a ring of five zones)."""
     ring = ZoneMap([Area(name=n, adjacent=[m]) for n, m in zip("ABCDE", "BCDEA", strict=True)])
     assert ring.distance("A", "C") == 2
     assert ring.distance("A", "D") == 2
@@ -95,19 +97,20 @@ def test_s3_6_distance_takes_the_shortest_way() -> None:
 
 
 def test_s3_6_unreachable_zone_has_no_distance() -> None:
-    """RULES.md §3.6: a zone no border leads to is at no distance at all (None), not Extreme."""
+    """docs/rules/2d20-combat.md#s3-6: a zone no border leads to is at no distance at all (None), not Extreme."""
     assert dockside().distance("Street", "Lighthouse") is None
 
 
 def test_s3_6_traits() -> None:
-    """RULES.md §3.6 Terrain: a zone's traits are kept as written."""
+    """docs/rules/2d20-combat.md#s3-6 Terrain: a zone's traits are kept as written."""
     zones = dockside()
     assert zones.traits("warehouse") == ["Dim Light", "Crates"]
     assert zones.traits("Dock") == []
 
 
 def test_s3_6_problems_for_the_file_checker() -> None:
-    """RULES.md §3.6: a border to an unknown zone, a zone bordering itself and duplicate names are reported."""
+    """docs/rules/2d20-combat.md#s3-6: a border to an unknown zone, a zone bordering itself and duplicate names are
+    reported."""
     zones = ZoneMap(
         [
             Area(name="Hall", adjacent=["Kitchen", "Cellar"]),
@@ -125,7 +128,7 @@ def test_s3_6_problems_for_the_file_checker() -> None:
     assert dockside().problems() == []
 
 
-# --- §3.6 range categories and the range table ------------------------------------------------------
+# --- docs/rules/2d20-combat.md#s3-6 range categories and the range table ----------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -133,17 +136,17 @@ def test_s3_6_problems_for_the_file_checker() -> None:
     [(0, "close"), (1, "medium"), (2, "long"), (3, "extreme"), (4, "extreme"), (9, "extreme")],
 )
 def test_s3_6_range_category(distance: int, category: str) -> None:
-    """RULES.md §3.6: 0 Close, 1 Medium, 2 Long, 3 or more Extreme."""
+    """docs/rules/2d20-combat.md#s3-6: 0 Close, 1 Medium, 2 Long, 3 or more Extreme."""
     assert range_category(distance) == category
 
 
 def test_s3_6_negative_distance_refused() -> None:
-    """RULES.md §3.6: zone distances are never negative."""
+    """docs/rules/2d20-combat.md#s3-6: zone distances are never negative."""
     with pytest.raises(Refusal):
         range_category(-1)
 
 
-#: RULES.md §3.6 range-difficulty table: rows are the weapon's range, columns the target's range.
+#: docs/rules/2d20-combat.md#s3-6 range-difficulty table: rows are the weapon's range, columns the target's range.
 RANGE_TABLE = {
     "close": (0, 1, 2, 3),
     "medium": (1, 0, 1, 2),
@@ -154,18 +157,18 @@ RANGE_TABLE = {
 
 @pytest.mark.parametrize("weapon", RANGES)
 def test_s3_6_full_range_table(weapon: str) -> None:
-    """RULES.md §3.6 [004:L1676-1691]: every cell of the range-difficulty table."""
+    """docs/rules/2d20-combat.md#s3-6 [004:L1676-1691]: every cell of the range-difficulty table."""
     assert tuple(range_step(weapon, target) for target in RANGES) == RANGE_TABLE[weapon]
 
 
 def test_s3_6_range_names_any_case_and_unknown_refused() -> None:
-    """RULES.md §3.6: range names are case-insensitive; an unknown one is refused in one line."""
+    """docs/rules/2d20-combat.md#s3-6: range names are case-insensitive; an unknown one is refused in one line."""
     assert range_step("Close", "LONG") == 2
     with pytest.raises(Refusal, match="no range named 'far'"):
         range_step("far", "close")
 
 
-# --- C37 and §3.6 attack difficulty -----------------------------------------------------------------
+# --- C37 and docs/rules/2d20-combat.md#s3-6 attack difficulty ---------------------------------------------------------
 
 
 def test_c37_close_weapon_at_long_range_is_d4() -> None:
@@ -181,20 +184,20 @@ def test_c37_medium_weapon_at_extreme_range_is_d4() -> None:
 
 
 def test_c37_within_reach_adds_2_more() -> None:
-    """C37 / RULES.md §3.6 [004:L1567]: a shooter within Reach of an enemy pays +2 more (6)."""
+    """C37 / docs/rules/2d20-combat.md#s3-6 [004:L1567]: a shooter within Reach of an enemy pays +2 more (6)."""
     result = attack_difficulty("ranged", 2, "close", base=2, attacker_in_reach=True)
     assert result.difficulty == 6
     assert result.notes == ("Long range with a Close weapon: +2", "within Reach of an enemy: +2")
 
 
 def test_c37_melee_has_no_reach_penalty() -> None:
-    """C37 / RULES.md §3.6: the Reach penalty is for tests that are not melee or mental attacks."""
+    """C37 / docs/rules/2d20-combat.md#s3-6: the Reach penalty is for tests that are not melee or mental attacks."""
     result = attack_difficulty("melee", 0, None, base=1, attacker_in_reach=True)
     assert result == AttackDifficulty(range="close", difficulty=1, notes=())
 
 
 def test_s3_6_mental_attack_has_no_reach_or_range_penalty() -> None:
-    """RULES.md §3.6: a mental attack is exempt from the Reach penalty and the weapon range table."""
+    """docs/rules/2d20-combat.md#s3-6: a mental attack is exempt from the Reach penalty and the weapon range table."""
     result = attack_difficulty("mental", 2, None, base=1, attacker_in_reach=True)
     assert (result.range, result.difficulty, result.notes) == ("long", 1, ())
 
@@ -206,7 +209,8 @@ def test_s3_6_mental_attack_has_no_reach_or_range_penalty() -> None:
 def test_c37_infinity_ballistics_d1_plus_1_per_category_either_direction(
     weapon: str, distance: int, expected: int
 ) -> None:
-    """C37 / RULES.md §3.6 (infinity, B1 base 1): +1 per range category away from the weapon's, either way."""
+    """C37 / docs/rules/2d20-combat.md#s3-6 (infinity, B1 base 1): +1 per range category away from the weapon's, either
+    way."""
     result = attack_difficulty(
         "ranged", distance, weapon, base=1, attacker_in_reach=False, ranged_step_rule="either_direction"
     )
@@ -214,14 +218,14 @@ def test_c37_infinity_ballistics_d1_plus_1_per_category_either_direction(
 
 
 def test_s3_6_weapon_in_its_own_range_adds_nothing() -> None:
-    """RULES.md §3.6: at the weapon's own range the table adds +0 and no note is logged."""
+    """docs/rules/2d20-combat.md#s3-6: at the weapon's own range the table adds +0 and no note is logged."""
     assert attack_difficulty("ranged", 1, "Medium", base=2, attacker_in_reach=False) == AttackDifficulty(
         range="medium", difficulty=2, notes=()
     )
 
 
 def test_s3_6_prone_target_at_medium_or_further() -> None:
-    """RULES.md §3.0 Prone / B4: a ranged attack on a Prone target from Medium+ is +1 (SRD), +2 (Infinity)."""
+    """docs/rules/2d20.md#s3-0 Prone / B4: a ranged attack on a Prone target from Medium+ is +1 (SRD), +2 (Infinity)."""
     srd = attack_difficulty("ranged", 1, "medium", base=2, attacker_in_reach=False, target_prone=True)
     assert srd.difficulty == 3
     assert srd.notes == ("Prone target at Medium range: +1",)
@@ -239,20 +243,22 @@ def test_s3_6_prone_target_at_medium_or_further() -> None:
 
 
 def test_s3_6_prone_target_at_close_range_no_penalty() -> None:
-    """RULES.md §3.0 Prone: Close-range shots and melee attacks on a Prone target pay no Prone Difficulty."""
+    """docs/rules/2d20.md#s3-0 Prone: Close-range shots and melee attacks on a Prone target pay no Prone Difficulty."""
     assert attack_difficulty("ranged", 0, "close", base=2, attacker_in_reach=False, target_prone=True).difficulty == 2
     assert attack_difficulty("melee", 0, None, base=1, attacker_in_reach=False, target_prone=True).difficulty == 1
 
 
 def test_s3_6_everything_together() -> None:
-    """RULES.md §3.6: range step, Reach and Prone all add up (Close weapon at Extreme, in Reach, Prone target)."""
+    """docs/rules/2d20-combat.md#s3-6: range step, Reach and Prone all add up (Close weapon at Extreme, in Reach, Prone
+    target)."""
     result = attack_difficulty("ranged", 4, "close", base=2, attacker_in_reach=True, target_prone=True)
     assert result.difficulty == 2 + 3 + 2 + 1
     assert len(result.notes) == 3
 
 
 def test_s3_7_attack_difficulty_refusals() -> None:
-    """RULES.md §3.7: the form must be melee, ranged or mental; a ranged attack needs its weapon's range."""
+    """docs/rules/2d20-combat.md#s3-7: the form must be melee, ranged or mental; a ranged attack needs its weapon's
+    range."""
     with pytest.raises(Refusal, match="weapon's range"):
         attack_difficulty("ranged", 1, None, base=2, attacker_in_reach=False)
     with pytest.raises(Refusal):

@@ -1,4 +1,5 @@
-"""The action catalogue with AP costs and legality (RULES.md §2.4, §2.5), and `spend`.
+"""The action catalogue with AP costs and legality (docs/rules/ttb-turns.md#s2-4, docs/rules/ttb-turns.md#s2-5), and
+`spend`.
 
 `legality` answers "may this character take this action now, and if not, why?" without changing
 anything, so the screens can grey out illegal actions with their reason; `spend` refuses with the
@@ -236,8 +237,8 @@ def legality(
 
 
 def orderable(eng: TTBEngine, who: str) -> list[str]:
-    """The subordinates `who` may Order now (§2.5 Order, decision A18): alive, answering to `who` or to
-    anyone, and not yet acted this round — the same checks `precheck` makes on the one named."""
+    """The subordinates `who` may Order now (docs/rules/ttb-turns.md#s2-5 Order, decision A18): alive, answering to
+    `who` or to anyone, and not yet acted this round — the same checks `precheck` makes on the one named."""
     out = []
     for name in eng.present_names():
         sheet = eng.sheet(name)
@@ -251,9 +252,9 @@ def orderable(eng: TTBEngine, who: str) -> list[str]:
 
 
 def _needs_someone(eng: TTBEngine, who: str, key: str) -> str | None:
-    """Actions that need someone to act on (RULES.md §2.5): Order a subordinate who may still act,
-    Reduce Burning on someone Burning, Doctor on someone Bleeding Out (the only thing §2.5's Doctor
-    treats: success removes Bleeding Out; wounds are healed otherwise). The tracker keeps no yards, only
+    """Actions that need someone to act on (docs/rules/ttb-turns.md#s2-5): Order a subordinate who may still act,
+    Reduce Burning on someone Burning, Doctor on someone Bleeding Out (the only thing docs/rules/ttb-turns.md#s2-5's
+    Doctor treats: success removes Bleeding Out; wounds are healed otherwise). The tracker keeps no yards, only
     melee engagements, so "within 1 yard" stays the GM's call; nobody at all to act on is never legal."""
     if key == "order" and not orderable(eng, who):
         return f"{who} has no subordinate to Order who has yet to act this round"
@@ -262,7 +263,7 @@ def _needs_someone(eng: TTBEngine, who: str, key: str) -> str | None:
         return None
     condition, title = wanted
     if not any(eng.fighter(n).conditions.get(condition) and not eng.fighter(n).dead for n in eng.present_names()):
-        return f"nobody is {title}: {ACTIONS[key].title} has no one to treat (RULES.md §2.5)"
+        return f"nobody is {title}: {ACTIONS[key].title} has no one to treat"
     return None
 
 
@@ -384,7 +385,8 @@ def precheck(eng: TTBEngine, who: str, key: str, args: list[str], target: str | 
 
 
 def pay(eng: TTBEngine, who: str, key: str, cost: int) -> None:
-    """Combat actions spend Combat AP first, then General AP; all others General AP only (§2.4)."""
+    """Combat actions spend Combat AP first, then General AP; all others General AP only
+    (docs/rules/ttb-turns.md#s2-4)."""
     f = eng.fighter(who)
     act = ACTIONS[key]
     if act.category == "fate":
@@ -402,7 +404,7 @@ def pay(eng: TTBEngine, who: str, key: str, cost: int) -> None:
 
 
 def count_shot(eng: TTBEngine, who: str, weapon: str | None) -> None:
-    """A shot leaves the weapon: one fewer where its shots are counted (§2.5 Reload)."""
+    """A shot leaves the weapon: one fewer where its shots are counted (docs/rules/ttb-turns.md#s2-5 Reload)."""
     f = eng.fighter(who)
     if weapon and weapon in f.shots:
         f.shots[weapon] -= 1

@@ -45,7 +45,7 @@ def flippable(p: Prompt) -> bool:
 
 
 def _score(card: Card, av: int, tn: int) -> tuple[bool, int]:
-    """A duel's result for a card: passed, and the Margins of Success (RULES.md §2.2.5)."""
+    """A duel's result for a card: passed, and the Margins of Success (docs/rules/ttb.md#s2-2-5)."""
     total = card.value + av
     passed = not card.is_black_joker and total >= tn
     return passed, max(0, (total - tn) // 5) if passed else 0
@@ -65,7 +65,7 @@ def _log_duel(eng: TTBEngine, p: Prompt, card: Card, av: int, bonus: int, cards:
 
 
 def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
-    """A duel prompt: the table's pass/fail, or a tracker flip a Fated may cheat (RULES.md §2.2.4)."""
+    """A duel prompt: the table's pass/fail, or a tracker flip a Fated may cheat (docs/rules/ttb.md#s2-2-4)."""
     word = value.split()[0].casefold()
     if word != "flip" or not flippable(p):
         passed, margins = _duel(eng, p, value)
@@ -91,7 +91,7 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     av = base + int(str(p.data.get("bonus", 0)))
     bonus = eng.fighter(who).assist if who and "bonus" not in p.data else 0
     fate = int(str(p.data.get("fate", 0)))
-    # One card plus one per ⊞ or ⊟, the right one kept (§2.2.3 [000:L83-87], `duel.keep`).
+    # One card plus one per ⊞ or ⊟, the right one kept (docs/rules/ttb.md#s2-2-3 [000:L83-87], `duel.keep`).
     cards = deck.flip(eng, 1 + abs(fate))
     card = duel.keep(cards, fate)
     _log_duel(eng, p, card, av, bonus, cards)
@@ -99,12 +99,14 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
         eng.fighter(who).assist = 0
         eng.fighter(who).assist_turns = 0
     result = _score(card, av + bonus, tn)
-    # An untrained duel (no acting value for the skill on the sheet) cannot be cheated (§2.2.4 [001:L19, L26]).
+    # An untrained duel (no acting value for the skill on the sheet) cannot be cheated (docs/rules/ttb.md#s2-2-4
+    # [001:L19, L26]).
     trained = sheet is not None and (skill in sheet.skills or "av" in p.data)
     triggers.note(eng, who, card, p.kind, skill)
 
     before = card.value + av + bonus - tn
-    # An attack's cheat may also lift the damage flip's band with the same Margins (§2.2.4, §2.8.1).
+    # An attack's cheat may also lift the damage flip's band with the same Margins (docs/rules/ttb.md#s2-2-4,
+    # docs/rules/ttb-damage.md#s2-8-1).
     banded = p.kind == "attack"
 
     def helps(c: Card) -> bool:
@@ -128,8 +130,8 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
 
 
 def _compare(eng: TTBEngine, p: Prompt) -> None:
-    """Fatemaster against Fatemaster (RULES.md §2.2.5): the higher acting value + Rank Value wins, the
-    aggressor on a tie; the difference sets the damage flip's modifier (§2.8.1)."""
+    """Fatemaster against Fatemaster (docs/rules/ttb.md#s2-2-5): the higher acting value + Rank Value wins, the
+    aggressor on a tie; the difference sets the damage flip's modifier (docs/rules/ttb-damage.md#s2-8-1)."""
     attack, defence = int(str(p.data[effects.COMPARED])), int(str(p.data["tn"]))
     diff = attack - defence
     eng.log(
@@ -142,11 +144,13 @@ def _compare(eng: TTBEngine, p: Prompt) -> None:
 
 def _defence_flip(eng: TTBEngine, p: Prompt) -> None:
     """A Fatemaster's attack on a Fated, flipped by the tracker: the Fated flips Defense against the TN
-    (attacker's acting value + Rank Value, RULES.md §2.2.5) and may cheat a flip that fails (§2.2.4)."""
+    (attacker's acting value + Rank Value, docs/rules/ttb.md#s2-2-5) and may cheat a flip that fails
+    (docs/rules/ttb.md#s2-2-4)."""
     defender, tn = str(p.data[effects.DEFENDER]), int(str(p.data["tn"]))
     dv = eng.sheet(defender).defense
     if damage.resists_blind(eng, defender):
-        # An Unconscious Fated counts as flipping the Black Joker: no card leaves the deck, no cheat (§2.7).
+        # An Unconscious Fated counts as flipping the Black Joker: no card leaves the deck, no cheat
+        # (docs/rules/ttb-conditions.md#s2-7).
         eng.log(f"{defender} is Unconscious: its Defense flip counts as the Black Joker", kind="result")
         _defended(eng, p, parse_card("BJ"), dv)
         return
@@ -173,7 +177,8 @@ def _defence_flip(eng: TTBEngine, p: Prompt) -> None:
 
 
 def _defended(eng: TTBEngine, p: Prompt, card: Card, dv: int) -> None:
-    """The Defense flip is final: the attack hits when it failed, by how far it fell short (§2.8.1 step 1)."""
+    """The Defense flip is final: the attack hits when it failed, by how far it fell short
+    (docs/rules/ttb-damage.md#s2-8-1 step 1)."""
     tn = int(str(p.data["tn"]))
     held, _ = _score(card, dv, tn)
     triggers.note(eng, str(p.data[effects.DEFENDER]), card, p.kind, "defense")
@@ -251,7 +256,7 @@ def _suffocate(eng: TTBEngine, who: str, card: Card) -> None:
 
 
 def _attack(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
-    """An attack duel's result: a hit makes the weapon's damage flip (RULES.md §2.8.1)."""
+    """An attack duel's result: a hit makes the weapon's damage flip (docs/rules/ttb-damage.md#s2-8-1)."""
     assert p.who is not None
     target, weapon = str(p.data["target"]), str(p.data["weapon"])
     effects.resolve_attack(eng, p.who, target, weapon, passed, margins, diff, bool(p.data.get("guided")))
@@ -320,7 +325,7 @@ def _hand_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
 
 
 def _end_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
-    """End of Dramatic Time: discard the named cards, then refill to three (RULES §2.2.2, A23b)."""
+    """End of Dramatic Time: discard the named cards, then refill to three (docs/rules/ttb.md#s2-2-2, A23b)."""
     assert p.who is not None
     codes = deck.end_discards(eng, p.who, value)
     for code in codes:

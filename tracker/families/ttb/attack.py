@@ -1,4 +1,5 @@
-"""An attack as one flow (docs/reference/language.md ``attack``; RULES.md §2.5 Strike and Charge, §2.8.1, §2.9).
+"""An attack as one flow (docs/reference/language.md ``attack``; docs/rules/ttb-turns.md#s2-5 Strike and Charge,
+docs/rules/ttb-damage.md#s2-8-1, docs/rules/ttb-damage.md#s2-9).
 
 ``attack NAME [strike|shoot|charge] [TARGET] [WEAPON]`` pays the action like ``spend`` and then asks, one
 pending prompt at a time, what it still needs: the target (the legal ones first, each with its odds), the
@@ -165,9 +166,9 @@ def hit_chance(
     eng: TTBEngine, who: str, target: str, weapon: Weapon, gm: Sequence[duel.Part] = ()
 ) -> tuple[Fraction, Fraction | None] | None:
     """The chance the tracker's flip hits `target`, straight and with the flipper's cheat from the hand
-    (RULES.md §2.2.4, §2.2.5), from the same `duel.Duel` the flip uses (every modifier in play counted): a
-    Fated's attack on a Fatemaster character, or a Fatemaster's on a Fated (who flips Defense), or a Fated's
-    on a Fated (both flip, `opposed_odds`); Fatemaster against Fatemaster is sure either way."""
+    (docs/rules/ttb.md#s2-2-4, docs/rules/ttb.md#s2-2-5), from the same `duel.Duel` the flip uses (every modifier in
+    play counted): a Fated's attack on a Fatemaster character, or a Fatemaster's on a Fated (who flips Defense), or a
+    Fated's on a Fated (both flip, `opposed_odds`); Fatemaster against Fatemaster is sure either way."""
     from fractions import Fraction
 
     from tracker.families.ttb.fate.odds import cards_of, duel_odds, opposed_odds  # loaded when an attack asks
@@ -198,7 +199,8 @@ def hit_chance(
         odds = duel_odds(deck, discards, test.final_tn, test.av + test.bonus, test.fate, hand, no_cheat=test.no_cheat())
         return odds.straight, odds.cheat
     if damage.resists_blind(eng, target):
-        return Fraction(1), None  # the Unconscious Fated's Defense counts as the Black Joker (§2.7)
+        # the Unconscious Fated's Defense counts as the Black Joker (docs/rules/ttb-conditions.md#s2-7)
+        return Fraction(1), None
     hand = cards_of(eng.fighter(target).hand) if eng.settings.offer_cheat else None
     odds = duel_odds(deck, discards, test.final_tn, test.av + test.bonus, test.fate, hand, no_cheat=test.no_cheat())
     return 1 - odds.straight, None if odds.cheat is None else 1 - odds.cheat
@@ -239,7 +241,7 @@ def candidates(
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """Everyone `who` may attack, best first: (name, what the option says), and the modifiers every target's
     odds counted alike (the attacker's own: the question names them once). Legal targets come first
-    (RULES.md §2.9: a Strike reaches the engaged; a Charge or a shot anyone), then by the odds."""
+    (docs/rules/ttb-damage.md#s2-9: a Strike reaches the engaged; a Charge or a shot anyone), then by the odds."""
     from fractions import Fraction
 
     engaged = set(eng.linked(who))

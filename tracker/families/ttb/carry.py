@@ -18,7 +18,8 @@ from tracker.families.values import Carried
 
 
 def lasting(eng: TTBEngine, name: str) -> list[Carried]:
-    """`name`'s lasting state as sheet fields (README "Campaigns"; RULES.md §2.7.2, §2.2.2, §2.10)."""
+    """`name`'s lasting state as sheet fields (README "Campaigns"; docs/rules/ttb-conditions.md#s2-7-2,
+    docs/rules/ttb.md#s2-2-2, docs/rules/ttb-damage.md#s2-10)."""
     sheet, f = eng.sheet(name), eng.fighter(name)
     kept: dict[str, int | bool] = {k: v for k, v in f.conditions.items() if k in LASTING}
     if f.unconscious:

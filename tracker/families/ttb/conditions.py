@@ -1,4 +1,4 @@
-"""Through the Breach conditions (RULES.md §2.7): the catalogue and how they are gained and lost.
+"""Through the Breach conditions (docs/rules/ttb-conditions.md#s2-7): the catalogue and how they are gained and lost.
 
 Timed effects (Burning's tick, Bleeding Out's rise, expiries) run in `lifecycle`; this module holds what
 happens at the moment a condition is gained or lowered: stacking, Living-only, cancelling pairs,

@@ -1,6 +1,6 @@
-"""Shooting into an engagement [000:L294] (RULES.md §2.9): a card for the engaged target and one for each other
-legal target within 2 yards of it; the lowest card is hit. "A Fated attacker may cheat these flips": after the
-tracker's flip, the attack flow offers the Control Hand's cards that would put the shot on the declared target
+"""Shooting into an engagement [000:L294] (docs/rules/ttb-damage.md#s2-9): a card for the engaged target and one for
+each other legal target within 2 yards of it; the lowest card is hit. "A Fated attacker may cheat these flips": after
+the tracker's flip, the attack flow offers the Control Hand's cards that would put the shot on the declared target
 (``answer CARD NAME``: that card from the hand in place of NAME's flip; ``answer no`` keeps the flips). No offer
 once the Black Joker is among the flips [000:L156-159], nor with ``[settings] offer_cheat = false``.
 """

@@ -1,4 +1,4 @@
-"""Damage, armor, criticals, unconsciousness, death and healing (RULES.md §2.8).
+"""Damage, armor, criticals, unconsciousness, death and healing (docs/rules/ttb-damage.md#s2-8).
 
 Damage that leaves a character at 0 Wounds or less queues a critical flip and an unconsciousness
 check as agenda steps, so a prompt for the table (a card, a Toughness challenge) can interrupt and the
@@ -36,7 +36,8 @@ def damage(
     kills_at_zero: bool = False,
     red_joker: bool = False,
 ) -> int:
-    """Apply `raw` damage before armor; returns the damage suffered (§2.8.1 step 5, §2.8.2)."""
+    """Apply `raw` damage before armor; returns the damage suffered (docs/rules/ttb-damage.md#s2-8-1 step 5,
+    docs/rules/ttb-damage.md#s2-8-2)."""
     f = eng.fighter(name)
     sheet = eng.sheet(name)
     reduce = sheet.armor if armor else 0
@@ -82,10 +83,10 @@ def damage_flip(
     attacker: str | None = None,
     blast: int = 0,
 ) -> None:
-    """A weapon's damage flip (§2.8.1): accuracy modifier, cards, severity, Jokers, armor.
+    """A weapon's damage flip (docs/rules/ttb-damage.md#s2-8-1): accuracy modifier, cards, severity, Jokers, armor.
 
-    A Fated `attacker` may cheat the tracker's flip (§2.2.4 via `cheat.offer`); a card the table typed is
-    final, and if it is in that attacker's Control Hand it is played from the hand (the table cheated).
+    A Fated `attacker` may cheat the tracker's flip (docs/rules/ttb.md#s2-2-4 via `cheat.offer`); a card the table typed
+    is final, and if it is in that attacker's Control Hand it is played from the hand (the table cheated).
     """
     from tracker.families.ttb.fate import cheat
 
@@ -159,8 +160,8 @@ def _amount(wms: tuple[int, int, int], card: Card) -> int:
 def land(
     eng: TTBEngine, name: str, profile: str, chosen: Card, armor: bool, kills_at_zero: bool, blast: int = 0
 ) -> None:
-    """The damage flip's card is final: its damage lands (§2.8.1 steps 4-5); a blast's question follows the
-    primary target's own criticals (`tracker.families.ttb.area.blast`)."""
+    """The damage flip's card is final: its damage lands (docs/rules/ttb-damage.md#s2-8-1 steps 4-5); a blast's question
+    follows the primary target's own criticals (`tracker.families.ttb.area.blast`)."""
     wms = parse_damage_profile(profile)
     assert wms is not None
     sev = severity_of(chosen)
@@ -191,7 +192,8 @@ def _landed(
 
 
 def modifier_from_margin(margin: int) -> int:
-    """The accuracy modifier for an attack that beat the TN by `margin` (§2.8.1, decision A2)."""
+    """The accuracy modifier for an attack that beat the TN by `margin` (docs/rules/ttb-damage.md#s2-8-1, decision
+    A2)."""
     return accuracy_modifier(margin)
 
 
@@ -212,7 +214,8 @@ def run_critical(eng: TTBEngine, name: str, severity: str) -> None:
 
 
 def resolve_critical(eng: TTBEngine, name: str, severity: str, card: Card) -> None:
-    """Record the critical: the suit gives the location; Jokers follow 1E (§2.8.2, decision A28)."""
+    """Record the critical: the suit gives the location; Jokers follow 1E (docs/rules/ttb-damage.md#s2-8-2, decision
+    A28)."""
     f = eng.fighter(name)
     if card.is_red_joker:
         eng.log(f"critical flip for {name}: Red Joker, no critical effect")
@@ -252,7 +255,7 @@ def run_unconscious_check(eng: TTBEngine, name: str) -> None:
 
 
 def fall_unconscious(eng: TTBEngine, name: str, why: str) -> None:
-    """Unconscious: Prone, no AP, no actions (§2.7.2)."""
+    """Unconscious: Prone, no AP, no actions (docs/rules/ttb-conditions.md#s2-7-2)."""
     f = eng.fighter(name)
     f.unconscious = True
     f.conditions["prone"] = True
@@ -263,12 +266,12 @@ def fall_unconscious(eng: TTBEngine, name: str, why: str) -> None:
 
 def resists_blind(eng: TTBEngine, name: str) -> bool:
     """Whether a Fated counts as flipping the Black Joker on the Defense or Willpower duel that resists an
-    attack: while Unconscious (RULES.md §2.7 Unconscious [000:L350])."""
+    attack: while Unconscious (docs/rules/ttb-conditions.md#s2-7 Unconscious [000:L350])."""
     return eng.sheet(name).fated and eng.fighter(name).unconscious
 
 
 def die(eng: TTBEngine, name: str, why: str) -> None:
-    """Death: out of the initiative order and out of every engagement (§2.7.2 Dead)."""
+    """Death: out of the initiative order and out of every engagement (docs/rules/ttb-conditions.md#s2-7-2 Dead)."""
     st = eng.st
     f = eng.fighter(name)
     if f.dead:
@@ -286,7 +289,7 @@ def die(eng: TTBEngine, name: str, why: str) -> None:
 
 
 def heal(eng: TTBEngine, name: str, amount: int, why: str = "") -> None:
-    """Heal up to the maximum (decision A38); waking needs ≥1 Wound afterwards (§2.8.3)."""
+    """Heal up to the maximum (decision A38); waking needs ≥1 Wound afterwards (docs/rules/ttb-damage.md#s2-8-3)."""
     f = eng.fighter(name)
     top = eng.sheet(name).wounds
     before = f.wounds
@@ -299,7 +302,7 @@ def heal(eng: TTBEngine, name: str, amount: int, why: str = "") -> None:
 
 
 def healing_flip(eng: TTBEngine, name: str, profile: str, card: str | None) -> None:
-    """A healing flip, never cheated: Black Joker none … Red Joker all damage (§2.8.3)."""
+    """A healing flip, never cheated: Black Joker none … Red Joker all damage (docs/rules/ttb-damage.md#s2-8-3)."""
     wms = parse_damage_profile(profile)
     if wms is None:
         raise Refusal(f"'{profile}' is not a healing profile like 1/2/3")

@@ -209,8 +209,8 @@ def _initiative(eng: TTBEngine, cmd: Command) -> None:
     card = parse_card(cmd.args[1])
     f = eng.fighter(name)
     if card.is_red_joker or card.is_black_joker:
-        # A Joker flipped for initiative leaves the Fate Deck like any flipped card [000:L156] (RULES §2.3):
-        # only one of each exists, so the tracker knows which card it is.
+        # A Joker flipped for initiative leaves the Fate Deck like any flipped card [000:L156]
+        # (docs/rules/ttb-turns.md#s2-3): only one of each exists, so the tracker knows which card it is.
         deck.take(eng, card.code)
     f.init_card = card.code
     initiative.recompute(eng, name)
@@ -229,7 +229,7 @@ def _engage(eng: TTBEngine, cmd: Command) -> None:
     if a == b:
         raise Refusal("a character cannot engage itself")
     if not eng.enemies(a, b):
-        raise Refusal(f"{a} and {b} are on the same side ({eng.side(a)}): only enemies engage in melee (RULES §2.9)")
+        raise Refusal(f"{a} and {b} are on the same side ({eng.side(a)}): only enemies engage in melee")
     pair = sorted([a, b])
     if pair in eng.st.engagements:
         raise Refusal(f"{a} and {b} are already engaged")

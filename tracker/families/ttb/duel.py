@@ -1,4 +1,5 @@
-"""Every duel the tracker flips, built from everything in play (RULES.md §2.2.3-§2.2.5, §2.7, §2.8.1, §2.9).
+"""Every duel the tracker flips, built from everything in play (docs/rules/ttb.md#s2-2-3 to #s2-2-5,
+docs/rules/ttb-conditions.md#s2-7, docs/rules/ttb-damage.md#s2-8-1, docs/rules/ttb-damage.md#s2-9).
 
 A duel is the flipper's acting value and a TN, and a net Fate Modifier: each contribution is a `Part`
 named with its source ("Dazed +2 TN", "⊟⊟ Blind", "⊞ Trick (Sofia)"), so the question, the flip and the
@@ -20,8 +21,8 @@ What counts, and for whom (the seeds' condition list, [000:L306-384]; the action
   [000:L262]; soft cover ⊟ and hard cover ⊟ on the projectile attack flip [000:L298-300];
 - the GM's own ⊞/⊟ and TN changes for whatever the table rules (``+``, ``-``, ``tn=+N`` on ``attack``).
 
-A Fatemaster character flips no card (§2.2.5): when it is the one whose duel a modifier would help or hinder,
-the Fated's flip takes the opposite modifier (``[settings] fatemaster_modifiers = "reverse"``, the default)
+A Fatemaster character flips no card (docs/rules/ttb.md#s2-2-5): when it is the one whose duel a modifier would help or
+hinder, the Fated's flip takes the opposite modifier (``[settings] fatemaster_modifiers = "reverse"``, the default)
 or the modifier is dropped (``"ignore"``); see docs/guide/decisions.md "Fate Modifiers of a Fatemaster
 character". Between two Fatemaster characters there is no flip, so only TN changes count.
 """
@@ -35,7 +36,7 @@ from tracker.engine.errors import Refusal
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate.cards import Card
 
-#: Each side of a net Fate Modifier is capped at 3 after cancelling (§2.2.3 [001:L30-31]).
+#: Each side of a net Fate Modifier is capped at 3 after cancelling (docs/rules/ttb.md#s2-2-3 [001:L30-31]).
 CAP = 3
 #: The skills whose duels involve a Mental Aspect (Crazy [000:L328]): the seeds name the Mental Aspects
 #: (Intellect, Charm, Cunning, Tenacity) but not which skill rides on which; this is the core book's
@@ -73,7 +74,7 @@ class Duel:
     tn_label: str
     parts: tuple[Part, ...] = ()
     trained: bool = True
-    #: The flipper flips no card (a Fatemaster character against a Fatemaster character, §2.2.5).
+    #: The flipper flips no card (a Fatemaster character against a Fatemaster character, docs/rules/ttb.md#s2-2-5).
     cardless: bool = False
     #: The ⊞ of Focused this duel spends, and whose Focused it is (the attacker's, even when the Fated
     #: defender is the one who flips).
@@ -82,7 +83,7 @@ class Duel:
 
     @property
     def fate(self) -> int:
-        """The net Fate Modifier after cancelling, each side capped at 3 (§2.2.3, decision A25)."""
+        """The net Fate Modifier after cancelling, each side capped at 3 (docs/rules/ttb.md#s2-2-3, decision A25)."""
         net = sum(p.fate for p in self.parts)
         return max(-CAP, min(CAP, net))
 
@@ -97,7 +98,7 @@ class Duel:
 
     @property
     def cards(self) -> int:
-        """Cards the flip turns over: one, plus one per ⊞ or ⊟ (§2.2.3 [000:L83-87])."""
+        """Cards the flip turns over: one, plus one per ⊞ or ⊟ (docs/rules/ttb.md#s2-2-3 [000:L83-87])."""
         return 1 + abs(self.fate)
 
     def no_cheat(self) -> str:
@@ -142,9 +143,9 @@ class Duel:
 
 
 def keep(cards: Sequence[Card], fate: int) -> Card:
-    """The card a flip uses (§2.2.1, §2.2.3): the Black Joker is forced; with ⊟ the lowest, except that the
-    Red Joker may be used despite ⊟ [000:L152-154]; otherwise the best (the flipper chooses, and a higher
-    card never does worse in a duel)."""
+    """The card a flip uses (docs/rules/ttb.md#s2-2-1, docs/rules/ttb.md#s2-2-3): the Black Joker is forced; with ⊟ the
+    lowest, except that the Red Joker may be used despite ⊟ [000:L152-154]; otherwise the best (the flipper chooses, and
+    a higher card never does worse in a duel)."""
     black = [c for c in cards if c.is_black_joker]
     if black:
         return black[0]
@@ -282,8 +283,9 @@ def defending(eng: TTBEngine, target: str, attacker: str, kind: str) -> list[Par
 
 
 def resisting_rank(eng: TTBEngine, name: str) -> int:
-    """A Fatemaster character's Rank Value when it resists an attack: 0 while Unconscious (RULES.md §2.7
-    Unconscious [000:L352]), however it fell (a failed check after damage, Suffocating, ``set``)."""
+    """A Fatemaster character's Rank Value when it resists an attack: 0 while Unconscious
+    (docs/rules/ttb-conditions.md#s2-7 Unconscious [000:L352]), however it fell (a failed check after damage,
+    Suffocating, ``set``)."""
     return 0 if eng.fighter(name).unconscious else eng.sheet(name).rank_value or 0
 
 
@@ -303,7 +305,7 @@ def _focus_spent(parts: Iterable[Part]) -> int:
 
 def attack(eng: TTBEngine, who: str, target: str, skill: str, kind: str, gm: Sequence[Part] = ()) -> Duel:
     """The attack duel of `who` on `target` with a weapon of `kind` and attack `skill`, as the tracker flips it:
-    a Fated attacker flips against the Fatemaster target's Defense + Rank Value (§2.2.5); a Fatemaster
+    a Fated attacker flips against the Fatemaster target's Defense + Rank Value (docs/rules/ttb.md#s2-2-5); a Fatemaster
     attacker's Fated target flips Defense against the attacker's acting value + Rank Value; two Fated are an
     opposed duel (`opposed_sides`); two Fatemaster characters compare without a card."""
     asheet, tsheet = eng.sheet(who), eng.sheet(target)
@@ -324,7 +326,7 @@ def attack(eng: TTBEngine, who: str, target: str, skill: str, kind: str, gm: Seq
             parts = [replace(p, fate=0) for p in parts if p.tn or p.total]
         trained = skill in asheet.skills
         return Duel(who, label, av + rank, tn, tn_label, tuple(parts), trained, cardless, _focus_spent(ours), who)
-    # A Fatemaster character attacks a Fated: the Fated flips Defense (§2.2.5).
+    # A Fatemaster character attacks a Fated: the Fated flips Defense (docs/rules/ttb.md#s2-2-5).
     rank = asheet.rank_value or 0
     tn = asheet.skills.get(skill, 0) + rank
     mine = [*theirs, *_reversed(eng, [p for p in ours if p.fate], who)]

@@ -1,4 +1,4 @@
-"""What each action does once paid (RULES.md §2.5), and `spend`, the one way actions are taken.
+"""What each action does once paid (docs/rules/ttb-turns.md#s2-5), and `spend`, the one way actions are taken.
 
 Actions that need the table (Doctor, Impose, Trick, a disengaging strike) ask a prompt; the rest
 resolve at once. Moving away while engaged queues one optional disengaging strike per engaging enemy
@@ -168,12 +168,12 @@ COMPARED = "compared"
 
 
 def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
-    """Agenda step: the attack duel (RULES.md §2.8.1): the table answers pass N, fail, or flip.
+    """Agenda step: the attack duel (docs/rules/ttb-damage.md#s2-8-1): the table answers pass N, fail, or flip.
 
     The tracker can flip a Fated's attack on a Fatemaster character: TN = the target's Defense + Rank
-    Value (§2.2.5), acting value from the attacker's ``skills`` for the weapon's skill; and a Fated's
-    attack on a Fated, where both flip and may cheat, the lower total first (`opposed`, §2.2.4). The duel
-    is built by `tracker.families.ttb.duel` from everything in play, each modifier named in the question.
+    Value (docs/rules/ttb.md#s2-2-5), acting value from the attacker's ``skills`` for the weapon's skill; and a Fated's
+    attack on a Fated, where both flip and may cheat, the lower total first (`opposed`, docs/rules/ttb.md#s2-2-4). The
+    duel is built by `tracker.families.ttb.duel` from everything in play, each modifier named in the question.
     """
     target, weapon, *flow = arg.split("\t")
     guided = bool(flow) and flow[0] == "guided"
@@ -188,17 +188,18 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     asheet = eng.sheet(who)
     test: duel.Duel | None = None
     if asheet.fated and not tsheet.fated and tsheet.rank_value is not None:
-        # An Unconscious Fatemaster character resists with Rank Value 0 (§2.7 [000:L352]).
+        # An Unconscious Fatemaster character resists with Rank Value 0 (docs/rules/ttb-conditions.md#s2-7 [000:L352]).
         test = duel.attack(eng, who, target, skill, spec.kind, gm)
         flip = {**test.data(), "skill": skill}
     elif guided and not asheet.fated and tsheet.fated and asheet.rank_value is not None:
         # The flow lets the tracker flip a Fatemaster's attack too: the Fated defends, Defense against
-        # TN = the attacker's acting value + Rank Value (§2.2.5), and may cheat its flip (§2.2.4).
+        # TN = the attacker's acting value + Rank Value (docs/rules/ttb.md#s2-2-5), and may cheat its flip
+        # (docs/rules/ttb.md#s2-2-4).
         test = duel.attack(eng, who, target, skill, spec.kind, gm)
         flip = {**test.data(), "skill": "defense", DEFENDER: target, "attacker": who}
     elif guided and not asheet.fated and not tsheet.fated and None not in (asheet.rank_value, tsheet.rank_value):
         # Fatemaster against Fatemaster: no card; the higher acting value + Rank Value wins, the aggressor
-        # on a tie (§2.2.5), so the tracker resolves it at once when asked. Only TN changes count.
+        # on a tie (docs/rules/ttb.md#s2-2-5), so the tracker resolves it at once when asked. Only TN changes count.
         test = duel.attack(eng, who, target, skill, spec.kind, gm)
         flip = {"tn": test.final_tn, COMPARED: test.av + test.bonus, "skill": skill, "counted": test.counted()}
     else:
@@ -263,7 +264,7 @@ def resolve_attack(
     diff: int | None,
     guided: bool = False,
 ) -> None:
-    """A hit makes the weapon's damage flip with the accuracy modifier (RULES.md §2.8.1, decision A2).
+    """A hit makes the weapon's damage flip with the accuracy modifier (docs/rules/ttb-damage.md#s2-8-1, decision A2).
 
     In the attack flow (``guided``, `tracker.families.ttb.attack`) the damage flip is asked rather than made
     at once. With the tracker's flip the difference is known exactly; from the table's ``pass N`` the middle of
@@ -302,7 +303,8 @@ def resolve_attack(
 
 
 def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
-    """Walk or Run: leaving engagement offers each engaging enemy one disengaging strike (§2.9)."""
+    """Walk or Run: leaving engagement offers each engaging enemy one disengaging strike
+    (docs/rules/ttb-damage.md#s2-9)."""
     title = actions.ACTIONS[key].title
     strikers = eng.engaged_by(who)
     stays = any(a.casefold() in ("stay", "within", "engaged") for a in args)
@@ -310,7 +312,7 @@ def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
     if any(a.casefold() in ("hazard", "hazardous") for a in args) and not f.hazard_immune:
         f.hazard_pending = True
         eng.log(f"{who} moves through hazardous terrain")
-    # A pending hazard resolves when the movement ends (§2.6).
+    # A pending hazard resolves when the movement ends (docs/rules/ttb-turns.md#s2-6).
     after = [step("hazard", who)] if f.hazard_pending else []
     if not strikers or stays:
         eng.log(f"{who} {title.lower()}s ({distance(eng, who, key)})")
@@ -325,7 +327,8 @@ def _move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
 
 
 def distance(eng: TTBEngine, who: str, key: str) -> str:
-    """How far a Walk or Run goes, as the log says it (RULES.md §2.5 Walk, Run; §2.7 Useless Limb).
+    """How far a Walk or Run goes, as the log says it (docs/rules/ttb-turns.md#s2-5 Walk, Run;
+    docs/rules/ttb-conditions.md#s2-7 Useless Limb).
 
     Walk moves up to the character's Walk, Run up to 2×Walk + Athletics ranks; a useless leg takes 2
     from Walk (minimum 1). Decision: yards are given only from a ``walk`` the file states. A
@@ -404,7 +407,8 @@ def _defensive(eng: TTBEngine, who: str, args: list[str], cost: int) -> None:
 
 
 def take_stance(eng: TTBEngine, who: str, cost: int) -> None:
-    """Defensive Stance applies: Defensive +AP spent (RULES.md §2.5), once its discard (or Fate Point) is paid."""
+    """Defensive Stance applies: Defensive +AP spent (docs/rules/ttb-turns.md#s2-5), once its discard (or Fate Point) is
+    paid."""
     conditions.gain(eng, who, "defensive", cost, why="Defensive Stance")
 
 

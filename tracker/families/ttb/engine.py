@@ -46,7 +46,7 @@ class TTBEngine(Engine[TTBFile, TTBCombatant, Fighter, TTBState]):
         )
 
     def engaged_by(self, name: str) -> list[str]:
-        """Enemies that engage `name` now: linked in melee and able to attack (§2.9)."""
+        """Enemies that engage `name` now: linked in melee and able to attack (docs/rules/ttb-damage.md#s2-9)."""
         out = []
         for a, b in self.st.engagements:
             other = b if a == name else a if b == name else None

@@ -5,8 +5,9 @@
 
 - a Fated makes a Willpower duel against TN: its ``willpower`` is the acting value, its own state counts
   (Intoxicated ⊟, Crazy; a horror duel resists, so Dazed and Focused do not), and the tracker's flip may be
-  cheated like any duel (§2.2.4);
-- a Fatemaster character flips no card (§2.2.5): the rank table's cell says the Fated "uses half TN of horror
+  cheated like any duel (docs/rules/ttb.md#s2-2-4);
+- a Fatemaster character flips no card (docs/rules/ttb.md#s2-2-5): the rank table's cell says the Fated "uses half TN of
+horror
   duel as acting value vs Fatemaster character's Willpower". The card is the horror's: half the TN (rounded
   down) plus the card against the character's Willpower + Rank Value (the rank table's TN for a Fatemaster
   character, [000:L418-419]). When SOURCE is a Fated combatant, it is that Fated's flip, and it may cheat it
@@ -120,7 +121,8 @@ def ask(eng: TTBEngine, who: str, tn: int, source: str) -> None:
 
 
 def flip_against(eng: TTBEngine, p: Prompt) -> None:
-    """``answer flip`` for a Fatemaster character: the horror's card; a Fated source may cheat it (§2.2.4)."""
+    """``answer flip`` for a Fatemaster character: the horror's card; a Fated source may cheat it
+    (docs/rules/ttb.md#s2-2-4)."""
     assert p.who is not None
     tn, av, fate = int(str(p.data["tn"])), int(str(p.data["av"])), int(str(p.data.get("fate", 0)))
     flipper = str(p.data.get("flipper", ""))

@@ -1,4 +1,4 @@
-"""Initiative and the order of a round (RULES.md §2.3).
+"""Initiative and the order of a round (docs/rules/ttb-turns.md#s2-3).
 
 Fated flip one card (never cheated) + Initiative; Fatemaster characters use Rank Value + Initiative.
 Ties: a Fated beats a Fatemaster character, then the higher Speed, then the players decide, anew
@@ -87,8 +87,8 @@ def run_ties(eng: TTBEngine) -> None:
 def as_last_round(eng: TTBEngine, left: list[str]) -> str | None:
     """Who of `left` acted first last round when the players answered the same tie then, else None.
 
-    The players decide a tie anew each round (§2.3.3), so the question comes back every round (identical
-    minions tie every round); when last round's picks ordered all of `left` (every one picked, or all but
+    The players decide a tie anew each round (docs/rules/ttb-turns.md#s2-3-3), so the question comes back every round
+    (identical minions tie every round); when last round's picks ordered all of `left` (every one picked, or all but
     the one left over), the one who went first then is offered first ("as last round", option 1)."""
     before = [n for n in eng.st.last_tie_picks if n in left]
     return before[0] if before and len(before) >= len(left) - 1 else None

@@ -1,4 +1,4 @@
-"""The turn and round lifecycle of Through the Breach (RULES.md §2.11, normative).
+"""The turn and round lifecycle of Through the Breach (docs/rules/ttb-lifecycle.md#s2-11, normative).
 
 Each function is one agenda step. `start` queues the encounter start; `next` closes the open turn;
 the steps below do the rest: turn starts with their expiries and AP, turn ends with their effects in
@@ -65,7 +65,7 @@ def advance(eng: TTBEngine, _: Step) -> None:
 
 
 def turn_start(eng: TTBEngine, s: Step) -> None:
-    """turn_start(c), §2.11 steps 1-4."""
+    """turn_start(c), docs/rules/ttb-lifecycle.md#s2-11 steps 1-4."""
     st = eng.st
     name = s.who
     assert name is not None
@@ -93,7 +93,7 @@ def turn_start(eng: TTBEngine, s: Step) -> None:
         f.assist_turns = 1
     if f.hazard_immune:
         f.hazard_immune = False
-    # 1b. Beginning the turn in hazardous terrain: the flip comes when its movement ends (§2.6).
+    # 1b. Beginning the turn in hazardous terrain: the flip comes when its movement ends (docs/rules/ttb-turns.md#s2-6).
     if f.conditions.get("hazardous"):
         f.hazard_pending = True
         eng.log(f"{name} begins its turn in hazardous terrain: a damage flip follows its movement")
@@ -101,7 +101,7 @@ def turn_start(eng: TTBEngine, s: Step) -> None:
     if f.first_turn_slow:
         f.first_turn_slow = False
         conditions.gain(eng, name, "slow", why="surprised")
-    # 3. Swimming in rough water: an Athletics challenge before any AP (§2.6).
+    # 3. Swimming in rough water: an Athletics challenge before any AP (docs/rules/ttb-turns.md#s2-6).
     if f.conditions.get("rough_water") and not f.unconscious:
         eng.push(step("swim", name), step("turn_ap", name))
         return
@@ -154,7 +154,7 @@ def turn_ap(eng: TTBEngine, s: Step) -> None:
 
 
 def turn_end(eng: TTBEngine, s: Step) -> None:
-    """turn_end(c): queue the effects in the table's order, expiries last (§2.11, A14)."""
+    """turn_end(c): queue the effects in the table's order, expiries last (docs/rules/ttb-lifecycle.md#s2-11, A14)."""
     name = s.who
     assert name is not None
     f = eng.fighter(name)
@@ -163,7 +163,7 @@ def turn_end(eng: TTBEngine, s: Step) -> None:
     eng.st.last_duel = []
     was_unconscious = "1" if f.unconscious else "0"
     steps = [step(f"tick_{key}", name, was_unconscious) for key in eng.settings.end_of_turn_order]
-    # 0. A pending hazard resolves first, on every turn, 0-AP turns included (§2.11).
+    # 0. A pending hazard resolves first, on every turn, 0-AP turns included (docs/rules/ttb-lifecycle.md#s2-11).
     hazard = [step("hazard", name)] if f.hazard_pending else []
     # The auras it ends its turn inside reach it (docs/guide/decisions.md "Auras").
     auras = [step(area.HIT, name, arg) for arg in area.aura_steps(eng, name)]
@@ -171,7 +171,8 @@ def turn_end(eng: TTBEngine, s: Step) -> None:
 
 
 def hazard(eng: TTBEngine, s: Step) -> None:
-    """The hazardous-terrain damage flip; then immunity to it until the next turn start (§2.6)."""
+    """The hazardous-terrain damage flip; then immunity to it until the next turn start
+    (docs/rules/ttb-turns.md#s2-6)."""
     name = s.who
     assert name is not None
     f = eng.fighter(name)
@@ -261,7 +262,8 @@ def tick_bleeding_out(eng: TTBEngine, s: Step) -> None:
 
 
 def expire(eng: TTBEngine, s: Step) -> None:
-    """Expire "until end of turn" conditions gained before this turn end began (§2.11 step 5)."""
+    """Expire "until end of turn" conditions gained before this turn end began (docs/rules/ttb-lifecycle.md#s2-11 step
+    5)."""
     name = s.who
     assert name is not None
     f = eng.fighter(name)
@@ -279,7 +281,8 @@ def expire(eng: TTBEngine, s: Step) -> None:
 
 
 def settle_turn(eng: TTBEngine, s: Step) -> None:
-    """Last part of turn_end: the turn is done; an Ordered subordinate acts next (§2.3 Order)."""
+    """Last part of turn_end: the turn is done; an Ordered subordinate acts next (docs/rules/ttb-turns.md#s2-3
+    Order)."""
     name = s.who
     assert name is not None
     st = eng.st

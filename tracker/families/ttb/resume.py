@@ -75,7 +75,7 @@ def _cards(loc: Loc, cards: list[str]) -> list[Located]:
 
 
 def _fate_deck(st: TTBState) -> list[Located]:
-    """The Fate Deck, its discards and the cards on the table are the 54 cards, each once (RULES.md §2.2.1):
+    """The Fate Deck, its discards and the cards on the table are the 54 cards, each once (docs/rules/ttb.md#s2-2-1):
     a lost card would leave a flip with nothing to draw after the reshuffle."""
     problems = _cards(("deck",), st.deck) + _cards(("discards",), st.discards) + _cards(("table",), st.table)
     if problems:

@@ -1,17 +1,20 @@
 """Who is in a Through the Breach fight: a combatant's record as it enters, ``join`` and ``leave``
-(docs/reference/language.md; RULES.md §2.2.2, §2.3).
+(docs/reference/language.md; docs/rules/ttb.md#s2-2-2, docs/rules/ttb-turns.md#s2-3).
 
 Decisions (README "Joining and leaving"):
 
 * A newcomer joining while Dramatic Time runs flips its initiative at once (a Fated: one card from the Fate
-  Deck, never cheated, §2.3; a Fatemaster character: Rank Value + Initiative) and enters the order from the
+  Deck, never cheated, docs/rules/ttb-turns.md#s2-3; a Fatemaster character: Rank Value + Initiative) and enters the
+order from the
   **next round**: this round's order was settled at its start. ``initiative NAME CARD`` replaces the flipped
   card as it does for anyone.
 * A Fated newcomer without a ``hand`` draws its Control Hand of three Twist cards as at the start of
-  Dramatic Time (§2.2.2, [000:L169]). Before ``start`` (or after ``end``) a newcomer simply waits for the
+  Dramatic Time (docs/rules/ttb.md#s2-2-2, [000:L169]). Before ``start`` (or after ``end``) a newcomer simply waits for
+the
   next ``start``, which flips and draws for it like everyone else.
 * ``leave`` on the combatant whose turn is open ends that turn without its end-of-turn effects (it is gone),
-  and the fight goes on as after ``next``; an Ordered subordinate still takes its turn next (§2.3 Order).
+  and the fight goes on as after ``next``; an Ordered subordinate still takes its turn next
+(docs/rules/ttb-turns.md#s2-3 Order).
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.records.sheet import TTBCombatant, starting_fate_points
 from tracker.families.ttb.records.state import Fighter, TTBState
 
-#: Cards a Fated draws into its Control Hand at the start of Dramatic Time (§2.2.2, [000:L169]).
+#: Cards a Fated draws into its Control Hand at the start of Dramatic Time (docs/rules/ttb.md#s2-2-2, [000:L169]).
 STARTING_HAND = 3
 
 

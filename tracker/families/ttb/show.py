@@ -1,4 +1,4 @@
-"""The Show action [000:L280] (RULES.md §2.5 Show): ``spend NAME show TARGET``.
+"""The Show action [000:L280] (docs/rules/ttb-turns.md#s2-5 Show): ``spend NAME show TARGET``.
 
 A Combat action (1 AP) against a character within 1 yard: an Athletics challenge resisted by the target's
 Athletics; the taller of the two gains ⊞ on the challenge; success pushes the target 1 yard directly away, plus
@@ -6,8 +6,8 @@ Athletics; the taller of the two gains ⊞ on the challenge; success pushes the 
 
 The duel is asked like Impose and Trick (`effects`): ``pass N``, ``fail``, or ``flip`` where the tracker can
 flip it — a Fated showing a Fatemaster character flips Athletics against the target's Athletics + Rank Value
-(§2.2.5), two Fated both flip (`opposed`). The tracker keeps no yards, so the push is logged with its distance
-and the melee links stay as the GM leaves them (``disengage`` when the push took the target out of reach).
+(docs/rules/ttb.md#s2-2-5), two Fated both flip (`opposed`). The tracker keeps no yards, so the push is logged with its
+distance and the melee links stay as the GM leaves them (``disengage`` when the push took the target out of reach).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from tracker.engine.language.commands import DAMAGE, HEAL, JOIN, LEAVE, SPEND, V
 
 TTB = "ttb"
 
-#: Through the Breach's own verbs and its versions of the shared ones (RULES.md §2).
+#: Through the Breach's own verbs and its versions of the shared ones (docs/rules/ttb.md#s2).
 VERBS: tuple[VerbSpec, ...] = (
     DAMAGE._replace(
         usage=(

@@ -1,4 +1,4 @@
-"""2d20 turn bookkeeping (RULES.md §3.5): Major, Minor, Free and Reaction actions and their limits.
+"""2d20 turn bookkeeping (docs/rules/2d20-turns.md#s3-5): Major, Minor, Free and Reaction actions and their limits.
 
 1 Major + 1 Minor per turn; extra Minors for 1 Momentum (or +1 Threat; NPCs spend 1 Threat), each
 Minor once per turn and only on one's own turn; at most 2 Majors per round; Reactions 1 per round and
@@ -16,10 +16,11 @@ from tracker.families.twod20 import forbids, hacking, outofturn, pools
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.state import Grant
 
-#: Zones a movement action lets `move` cover this turn (RULES.md §3.6 [004:L1476, L1494]; [003:L573-581]).
+#: Zones a movement action lets `move` cover this turn (docs/rules/2d20-combat.md#s3-6 [004:L1476, L1494];
+#: [003:L573-581]).
 MOVE_ZONES = {"movement": 1, "rush": 1, "sprint": 2}
 
-#: +2[CD] Cover or Morale from actions (RULES.md §3.5.1 [004:L1488-1489, L1529]).
+#: +2[CD] Cover or Morale from actions (docs/rules/2d20-turns.md#s3-5-1 [004:L1488-1489, L1529]).
 GRANTS: dict[str, tuple[Literal["cover", "morale"], ...]] = {
     "defend": ("cover",),
     "bolster": ("morale",),
@@ -101,7 +102,8 @@ def kind_of(eng: TwoD20Engine, key: str) -> Kind:
 
 
 def offered(eng: TwoD20Engine) -> dict[str, Action]:
-    """The actions the encounter's profile offers (RULES.md §3.5.1-§3.5.3), in catalogue order."""
+    """The actions the encounter's profile offers (docs/rules/2d20-turns.md#s3-5-1 to #s3-5-3), in
+    catalogue order."""
     return {key: act for key, act in ACTIONS.items() if key in eng.profile.actions}
 
 
@@ -235,7 +237,7 @@ def _leave_reach(eng: TwoD20Engine, who: str, provokes: bool) -> None:
         eng.log(f"{who} withdraws from the Reach of {', '.join(foes)} without provoking Retaliate")
 
 
-#: Actions whose first word, when given, is the combatant acted on or for (RULES.md §3.5: the Attack's
+#: Actions whose first word, when given, is the combatant acted on or for (docs/rules/2d20-turns.md#s3-5: the Attack's
 #: target, the patient of Aid, Treat and Stabilise, the ally Assisted, Protected, Defended or Bolstered, the
 #: character Commanded, the attacker a Reaction answers).
 TARGETED = frozenset(
@@ -352,7 +354,7 @@ def spend(eng: TwoD20Engine, who_text: str, action_text: str, args: list[str]) -
             a.conditions["prone"] = True
         elif key == "protect":
             _protect(eng, who, args)
-        # Only a turn whose one Major is the Pass can be deferred (RULES.md §3.4 rule 6).
+        # Only a turn whose one Major is the Pass can be deferred (docs/rules/2d20-turns.md#s3-4 rule 6).
         if own:
             a.deferred = key == "pass" and a.majors_turn == 1
         eng.log(f"{who}: {act.title} (Major {a.majors} this round)" + (f" — {' '.join(args)}" if args else ""))
@@ -452,8 +454,8 @@ def move_beyond(eng: TwoD20Engine, name: str, zone_text: str) -> str:
 
 
 def move_warning(eng: TwoD20Engine, name: str, distance: int | None) -> str:
-    """On the mover's own turn, whether its movement actions cover `distance` (RULES.md §3.6): Movement 1 zone,
-    Rush 1 + 1 per Momentum, Sprint 2; Hindered (or Prone under Infinity) one fewer. A warning, not a
+    """On the mover's own turn, whether its movement actions cover `distance` (docs/rules/2d20-combat.md#s3-6): Movement
+    1 zone, Rush 1 + 1 per Momentum, Sprint 2; Hindered (or Prone under Infinity) one fewer. A warning, not a
     refusal: the GM may overrule (terrain, talents, Momentum spent on the Rush)."""
     if distance is None or eng.st.active != name or eng.st.phase != "turn":
         return ""

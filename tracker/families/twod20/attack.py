@@ -1,4 +1,5 @@
-"""An attack as one flow in the 2d20 System (docs/reference/language.md ``attack``; RULES.md §3.2, §3.3, §3.6-§3.8).
+"""An attack as one flow in the 2d20 System (docs/reference/language.md ``attack``; docs/rules/2d20.md#s3-2,
+docs/rules/2d20.md#s3-3, docs/rules/2d20-combat.md#s3-6 to #s3-8).
 
 ``attack NAME [TARGET] [WEAPON] [+N|-N]`` takes the Attack (a Major Action, as ``spend NAME attack``) and then
 asks, one pending prompt at a time, what it still needs: the target (those the weapon reaches first, each
@@ -8,9 +9,9 @@ The test is one `tracker.families.twod20.skill_test.AttackTest`: attribute + ski
 Difficulty from the range band, the attacker's and target's state, Protect, Swift Action and the GM's ±N,
 each named in the question; opposed where the rules make it (SRD and Secret War melee and mental, Infinity
 with a Defence or Guard reaction), both sides rolled (seeded) or typed (``answer 4,17 vs 9,12``) and settled
-as RULES.md §3.2 says. The chances shown are that same test's, exactly. Option 1 is always the tracker's
+as docs/rules/2d20.md#s3-2 says. The chances shown are that same test's, exactly. Option 1 is always the tracker's
 default: the best target, no reaction, no bought die, no spend, the tracker rolls. The Momentum left unspent
-is banked: a player character's in the group pool (under its cap), an NPC's as Threat (RULES.md §3.3).
+is banked: a player character's in the group pool (under its cap), an NPC's as Threat (docs/rules/2d20.md#s3-3).
 
 The typed forms are unchanged: ``spend NAME attack``, ``roll``, ``challenge`` and ``damage`` work as before.
 """
@@ -42,8 +43,9 @@ KINDS = (TARGET, WEAPON, ROLL, DAMAGE, REACTION, COUNTER, breaches.BREACH)
 
 
 def attack_tn(eng: TwoD20Engine, who: str, kind: str, weapon: TwoD20Weapon | None = None) -> tuple[int | None, str]:
-    """`who`'s TN for an attack of `kind` (attribute + skill, the profile's test, RULES.md §3.0, §3.2), and how
-    it is made up ("Coordination 10 + Fight 3"); None with the reason when the sheet lacks the attribute."""
+    """`who`'s TN for an attack of `kind` (attribute + skill, the profile's test, docs/rules/2d20.md#s3-0,
+    docs/rules/2d20.md#s3-2), and how it is made up ("Coordination 10 + Fight 3"); None with the reason when the sheet
+    lacks the attribute."""
     from tracker.families.twod20.skill_test import attack_spec, build
 
     test = build(eng, who, attack_spec(eng, kind, weapon), 0, kind, [])
@@ -102,7 +104,7 @@ def shots(eng: TwoD20Engine, who: str, target: str, only: str | None = None, gm:
         return []
     for w in eng.sheet(who).weapons:
         if (only is not None and w.name != only) or (form(w) == "melee" and a.zone != t.zone):
-            continue  # a melee weapon reaches within the zone only (RULES.md §3.6 Reach)
+            continue  # a melee weapon reaches within the zone only (docs/rules/2d20-combat.md#s3-6 Reach)
         try:
             out.append(Shot(eng, who, target, w, gm))
         except Refusal:
@@ -168,7 +170,8 @@ def _enemies(eng: TwoD20Engine, who: str) -> list[str]:
 
 
 def target_offer(eng: TwoD20Engine, who: str, weapon: str | None, gm: int = 0) -> None:
-    """Ask at whom: those the weapon reaches first, then by the chance to hit (RULES.md §3.6, §3.7)."""
+    """Ask at whom: those the weapon reaches first, then by the chance to hit (docs/rules/2d20-combat.md#s3-6,
+    docs/rules/2d20-combat.md#s3-7)."""
     rows: list[tuple[tuple[bool, float, int], str, str]] = []
     for i, name in enumerate(_enemies(eng, who)):
         found = [s for s in shots(eng, who, name, weapon, gm) if s.tn is not None]
@@ -268,7 +271,8 @@ def _cost_text(eng: TwoD20Engine, who: str, cost: int) -> str:
 
 def roll_offer(eng: TwoD20Engine, who: str, target: str, shot: Shot, reaction: str = "") -> None:
     """The test, every contribution named; the bought d20s offered with their cost and the chance the same
-    test gives (§3.2, §3.3). The prompt keeps both sides' numbers: the roll is the test the question shows."""
+    test gives (docs/rules/2d20.md#s3-2, docs/rules/2d20.md#s3-3). The prompt keeps both sides' numbers: the roll is the
+    test the question shows."""
     assert shot.test is not None
     test = shot.test
     options, labels = [], []
@@ -412,7 +416,7 @@ def _opt(p: Prompt, key: str) -> int | None:
 
 
 def _bank(eng: TwoD20Engine, who: str, momentum: int, why: str) -> None:
-    """Unspent Momentum: a player character's to the group pool, an NPC's as Threat (RULES.md §3.3)."""
+    """Unspent Momentum: a player character's to the group pool, an NPC's as Threat (docs/rules/2d20.md#s3-3)."""
     if momentum and eng.sheet(who).pc:
         pools.momentum(eng, momentum, why)
     elif momentum:
@@ -420,7 +424,7 @@ def _bank(eng: TwoD20Engine, who: str, momentum: int, why: str) -> None:
 
 
 def _lost(eng: TwoD20Engine, p: Prompt, side: str, momentum: int) -> None:
-    """The attack did not hit: the consequence of its form (RULES.md §3.7 [004:L1640-1642])."""
+    """The attack did not hit: the consequence of its form (docs/rules/2d20-combat.md#s3-7 [004:L1640-1642])."""
     who, target, weapon, kind = str(p.who), str(p.data["target"]), str(p.data["weapon"]), str(p.data["form"])
     defender = str(p.data.get("defender", ""))
     eng.log(f"{who}'s attack with the {weapon} misses {target}")
@@ -466,7 +470,7 @@ def _counter(eng: TwoD20Engine, p: Prompt, choice: str) -> None:
 
 def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     """The test the question showed: pay for the bought d20s, roll (or score the table's faces), the
-    defender's too when opposed, settle it (RULES.md §3.2); a hit asks the damage, a miss its consequence."""
+    defender's too when opposed, settle it (docs/rules/2d20.md#s3-2); a hit asks the damage, a miss its consequence."""
     who, target, weapon = str(p.who), str(p.data["target"]), str(p.data["weapon"])
     mine, _ = _split(value)
     bought, faces = _bought(p, mine)
@@ -475,7 +479,7 @@ def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     tn, difficulty = int(str(p.data["tn"])), int(str(p.data["difficulty"]))
     crange = _opt(p, "range") or 1
     result = dice.roll_pool(eng.st, tn, difficulty, dice.BASE_DICE + bought, _opt(p, "focus"), crange, faces=faces)
-    # An ally's Assist joins the test: its d20 at its own TN and Focus, rolled by the tracker (RULES.md §3.2
+    # An ally's Assist joins the test: its d20 at its own TN and Focus, rolled by the tracker (docs/rules/2d20.md#s3-2
     # Assistance [004:L502-506]); typed faces here are the attacker's own.
     result, assisted = outofturn.join(eng, who, result)
     if cost:
@@ -508,7 +512,7 @@ def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:
 
 def damage_offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) -> None:
     """The hit's damage: the weapon's and the attacker's own Challenge Dice, with the Momentum spends at the
-    roll (`tracker.families.twod20.spends`, RULES.md §3.8)."""
+    roll (`tracker.families.twod20.spends`, docs/rules/2d20-combat.md#s3-8)."""
     spends.offer(eng, who, target, weapon, momentum)
 
 

@@ -15,7 +15,8 @@ from tracker.families.values import Carried
 
 
 def lasting(eng: TwoD20Engine, name: str) -> list[Carried]:
-    """`name`'s lasting state as sheet fields (README "Campaigns"; RULES.md §3.3, §3.10, §3.11)."""
+    """`name`'s lasting state as sheet fields (README "Campaigns"; docs/rules/2d20.md#s3-3,
+    docs/rules/2d20-harm.md#s3-10, docs/rules/2d20-harm.md#s3-11)."""
     sheet, a = eng.sheet(name), eng.fighter(name)
     kept: dict[str, int | bool] = {k: v for k, v in a.conditions.items() if k in LASTING}
     harms: dict[str, int] = {k: v for k, v in a.harms.items() if v}

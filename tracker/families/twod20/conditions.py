@@ -1,4 +1,4 @@
-"""2d20 conditions gained and lost on the GM's word (RULES.md §3.11): ``add`` and ``remove``.
+"""2d20 conditions gained and lost on the GM's word (docs/rules/2d20-harm.md#s3-11): ``add`` and ``remove``.
 
 Fatigue rides on the same commands; Persistent and Burning keep their instance counts beside the
 condition value, and Infinity's Blind and Deafened deal their mental damage on gain.
@@ -16,7 +16,8 @@ from tracker.present.words import counted
 
 
 def gain(eng: TwoD20Engine, name: str, text: str, n: int | None) -> None:
-    """``add NAME CONDITION [N]`` (RULES.md §3.11): Fatigue, a state, or a valued condition's N (default 1)."""
+    """``add NAME CONDITION [N]`` (docs/rules/2d20-harm.md#s3-11): Fatigue, a state, or a valued condition's N (default
+    1)."""
     raw = text.casefold().replace("-", "_")
     a = eng.fighter(name)
     if raw == "fatigue":

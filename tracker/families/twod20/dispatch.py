@@ -74,7 +74,7 @@ def open_rules(
 
 
 def _start(eng: TwoD20Engine, cmd: Command) -> None:
-    """scene_start: pools, Fortune, initiative scores if used, round 1 (RULES.md §3.13)."""
+    """scene_start: pools, Fortune, initiative scores if used, round 1 (docs/rules/2d20-lifecycle.md#s3-13)."""
     st = eng.st
     eng.require_not_started()
     if not any(eng.can_take_turn(n) for n in eng.sheets):
@@ -193,7 +193,8 @@ def _heal(eng: TwoD20Engine, cmd: Command) -> None:
 
 def _track(eng: TwoD20Engine, name: str, text: str, generic: bool = False) -> str:
     """A ``track=`` option resolved the one way names are (any case, a unique prefix) among `name`'s stress
-    tracks, and with `generic` the words a hit may use instead (physical, mental, digital; RULES.md §3.8)."""
+    tracks, and with `generic` the words a hit may use instead (physical, mental, digital;
+    docs/rules/2d20-combat.md#s3-8)."""
     have = list(eng.tracks(name))
     extra = [w for w in ("physical", "mental", "digital") if generic and w not in have]
     return names.resolve(text, [*have, *extra], what=f"track of {name}'s")
@@ -258,8 +259,8 @@ def _pool(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _end(eng: TwoD20Engine, cmd: Command) -> None:
-    """scene_end (RULES.md §3.13): stress clears, Momentum −1, the untreated Dying die. Accepted while the
-    hand-over question waits (the table may end the scene between any two turns), not mid-attack."""
+    """scene_end (docs/rules/2d20-lifecycle.md#s3-13): stress clears, Momentum −1, the untreated Dying die. Accepted
+    while the hand-over question waits (the table may end the scene between any two turns), not mid-attack."""
     eng.require_started()
     st = eng.st
     if st.prompt is not None and st.prompt.kind not in order.HANDOVER:
@@ -279,10 +280,10 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
         a.mental_immune = False  # immune to mental attacks "during this scene" [004:L1642]
         a.protected_by = []
         a.conditions.pop("stunned", None)
-        a.granted = []  # Cover/Morale from actions lasts at most until a next turn (RULES.md §3.13)
+        a.granted = []  # Cover/Morale from actions lasts at most until a next turn (docs/rules/2d20-lifecycle.md#s3-13)
         a.assisted_by = []
         outofturn.lapse(eng, name, "before the scene ended")
-        # Effects counted in rounds and turns end with the conflict (judgement; RULES.md is silent).
+        # Effects counted in rounds and turns end with the conflict (judgement; docs/rules/index.md is silent).
         if a.persistent or a.burning_rounds:
             a.persistent = []
             a.conditions.pop("persistent", None)
@@ -471,8 +472,8 @@ def _answer(eng: TwoD20Engine, cmd: Command) -> None:
 
 def _answer_roll(eng: TwoD20Engine, prompt: Prompt, value: str) -> None:
     """The attack's test, with the Reloads spent before its dice (``answer roll+1 reloads=2``): each gives
-    1 bonus Momentum on this attack, an M weapon spends one anyway, RULES.md §3.7 [004:L1695-1701]; bonus
-    Momentum not spent on the hit is lost [004:L518]."""
+    1 bonus Momentum on this attack, an M weapon spends one anyway, docs/rules/2d20-combat.md#s3-7 [004:L1695-1701];
+    bonus Momentum not spent on the hit is lost [004:L518]."""
     test, spent = reloads.reloads_word(value)
     who = str(prompt.who)
     weapon = next(w for w in eng.sheet(who).weapons if w.name == str(prompt.data["weapon"]))

@@ -44,7 +44,8 @@ class TwoD20Engine(Engine[TwoD20File, TwoD20Combatant, Fighter, TwoD20State]):
         return out
 
     def tracks(self, name: str) -> dict[str, int]:
-        """Each stress track's maximum after Fatigue (−1 per point on the first track, RULES.md §3.10.3)."""
+        """Each stress track's maximum after Fatigue (−1 per point on the first track,
+        docs/rules/2d20-harm.md#s3-10-3)."""
         sheet = self.sheets[name]
         base = {self.profile.default_track: sheet.stress} if isinstance(sheet.stress, int) else dict(sheet.stress)
         fatigue = self.fighter(name).fatigue

@@ -1,5 +1,5 @@
-"""What a condition or a distance forbids a 2d20 character (RULES.md §3.8, §3.11, §3.5.1), each refusal in one
-line with its rule and seed line.
+"""What a condition or a distance forbids a 2d20 character (docs/rules/2d20-combat.md#s3-8,
+docs/rules/2d20-harm.md#s3-11, docs/rules/2d20-turns.md#s3-5-1), each refusal in one line with its rule and seed line.
 
 `condition_bar` is asked by `tracker.families.twod20.actions.legality` for every action, the attack flow's
 included; `ally_range` by ``spend`` once the ally is named; `move_bar` by the ``move`` command. None of them
@@ -29,8 +29,8 @@ UNTYPED = frozenset({"pass", "speak", "swift", "surge", "undefeated", "break_fre
 
 
 def action_type(key: str) -> SnareKind | None:
-    """The type of action a Snare of that type forbids (RULES.md §3.8 Snare: "physical actions for physical
-    attacks, etc" [004:L1782]); None for an action of no type."""
+    """The type of action a Snare of that type forbids (docs/rules/2d20-combat.md#s3-8 Snare: "physical actions for
+    physical attacks, etc" [004:L1782]); None for an action of no type."""
     if key in UNTYPED:
         return None
     if key in MENTAL:

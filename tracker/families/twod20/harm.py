@@ -1,4 +1,5 @@
-"""Damage, resistance, stress, Harm, Defeat, Dying and death (RULES.md §3.8-§3.10).
+"""Damage, resistance, stress, Harm, Defeat, Dying and death
+(docs/rules/2d20-combat.md#s3-8 to #s3-10).
 
 `damage` follows the SRD order: Vicious adds to the total, resistance (persistent + rolled
 conditional − Piercing) comes off, stress fills the track, the threshold rule gives Harms, and only
@@ -20,7 +21,8 @@ PHYSICAL = ("stress", "vigour")
 
 
 def harms_from(taken_before: int, stress: int, maximum: int, threshold: int = 5, per_5: bool = False) -> int:
-    """Harms from one hit by the SRD threshold rule (§3.10.1, C28); `per_5` is the literal Infinity screen."""
+    """Harms from one hit by the SRD threshold rule (docs/rules/2d20-harm.md#s3-10-1, C28); `per_5` is the literal
+    Infinity screen."""
     if stress <= 0:
         return 0
     if per_5:
@@ -84,7 +86,7 @@ def resolve_track(eng: TwoD20Engine, name: str, hit: Hit) -> tuple[str, str, str
 
 
 def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
-    """Apply one hit to `name` with every rule of §3.8-§3.10."""
+    """Apply one hit to `name` with every rule of docs/rules/2d20-combat.md#s3-8 to #s3-10."""
     sheet = eng.sheet(name)
     a = eng.fighter(name)
     track, harm_kind, resist_field = resolve_track(eng, name, hit)
@@ -103,7 +105,8 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
             if hit.cover is not None
             else {"courage": sheet.morale, "armor": sheet.cover, "bts": sheet.interference}.get(resist_field, 0)
         )
-        # Cover/Morale granted by Defend, Bolster or Hit the Dirt until it expires (RULES.md §3.5.1, §3.13).
+        # Cover/Morale granted by Defend, Bolster or Hit the Dirt until it expires (docs/rules/2d20-turns.md#s3-5-1,
+        # docs/rules/2d20-lifecycle.md#s3-13).
         kind = {"armor": "cover", "courage": "morale"}.get(resist_field)
         granted = [g for g in a.granted if g.kind == kind]
         dice_count += sum(g.dice for g in granted)
@@ -139,7 +142,7 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
     shown = _stress_text(eng, name, track)
     harms = ""
     if count and _yields(eng, name, hit.yield_):
-        # The log says what is applied: a yielding PC suffers only 1 Harm (§3.10.2).
+        # The log says what is applied: a yielding PC suffers only 1 Harm (docs/rules/2d20-harm.md#s3-10-2).
         harms = f", 1 {harm_kind.title()} (yields: {count} reduced to 1)" if count > 1 else f", 1 {harm_kind.title()}"
     elif count:
         harms = f", {counted(count, harm_kind.title())}"
@@ -169,7 +172,7 @@ def _stress_text(eng: TwoD20Engine, name: str, track: str) -> str:
 
 
 def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
-    """Damage effects, each needing ≥1 Effect rolled (§3.8)."""
+    """Damage effects, each needing ≥1 Effect rolled (docs/rules/2d20-combat.md#s3-8)."""
     a = eng.fighter(name)
     sheet = eng.sheet(name)
     fx = hit.effects
@@ -203,7 +206,8 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
             f"{name} is Snared ({kind}): no {kind} actions but breaking free at Difficulty {a.conditions['snared']}"
         )
     if "persistent" in fx:
-        # `track=mental` is mental damage too on a single-track profile: the ticks keep that type (§3.11.1).
+        # `track=mental` is mental damage too on a single-track profile: the ticks keep that type
+        # (docs/rules/2d20-harm.md#s3-11-1).
         mental = hit.mental or hit.track == "mental"
         a.persistent.append(Persistent(x=fx["persistent"], track=track, ticks=icons, mental=mental))
         a.conditions["persistent"] = sum(p.ticks for p in a.persistent)
@@ -226,8 +230,8 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
 
 
 def _yields(eng: TwoD20Engine, name: str, yielded: bool) -> bool:
-    """Whether a voluntary Defeat applies: a PC yielding while not yet Defeated (§3.10.2). A Defeated
-    character suffers every Harm (see `suffer`), so its yield changes nothing."""
+    """Whether a voluntary Defeat applies: a PC yielding while not yet Defeated (docs/rules/2d20-harm.md#s3-10-2). A
+    Defeated character suffers every Harm (see `suffer`), so its yield changes nothing."""
     a = eng.fighter(name)
     already = a.defeated and bool(eng.profile.defeat_at_harms or eng.sheet(name).harm_capacity)
     return yielded and eng.sheet(name).pc and not already
@@ -242,8 +246,8 @@ def suffer(
     subdue: bool = False,
     nonlethal: bool = False,
 ) -> None:
-    """Harms and what they lead to: Defeated, Dying, death, a mental break (§3.10.2). A Subdue attack's
-    Harms on the Defeated do not kill: they are temporary [004:L1943]; nor do non-lethal ones [004:L1964]."""
+    """Harms and what they lead to: Defeated, Dying, death, a mental break (docs/rules/2d20-harm.md#s3-10-2). A Subdue
+    attack's Harms on the Defeated do not kill: they are temporary [004:L1943]; nor do non-lethal ones [004:L1964]."""
     a = eng.fighter(name)
     p = eng.profile
     physical = {h for t, h, _ in p.tracks if t in PHYSICAL}
@@ -324,7 +328,7 @@ def _die(eng: TwoD20Engine, name: str, why: str) -> None:
 def fatigue(eng: TwoD20Engine, name: str, amount: int, why: str) -> None:
     """Fatigue lowers max stress; current stress is capped, with no Harm (B21); past 0, unconsciousness.
 
-    The points a blow brings beyond a maximum Stress of 0 are "further Fatigue" (RULES.md §3.10.3
+    The points a blow brings beyond a maximum Stress of 0 are "further Fatigue" (docs/rules/2d20-harm.md#s3-10-3
     [004:L1896]): 4 Fatigue on a maximum of 3 (``add``, or a Drain hit with 4 Effects [004:L1776]) lowers it
     to 0 and the 4th point knocks the character unconscious at once. Fatigue while already unconscious
     kills. Only the points that lowered the maximum are counted as the character's Fatigue.

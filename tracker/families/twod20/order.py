@@ -1,4 +1,4 @@
-"""Who acts next (RULES.md §3.4): the alternating order with pick/keep, and its variants.
+"""Who acts next (docs/rules/2d20-turns.md#s3-4): the alternating order with pick/keep, and its variants.
 
 After each turn the engine either starts the next turn itself (initiative scores) or asks the
 hand-over question, which only `pick` and `keep` answer. The question offers exactly the answers that
@@ -248,7 +248,7 @@ def pick(eng: TwoD20Engine, text: str, keep: bool, use_threat: bool) -> None:
 
 
 def _confirm_threat(eng: TwoD20Engine, name: str, keep: bool, cost: int, reason: str) -> None:
-    """The players lack the Momentum for a keep: ask before the cost goes to the GM's pool (RULES.md §3.3:
+    """The players lack the Momentum for a keep: ask before the cost goes to the GM's pool (docs/rules/2d20.md#s3-3:
     players may add Threat instead of spending Momentum, their choice, so the tracker does not make it)."""
     st, p = eng.st, eng.st.prompt
     assert p is not None

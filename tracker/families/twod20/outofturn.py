@@ -1,10 +1,11 @@
-"""2d20 actions taken outside the actor's own turn, and the test that breaks a Snare (RULES.md §3.2, §3.5.1, §3.8).
+"""2d20 actions taken outside the actor's own turn, and the test that breaks a Snare (docs/rules/2d20.md#s3-2,
+docs/rules/2d20-turns.md#s3-5-1, docs/rules/2d20-combat.md#s3-8).
 
 - **Assist** [004:L1457-1465]: declared when the ally declares its test, even on the ally's turn, if the
   assister has not acted yet this round; it uses up the assister's turn. ``spend ADA assist KIT [TN [FOCUS]]``
   on Kit's turn marks Ada as having acted (the hand-over no longer offers her) and, with a TN, records her
   d20 for Kit's next test: `join` rolls it with Kit's ``roll`` (own TN and Focus, no bought dice; its
-  successes count only if Kit scores at least one, RULES.md §3.2 Assistance [004:L502-506]).
+  successes count only if Kit scores at least one, docs/rules/2d20.md#s3-2 Assistance [004:L502-506]).
 - **Ready** [004:L1474]: ``spend KIT ready ACTION [TRIGGER …]`` holds a Major Action; when the GM says the
   trigger happened, ``spend KIT ACTION …`` (or ``attack KIT …``) on another's turn interrupts it. The readied
   action counts against the 2 Major Actions a round (B31) and is lost at the character's next turn (SRD,
@@ -30,7 +31,8 @@ NOT_READIED = frozenset({"ready", "pass"})
 
 
 def readied(eng: TwoD20Engine, who: str, key: str) -> bool:
-    """`who` takes its readied `key` on another's turn: the trigger the GM answers (RULES.md §3.5.1 Ready)."""
+    """`who` takes its readied `key` on another's turn: the trigger the GM answers (docs/rules/2d20-turns.md#s3-5-1
+    Ready)."""
     a = eng.fighter(who)
     return a.ready == key and eng.st.phase == "turn" and eng.st.active not in (None, who)
 
@@ -116,8 +118,8 @@ def split_faces(
 def join(
     eng: TwoD20Engine, who: str, result: dice.PoolRoll, faces: list[int] | None = None
 ) -> tuple[dice.PoolRoll, list[str]]:
-    """`who`'s test with its assistants' d20s (RULES.md §3.2 Assistance [004:L502-506]): each rolls 1d20 at its
-    own TN and Focus (the faces typed after the leader's, or seeded); their successes count only if the leader
+    """`who`'s test with its assistants' d20s (docs/rules/2d20.md#s3-2 Assistance [004:L502-506]): each rolls 1d20 at
+    its own TN and Focus (the faces typed after the leader's, or seeded); their successes count only if the leader
     scored at least one; complications count either way. Returns the joined test and the lines to log; the
     caller logs them and clears the assists (`used`) once nothing can refuse any more."""
     helpers = eng.fighter(who).assisted_by
@@ -170,7 +172,7 @@ def hold(eng: TwoD20Engine, who: str, key: str, trigger: str) -> None:
 
 
 def lapse(eng: TwoD20Engine, who: str, why: str) -> None:
-    """A readied action not triggered in time is lost (RULES.md §3.5.1 Ready, B9)."""
+    """A readied action not triggered in time is lost (docs/rules/2d20-turns.md#s3-5-1 Ready, B9)."""
     a = eng.fighter(who)
     if a.ready is None:
         return

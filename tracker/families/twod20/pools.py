@@ -1,4 +1,4 @@
-"""Momentum, Threat/Heat and Fortune (RULES.md §3.3): every change logged with its reason."""
+"""Momentum, Threat/Heat and Fortune (docs/rules/2d20.md#s3-3): every change logged with its reason."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from tracker.families.twod20.records.file import TwoD20File
 
 def starting(setup: TwoD20File) -> tuple[int, int]:
     """Momentum and the GM's pool as the file starts them: its ``[encounter] momentum``/``threat``, or 2 per
-    player character for Threat when the file gives none (RULES.md §3.3, §3.13)."""
+    player character for Threat when the file gives none (docs/rules/2d20.md#s3-3,
+    docs/rules/2d20-lifecycle.md#s3-13)."""
     info = setup.encounter
     pcs = sum(1 for c in setup.combatants if c.pc)
     return info.momentum or 0, info.threat if info.threat is not None else 2 * pcs

@@ -1,5 +1,5 @@
-"""Burst and Reloads (RULES.md §3.7 [004:L1693-1701]): Reloads spent before an attack's dice, each for 1
-bonus Momentum on that attack, at most the weapon's Burst; an "M" weapon spends one every attack for nothing.
+"""Burst and Reloads (docs/rules/2d20-combat.md#s3-7 [004:L1693-1701]): Reloads spent before an attack's dice, each for
+1 bonus Momentum on that attack, at most the weapon's Burst; an "M" weapon spends one every attack for nothing.
 The Reloads left are kept per weapon on the fighter (``reloads`` in the state and its JSON).
 """
 

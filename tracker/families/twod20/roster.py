@@ -1,5 +1,5 @@
 """Who is in a 2d20 conflict: a combatant's record as it enters, ``join`` (Reinforcements) and ``leave``
-(docs/reference/language.md; RULES.md §3.3 Reinforcements [004:L585], §3.4).
+(docs/reference/language.md; docs/rules/2d20.md#s3-3 Reinforcements [004:L585], docs/rules/2d20-turns.md#s3-4).
 
 Decisions (README "Joining and leaving"):
 
@@ -36,7 +36,7 @@ def fighter_for(sheet: TwoD20Combatant, profile: Profile, zones: ZoneMap) -> Fig
     """A combatant's live record as it enters: no stress taken; its sheet's Harms, Fatigue, conditions, zone
     and Fortune (a player character's: its own, else its starting Fortune, else the profile's).
 
-    Harms enough to defeat it (its ``harm_capacity``, else the profile's, RULES.md §3.10.2) make it enter
+    Harms enough to defeat it (its ``harm_capacity``, else the profile's, docs/rules/2d20-harm.md#s3-10-2) make it enter
     Defeated and Prone: a character carried out of a scene with them (``tracker carry``) has not healed them
     [004:L1906], so it does not come back standing. It is not Dying: it lived through the scene's end.
     """
@@ -61,7 +61,8 @@ def fighter_for(sheet: TwoD20Combatant, profile: Profile, zones: ZoneMap) -> Fig
 
 
 def defeated_by_harms(sheet: TwoD20Combatant, profile: Profile) -> bool:
-    """Whether the Harms on `sheet` are as many as defeat it (RULES.md §3.10.2; none do when it has no count)."""
+    """Whether the Harms on `sheet` are as many as defeat it (docs/rules/2d20-harm.md#s3-10-2; none do when it has no
+    count)."""
     capacity = sheet.harm_capacity or profile.defeat_at_harms
     return bool(capacity) and sum(sheet.harms.values()) >= capacity
 

@@ -81,8 +81,8 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
         return not " ".join(cmd.args).casefold().startswith("roll")
 
     def seat_action_problem(self, who: str, cmd: Command) -> str:
-        """A movement beyond what the turn's movement actions allow (RULES.md §3.6) is only a warning for the
-        GM, who may overrule it; a player's own ``move`` is refused (ask the GM to move the character). A seat's
+        """A movement beyond what the turn's movement actions allow (docs/rules/2d20-combat.md#s3-6) is only a warning
+        for the GM, who may overrule it; a player's own ``move`` is refused (ask the GM to move the character). A seat's
         ``trait`` is its own Create Advantage (`tracker.families.twod20.traits.seat_problem`)."""
         if cmd.verb == "trait":
             return traits.seat_problem(self, who, cmd)
@@ -191,7 +191,8 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
         return sorted(out, key=lambda c: c.reason is not None)
 
     def words(self, kind: str) -> list[str]:
-        """Completion words: zones, and the profile's own actions (RULES.md §3.5.1-§3.5.3)."""
+        """Completion words: zones, and the profile's own actions
+        (docs/rules/2d20-turns.md#s3-5-1 to #s3-5-3)."""
         if kind == "action":
             return [key.replace("_", "-") for key in actions.offered(self)]
         return list(self.zones.names()) if kind == "zone" else super().words(kind)

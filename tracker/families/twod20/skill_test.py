@@ -1,4 +1,4 @@
-"""One 2d20 test built from everything in play (RULES.md §3.2), for the roll and for its odds alike.
+"""One 2d20 test built from everything in play (docs/rules/2d20.md#s3-2), for the roll and for its odds alike.
 
 A test is attribute + skill (+ an applicable Focus) against a TN; its Difficulty is a base plus named
 contributions (the range band, Reach, a Prone target, Dazed, Sprinted, a Swift Action's extra Major,
@@ -46,7 +46,7 @@ GM_LIMIT = 5
 
 @dataclass(frozen=True)
 class SkillTest:
-    """One character's test: TN, Focus, Difficulty with its parts, and complication range (RULES.md §3.2)."""
+    """One character's test: TN, Focus, Difficulty with its parts, and complication range (docs/rules/2d20.md#s3-2)."""
 
     who: str
     attribute: str
@@ -213,7 +213,7 @@ def build(
 
 def form(weapon: TwoD20Weapon) -> str:
     """A Reach weapon makes a melee attack, one with the ``mental`` effect a mental one, every other range
-    band a ranged one (RULES.md §3.6, §3.7)."""
+    band a ranged one (docs/rules/2d20-combat.md#s3-6, docs/rules/2d20-combat.md#s3-7)."""
     if any(e.partition("=")[0].strip().casefold() == "mental" for e in weapon.effects):
         return "mental"
     if infowar.is_hack(weapon):
@@ -222,7 +222,8 @@ def form(weapon: TwoD20Weapon) -> str:
 
 
 def range_check(eng: TwoD20Engine, attacker: str, target: str, weapon_range: str | None, kind: str) -> AttackDifficulty:
-    """The range category and the Difficulty the range band gives (RULES.md §3.6, C37), each part named."""
+    """The range category and the Difficulty the range band gives (docs/rules/2d20-combat.md#s3-6, C37), each part
+    named."""
     a, t = eng.fighter(attacker), eng.fighter(target)
     if a.zone is None or t.zone is None:
         raise Refusal("both need a zone for a range")
@@ -302,7 +303,8 @@ def defence_spec(eng: TwoD20Engine, kind: str) -> str:
 
 @dataclass(frozen=True)
 class AttackTest:
-    """An attack's test: the attacker's, and the defender's when it is opposed (RULES.md §3.2, §3.7)."""
+    """An attack's test: the attacker's, and the defender's when it is opposed (docs/rules/2d20.md#s3-2,
+    docs/rules/2d20-combat.md#s3-7)."""
 
     kind: str
     range: str

@@ -1,7 +1,7 @@
 """A hit's damage in the 2d20 attack flow: the dice, the Momentum spends at the roll, and Burst and Reloads.
 
 The damage question (`offer`) names the dice: the weapon's, plus the attacker's own bonus damage by the
-profile (RULES.md §3.0 "Bonus damage": SRD [CD] equal to Fight, or Talk for a mental attack [004:L1000,
+profile (docs/rules/2d20.md#s3-0 "Bonus damage": SRD [CD] equal to Fight, or Talk for a mental attack [004:L1000,
 L1745]; Infinity and Secret War by the attribute's band [003:L276-286; 002:L101-109]). Its options are the
 Bonus Damage the Momentum buys (``roll``, ``roll+1`` …, or the faces rolled); every other spend of the
 Common Conflict Momentum table [004:L1929-1945; 003:L355-380; 002:L136-148] is a word added to the same
@@ -116,7 +116,7 @@ def attribute_band(score: int) -> int:
 
 def own_bonus(eng: TwoD20Engine, who: str, kind: str) -> tuple[int, str]:
     """`who`'s bonus damage dice for an attack of `kind` (melee, ranged, mental) and its name ("Fight"),
-    by the profile (RULES.md §3.0 "Bonus damage"); 0 when the sheet lacks the attribute."""
+    by the profile (docs/rules/2d20.md#s3-0 "Bonus damage"); 0 when the sheet lacks the attribute."""
     p = eng.profile
     source = {"melee": p.melee_damage_bonus, "mental": p.mental_damage_bonus, "infowar": p.infowar_damage_bonus}.get(
         kind, p.ranged_damage_bonus
@@ -153,7 +153,7 @@ def _available(eng: TwoD20Engine, who: str, momentum: int) -> int:
 
 def bonus_limit(eng: TwoD20Engine, who: str, momentum: int) -> int:
     """The Bonus Damage the options offer: what the Momentum in hand pays (at most 6), under the profile's
-    cap (Secret War 3, RULES.md §3.0 Momentum "Bonus Damage")."""
+    cap (Secret War 3, docs/rules/2d20.md#s3-0 Momentum "Bonus Damage")."""
     limit = min(_available(eng, who, momentum), 6)
     cap = eng.profile.bonus_damage_max
     return min(limit, cap) if cap else limit
@@ -184,7 +184,7 @@ def hint(eng: TwoD20Engine) -> str:
 
 def offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) -> None:
     """Ask the hit's damage: the weapon's dice and the attacker's bonus dice, Bonus Damage offered for the
-    Momentum in hand, the other spends typed (RULES.md §3.8)."""
+    Momentum in hand, the other spends typed (docs/rules/2d20-combat.md#s3-8)."""
     spec = _weapon(eng, who, weapon)
     extra, source = own_bonus(eng, who, _form(spec))
     threat, factors = psywar.extra_dice(spec)  # a threat's awe, evidence, status [004:L2407-2414]
@@ -465,8 +465,8 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         trait = f": {chosen.advantage}" if chosen.advantage else ""
         eng.log(f"{who} creates an advantage{trait}")
     penetration = 2 * chosen.penetration
-    # A mental attack's stress goes on the mental track (RULES.md §3.7, §3.10 [004:L1638, L1840]); a hack's on
-    # the Firewall ("digital", the profile's third track [003:L344-345]).
+    # A mental attack's stress goes on the mental track (docs/rules/2d20-combat.md#s3-7, docs/rules/2d20-harm.md#s3-10
+    # [004:L1638, L1840]); a hack's on the Firewall ("digital", the profile's third track [003:L344-345]).
     kind = _form(spec)
     mental = kind == "mental"
     hit = harm.Hit(

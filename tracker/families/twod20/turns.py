@@ -1,4 +1,5 @@
-"""A 2d20 turn from start to end (RULES.md §3.13): start-of-turn effects, bookkeeping, end-of-turn ticks."""
+"""A 2d20 turn from start to end (docs/rules/2d20-lifecycle.md#s3-13): start-of-turn effects, bookkeeping, end-of-turn
+ticks."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def open_turn(eng: TwoD20Engine, name: str) -> None:
     st.active = name
     st.phase = "turn"
     st.bonus_momentum = 0
-    # A Pass from an earlier, deferred turn does not carry into this one (RULES.md §3.4 rule 6).
+    # A Pass from an earlier, deferred turn does not carry into this one (docs/rules/2d20-turns.md#s3-4 rule 6).
     reset(
         a,
         "minors",

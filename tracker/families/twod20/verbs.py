@@ -10,7 +10,7 @@ from tracker.engine.language.commands import ADD, DAMAGE, HEAL, JOIN, LEAVE, SPE
 
 D20 = "2d20"
 
-#: Damage effects written as ``name=X`` (RULES.md §3.8).
+#: Damage effects written as ``name=X`` (docs/rules/2d20-combat.md#s3-8).
 EFFECT_OPTIONS = ("vicious", "piercing", "persistent", "incendiary")
 #: Damage effects written as bare words.
 EFFECT_FLAGS = (
@@ -26,7 +26,7 @@ EFFECT_FLAGS = (
     "piercing",
 )
 
-#: The 2d20 System's own verbs and its versions of the shared ones (RULES.md §3).
+#: The 2d20 System's own verbs and its versions of the shared ones (docs/rules/2d20.md#s3).
 VERBS: tuple[VerbSpec, ...] = (
     ADD._replace(help="give a condition (or fatigue); a valued one gains +N", family=D20),
     DAMAGE._replace(

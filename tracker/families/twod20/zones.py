@@ -1,4 +1,4 @@
-"""Zones, range categories and the Difficulty of attacks at a distance (RULES.md §3.6, C37).
+"""Zones, range categories and the Difficulty of attacks at a distance (docs/rules/2d20-combat.md#s3-6, C37).
 
 A battlefield is a handful of named zones and which of them touch. The distance between two zones is the
 number of zone borders crossed, and the range category follows from it: Close (same zone), Medium (adjacent),
@@ -16,10 +16,10 @@ from typing import Protocol
 from tracker.engine.errors import Refusal
 from tracker.engine.names import resolve as resolve_name
 
-#: Range categories, nearest first; the index is the zone distance up to Extreme (RULES.md §3.6).
+#: Range categories, nearest first; the index is the zone distance up to Extreme (docs/rules/2d20-combat.md#s3-6).
 RANGES: tuple[str, ...] = ("close", "medium", "long", "extreme")
 
-#: The attack forms (RULES.md §3.7): only ranged attacks pay for range and for being within Reach.
+#: The attack forms (docs/rules/2d20-combat.md#s3-7): only ranged attacks pay for range and for being within Reach.
 ATTACK_KINDS: tuple[str, ...] = ("melee", "ranged", "mental")
 
 #: Within Reach of an enemy: +2 Difficulty to every Skill Test that is not a melee or mental attack [004:L1567].
@@ -120,7 +120,8 @@ class ZoneMap:
 
 
 def range_category(distance: int) -> str:
-    """The range category at a zone distance: 0 Close, 1 Medium, 2 Long, 3 or more Extreme (RULES.md §3.6)."""
+    """The range category at a zone distance: 0 Close, 1 Medium, 2 Long, 3 or more Extreme
+    (docs/rules/2d20-combat.md#s3-6)."""
     if distance < 0:
         raise Refusal(f"a zone distance cannot be negative ({distance})")
     return RANGES[min(distance, len(RANGES) - 1)]
@@ -132,7 +133,7 @@ def _range(text: str) -> str:
 
 
 def range_step(weapon_range: str, target_range: str) -> int:
-    """Extra Difficulty for firing a weapon at a target outside its range (RULES.md §3.6 range table).
+    """Extra Difficulty for firing a weapon at a target outside its range (docs/rules/2d20-combat.md#s3-6 range table).
 
     Each category between the weapon's range and the target's costs +1, whichever way (a Close weapon at
     Long is +2, a Long weapon at Close is +2).
@@ -161,7 +162,8 @@ def attack_difficulty(
     prone_step: int = 1,
     ranged_step_rule: str = "table",
 ) -> AttackDifficulty:
-    """The Difficulty of a melee, ranged or mental attack at `distance` zones (RULES.md §3.6, §3.7, C37).
+    """The Difficulty of a melee, ranged or mental attack at `distance` zones (docs/rules/2d20-combat.md#s3-6,
+    docs/rules/2d20-combat.md#s3-7, C37).
 
     `base` is the profile's Difficulty for the form (B1: SRD ranged 2, Infinity and SW sheet 1). A ranged
     attack adds the range step, +2 when the attacker is within Reach of an enemy, and `prone_step` against

@@ -19,7 +19,7 @@ from tracker.present.view import Block
 #: as by its colour (a colour-blind GM, a monochrome terminal). More sides than markers reuse them.
 SIDE_MARKS: tuple[str, ...] = ("●", "▲", "■", "◆", "★", "✚")
 
-#: Range bands, nearest first (RULES.md §3.6): how a zone's box is shaded from the selected combatant.
+#: Range bands, nearest first (docs/rules/2d20-combat.md#s3-6): how a zone's box is shaded from the selected combatant.
 Band = Literal["close", "medium", "long", "extreme"]
 BANDS: tuple[Band, ...] = ("close", "medium", "long", "extreme")
 

@@ -52,7 +52,7 @@ class HelpScreen(ModalScreen[None]):
 
 
 class RuleScreen(ModalScreen[None]):
-    """One condition's rule in our own words, with its RULES.md reference."""
+    """One condition's rule in our own words, with the heading of the rules reference that has it."""
 
     BINDINGS = [Binding("escape,q,i", "dismiss", "Close", id="rule.close")]
     DEFAULT_CSS = """
@@ -71,7 +71,7 @@ class RuleScreen(ModalScreen[None]):
             out.append("No conditions to explain.", style="italic")
         for title, summary, section in self._entries:
             out.append(f"{title}", style="bold")
-            out.append(f"  (RULES.md {section})\n", style="dim")
+            out.append(f"  (rules reference: {section})\n", style="dim")
             out.append(f"  {summary}\n\n")
         with VerticalScroll():
             yield Static(out)

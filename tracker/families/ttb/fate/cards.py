@@ -1,4 +1,4 @@
-"""Fate Deck cards (RULES.md §2.2.1): values 1-13 in four suits plus the two Jokers.
+"""Fate Deck cards (docs/rules/ttb.md#s2-2-1): values 1-13 in four suits plus the two Jokers.
 
 A card is written as its value and a suit letter: ``9R`` (9 of Rams), ``13M`` (King of Masks), and the
 Jokers as ``RJ`` (Red Joker, value 14, any suit) and ``BJ`` (Black Joker, value 0, no suit).
@@ -16,7 +16,7 @@ SUIT_SYMBOL = {"R": "♥", "C": "♠", "T": "♣", "M": "♦"}
 RED_JOKER = "RJ"
 BLACK_JOKER = "BJ"
 
-#: Critical-effect location by suit, RULES.md §2.8.2 (decision A7).
+#: Critical-effect location by suit, docs/rules/ttb-damage.md#s2-8-2 (decision A7).
 LOCATION_BY_SUIT = {"R": "Chest", "T": "Head", "C": "Arms", "M": "Legs"}
 
 Severity = Literal["weak", "moderate", "severe"]
@@ -107,7 +107,7 @@ def _parse_card(text: str) -> Card:
 
 
 def severity_of(card: Card) -> Severity | None:
-    """Damage/healing severity of a flipped card (§2.8.1 step 4): None for the Black Joker."""
+    """Damage/healing severity of a flipped card (docs/rules/ttb-damage.md#s2-8-1 step 4): None for the Black Joker."""
     if card.is_black_joker:
         return None
     if card.is_red_joker or card.value >= 11:
@@ -118,7 +118,7 @@ def severity_of(card: Card) -> Severity | None:
 
 
 def accuracy_modifier(difference: int) -> int:
-    """Damage-flip modifier from attack total minus TN (§2.8.1 table, decision A2).
+    """Damage-flip modifier from attack total minus TN (docs/rules/ttb-damage.md#s2-8-1 table, decision A2).
 
     Positive numbers are ⊞, negative ⊟: tie ⊟⊟, 1-5 ⊟, 6-10 none, 11+ ⊞.
     """
@@ -135,8 +135,8 @@ def accuracy_modifier(difference: int) -> int:
 
 def band_lifted(before: int, after: int) -> bool:
     """Whether an attack that beat the TN by `before` beats it by `after` into a better damage-flip band
-    (tie ⊟⊟ → ⊟ → none → ⊞, §2.8.1 [000:L95-97; 001:L74-75]): a cheat that lifts the band helps even
-    when the Margins stay the same (§2.2.4). Both differences are hits (0 or more)."""
+    (tie ⊟⊟ → ⊟ → none → ⊞, docs/rules/ttb-damage.md#s2-8-1 [000:L95-97; 001:L74-75]): a cheat that lifts the band helps
+    even when the Margins stay the same (docs/rules/ttb.md#s2-2-4). Both differences are hits (0 or more)."""
     return accuracy_modifier(after) > accuracy_modifier(before)
 
 
@@ -147,12 +147,12 @@ def band_text(difference: int) -> str:
 
 
 def net_modifier(plus: int, minus: int) -> int:
-    """⊞ and ⊟ cancel one for one, then each side is capped at 3 (§2.2.3)."""
+    """⊞ and ⊟ cancel one for one, then each side is capped at 3 (docs/rules/ttb.md#s2-2-3)."""
     return max(-3, min(3, plus - minus))
 
 
 def choose(cards: list[Card], modifier: int, damage_flip: bool = False) -> Card:
-    """The card a flip uses (§2.2.3, §2.8.1 step 2).
+    """The card a flip uses (docs/rules/ttb.md#s2-2-3, docs/rules/ttb-damage.md#s2-8-1 step 2).
 
     The Black Joker is always forced. With ⊞ the flipper chooses: the tracker picks the highest value.
     With ⊟ the lowest value is kept, except that the Red Joker may be used despite ⊟, and that
@@ -171,14 +171,15 @@ def choose(cards: list[Card], modifier: int, damage_flip: bool = False) -> Card:
 
 
 def can_cheat(cards: list[Card], modifier: int, initiative: bool = False) -> bool:
-    """Cheating Fate is allowed only without ⊟, without a Black Joker, and never on initiative (§2.2.4)."""
+    """Cheating Fate is allowed only without ⊟, without a Black Joker, and never on initiative
+    (docs/rules/ttb.md#s2-2-4)."""
     if initiative or modifier < 0:
         return False
     return not any(c.is_black_joker for c in cards)
 
 
 def cheat_order(aggressor: str, aggressor_total: int, defender: str, defender_total: int) -> tuple[str, str]:
-    """Fated vs Fated duel: who may cheat first (RULES.md §2.2.4, [000:L418]).
+    """Fated vs Fated duel: who may cheat first (docs/rules/ttb.md#s2-2-4, [000:L418]).
 
     Both flip; the lower total cheats first, the defender first on a tie (the aggressor wins ties, so
     the defender is the one who needs the cheat). The tracker's flip of a Fated vs Fated attack, Impose or

@@ -1,4 +1,4 @@
-"""Cheating Fate (RULES.md §2.2.4, [000:L63-65, L103-105, L163]; docs/reference/language.md "Cheating Fate").
+"""Cheating Fate (docs/rules/ttb.md#s2-2-4, [000:L63-65, L103-105, L163]; docs/reference/language.md "Cheating Fate").
 
 After a Fated's flip that the tracker made (a duel or challenge answered ``flip``, a Fated attacker's
 damage flip), the engine offers the cards of the Control Hand that would help as a ``cheat`` prompt:

@@ -1,4 +1,4 @@
-"""The Fate Deck, Twist Decks and Control Hands (RULES.md §2.2).
+"""The Fate Deck, Twist Decks and Control Hands (docs/rules/ttb.md#s2-2).
 
 Every flip draws from the shared Fate Deck through `flip`, which reshuffles the discards when the deck
 runs out; each reshuffle (and the GM's manual one) has every Fated draw one Twist card (decision A22).
@@ -53,7 +53,7 @@ def take(eng: TTBEngine, text: str) -> Card:
 
 
 def reshuffle(eng: TTBEngine, why: str) -> None:
-    """Shuffle the discards into a new Fate Deck; every Fated draws one Twist card (§2.2.1)."""
+    """Shuffle the discards into a new Fate Deck; every Fated draws one Twist card (docs/rules/ttb.md#s2-2-1)."""
     st = eng.st
     st.deck = st.discards + st.deck
     st.discards = []

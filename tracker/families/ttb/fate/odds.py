@@ -1,4 +1,5 @@
-"""Exact odds of the next Fate Deck flip, from the cards actually left (RULES.md §2.2.1, §2.2.3, §2.2.4).
+"""Exact odds of the next Fate Deck flip, from the cards actually left (docs/rules/ttb.md#s2-2-1,
+docs/rules/ttb.md#s2-2-3, docs/rules/ttb.md#s2-2-4).
 
 The table knows which cards are still in the Fate Deck but not their order, so every order of the cards
 left is equally likely and a flip of K cards is a K-card combination of them, drawn without replacement.
@@ -6,18 +7,18 @@ The chances are counted, not sampled: each is a whole number of combinations ove
 `Fraction`), in closed form (binomial coefficients over classes of cards), and a brute-force enumeration
 in the tests checks every formula against the rules.
 
-A flip of K cards (one, plus one per ⊞ or ⊟, RULES.md §2.2.3) succeeds against a target "at least V"
+A flip of K cards (one, plus one per ⊞ or ⊟, docs/rules/ttb.md#s2-2-3) succeeds against a target "at least V"
 (optionally "in suit S") when the card the flipper may use reaches it:
 
-- the Black Joker is forced: if it is among the cards, the flip is a 0 and fails (§2.2.1);
-- the Red Joker is 14 in any suit, and may be used despite ⊟ (§2.2.1);
+- the Black Joker is forced: if it is among the cards, the flip is a 0 and fails (docs/rules/ttb.md#s2-2-1);
+- the Red Joker is 14 in any suit, and may be used despite ⊟ (docs/rules/ttb.md#s2-2-1);
 - with ⊞ (or a plain flip) the flipper uses any of the cards, so the flip reaches the target when one
   card does;
 - with ⊟ the lowest value is kept (the flipper picks among the tied lowest), so the flip reaches "at
   least V" when every card does, and "in suit S" when a lowest card has that suit.
 
 **A deck too short for the flip** (decision, README "The odds"): the engine flips what is left and then
-reshuffles the discard pile into a new deck for the rest (`deck.flip`, §2.2.1). The odds follow it
+reshuffles the discard pile into a new deck for the rest (`deck.flip`, docs/rules/ttb.md#s2-2-1). The odds follow it
 exactly: the cards left are all flipped, the rest come from the discards. An empty deck reshuffles
 first, so the next flip comes from the discards. A reshuffle also draws each Fated a Twist card; the
 cheating odds count that card (drawn from the Twist Deck, or its discards when it is empty).
@@ -36,7 +37,7 @@ from tracker.families.ttb.fate.cards import BLACK_JOKER, RED_JOKER, SUITS, Card,
 #: The plain values a card can have (Ace 1 … King 13); the Red Joker is 14.
 VALUES = range(1, 14)
 RED_JOKER_VALUE = 14
-#: Net fate modifiers the odds show: ⊟⊟ … ⊞⊞ (the rules cap each side at 3, §2.2.3).
+#: Net fate modifiers the odds show: ⊟⊟ … ⊞⊞ (the rules cap each side at 3, docs/rules/ttb.md#s2-2-3).
 MODIFIERS = (0, 1, 2, -1, -2)
 MAX_MODIFIER = 3
 
@@ -58,7 +59,7 @@ class FlipSource:
     fixed: tuple[Card, ...]
     pool: tuple[Card, ...]
     draw: int
-    #: The flip reshuffles the discards (and so draws each Fated a Twist card, §2.2.1).
+    #: The flip reshuffles the discards (and so draws each Fated a Twist card, docs/rules/ttb.md#s2-2-1).
     reshuffles: bool
 
     @property
@@ -139,7 +140,7 @@ def _count_minus(src: FlipSource, value: int, suit: str | None) -> int:
 def chance(src: FlipSource, modifier: int, value: int, suit: str | None = None) -> Fraction:
     """The chance a flip with net `modifier` (−3 … +3) reaches "at least `value`" [in `suit`]."""
     if not -MAX_MODIFIER <= modifier <= MAX_MODIFIER:
-        raise Refusal(f"a fate modifier is at most {MAX_MODIFIER} ⊞ or ⊟ after cancelling (§2.2.3)")
+        raise Refusal(f"a fate modifier is at most {MAX_MODIFIER} ⊞ or ⊟ after cancelling")
     if value <= 0:
         value = 1  # any card but the Black Joker: every other value is at least 1
     count = _count_minus(src, value, suit) if modifier < 0 else _count_plus(src, value, suit)
@@ -156,7 +157,7 @@ def chance_of(src: FlipSource, code: str) -> Fraction:
 
 
 def cards_for(modifier: int) -> int:
-    """Cards a flip turns over: one, plus one per ⊞ or ⊟ (§2.2.3)."""
+    """Cards a flip turns over: one, plus one per ⊞ or ⊟ (docs/rules/ttb.md#s2-2-3)."""
     return 1 + abs(modifier)
 
 
@@ -194,8 +195,8 @@ def flip_odds(deck: Sequence[Card], discards: Sequence[Card], modifier: int) -> 
 
 @dataclass(frozen=True)
 class DuelOdds:
-    """A duel's chance against a TN (RULES.md §2.2.5: card value + acting value ≥ TN), straight and
-    if the Fated cheats with a card from the Control Hand (§2.2.4)."""
+    """A duel's chance against a TN (docs/rules/ttb.md#s2-2-5: card value + acting value ≥ TN), straight and
+    if the Fated cheats with a card from the Control Hand (docs/rules/ttb.md#s2-2-4)."""
 
     tn: int
     av: int
@@ -223,8 +224,8 @@ def duel_odds(
 ) -> DuelOdds:
     """The chance that a flip with `modifier` plus `av` reaches `tn`, and with a cheat from `hand`.
 
-    A cheat replaces the flipped card with a hand card (§2.2.4): allowed only without net ⊟ and when no
-    Black Joker was flipped, so a cheat that passes turns every other failed flip into a pass. `hand` None
+    A cheat replaces the flipped card with a hand card (docs/rules/ttb.md#s2-2-4): allowed only without net ⊟ and when
+    no Black Joker was flipped, so a cheat that passes turns every other failed flip into a pass. `hand` None
     (or a `no_cheat` reason) means the flipper may not cheat. `twist` is what a reshuffle during this flip
     would draw the flipper from (its Twist Deck, or the discards when that is empty): that card joins the
     hand before the cheat.
@@ -258,7 +259,7 @@ def duel_odds(
 
 @dataclass(frozen=True)
 class OpposedOdds:
-    """The aggressor's chance to win a Fated vs Fated duel (RULES.md §2.2.4 last point, [000:L418]):
+    """The aggressor's chance to win a Fated vs Fated duel (docs/rules/ttb.md#s2-2-4 last point, [000:L418]):
     card + acting value against card + Defense, the aggressor winning ties, a Black Joker failing its side.
     """
 
@@ -358,7 +359,8 @@ def _kept_counts(src: FlipSource, fate: int) -> dict[int, int]:
 
 
 def _best(flipped: int, hand: Sequence[Card] | None, twist: int | None) -> int:
-    """The card a side ends with when it cheats with its best card: never off a Black Joker (§2.2.4)."""
+    """The card a side ends with when it cheats with its best card: never off a Black Joker
+    (docs/rules/ttb.md#s2-2-4)."""
     if flipped == 0 or hand is None:
         return flipped
     return max([flipped, *(c.value for c in hand), *([twist] if twist is not None else [])])
@@ -389,9 +391,9 @@ def opposed_odds(
 
     Each side flips one card plus one per ⊞ or ⊟ of its net modifier (`fa`, `fd`) and keeps the card
     `duel.keep` keeps; `blind`: the defender counts as flipping the Black Joker and draws nothing (an
-    Unconscious Fated, §2.7). Whoever cheats first (the lower total, the defender on a tie), each side's best
-    play is its highest card: a higher card never makes its side lose, so the order of the cheats does not
-    change who wins, and the chance with cheats is the chance that the two best cards win. Counted exactly:
+    Unconscious Fated, docs/rules/ttb-conditions.md#s2-7). Whoever cheats first (the lower total, the defender on a
+    tie), each side's best play is its highest card: a higher card never makes its side lose, so the order of the cheats
+    does not change who wins, and the chance with cheats is the chance that the two best cards win. Counted exactly:
     every way the aggressor's cards can fall, then the defender's kept card in closed form.
     """
     if blind:
@@ -439,15 +441,16 @@ def _kept_value(cards: Sequence[Card], fate: int) -> int:
 
 # --- a damage flip: each severity, straight and with a cheat ---------------------------------------------
 
-#: The severities of a damage flip from least to most (RULES.md §2.8.1 step 4), and the lowest card of each.
+#: The severities of a damage flip from least to most (docs/rules/ttb-damage.md#s2-8-1 step 4), and the lowest card of
+#: each.
 SEVERITY_FLOORS = (("weak", 1), ("moderate", 6), ("severe", 11))
 
 
 @dataclass(frozen=True)
 class DamageOdds:
-    """A damage flip's chances (RULES.md §2.8.1): no damage (the Black Joker), weak (1-5), moderate (6-10),
-    severe (11-13 and the Red Joker), and the Red Joker alone (Severe plus a Severe Critical); straight, and
-    if the Fated attacker cheats with its best card from the Control Hand (§2.2.4)."""
+    """A damage flip's chances (docs/rules/ttb-damage.md#s2-8-1): no damage (the Black Joker), weak (1-5), moderate
+    (6-10), severe (11-13 and the Red Joker), and the Red Joker alone (Severe plus a Severe Critical); straight, and
+    if the Fated attacker cheats with its best card from the Control Hand (docs/rules/ttb.md#s2-2-4)."""
 
     modifier: int
     reshuffles: bool
@@ -461,7 +464,8 @@ class DamageOdds:
 
 def _all_at_least(src: FlipSource, value: int) -> int:
     """Flips with no Black Joker whose every card is at least `value`, the Red Joker counting 14: a damage
-    flip under ⊟ keeps the lowest card, and the Red Joker is no exception there (§2.8.1, decision A34)."""
+    flip under ⊟ keeps the lowest card, and the Red Joker is no exception there (docs/rules/ttb-damage.md#s2-8-1,
+    decision A34)."""
     if any(_black(c) or c.value < value for c in src.fixed):
         return 0
     return _c(sum(1 for c in src.pool if not _black(c) and c.value >= value), src.draw)
@@ -483,13 +487,13 @@ def damage_odds(
 ) -> DamageOdds:
     """The chance of each severity for a damage flip with net `modifier` (1 card, plus one per ⊞ or ⊟).
 
-    With ⊞ the attacker keeps the best card, with ⊟ the lowest (§2.8.1 step 2); the Black Joker is forced.
-    A cheat (only without ⊟ and off any card but the Black Joker, §2.2.4) replaces the card with the hand's
-    best when that deals more; a Red Joker flipped is never bettered. `twist` is what a reshuffle during the
-    flip would draw the attacker from, as in `duel_odds`.
+    With ⊞ the attacker keeps the best card, with ⊟ the lowest (docs/rules/ttb-damage.md#s2-8-1 step 2); the Black Joker
+    is forced. A cheat (only without ⊟ and off any card but the Black Joker, docs/rules/ttb.md#s2-2-4) replaces the card
+    with the hand's best when that deals more; a Red Joker flipped is never bettered. `twist` is what a reshuffle during
+    the flip would draw the attacker from, as in `duel_odds`.
     """
     if not -MAX_MODIFIER <= modifier <= MAX_MODIFIER:
-        raise Refusal(f"a fate modifier is at most {MAX_MODIFIER} ⊞ or ⊟ after cancelling (§2.2.3)")
+        raise Refusal(f"a fate modifier is at most {MAX_MODIFIER} ⊞ or ⊟ after cancelling")
     src = source(deck, discards, cards_for(modifier))
 
     def count(value: int) -> Fraction:

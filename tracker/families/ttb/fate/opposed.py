@@ -1,16 +1,16 @@
-"""Fated vs Fated duels the tracker flips (RULES.md §2.2.4 last point, §2.2.5; [000:L418]).
+"""Fated vs Fated duels the tracker flips (docs/rules/ttb.md#s2-2-4 last point, docs/rules/ttb.md#s2-2-5; [000:L418]).
 
 When a Fated character attacks another Fated character, there is no Fatemaster TN: both flip. The
 aggressor's total (card + the weapon skill's acting value) is opposed by the defender's (card +
 Defense); the aggressor wins ties. Then each may Cheat Fate once, **the lower total first, the defender
 first on a tie** (`cards.cheat_order`): the one behind plays (or declines) first, and the other answers
 knowing that card. The attack then resolves with the final totals; the Margins are counted on the
-difference (each full 5, §2.2.5).
+difference (each full 5, docs/rules/ttb.md#s2-2-5).
 
-Impose and Trick between two Fated (§2.5 Impose, Trick [000:L250, L262]) are such duels too: the actor's
-Intimidate (Deceive) against the target's Centering (Scrutiny), both acting values read from ``skills``, the
+Impose and Trick between two Fated (docs/rules/ttb-turns.md#s2-5 Impose, Trick [000:L250, L262]) are such duels too: the
+actor's Intimidate (Deceive) against the target's Centering (Scrutiny), both acting values read from ``skills``, the
 same order of cheating; the skill the target resists with rides in the data (``resist``), and a side with no
-acting value for its skill may not cheat (§2.2.4 [001:L19, L26]).
+acting value for its skill may not cheat (docs/rules/ttb.md#s2-2-4 [001:L19, L26]).
 
 The duel's progress rides in the prompt's data (``op_*`` keys), so an offer waits on disk like any
 prompt, and undo replays it from the history.
@@ -110,8 +110,9 @@ def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
         eng.fighter(who).assist_turns = 0
     dv, resisted = defence(eng, target, p.data)
     fa, fd, bonus_a, bonus_d = fates(p.data)
-    # An Unconscious Fated resisting an attack counts as flipping the Black Joker (RULES.md §2.7 [000:L350]):
-    # no card leaves the deck for it, and it cannot cheat (§2.2.4). Impose and Trick are no attacks.
+    # An Unconscious Fated resisting an attack counts as flipping the Black Joker (docs/rules/ttb-conditions.md#s2-7
+    # [000:L350]): no card leaves the deck for it, and it cannot cheat (docs/rules/ttb.md#s2-2-4). Impose and Trick are
+    # no attacks.
     blind = not p.data.get("resist") and eng.sheet(target).fated and eng.fighter(target).unconscious
     attack_cards = deck.flip(eng, 1 + abs(fa))
     attack = keep(attack_cards, fa)
@@ -126,8 +127,8 @@ def flip(eng: TTBEngine, p: Prompt, outcome: Outcome) -> None:
         kind="result",
     )
     resist = str(p.data.get("resist", ""))
-    # A side with no acting value for its skill may not cheat (§2.2.4 [001:L19, L26]); Defense always has one;
-    # nor a side under net ⊟ or whose flip holds the Black Joker [000:L63-65, L87-89].
+    # A side with no acting value for its skill may not cheat (docs/rules/ttb.md#s2-2-4 [001:L19, L26]); Defense always
+    # has one; nor a side under net ⊟ or whose flip holds the Black Joker [000:L63-65, L87-89].
     barred = [
         name
         for name, ok, cards, fate in (
@@ -167,7 +168,7 @@ def _totals(data: Data) -> tuple[Card, int, Card, int]:
 
 
 def _result(attack: Card, a_total: int, defend: Card, d_total: int) -> tuple[bool, int, int]:
-    """Passed, Margins, difference: the aggressor wins ties; a Black Joker fails its side (§2.2.1)."""
+    """Passed, Margins, difference: the aggressor wins ties; a Black Joker fails its side (docs/rules/ttb.md#s2-2-1)."""
     if attack.is_black_joker:
         return False, 0, a_total - d_total
     if defend.is_black_joker:
@@ -180,7 +181,8 @@ def _result(attack: Card, a_total: int, defend: Card, d_total: int) -> tuple[boo
 def _helps(data: Data, attacker: bool) -> Callable[[Card], bool]:
     """Whether a hand card would do better for one side: a hit, more Margins or a better damage-flip band
     for the aggressor; a miss, fewer Margins or a worse band for the defender (a band counts even when the
-    Margins stay the same, §2.8.1; the offer comes only when some card could help, §2.2.4)."""
+    Margins stay the same, docs/rules/ttb-damage.md#s2-8-1; the offer comes only when some card could help,
+    docs/rules/ttb.md#s2-2-4)."""
     attack, a_total, defend, d_total = _totals(data)
     passed, margins, diff = _result(attack, a_total, defend, d_total)
     av, dv = int(str(data["op_av"])), int(str(data["op_dv"]))

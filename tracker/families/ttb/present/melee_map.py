@@ -1,4 +1,4 @@
-"""The Melee tab's engagement map (RULES.md §2.9): who is engaged with whom, as a small graph.
+"""The Melee tab's engagement map (docs/rules/ttb-damage.md#s2-9): who is engaged with whom, as a small graph.
 
 Each engaged character is a node with the yards it threatens now ("Sofia Ramos 1y"): its melee range, or
 0 when it cannot make a melee attack (unconscious, paralyzed, no melee weapon readied: `can_attack`); each
@@ -33,7 +33,7 @@ def engagement_map(eng: TTBEngine, focus: str | None) -> MapView:
         if name not in engaged:
             continue
         fighter = eng.fighter(name)
-        # The yards it threatens now: none when it cannot attack (RULES.md §2.9: only an enemy able to
+        # The yards it threatens now: none when it cannot attack (docs/rules/ttb-damage.md#s2-9: only an enemy able to
         # attack engages), so "0y" for the unconscious, the paralyzed, the one with no melee weapon.
         note = f"{eng.sheet(name).melee_range if eng.can_attack(name) else 0}y"
         mark = MapMark(name, sides.index(eng.side(name)), down=fighter.unconscious, selected=name == focus)

@@ -3,9 +3,9 @@
 The next flip from the cards actually left: at least each value 1-13 for a plain flip and with ⊞, ⊞⊞,
 ⊟, ⊟⊟, by suit for a plain flip, and the Jokers; then the duel the table is asked about (a pending
 duel prompt the tracker can flip, or ``--tn`` on the command line): straight, and if the Fated cheats
-with the Control Hand (RULES.md §2.2.4); and a damage flip's severities (§2.8.1): for a plain flip under
-the table, and for a pending damage flip with its modifier, straight and if the Fated attacker cheats.
-Both read the same numbers, so the screen and the command line never disagree.
+with the Control Hand (docs/rules/ttb.md#s2-2-4); and a damage flip's severities (docs/rules/ttb-damage.md#s2-8-1): for
+a plain flip under the table, and for a pending damage flip with its modifier, straight and if the Fated attacker
+cheats. Both read the same numbers, so the screen and the command line never disagree.
 """
 
 from __future__ import annotations
@@ -61,7 +61,8 @@ def _knows(seat: Knows, who: str) -> bool:
 
 
 def _twist(eng: TTBEngine, who: str, seat: Knows = None) -> tuple[Card, ...]:
-    """What a reshuffle would draw `who` a Twist card from (§2.2.1): the Twist Deck, or its discards."""
+    """What a reshuffle would draw `who` a Twist card from (docs/rules/ttb.md#s2-2-1): the Twist Deck, or its
+    discards."""
     f = eng.fighter(who)
     if not eng.sheet(who).fated or f.dead or not _knows(seat, who):
         return ()
@@ -146,7 +147,8 @@ def _duel(
 
 def resisted(eng: TTBEngine) -> tuple[str, bool]:
     """What the defender of the pending Fated vs Fated duel flips with (Defense, or the skill an Impose or a
-    Trick is resisted with) and whether it may cheat (not untrained in that skill, §2.2.4 [001:L19, L26])."""
+    Trick is resisted with) and whether it may cheat (not untrained in that skill, docs/rules/ttb.md#s2-2-4 [001:L19,
+    L26])."""
     p = eng.st.prompt
     resist = str(p.data.get("resist", "")) if p is not None else ""
     if not resist or p is None:
@@ -158,7 +160,7 @@ def _opposed(eng: TTBEngine, who: str, target: str, av: int, dv: int, skill: str
     deck, discards = _deck(eng)
     p = eng.st.prompt
     fa, fd, _, _ = opposed.fates(p.data) if p is not None else (0, 0, 0, 0)
-    # An untrained side may not cheat (§2.2.4 [001:L19, L26]), nor one under net ⊟ [000:L87-89].
+    # An untrained side may not cheat (docs/rules/ttb.md#s2-2-4 [001:L19, L26]), nor one under net ⊟ [000:L87-89].
     trained = skill in eng.sheet(who).skills and fa >= 0
     defender_trained = resisted(eng)[1] and fd >= 0
     blind = p is not None and not p.data.get("resist") and resists_blind(eng, target)

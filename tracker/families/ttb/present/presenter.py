@@ -155,7 +155,8 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
         return self._turn(who, out, actions=eng.st.active == who)
 
     def field(self, focus: str | None) -> view.Block:
-        """What each engagement forbids (§2.9); who is engaged with whom is the map above (`field_map`)."""
+        """What each engagement forbids (docs/rules/ttb-damage.md#s2-9); who is engaged with whom is the map above
+        (`field_map`)."""
         eng = self.rules
         out = view.BlockWriter()
         for name in eng.sheets:

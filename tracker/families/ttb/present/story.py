@@ -6,7 +6,7 @@ from __future__ import annotations
 from tracker.families.ttb.actions import action_key
 from tracker.present.story.terms import Hurt, JSONMap, StoryTerms, TableTurn, number, numbers
 
-#: Actions that are attacks (RULES.md §2.5): the damage that resolves them later in the turn is theirs.
+#: Actions that are attacks (docs/rules/ttb-turns.md#s2-5): the damage that resolves them later in the turn is theirs.
 ATTACKS = frozenset({"strike", "shoot", "charge", "cast_resisted"})
 #: The gauges, as the Fate Deck panel names them.
 DECK, DISCARDS = "Fate Deck", "discards"
@@ -38,7 +38,7 @@ class TTBStoryTerms(StoryTerms):
 
     def table_turns(self, before: JSONMap, after: JSONMap) -> list[TableTurn]:
         """A reshuffle of the Fate Deck (by the rules when it runs out, or by the Fatemaster): every Fated
-        draws a Twist card and the odds start afresh (RULES.md §2.2.2)."""
+        draws a Twist card and the odds start afresh (docs/rules/ttb.md#s2-2-2)."""
         was, now = numbers(before, "deck"), numbers(after, "deck")
         if now.get("reshuffles", 0) > was.get("reshuffles", 0):
             return [TableTurn(DECK, f"the Fate Deck is reshuffled ({now.get('left', 0)} cards)")]

@@ -1,4 +1,5 @@
-"""The Through the Breach encounter file (docs/reference/file-format.md, RULES.md §2.1): header, settings, combatants.
+"""The Through the Breach encounter file (docs/reference/file-format.md, docs/rules/ttb.md#s2-1): header, settings,
+combatants.
 
 Mirrors `tracker.families.twod20.records.file`; the registry (`tracker.families.registry`) picks one of
 the two by ``system``. A record only: it imports nothing of the family's rules or presentation.
@@ -35,12 +36,12 @@ class TTBFile(EncounterFile):
 
     def warnings(self) -> list[Located]:
         """Armor above +3: allowed, since the Fatemaster may exceed the maximum, but worth a second look
-        (RULES.md §2.1 ``armor``, decision A27: "``armor`` accepts more, with a warning")."""
+        (docs/rules/ttb.md#s2-1 ``armor``, decision A27: "``armor`` accepts more, with a warning")."""
         return [
             (
                 ("combatants", n, "armor"),
                 f"{c.name} has Armor +{c.armor}, above the usual maximum of +{MAX_ARMOR} "
-                "(allowed: the Fatemaster may exceed it, RULES.md A27)",
+                "(allowed: the Fatemaster may exceed it)",
             )
             for n, c in enumerate(self.combatants)
             if c.armor > MAX_ARMOR

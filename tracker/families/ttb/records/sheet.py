@@ -1,4 +1,4 @@
-"""The Through the Breach parts of the encounter file (RULES.md §2.1): ranks, combatants, weapons and
+"""The Through the Breach parts of the encounter file (docs/rules/ttb.md#s2-1): ranks, combatants, weapons and
 the table's ``[settings]``.
 
 They live in the TTB package, not in `tracker.engine.records.model`, so that the shared file layer imports neither
@@ -21,7 +21,7 @@ from tracker.families.values import Tactic
 if TYPE_CHECKING:  # pydantic's markers, read by pydantic only (`tracker.engine.records.validation`)
     from pydantic import AfterValidator, Field, ValidationInfo
 
-#: Rank bands of Fatemaster characters, RULES.md §2.1 [000:L419-424].
+#: Rank bands of Fatemaster characters, docs/rules/ttb.md#s2-1 [000:L419-424].
 RANKS: tuple[tuple[str, int, int, int], ...] = (
     # name, lowest rank value, highest rank value, starting Fate Points
     ("Peon", 1, 4, 0),
@@ -50,13 +50,13 @@ def starting_fate_points(rank_value: int) -> int:
     raise ValueError(f"Rank Value {rank_value} is outside 1-14")
 
 
-#: Armor is at most +3, though the Fatemaster may exceed it: more is accepted with a warning (RULES.md
-#: §2.1, decision A27, from 001:L123).
+#: Armor is at most +3, though the Fatemaster may exceed it: more is accepted with a warning (docs/rules/index.md
+#: docs/rules/ttb.md#s2-1, decision A27, from 001:L123).
 MAX_ARMOR = 3
 
 
 def hand_problems(hand: list[str], pile: str = "a Control Hand") -> list[Located]:
-    """What is wrong with a starting Control Hand (or Twist discard pile), each at its entry (RULES.md §2.2.2).
+    """What is wrong with a starting Control Hand (or Twist discard pile), each at its entry (docs/rules/ttb.md#s2-2-2).
 
     Every card must be a card; each card is in the hand once (a Twist Deck holds each card once); and no
     Joker: the Control Hand is drawn from the Twist Deck [000:L167], whose 13 cards are valued 1-13
@@ -96,12 +96,12 @@ def _all_four_once(value: list[str]) -> list[str]:
 
 @record
 class TTBSettings(Strict):
-    """``[settings]`` for Through the Breach: every option RULES.md §5.1 marks as a table choice.
+    """``[settings]`` for Through the Breach: every option docs/rules/decisions.md#s5-1 marks as a table choice.
 
-    Each default is the recommended decision of RULES.md; the README lists them.
+    Each default is the recommended decision of docs/rules/index.md; the README lists them.
     """
 
-    #: Combat AP per turn, spent only on Combat actions before General AP (§2.4, decision A4).
+    #: Combat AP per turn, spent only on Combat actions before General AP (docs/rules/ttb-turns.md#s2-4, decision A4).
     combat_ap: Annotated[int, Field(ge=0, le=3)] = 1
     #: Armor reduces condition damage such as Burning (decision A15; minimum 1 still applies).
     armor_vs_conditions: bool = True
@@ -110,7 +110,7 @@ class TTBSettings(Strict):
     #: Flips the rules need (critical, Suffocating damage, hazards): "prompt" the table for a card
     #: (the answer may be ``flip``), or "auto" to flip from the tracker's Fate Deck at once.
     flips: Literal["prompt", "auto"] = "prompt"
-    #: Cheating Fate (§2.2.4): after a Fated's flip made by the tracker (a duel answered ``flip``, a
+    #: Cheating Fate (docs/rules/ttb.md#s2-2-4): after a Fated's flip made by the tracker (a duel answered ``flip``, a
     #: Fated attacker's damage flip) the engine offers the hand's cards that would help. Off for tables
     #: that cheat at the table and type the final card.
     offer_cheat: bool = True
@@ -120,15 +120,16 @@ class TTBSettings(Strict):
     #: Read-only views show the fight's odds line too (docs/reference/cli.md "The odds of the whole fight"); the
     #: GM's screen always does.
     fight_odds_for_players: bool = False
-    #: A Fatemaster character flips no card (§2.2.5), so the ⊞ and ⊟ its own state would give its duel
+    #: A Fatemaster character flips no card (docs/rules/ttb.md#s2-2-5), so the ⊞ and ⊟ its own state would give its duel
     #: (Defensive, Prone, Blind …) reach the Fated's flip against it as the opposite modifier ("reverse"), or
     #: are dropped ("ignore"). The seeds are silent (docs/guide/decisions.md).
     fatemaster_modifiers: Literal["reverse", "ignore"] = "reverse"
     #: 1E option: re-check unconsciousness at every round end while at 0 Wounds or less (decision A10).
     recheck_unconscious_each_round: bool = False
-    #: Damage flip of hazardous terrain (§2.6: "usually 1/2/3").
+    #: Damage flip of hazardous terrain (docs/rules/ttb-turns.md#s2-6: "usually 1/2/3").
     hazard_damage: Annotated[str, AfterValidator(_profile)] = "1/2/3"
-    #: TN of the Athletics challenge for swimming in rough water (§2.6; the seeds give no number).
+    #: TN of the Athletics challenge for swimming in rough water (docs/rules/ttb-turns.md#s2-6; the seeds give no
+    #: number).
     rough_water_tn: Annotated[int, Field(ge=1)] = 10
     #: Order of end-of-turn effects (decision A14); expiries always run last.
     end_of_turn_order: Annotated[list[EndOfTurnEffect], AfterValidator(_all_four_once)] = field(
@@ -144,13 +145,14 @@ def _wms(value: str) -> str:
 
 @record
 class Weapon(Strict):
-    """A readied weapon (§2.1 ``readied_weapons``)."""
+    """A readied weapon (docs/rules/ttb.md#s2-1 ``readied_weapons``)."""
 
     name: Annotated[str, Field(min_length=1)]
     kind: Literal["melee", "projectile"] = "melee"
     range: Annotated[int, Field(ge=0)] = 1
     damage: Annotated[str, AfterValidator(_wms)] = "1/2/3"
-    #: AP needed to reload (0: never needs reloading); AP may be spread over turns (§2.5 Reload).
+    #: AP needed to reload (0: never needs reloading); AP may be spread over turns (docs/rules/ttb-turns.md#s2-5
+    #: Reload).
     reload: Annotated[int, Field(ge=0)] = 0
     #: Shots before a reload is needed; absent means the tracker does not count shots.
     capacity: Annotated[int | None, Field(ge=1)] = None
@@ -226,7 +228,7 @@ def _known_conditions(value: dict[str, int | bool]) -> dict[str, int | bool]:
 
 @record
 class TTBCombatant(CombatantEntry):
-    """One ``[[combatants]]`` entry for Through the Breach (RULES.md §2.1)."""
+    """One ``[[combatants]]`` entry for Through the Breach (docs/rules/ttb.md#s2-1)."""
 
     name: Annotated[str, Field(min_length=1)]
     side: str | None = None
@@ -237,7 +239,7 @@ class TTBCombatant(CombatantEntry):
     initiative: int = 0
     speed: int = 0
     wounds: Annotated[int, Field(ge=1)]
-    #: Wounds left at the start of the fight when not all of them (RULES.md §2.1 ``wounds_current``, which
+    #: Wounds left at the start of the fight when not all of them (docs/rules/ttb.md#s2-1 ``wounds_current``, which
     #: may be 0 or less): what ``tracker carry`` writes for a party member hurt in an earlier fight.
     wounds_left: int | None = None
     defense: int = 0
@@ -251,7 +253,7 @@ class TTBCombatant(CombatantEntry):
     armor: Annotated[int, Field(ge=0)] = 0
     living: bool = True
     subordinate: bool = False
-    #: Who may Order this subordinate (§2.5 Order); any character may when absent.
+    #: Who may Order this subordinate (docs/rules/ttb-turns.md#s2-5 Order); any character may when absent.
     controller: str | None = None
     fate_points: Annotated[int | None, Field(ge=0)] = None
     #: Readied melee weapon's engagement range in yards; 0 means no melee weapon readied.
@@ -259,7 +261,7 @@ class TTBCombatant(CombatantEntry):
     twist_deck: TwistSuits | list[str] | None = None
     #: The Control Hand at the start; absent means "draw 3 at the start of Dramatic Time".
     hand: Annotated[list[str] | None, AfterValidator(_real_cards)] = None
-    #: The Twist discard pile at the start (RULES.md §2.1 ``twist_discard``): what ``tracker carry`` writes for
+    #: The Twist discard pile at the start (docs/rules/ttb.md#s2-1 ``twist_discard``): what ``tracker carry`` writes for
     #: a Fated whose played and discarded Twist cards stay out of the Twist Deck until it runs out [001:L36].
     twist_discard: Annotated[list[str] | None, AfterValidator(_real_discards)] = None
     #: Acting values the tracker adds when the GM answers a duel prompt with ``flip``.
@@ -290,7 +292,8 @@ class TTBCombatant(CombatantEntry):
         self._kind_rules()
 
     def _living_only(self) -> None:
-        """Bleeding Out, Intoxicated and Suffocating only affect Living characters (§2.7.1, C2).
+        """Bleeding Out, Intoxicated and Suffocating only affect Living characters (docs/rules/ttb-conditions.md#s2-7-1,
+        C2).
 
         Reported at the ``conditions`` key (the errors of a model validator carry their key: `located`)."""
         from tracker.families.ttb.tables.catalogue import CONDITIONS
@@ -303,7 +306,7 @@ class TTBCombatant(CombatantEntry):
                 raise_located([(("conditions",), message)])
 
     def _wounds_left(self) -> None:
-        """Wounds left never exceed the Wounds (healing stops at the maximum, RULES.md §2.8.3, A38)."""
+        """Wounds left never exceed the Wounds (healing stops at the maximum, docs/rules/ttb-damage.md#s2-8-3, A38)."""
         if self.wounds_left is not None and self.wounds_left > self.wounds:
             raise_located([(("wounds_left",), f"wounds_left is {self.wounds_left}, above wounds ({self.wounds})")])
 

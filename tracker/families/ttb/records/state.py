@@ -34,7 +34,8 @@ class Step(Strict):
 
 @record
 class Critical(Strict):
-    """A recorded critical effect (§2.8.2): the tables are not in the seeds, so the GM reads them."""
+    """A recorded critical effect (docs/rules/ttb-damage.md#s2-8-2): the tables are not in the seeds, so the GM reads
+    them."""
 
     severity: str
     location: str
@@ -45,7 +46,8 @@ class Critical(Strict):
 
 @record
 class CardEffect(Strict):
-    """Impose or Trick (§2.7.2 effect records): ends at the start of the owner's next turn."""
+    """Impose or Trick (docs/rules/ttb-conditions.md#s2-7-2 effect records): ends at the start of the owner's next
+    turn."""
 
     kind: Literal["impose", "trick"]
     owner: str
@@ -116,7 +118,7 @@ class Fighter(Strict):
     dead: bool = False
     conditions: dict[str, ConditionValue] = field(default_factory=dict)
     #: "Until end of turn" conditions gained during this combatant's own turn end: they survive
-    #: that turn end and last to the end of its next turn (§2.7.2 Paralyzed, decision A11).
+    #: that turn end and last to the end of its next turn (docs/rules/ttb-conditions.md#s2-7-2 Paralyzed, decision A11).
     grace: list[str] = field(default_factory=list)
     init_card: str | None = None
     init_mod: int = 0
@@ -134,7 +136,7 @@ class Fighter(Strict):
     #: The action named by a Wait, still to be triggered before this combatant's next turn.
     wait: str | None = None
     #: AP paid for the Waited action itself (the Wait's cost − 1): a triggered Defensive Stance or
-    #: Reload counts them as spent on it (§2.3.6, §2.5).
+    #: Reload counts them as spent on it (docs/rules/ttb-turns.md#s2-3-6, docs/rules/ttb-turns.md#s2-5).
     wait_ap: int = 0
     #: Assist bonus to add to the next duel (end of its next turn, or when used).
     assist: int = 0
@@ -148,7 +150,7 @@ class Fighter(Strict):
     reload_progress: dict[str, int] = field(default_factory=dict)
     shots: dict[str, int] = field(default_factory=dict)
     #: Hazardous terrain: a damage flip waits for the end of its movement (or its turn end), and
-    #: after it the combatant is immune to that terrain until its next turn start (§2.6).
+    #: after it the combatant is immune to that terrain until its next turn start (docs/rules/ttb-turns.md#s2-6).
     hazard_pending: bool = False
     hazard_immune: bool = False
     #: The subordinate this combatant Ordered this turn: it acts right after this turn.
@@ -170,7 +172,8 @@ class TTBState(LiveState[Fighter]):
     discards: list[str] = field(default_factory=list)
     #: Cards flipped and not yet discarded (a flip in progress).
     table: list[str] = field(default_factory=list)
-    #: Melee engagements as pairs of names; who engages whom is derived from who can attack (§2.9).
+    #: Melee engagements as pairs of names; who engages whom is derived from who can attack
+    #: (docs/rules/ttb-damage.md#s2-9).
     engagements: list[list[str]] = field(default_factory=list)
     effects: list[CardEffect] = field(default_factory=list)
     agenda: list[Step] = field(default_factory=list)

@@ -1,4 +1,4 @@
-"""The Through the Breach condition catalogue (RULES.md §2.7.2) as data.
+"""The Through the Breach condition catalogue (docs/rules/ttb-conditions.md#s2-7-2) as data.
 
 Kept free of engine code so the file model can validate ``conditions = {...}`` against it.
 """
@@ -21,7 +21,9 @@ class ConditionRule(NamedTuple):
     expires: Literal["turn_end", "turn_start", None] = None
     cancels: str | None = None
     summary: str = ""
-    section: str = "§2.7.2"
+    #: The heading of the rules reference that has this rule, as the `i` screen names it to the GM:
+    #: "Conditions" (docs/rules/ttb-conditions.md#s2-7-2) unless said otherwise.
+    section: str = "Conditions"
 
 
 CONDITIONS: dict[str, ConditionRule] = {
@@ -65,30 +67,44 @@ CONDITIONS: dict[str, ConditionRule] = {
     ),
     "blind": ConditionRule("Blind", False, summary="⊟⊟ on actions that need sight."),
     "prone": ConditionRule(
-        "Prone", False, summary="⊞ on Defense vs projectiles, ⊟ vs melee. Stand Up (1 AP) ends it.", section="§2.5"
+        "Prone", False, summary="⊞ on Defense vs projectiles, ⊟ vs melee. Stand Up (1 AP) ends it.", section="Actions"
     ),
-    "swimming": ConditionRule("Swimming", False, summary="No Charge.", section="§2.6"),
+    "swimming": ConditionRule("Swimming", False, summary="No Charge.", section="Movement hazards"),
     "hazardous": ConditionRule(
         "In hazardous terrain",
         False,
         summary="A damage flip after moving or at turn end; then immune till next turn.",
-        section="§2.6",
+        section="Movement hazards",
     ),
     "rough_water": ConditionRule(
         "Swimming in rough water",
         False,
         summary="Athletics at turn start; failure: Suffocating +1, turn ends.",
-        section="§2.6",
+        section="Movement hazards",
     ),
-    "cover": ConditionRule("In soft cover", False, summary="⊟ on projectile attack flips against it.", section="§2.9"),
+    "cover": ConditionRule(
+        "In soft cover",
+        False,
+        summary="⊟ on projectile attack flips against it.",
+        section="Engagement, shooting, cover",
+    ),
     "hard_cover": ConditionRule(
-        "In hard cover", False, summary="⊟ on projectile attack and damage flips against it.", section="§2.9"
+        "In hard cover",
+        False,
+        summary="⊟ on projectile attack and damage flips against it.",
+        section="Engagement, shooting, cover",
     ),
     "unstable": ConditionRule(
-        "On an unstable platform", False, summary="⊟ on its projectile attack flips.", section="§2.9"
+        "On an unstable platform",
+        False,
+        summary="⊟ on its projectile attack flips.",
+        section="Engagement, shooting, cover",
     ),
     "flying": ConditionRule(
-        "Flying", False, summary="Ignores terrain; unstable platform for projectile attacks.", section="§2.6"
+        "Flying",
+        False,
+        summary="Ignores terrain; unstable platform for projectile attacks.",
+        section="Movement hazards",
     ),
 }
 
@@ -96,14 +112,14 @@ CONDITIONS: dict[str, ConditionRule] = {
 STATES = {"unconscious"}
 
 #: What outlasts the fight (``tracker carry`` writes it to the party file, README "Campaigns"): the conditions
-#: whose end in RULES.md §2.7.2 is neither a turn or round event nor the fight's own ground or posture.
-#: Bleeding Out ends by a Doctor action or death [000:L320]; Crazy by a Centering duel at the start of a day
+#: whose end in docs/rules/ttb-conditions.md#s2-7-2 is neither a turn or round event nor the fight's own ground or
+#: posture. Bleeding Out ends by a Doctor action or death [000:L320]; Crazy by a Centering duel at the start of a day
 #: [000:L328]; Dazed with its source, or after six hours' sleep [000:L332, L178]; Intoxicated after 10
 #: minutes [000:L360]; the Useless Limbs when healed [000:L384]; Blind with its source [000:L316]; and the
 #: Unconscious state only by healing to 1 Wound [000:L354]. Not carried: Burning and Poison run down on the
 #: character's own turn ends [000:L324, L368], Defensive, Fast, Focused, Paralyzed, Reactivate and Slow end
 #: with a turn or round, Prone with a Stand Up, and Suffocating, Swimming, rough water, hazardous ground and
-#: Flying belong to this fight's ground (§2.6).
+#: Flying belong to this fight's ground (docs/rules/ttb-turns.md#s2-6).
 LASTING = frozenset(
     {"bleeding_out", "crazy", "dazed", "intoxicated", "useless_arm", "useless_leg", "blind", "unconscious"}
 )
@@ -117,7 +133,7 @@ def condition_key(text: str) -> str:
     return names.resolve(key, [*CONDITIONS, *STATES], what="condition")
 
 
-#: When each condition acts, in the GM's words (RULES.md §2.7.2, §2.11).
+#: When each condition acts, in the GM's words (docs/rules/ttb-conditions.md#s2-7-2, docs/rules/ttb-lifecycle.md#s2-11).
 TIMING = {
     "burning": "end of turn: {v} damage (armor applies), then ends",
     "poison": "end of turn: 1 damage, then −1",

@@ -1,4 +1,4 @@
-"""The skills a Through the Breach encounter knows, and a typed skill resolved among them (RULES.md §2.1).
+"""The skills a Through the Breach encounter knows, and a typed skill resolved among them (docs/rules/ttb.md#s2-1).
 
 A skill is named the one way every name is (`tracker.engine.names.resolve`: any case, a unique prefix):
 one the encounter does not know is refused, naming the known ones, rather than read as an untrained skill.
@@ -10,8 +10,9 @@ from __future__ import annotations
 from tracker.engine import names
 from tracker.families.ttb.engine import TTBEngine
 
-#: The skills the rules duel with (RULES.md §2.1 ``skills``; §2.5 Impose, Trick, Doctor, Show; §2.6 and §2.7
-#: challenges) and the weapons' default attack skills.
+#: The skills the rules duel with (docs/rules/ttb.md#s2-1 ``skills``; docs/rules/ttb-turns.md#s2-5 Impose, Trick,
+#: Doctor, Show; docs/rules/ttb-turns.md#s2-6 and docs/rules/ttb-conditions.md#s2-7 challenges) and the weapons' default
+#: attack skills.
 RULE_SKILLS = (
     "athletics",
     "centering",

@@ -1,11 +1,11 @@
-"""Exact odds of a 2d20 test and of Challenge Dice (RULES.md §3.2, §3.8).
+"""Exact odds of a 2d20 test and of Challenge Dice (docs/rules/2d20.md#s3-2, docs/rules/2d20-combat.md#s3-8).
 
 A test's dice are independent, so the chance of every total is a convolution of one die's twenty faces,
 each scored by the engine's own `dice.die_successes` (≤ TN 1 success; a 1, or ≤ the Focus's rating, 2)
 and complication range: every one of the 20^n outcomes counted once, as whole numbers (`Fraction`), not
 sampled. Likewise Challenge Dice from their six faces (1, 2, 0, 0, 1 + Effect, 1 + Effect).
 
-What a test is worth (RULES.md §3.2): it passes when the successes reach the Difficulty, and then
+What a test is worth (docs/rules/2d20.md#s3-2): it passes when the successes reach the Difficulty, and then
 generates Momentum = successes − Difficulty; Difficulty 0 passes with no roll and no Momentum. The
 expected Momentum counts a failed test as 0, so it is what the table can expect to bank before rolling.
 """
@@ -66,7 +66,7 @@ class RollOdds:
     """One test with `dice` d20s: pass, expected Momentum, at least one Complication, and the successes."""
 
     dice: int
-    #: Momentum (or Threat) the bought dice of this pool cost in all (RULES.md §3.2: 1, 2, 3).
+    #: Momentum (or Threat) the bought dice of this pool cost in all (docs/rules/2d20.md#s3-2: 1, 2, 3).
     cost: int
     success: Fraction
     momentum: Fraction
@@ -76,7 +76,7 @@ class RollOdds:
 
 
 def roll_odds(tn: int, difficulty: int, dice: int, focus: int | None = None, complication_range: int = 1) -> RollOdds:
-    """The exact odds of a test of `dice` d20s against `tn` and `difficulty` (RULES.md §3.2)."""
+    """The exact odds of a test of `dice` d20s against `tn` and `difficulty` (docs/rules/2d20.md#s3-2)."""
     if difficulty < 0:
         raise Refusal(f"Difficulty cannot be negative (D{difficulty})")
     if not 1 <= dice <= MAX_DICE:
@@ -109,7 +109,7 @@ def roll_odds(tn: int, difficulty: int, dice: int, focus: int | None = None, com
 
 
 def ladder(tn: int, difficulty: int, focus: int | None = None, complication_range: int = 1) -> list[RollOdds]:
-    """The test with 2d20 and with each bought die up to the most (RULES.md §3.2: 3 bought, 5d20)."""
+    """The test with 2d20 and with each bought die up to the most (docs/rules/2d20.md#s3-2: 3 bought, 5d20)."""
     bought_dice_cost(MAX_BOUGHT_DICE)  # the rule's own cap
     return [roll_odds(tn, difficulty, BASE_DICE + k, focus, complication_range) for k in range(MAX_BOUGHT_DICE + 1)]
 
@@ -128,7 +128,7 @@ def outcomes(
 
 @dataclass(frozen=True)
 class OpposedOdds:
-    """An opposed test (RULES.md §3.2): the chance the active side wins, that the reactive side wins, and the
+    """An opposed test (docs/rules/2d20.md#s3-2): the chance the active side wins, that the reactive side wins, and the
     active side's expected Momentum (0 when it does not win)."""
 
     active: Fraction
@@ -166,7 +166,7 @@ def opposed_odds(
 @dataclass(frozen=True)
 class ChallengeOdds:
     """`dice` Challenge Dice: the expected total and Effects, and the chance of at least one Effect (no
-    damage effect triggers without one, RULES.md §3.8 [004:L1770])."""
+    damage effect triggers without one, docs/rules/2d20-combat.md#s3-8 [004:L1770])."""
 
     dice: int
     expected: Fraction

@@ -1,4 +1,5 @@
-"""Dice of the 2d20 System: skill tests on d20 pools and Challenge Dice (RULES.md §3.2, §3.3).
+"""Dice of the 2d20 System: skill tests on d20 pools and Challenge Dice (docs/rules/2d20.md#s3-2,
+docs/rules/2d20.md#s3-3).
 
 Every roll goes through the seeded generator in `tracker.engine.rng`, so replaying a session from its seed
 gives the same faces. The GM may instead type the faces rolled at the table; those are checked and scored
@@ -17,7 +18,7 @@ from tracker.engine.errors import Refusal
 from tracker.present.words import counted
 
 #: Challenge Die faces → (value, Effect icon). Faces 5 and 6 both give 1 + Icon in every profile,
-#: despite the Infinity screen's "each 6 creates an Effect" (RULES.md §3.2, decision B14).
+#: despite the Infinity screen's "each 6 creates an Effect" (docs/rules/2d20.md#s3-2, decision B14).
 CHALLENGE_FACES: dict[int, tuple[int, bool]] = {
     1: (1, False),
     2: (2, False),
@@ -37,12 +38,12 @@ MAX_CHALLENGE_DICE = 50
 #: Dirt grants on top): never reached by a file or a command, it only guards against a hang.
 _ROLL_CEILING = 4 * MAX_CHALLENGE_DICE
 
-#: A test rolls two d20s; up to three more may be bought (RULES.md §3.2 [004:L349, L492]).
+#: A test rolls two d20s; up to three more may be bought (docs/rules/2d20.md#s3-2 [004:L349, L492]).
 BASE_DICE = 2
 MAX_BOUGHT_DICE = 3
 MAX_DICE = BASE_DICE + MAX_BOUGHT_DICE
 
-#: The complication range is normally 1 (a 20) and widens to at most 5 (16-20) (RULES.md §3.2).
+#: The complication range is normally 1 (a 20) and widens to at most 5 (16-20) (docs/rules/2d20.md#s3-2).
 MAX_COMPLICATION_RANGE = 5
 
 
@@ -77,7 +78,7 @@ class ChallengeRoll:
 
 
 def score_challenge(faces: Sequence[int]) -> ChallengeRoll:
-    """Score Challenge Dice faces by the face table (RULES.md §3.2): 1 → 1, 2 → 2, 3-4 → 0, 5-6 → 1 + Icon."""
+    """Score Challenge Dice faces by the face table (docs/rules/2d20.md#s3-2): 1 → 1, 2 → 2, 3-4 → 0, 5-6 → 1 + Icon."""
     given = tuple(faces)
     total = sum(CHALLENGE_FACES[face][0] for face in given)
     icons = sum(1 for face in given if CHALLENGE_FACES[face][1])
@@ -103,7 +104,7 @@ def roll_challenge(state: rng.Seeded, count: int, faces: Sequence[int] | None = 
 
 @dataclass(frozen=True)
 class PoolRoll:
-    """A skill test: the d20 faces, what they were rolled against, and the outcome (RULES.md §3.2)."""
+    """A skill test: the d20 faces, what they were rolled against, and the outcome (docs/rules/2d20.md#s3-2)."""
 
     faces: tuple[int, ...]
     target: int
@@ -144,7 +145,7 @@ def complication_floor(complication_range: int) -> int:
 
 
 def die_successes(face: int, target: int, focus: int | None) -> int:
-    """Successes one d20 scores (RULES.md §3.2): ≤ TN → 1; a natural 1, or ≤ the Focus's skill rating → 2.
+    """Successes one d20 scores (docs/rules/2d20.md#s3-2): ≤ TN → 1; a natural 1, or ≤ the Focus's skill rating → 2.
 
     A die never scores more than 2, however many of the rules apply to it.
     """
@@ -155,14 +156,14 @@ def die_successes(face: int, target: int, focus: int | None) -> int:
 
 def most_momentum(difficulty: int, dice: int) -> int:
     """The most Momentum a test of `dice` d20s at `difficulty` can generate: every die scoring 2 (a 1, or
-    under the Focus, RULES.md §3.2); none at Difficulty 0 [004:L436-438]. Known before any die is drawn."""
+    under the Focus, docs/rules/2d20.md#s3-2); none at Difficulty 0 [004:L436-438]. Known before any die is drawn."""
     return max(0, 2 * dice - difficulty) if difficulty > 0 else 0
 
 
 def bought_dice_cost(bought: int) -> int:
     """Momentum (or Threat) for buying extra d20s: the 1st costs 1, the 2nd 2, the 3rd 3 (C32: 3 dice = 6).
 
-    At most 3 can be bought; a 4th is refused (RULES.md §3.2 [004:L492-498]).
+    At most 3 can be bought; a 4th is refused (docs/rules/2d20.md#s3-2 [004:L492-498]).
     """
     if bought < 0:
         raise Refusal(f"cannot buy {bought} d20s")
@@ -195,10 +196,10 @@ def score_pool(
     complication_range: int = 1,
     perfect_opportunity: bool = False,
 ) -> PoolRoll:
-    """Score d20 faces against TN and Difficulty (RULES.md §3.2).
+    """Score d20 faces against TN and Difficulty (docs/rules/2d20.md#s3-2).
 
     Pass when successes ≥ Difficulty; Momentum is the excess. Difficulty 0 passes with no Momentum
-    (RULES.md §3.2 [004:L436-438]): the dice are only rolled at the GM's discretion there, and their
+    (docs/rules/2d20.md#s3-2 [004:L436-438]): the dice are only rolled at the GM's discretion there, and their
     successes buy nothing, though a rolled 20 is still a Complication.
     """
     given = tuple(faces)
@@ -221,14 +222,14 @@ def score_pool(
     )
 
 
-#: Who an opposed test goes to (RULES.md §3.2 "Opposed test"): the active side, the reactive side, or neither.
+#: Who an opposed test goes to (docs/rules/2d20.md#s3-2 "Opposed test"): the active side, the reactive side, or neither.
 Side = Literal["active", "reactive", "none"]
 
 
 def opposed_outcome(
     active_passed: bool, active_momentum: int, reactive_passed: bool, reactive_momentum: int
 ) -> tuple[Side, int]:
-    """Who wins an opposed test and with how much Momentum (RULES.md §3.2 [004:L446-451; 002:L49-55]).
+    """Who wins an opposed test and with how much Momentum (docs/rules/2d20.md#s3-2 [004:L446-451; 002:L49-55]).
 
     Active passes and reactive fails: active, its Momentum. Active fails and reactive passes: reactive, its
     Momentum. Both fail: neither. Both pass: the higher Momentum wins, less the loser's; a tie goes to the

@@ -135,7 +135,7 @@ def targets(eng: TwoD20Engine, who: str) -> Targets:
 
 def complication_range(eng: TwoD20Engine, who: str, kind: str) -> tuple[int, str]:
     """The complication range of `who`'s attack test of `kind`, and the skill it is untrained in: under
-    Infinity an untrained skill (rating 0) makes 19-20 Complications [003:L34-36] (RULES.md §3.2), and each
+    Infinity an untrained skill (rating 0) makes 19-20 Complications [003:L34-36] (docs/rules/2d20.md#s3-2), and each
     Fatigued widens it by one; else 1. Read from the test the roll makes (`skill_test.build`)."""
     test = build(eng, who, attack_spec(eng, kind), 0, kind, [])
     if isinstance(test, str):

@@ -262,7 +262,7 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         return view.PromptView(p.question, options, tuple(line for _, line in legal))
 
     def _reloads_hint(self, prompt: Prompt) -> str:
-        """The Reloads the attack may spend before its dice, for bonus Momentum (RULES.md §3.7)."""
+        """The Reloads the attack may spend before its dice, for bonus Momentum (docs/rules/2d20-combat.md#s3-7)."""
         who = prompt.who or ""
         weapon = next((w for w in self.rules.sheet(who).weapons if w.name == prompt.data.get("weapon")), None)
         if weapon is None or weapon.reloads is None:

@@ -7,7 +7,7 @@ from tracker.families.twod20.actions import action_key
 from tracker.present.story.terms import Hurt, JSONMap, StoryTerms, TableTurn, numbers
 from tracker.present.words import counted
 
-#: Actions that are attacks (RULES.md §3.5): the damage that resolves them later in the turn is theirs.
+#: Actions that are attacks (docs/rules/2d20-turns.md#s3-5): the damage that resolves them later in the turn is theirs.
 ATTACKS = frozenset({"attack", "retaliate", "return_fire", "covering_fire"})
 #: A change of a pool by this much in one command is a turning point (a Swift Action costs 2; a
 #: swing of 3 or more is a bought d20 and more, a big roll's Momentum, or the GM's reinforcements).
@@ -25,7 +25,7 @@ class TwoD20StoryTerms(StoryTerms):
     player_gauges = frozenset({MOMENTUM})
     attacker_option = "from"
     attacks = ATTACKS
-    # The end of the scene clears all stress (RULES.md §3.10.4 [004:L1906]): a reset, not healing.
+    # The end of the scene clears all stress (docs/rules/2d20-harm.md#s3-10-4 [004:L1906]): a reset, not healing.
     resets = frozenset({"end"})
 
     def hurt(self, before: JSONMap, after: JSONMap) -> Hurt:

@@ -1,5 +1,5 @@
-"""The Zones tab's map (RULES.md §3.6): every zone as a box, its borders as lines, its traits as badges,
-who stands in it, and the range band of every zone from the selected combatant's.
+"""The Zones tab's map (docs/rules/2d20-combat.md#s3-6): every zone as a box, its borders as lines, its traits as
+badges, who stands in it, and the range band of every zone from the selected combatant's.
 
 Built only when the Zones tab is shown (`TwoD20Presenter.field_map` imports this lazily); drawn by
 `tracker.present.map.draw`. The bands are the ones the ranges above the odds use: the zone distance

@@ -1,4 +1,4 @@
-"""The 2d20 encounter file: profile, zones and combatants (docs/reference/file-format.md, RULES.md §3).
+"""The 2d20 encounter file: profile, zones and combatants (docs/reference/file-format.md, docs/rules/2d20.md#s3).
 
 Kept apart from the TTB models so that a Through the Breach file never pays for building these. A record
 only: it imports nothing of the family's rules or presentation (the registry picks the family by ``system``).
@@ -20,7 +20,7 @@ from tracker.families.twod20.tables.profiles import resolve_profile
 
 @record
 class TwoD20File(EncounterFile):
-    """A 2d20 encounter file: profile, zones and combatants (docs/reference/file-format.md, RULES.md §3)."""
+    """A 2d20 encounter file: profile, zones and combatants (docs/reference/file-format.md, docs/rules/2d20.md#s3)."""
 
     encounter: TwoD20Header
     settings: TwoD20Settings = field(default_factory=TwoD20Settings)
@@ -94,8 +94,8 @@ class TwoD20File(EncounterFile):
         raise_located(problems)
 
     def warnings(self) -> list[Located]:
-        """A combatant with no ``npc_type`` plays as a player character (Momentum, Fortune; RULES.md §3.1). On a
-        side that is not the players' (a side holding NPCs, or a ``side`` other than "players") that is
+        """A combatant with no ``npc_type`` plays as a player character (Momentum, Fortune; docs/rules/2d20.md#s3-1). On
+        a side that is not the players' (a side holding NPCs, or a ``side`` other than "players") that is
         probably a forgotten ``npc_type``: allowed, but worth a second look."""
         npc_sides = {c.side_name for c in self.combatants if not c.pc}
         return [

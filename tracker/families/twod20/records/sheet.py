@@ -1,4 +1,4 @@
-"""The 2d20 parts of the encounter file (RULES.md §3.1): combatants, zones and table settings."""
+"""The 2d20 parts of the encounter file (docs/rules/2d20.md#s3-1): combatants, zones and table settings."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ RangeBand = Literal["reach", "close", "medium", "long", "extreme"]
 
 @record
 class TwoD20Weapon(Strict):
-    """A weapon in the file (docs/reference/file-format.md): its range band says the Difficulty of a shot (RULES.md
-    §3.6).
+    """A weapon in the file (docs/reference/file-format.md): its range band says the Difficulty of a shot
+    (docs/rules/index.md docs/rules/2d20-combat.md#s3-6).
 
     ``damage`` and ``effects`` are the weapon's profile as the table reads it (``effects`` as written in a
     damage command, e.g. ``["piercing=2", "vicious"]``); the zones panel uses the range.
@@ -155,7 +155,7 @@ class TwoD20Combatant(CombatantEntry):
 
 @record
 class TwoD20Settings(Strict):
-    """``[settings]`` of a 2d20 encounter: profile parameter overrides (RULES.md §3.0)."""
+    """``[settings]`` of a 2d20 encounter: profile parameter overrides (docs/rules/2d20.md#s3-0)."""
 
     __pydantic_config__ = {"extra": "allow"}
 

@@ -1,4 +1,5 @@
-"""The live state of a 2d20 conflict: what ``[state]`` in the file holds (RULES.md §3.1, §3.3)."""
+"""The live state of a 2d20 conflict: what ``[state]`` in the file holds (docs/rules/2d20.md#s3-1,
+docs/rules/2d20.md#s3-3)."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ class Grant(Strict):
 @record
 class Assist(Strict):
     """An ally's assisting d20 waiting for the assisted character's next test: the assister's own TN and Focus
-    (RULES.md §3.2 Assistance [004:L502-506]; declared on the assisted one's turn [004:L1457-1465])."""
+    (docs/rules/2d20.md#s3-2 Assistance [004:L502-506]; declared on the assisted one's turn [004:L1457-1465])."""
 
     by: str
     tn: Annotated[int, Field(ge=0)]
@@ -98,7 +99,8 @@ class Fighter(Strict):
     #: The enemy a Link follows: this hacker moves with it until the end of its turn [003:L675-678].
     linked_to: str | None = None
     initiative: int = 0
-    #: Zones this turn's movement actions allow `move` to cover (Movement 1, Rush 1+, Sprint 2), RULES.md §3.6.
+    #: Zones this turn's movement actions allow `move` to cover (Movement 1, Rush 1+, Sprint 2),
+    #: docs/rules/2d20-combat.md#s3-6.
     move_budget: int = 0
     #: Cover and Morale dice granted by actions, rolled in every damage's resistance until they expire.
     granted: list[Grant] = field(default_factory=list)
@@ -110,12 +112,13 @@ class Fighter(Strict):
     subdued: dict[str, int] = field(default_factory=dict)
     #: Non-lethal Harms, per kind: removed at the end of the scene [004:L1964] (`tracker.families.twod20.nonlethal`).
     nonlethal: dict[str, int] = field(default_factory=dict)
-    #: What a Snare binds (RULES.md §3.8 [004:L1782]): actions of the snaring attack's type are refused but
-    #: breaking free; its Difficulty is ``conditions["snared"]``.
+    #: What a Snare binds (docs/rules/2d20-combat.md#s3-8 [004:L1782]): actions of the snaring attack's type are refused
+    #: but breaking free; its Difficulty is ``conditions["snared"]``.
     snare_kind: Literal["physical", "mental", "digital"] = "physical"
-    #: Allies' d20s joining this character's next test (Assist, RULES.md §3.2).
+    #: Allies' d20s joining this character's next test (Assist, docs/rules/2d20.md#s3-2).
     assisted_by: list[Assist] = field(default_factory=list)
-    #: A readied Major Action (catalogue key) and its trigger, lost per profile (RULES.md §3.5.1 Ready, B9).
+    #: A readied Major Action (catalogue key) and its trigger, lost per profile (docs/rules/2d20-turns.md#s3-5-1 Ready,
+    #: B9).
     ready: str | None = None
     ready_trigger: str = ""
 

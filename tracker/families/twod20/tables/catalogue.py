@@ -1,4 +1,4 @@
-"""2d20 conditions and states (RULES.md §3.11) as data: SRD states and the Infinity conditions.
+"""2d20 conditions and states (docs/rules/2d20-harm.md#s3-11) as data: SRD states and the Infinity conditions.
 
 Effects that are not conditions in the rules but matter at the table (a Stun waiting for the next
 turn, Persistent damage still to tick) are listed too, so ``add``/``remove`` and the JSON state treat
@@ -17,10 +17,12 @@ from tracker.families.twod20.tables.quantronic import BREACH_CONDITIONS, BREACH_
 class TwoD20Condition:
     title: str
     valued: bool = False
-    #: Only under profiles with Infinity's conditions (§3.11.2).
+    #: Only under profiles with Infinity's conditions (docs/rules/2d20-harm.md#s3-11-2).
     infinity_only: bool = False
     summary: str = ""
-    section: str = "§3.11"
+    #: The heading of the rules reference that has this rule, as the `i` screen names it to the GM:
+    #: "Conditions" (docs/rules/2d20-harm.md#s3-11) unless said otherwise.
+    section: str = "Conditions"
     #: Its value X is a number of Challenge Dice rolled (Persistent X, Burning X): at most
     #: `tracker.families.twod20.dice.rolls.MAX_CHALLENGE_DICE`, in a file, a command or a saved state.
     rolls: bool = False
@@ -28,13 +30,17 @@ class TwoD20Condition:
 
 CONDITIONS: dict[str, TwoD20Condition] = {
     "prone": TwoD20Condition("Prone", summary="Ranged from Medium+ harder; melee gains bonus Momentum. Stand (Minor)."),
-    "stunned": TwoD20Condition("Stunned", summary="No actions on its next turn; does not stack.", section="§3.8"),
-    "snared": TwoD20Condition("Snared", True, summary="Only breaking free (Difficulty = value).", section="§3.8"),
+    "stunned": TwoD20Condition(
+        "Stunned", summary="No actions on its next turn; does not stack.", section="Damage and its effects"
+    ),
+    "snared": TwoD20Condition(
+        "Snared", True, summary="Only breaking free (Difficulty = value).", section="Damage and its effects"
+    ),
     "persistent": TwoD20Condition(
         "Persistent",
         valued=True,
         summary="X[CD] at the end of each own turn, one tick per Effect.",
-        section="§3.8",
+        section="Damage and its effects",
         rolls=True,
     ),
     "bleeding": TwoD20Condition("Bleeding", infinity_only=True, summary="3[CD] ignoring Soak at turn start."),
@@ -72,11 +78,11 @@ CONDITIONS: dict[str, TwoD20Condition] = {
 
 
 #: What outlasts the scene (``tracker carry`` writes it to the party file, README "Campaigns"): the conditions
-#: RULES.md §3.11 ends only by treatment or rest. Infinity's Bleeding, Blind, Dazed and Deafened end by
+#: docs/rules/2d20-harm.md#s3-11 ends only by treatment or rest. Infinity's Bleeding, Blind, Dazed and Deafened end by
 #: Absterge [003:L396-416, L541-546]; Fatigued needs 8 hours' rest [003:L417-423]; Staggered comes of a second
 #: Dazed and the seed gives it no end [003:L444-446], so it lasts until the GM removes it. Not carried: Prone,
-#: Stunned, Snared, Persistent and Burning end within the fight [004:L1492; §3.8]; Checked, Helpless,
-#: Hindered, Marked and Stuck describe this fight's situation; Unconscious comes of a non-lethal Defeat, whose
+#: Stunned, Snared, Persistent and Burning end within the fight [004:L1492; docs/rules/2d20-combat.md#s3-8]; Checked,
+#: Helpless, Hindered, Marked and Stuck describe this fight's situation; Unconscious comes of a non-lethal Defeat, whose
 #: Harms go at the end of the scene [004:L1964], or of Fatigue, which is carried itself [004:L1896].
 LASTING = frozenset({"bleeding", "blind", "dazed", "deafened", "fatigued", "staggered"})
 
@@ -87,7 +93,7 @@ def condition_key(text: str) -> str:
     return names.resolve(aliases.get(key, key), CONDITIONS, what="condition")
 
 
-#: When each effect acts, in the GM's words (RULES.md §3.8, §3.11).
+#: When each effect acts, in the GM's words (docs/rules/2d20-combat.md#s3-8, docs/rules/2d20-harm.md#s3-11).
 TIMING = {
     "persistent": "end of turn: X[CD] per instance ({v} tick(s) left)",
     "burning": "end of turn: {v}[CD] to Vigour and Resolve",

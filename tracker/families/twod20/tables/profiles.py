@@ -1,4 +1,4 @@
-"""2d20 profiles (RULES.md §3.0) as data: one `Profile` per variant, every parameter overridable.
+"""2d20 profiles (docs/rules/2d20.md#s3-0) as data: one `Profile` per variant, every parameter overridable.
 
 The engine reads parameters from the profile and never asks which profile it runs (no
 ``if profile == …`` in the rules), so a table can mix: Infinity with SRD ranged difficulty, say.
@@ -14,7 +14,8 @@ from tracker.engine.errors import Refusal
 
 Rounding = Literal["up", "down", "full"]
 
-#: The SRD's actions (RULES.md §3.5.1 [004:L1448-1529]) and spends (Swift [004:L1944], Fortune [004:L602-603]).
+#: The SRD's actions (docs/rules/2d20-turns.md#s3-5-1 [004:L1448-1529]) and spends (Swift [004:L1944], Fortune
+#: [004:L602-603]).
 SRD_ACTIONS: tuple[str, ...] = (
     "attack", "aid", "assist", "create_advantage", "overcome", "pass", "protect", "ready", "recover", "rush",
     "skill_test", "break_free",
@@ -23,8 +24,8 @@ SRD_ACTIONS: tuple[str, ...] = (
     "hit_the_dirt",
     "swift", "surge", "undefeated",
 )  # fmt: skip
-#: Infinity's actions (RULES.md §3.5.2 [003:L171-267]); Swift Action at the SRD cost (B8). Pass is kept for the
-#: order's deferral rule (§3.4 rule 6).
+#: Infinity's actions (docs/rules/2d20-turns.md#s3-5-2 [003:L171-267]); Swift Action at the SRD cost (B8). Pass is kept
+#: for the order's deferral rule (docs/rules/2d20-turns.md#s3-4 rule 6).
 INFINITY_ACTIONS: tuple[str, ...] = (
     "assist", "attack", "brace", "exploit", "pass", "ready", "recover", "skill_test", "sprint", "treat", "withdraw",
     "break_free", "absterge", "draw_item", "movement", "stand", "swap_ammo", "transmit",
@@ -33,8 +34,8 @@ INFINITY_ACTIONS: tuple[str, ...] = (
     "access_system", "reset", "use_program", "link",
     "swift",
 )  # fmt: skip
-#: The Secret War sheet's Major and Minor actions (RULES.md §3.5.3 [002:L79-99]): no Swift Action; the SRD's
-#: Free actions, Hit the Dirt and the Fortune spends stay (the sheet lists neither Free actions nor Reactions).
+#: The Secret War sheet's Major and Minor actions (docs/rules/2d20-turns.md#s3-5-3 [002:L79-99]): no Swift Action; the
+#: SRD's Free actions, Hit the Dirt and the Fortune spends stay (the sheet lists neither Free actions nor Reactions).
 SECRET_WAR_ACTIONS: tuple[str, ...] = (
     "assist", "attack", "cast", "catch_breath", "command", "create_truth", "go_prone", "pass", "ready", "rush",
     "stabilise", "skill_test", "break_free",
@@ -60,7 +61,8 @@ class Profile:
     starting_meta: int = 3
     #: Stress tracks a combatant has when the file gives one number (the SRD's single track).
     default_track: str = "stress"
-    #: Track → (harm kind, resistance field) (§3.0 Harm names; §3.9 resistance).
+    #: Track → (harm kind, resistance field) (docs/rules/2d20.md#s3-0 Harm names; docs/rules/2d20-combat.md#s3-9
+    #: resistance).
     tracks: tuple[tuple[str, str, str], ...] = (("stress", "wound", "armor"),)
     #: Harm kind suffered by mental damage on a single-track profile.
     mental_harm: Literal["trauma", "metanoia"] = "trauma"
@@ -78,7 +80,7 @@ class Profile:
     ranged_step_rule: Literal["table", "either_direction"] = "table"
     melee_base_difficulty: int = 1
     mental_base_difficulty: int = 1
-    #: Each attack form's test as "attribute+skill" (RULES.md §3.0 Melee/Ranged/Mental attack rows): the
+    #: Each attack form's test as "attribute+skill" (docs/rules/2d20.md#s3-0 Melee/Ranged/Mental attack rows): the
     #: odds read an attacker's TN from its sheet with them. SRD mental: Will + Talk of "Fight/Talk".
     melee_test: str = "agility+fight"
     ranged_test: str = "coordination+fight"
@@ -106,7 +108,7 @@ class Profile:
     bonus_damage_flat: bool = False
     #: The most Momentum one attack spends on Bonus Damage; 0 = no cap but the pools (SW: 3 [002:L61, L138]).
     bonus_damage_max: int = 0
-    #: The attacker's own bonus damage (RULES.md §3.0 "Bonus damage"): "skill" adds [CD] equal to the skill
+    #: The attacker's own bonus damage (docs/rules/2d20.md#s3-0 "Bonus damage"): "skill" adds [CD] equal to the skill
     #: (SRD: Fight for weapons, Talk for mental attacks [004:L1000, L1745]); "attribute" adds [CD] by the
     #: attribute's band, 9 → +1 … 16+ → +5 (Infinity [003:L276-286], SW [002:L101-109]); "none" adds nothing.
     damage_bonus: Literal["skill", "attribute", "none"] = "skill"
@@ -145,11 +147,13 @@ class Profile:
     harm_per_5_stress: bool = False
     #: Stress clears at the end of the scene (SRD) or the start of the next (SW, B34).
     stress_recovery: Literal["scene_end", "scene_start"] = "scene_end"
-    #: Infinity conditions with timing: Bleeding at turn start, Burning X at turn end (§3.11.2).
+    #: Infinity conditions with timing: Bleeding at turn start, Burning X at turn end (docs/rules/2d20-harm.md#s3-11-2).
     infinity_conditions: bool = False
-    #: Initiative-scores variant: roll [CD] = max(Agility, Insight) once per scene instead (§3.4).
+    #: Initiative-scores variant: roll [CD] = max(Agility, Insight) once per scene instead
+    #: (docs/rules/2d20-turns.md#s3-4).
     random_initiative: bool = False
-    #: The actions `spend` and the action picker offer, in catalogue keys (§3.5.1-§3.5.3).
+    #: The actions `spend` and the action picker offer, in catalogue keys
+    #: (docs/rules/2d20-turns.md#s3-5-1 to #s3-5-3).
     actions: tuple[str, ...] = SRD_ACTIONS
     #: Actions that are Free under this profile whatever the catalogue says (Infinity: Drop Prone [003:L171-176]).
     free_actions: tuple[str, ...] = ()
@@ -161,7 +165,8 @@ class Profile:
     #: The most zones one action may cross; 0 = no limit (Infinity: Extreme range not in one action [003:L584]).
     max_move_zones: int = 0
     #: A Defeated or Dying NPC still takes its turns (one Free Action each, [004:L1872]); off, the hand-over
-    #: never offers it and `pick` refuses it: the GM does not run a beaten NPC's turn (judgement, §3.4).
+    #: never offers it and `pick` refuses it: the GM does not run a beaten NPC's turn (judgement,
+    #: docs/rules/2d20-turns.md#s3-4).
     defeated_npcs_act: bool = False
     #: A Staggered character's Reaction also costs an Infinity Point (NPCs: 1 more Heat) [003:L444-446], B23.
     staggered_reaction_point: bool = False
