@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
+import pytest
 from aiohttp import web as aioweb
 
 from tracker.store.lock import WriterLock
@@ -195,38 +196,34 @@ async def table_server(
     return server, runner
 
 
-def test_a_tab_whose_process_never_starts_is_closed() -> None:
+@pytest.mark.anyio
+async def test_a_tab_whose_process_never_starts_is_closed() -> None:
     """textual-serve closed a tab only when its app said goodbye: a process that failed before
     starting left the page on its loading card forever."""
 
-    async def drive() -> None:
-        server, runner = await table_server("exec false")
-        try:
-            async with aiohttp.ClientSession() as http:
-                tab = await http.ws_connect(server.public_url.replace("http", "ws") + "/ws")
-                assert await closed(tab, 5.0)
-        finally:
-            await runner.cleanup()
-
-    asyncio.run(drive())
+    server, runner = await table_server("exec false")
+    try:
+        async with aiohttp.ClientSession() as http:
+            tab = await http.ws_connect(server.public_url.replace("http", "ws") + "/ws")
+            assert await closed(tab, 5.0)
+    finally:
+        await runner.cleanup()
 
 
-def test_shutdown_kills_a_process_that_does_not_quit() -> None:
+@pytest.mark.anyio
+async def test_shutdown_kills_a_process_that_does_not_quit() -> None:
     """A tab's process that ignores the request to quit is killed after QUIT_GRACE, so shutdown
     never waits on it (and a `--write` tab's lock goes with it)."""
 
-    async def drive() -> None:
-        server, runner = await table_server("exec sleep 30")
-        async with aiohttp.ClientSession() as http:
-            tab = await http.ws_connect(server.public_url.replace("http", "ws") + "/ws")
-            while not server.sessions:
-                await asyncio.sleep(0.01)
-            (session,) = server.sessions
-            started = time.monotonic()
-            await runner.cleanup()
-            elapsed = time.monotonic() - started
-            assert session._process is not None and session._process.returncode == -signal.SIGKILL
-            assert elapsed < web.QUIT_GRACE + 1.0, f"shutdown took {elapsed:.2f} s"
-            assert await closed(tab, 2.0)
-
-    asyncio.run(drive())
+    server, runner = await table_server("exec sleep 30")
+    async with aiohttp.ClientSession() as http:
+        tab = await http.ws_connect(server.public_url.replace("http", "ws") + "/ws")
+        while not server.sessions:
+            await asyncio.sleep(0.01)
+        (session,) = server.sessions
+        started = time.monotonic()
+        await runner.cleanup()
+        elapsed = time.monotonic() - started
+        assert session._process is not None and session._process.returncode == -signal.SIGKILL
+        assert elapsed < web.QUIT_GRACE + 1.0, f"shutdown took {elapsed:.2f} s"
+        assert await closed(tab, 2.0)

@@ -3,7 +3,6 @@ process after a command, shown in the title without holding up a key; a stale re
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 
@@ -18,33 +17,33 @@ from tracker.store.files import parse_text
 from tracker.ui import fight_odds
 
 
-def test_the_title_shows_the_rating_before_start_then_the_odds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.anyio
+async def test_the_title_shows_the_rating_before_start_then_the_odds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("TRACKER_NO_FIGHT_ODDS", raising=False)
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(160, 40)) as pilot:
-            screen = main_screen(app)
-            until = time.monotonic() + 60
-            while not fight_odds.parts_of(screen) and time.monotonic() < until:
-                await pilot.pause(0.2)
-            before = screen.title_line.render()
-            assert "the party wins" in str(before) and ":" in fight_odds.parts_of(screen)[0][0]
-            started = time.monotonic()
-            await pilot.press("colon")
-            for key in "start":
-                await pilot.press(key)
-            await pilot.press("enter")
-            assert time.monotonic() - started < 5  # the keys never waited for the runs
-            until = time.monotonic() + 60
-            while time.monotonic() < until:
-                await pilot.pause(0.2)
-                part = fight_odds.parts_of(screen)
-                if part and not part[0][0].startswith(("easy", "fair", "hard", "deadly")):
-                    break
-            assert fight_odds.parts_of(screen)[0][0].startswith("the party wins")
-
-    asyncio.run(drive())
+    async with app.run_test(size=(160, 40)) as pilot:
+        screen = main_screen(app)
+        until = time.monotonic() + 60
+        while not fight_odds.parts_of(screen) and time.monotonic() < until:
+            await pilot.pause(0.2)
+        before = screen.title_line.render()
+        assert "the party wins" in str(before) and ":" in fight_odds.parts_of(screen)[0][0]
+        started = time.monotonic()
+        await pilot.press("colon")
+        for key in "start":
+            await pilot.press(key)
+        await pilot.press("enter")
+        assert time.monotonic() - started < 5  # the keys never waited for the runs
+        until = time.monotonic() + 60
+        while time.monotonic() < until:
+            await pilot.pause(0.2)
+            part = fight_odds.parts_of(screen)
+            if part and not part[0][0].startswith(("easy", "fair", "hard", "deadly")):
+                break
+        assert fight_odds.parts_of(screen)[0][0].startswith("the party wins")
 
 
 def test_the_line_names_the_likeliest_to_fall_and_the_rounds() -> None:

@@ -78,26 +78,24 @@ def test_every_way_the_file_changes_wakes_the_viewer_and_nothing_else_does(tmp_p
     asyncio.run(watching(path, script))
 
 
+@pytest.mark.anyio
 @linux
-def test_a_burst_of_saves_while_the_viewer_works_is_one_wake(tmp_path: Path) -> None:
+async def test_a_burst_of_saves_while_the_viewer_works_is_one_wake(tmp_path: Path) -> None:
     """Saves that come while the viewer repaints are read once, after it: the latest text is what counts."""
     path = tmp_path / "fight.toml"
     path.write_text("[encounter]\n", encoding="utf-8")
 
-    async def run() -> None:
-        changes = watch.changes(path)
-        first = asyncio.ensure_future(anext(changes))
-        await asyncio.sleep(0.2)
-        files.write_text(path, "[encounter]\nname = 'a'\n")
-        await asyncio.wait_for(first, 3)
-        for n in range(5):  # the viewer is busy: nothing reads the watch meanwhile
-            files.write_text(path, f"[encounter]\nname = '{n}'\n")
-        await asyncio.sleep(0.2)
-        await asyncio.wait_for(anext(changes), 3)  # one wake for the five saves
-        with pytest.raises(TimeoutError):
-            await asyncio.wait_for(anext(changes), 0.3)
-
-    asyncio.run(run())
+    changes = watch.changes(path)
+    first = asyncio.ensure_future(anext(changes))
+    await asyncio.sleep(0.2)
+    files.write_text(path, "[encounter]\nname = 'a'\n")
+    await asyncio.wait_for(first, 3)
+    for n in range(5):  # the viewer is busy: nothing reads the watch meanwhile
+        files.write_text(path, f"[encounter]\nname = '{n}'\n")
+    await asyncio.sleep(0.2)
+    await asyncio.wait_for(anext(changes), 3)  # one wake for the five saves
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(anext(changes), 0.3)
 
 
 def test_a_folder_that_is_not_there_is_waited_for(tmp_path: Path) -> None:

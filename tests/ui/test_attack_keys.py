@@ -7,6 +7,7 @@ import asyncio
 import shutil
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
@@ -104,7 +105,8 @@ def test_twod20_attack_by_keys_at_100x30(tmp_path: Path) -> None:
     assert any(t.startswith("Cultist takes ") for t in log)
 
 
-def test_the_spend_list_narrows_as_you_type_and_enter_picks(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_spend_list_narrows_as_you_type_and_enter_picks(tmp_path: Path) -> None:
     """UX.md journey 1: `s`, then `str`: only Strike is left and Enter starts it; `pro` finds drop-prone by
     its second word; Backspace widens the list again; a word nothing starts with says so and runs nothing."""
     app = _app(tmp_path, "duel.toml", "initiative Sofia 9", "start", "engage Sofia Guild")
@@ -113,55 +115,50 @@ def test_the_spend_list_narrows_as_you_type_and_enter_picks(tmp_path: Path) -> N
         options = app.screen.query_one(OptionList)
         return [str(options.get_option_at_index(i).id) for i in range(options.option_count)]
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("s")
-            await pilot.pause()
-            assert isinstance(app.screen, ActionPicker)
-            everything = listed()
-            await pilot.press("p", "r", "o")
-            await pilot.pause()
-            assert listed() == ["drop_prone"]
-            await pilot.press("backspace", "backspace", "backspace")
-            await pilot.pause()
-            assert listed() == everything
-            await pilot.press("z", "z")
-            await pilot.pause()
-            assert listed() == ["None"]  # the one line that says nothing matches
-            await pilot.press("enter")
-            await pilot.pause()
-            assert isinstance(app.screen, ActionPicker) and app.session.history.commands[-1] == "engage Sofia Guild"
-            await pilot.press("backspace", "backspace", "s", "t", "r")
-            await pilot.pause()
-            assert listed() == ["strike"]
-            await pilot.press("enter")
-            await pilot.pause()
-            assert not isinstance(app.screen, ActionPicker)
-            assert _kind(app) == "attack_target"
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, ActionPicker)
+        everything = listed()
+        await pilot.press("p", "r", "o")
+        await pilot.pause()
+        assert listed() == ["drop_prone"]
+        await pilot.press("backspace", "backspace", "backspace")
+        await pilot.pause()
+        assert listed() == everything
+        await pilot.press("z", "z")
+        await pilot.pause()
+        assert listed() == ["None"]  # the one line that says nothing matches
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ActionPicker) and app.session.history.commands[-1] == "engage Sofia Guild"
+        await pilot.press("backspace", "backspace", "s", "t", "r")
+        await pilot.pause()
+        assert listed() == ["strike"]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not isinstance(app.screen, ActionPicker)
+        assert _kind(app) == "attack_target"
 
 
-def test_enter_takes_the_default_answer_unless_a_line_is_typed(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_enter_takes_the_default_answer_unless_a_line_is_typed(tmp_path: Path) -> None:
     """UX.md journey 1, "Enter-Enter-1-1": while a question waits, Enter answers its option 1 (the best
     target first); with the command line open, Enter runs the typed line instead."""
     app = _app(tmp_path, "duel.toml", "initiative Sofia 9", "start", "engage Sofia Guild")
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("s", "s", "t", "r", "enter")
-            await pilot.pause()
-            assert _kind(app) == "attack_target"
-            await pilot.press("colon", *"undo", "enter")
-            await pilot.pause()
-            assert app.session.history.commands[-1] == "engage Sofia Guild"  # the typed undo ran, not an answer
-            assert _kind(app) is None
-            await pilot.press("escape", "s", "s", "t", "r", "enter")
-            await pilot.pause()
-            assert _kind(app) == "attack_target"
-            await pilot.press("enter")
-            await pilot.pause()
-            assert _kind(app) == "attack"  # Enter chose the Guild Enforcer, option 1
-            assert app.session.history.commands[-1] == "answer 'Guild Enforcer'"
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s", "s", "t", "r", "enter")
+        await pilot.pause()
+        assert _kind(app) == "attack_target"
+        await pilot.press("colon", *"undo", "enter")
+        await pilot.pause()
+        assert app.session.history.commands[-1] == "engage Sofia Guild"  # the typed undo ran, not an answer
+        assert _kind(app) is None
+        await pilot.press("escape", "s", "s", "t", "r", "enter")
+        await pilot.pause()
+        assert _kind(app) == "attack_target"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert _kind(app) == "attack"  # Enter chose the Guild Enforcer, option 1
+        assert app.session.history.commands[-1] == "answer 'Guild Enforcer'"

@@ -8,7 +8,6 @@ the result is the screen a GM would have had without those shortcuts.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 from pathlib import Path
 from typing import Any
@@ -34,11 +33,12 @@ from tracker.ui.widgets.text_panel import TextPanel
 BANDS = {"-narrow", "-wide", "-short", "-tall"}
 
 
+@pytest.mark.anyio
 @pytest.mark.parametrize(
     ("size", "expected"),
     [((120, 40), {"-wide", "-tall"}), ((100, 30), {"-narrow", "-short"}), ((110, 36), {"-wide", "-tall"})],
 )
-def test_the_screen_is_born_with_the_classes_textual_gives_it(
+async def test_the_screen_is_born_with_the_classes_textual_gives_it(
     tmp_path: Path, size: tuple[int, int], expected: set[str]
 ) -> None:
     """The classes at construction are the ones Textual's own breakpoints set on the first resize."""
@@ -48,59 +48,53 @@ def test_the_screen_is_born_with_the_classes_textual_gives_it(
     )
     app = make_app(tmp_path, "brawl.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            assert isinstance(app.screen, TrackerScreen)
-            assert set(app.screen.classes) & BANDS == expected
-            await pilot.resize_terminal(100 if size[0] >= 110 else 120, 30 if size[1] >= 36 else 40)
-            await pilot.pause()
-            assert set(app.screen.classes) & BANDS != expected  # Textual still moves them on a resize
-
-    asyncio.run(drive())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TrackerScreen)
+        assert set(app.screen.classes) & BANDS == expected
+        await pilot.resize_terminal(100 if size[0] >= 110 else 120, 30 if size[1] >= 36 else 40)
+        await pilot.pause()
+        assert set(app.screen.classes) & BANDS != expected  # Textual still moves them on a resize
 
 
-def test_hidden_tabs_are_there_once_the_first_frame_is_up(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_hidden_tabs_are_there_once_the_first_frame_is_up(tmp_path: Path) -> None:
     """Every tab's panel is mounted right after the first frame, with the current view, and shows it
     when its tab is opened."""
     app = make_app(tmp_path, "brawl.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("n")  # start: the log has entries, the turn and conditions something to say
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")  # start: the log has entries, the turn and conditions something to say
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TrackerScreen)
+        assert len(screen.query(ConditionsPanel)) == 1
+        assert {p.id for p in screen.query(TextPanel)} >= {"turn", "field", "resources"}
+        assert len(screen.query(LogPanel)) == 2  # the Log tab's and the strip's
+        tabs = screen.query_one("#side", TabbedContent)
+        for pane in ("tab-conditions", "tab-field", "tab-resources", "tab-log"):
+            tabs.active = pane
             await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, TrackerScreen)
-            assert len(screen.query(ConditionsPanel)) == 1
-            assert {p.id for p in screen.query(TextPanel)} >= {"turn", "field", "resources"}
-            assert len(screen.query(LogPanel)) == 2  # the Log tab's and the strip's
-            tabs = screen.query_one("#side", TabbedContent)
-            for pane in ("tab-conditions", "tab-field", "tab-resources", "tab-log"):
-                tabs.active = pane
-                await pilot.pause()
-                assert all(p.is_mounted and p.display for p in tabs.get_pane(pane).query(Panel))
-
-    asyncio.run(drive())
+            assert all(p.is_mounted and p.display for p in tabs.get_pane(pane).query(Panel))
 
 
-def test_the_chosen_theme_colours_the_first_frame(tmp_path: Path, private_config: Path) -> None:
+@pytest.mark.anyio
+async def test_the_chosen_theme_colours_the_first_frame(tmp_path: Path, private_config: Path) -> None:
     """The theme picked before the stylesheet is parsed is the one the CSS variables come from."""
     app = make_app(tmp_path, "brawl.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            assert app.theme == "breach-dark"
-            ours = app.current_theme.to_color_system().generate()["primary"]
-            default = app.get_theme("textual-dark")
-            assert default is not None and default.to_color_system().generate()["primary"] != ours
-            assert app.stylesheet._variables["primary"] == ours
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.theme == "breach-dark"
+        ours = app.current_theme.to_color_system().generate()["primary"]
+        default = app.get_theme("textual-dark")
+        assert default is not None and default.to_color_system().generate()["primary"] != ours
+        assert app.stylesheet._variables["primary"] == ours
 
 
+@pytest.mark.anyio
 @pytest.mark.parametrize("theme", ["breach-dark", "parchment-light", "textual-light", "high-contrast"])
-def test_a_theme_chosen_at_start_is_the_one_textual_would_have_set(tmp_path: Path, theme: str) -> None:
+async def test_a_theme_chosen_at_start_is_the_one_textual_would_have_set(tmp_path: Path, theme: str) -> None:
     """The app sets its starting theme without Textual's watcher (which would parse the CSS again for the
     first frame); the app must end up as if the watcher had run: the same theme classes, CSS variables
     and ANSI colour filter as when the same theme is set on the running app."""
@@ -113,21 +107,19 @@ def test_a_theme_chosen_at_start_is_the_one_textual_would_have_set(tmp_path: Pat
         ansi = [(f.enabled, f._terminal_theme) for f in app._filters if isinstance(f, ANSIToTruecolor)]
         return shown, dict(app.stylesheet._variables), ansi
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            at_start = looks(app)
-            app.theme = "textual-dark" if theme != "textual-dark" else "textual-light"
-            await pilot.pause()
-            app.theme = theme  # Textual's own way, watcher and all
-            await pilot.pause()
-            assert looks(app) == at_start
-            assert app.theme == theme
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        at_start = looks(app)
+        app.theme = "textual-dark" if theme != "textual-dark" else "textual-light"
+        await pilot.pause()
+        app.theme = theme  # Textual's own way, watcher and all
+        await pilot.pause()
+        assert looks(app) == at_start
+        assert app.theme == theme
 
 
-def test_the_first_frame_parses_the_stylesheets_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.anyio
+async def test_the_first_frame_parses_the_stylesheets_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 12 (start-up): nothing before the first frame makes Textual re-parse every stylesheet (a
     theme set the usual way, a theme set once the app runs); a later theme change still does."""
     reparsed: list[int] = []
@@ -140,15 +132,12 @@ def test_the_first_frame_parses_the_stylesheets_once(tmp_path: Path, monkeypatch
     monkeypatch.setattr(Stylesheet, "reparse", counted)
     app = make_app(tmp_path, "brawl.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            assert reparsed == []
-            app.theme = "parchment-light"
-            await pilot.pause()
-            assert reparsed == [1]
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert reparsed == []
+        app.theme = "parchment-light"
+        await pilot.pause()
+        assert reparsed == [1]
 
 
 @pytest.mark.parametrize("player", [False, True])

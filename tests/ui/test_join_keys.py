@@ -3,8 +3,9 @@ the command line's completion of stat block names (``join Gu`` → ``join 'Guild
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import pinned
 from tests.ui.conftest import EXAMPLES
@@ -36,65 +37,59 @@ def app_with_blocks(tmp_path: Path, example: str = "duel.toml") -> TrackerApp:
     return TrackerApp(Session(files.load(target)), target)
 
 
-def test_join_key_completes_stat_blocks_and_runs(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_join_key_completes_stat_blocks_and_runs(tmp_path: Path) -> None:
     """`J` opens ``join ``; Tab completes a stat block's name (then ``from=`` values); Enter joins it."""
     app = app_with_blocks(tmp_path)
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.press("J")
-            line = command_line(app)
-            assert line.value == "join " and app.focused is line
-            await type_text(pilot, "Gu")
-            await pilot.press("tab")
-            assert line.value == "join 'Guild Thug' "
-            await type_text(pilot, "count=2")
-            await pilot.press("enter")
-            await pilot.pause()
-            assert app.session.rules.combatant_names()[-2:] == ["Guild Thug 1", "Guild Thug 2"]
-            await pilot.press("J")
-            await type_text(pilot, "Bill from=Gr")
-            await pilot.press("tab")
-            assert command_line(app).value == "join Bill from=Gremlin "
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("J")
+        line = command_line(app)
+        assert line.value == "join " and app.focused is line
+        await type_text(pilot, "Gu")
+        await pilot.press("tab")
+        assert line.value == "join 'Guild Thug' "
+        await type_text(pilot, "count=2")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.session.rules.combatant_names()[-2:] == ["Guild Thug 1", "Guild Thug 2"]
+        await pilot.press("J")
+        await type_text(pilot, "Bill from=Gr")
+        await pilot.press("tab")
+        assert command_line(app).value == "join Bill from=Gremlin "
 
 
-def test_leave_key_prefills_the_selected_combatant(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_leave_key_prefills_the_selected_combatant(tmp_path: Path) -> None:
     """`L` prefills ``leave`` with the selected combatant, like the other prefilling keys."""
     app = app_with_blocks(tmp_path)
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.press("n")
-            await pilot.pause()
-            active = app.session.state.active
-            assert active is not None
-            await pilot.press("L")
-            assert command_line(app).value.startswith("leave ")
-            await pilot.press("enter")
-            await pilot.pause()
-            assert active in app.session.state.left
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        active = app.session.state.active
+        assert active is not None
+        await pilot.press("L")
+        assert command_line(app).value.startswith("leave ")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert active in app.session.state.left
 
 
-def test_palette_offers_join_only_with_stat_blocks(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_palette_offers_join_only_with_stat_blocks(tmp_path: Path) -> None:
     """docs/architecture/index.md practice 8: "Join the fight…" is offered where there are stat blocks to join from;
     "Leave the fight…" always; neither while a prompt waits for its answer."""
     from tests.ui.conftest import make_app
 
     with_blocks, without = app_with_blocks(tmp_path), make_app(tmp_path, "brawl.toml")
 
-    async def drive() -> None:
-        async with with_blocks.run_test(size=(100, 30)):
-            titles = [t for t, _, _ in offers(main_screen(with_blocks))]
-            assert "Join the fight…" in titles and "Leave the fight…" in titles
-        async with without.run_test(size=(100, 30)) as pilot:
-            titles = [t for t, _, _ in offers(main_screen(without))]
-            assert "Join the fight…" not in titles and "Leave the fight…" in titles
-            await pilot.press("n")  # brawl: the initiative tie waits
-            titles = [t for t, _, _ in offers(main_screen(without))]
-            assert "Leave the fight…" not in titles
-
-    asyncio.run(drive())
+    async with with_blocks.run_test(size=(100, 30)):
+        titles = [t for t, _, _ in offers(main_screen(with_blocks))]
+        assert "Join the fight…" in titles and "Leave the fight…" in titles
+    async with without.run_test(size=(100, 30)) as pilot:
+        titles = [t for t, _, _ in offers(main_screen(without))]
+        assert "Join the fight…" not in titles and "Leave the fight…" in titles
+        await pilot.press("n")  # brawl: the initiative tie waits
+        titles = [t for t, _, _ in offers(main_screen(without))]
+        assert "Leave the fight…" not in titles

@@ -30,63 +30,61 @@ def warnings(app: TrackerApp) -> list[str]:
     return [n.message for n in app._notifications if n.severity == "warning"]
 
 
-def test_a_remapped_key_runs_the_action_and_the_old_key_no_longer_does(tmp_path: Path, private_config: Path) -> None:
+@pytest.mark.anyio
+async def test_a_remapped_key_runs_the_action_and_the_old_key_no_longer_does(
+    tmp_path: Path, private_config: Path
+) -> None:
     """`next = "x"`: x starts the fight; n, the key it had, does nothing any more; help names x."""
     settings(private_config, '[keymap]\nnext = "x"\n')
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("n")
-            await pilot.pause()
-            assert app.session.rules.state.phase == "setup"
-            await pilot.press("x")
-            await pilot.pause()
-            assert app.session.rules.state.phase != "setup"
-            assert warnings(app) == []
-            await pilot.press("question_mark")
-            await pilot.pause()
-            assert isinstance(app.screen, HelpScreen)
-            assert ("x", "Next") in app.screen._rows
-            assert all(keys != "n" for keys, _ in app.screen._rows)
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.session.rules.state.phase == "setup"
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.session.rules.state.phase != "setup"
+        assert warnings(app) == []
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert ("x", "Next") in app.screen._rows
+        assert all(keys != "n" for keys, _ in app.screen._rows)
 
 
-def test_bad_keymap_entries_are_one_line_each_and_the_good_ones_apply(tmp_path: Path, private_config: Path) -> None:
+@pytest.mark.anyio
+async def test_bad_keymap_entries_are_one_line_each_and_the_good_ones_apply(
+    tmp_path: Path, private_config: Path
+) -> None:
     """An id no screen has, keys that are not a string, a key that does not exist: one warning line each,
     no traceback; the good entry is remapped all the same."""
     settings(private_config, '[keymap]\nnxt = "x"\nundo = 3\nredo = "ctrl+nope"\nnext = "x"\n')
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            said = warnings(app)
-            assert len(said) == 3 and all("\n" not in line for line in said)
-            assert any("nxt: no action has this id" in line for line in said)
-            assert any('undo: give the keys as a string, such as "ctrl+n"' in line for line in said)
-            assert any("redo: 'ctrl+nope' is not a key" in line for line in said)
-            assert app.remapped == {"next": "x"}
-            await pilot.press("x")
-            await pilot.pause()
-            assert app.session.rules.state.phase != "setup"
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        said = warnings(app)
+        assert len(said) == 3 and all("\n" not in line for line in said)
+        assert any("nxt: no action has this id" in line for line in said)
+        assert any('undo: give the keys as a string, such as "ctrl+n"' in line for line in said)
+        assert any("redo: 'ctrl+nope' is not a key" in line for line in said)
+        assert app.remapped == {"next": "x"}
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.session.rules.state.phase != "setup"
 
 
-def test_a_keymap_that_is_not_a_table_is_one_line(tmp_path: Path, private_config: Path) -> None:
+@pytest.mark.anyio
+async def test_a_keymap_that_is_not_a_table_is_one_line(tmp_path: Path, private_config: Path) -> None:
     settings(private_config, 'keymap = "n=x"\n')
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.pause()
-            assert [line for line in warnings(app) if "[keymap] must be a table" in line]
-            await pilot.press("n")  # the keys are left as they were
-            await pilot.pause()
-            assert app.session.rules.state.phase != "setup"
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert [line for line in warnings(app) if "[keymap] must be a table" in line]
+        await pilot.press("n")  # the keys are left as they were
+        await pilot.pause()
+        assert app.session.rules.state.phase != "setup"
 
 
 def test_cycling_the_theme_keeps_the_keymap(tmp_path: Path, private_config: Path) -> None:
@@ -133,33 +131,31 @@ def test_keys_help_and_palette_come_from_the_one_list() -> None:
     assert set(GM_ACTIONS.palette) <= GM_ACTIONS.ids()
 
 
-def test_the_palette_keeps_its_order_mid_turn(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_palette_keeps_its_order_mid_turn(tmp_path: Path) -> None:
     """The palette lists the turn's entries first, the verbs, the pools, the fight's end, leave, undo and the
     general ones last: the order the palette had before its entries came from the list of actions."""
     from tracker.ui.offers import offers
 
     app = make_app(tmp_path, "skirmish_srd.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("n", "1")
-            await pilot.pause()
-            assert isinstance(app.screen, TrackerScreen)
-            assert [title for title, _, _ in offers(app.screen)] == [
-                "End the turn",
-                "Spend…",
-                "Damage…",
-                "Heal…",
-                "Add a condition…",
-                "Remove a condition…",
-                "Move to a zone…",
-                "Momentum +1",
-                "Threat +1",
-                "End the scene",
-                "Leave the fight…",
-                "Undo",
-                "Help",
-                "Cycle theme",
-            ]
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n", "1")
+        await pilot.pause()
+        assert isinstance(app.screen, TrackerScreen)
+        assert [title for title, _, _ in offers(app.screen)] == [
+            "End the turn",
+            "Spend…",
+            "Damage…",
+            "Heal…",
+            "Add a condition…",
+            "Remove a condition…",
+            "Move to a zone…",
+            "Momentum +1",
+            "Threat +1",
+            "End the scene",
+            "Leave the fight…",
+            "Undo",
+            "Help",
+            "Cycle theme",
+        ]

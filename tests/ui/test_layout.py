@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import d20, d20_view, example_session, session_from, ttb_view
 from tests.ui.conftest import make_app
 from tracker.present.view import ConditionTag, HeaderView
@@ -52,31 +54,29 @@ def test_conditions_in_full_when_they_fit_else_short_forms_that_wrap_never_cut()
     assert " ".join(lines) == "Brn2 Psn3 Dzd Prn Bld2" and all(len(line) <= 10 for line in lines)
 
 
-def test_order_table_fits_80_columns_with_ten_combatants_and_a_legend(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_order_table_fits_80_columns_with_ten_combatants_and_a_legend(tmp_path: Path) -> None:
     """All ten of the brawl fit at 80×24; five conditions wrap in short form, explained by the legend."""
     app = make_app(tmp_path, "brawl.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            for line in (
-                "start",
-                "answer Belle",
-                "add Sofia burning 2",
-                "add Sofia poison 3",
-                "add Sofia dazed",
-                "add Sofia prone",
-                "add Sofia bleeding_out 2",
-            ):
-                assert app.submit(line) is None, line
-            await pilot.pause()
-            table = app.screen.query_one(OrderTable)
-            assert table.virtual_size.width <= table.size.width  # no horizontal scrolling
-            assert len(table.keys) == 10 and table.size.height >= len(table.lines) + 1  # every row shows
-            sofia = [" ".join(line) for line in table.rows["Sofia Ramos"]]
-            assert "Brn2" in "".join(sofia) and "Bld2" in "".join(sofia)
-            assert "Brn=burning" in table.legend and "Bld=bleeding out" in table.legend
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        for line in (
+            "start",
+            "answer Belle",
+            "add Sofia burning 2",
+            "add Sofia poison 3",
+            "add Sofia dazed",
+            "add Sofia prone",
+            "add Sofia bleeding_out 2",
+        ):
+            assert app.submit(line) is None, line
+        await pilot.pause()
+        table = app.screen.query_one(OrderTable)
+        assert table.virtual_size.width <= table.size.width  # no horizontal scrolling
+        assert len(table.keys) == 10 and table.size.height >= len(table.lines) + 1  # every row shows
+        sofia = [" ".join(line) for line in table.rows["Sofia Ramos"]]
+        assert "Brn2" in "".join(sofia) and "Bld2" in "".join(sofia)
+        assert "Brn=burning" in table.legend and "Bld=bleeding out" in table.legend
 
 
 def test_stress_is_what_is_left_and_labelled_per_track(tmp_path: Path) -> None:
@@ -121,27 +121,26 @@ def test_player_view_words_the_question_without_command_syntax(tmp_path: Path) -
     assert any(row.zone for row in view.rows)
 
 
-def test_log_keeps_every_word_at_80_columns(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_log_keeps_every_word_at_80_columns(tmp_path: Path) -> None:
     """A long log line wraps with its words intact (RichLog's 78-column minimum cut them before)."""
     from textual.widgets import RichLog
 
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            assert app.submit("start") is None
-            assert app.submit("damage Sofia 2/3/4 margin=0") is None
-            await pilot.press("full_stop", "full_stop", "full_stop", "full_stop")  # to the Log tab
-            await pilot.pause()
-            log = app.screen.query_one("#tab-log RichLog", RichLog)
-            text = " ".join(strip.text.strip() for strip in log.lines)
-            entry = app.session.state.log[-2].text
-            assert all(word in text for word in entry.split()), (entry, text)
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.submit("start") is None
+        assert app.submit("damage Sofia 2/3/4 margin=0") is None
+        await pilot.press("full_stop", "full_stop", "full_stop", "full_stop")  # to the Log tab
+        await pilot.pause()
+        log = app.screen.query_one("#tab-log RichLog", RichLog)
+        text = " ".join(strip.text.strip() for strip in log.lines)
+        entry = app.session.state.log[-2].text
+        assert all(word in text for word in entry.split()), (entry, text)
 
 
-def test_an_empty_conditions_column_gives_its_room_to_the_zones(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_an_empty_conditions_column_gives_its_room_to_the_zones(tmp_path: Path) -> None:
     """Infinity at 80×24 (three stress tracks): while nobody has a condition, the Conditions column gives up
     its title's room, with an ellipsis, before a zone's name is cut; with a condition, the Harms column
     nobody writes in gives its room (title and all) before the zones do."""
@@ -150,55 +149,50 @@ def test_an_empty_conditions_column_gives_its_room_to_the_zones(tmp_path: Path) 
     def lines(table: OrderTable) -> list[str]:
         return [table.render_line(y).text for y in range(1 + len(table.keys))]
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            for line in ("start", "pick Lt"):
-                assert app.submit(line) is None
-            await pilot.pause()
-            table = app.screen.query_one(OrderTable)
-            assert sum(table.widths) + len(table.widths) <= table.size.width
-            shown = lines(table)
-            for place in ("Platform", "Control Room", "Concourse", "Tunnel"):
-                assert any(f" {place} " in line for line in shown[1:]), (place, shown)
-            assert shown[0].split()[-1] == "Con…", shown[0]
-            assert app.submit("add Hacker burning 2") is None
-            await pilot.pause()
-            shown = lines(table)
-            vel = next(line for line in shown if "Hacker Vel" in line)
-            assert vel.rstrip().endswith("burning 2"), vel
-            assert " Control Room " in vel, vel
-            assert "Harms" not in shown[0] and "Har" not in shown[0], shown[0]
-            assert shown[0].split()[-1] == "Conditio…", shown[0]
-            assert sum(table.widths) + len(table.widths) <= table.size.width
-            assert app.submit("add Hacker dazed") is None  # "burning 2, dazed": short forms
-            await pilot.pause()
-            shown = lines(table)
-            vel = next(line for line in shown if "Hacker Vel" in line)
-            assert vel.rstrip().endswith("Brn2 Dzd"), vel
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        for line in ("start", "pick Lt"):
+            assert app.submit(line) is None
+        await pilot.pause()
+        table = app.screen.query_one(OrderTable)
+        assert sum(table.widths) + len(table.widths) <= table.size.width
+        shown = lines(table)
+        for place in ("Platform", "Control Room", "Concourse", "Tunnel"):
+            assert any(f" {place} " in line for line in shown[1:]), (place, shown)
+        assert shown[0].split()[-1] == "Con…", shown[0]
+        assert app.submit("add Hacker burning 2") is None
+        await pilot.pause()
+        shown = lines(table)
+        vel = next(line for line in shown if "Hacker Vel" in line)
+        assert vel.rstrip().endswith("burning 2"), vel
+        assert " Control Room " in vel, vel
+        assert "Harms" not in shown[0] and "Har" not in shown[0], shown[0]
+        assert shown[0].split()[-1] == "Conditio…", shown[0]
+        assert sum(table.widths) + len(table.widths) <= table.size.width
+        assert app.submit("add Hacker dazed") is None  # "burning 2, dazed": short forms
+        await pilot.pause()
+        shown = lines(table)
+        vel = next(line for line in shown if "Hacker Vel" in line)
+        assert vel.rstrip().endswith("Brn2 Dzd"), vel
 
 
-def test_the_conditions_column_keeps_no_room_while_it_is_empty(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_conditions_column_keeps_no_room_while_it_is_empty(tmp_path: Path) -> None:
     """Infinity at 120×40 (a 74-column order beside the tabs): with no condition to show, every zone and name
     is whole; the Conditions column's title comes back with the first condition."""
     app = make_app(tmp_path, "firefight_infinity.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            for line in ("start", "pick Lt"):
-                assert app.submit(line) is None
-            await pilot.pause()
-            table = app.screen.query_one(OrderTable)
-            shown = [table.render_line(y).text for y in range(5)]
-            assert "…" not in "".join(shown), shown
-            assert "Con" not in shown[0], shown[0]
-            assert app.submit("add Hacker prone") is None
-            await pilot.pause()
-            header = table.render_line(0).text.split()
-            assert header[-1] in ("Conditions", "Cond…"), header
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        for line in ("start", "pick Lt"):
+            assert app.submit(line) is None
+        await pilot.pause()
+        table = app.screen.query_one(OrderTable)
+        shown = [table.render_line(y).text for y in range(5)]
+        assert "…" not in "".join(shown), shown
+        assert "Con" not in shown[0], shown[0]
+        assert app.submit("add Hacker prone") is None
+        await pilot.pause()
+        header = table.render_line(0).text.split()
+        assert header[-1] in ("Conditions", "Cond…"), header
 
 
 def test_names_with_brackets_are_text_not_markup(tmp_path: Path) -> None:

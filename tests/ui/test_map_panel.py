@@ -41,64 +41,58 @@ async def show(app: TrackerApp, pilot: object, tab: str) -> None:
         await pilot.pause(0.05)  # type: ignore[attr-defined]
 
 
-def test_the_zones_tab_draws_the_map_above_the_odds(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_zones_tab_draws_the_map_above_the_odds(tmp_path: Path) -> None:
     app = make_app(tmp_path, "skirmish_srd.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
-            await show(app, pilot, "field")
-            drawn = map_text(app)
-            for zone in ("Pier", "Boathouse", "Crane", "Yard", "Warehouse"):
-                assert zone in drawn
-            assert "● Ada Vance" in drawn and "▲ Cult Enforcer" in drawn
-            assert "┏━ Pier" in drawn  # Ada's zone: Close, framed heavy
-            assert body_text(app).startswith("Chance to hit, % · Ada Vance")
-            panel = app.screen.query_one("#field", MapPanel)
-            width = panel.scrollable_content_region.width
-            assert all(len(line) <= width for line in drawn.splitlines())
-            assert len(drawn.splitlines()) <= panel.scrollable_content_region.height  # all of it in view
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
+        await show(app, pilot, "field")
+        drawn = map_text(app)
+        for zone in ("Pier", "Boathouse", "Crane", "Yard", "Warehouse"):
+            assert zone in drawn
+        assert "● Ada Vance" in drawn and "▲ Cult Enforcer" in drawn
+        assert "┏━ Pier" in drawn  # Ada's zone: Close, framed heavy
+        assert body_text(app).startswith("Chance to hit, % · Ada Vance")
+        panel = app.screen.query_one("#field", MapPanel)
+        width = panel.scrollable_content_region.width
+        assert all(len(line) <= width for line in drawn.splitlines())
+        assert len(drawn.splitlines()) <= panel.scrollable_content_region.height  # all of it in view
 
 
-def test_the_map_follows_the_selection(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_map_follows_the_selection(tmp_path: Path) -> None:
     app = make_app(tmp_path, "skirmish_srd.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
-            await show(app, pilot, "field")
-            assert "┏━ Pier" in map_text(app) and "ranges from Ada Vance" in map_text(app)
-            app.screen.selected = "Cult Priest"  # type: ignore[attr-defined]
-            await pilot.pause()
-            assert "┏━ Warehouse" in map_text(app) and "ranges from Cult Priest" in map_text(app)
-            assert app.submit("start") is None and app.submit("pick Ada") is None
-            assert app.submit("move Ada Boathouse") is None
-            app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
-            await pilot.pause()
-            assert "┏━ Boathouse" in map_text(app)
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
+        await show(app, pilot, "field")
+        assert "┏━ Pier" in map_text(app) and "ranges from Ada Vance" in map_text(app)
+        app.screen.selected = "Cult Priest"  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert "┏━ Warehouse" in map_text(app) and "ranges from Cult Priest" in map_text(app)
+        assert app.submit("start") is None and app.submit("pick Ada") is None
+        assert app.submit("move Ada Boathouse") is None
+        app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert "┏━ Boathouse" in map_text(app)
 
 
-def test_the_melee_tab_draws_the_engagements_and_the_walk_line(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_melee_tab_draws_the_engagements_and_the_walk_line(tmp_path: Path) -> None:
     app = make_app(tmp_path, "brawl.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            for line in ("initiative Sofia 10", "initiative Ash 8", "initiative Marguerite 5", "start"):
-                assert app.submit(line) is None
-            assert app.submit("answer Belle") is None
-            assert app.submit("engage Sofia 'Guild Thug'") is None
-            assert app.submit("engage Sofia Lieutenant") is None
-            await show(app, pilot, "field")
-            drawn = map_text(app)
-            assert "● Sofia Ramos 1y" in drawn and "▲ Guild Lieutenant 2y" in drawn and "▲ Guild Thug 1y" in drawn
-            walk = " ".join(drawn.split())
-            assert "If Sofia Ramos walks: disengaging strikes from Guild Thug, Guild Lieutenant" in walk
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 30)) as pilot:
+        for line in ("initiative Sofia 10", "initiative Ash 8", "initiative Marguerite 5", "start"):
+            assert app.submit(line) is None
+        assert app.submit("answer Belle") is None
+        assert app.submit("engage Sofia 'Guild Thug'") is None
+        assert app.submit("engage Sofia Lieutenant") is None
+        await show(app, pilot, "field")
+        drawn = map_text(app)
+        assert "● Sofia Ramos 1y" in drawn and "▲ Guild Lieutenant 2y" in drawn and "▲ Guild Thug 1y" in drawn
+        walk = " ".join(drawn.split())
+        assert "If Sofia Ramos walks: disengaging strikes from Guild Thug, Guild Lieutenant" in walk
 
 
 def side_width(app: TrackerApp) -> int:
@@ -181,22 +175,20 @@ def test_the_map_modules_load_only_when_the_field_tab_is_shown(tmp_path: Path) -
     ]
 
 
-def test_a_new_theme_recolours_the_map(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_a_new_theme_recolours_the_map(tmp_path: Path) -> None:
     app = make_app(tmp_path, "skirmish_srd.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
-            await show(app, pilot, "field")
-            body = app.screen.query_one("#field", MapPanel).query_one(".map-body", Static)
-            before = body.content
-            app.theme = "parchment-light"
-            await pilot.pause()
-            after = body.content
-            assert isinstance(before, Text) and isinstance(after, Text)
-            assert before.plain == after.plain and before.spans != after.spans  # the same map, other colours
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
+        await show(app, pilot, "field")
+        body = app.screen.query_one("#field", MapPanel).query_one(".map-body", Static)
+        before = body.content
+        app.theme = "parchment-light"
+        await pilot.pause()
+        after = body.content
+        assert isinstance(before, Text) and isinstance(after, Text)
+        assert before.plain == after.plain and before.spans != after.spans  # the same map, other colours
 
 
 def test_the_panel_styles_every_tone_the_drawing_uses() -> None:
@@ -211,25 +203,23 @@ def test_the_panel_styles_every_tone_the_drawing_uses() -> None:
     assert set(TONES) == set(get_args(Tone)) - set(get_args(Emphasis))
 
 
-def test_the_field_text_is_asked_for_when_shown_and_follows_selection_and_commands(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_field_text_is_asked_for_when_shown_and_follows_selection_and_commands(tmp_path: Path) -> None:
     """The range report under the map (2d20: from the selected combatant to everyone else) is worked out
     only while the field tab shows (≈ 6 ms per command at 500 combatants), and is current then."""
     app = make_app(tmp_path, "skirmish_srd.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            assert app.submit("start") is None and app.submit("pick Ada") is None
-            await pilot.pause()
-            assert app.screen.field == ()  # type: ignore[attr-defined]  # never shown: never asked
-            app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
-            await show(app, pilot, "field")
-            assert "From Ada Vance" in body_text(app)
-            before = body_text(app)
-            assert app.submit("move Ada Boathouse") is None
-            await pilot.pause()
-            assert "From Ada Vance" in body_text(app) and body_text(app) != before  # ranges from her new zone
-            app.screen.selected = "Cult Priest"  # type: ignore[attr-defined]
-            await pilot.pause()
-            assert "From Cult Priest" in body_text(app)
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.submit("start") is None and app.submit("pick Ada") is None
+        await pilot.pause()
+        assert app.screen.field == ()  # type: ignore[attr-defined]  # never shown: never asked
+        app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
+        await show(app, pilot, "field")
+        assert "From Ada Vance" in body_text(app)
+        before = body_text(app)
+        assert app.submit("move Ada Boathouse") is None
+        await pilot.pause()
+        assert "From Ada Vance" in body_text(app) and body_text(app) != before  # ranges from her new zone
+        app.screen.selected = "Cult Priest"  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert "From Cult Priest" in body_text(app)

@@ -3,7 +3,6 @@ tab's chances per target, and the odds modules loaded only once their tab is sho
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
@@ -39,76 +38,68 @@ async def show(app: TrackerApp, pilot: object, tab: str) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
-def test_fate_deck_tab_at_80_columns_lays_the_thresholds_across(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_fate_deck_tab_at_80_columns_lays_the_thresholds_across(tmp_path: Path) -> None:
     """80×24: the thirteen thresholds and the Jokers across, one row per flip, each row whole."""
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await show(app, pilot, "resources")
-            lines = panel_text(app, "resources").splitlines()
-            assert lines[0] == "Next flip, % at least · 54 cards left"
-            header = next(n for n, line in enumerate(lines) if line.startswith("≥"))
-            assert lines[header].split() == ["≥", *(str(v) for v in range(1, 14)), "RJ", "BJ"]
-            assert lines[header + 1].split()[0] == "flip" and len(lines[header + 1].split()) == 16
-            assert all(len(line) <= 78 for line in table_lines("\n".join(lines)))
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await show(app, pilot, "resources")
+        lines = panel_text(app, "resources").splitlines()
+        assert lines[0] == "Next flip, % at least · 54 cards left"
+        header = next(n for n, line in enumerate(lines) if line.startswith("≥"))
+        assert lines[header].split() == ["≥", *(str(v) for v in range(1, 14)), "RJ", "BJ"]
+        assert lines[header + 1].split()[0] == "flip" and len(lines[header + 1].split()) == 16
+        assert all(len(line) <= 78 for line in table_lines("\n".join(lines)))
 
 
-def test_fate_deck_tab_in_the_44_column_side_panel_turns_the_table_on_its_side(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_fate_deck_tab_in_the_44_column_side_panel_turns_the_table_on_its_side(tmp_path: Path) -> None:
     """120×40 puts the tabs in a 44-column side panel: the thresholds go down, the flips across."""
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await show(app, pilot, "resources")
-            lines = panel_text(app, "resources").splitlines()
-            header = next(line for line in lines if line.startswith("≥"))
-            assert header.split() == ["≥", "flip", "⊞", "⊞⊞", "⊟", "⊟⊟", "♥", "♠", "♣", "♦"]
-            assert any(line.split()[:1] == ["13"] for line in lines)
-            width = app.screen.query_one("#resources", TextPanel).scrollable_content_region.width
-            table = table_lines("\n".join(lines))
-            assert len(table) == 1 + 13 + 2  # the thresholds 1-13 and the two Jokers
-            assert all(len(line) <= width for line in table)
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await show(app, pilot, "resources")
+        lines = panel_text(app, "resources").splitlines()
+        header = next(line for line in lines if line.startswith("≥"))
+        assert header.split() == ["≥", "flip", "⊞", "⊞⊞", "⊟", "⊟⊟", "♥", "♠", "♣", "♦"]
+        assert any(line.split()[:1] == ["13"] for line in lines)
+        width = app.screen.query_one("#resources", TextPanel).scrollable_content_region.width
+        table = table_lines("\n".join(lines))
+        assert len(table) == 1 + 13 + 2  # the thresholds 1-13 and the two Jokers
+        assert all(len(line) <= width for line in table)
 
 
-def test_the_duel_line_follows_the_flip_and_the_cheat_offer(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_duel_line_follows_the_flip_and_the_cheat_offer(tmp_path: Path) -> None:
     """A pending duel the tracker can flip shows its chances above the table; once flipped (the cheat offer
     waits: the demo's 5 of Tomes fails TN 11) the line is gone and the deck has one card fewer."""
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            for line in ("initiative Sofia 9", "start", "spend Sofia charge Enforcer", "answer pass 1"):
-                assert app.submit(line) is None
-            await show(app, pilot, "resources")
-            before = panel_text(app, "resources")
-            assert "Sofia Ramos, TN 11 with Melee 3:" in before
-            assert app.submit("answer flip") is None
-            await pilot.pause()
-            assert app.session.state.prompt is not None and app.session.state.prompt.kind == "cheat"
-            after = panel_text(app, "resources")
-            assert "TN 11 with Melee" not in after
-            assert "52 cards left" in after and "53 cards left" in before
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        for line in ("initiative Sofia 9", "start", "spend Sofia charge Enforcer", "answer pass 1"):
+            assert app.submit(line) is None
+        await show(app, pilot, "resources")
+        before = panel_text(app, "resources")
+        assert "Sofia Ramos, TN 11 with Melee 3:" in before
+        assert app.submit("answer flip") is None
+        await pilot.pause()
+        assert app.session.state.prompt is not None and app.session.state.prompt.kind == "cheat"
+        after = panel_text(app, "resources")
+        assert "TN 11 with Melee" not in after
+        assert "52 cards left" in after and "53 cards left" in before
 
 
-def test_zones_tab_shows_the_selected_combatants_chance_per_target(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_zones_tab_shows_the_selected_combatants_chance_per_target(tmp_path: Path) -> None:
     app = make_app(tmp_path, "skirmish_srd.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
-            await show(app, pilot, "field")
-            text = panel_text(app, "field")
-            assert text.startswith("Chance to hit, % · Ada Vance (Service pistol)")
-            assert "Cultist" in text and "TN 12 = Coordination 10 + Fight 2" in text
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.screen.selected = "Ada Vance"  # type: ignore[attr-defined]
+        await show(app, pilot, "field")
+        text = panel_text(app, "field")
+        assert text.startswith("Chance to hit, % · Ada Vance (Service pistol)")
+        assert "Cultist" in text and "TN 12 = Coordination 10 + Fight 2" in text
 
 
 LAZY = textwrap.dedent(
@@ -158,23 +149,21 @@ def test_the_odds_modules_load_only_when_their_tab_is_shown(tmp_path: Path) -> N
     assert seen["shown"] == ["tracker.families.ttb.fate.odds", "tracker.families.ttb.present.odds_report"]
 
 
-def test_fate_deck_tab_text_is_asked_for_when_shown_and_follows_commands(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_fate_deck_tab_text_is_asked_for_when_shown_and_follows_commands(tmp_path: Path) -> None:
     """The Fate Deck tab's text (deck counts, Control Hands, Fate Points) is worked out only while the tab
     shows (at 500 combatants it is a 500-line block), and is current whenever it is shown."""
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("n")
-            await pilot.pause()
-            assert app.screen.resources == ()  # type: ignore[attr-defined]  # never shown: never asked
-            await show(app, pilot, "resources")
-            left = len(app.session.rules.state.deck)  # type: ignore[attr-defined]
-            assert f"Fate Deck {left} left" in panel_text(app, "resources")
-            assert app.submit("flip 2") is None
-            await pilot.pause()
-            now = len(app.session.rules.state.deck)  # type: ignore[attr-defined]
-            assert now == left - 2
-            assert f"Fate Deck {now} left" in panel_text(app, "resources")
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen.resources == ()  # type: ignore[attr-defined]  # never shown: never asked
+        await show(app, pilot, "resources")
+        left = len(app.session.rules.state.deck)  # type: ignore[attr-defined]
+        assert f"Fate Deck {left} left" in panel_text(app, "resources")
+        assert app.submit("flip 2") is None
+        await pilot.pause()
+        now = len(app.session.rules.state.deck)  # type: ignore[attr-defined]
+        assert now == left - 2
+        assert f"Fate Deck {now} left" in panel_text(app, "resources")

@@ -78,7 +78,8 @@ def test_a_failed_write_is_never_shown(tmp_path: Path, monkeypatch: pytest.Monke
     assert app.path.read_bytes() == before
 
 
-def test_an_unexpected_failure_of_the_write_is_raised_not_swallowed(
+@pytest.mark.anyio
+async def test_an_unexpected_failure_of_the_write_is_raised_not_swallowed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Only an OSError is a refusal the GM reads; anything else is a bug, raised in the app's thread
@@ -88,12 +89,9 @@ def test_an_unexpected_failure_of_the_write_is_raised_not_swallowed(
     def broken(target: Path, text: str) -> None:
         raise RuntimeError("a bug in the writer")
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            monkeypatch.setattr(files, "write_text", broken)
-            with pytest.raises(RuntimeError, match="a bug in the writer"):
-                app.submit("start")
-            assert app.session.state.round == 0
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        monkeypatch.setattr(files, "write_text", broken)
+        with pytest.raises(RuntimeError, match="a bug in the writer"):
+            app.submit("start")
+        assert app.session.state.round == 0

@@ -8,7 +8,6 @@ is given each state afresh (after an empty one, so it keeps nothing of the last)
 
 from __future__ import annotations
 
-import asyncio
 import random
 
 import pytest
@@ -48,38 +47,36 @@ def shown(table: OrderTable) -> tuple[object, ...]:
     return (table.rows, table.lines, table.widths, table.legend, table._first_line, table.virtual_size)
 
 
+@pytest.mark.anyio
 @pytest.mark.parametrize("width", [48, 70, 110])
-def test_a_table_updated_row_by_row_shows_what_a_fresh_one_shows(width: int) -> None:
+async def test_a_table_updated_row_by_row_shows_what_a_fresh_one_shows(width: int) -> None:
     """At 48 columns conditions wrap onto more lines (a row changes its height), at 110 they are written
     in full (no legend)."""
     rng = random.Random(width)
 
-    async def drive() -> None:
-        app = Two()
-        async with app.run_test(size=(width, 40)):
-            kept, fresh = app.query_one("#kept", OrderTable), app.query_one("#fresh", OrderTable)
-            names = [f"Fighter {i}" for i in range(12)]
-            rows = random_rows(rng, names, names[0])
-            for step in range(300):
-                move = rng.random()
-                if move < 0.6:  # a `next`: two rows change, the rest are the very same objects
-                    rows = list(rows)
-                    for i in rng.sample(range(len(rows)), 2):
-                        rows[i] = random_rows(rng, [rows[i].name], rows[i].name)[0]
-                elif move < 0.75:  # a new round re-sorts the order
-                    rows = rng.sample(rows, len(rows))
-                elif move < 0.85 and len(rows) > 3:  # someone leaves the table
-                    rows = [r for r in rows if r is not rng.choice(rows)]
-                elif move < 0.95:  # someone joins, with a long name
-                    name = f"Newcomer of the Long-Drowned Quay {step}"
-                    rows = [*rows, *random_rows(rng, [name], None)]
-                else:  # everything built again, equal rows as new objects
-                    rows = [OrderRow(r.name, r.cells, r.down, r.conditions) for r in rows]
-                active = rng.choice(rows).name
-                kept.set_rows(COLUMNS, rows, active, (1,))
-                fresh.set_rows(COLUMNS, [], None, (1,))  # forgets every row: the next call fits them all anew
-                fresh.set_rows(COLUMNS, rows, active, (1,))
-                assert kept.size == fresh.size
-                assert shown(kept) == shown(fresh), step
-
-    asyncio.run(drive())
+    app = Two()
+    async with app.run_test(size=(width, 40)):
+        kept, fresh = app.query_one("#kept", OrderTable), app.query_one("#fresh", OrderTable)
+        names = [f"Fighter {i}" for i in range(12)]
+        rows = random_rows(rng, names, names[0])
+        for step in range(300):
+            move = rng.random()
+            if move < 0.6:  # a `next`: two rows change, the rest are the very same objects
+                rows = list(rows)
+                for i in rng.sample(range(len(rows)), 2):
+                    rows[i] = random_rows(rng, [rows[i].name], rows[i].name)[0]
+            elif move < 0.75:  # a new round re-sorts the order
+                rows = rng.sample(rows, len(rows))
+            elif move < 0.85 and len(rows) > 3:  # someone leaves the table
+                rows = [r for r in rows if r is not rng.choice(rows)]
+            elif move < 0.95:  # someone joins, with a long name
+                name = f"Newcomer of the Long-Drowned Quay {step}"
+                rows = [*rows, *random_rows(rng, [name], None)]
+            else:  # everything built again, equal rows as new objects
+                rows = [OrderRow(r.name, r.cells, r.down, r.conditions) for r in rows]
+            active = rng.choice(rows).name
+            kept.set_rows(COLUMNS, rows, active, (1,))
+            fresh.set_rows(COLUMNS, [], None, (1,))  # forgets every row: the next call fits them all anew
+            fresh.set_rows(COLUMNS, rows, active, (1,))
+            assert kept.size == fresh.size
+            assert shown(kept) == shown(fresh), step

@@ -137,30 +137,28 @@ def test_the_theme_colours_and_emphases_are_the_statics() -> None:
     compare(texts, (20, 44), ("textual-light", "gruvbox", "textual-dark"))
 
 
-def test_a_selection_is_drawn_and_copied_as_the_static_did() -> None:
+@pytest.mark.anyio
+async def test_a_selection_is_drawn_and_copied_as_the_static_did() -> None:
     """While the GM selects text the rows are the Static's, highlight included, and the copy is the same;
     once the selection is gone the rows are the Static's again."""
     app = Side()
     text = TEXTS["turn"]
     selection = Selection(Offset(3, 0), Offset(10, 5))
 
-    async def drive() -> None:
-        async with app.run_test(size=(200, 60)) as pilot:
-            static, lines = app.query_one(Static), app.query_one(PanelText)
-            static.styles.width = lines.styles.width = 30
-            static.update(text)
-            lines.show(text)
-            await pilot.pause()
-            plain = rows(lines)
-            app.screen.selections = {static: selection, lines: selection}
-            await pilot.pause()
-            assert rows(lines) == rows(static) != plain
-            assert lines.get_selection(selection) == static.get_selection(selection)
-            app.screen.selections = {}
-            await pilot.pause()
-            assert rows(lines) == rows(static) == plain
-
-    asyncio.run(drive())
+    async with app.run_test(size=(200, 60)) as pilot:
+        static, lines = app.query_one(Static), app.query_one(PanelText)
+        static.styles.width = lines.styles.width = 30
+        static.update(text)
+        lines.show(text)
+        await pilot.pause()
+        plain = rows(lines)
+        app.screen.selections = {static: selection, lines: selection}
+        await pilot.pause()
+        assert rows(lines) == rows(static) != plain
+        assert lines.get_selection(selection) == static.get_selection(selection)
+        app.screen.selections = {}
+        await pilot.pause()
+        assert rows(lines) == rows(static) == plain
 
 
 def test_a_panel_text_reads_its_lines_as_rich_splits_them() -> None:
@@ -206,92 +204,91 @@ class Counted:
         monkeypatch.setattr(PanelText, "refresh", counted_refresh)
 
 
+@pytest.mark.anyio
 @pytest.mark.perf
-def test_an_unchanged_line_keeps_its_rows_and_a_changed_one_alone_repaints(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_an_unchanged_line_keeps_its_rows_and_a_changed_one_alone_repaints(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Two lines change, the rows keep their number: the other lines keep the very rows drawn before
     (nothing wraps or styles them again), only the changed lines' rows are repainted, and no layout."""
     app = One()
 
-    async def drive() -> None:
-        async with app.run_test(size=(60, 20)) as pilot:
-            body = app.query_one(PanelText)
-            body.show(lines_of(*BEFORE))
-            await pilot.pause()
-            assert body.size.height == 6  # the order line wraps to two rows
-            before = rows(body)
-            counted = Counted(monkeypatch)
-            changed = [*BEFORE]
-            changed[0] = "Fighter 349"
-            changed[3] = "order 1 AP  Fighter 349 has no one to order"
-            body.show(lines_of(*changed))
-            await pilot.pause()
-            after = rows(body)
-            assert sorted(counted.drawn) == sorted([changed[0], changed[3]])
-            assert counted.refreshed == [((Region(0, 0, 30, 1), Region(0, 3, 30, 2)), False)]
-            for y in (1, 2, 5):
-                assert after[y] is before[y]
-            assert all(after[y] is not before[y] for y in (0, 3, 4))
-            assert "Fighter 349" in after[0].text and "Fighter 349" in after[3].text
-
-    asyncio.run(drive())
+    async with app.run_test(size=(60, 20)) as pilot:
+        body = app.query_one(PanelText)
+        body.show(lines_of(*BEFORE))
+        await pilot.pause()
+        assert body.size.height == 6  # the order line wraps to two rows
+        before = rows(body)
+        counted = Counted(monkeypatch)
+        changed = [*BEFORE]
+        changed[0] = "Fighter 349"
+        changed[3] = "order 1 AP  Fighter 349 has no one to order"
+        body.show(lines_of(*changed))
+        await pilot.pause()
+        after = rows(body)
+        assert sorted(counted.drawn) == sorted([changed[0], changed[3]])
+        assert counted.refreshed == [((Region(0, 0, 30, 1), Region(0, 3, 30, 2)), False)]
+        for y in (1, 2, 5):
+            assert after[y] is before[y]
+        assert all(after[y] is not before[y] for y in (0, 3, 4))
+        assert "Fighter 349" in after[0].text and "Fighter 349" in after[3].text
 
 
+@pytest.mark.anyio
 @pytest.mark.perf
-def test_a_line_more_draws_only_the_new_line(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_line_more_draws_only_the_new_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """A line put in above the others (a turn with Fate Points) has Textual draw that line only: the lines it
     moves down keep the rows drawn before (given their new place in the text), and the rows are still the
     Static's."""
     app = Side()
 
-    async def drive() -> None:
-        async with app.run_test(size=(200, 60)) as pilot:
-            static, lines = app.query_one(Static), app.query_one(PanelText)
-            static.styles.width = lines.styles.width = 30
-            for text in (lines_of(*BEFORE), lines_of(BEFORE[0], "Fate Points 3", *BEFORE[1:])):
-                if text.plain.count("\n") > len(BEFORE) - 1:
-                    counted = Counted(monkeypatch)
-                static.update(text)
-                lines.show(text)
-                await pilot.pause()
-                assert rows(lines) == rows(static)
-            assert counted.drawn == ["Fate Points 3"]
-            assert counted.refreshed[0] == ((), True)  # a row more: laid out again
-
-    asyncio.run(drive())
+    async with app.run_test(size=(200, 60)) as pilot:
+        static, lines = app.query_one(Static), app.query_one(PanelText)
+        static.styles.width = lines.styles.width = 30
+        for text in (lines_of(*BEFORE), lines_of(BEFORE[0], "Fate Points 3", *BEFORE[1:])):
+            if text.plain.count("\n") > len(BEFORE) - 1:
+                counted = Counted(monkeypatch)
+            static.update(text)
+            lines.show(text)
+            await pilot.pause()
+            assert rows(lines) == rows(static)
+        assert counted.drawn == ["Fate Points 3"]
+        assert counted.refreshed[0] == ((), True)  # a row more: laid out again
 
 
+@pytest.mark.anyio
 @pytest.mark.perf
-def test_rows_that_move_are_repainted_and_a_new_height_is_laid_out(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_rows_that_move_are_repainted_and_a_new_height_is_laid_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """A line that wraps to one row more while another wraps to one row less moves the lines between them:
     their rows are repainted too. A text with more rows asks for a layout (its height is its rows)."""
     app = One()
 
-    async def drive() -> None:
-        async with app.run_test(size=(60, 20)) as pilot:
-            body = app.query_one(PanelText)
-            body.show(lines_of(*BEFORE))
-            await pilot.pause()
-            refreshed = Counted(monkeypatch).refreshed
-            moved = [*BEFORE]
-            moved[1] = "walk  1 AP  and a reason long enough to wrap"
-            moved[3] = "order 1 AP"
-            body.show(lines_of(*moved))
-            await pilot.pause()
-            assert refreshed == [((Region(0, 1, 30, 4),), False)]
-            refreshed.clear()
-            body.show(lines_of(*moved, "one line more"))
-            await pilot.pause()
-            assert refreshed[0] == ((), True)  # (Textual repaints it whole again once its size changed)
-            assert body.size.height == 7
-            refreshed.clear()
-            body.show(lines_of(*moved, "one line more"))
-            assert refreshed == []  # the same text: nothing to repaint
-
-    asyncio.run(drive())
+    async with app.run_test(size=(60, 20)) as pilot:
+        body = app.query_one(PanelText)
+        body.show(lines_of(*BEFORE))
+        await pilot.pause()
+        refreshed = Counted(monkeypatch).refreshed
+        moved = [*BEFORE]
+        moved[1] = "walk  1 AP  and a reason long enough to wrap"
+        moved[3] = "order 1 AP"
+        body.show(lines_of(*moved))
+        await pilot.pause()
+        assert refreshed == [((Region(0, 1, 30, 4),), False)]
+        refreshed.clear()
+        body.show(lines_of(*moved, "one line more"))
+        await pilot.pause()
+        assert refreshed[0] == ((), True)  # (Textual repaints it whole again once its size changed)
+        assert body.size.height == 7
+        refreshed.clear()
+        body.show(lines_of(*moved, "one line more"))
+        assert refreshed == []  # the same text: nothing to repaint
 
 
+@pytest.mark.anyio
 @pytest.mark.perf
-def test_next_repaints_the_turn_panels_changed_lines_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_next_repaints_the_turn_panels_changed_lines_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """In the GM screen a `next` between two turns whose text keeps its lines repaints the Turn panel's
     lines that name the new combatant, not its whole text (a turn with a line more or less is laid out
     again, as before)."""
@@ -304,20 +301,17 @@ def test_next_repaints_the_turn_panels_changed_lines_only(tmp_path: Path, monkey
             refreshed.append(regions)
         return refresh(self, *regions, **kwargs)
 
-    async def drive() -> None:
-        async with app.run_test(size=(160, 50)) as pilot:
-            await pilot.pause()
-            for _ in range(3):  # start (the tie answered), then on to Sofia Ramos's turn
-                await step(pilot, app, "n")
-            body = app.screen.query_one("#turn").query_one(".panel-body", PanelText)
-            before = body.text.plain.splitlines()
-            monkeypatch.setattr(PanelText, "refresh", counted)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        for _ in range(3):  # start (the tie answered), then on to Sofia Ramos's turn
             await step(pilot, app, "n")
-            after = body.text.plain.splitlines()
-            # Ash Kettering's turn: his name where Sofia's was, in as many lines.
-            assert before[0] != after[0] and len(before) == len(after)
-            assert refreshed, "the Turn panel was not repainted"
-            assert all(refreshed), "a `next` repainted the Turn panel's whole text"
-            assert sum(r.height for regions in refreshed for r in regions) < body.size.height / 2
-
-    asyncio.run(drive())
+        body = app.screen.query_one("#turn").query_one(".panel-body", PanelText)
+        before = body.text.plain.splitlines()
+        monkeypatch.setattr(PanelText, "refresh", counted)
+        await step(pilot, app, "n")
+        after = body.text.plain.splitlines()
+        # Ash Kettering's turn: his name where Sofia's was, in as many lines.
+        assert before[0] != after[0] and len(before) == len(after)
+        assert refreshed, "the Turn panel was not repainted"
+        assert all(refreshed), "a `next` repainted the Turn panel's whole text"
+        assert sum(r.height for regions in refreshed for r in regions) < body.size.height / 2

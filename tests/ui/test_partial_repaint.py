@@ -8,7 +8,6 @@ screen is compared with the screen every widget draws again from scratch.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -55,26 +54,25 @@ async def repainted(pilot: Pilot[None], app: TrackerApp) -> str:
     return screen_text(app)
 
 
+@pytest.mark.anyio
 @pytest.mark.parametrize("example", sorted(STEPS))
 @pytest.mark.parametrize("size", [(160, 50), (90, 30)])
-def test_what_a_keypress_repaints_is_what_a_full_repaint_shows(
+async def test_what_a_keypress_repaints_is_what_a_full_repaint_shows(
     tmp_path: Path, example: str, size: tuple[int, int]
 ) -> None:
     app = make_app(tmp_path, example)
 
-    async def drive() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            for what in STEPS[example]:
-                await step(pilot, app, what)
-                shown = screen_text(app)
-                assert shown == await repainted(pilot, app), what
-
-    asyncio.run(drive())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        for what in STEPS[example]:
+            await step(pilot, app, what)
+            shown = screen_text(app)
+            assert shown == await repainted(pilot, app), what
 
 
+@pytest.mark.anyio
 @pytest.mark.perf
-def test_next_repaints_two_rows_of_a_long_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_next_repaints_two_rows_of_a_long_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """At 40 combatants a `next` repaints the row that ended and the row that starts, not the table."""
     fighters = "".join(
         f'\n[[combatants]]\nname = "Fighter {i:02d}"\nrank_value = {1 + i % 14}\ninitiative = {i % 5}\n'
@@ -94,33 +92,28 @@ def test_next_repaints_two_rows_of_a_long_table(tmp_path: Path, monkeypatch: pyt
         repaints.append(regions)
         return refresh(self, *regions, **kwargs)
 
-    async def drive() -> None:
-        async with app.run_test(size=(160, 50)) as pilot:
-            await pilot.press("n")  # start
-            await pilot.press("n")
-            await pilot.pause()
-            monkeypatch.setattr(OrderTable, "refresh", counted)
-            await pilot.press("n")
-            await pilot.pause()
-            assert repaints, "the table was not repainted at all"
-            assert all(regions for regions in repaints), "a `next` repainted the whole table"
-            assert sum(r.height for regions in repaints for r in regions) <= 4
-
-    asyncio.run(drive())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("n")  # start
+        await pilot.press("n")
+        await pilot.pause()
+        monkeypatch.setattr(OrderTable, "refresh", counted)
+        await pilot.press("n")
+        await pilot.pause()
+        assert repaints, "the table was not repainted at all"
+        assert all(regions for regions in repaints), "a `next` repainted the whole table"
+        assert sum(r.height for regions in repaints for r in regions) <= 4
 
 
+@pytest.mark.anyio
 @pytest.mark.perf
-def test_the_panels_text_is_painted_without_a_search_for_links(tmp_path: Path) -> None:
+async def test_the_panels_text_is_painted_without_a_search_for_links(tmp_path: Path) -> None:
     """The family's text holds no links: the bodies repainted after each command skip Textual's link search."""
     from tracker.ui.widgets.panel_text import PanelText
 
     app = make_app(tmp_path, "brawl.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(160, 50)) as pilot:
-            await pilot.pause()
-            bodies = list(app.screen.query(PanelText))
-            assert {b.id for b in bodies} >= {"prompt-body"} and any(b.has_class("panel-body") for b in bodies)
-            assert not any(b.auto_links for b in bodies)
-
-    asyncio.run(drive())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        bodies = list(app.screen.query(PanelText))
+        assert {b.id for b in bodies} >= {"prompt-body"} and any(b.has_class("panel-body") for b in bodies)
+        assert not any(b.auto_links for b in bodies)

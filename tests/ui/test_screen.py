@@ -52,27 +52,25 @@ def test_ttb_round_by_keys(tmp_path: Path) -> None:
     assert dump(reloaded.state) == dump(app.session.state)
 
 
-def test_twod20_round_by_keys(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_twod20_round_by_keys(tmp_path: Path) -> None:
     """docs/rules/2d20-turns.md#s3-4: start, the first-actor prompt answered with a number key, spend, hand-over,
     pools."""
     app = make_app(tmp_path, "skirmish_srd.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("n")
-            st = app.session.state
-            assert st.prompt is not None and st.prompt.kind == "pick"
-            await pilot.press("1")  # the first option: Ada Vance
-            assert app.session.state.active == "Ada Vance"
-            await pilot.press("plus")  # Momentum +1
-            assert d20_state(app.session).momentum == 2
-            await pilot.press("n")  # end the turn: the hand-over question
-            assert app.session.state.prompt is not None
-            options = app.session.state.prompt.options
-            await pilot.press(str(options.index("Cult Enforcer") + 1))
-            assert app.session.state.active == "Cult Enforcer"
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")
+        st = app.session.state
+        assert st.prompt is not None and st.prompt.kind == "pick"
+        await pilot.press("1")  # the first option: Ada Vance
+        assert app.session.state.active == "Ada Vance"
+        await pilot.press("plus")  # Momentum +1
+        assert d20_state(app.session).momentum == 2
+        await pilot.press("n")  # end the turn: the hand-over question
+        assert app.session.state.prompt is not None
+        options = app.session.state.prompt.options
+        await pilot.press(str(options.index("Cult Enforcer") + 1))
+        assert app.session.state.active == "Cult Enforcer"
 
 
 def test_refused_command_shows_reason_and_changes_nothing(tmp_path: Path) -> None:
@@ -104,56 +102,50 @@ def test_every_binding_has_a_description() -> None:
         assert binding.id, binding.key
 
 
-def test_selection_follows_the_order_table(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_selection_follows_the_order_table(tmp_path: Path) -> None:
     """Moving through the order selects a combatant; the Conditions panel follows the selection."""
     app = make_app(tmp_path, "brawl.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            table = app.screen.query_one("#order-table", OrderTable)
-            table.focus()
-            await pilot.press("down", "down")
-            screen = app.screen
-            assert isinstance(screen, TrackerScreen)
-            assert screen.selected == "Marguerite Bell"
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one("#order-table", OrderTable)
+        table.focus()
+        await pilot.press("down", "down")
+        screen = app.screen
+        assert isinstance(screen, TrackerScreen)
+        assert screen.selected == "Marguerite Bell"
 
 
-def test_failed_save_is_not_shown_as_done(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_failed_save_is_not_shown_as_done(tmp_path: Path) -> None:
     """docs/guide/shared-box.md: a command whose save fails is undone and reported (a read-only folder)."""
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            app.path = tmp_path / "missing-folder" / "x.toml"  # the save cannot happen
-            await pilot.press("n")
-            await pilot.pause()
-            assert app.session.state.round == 0
-            assert any("not saved" in n.message for n in app._notifications)
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.path = tmp_path / "missing-folder" / "x.toml"  # the save cannot happen
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.session.state.round == 0
+        assert any("not saved" in n.message for n in app._notifications)
 
 
-def test_palette_offers_only_what_makes_sense(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_palette_offers_only_what_makes_sense(tmp_path: Path) -> None:
     """docs/architecture/index.md practice 8: no "End the turn" before start; the prompt's answers while it waits."""
     from tracker.ui.offers import offers
 
     app = make_app(tmp_path, "brawl.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            titles = [t for t, _, _ in offers(main_screen(app))]
-            assert "Start the fight" in titles and "End the turn" not in titles and "Undo" not in titles
-            await pilot.press("n")  # start: the tie prompt waits
-            titles = [t for t, _, _ in offers(main_screen(app))]
-            assert "Answer: Dockside Cutthroat" in titles and "End the turn" not in titles
-            assert "Undo" in titles
-            await pilot.press("1")
-            titles = [t for t, _, _ in offers(main_screen(app))]
-            assert "End the turn" in titles and "Start the fight" not in titles
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        titles = [t for t, _, _ in offers(main_screen(app))]
+        assert "Start the fight" in titles and "End the turn" not in titles and "Undo" not in titles
+        await pilot.press("n")  # start: the tie prompt waits
+        titles = [t for t, _, _ in offers(main_screen(app))]
+        assert "Answer: Dockside Cutthroat" in titles and "End the turn" not in titles
+        assert "Undo" in titles
+        await pilot.press("1")
+        titles = [t for t, _, _ in offers(main_screen(app))]
+        assert "End the turn" in titles and "Start the fight" not in titles
 
 
 def test_full_disk_keeps_the_last_durable_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -181,7 +173,8 @@ def test_full_disk_keeps_the_last_durable_state(tmp_path: Path, monkeypatch: pyt
     assert app.path.read_bytes() == before
 
 
-def test_theme_cycles_is_remembered_and_a_broken_theme_is_a_notice(tmp_path: Path, private_config: Path) -> None:
+@pytest.mark.anyio
+async def test_theme_cycles_is_remembered_and_a_broken_theme_is_a_notice(tmp_path: Path, private_config: Path) -> None:
     """Themes: `t` cycles, the choice is kept in the config folder, a broken file is a notification."""
     from tracker.ui.config import load_config
 
@@ -197,27 +190,22 @@ def test_theme_cycles_is_remembered_and_a_broken_theme_is_a_notice(tmp_path: Pat
             assert app.theme != "breach-dark"
             assert load_config()["theme"] == app.theme
 
-    asyncio.run(drive())
+    await drive()
     again = make_app(tmp_path, "duel.toml")
 
-    async def reopen() -> None:
-        async with again.run_test(size=(100, 30)):
-            assert again.theme == load_config()["theme"]
-
-    asyncio.run(reopen())
+    async with again.run_test(size=(100, 30)):
+        assert again.theme == load_config()["theme"]
 
 
-def test_q_quits(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_q_quits(tmp_path: Path) -> None:
     """The footer's Quit key ends the app (a binding on the screen must reach the app's action)."""
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.press("q")
-            await pilot.pause()
-            assert not app.is_running
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
 
 
 def main_screen(app: TrackerApp) -> TrackerScreen:

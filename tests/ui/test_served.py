@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from textual.widgets import Static
 
 from tests.conftest import pinned
@@ -25,53 +26,47 @@ def held_text(app: TrackerApp) -> str:
     return str(app.screen.query_one("#held", Static).content)
 
 
-def test_held_file_says_who_runs_it_and_follows_read_only_on_yes(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_held_file_says_who_runs_it_and_follows_read_only_on_yes(tmp_path: Path) -> None:
     path = tmp_path / "duel.toml"
     path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path, held=HELD)
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            assert isinstance(app.screen, HeldScreen)
-            assert held_text(app) == f"{HELD}\n\nOpen the read-only view instead? [Y/n]"
-            await pilot.press("y")
-            assert isinstance(app.screen, TrackerScreen) and app.screen.read_only
-            assert app.submit("next") == "this is a read-only view"
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HeldScreen)
+        assert held_text(app) == f"{HELD}\n\nOpen the read-only view instead? [Y/n]"
+        await pilot.press("y")
+        assert isinstance(app.screen, TrackerScreen) and app.screen.read_only
+        assert app.submit("next") == "this is a read-only view"
 
 
-def test_held_file_quits_on_no(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_held_file_quits_on_no(tmp_path: Path) -> None:
     path = tmp_path / "duel.toml"
     path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path, held=HELD)
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            await pilot.press("n")
-            await pilot.pause()
-            assert not app.is_running
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert not app.is_running
 
 
-def test_problem_app_shows_every_line_and_what_to_do() -> None:
+@pytest.mark.anyio
+async def test_problem_app_shows_every_line_and_what_to_do() -> None:
     lines = ["fight.toml:3:1: unknown key 'mood'", "fight.toml:9:5: wounds: a whole number"]
     app = ProblemApp(lines)
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 20)) as pilot:
-            await pilot.pause()
-            text = str(app.screen.query_one("#problem", Static).content)
-            assert text.splitlines()[:2] == lines
-            assert "reload the page" in text
-            await pilot.press("q")
-            await pilot.pause()
-            assert not app.is_running
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 20)) as pilot:
+        await pilot.pause()
+        text = str(app.screen.query_one("#problem", Static).content)
+        assert text.splitlines()[:2] == lines
+        assert "reload the page" in text
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
 
 
 def test_viewer_on_a_file_that_cannot_be_read_says_so(tmp_path: Path) -> None:
@@ -94,16 +89,14 @@ def test_viewer_on_a_file_that_cannot_be_read_says_so(tmp_path: Path) -> None:
         asyncio.run(drive())
 
 
-def test_viewer_keeps_the_last_good_state_when_the_file_stops_being_text(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_viewer_keeps_the_last_good_state_when_the_file_stops_being_text(tmp_path: Path) -> None:
     path = tmp_path / "duel.toml"
     path.write_text(pinned((EXAMPLES / "duel.toml").read_text(encoding="utf-8")), encoding="utf-8")
     app = TrackerApp.viewer(path)
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            path.write_bytes(b"\xff\xfe garbage")
-            assert await until(lambda: any("not UTF-8 text" in n.message for n in app._notifications), pilot)
-            assert app.session.setup.encounter.name == "Duel on the Burning Pier"
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        path.write_bytes(b"\xff\xfe garbage")
+        assert await until(lambda: any("not UTF-8 text" in n.message for n in app._notifications), pilot)
+        assert app.session.setup.encounter.name == "Duel on the Burning Pier"

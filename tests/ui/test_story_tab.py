@@ -3,7 +3,6 @@ command (and undo), and the players' story without anything GM-only."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -67,49 +66,46 @@ def test_the_story_tab_is_not_in_the_first_frames_imports(tmp_path: Path) -> Non
     assert "textual_plotext" in report["story"] and "tracker.ui.widgets.story" in report["story"]
 
 
-def test_the_story_tab_follows_commands_and_undo(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_story_tab_follows_commands_and_undo(tmp_path: Path) -> None:
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        from tracker.ui.widgets.story import StoryPanel
+    from tracker.ui.widgets.story import StoryPanel
 
-        async with app.run_test(size=(120, 40)) as pilot:
-            assert app.submit("initiative Sofia 9") is None
-            assert app.submit("start") is None
-            app.screen.query_one("#side", TabbedContent).active = "tab-story"
-            await pilot.pause()
-            panel = app.screen.query_one(StoryPanel)
-            assert panel.story is not None and panel.story.steps == 2
-            assert app.submit("damage Enforcer 3") is None
-            await pilot.pause()
-            assert panel.story is not None and panel.story.steps == 3
-            assert [(h.target, h.damage) for h in panel.story.rounds[-1].hits] == [("Guild Enforcer", 2)]
-            await pilot.press("u")
-            await pilot.pause()
-            assert panel.story is not None and panel.story.steps == 2
-            assert not panel.story.rounds or not panel.story.rounds[-1].hits
-
-    asyncio.run(drive())
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.submit("initiative Sofia 9") is None
+        assert app.submit("start") is None
+        app.screen.query_one("#side", TabbedContent).active = "tab-story"
+        await pilot.pause()
+        panel = app.screen.query_one(StoryPanel)
+        assert panel.story is not None and panel.story.steps == 2
+        assert app.submit("damage Enforcer 3") is None
+        await pilot.pause()
+        assert panel.story is not None and panel.story.steps == 3
+        assert [(h.target, h.damage) for h in panel.story.rounds[-1].hits] == [("Guild Enforcer", 2)]
+        await pilot.press("u")
+        await pilot.pause()
+        assert panel.story is not None and panel.story.steps == 2
+        assert not panel.story.rounds or not panel.story.rounds[-1].hits
 
 
-def test_the_full_screen_story_opens_with_S_and_closes_with_escape(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_full_screen_story_opens_with_S_and_closes_with_escape(tmp_path: Path) -> None:
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        from tracker.ui.screens.story import StoryScreen
+    from tracker.ui.screens.story import StoryScreen
 
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("S")
-            await pilot.pause()
-            assert isinstance(app.screen, StoryScreen) and not app.screen.player
-            await pilot.press("escape")
-            await pilot.pause()
-            assert not isinstance(app.screen, StoryScreen)
-
-    asyncio.run(drive())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("S")
+        await pilot.pause()
+        assert isinstance(app.screen, StoryScreen) and not app.screen.player
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, StoryScreen)
 
 
-def test_the_players_story_follows_the_file_and_hides_gm_only(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_the_players_story_follows_the_file_and_hides_gm_only(tmp_path: Path) -> None:
     """`s` in ``tracker view --player``: the story as the players may see it, live."""
     path = tmp_path / "brawl.toml"
     path.write_text(pinned((EXAMPLES / "brawl.toml").read_text(encoding="utf-8")), encoding="utf-8")
@@ -120,28 +116,25 @@ def test_the_players_story_follows_the_file_and_hides_gm_only(tmp_path: Path) ->
     files.write_text(path, encounter_text(session))
     app = TrackerApp.viewer(path, player=True)
 
-    async def drive() -> None:
-        from tracker.ui.screens.story import StoryScreen
-        from tracker.ui.widgets.story import StoryPanel
+    from tracker.ui.screens.story import StoryScreen
+    from tracker.ui.widgets.story import StoryPanel
 
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            await pilot.press("s")
-            await pilot.pause()
-            assert isinstance(app.screen, StoryScreen) and app.screen.player
-            panel = app.screen.query_one(StoryPanel)
-            story = panel.story
-            assert story is not None and story.player and story.steps == 16
-            assert "Rotten Belle" not in repr(story)
-            [hit] = [h for r in story.rounds for h in r.hits if h.target == "Marguerite Bell"]
-            assert (hit.by, hit.damage) == (None, 2)
-            for line in steps[16:20]:
-                session.execute(line)
-            files.write_text(path, encounter_text(session))
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if panel.story is not None and panel.story.steps == 20:
-                    break
-            assert panel.story is not None and panel.story.steps == 20
-
-    asyncio.run(drive())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, StoryScreen) and app.screen.player
+        panel = app.screen.query_one(StoryPanel)
+        story = panel.story
+        assert story is not None and story.player and story.steps == 16
+        assert "Rotten Belle" not in repr(story)
+        [hit] = [h for r in story.rounds for h in r.hits if h.target == "Marguerite Bell"]
+        assert (hit.by, hit.damage) == (None, 2)
+        for line in steps[16:20]:
+            session.execute(line)
+        files.write_text(path, encounter_text(session))
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if panel.story is not None and panel.story.steps == 20:
+                break
+        assert panel.story is not None and panel.story.steps == 20

@@ -3,8 +3,9 @@ same combatant's again (docs/rules/ttb-conditions.md#s2-7-2 Reactivate: an extra
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
+
+import pytest
 
 from tests.ui.test_screen import main_screen
 from tracker.engine.log import LogEntry
@@ -34,7 +35,8 @@ conditions = { reactivate = true }
 """
 
 
-def test_a_reactivate_turn_brings_the_selection_back_to_its_combatant(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_a_reactivate_turn_brings_the_selection_back_to_its_combatant(tmp_path: Path) -> None:
     """docs/rules/ttb-conditions.md#s2-7-2 Reactivate, docs/rules/ttb-lifecycle.md#s2-11 round_end: the Bruiser's extra
     turn follows its own last turn of the round; a GM who moved the cursor to the Thug during that turn sees it return
     to the Bruiser with the new turn, as any turn start does."""
@@ -42,28 +44,25 @@ def test_a_reactivate_turn_brings_the_selection_back_to_its_combatant(tmp_path: 
     path.write_text(DUO, encoding="utf-8")
     app = TrackerApp(load_session(path), path)
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            screen = main_screen(app)
-            table = screen.query_one("#order-table", OrderTable)
-            for line in ("start", "next"):
-                app.session.execute(line)
-                app.bump()
-                await pilot.pause()
-            assert app.session.state.active == "Guild Bruiser"
-            assert screen.selected == "Guild Bruiser"
-            table.focus()
-            while table.selected() != "Guild Thug":
-                await pilot.press("up")
-            assert screen.selected == "Guild Thug"
-            for line in ("next", "answer yes"):
-                app.session.execute(line)
-            app.bump()  # both in one go, as a viewer following the file may see them
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = main_screen(app)
+        table = screen.query_one("#order-table", OrderTable)
+        for line in ("start", "next"):
+            app.session.execute(line)
+            app.bump()
             await pilot.pause()
-            assert app.session.state.active == "Guild Bruiser" and app.session.state.round == 1
-            assert screen.selected == "Guild Bruiser" and table.selected() == "Guild Bruiser"
-
-    asyncio.run(drive())
+        assert app.session.state.active == "Guild Bruiser"
+        assert screen.selected == "Guild Bruiser"
+        table.focus()
+        while table.selected() != "Guild Thug":
+            await pilot.press("up")
+        assert screen.selected == "Guild Thug"
+        for line in ("next", "answer yes"):
+            app.session.execute(line)
+        app.bump()  # both in one go, as a viewer following the file may see them
+        await pilot.pause()
+        assert app.session.state.active == "Guild Bruiser" and app.session.state.round == 1
+        assert screen.selected == "Guild Bruiser" and table.selected() == "Guild Bruiser"
 
 
 def test_the_turn_mark_tells_two_turns_of_one_combatant_apart() -> None:

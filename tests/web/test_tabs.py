@@ -74,50 +74,46 @@ async def gets_in_again(http: aiohttp.ClientSession, server: web.TableServer) ->
     return await opened(http, server)
 
 
-def test_the_tab_past_the_server_cap_is_refused_until_one_closes() -> None:
+@pytest.mark.anyio
+async def test_the_tab_past_the_server_cap_is_refused_until_one_closes() -> None:
     """`--max-tabs` 2: two tabs open; the third gets the 503 page naming the cap and the option, and its
     websocket starts no process; once a tab closes (its process ended) a new one gets in."""
 
-    async def drive() -> None:
-        limits = tabs.TabLimits(per_server=2, per_client=5)
-        server, runner = await table_server(guarded=True, command="exec sleep 30", limits=limits)
-        try:
-            async with aiohttp.ClientSession() as http:
-                first = await opened(http, server)
-                second = await opened(http, server)  # kept: a dropped client websocket closes
-                await refused_tab(http, server, 503, "the table is full", "already has 2 browser tabs", "--max-tabs")
-                assert len(server.sessions) == 2
-                await first.close()
-                third = await gets_in_again(http, server)
-                assert len(server.sessions) == 2 and limits.open.total() == 2
-                assert not second.closed and not third.closed
-        finally:
-            await runner.cleanup()
-        assert limits.open.total() == 0  # the shutdown gave every slot back
-
-    asyncio.run(drive())
+    limits = tabs.TabLimits(per_server=2, per_client=5)
+    server, runner = await table_server(guarded=True, command="exec sleep 30", limits=limits)
+    try:
+        async with aiohttp.ClientSession() as http:
+            first = await opened(http, server)
+            second = await opened(http, server)  # kept: a dropped client websocket closes
+            await refused_tab(http, server, 503, "the table is full", "already has 2 browser tabs", "--max-tabs")
+            assert len(server.sessions) == 2
+            await first.close()
+            third = await gets_in_again(http, server)
+            assert len(server.sessions) == 2 and limits.open.total() == 2
+            assert not second.closed and not third.closed
+    finally:
+        await runner.cleanup()
+    assert limits.open.total() == 0  # the shutdown gave every slot back
 
 
-def test_the_tab_past_a_clients_cap_is_refused_until_one_of_its_own_closes() -> None:
+@pytest.mark.anyio
+async def test_the_tab_past_a_clients_cap_is_refused_until_one_of_its_own_closes() -> None:
     """`--max-tabs-per-client` 1 of 8: this account's second tab gets the 429 page naming the option,
     while the server has room; closing its first tab lets it in again."""
 
-    async def drive() -> None:
-        limits = tabs.TabLimits(per_server=8, per_client=1)
-        server, runner = await table_server(guarded=True, command="exec sleep 30", limits=limits)
-        try:
-            async with aiohttp.ClientSession() as http:
-                first = await opened(http, server)
-                said = ("too many tabs", "You already have 1 browser tab open", "--max-tabs-per-client")
-                await refused_tab(http, server, 429, *said)
-                assert limits.open == {f"uid {os.getuid()}": 1}
-                await first.close()
-                again = await gets_in_again(http, server)
-                assert not again.closed
-        finally:
-            await runner.cleanup()
-
-    asyncio.run(drive())
+    limits = tabs.TabLimits(per_server=8, per_client=1)
+    server, runner = await table_server(guarded=True, command="exec sleep 30", limits=limits)
+    try:
+        async with aiohttp.ClientSession() as http:
+            first = await opened(http, server)
+            said = ("too many tabs", "You already have 1 browser tab open", "--max-tabs-per-client")
+            await refused_tab(http, server, 429, *said)
+            assert limits.open == {f"uid {os.getuid()}": 1}
+            await first.close()
+            again = await gets_in_again(http, server)
+            assert not again.closed
+    finally:
+        await runner.cleanup()
 
 
 def test_a_loopback_client_is_its_account() -> None:
@@ -150,7 +146,8 @@ def python_for(account: str) -> str | None:
     return None
 
 
-def test_another_account_is_another_client() -> None:
+@pytest.mark.anyio
+async def test_another_account_is_another_client() -> None:
     """A real second account (alice) is a client of its own: with this account at its cap of 1, alice's
     request for the page is answered 200 while this account's is the 429 page."""
     why = cannot_run_as("alice")  # makes the account when it can
@@ -165,23 +162,20 @@ def test_another_account_is_another_client() -> None:
         "    print(refusal.code)\n"
     )
 
-    async def drive() -> None:
-        limits = tabs.TabLimits(per_server=8, per_client=1)
-        server, runner = await table_server(guarded=True, command="exec sleep 30", limits=limits)
-        try:
-            async with aiohttp.ClientSession() as http:
-                mine = await opened(http, server)
-                await refused_tab(http, server, 429, "too many tabs")
-                theirs = await asyncio.create_subprocess_exec(
-                    "runuser", "-u", "alice", "--", python, "-c", script, server.page_url, stdout=subprocess.PIPE
-                )
-                out, _ = await asyncio.wait_for(theirs.communicate(), SECONDS * 3)
-                assert out == b"200\n"
-                assert not mine.closed
-        finally:
-            await runner.cleanup()
-
-    asyncio.run(drive())
+    limits = tabs.TabLimits(per_server=8, per_client=1)
+    server, runner = await table_server(guarded=True, command="exec sleep 30", limits=limits)
+    try:
+        async with aiohttp.ClientSession() as http:
+            mine = await opened(http, server)
+            await refused_tab(http, server, 429, "too many tabs")
+            theirs = await asyncio.create_subprocess_exec(
+                "runuser", "-u", "alice", "--", python, "-c", script, server.page_url, stdout=subprocess.PIPE
+            )
+            out, _ = await asyncio.wait_for(theirs.communicate(), SECONDS * 3)
+            assert out == b"200\n"
+            assert not mine.closed
+    finally:
+        await runner.cleanup()
 
 
 def test_a_loopback_client_of_another_account_is_named_by_its_uid() -> None:

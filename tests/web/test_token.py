@@ -192,27 +192,25 @@ def test_verbose_never_logs_the_token(tmp_path: Path) -> None:
     assert "<token>" in out and "Traceback" not in console
 
 
-def test_any_method_and_any_token_text_is_refused_plainly() -> None:
+@pytest.mark.anyio
+async def test_any_method_and_any_token_text_is_refused_plainly() -> None:
     """Other methods, and a token that is not ASCII (which `hmac.compare_digest` would refuse as a str),
     are a 403 like any other, never a 500; no tab's process starts for a refused websocket."""
 
-    async def drive() -> None:
-        server, runner = await table_server(guarded=True, command="exec sleep 30")
-        try:
-            async with aiohttp.ClientSession() as http:
-                for method in ("HEAD", "POST", "PUT", "DELETE", "OPTIONS"):
-                    async with http.request(method, server.public_url + "/") as response:
-                        assert response.status == 403, method
-                for token in ("%C3%A9t%C3%A9", "%FF", "", server.token.upper()):
-                    await refused(http, f"{server.public_url}/?token={token}")
-                await websocket_refused(http, server.public_url.replace("http", "ws") + "/ws")
-                assert not server.sessions
-                async with http.get(server.page_url) as response:
-                    assert response.status == 200
-        finally:
-            await runner.cleanup()
-
-    asyncio.run(drive())
+    server, runner = await table_server(guarded=True, command="exec sleep 30")
+    try:
+        async with aiohttp.ClientSession() as http:
+            for method in ("HEAD", "POST", "PUT", "DELETE", "OPTIONS"):
+                async with http.request(method, server.public_url + "/") as response:
+                    assert response.status == 403, method
+            for token in ("%C3%A9t%C3%A9", "%FF", "", server.token.upper()):
+                await refused(http, f"{server.public_url}/?token={token}")
+            await websocket_refused(http, server.public_url.replace("http", "ws") + "/ws")
+            assert not server.sessions
+            async with http.get(server.page_url) as response:
+                assert response.status == 200
+    finally:
+        await runner.cleanup()
 
 
 def test_each_server_has_its_own_token_and_tokened_path() -> None:
@@ -259,26 +257,24 @@ def test_a_log_record_is_one_line_without_the_token() -> None:
     assert line.startswith("Error handling: ValueError: Invalid char in url query: b'GET /?token=<token>&x=")
 
 
-def test_a_page_of_another_origin_cannot_open_the_websocket() -> None:
+@pytest.mark.anyio
+async def test_a_page_of_another_origin_cannot_open_the_websocket() -> None:
     """A browser counts a page another account serves on 127.0.0.1:OTHER as the same site. Even with the
     token (which it has no way to learn), its websocket handshake names its Origin and is refused; the
     server's own page's Origin is let through."""
 
-    async def drive() -> None:
-        server, runner = await table_server(guarded=True, command="exec sleep 30")
-        try:
-            ws = server.public_url.replace("http", "ws") + f"/ws?token={server.token}"
-            async with aiohttp.ClientSession() as http:
-                with pytest.raises(aiohttp.WSServerHandshakeError) as refusal:
-                    await http.ws_connect(ws, headers={"Origin": "http://127.0.0.1:8888"})
-                assert refusal.value.status == 403
-                assert not server.sessions
-                assert web.same_origin(_handshake(server.public_url, server.public_url))
-                assert not web.same_origin(_handshake("http://evil.example", server.public_url))
-        finally:
-            await runner.cleanup()
-
-    asyncio.run(drive())
+    server, runner = await table_server(guarded=True, command="exec sleep 30")
+    try:
+        ws = server.public_url.replace("http", "ws") + f"/ws?token={server.token}"
+        async with aiohttp.ClientSession() as http:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refusal:
+                await http.ws_connect(ws, headers={"Origin": "http://127.0.0.1:8888"})
+            assert refusal.value.status == 403
+            assert not server.sessions
+            assert web.same_origin(_handshake(server.public_url, server.public_url))
+            assert not web.same_origin(_handshake("http://evil.example", server.public_url))
+    finally:
+        await runner.cleanup()
 
 
 def _handshake(origin: str, url: str) -> aioweb.Request:
@@ -289,46 +285,44 @@ def _handshake(origin: str, url: str) -> aioweb.Request:
     return make_mocked_request("GET", "/ws", headers=headers)
 
 
-def test_a_page_on_another_port_receives_nothing_of_the_token() -> None:
+@pytest.mark.anyio
+async def test_a_page_on_another_port_receives_nothing_of_the_token() -> None:
     """The finding: the cookie was `Path=/` on 127.0.0.1, and browsers send a host's cookies to every port,
     so a page another account served on 127.0.0.1:OTHER received the GM's `--write` token. Now a client
     that keeps cookies as a browser does (per host, not per port) opens the printed URL, the page's files
     and its websocket, then visits another server on another port of the same host, even at the tokened
     path: nothing was ever set, and nothing reaches it."""
 
-    async def drive() -> None:
-        server, runner = await table_server(guarded=True, command="exec sleep 30")
-        seen: list[dict[str, str]] = []
+    server, runner = await table_server(guarded=True, command="exec sleep 30")
+    seen: list[dict[str, str]] = []
 
-        async def other(request: aioweb.Request) -> aioweb.Response:
-            seen.append(dict(request.headers))
-            return aioweb.Response(text="another account's page")
+    async def other(request: aioweb.Request) -> aioweb.Response:
+        seen.append(dict(request.headers))
+        return aioweb.Response(text="another account's page")
 
-        other_app = aioweb.Application()
-        other_app.router.add_get("/{tail:.*}", other)
-        other_runner = aioweb.AppRunner(other_app)
-        await other_runner.setup()
-        other_site = aioweb.TCPSite(other_runner, "127.0.0.1", 0)
-        await other_site.start()
-        other_url = f"http://127.0.0.1:{other_runner.addresses[0][1]}"
-        try:
-            tokened = f"{server.public_url}/s/{server.token}"
-            async with aiohttp.ClientSession(cookie_jar=cookie_jar()) as http:
-                for url in (server.page_url, f"{tokened}/", f"{tokened}{SCRIPT}"):
-                    async with http.get(url) as response:
-                        assert response.status == 200, url
-                        assert "set-cookie" not in response.headers, url
-                tab = await http.ws_connect("ws" + tokened.removeprefix("http") + "/ws")
-                await tab.close()
-                assert len(http.cookie_jar) == 0
-                for where in ("/", "/ws", f"/s/{server.token}/", f"/s/{server.token}/ws"):
-                    async with http.get(other_url + where) as response:
-                        assert response.status == 200
-            assert len(seen) == 4
-            assert all("Cookie" not in headers for headers in seen), seen
-            assert all(server.token not in str(headers) for headers in seen[:2]), seen
-        finally:
-            await other_runner.cleanup()
-            await runner.cleanup()
-
-    asyncio.run(drive())
+    other_app = aioweb.Application()
+    other_app.router.add_get("/{tail:.*}", other)
+    other_runner = aioweb.AppRunner(other_app)
+    await other_runner.setup()
+    other_site = aioweb.TCPSite(other_runner, "127.0.0.1", 0)
+    await other_site.start()
+    other_url = f"http://127.0.0.1:{other_runner.addresses[0][1]}"
+    try:
+        tokened = f"{server.public_url}/s/{server.token}"
+        async with aiohttp.ClientSession(cookie_jar=cookie_jar()) as http:
+            for url in (server.page_url, f"{tokened}/", f"{tokened}{SCRIPT}"):
+                async with http.get(url) as response:
+                    assert response.status == 200, url
+                    assert "set-cookie" not in response.headers, url
+            tab = await http.ws_connect("ws" + tokened.removeprefix("http") + "/ws")
+            await tab.close()
+            assert len(http.cookie_jar) == 0
+            for where in ("/", "/ws", f"/s/{server.token}/", f"/s/{server.token}/ws"):
+                async with http.get(other_url + where) as response:
+                    assert response.status == 200
+        assert len(seen) == 4
+        assert all("Cookie" not in headers for headers in seen), seen
+        assert all(server.token not in str(headers) for headers in seen[:2]), seen
+    finally:
+        await other_runner.cleanup()
+        await runner.cleanup()
