@@ -65,3 +65,20 @@ def test_the_line_names_the_likeliest_to_fall_and_the_rounds() -> None:
         "",
     )
     assert screen_line(start, summed) == "the party wins 71 % · Sofia falls in 1 of 4 · about 4 rounds"
+
+
+def test_a_fight_no_run_ends_says_undecided_and_why_not_a_percentage() -> None:
+    """When every run is still undecided at the round cap (docs/guide/odds.md), the line gives no win chance
+    (a "0 %" would read as a verdict) but the reason."""
+    text = (
+        '[encounter]\nname = "T"\nsystem = "ttb"\nseed = 1\n'
+        '[[combatants]]\nname = "Sofia Ramos"\nkind = "fated"\nwounds = 8\n'
+        '[[combatants]]\nname = "Guild Thug"\nrank_value = 5\nwounds = 6\n'
+    )
+    s = Session(parse_text(text, "<t>"))
+    s.execute("start")
+    start = start_of(s.family, s.rules, 12, 1)
+    summed = Tally(
+        100, {"players": 0.0, "fatemaster": 0.0, "undecided": 1.0}, 0.0, {}, 12, 12, "nobody can hurt anybody"
+    )
+    assert screen_line(start, summed) == "fight odds undecided: nobody can hurt anybody"

@@ -125,6 +125,8 @@ def as_text(title: str, start: Start, summed: Tally, story: Sequence[str]) -> li
 
 def rating(summed: Tally, first: str) -> str:
     """One line for encounter building: how deadly the fight is for `first` (the party's side)."""
+    if summed.reason:  # no run ended: a percentage would read as a verdict ("the party wins 0 %")
+        return f"undecided: {summed.reason}"
     wins = summed.sides.get(first, 0.0)
     word = "deadly" if wins < 0.5 else "hard" if wins < 0.75 else "fair" if wins < 0.95 else "easy"
     who = "the party" if first == "players" else f"the {first}"
@@ -135,6 +137,8 @@ def screen_line(start: Start, summed: Tally) -> str:
     """The line the GM's screen shows: "the party wins 71 % · Sofia falls in 1 of 4 · about 4 rounds"; before
     ``start`` the rating leads ("deadly: the party wins 38 %")."""
     first = start.sides[0] if start.sides else "players"
+    if summed.reason:
+        return f"fight odds undecided: {summed.reason}"
     parts = [rating(summed, first) if start.round == 0 else rating(summed, first).partition(": ")[2]]
     ours = [(summed.fates[n][0], n) for n, side in zip(start.names, start.sides, strict=True) if side == first]
     falls, name = max(ours, default=(0.0, ""))
