@@ -11,7 +11,7 @@ import pytest
 from tests.ui.conftest import make_app
 from tests.ui.test_screen import main_screen
 from tracker.families.session import Session
-from tracker.playouts.runs import start_of
+from tracker.playouts.runs import Start, start_of
 from tracker.playouts.tally import Tally, screen_line
 from tracker.store.files import parse_text
 from tracker.ui import fight_odds
@@ -46,7 +46,8 @@ async def test_the_title_shows_the_rating_before_start_then_the_odds(
         assert fight_odds.parts_of(screen)[0][0].startswith("the party wins")
 
 
-def test_the_line_names_the_likeliest_to_fall_and_the_rounds() -> None:
+def started_duel() -> Start:
+    """Sofia Ramos against a Guild Thug, started: the start the screen's line is worked out from."""
     text = (
         '[encounter]\nname = "T"\nsystem = "ttb"\nseed = 1\n'
         '[[combatants]]\nname = "Sofia Ramos"\nkind = "fated"\nwounds = 8\n'
@@ -54,7 +55,11 @@ def test_the_line_names_the_likeliest_to_fall_and_the_rounds() -> None:
     )
     s = Session(parse_text(text, "<t>"))
     s.execute("start")
-    start = start_of(s.family, s.rules, 12, 1)
+    return start_of(s.family, s.rules, 12, 1)
+
+
+def test_the_line_names_the_likeliest_to_fall_and_the_rounds() -> None:
+    start = started_duel()
     summed = Tally(
         100,
         {"players": 0.71, "fatemaster": 0.27, "undecided": 0.02},
@@ -70,14 +75,7 @@ def test_the_line_names_the_likeliest_to_fall_and_the_rounds() -> None:
 def test_a_fight_no_run_ends_says_undecided_and_why_not_a_percentage() -> None:
     """When every run is still undecided at the round cap (docs/guide/odds.md), the line gives no win chance
     (a "0 %" would read as a verdict) but the reason."""
-    text = (
-        '[encounter]\nname = "T"\nsystem = "ttb"\nseed = 1\n'
-        '[[combatants]]\nname = "Sofia Ramos"\nkind = "fated"\nwounds = 8\n'
-        '[[combatants]]\nname = "Guild Thug"\nrank_value = 5\nwounds = 6\n'
-    )
-    s = Session(parse_text(text, "<t>"))
-    s.execute("start")
-    start = start_of(s.family, s.rules, 12, 1)
+    start = started_duel()
     summed = Tally(
         100, {"players": 0.0, "fatemaster": 0.0, "undecided": 1.0}, 0.0, {}, 12, 12, "nobody can hurt anybody"
     )
