@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
-from tracker.families.twod20.harm import suffer
+from tracker.families.twod20.harm import lift_harms, suffer
 from tracker.families.twod20.skill_test import build
 from tracker.present.words import counted
 
@@ -21,14 +21,8 @@ def recover_nonlethal(eng: TwoD20Engine) -> None:
         if not a.nonlethal or a.dead:
             a.nonlethal = {}
             continue
-        for kind, n in a.nonlethal.items():
-            a.harms[kind] = max(0, a.harms.get(kind, 0) - n)
-            if not a.harms[kind]:
-                a.harms.pop(kind)
         eng.log(f"{name}'s {counted(sum(a.nonlethal.values()), 'non-lethal Harm')} end with the scene")
-        a.nonlethal = {}
-        capacity = eng.sheet(name).harm_capacity or eng.profile.defeat_at_harms
-        if a.defeated and capacity and sum(a.harms.values()) < capacity:
+        if lift_harms(eng, name, a.nonlethal):
             a.defeated = a.dying = a.unconscious = False
             eng.log(f"{name} is no longer Defeated, and wakes")
 

@@ -554,14 +554,8 @@ def recover_subdued(eng: TwoD20Engine) -> None:
         if not a.subdued or a.dead:
             a.subdued = {}
             continue
-        for kind, n in a.subdued.items():
-            a.harms[kind] = max(0, a.harms.get(kind, 0) - n)
-            if not a.harms[kind]:
-                a.harms.pop(kind)
         eng.log(f"{name} recovers {counted(sum(a.subdued.values()), 'subdued Harm')}")
-        a.subdued = {}
-        capacity = eng.sheet(name).harm_capacity or eng.profile.defeat_at_harms
-        if a.defeated and capacity and sum(a.harms.values()) < capacity:
+        if harm.lift_harms(eng, name, a.subdued):
             a.defeated = a.dying = False
             eng.log(f"{name} is no longer Defeated")
 
