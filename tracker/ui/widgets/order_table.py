@@ -123,6 +123,8 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         self.active: str | None = None
         self.down: set[str] = set()
         self.widths: list[int] = []
+        #: Columns no row writes in (their titles are dropped rather than cut when the room is short).
+        self._untitled: frozenset[int] = frozenset()
         self.legend = ""
         self.shrinkable: tuple[int, ...] = (1,)
         self._position: dict[str, int] = {}
@@ -255,6 +257,9 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
             relines = relegend = True
         self._fitted, self._fitted_to, self._fitted_keys = fitted, fit, list(self.keys)
         used = max([CONDITIONS_MIN, *(hit[4] for hit in fitted.values())])
+        if not any(hit[4] for hit in fitted.values()):
+            empty.append(len(fixed))
+        self._untitled = frozenset(empty)
         widths = [*fixed, min(conditions_width, used)]
         same_widths = widths == self.widths
         if not same_widths:
@@ -342,7 +347,12 @@ class OrderTable(StyledOncePerFrame, ScrollView, can_focus=True):
         base = self.rich_style
         if y == 0:
             header = base + self.get_component_rich_style("order-table--header")
-            titles = tuple(_cut(title, w) for title, w in zip(self.columns, self.widths, strict=False))
+            # A column no row writes in, too narrow for its title, goes untitled: a title cut to "Condi…" is a
+            # clipped word, and the column gets its room (and its title) back with the first condition.
+            titles = tuple(
+                "" if len(title) > w and i in self._untitled else _cut(title, w)
+                for i, (title, w) in enumerate(zip(self.columns, self.widths, strict=False))
+            )
             return self._line(titles, header).crop(0, width).adjust_cell_length(width, header)
         at = self.scroll_offset.y + y - 1
         if at >= len(self.lines):
