@@ -38,6 +38,24 @@ def test_a_closed_table_never_hides_the_pools_or_the_turn() -> None:
     assert "Momentum 2 · Heat 6" in narrow and "Vel's turn" in narrow and "Round 2" in narrow
 
 
+def test_the_fight_odds_figures_are_dropped_whole_never_cut() -> None:
+    """At 80 columns the odds line gives way figure by figure (how long, then who falls), never mid-word: a
+    cut "Ash falls in 1 o…" would read as a different figure."""
+    from tracker.ui.fight_odds import FightOddsLine
+
+    line = FightOddsLine(host=None, changed=lambda: None)  # type: ignore[arg-type]
+    line.text = "the party wins 100 % · Ash falls in 1 of 3 · about 4 rounds"
+    parts = [*title_parts(HEADER, False), *line.parts()]
+    assert fit_title(parts, 200).endswith("Vel's turn · the party wins 100 % · Ash falls in 1 of 3 · about 4 rounds")
+    for width in (60, 70, 78, 98):
+        text = fit_title(parts, width)
+        assert len(text) <= width and "Vel's turn" in text and "Momentum 2 · Heat 6" in text, text
+        assert width < 65 or "the party wins 100 %" in text, text
+        pieces = text.split(" · ")
+        assert all(p in line.text.split(" · ") for p in pieces if "falls" in p or "rounds" in p), text
+    assert "about 4 rounds" not in fit_title(parts, 98) and "Ash falls in 1 of 3" in fit_title(parts, 98)
+
+
 def tags() -> tuple[ConditionTag, ...]:
     return condition_tags(
         {"burning": 2, "poison": 3, "dazed": True, "prone": True, "bleeding_out": 2},

@@ -20,13 +20,15 @@ if TYPE_CHECKING:
 
     from tracker.families.session import Session
     from tracker.playouts.runs import Start
+    from tracker.ui.title import Part
 
 #: Seconds without a command before the newest state is sent (a burst of keys makes one job).
 QUIET = 0.4
 #: Seconds between looks at the worker.
 POLL = 0.25
-#: The title part's priority (`tracker.ui.title`): below the turn and the pools, above the names.
-PRIORITY = 3
+#: The title part's priority (`tracker.ui.title`): below the turn and the pools, above the family's name; who
+#: falls stays after the family's name has gone, how long it lasts only until the encounter's name has.
+PRIORITY = 25
 
 
 class Host(Protocol):
@@ -63,8 +65,15 @@ class FightOddsLine:
             stop()
         self._timer = self.host.set_timer(QUIET, self._send)
 
-    def parts(self) -> list[tuple[str, int]]:
-        return [(self.text, PRIORITY)] if self.text else []
+    def parts(self) -> list[Part]:
+        """The line's figures as title parts, each dropped whole when the title is short, never cut: the
+        party's chance stays longest, then who falls, then how long it lasts."""
+        if not self.text:
+            return []
+        first, *rest = self.text.split(" · ")
+        found: list[Part] = [(first, PRIORITY, False)]
+        found += [(piece, PRIORITY - 3 if i == 0 else PRIORITY - 10, False) for i, piece in enumerate(rest)]
+        return found
 
     def _send(self) -> None:
         session = self._session
@@ -129,7 +138,7 @@ def line_of(screen: Host, changed: Callable[[], object]) -> FightOddsLine:
     return found
 
 
-def parts_of(screen: object) -> list[tuple[str, int]]:
+def parts_of(screen: object) -> list[Part]:
     """The title's part for the line (`tracker.ui.title`), none while no line is known."""
     found = getattr(screen, "_fight_odds_line", None)
     return found.parts() if isinstance(found, FightOddsLine) else []
