@@ -134,6 +134,11 @@ class FamilyPresenter(ABC, Generic[RulesT_co]):
     def player_pools(self) -> str:
         """The pools players may see ("Momentum 2"); empty when the family has none for them."""
 
+    def player_notes(self) -> tuple[str, ...]:
+        """What the whole table knows of the scene beyond the order (2d20 traits and tasks, TTB Ongoing
+        Challenges), a line each; none by default. A line naming a GM-only combatant never reaches players."""
+        return ()
+
     # --- what both families build the same way --------------------------------------------------
     def header(self) -> HeaderView:
         """The title line: encounter, family, round, pools, whose turn."""
@@ -190,7 +195,8 @@ class FamilyPresenter(ABC, Generic[RulesT_co]):
         active = st.active if st.active not in hidden else None
         question = self.player_question() if st.prompt and not mentions(st.prompt.question, hidden) else None
         where = f"Round {st.round}" if st.round else "not started"
-        return PlayerView(rules.encounter_name(), st.round, active, rows, question, where, self.player_pools())
+        notes = tuple(note for note in self.player_notes() if not mentions(note, hidden))
+        return PlayerView(rules.encounter_name(), st.round, active, rows, question, where, self.player_pools(), notes)
 
 
 def option_labels(prompt: Prompt) -> tuple[str, ...]:

@@ -222,6 +222,8 @@ class PlayerView(NamedTuple):
     where: str = ""
     #: The players' own pools ("Momentum 2"); the GM's pool is never here.
     pools: str = ""
+    #: What the table knows of the scene beyond the order, a line each (`FamilyPresenter.player_notes`).
+    notes: tuple[str, ...] = ()
 
 
 # --- odds -------------------------------------------------------------------------------------------

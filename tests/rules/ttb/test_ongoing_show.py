@@ -114,3 +114,15 @@ def test_show_failure_and_a_fated_target_both_flip() -> None:
     assert "flip" in p.options
     run(s, "answer fail")
     assert any("Show fails" in e.text for e in ttb_state(s).log)
+
+
+def test_000_l407_an_ongoing_challenge_shows_its_progress_to_the_gm_and_the_players() -> None:
+    """[000:L407-415]: the TN, the successes toward the requirement and the Margins of Failure toward the limit
+    are what the table tracks; the GM's Fate Deck tab and the players' view both show them as they move."""
+    s = table()
+    run(s, "ongoing 'Climb the Wall' tn=8 successes=4 failures=3 skill=athletics duration='1 round'")
+    shown = "Climb the Wall: 0/4 successes, 0/3 Margins of Failure (TN 8, Athletics, 1 round each)"
+    assert shown in "".join(span.text for span in s.presenter.resources())
+    assert s.presenter.player_view().notes == (f"Ongoing Challenge {shown}",)
+    run(s, "ongoing Climb Sofia", "answer pass 1")
+    assert s.presenter.player_view().notes[0].startswith("Ongoing Challenge Climb the Wall: 2/4 successes, 0/3")

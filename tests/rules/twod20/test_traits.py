@@ -234,3 +234,19 @@ def test_traits_tasks_and_an_open_overcome_survive_a_save_and_a_bad_saved_trait_
     text = encounter_text(s).replace('on = "Kit"', 'on = "Nobody"')
     with pytest.raises(FileInvalid, match="'Nobody' is no combatant, zone or 'scene'"):
         parse_text(text, "x")
+
+
+def test_004_l205_players_see_the_scenes_traits_and_tasks_but_nothing_naming_a_gm_only_combatant() -> None:
+    """[004:L205-215]: a trait is a fact of the scene any player may invoke, so the players' view lists the
+    traits and the tasks under way; a trait on a combatant the GM keeps hidden stays off it."""
+    spy = combatant("Spy", side="enemies", gm_only=True, stress=4, zone="Hall", attributes={"agility": 9})
+    text = header("Bomb", threat=6) + zones("Vault", "Hall") + KIT + THUG + spy
+    s = run(session_from(text), "start", "pick Kit")
+    run(s, "trait scene 'Alarm blaring'", "trait Hall Dark difficulty=1", "trait Spy 'Hidden blade'")
+    run(s, "task 'Defuse the bomb' stress=8 breakthroughs=2 clock=3")
+    notes = s.presenter.player_view().notes
+    assert notes[:2] == ("Trait on the scene: 'Alarm blaring'", "Trait on Hall: 'Dark' +1 Difficulty")
+    assert any(n.startswith("Task Defuse the bomb: Stress 0/8, 0/2 Breakthroughs") for n in notes), notes
+    assert not any("Spy" in n or "blade" in n for n in notes), notes
+    run(s, "untrait scene 'Alarm blaring'")
+    assert not any("Alarm" in n for n in s.presenter.player_view().notes)

@@ -31,6 +31,13 @@ KIND = "ongoing"
 OPEN = "open"
 
 
+def summary(c: Ongoing) -> str:
+    """``Pry the Crypt Gate: 2/3 successes, 1/3 Margins of Failure (TN 10, Athletics, 1 turn each)``."""
+    how = ", ".join(x for x in (f"TN {c.tn}", c.skill.title(), f"{c.duration} each" if c.duration else "") if x)
+    out = f"{c.name}: {c.successes}/{c.needed} successes, {c.failures}/{c.failure_limit} Margins of Failure ({how})"
+    return out + ("" if c.state == OPEN else f" — {c.state}")
+
+
 def _find(eng: TTBEngine, text: str) -> Ongoing | None:
     known = [c.name for c in eng.st.challenges]
     try:

@@ -166,6 +166,9 @@ class PlayScreen(ActingScreen):
         sheet: Block = ()
         for n, own in enumerate(p.own):
             sheet += ((Span("\n"),) if n else ()) + own.sheet  # a blank line between two characters
+        if view.notes:  # the scene's traits, tasks and challenges, under the seat's own sheets
+            sheet += (Span("\n" if sheet else ""), Span("The scene\n", "bold"))
+            sheet += tuple(Span(f"  {note}\n") for note in view.notes)
         self.query_one("#play-sheet", TextPanel).block = sheet
         field = self.query_one("#play-map")
         field.field_map = p.map  # type: ignore[attr-defined]

@@ -40,6 +40,7 @@ class PlayerScreen(ActingScreen, FollowingScreen):
     PlayerScreen OrderTable { height: 1fr; }
     PlayerScreen #player-legend { height: auto; padding: 0 1; color: $text-muted; }
     PlayerScreen #player-prompt { height: auto; padding: 0 1; background: $warning 20%; }
+    PlayerScreen #player-notes { height: auto; max-height: 6; padding: 0 1; }
     PlayerScreen.-short #round-digits { display: none; }
     """
     VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]
@@ -51,6 +52,7 @@ class PlayerScreen(ActingScreen, FollowingScreen):
             yield Static(id="active-name")
         yield OrderTable(id="player-table")
         yield Static(id="player-legend", markup=False)
+        yield Static(id="player-notes", markup=False)
         yield Static(id="player-prompt", markup=False)
         yield Footer()
 
@@ -83,6 +85,9 @@ class PlayerScreen(ActingScreen, FollowingScreen):
         # The same table as the GM's order: it re-measures on every update and never cuts a cell silently.
         columns, rows = players_order(view)
         self.query_one(OrderTable).set_rows(columns, rows, who)
+        notes = self.query_one("#player-notes", Static)
+        notes.update("\n".join(view.notes))
+        notes.display = bool(view.notes)
         prompt = self.query_one("#player-prompt", Static)
         prompt.update(f"? {view.prompt}" if view.prompt else "")
         prompt.display = bool(view.prompt)

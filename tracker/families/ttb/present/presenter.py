@@ -15,6 +15,7 @@ from tracker.engine.records.model import Prompt
 from tracker.families.presenter import FamilyPresenter, option_labels
 from tracker.families.rules import FamilyRules
 from tracker.families.ttb import actions as catalogue
+from tracker.families.ttb import ongoing
 from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.rules import TTBRules, conditions_json
 from tracker.families.ttb.tables.catalogue import SHORT
@@ -200,6 +201,10 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
             out.line().line("Fate Points", "bold")
             for name, value in points:
                 out.line(f"  {name}: {value}")
+        if st.challenges:
+            out.line().line("Ongoing Challenges", "bold")
+            for challenge in st.challenges:
+                out.line(f"  {ongoing.summary(challenge)}")
         return out.block()
 
     def odds(self, focus: str | None, seat: frozenset[str] | None = None) -> view.OddsView | None:
@@ -252,3 +257,7 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
 
     def player_pools(self) -> str:
         return ""  # the Fate Deck and the Fatemaster's Fate Points are the GM's
+
+    def player_notes(self) -> tuple[str, ...]:
+        """The Ongoing Challenges the characters work on: the table makes the challenges, so it sees them."""
+        return tuple(f"Ongoing Challenge {ongoing.summary(c)}" for c in self.rules.state.challenges)

@@ -330,3 +330,10 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
 
     def player_pools(self) -> str:
         return f"Momentum {pools(self.rules)['momentum']}"  # the group's pool; the GM's pool stays hidden
+
+    def player_notes(self) -> tuple[str, ...]:
+        """The scene's traits (on the scene, a zone or a combatant) and the tasks under way: in 2d20 a trait is
+        a fact of the scene every player may invoke [004:L205-215], and the party works the tasks together."""
+        st = self.rules.st
+        found = [f"Trait on {'the scene' if t.on == traits.SCENE else t.on}: {traits.describe(t)}" for t in st.traits]
+        return (*found, *(f"Task {tasks.summary(task)}" for task in st.tasks))

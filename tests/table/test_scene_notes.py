@@ -1,0 +1,61 @@
+"""The scene's traits and tasks on the players' screens: what the whole table knows of the scene reaches a
+seat's own screen and the watching players' view [004:L205-215], nothing GM-only with it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import Static
+
+from tests.table.fakes import Host, Seats, copy_example, me, on_loop
+from tracker.table.server import TableServer
+from tracker.ui.remote import RemoteApp
+from tracker.ui.widgets.text_panel import TextPanel
+
+TRAIT = "Trait on the scene: 'Alarm blaring'"
+TASK = "Task Defuse the bomb: Stress 0/8, 0/2 Breakthroughs"
+
+
+def _host(tmp_path: Path) -> tuple[Path, Host]:
+    path = copy_example(tmp_path, "srd_bomb_clock.toml")
+    host = Host(path)
+    for line in ("trait scene 'Alarm blaring'", "task 'Defuse the bomb' stress=8 breakthroughs=2 clock=3", "start"):
+        host.submit(line)
+    host.submit("pick Ada")
+    return path, host
+
+
+@on_loop
+async def test_a_seat_reads_the_scenes_traits_and_tasks_under_its_sheet(tmp_path: Path) -> None:
+    path, host = _host(tmp_path)
+    server = TableServer(path, host, Seats({me(): ("Ada Vance",)}))
+    assert await server.open() is None
+    app = RemoteApp(path, mode="play")
+    async with app.run_test(size=(100, 30)) as pilot:
+        sheet = ""
+        for _ in range(60):
+            await pilot.pause(0.05)
+            if type(app.screen).__name__ == "PlayScreen":
+                sheet = "".join(span.text for span in app.screen.query_one("#play-sheet", TextPanel).block)
+                if TRAIT in sheet:
+                    break
+        assert "The scene" in sheet and TRAIT in sheet and TASK in sheet, sheet
+    await server.close()
+
+
+@on_loop
+async def test_the_watching_players_view_lists_the_scenes_traits_and_tasks(tmp_path: Path) -> None:
+    path, host = _host(tmp_path)
+    server = TableServer(path, host, Seats({}))
+    assert await server.open() is None
+    app = RemoteApp(path, mode="view")
+    async with app.run_test(size=(100, 30)) as pilot:
+        shown = ""
+        for _ in range(60):
+            await pilot.pause(0.05)
+            if type(app.screen).__name__ == "PlayerScreen":
+                shown = str(app.screen.query_one("#player-notes", Static).render())
+                if TRAIT in shown:
+                    break
+        assert TRAIT in shown and TASK in shown, shown
+    await server.close()
