@@ -80,3 +80,22 @@ def test_a_fight_no_run_ends_says_undecided_and_why_not_a_percentage() -> None:
         100, {"players": 0.0, "fatemaster": 0.0, "undecided": 1.0}, 0.0, {}, 12, 12, "nobody can hurt anybody"
     )
     assert screen_line(start, summed) == "fight odds undecided: nobody can hurt anybody"
+
+
+@pytest.mark.parametrize("example", ["infinity_infowar.toml", "srd_bomb_clock.toml", "duel.toml"])
+def test_the_screens_worker_process_plays_a_started_fight_of_either_family(example: str) -> None:
+    """The GM screen's worker is a spawned process that never opened a file: it plays from the `Start` alone,
+    so a family's policy must load what its engine needs (a 2d20 worker once refused every verb but the
+    kernel's: "fight odds undecided: no command the policy tried was accepted ('pick Sable' …)")."""
+    import multiprocessing
+
+    from tests.conftest import run
+    from tests.ui.conftest import EXAMPLES
+    from tracker.playouts.report import screen_line as worker_line
+
+    text = (EXAMPLES / example).read_text(encoding="utf-8")
+    session = run(Session(parse_text(text, example)), "start")
+    start = start_of(session.family, session.rules, 12, 1)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        line = pool.apply(worker_line, (start, 0.2, 20))
+    assert "wins" in line and "undecided" not in line, line

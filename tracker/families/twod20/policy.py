@@ -58,6 +58,9 @@ class TwoD20Pilot(Pilot):
         return copied(setup, combatants=fighters)
 
     def over(self, setup: EncounterFile, state: object) -> FamilyRules:
+        # The dispatch installs the engine's handlers: a worker process that never opened a file (the GM
+        # screen's) has not imported it, and every verb but the kernel's would be refused.
+        from tracker.families.twod20 import dispatch  # noqa: F401
         from tracker.families.twod20.verbs import TABLE
 
         assert isinstance(setup, TwoD20File) and isinstance(state, TwoD20State)
