@@ -109,6 +109,9 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
         self.verbs = verbs
         #: The live state: what ``[state]`` in the file holds, mutated in place by the rules.
         self.st = state
+        #: Count log entries without writing them: a fight's odds play thousands of runs nobody reads (no
+        #: rule reads the log; the run told as the typical one keeps it).
+        self.unlogged = False
         #: Everyone's sheet: the setup's combatants, then those that joined mid-fight (kept in the state).
         self.sheets: dict[str, SheetT] = {c.name: c for c in setup.combatants}
         self.sheets.update((c.name, c) for c in state.joined)
@@ -182,8 +185,10 @@ class Engine(Generic[SetupT, SheetT, FighterT, StateT]):
     def log(self, text: str, kind: LogKind = "event") -> None:
         """Append a log entry tagged with the round and whose turn it is (the screens group by them)."""
         st = self.st
-        st.log.append(LogEntry(round=st.round, actor=st.active, kind=kind, text=text))
         st.logged += 1
+        if self.unlogged:
+            return
+        st.log.append(LogEntry(round=st.round, actor=st.active, kind=kind, text=text))
         if len(st.log) > LOG_LIMIT:
             del st.log[: len(st.log) - LOG_LIMIT]
 

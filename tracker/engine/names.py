@@ -32,6 +32,8 @@ def resolve(text: str, candidates: Iterable[str], what: str = "combatant") -> st
     Raises a one-line Refusal naming the candidates when nothing or several match.
     """
     options = list(candidates)
+    if text in options:  # the name as written (a policy's or the screen's line): no case folding to do
+        return text
     found = matching(text, options)
     if len(found) == 1:
         return found[0]

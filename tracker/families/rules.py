@@ -52,6 +52,9 @@ class FamilyRules(ABC):
 
     #: The ``system`` value of the family's files ("ttb", "2d20"): the JSON state names it.
     SYSTEM: ClassVar[str]
+    #: True while a fight's odds play a run nobody reads: log entries are counted, not written (no rule
+    #: reads the log). A family whose rules write no log may ignore it.
+    unlogged: bool = False
 
     @property
     @abstractmethod

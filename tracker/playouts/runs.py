@@ -109,6 +109,7 @@ def play(family: RuleFamily, start: Start, run: int, story: list[str] | None = N
     st.secret, st.branch, st.draws = secret_of(start.seed, run), 0, 0
     rules = pilot.over(start.setup, st)
     rules.new_branch()
+    rules.unlogged = story is None
     luck = random.Random(f"fight odds policy:{start.seed}:{run}")
     parse = _parser(family)
     first = max(start.round, 1)

@@ -8,6 +8,7 @@ same reason, then pays and applies the action.
 
 from __future__ import annotations
 
+import functools
 from typing import Literal, NamedTuple
 
 from tracker.engine import names
@@ -73,6 +74,7 @@ ALIASES = {
 }
 
 
+@functools.lru_cache(maxsize=256)  # the same few names, typed over and over (a fight's odds type thousands)
 def action_key(text: str) -> str:
     key = names.normalise(text)
     try:

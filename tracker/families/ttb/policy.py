@@ -92,8 +92,11 @@ class TTBPilot(Pilot):
         f = eng.fighter(who)
         if f.dead or f.unconscious or f.conditions.get("paralyzed"):
             return []
+        if f.ap <= 0 and f.combat_ap <= 0:
+            return []  # nothing left to spend: every action would be refused
         style = eng.sheet(who).tactics or "steady"
-        foes = [n for n in eng.present_names() if eng.enemies(who, n) and eng.status(n) == "ok"]
+        side = eng.side(who)
+        foes = [n for n in eng.present_names() if eng.side(n) != side and eng.status(n) == "ok"]
         if not foes:
             return []
         # The weakest first: fewest Wounds left; one standing at 0 or less (it ignores critical effects and

@@ -12,6 +12,7 @@ expected Momentum counts a failed test as 0, so it is what the table can expect 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -52,6 +53,7 @@ def _add(a: Counts, b: Counts) -> Counts:
     return out
 
 
+@functools.lru_cache(maxsize=1024)  # exact sums over 20^dice faces: the same few tests are asked again and again
 def pool_counts(tn: int, dice: int, focus: int | None = None, complication_range: int = 1) -> Counts:
     """(successes, complications) → outcomes of `dice` d20s, over all 20^dice of them."""
     one = _die(tn, focus, complication_range)
@@ -75,6 +77,7 @@ class RollOdds:
     successes: Mapping[int, Fraction]
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of its arguments; the result is never changed by a caller
 def roll_odds(tn: int, difficulty: int, dice: int, focus: int | None = None, complication_range: int = 1) -> RollOdds:
     """The exact odds of a test of `dice` d20s against `tn` and `difficulty` (docs/rules/2d20.md#s3-2)."""
     if difficulty < 0:
@@ -136,6 +139,7 @@ class OpposedOdds:
     momentum: Fraction
 
 
+@functools.lru_cache(maxsize=4096)
 def opposed_odds(
     active: tuple[int, int, int, int | None, int], reactive: tuple[int, int, int, int | None, int]
 ) -> OpposedOdds:
