@@ -1,8 +1,9 @@
 """The odds of the whole fight (``tracker odds FILE --fight``): runs per second per family at 10, 20 and 50
 combatants, and 2,500 runs of the brawl example against one ``tracker exec`` of the same file (target: ≤ 25×).
 
-The generated fights are even: half the combatants on each side, every one armed, so the runs end by a side's
-fall more often than at the round cap. Runs per second are measured on one core (`workers=1`) and on every core;
+The generated fights are even: half the combatants on each side, every one armed and strong enough that each
+side wins about half the runs (the line after each figure says how it came out), so the runs end by a side's
+fall, not at the round cap. Runs per second are measured on one core (`workers=1`) and on every core;
 the brawl is timed as two processes, start to exit, as a user runs them.
 
 Run: python -m bench.bench_fight_odds [--runs 400] [--brawl-runs 2500]
@@ -28,7 +29,9 @@ SIZES = (10, 20, 50)
 
 
 def ttb_text(n: int) -> str:
-    """`n` combatants: Fated with sabres and pistols against Fatemaster characters with clubs."""
+    """`n` combatants: Fated with sabres and pistols against Fatemaster henchmen with cudgels, strong enough
+    (Rank Value 9, Melee 5) that either side wins about half the runs: a Fated's Control Hand and its own flip
+    beat a weaker Fatemaster character every time."""
     parts = ['[encounter]\nname = "Bench brawl"\nsystem = "ttb"\nseed = 5\n']
     for i in range(n):
         if i % 2 == 0:
@@ -40,14 +43,16 @@ def ttb_text(n: int) -> str:
             )
         else:
             parts.append(
-                f'[[combatants]]\nname = "Thug {i:02d}"\nrank_value = 5\ninitiative = 2\nspeed = {i}\nwounds = 6\n'
-                'defense = 3\nweapons = [{ name = "Club", kind = "melee", damage = "1/3/4" }]\n'
+                f'[[combatants]]\nname = "Brute {i:02d}"\nrank_value = 9\ninitiative = 2\nspeed = {i}\nwounds = 8\n'
+                "defense = 3\nskills = { melee = 5 }\n"
+                'weapons = [{ name = "Cudgel", kind = "melee", damage = "2/3/5" }]\n'
             )
     return "\n".join(parts)
 
 
 def twod20_text(n: int) -> str:
-    """`n` combatants over three zones in a row: player characters with pistols against minor NPCs with knives."""
+    """`n` combatants over three zones in a row: player characters with pistols against major NPCs armed and
+    trained the same, a zone apart, so either side wins about half the runs."""
     parts = [
         '[encounter]\nname = "Bench firefight"\nsystem = "2d20"\nseed = 5\nprofile = "srd"\n'
         'action_order = "alternating"\nmomentum = 2\nthreat = 6\n',
@@ -64,9 +69,9 @@ def twod20_text(n: int) -> str:
             )
         else:
             parts.append(
-                f'[[combatants]]\nname = "Cultist {i:02d}"\nnpc_type = "minor"\nattributes = {attributes}\n'
-                'skills = { fight = 1 }\nstress = 6\nharm_capacity = 1\nzone = "Warehouse"\n'
-                'weapons = [{ name = "Knife", range = "reach", damage = 3 }]\n'
+                f'[[combatants]]\nname = "Cultist {i:02d}"\nnpc_type = "major"\nattributes = {attributes}\n'
+                'skills = { fight = 2 }\nstress = 10\nharm_capacity = 3\narmor = 1\nzone = "Yard"\n'
+                'weapons = [{ name = "Pistol", range = "close", damage = 4, effects = ["vicious=1"] }]\n'
             )
     return "\n".join(parts)
 
