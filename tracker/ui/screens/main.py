@@ -340,14 +340,27 @@ class TrackerScreen(ActingScreen):
             self.set_reactive(TrackerScreen.selected, st.active)
         self.view = self.presenter.view(revision, self.selected)
         if follow and st.active is not None and self.is_mounted:
-            self.order_table.select_name(st.active)
-            # The Turn panel starts each turn at its top, where the new actor's name and AP are: a panel
-            # left scrolled down the last actor's actions hid them.
-            self.turn_panel.scroll_home(animate=False)
+            self._select_active(st.active)
         if self.is_mounted and self.side_tabs.active == "tab-story":
             self.tell_story()
         if not self.read_only or self.rules.fight_odds_for_players():
             fight_odds.line_of(self, self._draw_title).ask(self.session, revision)
+
+    def _select_active(self, name: str, again: bool = True) -> None:
+        """The order's cursor on whose turn it is, and the Turn panel at its top, where the new actor's name
+        and AP are (a panel left scrolled down the last actor's actions hid them).
+
+        The order table and the Turn panel are composed by their own containers (the initiative panel, the
+        tabs), which Textual may compose after the screen's Mount: a command that lands in between (a file
+        change, a pilot, a player's request on a loaded box) waits one refresh for them, once."""
+        try:
+            table, turn = self.order_table, self.turn_panel
+        except NoMatches:
+            if again:
+                self.call_after_refresh(self._select_active, name, False)
+            return
+        table.select_name(name)
+        turn.scroll_home(animate=False)
 
     def _show_requests(self, requests: tuple[str, ...]) -> None:
         """The players' requests waiting for the GM, above the question (which they never block)."""

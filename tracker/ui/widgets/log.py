@@ -72,8 +72,14 @@ class LogPanel(Panel):
         self._seen = 0
         self._group = (-1, None)
         self._noted = False
-        self.query_one(LogView).clear()
+        self._clear()
         self.redraw()
+
+    def _clear(self) -> None:
+        """Empty the log view; none yet when the panel's children are still to be composed (a note or a size
+        can come first): its first draw writes everything then."""
+        for view in self.query(LogView):
+            view.clear()
 
     def on_resize(self) -> None:
         """Wrapped text is laid out for one width: at a new width, write the kept entries again."""
@@ -83,7 +89,7 @@ class LogPanel(Panel):
             self._seen = 0
             self._group = (-1, None)
             self._noted = False
-            self.query_one(LogView).clear()
+            self._clear()
             self.redraw()
 
     def draw(self) -> None:
