@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from textual.widget import Widget
 
 from tests.ui.conftest import make_app
 from tracker.ui.screens.main import TrackerScreen
@@ -27,7 +28,7 @@ async def test_a_new_turn_before_the_order_table_is_composed_waits_for_it(tmp_pa
         assert isinstance(screen, TrackerScreen)
         table = screen.query_one(OrderTable)
         parent = table.parent
-        assert parent is not None
+        assert isinstance(parent, Widget)
         await table.remove()
         screen._found_widgets.clear()  # the screen had found it once: forget it, as at start-up
         assert app.submit("start") is None
