@@ -14,6 +14,7 @@ from tracker.families.twod20 import (
     actions,
     attack,
     care,
+    challenges,
     conditions,
     forbids,
     hacking,
@@ -323,6 +324,13 @@ def _answer(eng: TwoD20Engine, cmd: Command) -> None:
         eng.log(f"answer: {value}")
         overcome.answer(eng, prompt, value)
         return
+    if prompt.kind == challenges.ROLL:
+        value = " ".join(cmd.args)
+        challenges.check(eng, prompt, value)
+        eng.st.prompt = None
+        eng.log(f"answer: {value}")
+        challenges.answer(eng, prompt, value)
+        return
     if prompt.kind not in attack.KINDS:
         raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
     value = " ".join(cmd.args)
@@ -404,5 +412,13 @@ HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "task": lambda eng, cmd: _between_turns(eng, cmd, tasks.create),
     "consequence": lambda eng, cmd: _between_turns(eng, cmd, tasks.create),
     "tick": lambda eng, cmd: _between_turns(eng, cmd, tasks.tick),
+    "keytests": lambda eng, cmd: _between_turns(eng, cmd, challenges.create),
+    "gate": lambda eng, cmd: _between_turns(eng, cmd, challenges.gate),
+    "keytest": challenges.start,
+    "rival": lambda eng, cmd: _between_turns(eng, cmd, challenges.rival),
+    "seize": lambda eng, cmd: _between_turns(eng, cmd, challenges.seize),
+    "hurry": lambda eng, cmd: _between_turns(eng, cmd, challenges.shorten),
+    "cut": lambda eng, cmd: _between_turns(eng, cmd, challenges.shorten),
+    "delay": lambda eng, cmd: _between_turns(eng, cmd, challenges.delay),
 }
 TwoD20Engine.install(HANDLERS)

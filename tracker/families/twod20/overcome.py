@@ -98,7 +98,7 @@ def _split(value: str) -> tuple[str, list[int] | None]:
     return test, [count(x, "Challenge Die face") for x in damage.replace(" ", "").split(",") if x]
 
 
-def _bought(p: Prompt, value: str) -> tuple[int, list[int] | None]:
+def bought_and_faces(p: Prompt, value: str) -> tuple[int, list[int] | None]:
     """``roll``/``roll+N`` (the tracker's dice) or the faces rolled at the table (``4,17``)."""
     word = _split(value)[0].replace(" ", "")
     if word.startswith("roll"):
@@ -112,9 +112,24 @@ def _bought(p: Prompt, value: str) -> tuple[int, list[int] | None]:
     return bought, faces
 
 
+def pay_for_dice(eng: TwoD20Engine, who: str, bought: int) -> None:
+    """The bought d20s' cost: a player character's from Momentum, the rest added to Threat; an NPC's from
+    Threat (docs/rules/2d20.md#s3-2)."""
+    cost = dice.bought_dice_cost(bought)
+    if not cost:
+        return
+    if eng.sheet(who).pc and eng.st.momentum < cost:
+        from_pool = eng.st.momentum
+        if from_pool:
+            pools.momentum(eng, -from_pool, f"{who} buys d20s")
+        pools.threat(eng, cost - from_pool, f"{who} buys d20s")
+    else:
+        pools.pay(eng, who, cost, counted(bought, "bought d20"))
+
+
 def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     """Refuse a bad answer before anything changes (typed faces are checked; nothing is drawn)."""
-    _, faces = _bought(p, value)
+    _, faces = bought_and_faces(p, value)
     if faces is not None:
         dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)
     damage = _split(value)[1]
@@ -125,20 +140,12 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
 def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     """Pay for the bought d20s, roll (or score the faces), and on a success roll the damage on the task."""
     who, name = str(p.who), str(p.data["task"])
-    bought, faces = _bought(p, value)
+    bought, faces = bought_and_faces(p, value)
     task = tasks.open_task(eng, name)
-    cost = dice.bought_dice_cost(bought)
     focus = int(str(p.data["focus"])) if "focus" in p.data else None
     tn, difficulty, crange = (int(str(p.data[k])) for k in ("tn", "difficulty", "range"))
     result = dice.roll_pool(eng.st, tn, difficulty, dice.BASE_DICE + bought, focus, crange, faces=faces)
-    if cost:
-        if eng.sheet(who).pc and eng.st.momentum < cost:
-            from_pool = eng.st.momentum
-            if from_pool:
-                pools.momentum(eng, -from_pool, f"{who} buys d20s")
-            pools.threat(eng, cost - from_pool, f"{who} buys d20s")
-        else:
-            pools.pay(eng, who, cost, counted(bought, "bought d20"))
+    pay_for_dice(eng, who, bought)
     eng.log(f"{who} tests: {result.describe()}", kind="result")
     if not result.passed:
         eng.log(f"{who} makes no headway on {task.name}")

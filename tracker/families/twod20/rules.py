@@ -10,7 +10,7 @@ from __future__ import annotations
 from tracker.engine.catalogue import Catalogue
 from tracker.engine.language.commands import Command
 from tracker.families.rules import FamilyRules
-from tracker.families.twod20 import actions, attack, carry, order, overcome, tasks, traits
+from tracker.families.twod20 import actions, attack, carry, challenges, order, overcome, tasks, traits
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.tables.catalogue import CONDITIONS, TIMING
 from tracker.families.values import Carried, JSONObject
@@ -76,7 +76,8 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
         """The faces rolled at the table (``answer 4,17``) answer the attack's test and damage; ``roll`` and
         ``roll+N`` are the tracker's dice, and a target, a weapon or a hand-over a choice."""
         prompt = self.st.prompt
-        if prompt is None or cmd.verb != "answer" or prompt.kind not in (attack.ROLL, attack.DAMAGE, *overcome.KINDS):
+        rolls = (attack.ROLL, attack.DAMAGE, *overcome.KINDS, challenges.ROLL)
+        if prompt is None or cmd.verb != "answer" or prompt.kind not in rolls:
             return False
         return not " ".join(cmd.args).casefold().startswith("roll")
 
@@ -166,6 +167,7 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
             # docs/reference/json-state.md: the traits in play and the problems worked on under fire.
             "traits": [traits.as_json(t) for t in self.st.traits],
             "tasks": tasks.as_json(self),
+            "challenges": challenges.as_json(self),
         }
 
     def shown_conditions(self, name: str) -> dict[str, int | bool]:

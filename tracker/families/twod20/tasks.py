@@ -85,7 +85,7 @@ def create(eng: TwoD20Engine, cmd: Command) -> None:
     resistance = _size(opts, "resistance", "Resistance", 20)
     clock = _size(opts, "clock", "the clock (rounds)", 99)
     difficulty = count(opts["difficulty"], "the Overcome's Difficulty", 5) if "difficulty" in opts else None
-    test = _test(eng, opts["test"]) if "test" in opts else None
+    test = parse_test(opts["test"]) if "test" in opts else None
     existing = next((t for t in eng.st.tasks if t.name.casefold() == name.casefold()), None)
     if existing is not None:
         _change(eng, existing, stress, needed, resistance, clock, test, difficulty)
@@ -111,7 +111,7 @@ def create(eng: TwoD20Engine, cmd: Command) -> None:
     eng.log(f"{'Extended task' if kind == 'task' else 'Extended consequence'}: {summary(task)}")
 
 
-def _test(eng: TwoD20Engine, text: str) -> str:
+def parse_test(text: str) -> str:
     """``reason+tech``: an attribute the profile's sheets use and a skill word."""
     attribute, plus, skill = text.casefold().partition("+")
     if not plus or not attribute.strip() or not skill.strip():

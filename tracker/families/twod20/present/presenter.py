@@ -14,8 +14,8 @@ from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Prompt
 from tracker.families.presenter import FamilyPresenter
 from tracker.families.rules import FamilyRules
+from tracker.families.twod20 import challenges, tasks, traits
 from tracker.families.twod20 import order as handover
-from tracker.families.twod20 import tasks, traits
 from tracker.families.twod20.records.state import Fighter
 from tracker.families.twod20.rules import TwoD20Rules, harm_counts, pools
 from tracker.families.twod20.tables.catalogue import SHORT
@@ -237,6 +237,10 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
             out.line().line("Tasks", "bold")
             for task in st.tasks:
                 out.line(f"  {tasks.summary(task)}")
+        if st.challenges:
+            out.line().line("Challenges", "bold")
+            for challenge in st.challenges:
+                out.line(f"  {challenges.summary(challenge)}")
         out.line().line(f"Profile: {eng.profile.name} · order: {eng.order_rule}", "dim")
         return out.block()
 
@@ -336,4 +340,5 @@ class TwoD20Presenter(FamilyPresenter[TwoD20Rules]):
         a fact of the scene every player may invoke [004:L205-215], and the party works the tasks together."""
         st = self.rules.st
         found = [f"Trait on {'the scene' if t.on == traits.SCENE else t.on}: {traits.describe(t)}" for t in st.traits]
-        return (*found, *(f"Task {tasks.summary(task)}" for task in st.tasks))
+        found += [f"Task {tasks.summary(task)}" for task in st.tasks]
+        return (*found, *(f"Challenge {challenges.summary(c)}" for c in st.challenges))

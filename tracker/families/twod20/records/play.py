@@ -7,6 +7,7 @@ may run on a ticking clock [004:L2039-2084]. docs/guide/decisions.md says which 
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from tracker.engine.records.model import Strict
@@ -58,3 +59,54 @@ class Task(Strict):
     #: The test an Overcome makes against it ("reason+tech") and its Difficulty [004:L1470].
     test: str = ""
     difficulty: Annotated[int, Field(ge=0, le=5)] = 1
+
+
+@record
+class KeyTest(Strict):
+    """One Key Test of a Challenge: a test that must succeed for the Challenge to be complete [004:L687]."""
+
+    name: str
+    #: The test, "attribute+skill" ("agility+tech").
+    test: str
+    difficulty: Annotated[int, Field(ge=0, le=5)] = 1
+    #: Key Tests that must be done before this one may be tried (a Gated Challenge [004:L697]).
+    after: list[str] = field(default_factory=list)
+    done: bool = False
+    #: Who completed it.
+    by: str = ""
+
+
+@record
+class Challenge(Strict):
+    """A Challenge [004:L679-743]: Key Tests toward a goal, maybe in order (linear) or behind gates, maybe a Group
+    Challenge, maybe under time pressure (intervals against a limit) or a Contest against rivals."""
+
+    name: str
+    keys: list[KeyTest]
+    #: "any": the Key Tests in any order; "linear": each after the one before [004:L695].
+    order: Literal["any", "linear"] = "any"
+    #: A Group Challenge: each further test a character makes during it is +1 Difficulty, cumulative [004:L703].
+    group: bool = False
+    #: The Key Test that completes it (a gated Challenge's victory condition [004:L697]); "": all of them.
+    goal: str = ""
+    #: Tests each character has made during it (the Group Challenge's cumulative Difficulty).
+    attempts: dict[str, int] = field(default_factory=dict)
+    #: Time pressure [004:L719-727]: what one interval is ("15 minutes"), the intervals allowed (None: no
+    #: limit) and those used.
+    interval: str = ""
+    limit: Annotated[int, Field(ge=1, le=99)] | None = None
+    used: Annotated[int, Field(ge=0)] = 0
+    #: The last test's outcome ("passed", "failed"; "" before any) and the intervals it took: Momentum shortens
+    #: a success, Threat a failure, each down to 1 interval [004:L721, L733].
+    last: Literal["", "passed", "failed"] = ""
+    last_taken: Annotated[int, Field(ge=0)] = 0
+    #: A Contest [004:L711]: the successes the rivals need (None: no rivals), those they have, which side has
+    #: Priority and whose test is next.
+    rivals: Annotated[int, Field(ge=1, le=20)] | None = None
+    rivals_done: Annotated[int, Field(ge=0)] = 0
+    priority: Literal["players", "rivals"] = "players"
+    next_side: Literal["players", "rivals"] = "players"
+    #: What happens when the time runs out or the rivals finish first (the GM's words).
+    consequence: str = ""
+    #: "complete" (the goal reached), "failed" (time ran out), "lost" (the rivals finished first).
+    state: Literal["open", "complete", "failed", "lost"] = "open"

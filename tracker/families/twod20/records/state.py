@@ -10,7 +10,7 @@ from tracker.engine.records.model import ConditionValue, Strict
 from tracker.engine.records.record import record
 from tracker.engine.state import LiveState
 from tracker.families.twod20.dice.rolls import MAX_CHALLENGE_DICE
-from tracker.families.twod20.records.play import Task, Trait
+from tracker.families.twod20.records.play import Challenge, Task, Trait
 from tracker.families.twod20.records.sheet import TwoD20Combatant
 
 if TYPE_CHECKING:  # pydantic's marker, read by pydantic only (`tracker.engine.records.validation`)
@@ -152,3 +152,5 @@ class TwoD20State(LiveState[Fighter]):
     traits: list[Trait] = field(default_factory=list)
     #: Extended tasks and consequences [004:L2053-2084] (`tracker.families.twod20.tasks`).
     tasks: list[Task] = field(default_factory=list)
+    #: Challenges: Key Tests, Contests and time pressure [004:L679-743] (`tracker.families.twod20.challenges`).
+    challenges: list[Challenge] = field(default_factory=list)
