@@ -7,11 +7,12 @@ from collections.abc import Callable, Mapping
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, VerbTable, count, signed_int
-from tracker.engine.records.model import Located, Prompt
+from tracker.engine.records.model import Located
 from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
 from tracker.families.twod20 import (
     actions,
+    answering,
     attack,
     care,
     challenges,
@@ -24,7 +25,6 @@ from tracker.families.twod20 import (
     outofturn,
     overcome,
     pools,
-    reloads,
     resume,
     rolled,
     roster,
@@ -309,58 +309,6 @@ def _leave(eng: TwoD20Engine, cmd: Command) -> None:
     roster.leave(eng, cmd.args[0])
 
 
-def _answer(eng: TwoD20Engine, cmd: Command) -> None:
-    """The attack flow's questions take ``answer``; the hand-over takes ``pick`` or ``keep``."""
-    prompt = eng.st.prompt
-    if prompt is None:
-        raise Refusal("there is no question to answer")
-    if prompt.kind == order.CONFIRM:
-        order.confirm(eng, prompt, " ".join(cmd.args))
-        return
-    if prompt.kind in overcome.KINDS:
-        value = " ".join(cmd.args)
-        overcome.check(eng, prompt, value)
-        eng.st.prompt = None
-        eng.log(f"answer: {value}")
-        overcome.answer(eng, prompt, value)
-        return
-    if prompt.kind == challenges.ROLL:
-        value = " ".join(cmd.args)
-        challenges.check(eng, prompt, value)
-        eng.st.prompt = None
-        eng.log(f"answer: {value}")
-        challenges.answer(eng, prompt, value)
-        return
-    if prompt.kind not in attack.KINDS:
-        raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")
-    value = " ".join(cmd.args)
-    if prompt.kind == attack.ROLL:
-        _answer_roll(eng, prompt, value)
-        return
-    attack.check(eng, prompt, value)
-    eng.st.prompt = None
-    eng.log(f"answer: {value}")
-    attack.answer(eng, prompt, value)
-
-
-def _answer_roll(eng: TwoD20Engine, prompt: Prompt, value: str) -> None:
-    """The attack's test, with the Reloads spent before its dice (``answer roll+1 reloads=2``): each gives
-    1 bonus Momentum on this attack, an M weapon spends one anyway, docs/rules/2d20-combat.md#s3-7 [004:L1695-1701];
-    bonus Momentum not spent on the hit is lost [004:L518]."""
-    test, spent = reloads.reloads_word(value)
-    who = str(prompt.who)
-    weapon = next(w for w in eng.sheet(who).weapons if w.name == str(prompt.data["weapon"]))
-    reloads.check_reloads(eng, who, weapon, spent)
-    attack.check(eng, prompt, test)
-    eng.st.prompt = None
-    eng.log(f"answer: {value}")
-    reloads.spend_reloads(eng, who, weapon, spent)
-    attack.answer(eng, prompt, test)
-    if eng.st.prompt is None and eng.st.bonus_momentum:
-        eng.log(f"{eng.st.bonus_momentum} bonus Momentum from Reloads is lost: no hit to spend it on")
-        eng.st.bonus_momentum = 0
-
-
 def _attack(eng: TwoD20Engine, cmd: Command) -> None:
     if len(cmd.args) > 1 and tasks.find(eng, cmd.args[1]) is not None:  # the attack flow on a task: an Overcome
         overcome.start(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
@@ -404,7 +352,7 @@ HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "fortune": care.fortune,
     "join": _join,
     "leave": _leave,
-    "answer": _answer,
+    "answer": answering.answer,
     "attack": _attack,
     "overcome": _overcome,
     "trait": lambda eng, cmd: _between_turns(eng, cmd, traits.add),
