@@ -310,3 +310,18 @@ async def test_d_names_the_acting_combatant_as_the_attacker(tmp_path: Path) -> N
         await pilot.press("enter")
         await pilot.pause()
         assert app.session.history.commands[-1] == "damage Cultist from='Ada Vance' 2"
+
+
+@pytest.mark.anyio
+async def test_a_colon_typed_again_in_the_command_line_is_not_part_of_the_command(tmp_path: Path) -> None:
+    """`:` opens the line; a GM who types `:` again out of habit (``:add …``) still runs the command, where it
+    was "unknown command ':add'"."""
+    app = make_app(tmp_path, "skirmish_srd.toml")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("colon")
+        await pilot.press("colon")
+        await type_text(pilot, "add Cultist dazed")
+        assert command_line(app).value == ":add Cultist dazed"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "dazed" in dump(app.session.rules.state)["fighters"]["Cultist"]["conditions"]

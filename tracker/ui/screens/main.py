@@ -42,7 +42,7 @@ from tracker.ui.screens.bindings import GM_ACTIONS
 from tracker.ui.textual_adapter import toast_rack
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
-from tracker.ui.widgets.command import CommandLine, CommandSuggester
+from tracker.ui.widgets.command import CommandLine, CommandSuggester, typed_line
 from tracker.ui.widgets.initiative import InitiativePanel, mark_gm_only
 from tracker.ui.widgets.log import LogPanel, LogSlice
 from tracker.ui.widgets.order_table import OrderTable
@@ -572,7 +572,7 @@ class TrackerScreen(ActingScreen):
                 line.select_for_editing()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        line = event.value.strip()
+        line = typed_line(event.value)
         if not line:
             self.action_focus_order()
             return

@@ -38,7 +38,7 @@ from tracker.ui.screens.acting import (
     renamed,
 )
 from tracker.ui.screens.player import players_order
-from tracker.ui.widgets.command import CommandLine
+from tracker.ui.widgets.command import CommandLine, typed_line
 from tracker.ui.widgets.order_table import OrderTable
 from tracker.ui.widgets.prompt import PromptBar
 from tracker.ui.widgets.text_panel import TextPanel
@@ -232,7 +232,7 @@ class PlayScreen(ActingScreen):
         self.open_line("")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        line = event.value.strip()
+        line = typed_line(event.value)
         event.input.value = ""
         self.query_one(OrderTable).focus()
         if line:

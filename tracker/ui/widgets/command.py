@@ -80,6 +80,12 @@ class CommandSuggester(Suggester):
         return None
 
 
+def typed_line(value: str) -> str:
+    """The line as the language reads it: a GM who opened the line with `:` often types the `:` again out of
+    habit (``:add thug burning 2``); a leading colon is no verb of either family, so it is dropped."""
+    return value.strip().lstrip(":").strip()
+
+
 class CommandLine(Input):
     """Enter runs the line through the same language as `tracker exec`.
 
