@@ -102,6 +102,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--html", action="store_true", help="an HTML page instead of Markdown")
     p.add_argument("--player", action="store_true", help="the players' version: nothing GM-only")
     p.add_argument("-o", "--output", metavar="OUT", help="write to OUT (atomically) instead of standard output")
+    p.add_argument("--odds", action="store_true", help="and the party's chance to win, round by round (the GM's)")
     p = command("serve", help="the views in a browser (textual-serve)")
     p.add_argument("file")
     p.add_argument("--port", type=port_number, default=8000, help="0 picks a free port (default 8000)")
@@ -221,7 +222,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.command == "report":
         from tracker.cli.report import cmd_report
 
-        return cmd_report(args.file, args.html, args.player, args.output)
+        return cmd_report(args.file, args.html, args.player, args.output, args.odds)
     if args.command is None:
         from tracker.cli.run import cmd_builtin
 

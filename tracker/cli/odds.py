@@ -29,8 +29,9 @@ def _seed(text: str) -> int:
 
 
 def cmd_fight_odds(path: str, options: list[str]) -> int:
-    """`tracker odds FILE --fight [--runs N] [--seed S] [--rounds R] [--json]` (docs/reference/cli.md): the rest
-    of the fight in FILE, from its live state, played N times by the family's default policy."""
+    """`tracker odds FILE --fight [--runs N] [--seed S] [--rounds R] [--json] [--by-round]`
+    (docs/reference/cli.md): the rest of the fight in FILE, from its live state, played N times by the family's
+    default policy; with ``--by-round``, the party's chance as it stood at each round's start too."""
     from tracker.playouts.report import ROUNDS, RUNS, fight_odds
     from tracker.store.opening import load_session
 
@@ -42,15 +43,28 @@ def cmd_fight_odds(path: str, options: list[str]) -> int:
     rounds = f"rounds a run may play (default {ROUNDS})"
     parser.add_argument("--rounds", type=_positive, default=ROUNDS, metavar="R", help=rounds)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    by = "and the first side's chance before the fight, at each round's start and now (200 runs each)"
+    parser.add_argument("--by-round", action="store_true", help=by)
     args = parser.parse_args(options)
     session = load_session(path)
     odds = fight_odds(session.family, session.rules, args.runs, args.seed, args.rounds)
+    points = []
+    if args.by_round:
+        from tracker.playouts.timeline import by_round, sparkline
+
+        points = by_round(session, seed=odds.start.seed, cap=args.rounds)
     if args.json:
         import json
 
-        print(json.dumps(odds.json(), indent=2, ensure_ascii=False))
+        found = odds.json()
+        if args.by_round:
+            first = odds.start.sides[0] if odds.start.sides else "players"
+            found["by_round"] = [{"label": p.label, "round": p.round, first: round(p.chance, 4)} for p in points]
+        print(json.dumps(found, indent=2, ensure_ascii=False))
         return 0
     print("\n".join(odds.lines(session.rules.encounter_name())))
+    if points:
+        print(f"round by round: {sparkline(points)}")
     return 0
 
 

@@ -17,6 +17,8 @@ registry), the encounter's `FamilyRules` and, built on demand over them, its `Fa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
 from tracker.engine.records.model import Fork, History
@@ -146,6 +148,16 @@ class Session:
             raise
         self.history.undone.pop()
         self.history.commands.append(line)
+
+    def replaying(self) -> Iterator[FamilyRules]:
+        """The rules before the first command, then after each command of the history in turn (the same object,
+        moved on between yields): what a retelling reads at every step, without a session per step."""
+        eng = self._fresh()
+        yield eng
+        for n, line in enumerate(self.history.commands):
+            self._enter(eng, n)
+            eng.apply(self.parse(line))
+            yield eng
 
     def replay(self, lines: list[str]) -> FamilyRules:
         """New rules with `lines` applied to the setup; the history was accepted once, so it replays."""

@@ -100,6 +100,19 @@ def gauges_chart(story: Story) -> Chart | None:
     return Chart(f"{story.gauges_title} over the fight", "lines", labels, series, table)
 
 
+def odds_chart(story: Story) -> Chart | None:
+    """The first side's chance to win as it stood before the fight, at each round's start and now: the turning
+    points are where the line jumps. None unless the odds were asked for (`tracker report --odds`)."""
+    if not story.odds:
+        return None
+    first = story.sides[0] if story.sides else "players"
+    labels = tuple(label for label, _ in story.odds)
+    series = ((f"{first} win %", tuple(percent for _, percent in story.odds)),)
+    rows = tuple((label, f"{percent} %") for label, percent in story.odds)
+    table = Table(("When", f"The {first} win"), rows, (1,))
+    return Chart(f"The chance the {first} win, round by round", "lines", labels, series, table)
+
+
 def hit_text(story: Story, hit: Hit) -> str:
     """``Sofia Ramos hits Guild Enforcer: 4 Wounds (Wounds 9 → 5)``; without numbers when not exact."""
     if not hit.exact:
@@ -195,7 +208,7 @@ def build(story: Story) -> list[Block]:
     if nobody:
         rows.append((UNATTRIBUTED, "", str(nobody), "", "", "", ""))
     blocks.append(Table(("Combatant", "Side", "Dealt", "Taken", "Healed", "Harms", "Status"), tuple(rows), (2, 3, 4)))
-    for chart in (damage_chart(story), gauges_chart(story)):
+    for chart in (odds_chart(story), damage_chart(story), gauges_chart(story)):
         if chart is not None:
             blocks += [Heading(2, chart.title), chart]
     for rnd in story.rounds:

@@ -217,6 +217,9 @@ class Story:
     #: Commands replayed.
     steps: int
     player: bool = False
+    #: The first side's chance to win (per cent) before the fight, at each round's start and now, when the
+    #: teller was asked for it (`tracker.playouts.timeline`): "before", "R1", … "now".
+    odds: tuple[tuple[str, int], ...] = ()
 
     def amount(self, n: int) -> str:
         """``3 Wounds``, ``1 Wound``, ``4 stress``."""
