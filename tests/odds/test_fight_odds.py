@@ -237,3 +237,15 @@ def test_refused_runs_count() -> None:
     s = session_from('[[combatants]]\nname = "A"\nkind = "fated"\nwounds = 3\n')
     with pytest.raises(Refusal):
         fight_odds(s.family, s.rules, 0)
+
+
+def test_000_l419_a_fight_no_side_can_win_names_who_stood_in_every_run() -> None:
+    """[000:L419]: a Fatemaster character that ignores critical effects does not fall at 0 Wounds, so the brawl's
+    Clockwork Sentry stands through every run and no side wins: the reason names who never fell, by side."""
+    from tracker.store.opening import load_session
+
+    session = load_session(str(Path(__file__).resolve().parents[2] / "examples" / "brawl.toml"))
+    odds = fight_odds(session.family, session.rules, 30, seed=1, workers=1)
+    assert odds.summed.sides["undecided"] == 1.0
+    assert "Clockwork Sentry" in odds.summed.reason and "(fatemaster)" in odds.summed.reason
+    assert odds.summed.reason.startswith("no side won in 12 rounds in any run; never fell: ")

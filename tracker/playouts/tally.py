@@ -52,10 +52,19 @@ def tally(start: Start, outcomes: Sequence[Outcome]) -> Tally:
     reason = ""
     if wins[""] == n:
         stuck = next((o.stuck for o in outcomes if o.stuck), "")
-        reason = stuck or (
-            f"no side won in {start.cap} rounds in any run"
-            + ("; nobody fell" if not any(o.fell for o in outcomes) else "")
-        )
+        # Who stood through every run says why no side won (a construct that ignores critical effects
+        # never falls to damage [000:L419]), when some did fall.
+        why = ""
+        if not any(o.fell for o in outcomes):
+            why = "; nobody fell"
+        else:
+            stood = [
+                f"{', '.join(names[:2])}{' …' if len(names) > 2 else ''} ({side})"
+                for side in order
+                if (names := [n for i, n in enumerate(start.names) if start.sides[i] == side and not fell[i]])
+            ]
+            why = f"; never fell: {', '.join(stood)}" if stood else ""
+        reason = stuck or f"no side won in {start.cap} rounds in any run{why}"
     return Tally(n, sides, ci95, fates, median, p90, reason)
 
 
