@@ -12,7 +12,6 @@ account tries to read what each kind of write left, a killed writer's temporary 
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import signal
@@ -181,18 +180,17 @@ def test_tracker_carry_writes_the_party_file_0600(cli: Tracker, tmp_path: Path) 
     assert leftovers(tmp_path) == []
 
 
+@pytest.mark.anyio
 @pytest.mark.usefixtures("open_umask")
-def test_the_gm_screens_save_is_0600(tmp_path: Path) -> None:
+async def test_the_gm_screens_save_is_0600(tmp_path: Path) -> None:
     from tracker.ui.app import TrackerApp
 
     path = encounter(tmp_path, 0o644)
     app = TrackerApp(Session(files.load(path)), path)
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)):
-            assert app.submit("start") is None
+    async with app.run_test(size=(100, 30)):
+        assert app.submit("start") is None
 
-    asyncio.run(drive())
     assert mode(path) == 0o600
     assert "[state]" in path.read_text(encoding="utf-8")
 

@@ -11,6 +11,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
+import pytest
+
 from tests.conftest import pinned
 from tracker.engine.errors import Refusal
 from tracker.families.seating import Verdict
@@ -154,11 +157,13 @@ def me() -> str:
     return pwd.getpwuid(os.geteuid()).pw_name
 
 
-def on_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
-    """An async test run to its end on a fresh event loop (the suite has no async plugin)."""
+def on_loop(test: Callable[..., Coroutine[Any, Any, None]]) -> Any:
+    """An async test on anyio's pytest plugin (the suite's loop), ended after 20 seconds: a server test that
+    waits for a line that never comes fails instead of hanging the run."""
 
     @functools.wraps(test)
-    def run(*args: Any, **kwargs: Any) -> None:
-        asyncio.run(asyncio.wait_for(test(*args, **kwargs), 20))
+    async def run(*args: Any, **kwargs: Any) -> None:
+        with anyio.fail_after(20):
+            await test(*args, **kwargs)
 
-    return run
+    return pytest.mark.anyio(run)

@@ -3,7 +3,6 @@ question after it is a number key — Pilot tests at the smallest screens the fa
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 from pathlib import Path
 
@@ -43,63 +42,61 @@ def _kind(app: TrackerApp) -> str | None:
     return prompt.kind if prompt else None
 
 
-def test_ttb_strike_by_keys_at_80x24(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_ttb_strike_by_keys_at_80x24(tmp_path: Path) -> None:
     """`s`, Strike, Enter; 1 the target (the engaged Enforcer first); 1 the tracker flips (5♣: a miss);
     1 cheats with the 10♦ the offer shows as a pass; 1 the damage flip: the Enforcer is hurt."""
     # One card flipped off the top first, so the duel's card misses and the hand can save it.
     app = _app(tmp_path, "duel.toml", "initiative Sofia 9", "start", "engage Sofia Guild", "flip 1")
 
-    async def drive() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await _pick(pilot, app, "strike")
-            assert _kind(app) == "attack_target"
-            assert "Guild Enforcer · engaged" in screen_text(app)
-            await pilot.press("1")
-            await pilot.pause()
-            assert _kind(app) == "attack"
-            await pilot.press("1")  # flip
-            await pilot.pause()
-            assert _kind(app) == "cheat"
-            text = screen_text(app)
-            assert "Sofia Ramos flipped 5♣: cheat with a card from the hand?" in text
-            assert "10♦ → 13 vs TN 11: pass" in text and "no: keep the 5♣" in text
-            assert "10M" not in text  # one card notation on the screen; JSON keeps the codes
-            assert app.session.state.prompt is not None and app.session.state.prompt.options[0] == "10M"
-            await pilot.press("1")
-            await pilot.pause()
-            assert _kind(app) == "damage_flip"
-            await pilot.press("1")
-            await pilot.pause()
-            assert _kind(app) is None
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _pick(pilot, app, "strike")
+        assert _kind(app) == "attack_target"
+        assert "Guild Enforcer · engaged" in screen_text(app)
+        await pilot.press("1")
+        await pilot.pause()
+        assert _kind(app) == "attack"
+        await pilot.press("1")  # flip
+        await pilot.pause()
+        assert _kind(app) == "cheat"
+        text = screen_text(app)
+        assert "Sofia Ramos flipped 5♣: cheat with a card from the hand?" in text
+        assert "10♦ → 13 vs TN 11: pass" in text and "no: keep the 5♣" in text
+        assert "10M" not in text  # one card notation on the screen; JSON keeps the codes
+        assert app.session.state.prompt is not None and app.session.state.prompt.options[0] == "10M"
+        await pilot.press("1")
+        await pilot.pause()
+        assert _kind(app) == "damage_flip"
+        await pilot.press("1")
+        await pilot.pause()
+        assert _kind(app) is None
 
-    asyncio.run(drive())
     st = ttb_state(app.session)
     assert st.fighters["Guild Enforcer"].wounds < 9
     assert "Sofia Ramos cheats Fate: plays 10♦ (10 of Masks) from the Control Hand" in " ".join(e.text for e in st.log)
 
 
-def test_twod20_attack_by_keys_at_100x30(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_twod20_attack_by_keys_at_100x30(tmp_path: Path) -> None:
     """`s`, Attack, Enter; 1 the target (the Cultist: the best chance); 4 the tracker rolls five d20s (three
     bought); the hit's damage: 1 rolls the pistol's dice. Each step a key."""
     app = _app(tmp_path, "skirmish_srd.toml", "start", "pick Ada")
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await _pick(pilot, app, "attack")
-            assert _kind(app) == "attack_target"
-            assert "Cultist · Medium, D3" in screen_text(app)
-            await pilot.press("1")
-            await pilot.pause()
-            assert _kind(app) == "attack_roll"
-            assert "Coordination 10 + Fight 2 = TN 12, focus 2 (Pistols), Difficulty 3" in screen_text(app)
-            await pilot.press("4")  # 5d20: three bought for 1 + 2 + 3 (Momentum, then Threat)
-            await pilot.pause()
-            assert _kind(app) == "attack_damage"
-            await pilot.press("1")  # the Service pistol's 4[CD], no Bonus Damage
-            await pilot.pause()
-            assert _kind(app) is None
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _pick(pilot, app, "attack")
+        assert _kind(app) == "attack_target"
+        assert "Cultist · Medium, D3" in screen_text(app)
+        await pilot.press("1")
+        await pilot.pause()
+        assert _kind(app) == "attack_roll"
+        assert "Coordination 10 + Fight 2 = TN 12, focus 2 (Pistols), Difficulty 3" in screen_text(app)
+        await pilot.press("4")  # 5d20: three bought for 1 + 2 + 3 (Momentum, then Threat)
+        await pilot.pause()
+        assert _kind(app) == "attack_damage"
+        await pilot.press("1")  # the Service pistol's 4[CD], no Bonus Damage
+        await pilot.pause()
+        assert _kind(app) is None
 
-    asyncio.run(drive())
     log = [e.text for e in app.session.state.log]
     assert any(t.startswith("Ada Vance tests: d20: ") and "pass" in t for t in log)
     assert any(t.startswith("Cultist takes ") for t in log)

@@ -3,7 +3,6 @@ the screens' keys, palette and help read (`tracker.ui.actions`)."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -87,17 +86,16 @@ async def test_a_keymap_that_is_not_a_table_is_one_line(tmp_path: Path, private_
         assert app.session.rules.state.phase != "setup"
 
 
-def test_cycling_the_theme_keeps_the_keymap(tmp_path: Path, private_config: Path) -> None:
+@pytest.mark.anyio
+async def test_cycling_the_theme_keeps_the_keymap(tmp_path: Path, private_config: Path) -> None:
     """`t` writes the theme into the settings file: the keymap table stays in it."""
     settings(private_config, '[keymap]\nnext = "x"\n')
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("t")
-            await pilot.pause()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
 
-    asyncio.run(drive())
     kept = load_settings()
     assert kept["keymap"] == {"next": "x"} and kept["theme"] == app.theme
 

@@ -3,7 +3,6 @@ without clipping silently, the log keeps its words, and the family says things t
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -213,7 +212,8 @@ async def test_the_conditions_column_keeps_no_room_while_it_is_empty(tmp_path: P
         assert header[-1] in ("Conditions", "Cond…"), header
 
 
-def test_names_with_brackets_are_text_not_markup(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_names_with_brackets_are_text_not_markup(tmp_path: Path) -> None:
     """An encounter or combatant name like "[Docks]" or "Thug [2]" is shown as written, everywhere."""
     from textual.widgets import Static
 
@@ -231,13 +231,10 @@ def test_names_with_brackets_are_text_not_markup(tmp_path: Path) -> None:
     for player in (False, True):
         app = TrackerApp(Session(files.load(target)), target, player=player)
 
-        async def drive(app: TrackerApp = app, player: bool = player) -> None:
-            async with app.run_test(size=(100, 30)) as pilot:
-                app.session.execute("start")
-                app.bump()
-                await pilot.pause()
-                if not player:
-                    assert "[Docks] Ambush" in str(app.screen.query_one("#title", Static).render())
-                    assert str(app.screen.query_one("#order").border_title).startswith("Round 1")
-
-        asyncio.run(drive())
+        async with app.run_test(size=(100, 30)) as pilot:
+            app.session.execute("start")
+            app.bump()
+            await pilot.pause()
+            if not player:
+                assert "[Docks] Ambush" in str(app.screen.query_one("#title", Static).render())
+                assert str(app.screen.query_one("#order").border_title).startswith("Round 1")

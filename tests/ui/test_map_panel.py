@@ -4,7 +4,6 @@ screen, and its modules load only once the tab is shown."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
@@ -99,25 +98,23 @@ def side_width(app: TrackerApp) -> int:
     return app.screen.query_one("#side", TabbedContent).outer_size.width
 
 
-def test_a_very_wide_screen_gives_the_map_half_the_width(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_a_very_wide_screen_gives_the_map_half_the_width(tmp_path: Path) -> None:
     """200 columns: the side panel takes half the screen while the map shows, 44 columns otherwise; at 120
     it keeps its 44 (the order table needs the rest)."""
     app = make_app(tmp_path, "skirmish_srd.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(200, 60)) as pilot:
-            assert side_width(app) == 44
-            await show(app, pilot, "field")
-            assert side_width(app) == 100
-            await show(app, pilot, "log")
-            assert side_width(app) == 44
-        narrower = make_app(tmp_path / "b", "skirmish_srd.toml")
-        async with narrower.run_test(size=(120, 40)) as pilot:
-            await show(narrower, pilot, "field")
-            assert side_width(narrower) == 44
-
     (tmp_path / "b").mkdir()
-    asyncio.run(drive())
+    async with app.run_test(size=(200, 60)) as pilot:
+        assert side_width(app) == 44
+        await show(app, pilot, "field")
+        assert side_width(app) == 100
+        await show(app, pilot, "log")
+        assert side_width(app) == 44
+    narrower = make_app(tmp_path / "b", "skirmish_srd.toml")
+    async with narrower.run_test(size=(120, 40)) as pilot:
+        await show(narrower, pilot, "field")
+        assert side_width(narrower) == 44
 
 
 LAZY = textwrap.dedent(

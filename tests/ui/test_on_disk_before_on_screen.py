@@ -4,7 +4,6 @@ never reaches the screen."""
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import threading
 import time
@@ -18,7 +17,10 @@ from tests.ui.test_viewer import screen_text
 from tracker.store import files
 
 
-def test_no_frame_is_painted_while_the_write_is_under_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.anyio
+async def test_no_frame_is_painted_while_the_write_is_under_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app(tmp_path, "duel.toml")
     writes: list[tuple[float, float, str]] = []
     frames: list[float] = []
@@ -37,24 +39,23 @@ def test_no_frame_is_painted_while_the_write_is_under_way(tmp_path: Path, monkey
         frames.append(time.monotonic())
         refresh(self)
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            monkeypatch.setattr(files, "write_text", slow)
-            monkeypatch.setattr(Screen, "_compositor_refresh", painted)
-            await pilot.press("n")
-            await pilot.pause()
-            assert app.session.state.round == 1
-            assert "Round 1" in screen_text(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        monkeypatch.setattr(files, "write_text", slow)
+        monkeypatch.setattr(Screen, "_compositor_refresh", painted)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.session.state.round == 1
+        assert "Round 1" in screen_text(app)
 
-    asyncio.run(drive())
     [(start, end, text)] = writes
     assert not [t for t in frames if start <= t <= end], "a frame was painted before the file was on disk"
     assert [t for t in frames if t > end], "the new state was never painted"
     assert app.path.read_text(encoding="utf-8") == text
 
 
-def test_a_failed_write_is_never_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.anyio
+async def test_a_failed_write_is_never_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The panels are given the last durable state again before the next frame: the screen still shows
     the fight not started, and the file is untouched."""
     app = make_app(tmp_path, "duel.toml")
@@ -63,18 +64,16 @@ def test_a_failed_write_is_never_shown(tmp_path: Path, monkeypatch: pytest.Monke
     def full(target: Path, text: str) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            shown = screen_text(app)
-            monkeypatch.setattr(files, "write_text", full)
-            await pilot.press("n")
-            await pilot.pause()
-            assert app.session.state.round == 0
-            assert "Round 1" not in screen_text(app)
-            assert "not started" in shown.lower() and "not started" in screen_text(app).lower()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        shown = screen_text(app)
+        monkeypatch.setattr(files, "write_text", full)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.session.state.round == 0
+        assert "Round 1" not in screen_text(app)
+        assert "not started" in shown.lower() and "not started" in screen_text(app).lower()
 
-    asyncio.run(drive())
     assert app.path.read_bytes() == before
 
 

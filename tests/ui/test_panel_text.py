@@ -4,7 +4,6 @@ the same text at the same width (same characters, same styles, same offsets for 
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -86,41 +85,41 @@ def rows(widget: Widget) -> list[Strip]:
     return [widget.render_line(y) for y in range(widget.size.height)]
 
 
-def compare(texts: list[Text], widths: tuple[int, ...], themes: tuple[str, ...] = ("textual-dark",)) -> None:
+async def compare(texts: list[Text], widths: tuple[int, ...], themes: tuple[str, ...] = ("textual-dark",)) -> None:
     """Each text at each width, in each theme (switched with the rows already drawn), drawn by both."""
     app = Side()
 
-    async def drive() -> None:
-        async with app.run_test(size=(200, 60)) as pilot:
-            static, lines = app.query_one(Static), app.query_one(PanelText)
-            for width in widths:
-                static.styles.width = lines.styles.width = width
-                for text in texts:
-                    static.update(text)
-                    lines.show(text)
-                    for theme in themes:
-                        app.theme = theme
-                        await pilot.pause()
-                        assert lines.size == static.size, (width, text.plain)
-                        assert rows(lines) == rows(static), (width, text.plain, theme)
-                        full = Region(0, 0, width, static.size.height)
-                        assert lines.render_lines(full) == static.render_lines(full), (width, text.plain)
-                        assert str(lines.render()) == str(static.render())
-
-    asyncio.run(drive())
+    async with app.run_test(size=(200, 60)) as pilot:
+        static, lines = app.query_one(Static), app.query_one(PanelText)
+        for width in widths:
+            static.styles.width = lines.styles.width = width
+            for text in texts:
+                static.update(text)
+                lines.show(text)
+                for theme in themes:
+                    app.theme = theme
+                    await pilot.pause()
+                    assert lines.size == static.size, (width, text.plain)
+                    assert rows(lines) == rows(static), (width, text.plain, theme)
+                    full = Region(0, 0, width, static.size.height)
+                    assert lines.render_lines(full) == static.render_lines(full), (width, text.plain)
+                    assert str(lines.render()) == str(static.render())
 
 
+@pytest.mark.anyio
 @pytest.mark.parametrize("name", sorted(TEXTS))
-def test_rows_are_the_rows_a_static_draws_at_every_width(name: str) -> None:
-    compare([TEXTS[name]], WIDTHS)
+async def test_rows_are_the_rows_a_static_draws_at_every_width(name: str) -> None:
+    await compare([TEXTS[name]], WIDTHS)
 
 
-def test_random_texts_wrap_as_a_static_wraps_them() -> None:
+@pytest.mark.anyio
+async def test_random_texts_wrap_as_a_static_wraps_them() -> None:
     rng = random.Random(12)
-    compare([random_text(rng) for _ in range(25)], (4, 9, 17, 40))
+    await compare([random_text(rng) for _ in range(25)], (4, 9, 17, 40))
 
 
-def test_lines_moved_dropped_and_repeated_are_drawn_as_the_static_draws_them() -> None:
+@pytest.mark.anyio
+async def test_lines_moved_dropped_and_repeated_are_drawn_as_the_static_draws_them() -> None:
     """The same lines in another order, fewer of them, some twice: lines kept, moved and shared (equal lines
     share their wrapping) are drawn as the Static draws the whole text."""
     rng = random.Random(3)
@@ -129,12 +128,13 @@ def test_lines_moved_dropped_and_repeated_are_drawn_as_the_static_draws_them() -
     for _ in range(12):
         picked = rng.sample(lines, rng.randrange(1, len(lines))) + rng.sample(lines, 2)
         texts.append(Text("\n").join(picked))
-    compare(texts, (12, 30))
+    await compare(texts, (12, 30))
 
 
-def test_the_theme_colours_and_emphases_are_the_statics() -> None:
+@pytest.mark.anyio
+async def test_the_theme_colours_and_emphases_are_the_statics() -> None:
     texts = [TEXTS["turn"], TEXTS["whole text style"], TEXTS["long words"]]
-    compare(texts, (20, 44), ("textual-light", "gruvbox", "textual-dark"))
+    await compare(texts, (20, 44), ("textual-light", "gruvbox", "textual-dark"))
 
 
 @pytest.mark.anyio

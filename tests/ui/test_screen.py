@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -19,34 +18,33 @@ from tracker.ui.screens.main import TrackerScreen
 from tracker.ui.widgets.order_table import OrderTable
 
 
-def test_ttb_round_by_keys(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_ttb_round_by_keys(tmp_path: Path) -> None:
     """docs/rules/ttb-lifecycle.md#s2-11 through the screen: start, spend by picker, damage by prefill, next, undo."""
     app = make_app(tmp_path, "duel.toml")
 
-    async def drive() -> None:
-        async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("n")  # start
-            st = app.session.state
-            assert st.round == 1 and st.active is not None
-            first = st.active
-            await pilot.press("s")  # the action picker, legal actions first: walk
-            await pilot.press("enter")
-            await pilot.pause()
-            assert ttb_state(app.session).fighters[first].ap == 1
-            await pilot.press("d")  # damage prefilled for the active combatant
-            line = app.screen.query_one("#command-line", Input)
-            assert line.value.startswith("damage ")
-            await pilot.press("2", "enter")
-            await pilot.pause()
-            assert ttb_state(app.session).fighters[first].wounds < ttb(app.session).sheet(first).wounds
-            await pilot.press("n")  # next turn
-            assert app.session.state.active != first
-            await pilot.press("n")  # back round to the first combatant: round 2
-            assert app.session.state.round == 2
-            await pilot.press("u")  # undo the last next
-            assert app.session.state.round == 1
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")  # start
+        st = app.session.state
+        assert st.round == 1 and st.active is not None
+        first = st.active
+        await pilot.press("s")  # the action picker, legal actions first: walk
+        await pilot.press("enter")
+        await pilot.pause()
+        assert ttb_state(app.session).fighters[first].ap == 1
+        await pilot.press("d")  # damage prefilled for the active combatant
+        line = app.screen.query_one("#command-line", Input)
+        assert line.value.startswith("damage ")
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert ttb_state(app.session).fighters[first].wounds < ttb(app.session).sheet(first).wounds
+        await pilot.press("n")  # next turn
+        assert app.session.state.active != first
+        await pilot.press("n")  # back round to the first combatant: round 2
+        assert app.session.state.round == 2
+        await pilot.press("u")  # undo the last next
+        assert app.session.state.round == 1
 
-    asyncio.run(drive())
     # Every accepted command was on disk: the file continues where the screen was.
     reloaded = Session(files.load(app.path))
     assert dump(reloaded.state) == dump(app.session.state)
@@ -73,24 +71,23 @@ async def test_twod20_round_by_keys(tmp_path: Path) -> None:
         assert app.session.state.active == "Cult Enforcer"
 
 
-def test_refused_command_shows_reason_and_changes_nothing(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_refused_command_shows_reason_and_changes_nothing(tmp_path: Path) -> None:
     """A refusal is one line on screen; the state and the file stay as they were."""
     app = make_app(tmp_path, "duel.toml")
     before_file = app.path.read_bytes()
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            before = dump(app.session.state)
-            await pilot.press("colon")
-            for ch in "spend sofia run":
-                await pilot.press(ch if ch != " " else "space")
-            await pilot.press("enter")
-            await pilot.pause()
-            assert dump(app.session.state) == before
-            messages = [n.message for n in app._notifications]
-            assert any("Dramatic Time has not started" in m for m in messages)
+    async with app.run_test(size=(100, 30)) as pilot:
+        before = dump(app.session.state)
+        await pilot.press("colon")
+        for ch in "spend sofia run":
+            await pilot.press(ch if ch != " " else "space")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert dump(app.session.state) == before
+        messages = [n.message for n in app._notifications]
+        assert any("Dramatic Time has not started" in m for m in messages)
 
-    asyncio.run(drive())
     assert app.path.read_bytes() == before_file
 
 
@@ -148,7 +145,8 @@ async def test_palette_offers_only_what_makes_sense(tmp_path: Path) -> None:
         assert "End the turn" in titles and "Start the fight" not in titles
 
 
-def test_full_disk_keeps_the_last_durable_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.anyio
+async def test_full_disk_keeps_the_last_durable_state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A write error (ENOSPC) is reported; the command is not shown as done; the file
     on disk is still the last durable state."""
     import errno
@@ -161,15 +159,13 @@ def test_full_disk_keeps_the_last_durable_state(tmp_path: Path, monkeypatch: pyt
     def full(target: Path, text: str) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    async def drive() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            monkeypatch.setattr(store_files, "write_text", full)
-            await pilot.press("n")
-            await pilot.pause()
-            assert app.session.state.round == 0
-            assert any("No space left" in n.message for n in app._notifications)
+    async with app.run_test(size=(100, 30)) as pilot:
+        monkeypatch.setattr(store_files, "write_text", full)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.session.state.round == 0
+        assert any("No space left" in n.message for n in app._notifications)
 
-    asyncio.run(drive())
     assert app.path.read_bytes() == before
 
 

@@ -4,7 +4,6 @@ and a viewer on a file that exists but cannot be read (never "waiting for it to 
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -69,7 +68,8 @@ async def test_problem_app_shows_every_line_and_what_to_do() -> None:
         assert not app.is_running
 
 
-def test_viewer_on_a_file_that_cannot_be_read_says_so(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_viewer_on_a_file_that_cannot_be_read_says_so(tmp_path: Path) -> None:
     """Not UTF-8, or a folder: the file exists, so the viewer never says it waits for it to appear
     (and never crashes: a non-UTF-8 file used to end `tracker view` with a traceback)."""
     binary = tmp_path / "binary.toml"
@@ -79,14 +79,11 @@ def test_viewer_on_a_file_that_cannot_be_read_says_so(tmp_path: Path) -> None:
     for path, said in ((binary, "not UTF-8 text"), (folder, "is a folder, not a file")):
         app = TrackerApp.viewer(path)
 
-        async def drive(app: TrackerApp = app, path: Path = path, said: str = said) -> None:
-            async with app.run_test(size=(100, 30)) as pilot:
-                await pilot.pause()
-                assert isinstance(app.screen, WaitingScreen)
-                text = waiting_text(app)
-                assert f"{path}:1:1: {said}" in text and "appear" not in text
-
-        asyncio.run(drive())
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, WaitingScreen)
+            text = waiting_text(app)
+            assert f"{path}:1:1: {said}" in text and "appear" not in text
 
 
 @pytest.mark.anyio
