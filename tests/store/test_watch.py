@@ -48,8 +48,9 @@ async def quiet(seen: asyncio.Queue[None], during: float = 0.3) -> bool:
     return seen.empty()
 
 
+@pytest.mark.anyio
 @linux
-def test_every_way_the_file_changes_wakes_the_viewer_and_nothing_else_does(tmp_path: Path) -> None:
+async def test_every_way_the_file_changes_wakes_the_viewer_and_nothing_else_does(tmp_path: Path) -> None:
     path = tmp_path / "fight.toml"
     path.write_text("[encounter]\n", encoding="utf-8")
     assert watch.inotify_folder(tmp_path) is not None
@@ -75,7 +76,7 @@ def test_every_way_the_file_changes_wakes_the_viewer_and_nothing_else_does(tmp_p
         path.unlink()
         assert await changed(seen)
 
-    asyncio.run(watching(path, script))
+    await watching(path, script)
 
 
 @pytest.mark.anyio
@@ -98,7 +99,8 @@ async def test_a_burst_of_saves_while_the_viewer_works_is_one_wake(tmp_path: Pat
         await asyncio.wait_for(anext(changes), 0.3)
 
 
-def test_a_folder_that_is_not_there_is_waited_for(tmp_path: Path) -> None:
+@pytest.mark.anyio
+async def test_a_folder_that_is_not_there_is_waited_for(tmp_path: Path) -> None:
     """A viewer started before the table's folder is made, or whose folder is removed and made again:
     no error, and the file is seen once it is there."""
     folder = tmp_path / "table"
@@ -119,10 +121,11 @@ def test_a_folder_that_is_not_there_is_waited_for(tmp_path: Path) -> None:
         files.write_text(path, "[encounter]\nname = 'again'\n")
         assert await changed(seen)
 
-    asyncio.run(watching(path, script))
+    await watching(path, script)
 
 
-def test_without_inotify_watchfiles_watches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.anyio
+async def test_without_inotify_watchfiles_watches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Another system, or a network folder (WATCHFILES_FORCE_POLLING): watchfiles, polling, as before."""
     monkeypatch.setenv("WATCHFILES_FORCE_POLLING", "1")
     assert watch.inotify_folder(tmp_path) is None
@@ -138,7 +141,7 @@ def test_without_inotify_watchfiles_watches(tmp_path: Path, monkeypatch: pytest.
                 return
         pytest.fail("watchfiles never reported a save")
 
-    asyncio.run(watching(path, script))
+    await watching(path, script)
 
 
 def test_inotify_events_are_read_with_their_names() -> None:
