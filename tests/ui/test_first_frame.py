@@ -23,7 +23,8 @@ from tests.conftest import pinned
 from tests.ui.conftest import EXAMPLES, make_app
 from tracker.store.save import load_session
 from tracker.ui.app import TrackerApp
-from tracker.ui.screens.main import TrackerScreen, breakpoint_classes
+from tracker.ui.screens.main import TrackerScreen
+from tracker.ui.screens.marks import breakpoint_classes
 from tracker.ui.widgets.base import Panel
 from tracker.ui.widgets.conditions import ConditionsPanel
 from tracker.ui.widgets.log import LogPanel

@@ -11,7 +11,7 @@ from tests.ui.test_screen import main_screen
 from tracker.engine.log import LogEntry
 from tracker.store.opening import load_session
 from tracker.ui.app import TrackerApp
-from tracker.ui.screens.main import same_turn, turn_mark
+from tracker.ui.screens.marks import same_turn, turn_mark
 from tracker.ui.widgets.order_table import OrderTable
 
 DUO = """\

@@ -1,5 +1,11 @@
 """The GM's screen: every panel, the prompt bar and the command line, and the keys that drive them.
 
+It stays one class of some 600 lines: Textual finds a screen's reactives, watchers, message handlers and
+actions on its own class, and here they all act on the same slices of one `EncounterView`; split into mixins
+they would share that state through attributes no type checker follows. What needs no Textual lives beside
+it (`tracker.ui.screens.marks`: breakpoints and turn marks; `tracker.ui.title`; `tracker.ui.fight_odds`), the
+actions both screens share in `tracker.ui.screens.acting`, the keys in `tracker.ui.screens.bindings`.
+
 Data flows one way (docs/architecture/index.md): a key or the command line → a `Submit` message → the app runs
 the command (engine → durable save) → the family builds one typed `EncounterView` → the screen sets
 its slices (`header`, `order`, `turn` …) → each panel, bound to its slice with `data_bind`, redraws only
@@ -39,6 +45,7 @@ from tracker.ui.offers import keys_signature
 from tracker.ui.palette import TrackerCommands
 from tracker.ui.screens.acting import ActingScreen
 from tracker.ui.screens.bindings import GM_ACTIONS
+from tracker.ui.screens.marks import breakpoint_classes, same_turn, turn_mark
 from tracker.ui.textual_adapter import toast_rack
 from tracker.ui.title import fit_title, title_parts
 from tracker.ui.widgets.base import Panel
@@ -50,31 +57,14 @@ from tracker.ui.widgets.prompt import PromptBar
 from tracker.ui.widgets.text_panel import TextPanel
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from textual.screen import Screen
 
-    from tracker.engine.log import LogEntry
     from tracker.families.session import Session
     from tracker.present.map.graph import MapView
     from tracker.ui.host import Host
 
 #: A widget of the screen found once (`TrackerScreen._found`).
 Found = TypeVar("Found", bound=Widget)
-
-#: Textual's breakpoints: (threshold in cells, class name).
-Breakpoints = list[tuple[int, str]]
-
-
-def breakpoint_classes(size: Size, horizontal: Breakpoints, vertical: Breakpoints) -> list[str]:
-    """The classes Textual's breakpoints give a screen of `size` (the largest threshold reached on each axis)."""
-    classes = []
-    for dimension, breakpoints in ((size.width, horizontal), (size.height, vertical)):
-        reached = [(at, name) for at, name in breakpoints if dimension >= at]
-        if reached:
-            classes.append(max(reached)[1])
-    return classes
-
 
 #: Seconds a refusal toast stays; the same refusal while the same question waits is not shown again
 #: within it (a GM pressing `n` three times sees one notice, not a stack).
@@ -609,26 +599,3 @@ class TrackerScreen(ActingScreen):
 
     def panels(self) -> list[Panel]:
         return list(self.query(Panel))
-
-
-def turn_mark(round_no: int, active: str | None, log: Sequence[LogEntry], logged: int) -> tuple[int, str | None, int]:
-    """Which turn the state is in: the round, who acts, and the number (counting every entry ever written) of
-    the log entry that opened the turn, the first of the last run of entries written while `active` acted.
-
-    Every turn start writes an entry under its actor, and nothing between two turns is written under one (the
-    end of a round, the Reactivate offer, a hand-over question have no actor), so the same combatant acting
-    again at once still starts a new run: a new mark.
-    """
-    start = len(log)
-    while start > 0 and log[start - 1].actor == active:
-        start -= 1
-    return (round_no, active, logged - len(log) + start)
-
-
-def same_turn(before: tuple[int, str | None, int] | None, now: tuple[int, str | None, int], oldest: int) -> bool:
-    """Whether `now` is the turn `before` was. A turn whose entries fill the whole kept log (`oldest` is the
-    number of its first kept entry) has lost its opening entry, and its mark moves as entries are dropped: the
-    same round and actor are then the same turn."""
-    if before is None:
-        return False
-    return before == now or (before[:2] == now[:2] and now[2] == oldest)
