@@ -24,7 +24,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import actions, breaches, infowar, outofturn, pools, psywar, spends
+from tracker.families.twod20 import actions, breaches, infowar, outofturn, pools, psywar, spend_answer, spends
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
@@ -370,7 +370,7 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
             dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)  # checks the faces, draws nothing
         _defence_faces(eng, p, value)
     elif p.kind == DAMAGE:
-        spends.check(eng, p, value)
+        spend_answer.check(eng, p, value)
     elif p.kind == breaches.BREACH:
         breaches.check(eng, p, value)
 
