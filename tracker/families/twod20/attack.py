@@ -27,8 +27,8 @@ from tracker.engine.records.model import Prompt
 from tracker.families.twod20 import actions, breaches, infowar, outofturn, pools, psywar, spend_answer, spends
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
-from tracker.families.twod20.records.sheet import TwoD20Weapon
-from tracker.families.twod20.skill_test import AttackTest, attack_test, form, gm_modifier, mental_refusal, range_check
+from tracker.families.twod20.shots import Shot, attack_tn, named_weapon, shots, weapon_of
+from tracker.families.twod20.skill_test import form, gm_modifier, mental_refusal
 from tracker.present.words import counted
 
 if TYPE_CHECKING:
@@ -42,77 +42,6 @@ REACTION, COUNTER = "attack_reaction", "attack_counter"
 KINDS = (TARGET, WEAPON, ROLL, DAMAGE, REACTION, COUNTER, breaches.BREACH)
 
 
-def attack_tn(eng: TwoD20Engine, who: str, kind: str, weapon: TwoD20Weapon | None = None) -> tuple[int | None, str]:
-    """`who`'s TN for an attack of `kind` (attribute + skill, the profile's test, docs/rules/2d20.md#s3-0,
-    docs/rules/2d20.md#s3-2), and how it is made up ("Coordination 10 + Fight 3"); None with the reason when the sheet
-    lacks the attribute."""
-    from tracker.families.twod20.skill_test import attack_spec, build
-
-    test = build(eng, who, attack_spec(eng, kind, weapon), 0, kind, [])
-    if isinstance(test, str):
-        return None, test
-    return test.tn, f"{test.attribute} {test.attribute_rating} + {test.skill} {test.skill_rating}"
-
-
-def _weapon(eng: TwoD20Engine, who: str, name: str) -> TwoD20Weapon:
-    return next(w for w in eng.sheet(who).weapons if w.name == name)
-
-
-def _named_weapon(eng: TwoD20Engine, who: str, text: str) -> str | None:
-    for w in eng.sheet(who).weapons:
-        if w.name.casefold().startswith(text.casefold()):
-            return w.name
-    return None
-
-
-class Shot:
-    """One weapon on one target: whether it reaches, the range, and the attack's test with its chance."""
-
-    def __init__(
-        self,
-        eng: TwoD20Engine,
-        who: str,
-        target: str,
-        weapon: TwoD20Weapon,
-        gm: int = 0,
-        reaction: str = "",
-        by: str = "",
-    ) -> None:
-        self.kind = form(weapon)
-        self.weapon = weapon.name
-        self.reach = self.kind != "melee" or sorted([who, target]) in eng.st.reach
-        self.range = range_check(eng, who, target, weapon.range if self.kind == "ranged" else None, self.kind).range
-        found = attack_test(eng, who, target, weapon, self.kind, gm, reaction=reaction, defender=by)
-        self.test: AttackTest | None = found if isinstance(found, AttackTest) else None
-        self.why = found if isinstance(found, str) else ""
-        self.tn = self.test.test.tn if self.test else None
-        self.difficulty = self.test.test.difficulty if self.test else 0
-        self.chance = self.test.chance() if self.test else None
-
-    def text(self) -> str:
-        head = "not within Reach, " if not self.reach else ""
-        odds = f" · {round(100 * self.chance)}%" if self.chance is not None else ""
-        versus = f" vs {self.test.defence.who}" if self.test and self.test.defence else ""
-        return f"{head}{self.range.title()}, D{self.difficulty}{odds}{versus}"
-
-
-def shots(eng: TwoD20Engine, who: str, target: str, only: str | None = None, gm: int = 0) -> list[Shot]:
-    """Each of `who`'s weapons (or the one named) on `target`, best first; none where there is no way there."""
-    out = []
-    a, t = eng.fighter(who), eng.fighter(target)
-    if a.zone is None or t.zone is None:
-        return []
-    for w in eng.sheet(who).weapons:
-        if (only is not None and w.name != only) or (form(w) == "melee" and a.zone != t.zone):
-            continue  # a melee weapon reaches within the zone only (docs/rules/2d20-combat.md#s3-6 Reach)
-        try:
-            out.append(Shot(eng, who, target, w, gm))
-        except Refusal:
-            continue
-    out.sort(key=lambda s: (not s.reach, -(s.chance or 0)))
-    return out
-
-
 def start(eng: TwoD20Engine, args: list[str]) -> None:
     """``attack NAME [TARGET] [WEAPON] [+N|-N]``: check, take the Attack (a Major Action), then ask what is
     missing; the GM's ±N is added to the attack's Difficulty, named "GM" in the question."""
@@ -124,7 +53,7 @@ def start(eng: TwoD20Engine, args: list[str]) -> None:
     weapon: str | None = None
     gm: int | None = None
     for word in args[1:]:
-        named = _named_weapon(eng, who, word)
+        named = named_weapon(eng, who, word)
         modifier = gm_modifier(word)
         if modifier is not None and gm is None:
             gm = modifier
@@ -155,7 +84,7 @@ def start(eng: TwoD20Engine, args: list[str]) -> None:
         # An M weapon with no Reload left cannot attack [004:L1699-1701]: refused before the Major Action is taken.
         from tracker.families.twod20 import reloads
 
-        reloads.check_reloads(eng, who, _weapon(eng, who, weapon), 0)
+        reloads.check_reloads(eng, who, weapon_of(eng, who, weapon), 0)
     if target is None and not any(shots(eng, who, n, weapon, gm) for n in _enemies(eng, who)):
         raise Refusal(f"{who} has no enemy it can attack from {eng.fighter(who).zone}")
     actions.spend(eng, who, "attack", [target] if target else [])
@@ -198,7 +127,7 @@ def chosen(eng: TwoD20Engine, who: str, target: str, weapon: str | None, gm: int
     """The target is known: the weapon, asked when more than one reaches it; then the reaction; then the test."""
     found = [s for s in shots(eng, who, target, weapon, gm) if s.tn is not None]
     if weapon is None and len(found) > 1:
-        labels = [f"{s.weapon} ({_weapon(eng, who, s.weapon).damage}[CD]) · {s.text()}" for s in found]
+        labels = [f"{s.weapon} ({weapon_of(eng, who, s.weapon).damage}[CD]) · {s.text()}" for s in found]
         eng.ask_weapon(WEAPON, who, target, [s.weapon for s in found], labels, gm=gm)
         return
     reaction_offer(eng, who, target, found[0].weapon, gm)
@@ -225,7 +154,7 @@ def _reactors(eng: TwoD20Engine, target: str) -> list[tuple[str, str, int]]:
 def reaction_offer(eng: TwoD20Engine, who: str, target: str, weapon: str, gm: int) -> None:
     """Infinity: before the dice, the target may take the Defence reaction (or an ally Guard it), making the
     attack face-to-face [003:L299-304]; elsewhere, and with no one able to react, straight to the test."""
-    spec = _weapon(eng, who, weapon)
+    spec = weapon_of(eng, who, weapon)
     kind = form(spec)
     live = psywar.reaction_allowed(spec, kind)  # no reaction to a delayed or written threat [004:L2395-2396]
     found = _reactors(eng, target) if kind in eng.profile.defence_reaction_forms and live else []
@@ -235,7 +164,7 @@ def reaction_offer(eng: TwoD20Engine, who: str, target: str, weapon: str, gm: in
     plain = shots(eng, who, target, weapon, gm)[0]
     options, labels = ["none"], [f"no reaction · {_pct(plain.chance)} to hit"]
     for answer_word, name, cost in found:
-        shot = Shot(eng, who, target, _weapon(eng, who, weapon), gm, answer_word.split()[0], name)
+        shot = Shot(eng, who, target, weapon_of(eng, who, weapon), gm, answer_word.split()[0], name)
         if shot.test is None or shot.test.defence is None:
             continue  # the reactor's sheet cannot make the defence test
         paid = f"+{cost} {eng.pool_name}" if eng.sheet(name).pc else f"{cost} {eng.pool_name}"
@@ -408,7 +337,7 @@ def _react(eng: TwoD20Engine, p: Prompt, choice: str, gm: int) -> None:
     key, _, ally = choice.partition(" ")
     by = names.resolve(ally, eng.present_names()) if ally else target
     actions.spend(eng, by, key, [target] if key == "guard" else [])
-    roll_offer(eng, who, target, Shot(eng, who, target, _weapon(eng, who, weapon), gm, key, by), key)
+    roll_offer(eng, who, target, Shot(eng, who, target, weapon_of(eng, who, weapon), gm, key, by), key)
 
 
 def _opt(p: Prompt, key: str) -> int | None:
