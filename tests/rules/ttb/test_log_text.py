@@ -58,7 +58,7 @@ def test_walk_from_the_sheet_in_yards() -> None:
 
 
 def test_walk_without_a_walk_in_the_file_names_the_rule_not_a_number() -> None:
-    """docs/rules/ttb-turns.md#s2-5 Walk = the character's Walk. Decision (tracker.families.ttb.effects.distance): a
+    """docs/rules/ttb-turns.md#s2-5 Walk = the character's Walk. Decision (tracker.families.ttb.movement.distance): a
     sheet without ``walk`` has no Walk the tracker knows, so the log says "up to its Walk" rather than
     presenting a default (formerly 5 yards) as the character's stat."""
     s = duo()

@@ -12,17 +12,25 @@ from collections.abc import Callable
 from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import area, attack, conditions, crowd, damage, duel, effects, horror, ongoing, show, triggers
+from tracker.families.ttb import (
+    area,
+    attack,
+    conditions,
+    crowd,
+    damage,
+    duel,
+    effects,
+    horror,
+    movement,
+    ongoing,
+    perils,
+    show,
+    triggers,
+)
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import cheat, deck, opposed
-from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card, severity_of
+from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card
 from tracker.families.ttb.records.state import Prompt
-
-
-def _card(eng: TTBEngine, value: str) -> Card:
-    if value.casefold() == "flip":
-        return deck.flip(eng, 1)[0]
-    return deck.take(eng, value)
 
 
 def _duel(eng: TTBEngine, prompt: Prompt, value: str) -> tuple[bool, int]:
@@ -234,27 +242,6 @@ def _unconscious(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: in
         damage.fall_unconscious(eng, p.who, "failed the TN 10 Toughness challenge")
 
 
-def _suffocating_duel(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
-    assert p.who is not None
-    if passed:
-        eng.log(f"{p.who} fights for breath and stays conscious")
-    else:
-        damage.fall_unconscious(eng, p.who, "Suffocating")
-
-
-def _suffocating_flip(eng: TTBEngine, p: Prompt, value: str) -> None:
-    assert p.who is not None
-    _suffocate(eng, p.who, _card(eng, value))
-
-
-def _suffocate(eng: TTBEngine, who: str, card: Card) -> None:
-    """Suffocating while unconscious: a 3/4/5 flip that armor cannot reduce; ≤0 Wounds kills."""
-    sev = severity_of(card)
-    amount = 0 if sev is None else (3, 4, 5)[("weak", "moderate", "severe").index(sev)]
-    eng.log(f"Suffocating damage flip for {who}: {card.label()} → {amount}", kind="result")
-    damage.damage(eng, who, amount, armor=False, kills_at_zero=True, why="Suffocating")
-
-
 def _attack(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
     """An attack duel's result: a hit makes the weapon's damage flip (docs/rules/ttb-damage.md#s2-8-1)."""
     assert p.who is not None
@@ -264,7 +251,7 @@ def _attack(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | N
 
 def _critical(eng: TTBEngine, p: Prompt, value: str) -> None:
     assert p.who is not None
-    damage.resolve_critical(eng, p.who, str(p.data["severity"]), _card(eng, value))
+    damage.resolve_critical(eng, p.who, str(p.data["severity"]), deck.flipped_or_taken(eng, value))
 
 
 def _doctor(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
@@ -306,7 +293,7 @@ def _strike(eng: TTBEngine, p: Prompt, value: str) -> None:
     word = value.casefold()
     if word in ("hit", "h", "pass", "yes"):
         eng.log(f"{p.who}'s disengaging strike hits {mover}")
-        effects.cancel_move(eng, mover)
+        movement.cancel_move(eng, mover)
     elif word in ("miss", "m", "fail", "no", "n", "decline", "none"):
         eng.log(f"{p.who} {'misses' if word.startswith('m') or word == 'fail' else 'makes no strike'}")
     else:
@@ -334,28 +321,12 @@ def _end_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
     deck.refill_hand(eng, p.who)
 
 
-def _swim(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
-    from tracker.families.ttb.lifecycle import sink
-
-    assert p.who is not None
-    if passed:
-        eng.log(f"{p.who} keeps its head above the rough water")
-    else:
-        sink(eng, p.who)
-
-
-def _hazard_flip(eng: TTBEngine, p: Prompt, value: str) -> None:
-    assert p.who is not None
-    card = _card(eng, value)
-    damage.damage_flip(eng, p.who, str(p.data["profile"]), 0, card.code, armor=True, taken=card)
-
-
 #: What each duel prompt does with its result (the table's pass/fail, a flip, or a cheated flip).
 OUTCOMES: dict[str, Callable[[TTBEngine, Prompt, bool, int, int | None], None]] = {
     "attack": _attack,
-    "swim": _swim,
+    "swim": perils.swim,
     "unconscious_check": _unconscious,
-    "suffocating_duel": _suffocating_duel,
+    "suffocating_duel": perils.suffocating_duel,
     "doctor": _doctor,
     "impose": _contest,
     "trick": _contest,
@@ -381,8 +352,8 @@ RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
     crowd.KIND: crowd.answer,
     "cheat": _cheat,
     "end_discard": _end_discard,
-    "hazard_flip": _hazard_flip,
-    "suffocating_flip": _suffocating_flip,
+    "hazard_flip": perils.hazard_flip,
+    "suffocating_flip": perils.suffocating_flip,
     "critical": _critical,
     "tie": _tie,
     "reactivate": _reactivate,

@@ -24,6 +24,7 @@ from tracker.families.ttb import (
     horror,
     initiative,
     lifecycle,
+    movement,
     ongoing,
     resume,
     roster,
@@ -81,8 +82,8 @@ def make_rules(setup: TTBFile, state: TTBState, verbs: VerbTable) -> TTBRules:
 
 #: Agenda steps beyond the lifecycle's: the ones an action queues.
 _STEPS: dict[str, Callable[[TTBEngine, Step], None]] = {
-    "disengage_offer": lambda e, s: effects.disengage_offer(e, str(s.who), str(s.arg)),
-    "move_done": lambda e, s: effects.move_done(e, str(s.who), str(s.arg)),
+    "disengage_offer": lambda e, s: movement.disengage_offer(e, str(s.who), str(s.arg)),
+    "move_done": lambda e, s: movement.move_done(e, str(s.who), str(s.arg)),
     "end_discard": lambda e, s: deck.end_discard_offer(e, str(s.who)),
     "attack": lambda e, s: effects.attack_offer(e, str(s.who), str(s.arg)),
     attack.TARGET: lambda e, s: attack.target_offer(e, str(s.who), str(s.arg)),

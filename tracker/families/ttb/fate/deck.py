@@ -21,6 +21,13 @@ def card_of(code: str) -> Card:
     return parse_card(code)
 
 
+def flipped_or_taken(eng: TTBEngine, value: str) -> Card:
+    """The card an answer names: the next one flipped for ``flip``, else the card typed, taken from the deck."""
+    if value.casefold() == "flip":
+        return flip(eng, 1)[0]
+    return take(eng, value)
+
+
 def flip(eng: TTBEngine, count: int = 1, why: str = "") -> list[Card]:
     """Flip `count` cards from the Fate Deck; they end in the discard pile."""
     if not 1 <= count <= MAX_FLIP:

@@ -245,7 +245,7 @@ class TTBCombatant(CombatantEntry):
     defense: int = 0
     willpower: int = 0
     #: Walk in yards. Absent: unknown to the tracker, and the log says "up to its Walk" instead of
-    #: presenting a default as the character's stat (`tracker.families.ttb.effects.distance`).
+    #: presenting a default as the character's stat (`tracker.families.ttb.movement.distance`).
     walk: Annotated[int | None, Field(ge=0)] = None
     #: Charge in yards; "--" (written as the string) means the character cannot Charge.
     charge: int | Literal["--"] = 5
