@@ -26,9 +26,9 @@ from tracker.families.ttb.fate.odds import (
     damage_odds,
     duel_odds,
     flip_odds,
-    opposed_odds,
     source,
 )
+from tracker.families.ttb.fate.opposed_odds import opposed_odds
 from tracker.families.ttb.present import odds_report
 from tracker.present.words import percent
 

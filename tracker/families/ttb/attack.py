@@ -171,7 +171,8 @@ def hit_chance(
     Fated's on a Fated (both flip, `opposed_odds`); Fatemaster against Fatemaster is sure either way."""
     from fractions import Fraction
 
-    from tracker.families.ttb.fate.odds import cards_of, duel_odds, opposed_odds  # loaded when an attack asks
+    from tracker.families.ttb.fate.odds import cards_of, duel_odds  # loaded when an attack asks
+    from tracker.families.ttb.fate.opposed_odds import opposed_odds
 
     asheet, tsheet = eng.sheet(who), eng.sheet(target)
     deck, discards = cards_of(eng.st.deck), cards_of(eng.st.discards)

@@ -25,13 +25,12 @@ from tracker.families.ttb.fate.odds import (
     DamageOdds,
     DuelOdds,
     FlipOdds,
-    OpposedOdds,
     cards_of,
     damage_odds,
     duel_odds,
     flip_odds,
-    opposed_odds,
 )
+from tracker.families.ttb.fate.opposed_odds import OpposedOdds, opposed_odds
 from tracker.families.ttb.records.state import Prompt
 from tracker.families.ttb.tables.skills import skill_key
 from tracker.families.values import JSONObject, JSONValue, OddsOptions, OddsReport
