@@ -138,3 +138,34 @@ async def test_the_players_story_follows_the_file_and_hides_gm_only(tmp_path: Pa
             if panel.story is not None and panel.story.steps == 20:
                 break
         assert panel.story is not None and panel.story.steps == 20
+
+
+@pytest.mark.anyio
+async def test_the_story_tab_draws_the_partys_chance_round_by_round_once_the_worker_has_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The GM's Story tab asks the screen's worker for the party's chance before the fight, at each round's
+    start and now (`tracker.playouts.timeline`), and draws it as a line under the others; the turning
+    points are where it jumps."""
+    from textual_plotext import PlotextPlot
+
+    from tracker.ui.widgets.story import StoryPanel
+
+    monkeypatch.delenv("TRACKER_NO_FIGHT_ODDS", raising=False)
+    app = make_app(tmp_path, "duel.toml")
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.submit("initiative Sofia 9") is None
+        assert app.submit("start") is None
+        app.screen.query_one("#side", TabbedContent).active = "tab-story"
+        await pilot.pause()
+        panel = app.screen.query_one(StoryPanel)
+        for _ in range(300):  # the worker process starts, then plays 100 runs a moment
+            await pilot.pause(0.1)
+            if panel.story is not None and panel.story.odds:
+                break
+        story = panel.story
+        assert story is not None and [label for label, _ in story.odds] == ["before", "R1"]
+        assert all(0 <= percent <= 100 for _, percent in story.odds)
+        assert panel.query_one("#story-odds", PlotextPlot).display
+        legend = str(panel.query_one("#story-odds-legend").render())
+        assert "The chance the players win, round by round" in legend

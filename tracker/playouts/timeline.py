@@ -30,28 +30,41 @@ def by_round(
     session: Session, runs_each: int = RUNS_EACH, seed: int = 1, cap: int = 12, workers: int | None = None
 ) -> list[Point]:
     """The first side's chance to win before the fight, at the start of each round, and in the live state."""
+    return points(moments(session, cap, seed), runs_each, seed, workers)
+
+
+def moments(session: Session, cap: int = 12, seed: int = 1) -> list[tuple[str, runs.Start]]:
+    """The fight as it stood before it, at each round's start and now (when commands came after the last round
+    began): what `points` plays from. Cheap enough for the GM's process (one replay, one pickle a round); the
+    runs go to a worker."""
     family = session.family
-    moments: list[tuple[str, runs.Start]] = []
+    found: list[tuple[str, runs.Start]] = []
     seen_round, last_at = -1, -1
     for at, rules in enumerate(session.replaying()):
         now = rules.state.round
         if now != seen_round:
             seen_round = now
             label = "before" if now == 0 else f"R{now}"
-            if not any(name == label for name, _ in moments):
-                moments.append((label, runs.start_of(family, rules, cap, seed)))
+            if not any(name == label for name, _ in found):
+                found.append((label, runs.start_of(family, rules, cap, seed)))
                 last_at = at
     if last_at < len(session.history.commands):  # commands since the last round began: the live state too
-        moments.append(("now", runs.start_of(family, session.rules, cap, seed)))
-    points = []
+        found.append(("now", runs.start_of(family, session.rules, cap, seed)))
+    return found
+
+
+def points(
+    moments: list[tuple[str, runs.Start]], runs_each: int = RUNS_EACH, seed: int = 1, workers: int | None = None
+) -> list[Point]:
+    """Each moment's chance for the first side, from `runs_each` runs keyed by `seed` and the moment."""
+    found = []
     for n, (label, start) in enumerate(moments):
-        keyed = start._replace(seed=seed * 1000 + n)
         if not start.names:
             continue
+        keyed = start._replace(seed=seed * 1000 + n)
         summed = tally.tally(keyed, fleet.outcomes(keyed, runs_each, workers))
-        first = start.sides[0]
-        points.append(Point(label, start.round, summed.sides.get(first, 0.0)))
-    return points
+        found.append(Point(label, start.round, summed.sides.get(start.sides[0], 0.0)))
+    return found
 
 
 def sparkline(points: list[Point]) -> str:

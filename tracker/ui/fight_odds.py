@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 QUIET = 0.4
 #: Seconds between looks at the worker.
 POLL = 0.25
+#: The party's chance (per cent) at each moment of the fight: ("before", 71), ("R1", 62), … ("now", 90).
+Timeline = tuple[tuple[str, int], ...]
 #: The title part's priority (`tracker.ui.title`): below the turn and the pools, above the family's name; who
 #: falls stays after the family's name has gone, how long it lasts only until the encounter's name has.
 PRIORITY = 25
@@ -53,6 +55,9 @@ class FightOddsLine:
         self._asked = -1
         self._timer: object | None = None
         self._session: Session | None = None
+        #: The round-by-round line the Story tab draws: the job playing it, whom to tell, and what it was for.
+        self._timeline: tuple[AsyncResult[tuple[tuple[str, int], ...]], Callable[[Timeline], object]] | None = None
+        self._timeline_for: tuple[int, int] | None = None
 
     def ask(self, session: Session, revision: int) -> None:
         """A command was applied (or the file changed): the odds of `revision` are wanted, once it is quiet."""
@@ -64,6 +69,25 @@ class FightOddsLine:
         if stop is not None:
             stop()
         self._timer = self.host.set_timer(QUIET, self._send)
+
+    def ask_timeline(self, session: Session, done: Callable[[Timeline], object]) -> None:
+        """The party's chance before the fight, at each round's start and now, for the Story tab: the moments
+        are taken here (one replay), the runs played in the worker; `done` is given the points when they are
+        in. Asked again only when a command or a round has gone by since."""
+        if os.environ.get("TRACKER_NO_FIGHT_ODDS"):
+            return
+        key = (len(session.history.commands), session.state.round)
+        if key == self._timeline_for:
+            return
+        self._timeline_for = key
+        from tracker.engine.errors import Refusal
+        from tracker.playouts.timeline import moments
+
+        try:
+            found = moments(session)
+        except Refusal:
+            return
+        self._timeline = (self._worker().apply_async(_timeline_points, (found,)), done)
 
     def parts(self) -> list[Part]:
         """The line's figures as title parts, each dropped whole when the title is short, never cut: the
@@ -95,6 +119,12 @@ class FightOddsLine:
             return
         revision, start = self._waiting
         self._waiting = None
+        from tracker.playouts.report import screen_line
+
+        self._job, self._job_revision = self._worker().apply_async(screen_line, (start,)), revision
+
+    def _worker(self) -> Pool:
+        """The one worker process, made at the first job."""
         if self._pool is None:
             import multiprocessing
             import sys
@@ -104,11 +134,18 @@ class FightOddsLine:
             with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
                 self._pool = multiprocessing.get_context("spawn").Pool(1, initializer=_yield_to_the_screen)
             self.host.set_interval(POLL, self._poll)
-        from tracker.playouts.report import screen_line
-
-        self._job, self._job_revision = self._pool.apply_async(screen_line, (start,)), revision
+        return self._pool
 
     def _poll(self) -> None:
+        if self._timeline is not None and self._timeline[0].ready():
+            timeline, done = self._timeline
+            self._timeline = None
+            try:
+                found = timeline.get()
+            except Exception:  # a run the policy could not play: no line rather than a broken screen
+                found = ()
+            if found:
+                done(found)
         job = self._job
         if job is None or not job.ready():
             return
@@ -121,6 +158,13 @@ class FightOddsLine:
             self.text = text
             self.changed()
         self._next()
+
+
+def _timeline_points(found: list[tuple[str, Start]]) -> Timeline:
+    """In the worker: each moment's chance for the first side, in per cent (`tracker.playouts.timeline`)."""
+    from tracker.playouts.timeline import points
+
+    return tuple((p.label, round(100 * p.chance)) for p in points(found, runs_each=100, workers=1))
 
 
 def _yield_to_the_screen() -> None:

@@ -380,6 +380,8 @@ class TrackerScreen(ActingScreen):
             pane.query("#story-wait").remove()
             pane.mount(panel)  # it draws the story it was given once it is mounted
         panel.follow(self.session)
+        if not self.read_only:  # the GM's: the runs read what the players do not see
+            fight_odds.line_of(self, self._draw_title).ask_timeline(self.session, panel.show_odds)
 
     def watch_selected(self) -> None:
         if self.is_mounted and self.view is not None:

@@ -1,5 +1,6 @@
-"""The Story tab: damage per round per side and the table's gauges over the fight, drawn with
-textual-plotext, under the fight's turning points.
+"""The Story tab: damage per round per side, the table's gauges over the fight and (for the GM, once a worker
+has played them) the party's chance to win round by round, drawn with textual-plotext, under the fight's
+turning points.
 
 This module (and textual-plotext with it) is imported only when the Story tab or the players' story
 screen is first shown, so it stays out of the first frame's imports. The panel keeps a
@@ -13,6 +14,7 @@ which in those characters, so the charts read in a monochrome terminal too.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -24,7 +26,7 @@ from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.present.story.events import Story
 from tracker.present.words import plain
-from tracker.report.document import Chart, damage_chart, gauges_chart, round_title
+from tracker.report.document import Chart, damage_chart, gauges_chart, odds_chart, round_title
 from tracker.report.telling import Teller, follow
 from tracker.ui.widgets.base import Panel
 
@@ -73,6 +75,9 @@ class StoryPanel(Panel):
         self._teller: Teller | None = None
         self._story: Story | None = None
         self._problem: str | None = None
+        #: The first side's chance (per cent) before the fight, at each round's start and now, when known
+        #: (`tracker.playouts.timeline`, worked out in the GM screen's worker); never for the players.
+        self._odds: tuple[tuple[str, int], ...] = ()
 
     def compose(self) -> ComposeResult:
         yield Static(id="story-head", markup=False)
@@ -81,6 +86,8 @@ class StoryPanel(Panel):
         yield PlotextPlot(id="story-damage")
         yield Static(id="story-gauges-legend", classes="story-legend", markup=False)
         yield PlotextPlot(id="story-gauges")
+        yield Static(id="story-odds-legend", classes="story-legend", markup=False)
+        yield PlotextPlot(id="story-odds")
 
     def on_mount(self) -> None:
         # Panel's own on_mount runs too, before the panel counts as mounted; draw once it does.
@@ -102,15 +109,23 @@ class StoryPanel(Panel):
         self._teller, self._story, self._problem = None, story, None
         self.redraw()
 
+    def show_odds(self, odds: tuple[tuple[str, int], ...]) -> None:
+        """The party's chance round by round, as the worker found it (the turning points are where it jumps)."""
+        if odds != self._odds and not self.player:
+            self._odds = odds
+            self.redraw()
+
     @property
     def story(self) -> Story | None:
-        return self._story
+        story = self._story
+        return dataclasses.replace(story, odds=self._odds) if story is not None and self._odds else story
 
     def draw(self) -> None:
         with contextlib.suppress(NoMatches):
             self._draw_text()
             self._draw_damage()
             self._draw_gauges()
+            self._draw_odds()
 
     def _draw_text(self) -> None:
         story = self._story
@@ -184,4 +199,19 @@ class StoryPanel(Panel):
         top = max(max(values) for _, values in chart.series)
         plt.ylim(0, top)
         plt.yticks(sorted({0, top // 2, top}))
+        plot.refresh()
+
+    def _draw_odds(self) -> None:
+        story = self.story
+        chart = odds_chart(story) if story is not None else None
+        plot = self._chart_area(chart, "odds", LINE_MARKS)
+        if chart is None or plot is None:
+            return
+        plt = plot.plt
+        steps = list(range(len(chart.labels)))
+        for i, (_, values) in enumerate(chart.series):
+            plt.plot(steps, list(values), marker=LINE_MARKS[i % len(LINE_MARKS)][0], color=COLOURS[i % len(COLOURS)])
+        plt.xticks([float(t) for t in steps], list(chart.labels))
+        plt.ylim(0, 100)
+        plt.yticks([0, 50, 100])
         plot.refresh()
