@@ -55,9 +55,12 @@ class FightOddsLine:
         self._asked = -1
         self._timer: object | None = None
         self._session: Session | None = None
-        #: The round-by-round line the Story tab draws: the job playing it, whom to tell, and what it was for.
-        self._timeline: tuple[AsyncResult[tuple[tuple[str, int], ...]], Callable[[Timeline], object]] | None = None
+        #: The round-by-round line the Story tab draws: the job playing it, what it was for, the points found
+        #: last, and whom to tell (the Story tab, the full-screen story).
+        self._timeline: AsyncResult[Timeline] | None = None
         self._timeline_for: tuple[int, int] | None = None
+        self._timeline_points: Timeline = ()
+        self._timeline_told: list[Callable[[Timeline], object]] = []
 
     def ask(self, session: Session, revision: int) -> None:
         """A command was applied (or the file changed): the odds of `revision` are wanted, once it is quiet."""
@@ -76,6 +79,10 @@ class FightOddsLine:
         in. Asked again only when a command or a round has gone by since."""
         if os.environ.get("TRACKER_NO_FIGHT_ODDS"):
             return
+        if done not in self._timeline_told:
+            self._timeline_told.append(done)
+        if self._timeline_points:
+            done(self._timeline_points)  # the last line meanwhile: a newer one follows when it is in
         key = (len(session.history.commands), session.state.round)
         if key == self._timeline_for:
             return
@@ -87,7 +94,7 @@ class FightOddsLine:
             found = moments(session)
         except Refusal:
             return
-        self._timeline = (self._worker().apply_async(_timeline_points, (found,)), done)
+        self._timeline = self._worker().apply_async(_timeline_points, (found,))
 
     def parts(self) -> list[Part]:
         """The line's figures as title parts, each dropped whole when the title is short, never cut: the
@@ -123,6 +130,15 @@ class FightOddsLine:
 
         self._job, self._job_revision = self._worker().apply_async(screen_line, (start,)), revision
 
+    def close(self) -> None:
+        """End the worker (the screen goes away): whatever it is playing is dropped, and nothing of it is left
+        to complain at the interpreter's exit."""
+        pool, self._pool = self._pool, None
+        self._job = self._timeline = None
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+
     def _worker(self) -> Pool:
         """The one worker process, made at the first job."""
         if self._pool is None:
@@ -137,15 +153,16 @@ class FightOddsLine:
         return self._pool
 
     def _poll(self) -> None:
-        if self._timeline is not None and self._timeline[0].ready():
-            timeline, done = self._timeline
-            self._timeline = None
+        if self._timeline is not None and self._timeline.ready():
+            timeline, self._timeline = self._timeline, None
             try:
                 found = timeline.get()
             except Exception:  # a run the policy could not play: no line rather than a broken screen
                 found = ()
             if found:
-                done(found)
+                self._timeline_points = found
+                for done in self._timeline_told:
+                    done(found)
         job = self._job
         if job is None or not job.ready():
             return
@@ -180,6 +197,12 @@ def line_of(screen: Host, changed: Callable[[], object]) -> FightOddsLine:
         found = FightOddsLine(screen, changed)
         setattr(screen, "_fight_odds_line", found)  # noqa: B010 - the screen's class stays as it is
     return found
+
+
+def found_on(screen: object) -> FightOddsLine | None:
+    """The screen's line, if it has one (the full-screen story asks the GM's screen below it)."""
+    found = getattr(screen, "_fight_odds_line", None)
+    return found if isinstance(found, FightOddsLine) else None
 
 
 def parts_of(screen: object) -> list[Part]:

@@ -266,6 +266,11 @@ class TrackerScreen(ActingScreen):
         self.screen_layout_refresh_signal.subscribe(self, self._keep_toasts_clear, immediate=True)
         self.call_after_refresh(self._mount_hidden_panels)
 
+    def on_unmount(self) -> None:
+        line = fight_odds.found_on(self)
+        if line is not None:
+            line.close()
+
     def _focus_order(self) -> None:
         """Focus the order table. It is composed by the initiative panel, which may compose its children after
         the screen's own Mount (the order of the two is Textual's): then the focus waits for the next refresh

@@ -60,7 +60,14 @@ class StoryScreen(FollowingScreen):
         if isinstance(app, TellsStory):  # another account's screen: the story comes from the GM's process
             self.query_one(StoryPanel).show(app.players_story())
         else:
-            self.query_one(StoryPanel).follow(cast("Host", app).session)
+            panel = self.query_one(StoryPanel)
+            panel.follow(cast("Host", app).session)
+            if not self.player:  # the GM's: the round-by-round odds from the worker of the screen below
+                from tracker.ui import fight_odds
+
+                line = next((f for s in reversed(app.screen_stack) if (f := fight_odds.found_on(s))), None)
+                if line is not None:
+                    line.ask_timeline(cast("Host", app).session, panel.show_odds)
 
     def on_unmount(self) -> None:
         if isinstance(self.app, TellsStory):
