@@ -157,3 +157,20 @@ async def test_the_palette_keeps_its_order_mid_turn(tmp_path: Path) -> None:
             "Help",
             "Cycle theme",
         ]
+
+
+@pytest.mark.anyio
+async def test_the_idle_bar_names_the_keys_as_bound_and_only_the_familys_verbs(
+    tmp_path: Path, private_config: Path
+) -> None:
+    """The idle prompt bar's keys come from the screen's actions: a `[keymap]` entry shows its own key, and a
+    prefilling key is named only where the family has the verb (the coin family has no `damage`: its GM-screen
+    snapshot, tests/families/coin, shows the bar without it)."""
+    from tracker.ui.screens.main import TrackerScreen
+
+    settings(private_config, '[keymap]\nnext = "x"\n')
+    app = make_app(tmp_path, "duel.toml")
+    async with app.run_test(size=(120, 40)):
+        screen = app.screen
+        assert isinstance(screen, TrackerScreen)
+        assert screen.idle_keys() == " · x next · s spend · d damage · : command · ? help"

@@ -18,6 +18,7 @@ import time
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.geometry import Size
@@ -65,6 +66,11 @@ if TYPE_CHECKING:
 
 #: A widget of the screen found once (`TrackerScreen._found`).
 Found = TypeVar("Found", bound=Widget)
+
+#: The keys the idle prompt bar names: (action id, word), in this order; a word in `PREFILLED` is a verb the
+#: family may lack.
+IDLE_KEYS = (("next", "next"), ("spend", "spend"), ("damage", "damage"), ("command", "command"), ("help", "help"))
+PREFILLED = frozenset({"damage"})
 
 #: Seconds a refusal toast stays; the same refusal while the same question waits is not shown again
 #: within it (a GM pressing `n` three times sees one notice, not a stack).
@@ -262,9 +268,24 @@ class TrackerScreen(ActingScreen):
     def on_mount(self) -> None:
         self._focus_order()
         self.prompt_bar.read_only = self.read_only
+        self.prompt_bar.idle_keys = self.idle_keys()
         self.rebuild(self.tracker.revision)
         self.screen_layout_refresh_signal.subscribe(self, self._keep_toasts_clear, immediate=True)
         self.call_after_refresh(self._mount_hidden_panels)
+
+    def idle_keys(self) -> str:
+        """The keys the idle prompt bar names, from the screen's actions as bound now (a `[keymap]` entry shows
+        its own key) and only where the family has the verb (no `d damage` where there is no damage)."""
+        remapped: dict[str, str] = getattr(self.app, "remapped", {})
+        verbs = self.session.family.verbs
+        parts = []
+        for action_id, word in IDLE_KEYS:
+            if word in PREFILLED and word not in verbs:
+                continue
+            keys = remapped.get(action_id) or self.ACTIONS[action_id].keys
+            first = keys.split(",")[0].strip()
+            parts.append(f" · {self.app.get_key_display(Binding(first, word))} {word}")
+        return "".join(parts)
 
     def on_unmount(self) -> None:
         line = fight_odds.found_on(self)
