@@ -14,6 +14,7 @@ included. Why `PanelText` keeps its own drawing is said in its module.
 from __future__ import annotations
 
 import contextlib
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -21,6 +22,7 @@ from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Static, TabPane
 
 from tracker.present.view import Block
@@ -65,6 +67,14 @@ def to_text(block: Block) -> Text:
 class Panel(Vertical):
     """A panel: `draw()` runs whenever one of its bound reactives changes (and it is showing)."""
 
+    #: A bound reactive changed while the panel was hidden: it draws when shown (`catch_up`).
+    _stale: bool = False
+
+    def __init__(self, *children: Widget, **kwargs: Any) -> None:
+        super().__init__(*children, **kwargs)
+        #: The number of lines each of the panel's Statics last held (`put`: same count, no layout).
+        self._lines_in: dict[int, int] = {}
+
     def redraw(self) -> None:
         """Draw now, or later if the panel is hidden; watchers of the bound reactives call this."""
         if not self.is_mounted:
@@ -93,12 +103,12 @@ class Panel(Vertical):
             static.show(content)
             return
         lines = content.plain.count("\n")
-        same = getattr(static, "_tracker_lines", None) == lines
-        static._tracker_lines = lines  # type: ignore[attr-defined]
+        same = self._lines_in.get(id(static)) == lines
+        self._lines_in[id(static)] = lines
         static.update(content, layout=not same)
 
     def catch_up(self) -> None:
-        if getattr(self, "_stale", False):
+        if self._stale:
             self._stale = False
             with contextlib.suppress(NoMatches):
                 self.draw()

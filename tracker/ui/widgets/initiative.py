@@ -56,6 +56,12 @@ class InitiativePanel(Panel):
 
     #: Bound to the screen's order slice.
     order: var[OrderView | None] = var(None)
+    #: The round line as last written in the border, and inside (when too long for the border).
+    _round_line: str | None = None
+    _own_line: str | None = None
+    #: A border title change under way (`refresh` repaints the border's line only).
+    _retitling: bool = False
+    _legend_text: str | None = None
 
     def compose(self) -> ComposeResult:
         round_line = Static(id="order-round", markup=False)
@@ -90,14 +96,14 @@ class InitiativePanel(Panel):
         width = self.outer_size.width
         inside = bool(width) and cell_len(line) > width - BORDER_LABEL_ROOM
         title, own = ("", line) if inside else (line, "")
-        if title != getattr(self, "_round_line", None):
+        if title != self._round_line:
             self._round_line = title
             self._retitling = True
             try:
                 self.border_title = Text(title)  # as text: a name may hold [brackets]
             finally:
                 self._retitling = False
-        if own != getattr(self, "_own_line", None):
+        if own != self._own_line:
             self._own_line = own
             static = self.query_one("#order-round", Static)
             static.update(own)
@@ -111,7 +117,7 @@ class InitiativePanel(Panel):
         Textual repaints a widget entirely when its border title changes; this panel is the height of the
         screen, and the round line changes with every turn (a few milliseconds a keypress).
         """
-        if getattr(self, "_retitling", False) and not regions and not layout and not recompose:
+        if self._retitling and not regions and not layout and not recompose:
             offset = self.content_offset  # the regions are given inside the border; the title is on it
             regions = (Region(-offset.x, -offset.y, self.outer_size.width, 1),)
         super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
@@ -125,7 +131,7 @@ class InitiativePanel(Panel):
         parts = [self.order.legend if self.order else "", self._conditions_legend]
         text = " | ".join(p for p in parts if p)
         legend = self.query_one("#order-legend", Static)
-        if text != getattr(self, "_legend_text", None):
+        if text != self._legend_text:
             self._legend_text = text
             legend.update(text)
             legend.display = bool(text)

@@ -52,6 +52,8 @@ class LogPanel(Panel):
     #: A line the GM must read above the fight's entries (the table stays closed to players, and the fix);
     #: bound to the screen's. Not an entry of the fight: nothing of it is saved.
     note: var[str | None] = var(None)
+    #: The width the kept entries were last written for.
+    _width: int | None = None
 
     def compose(self) -> ComposeResult:
         yield LogView(max_lines=2000, min_width=20, wrap=True, markup=False)
@@ -83,7 +85,7 @@ class LogPanel(Panel):
 
     def on_resize(self) -> None:
         """Wrapped text is laid out for one width: at a new width, write the kept entries again."""
-        width, before = self.size.width, getattr(self, "_width", None)
+        width, before = self.size.width, self._width
         self._width = width
         if width and before and width != before:  # the first size is the one the log was written for
             self._seen = 0

@@ -70,6 +70,9 @@ class MapPanel(TextPanel):
 
     #: The map the family built for the selection (bound to the screen's `field_map`; None: no map yet).
     field_map: var[MapView | None] = var(None)
+    #: What the map was last drawn for (the map, the width, the height), and that drawing.
+    _drawn_key: object = None
+    _drawn: MapDrawing | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(classes="map-body", markup=False)
@@ -96,7 +99,7 @@ class MapPanel(TextPanel):
             return None
         height = max(1, self.scrollable_content_region.height or self.size.height)
         key = (self.field_map, self.body_width(), height)
-        if getattr(self, "_drawn_key", None) != key:
+        if self._drawn_key != key:
             from tracker.present.map.draw import draw_map
 
             self._drawn_key = key
