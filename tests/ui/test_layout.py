@@ -53,6 +53,10 @@ def test_the_fight_odds_figures_are_dropped_whole_never_cut() -> None:
         pieces = text.split(" · ")
         assert all(p in line.text.split(" · ") for p in pieces if "falls" in p or "rounds" in p), text
     assert "about 4 rounds" not in fit_title(parts, 98) and "Ash falls in 1 of 3" in fit_title(parts, 98)
+    line.text = "fight odds undecided: no side won in 12 rounds in any run; never fell: Clockwork Sentry (fatemaster)"
+    parts = [*title_parts(HEADER, False), *line.parts()]
+    narrow = fit_title(parts, 78)  # the reason is cut, not dropped, and the turn and pools stay
+    assert "fight odds undecided: no side" in narrow and narrow.endswith("…") and "Heat 6" in narrow, narrow
 
 
 def tags() -> tuple[ConditionTag, ...]:

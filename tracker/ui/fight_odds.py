@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 QUIET = 0.4
 #: Seconds between looks at the worker.
 POLL = 0.25
+#: How the line starts when no run ended (`tracker.playouts.tally.screen_line`): then it is a reason to read.
+UNDECIDED = "fight odds undecided"
 #: The party's chance (per cent) at each moment of the fight: ("before", 71), ("R1", 62), … ("now", 90).
 Timeline = tuple[tuple[str, int], ...]
 #: The title part's priority (`tracker.ui.title`): below the turn and the pools, above the family's name; who
@@ -101,6 +103,8 @@ class FightOddsLine:
         party's chance stays longest, then who falls, then how long it lasts."""
         if not self.text:
             return []
+        if self.text.startswith(UNDECIDED):  # a reason, not figures: cut to the room left, with an ellipsis
+            return [(self.text, PRIORITY, True)]
         first, *rest = self.text.split(" · ")
         found: list[Part] = [(first, PRIORITY, False)]
         found += [(piece, PRIORITY - 3 if i == 0 else PRIORITY - 10, False) for i, piece in enumerate(rest)]
