@@ -71,6 +71,11 @@ class FamilyRules(ABC):
         command's draws are not the known future. Dice are drawn afresh, so by default there is nothing."""
         return
 
+    def unseen_hands(self, names: Sequence[str]) -> None:
+        """The hands of cards of `names` are not known to whoever asks (a fight's odds for the players): put
+        each back where it was drawn from and draw as many again, unlogged. A family without hands has none."""
+        return
+
     # --- who is in the fight -------------------------------------------------------------------
     @abstractmethod
     def encounter_name(self) -> str:

@@ -21,6 +21,7 @@ from tracker.engine.state import LiveState
 from tracker.families.file import EncounterFile
 from tracker.families.rules import FamilyRules
 from tracker.families.seam import RuleFamily
+from tracker.present.words import quote
 
 #: Commands one run may apply at most: far above any fight's (a guard against a policy that goes round in a
 #: circle; such a run ends undecided, with the reason).
@@ -45,6 +46,8 @@ class Start(NamedTuple):
     #: Rounds a run may play before it is called undecided.
     cap: int
     seed: int
+    #: Whose hands of cards the viewer has not seen: drawn afresh in every run (`FamilyRules.unseen_hands`).
+    blind: tuple[str, ...] = ()
 
 
 class Outcome(NamedTuple):
@@ -60,20 +63,41 @@ class Outcome(NamedTuple):
     stuck: str = ""
 
 
-def start_of(family: RuleFamily, rules: FamilyRules, cap: int, seed: int) -> Start:
-    """The start of every run from the live `rules` (the file's history replayed once, by the caller)."""
+def start_of(family: RuleFamily, rules: FamilyRules, cap: int, seed: int, players: bool = False) -> Start:
+    """The start of every run from the live `rules` (the file's history replayed once, by the caller).
+
+    `players`: from what the players know (docs/reference/cli.md "fight_odds_for_players"): the combatants the
+    GM keeps hidden are not in the fight at all, and nobody's hand of cards is known (each is drawn afresh in
+    every run), so the figures say nothing a seat could not know."""
     pilot = family.pilot()
     setup = pilot.armed(rules_setup(rules))
+    hidden = sorted(rules.hidden_names() - set(rules.state.left)) if players else []
+    if hidden:
+        rules = _without(family, pilot.over(setup, pickle.loads(pickle.dumps(rules.state))), hidden)
     st = rules.state
-    names = tuple(rules.present_names())
     # Neither the log nor what keys the tracker's own draws goes with the runs: each run has its own key.
     kept = st.log, st.seed, st.secret, st.branch, st.draws
     st.log, st.seed, st.secret, st.branch, st.draws = [], 0, None, 0, 0
     try:
+        names = tuple(rules.present_names())
         frozen = pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL)
     finally:
         st.log, st.seed, st.secret, st.branch, st.draws = kept
-    return Start(family.name, setup, frozen, names, tuple(rules.side(n) for n in names), st.round, cap, seed)
+    blind = names if players else ()
+    sides = tuple(rules.side(n) for n in names)
+    return Start(family.name, setup, frozen, names, sides, st.round, cap, seed, blind)
+
+
+def _without(family: RuleFamily, rules: FamilyRules, names: Sequence[str]) -> FamilyRules:
+    """`rules` (a copy) with `names` out of the fight as the family's ``leave`` takes them out (their turn, their
+    engagements); while a question waits, which ``leave`` must not interrupt, only marked as gone."""
+    parse = _parser(family)
+    for name in names:
+        try:
+            rules.apply(parse(f"leave {quote(name)}"))
+        except Refusal:
+            rules.state.left.append(name)
+    return rules
 
 
 def rules_setup(rules: FamilyRules) -> EncounterFile:
@@ -109,6 +133,8 @@ def play(family: RuleFamily, start: Start, run: int, story: list[str] | None = N
     st.secret, st.branch, st.draws = secret_of(start.seed, run), 0, 0
     rules = pilot.over(start.setup, st)
     rules.new_branch()
+    if start.blind:
+        rules.unseen_hands(start.blind)
     rules.unlogged = story is None
     luck = random.Random(f"fight odds policy:{start.seed}:{run}")
     parse = _parser(family)

@@ -7,6 +7,8 @@ fight. What the screens show of it is `tracker.families.ttb.present.presenter.TT
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tracker.engine.catalogue import Catalogue
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
@@ -102,6 +104,9 @@ class TTBRules(TTBEngine, FamilyRules):
 
     def new_branch(self) -> None:
         deck.shuffle_unseen(self)
+
+    def unseen_hands(self, names: Sequence[str]) -> None:
+        deck.redeal_hands(self, names)
 
     def seat_answer_problem(self, who: str, cmd: Command) -> str:
         """A cheat offer is answered from the character's own Control Hand: a card it does not hold is refused

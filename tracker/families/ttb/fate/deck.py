@@ -7,6 +7,8 @@ Hands over five cards settle at the end of the action through a discard prompt (
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from tracker.engine import rng
 from tracker.engine.errors import Refusal
 from tracker.families.ttb.engine import TTBEngine, step
@@ -81,6 +83,23 @@ def shuffle_unseen(eng: TTBEngine) -> None:
     for f in st.fighters.values():
         if f.twist_deck:
             rng.shuffle(st, f.twist_deck)
+
+
+def redeal_hands(eng: TTBEngine, names: Sequence[str]) -> None:
+    """Control Hands nobody asking has seen (a fight's odds for the players): each goes back into its Twist
+    Deck, which is shuffled, and as many cards are drawn again, unlogged: the hand's size is known, its cards
+    are not."""
+    st = eng.st
+    for name in names:
+        f = st.fighters.get(name)
+        if f is None or not f.hand:
+            continue
+        held = len(f.hand)
+        # Sorted before the shuffle: the cards' order then says nothing of which were in the hand.
+        f.twist_deck[:] = sorted([*f.twist_deck, *f.hand])
+        f.hand.clear()
+        rng.shuffle(st, f.twist_deck)
+        f.hand.extend(f.twist_deck.pop() for _ in range(held))
 
 
 def draw_twist(eng: TTBEngine, name: str, why: str) -> None:
