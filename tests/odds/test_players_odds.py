@@ -4,7 +4,7 @@ nothing it could not know."""
 
 from __future__ import annotations
 
-from tests.conftest import run, session_from
+from tests.conftest import run, session_from, ttb_state
 from tests.rules.ttb.fighters import combatant
 from tracker.families.session import Session
 from tracker.playouts import fleet, runs, tally
@@ -41,7 +41,7 @@ def test_the_players_figures_never_read_a_hand_of_cards() -> None:
     """Sofia's Control Hand is swapped for other cards of her Twist Deck: the players' figures are the same run
     for run (each run draws the hands afresh from the same cards), where the GM's, who sees the hand, need not be."""
     s = fight(["13R", "12M"])
-    sofia = s.rules.state.fighters["Sofia"]  # type: ignore[attr-defined]
+    sofia = ttb_state(s).fighters["Sofia"]
     a = runs.start_of(s.family, s.rules, 12, 1, players=True)
     sofia.hand, sofia.twist_deck = sofia.twist_deck[:2], [*sofia.twist_deck[2:], *sofia.hand]
     b = runs.start_of(s.family, s.rules, 12, 1, players=True)
@@ -52,9 +52,9 @@ def test_the_players_figures_never_read_a_hand_of_cards() -> None:
 def test_a_hand_drawn_afresh_keeps_its_size_and_comes_from_its_twist_deck() -> None:
     live = fight(["13R", "12M", "1C"])
     rules = live.rules
-    before = list(rules.state.fighters["Sofia"].hand)  # type: ignore[attr-defined]
+    before = list(ttb_state(live).fighters["Sofia"].hand)
     rules.unseen_hands(("Sofia",))
-    after = rules.state.fighters["Sofia"].hand  # type: ignore[attr-defined]
+    after = ttb_state(live).fighters["Sofia"].hand
     assert len(after) == len(before) == 3
-    twist = rules.state.fighters["Sofia"].twist_deck  # type: ignore[attr-defined]
+    twist = ttb_state(live).fighters["Sofia"].twist_deck
     assert sorted([*after, *twist]) == sorted(set([*after, *twist])) and set(before) <= set([*after, *twist])
