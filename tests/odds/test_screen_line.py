@@ -99,3 +99,29 @@ def test_the_screens_worker_process_plays_a_started_fight_of_either_family(examp
     with multiprocessing.get_context("spawn").Pool(1) as pool:
         line = pool.apply(worker_line, (start, 0.2, 20))
     assert "wins" in line and "undecided" not in line, line
+
+
+@pytest.mark.anyio
+async def test_with_the_setting_on_the_gm_screen_works_out_the_players_line_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`fight_odds_for_players = true`: beside the GM's own line, the screen's worker plays the fight from what
+    the players know (no GM-only combatant, no hand of cards) and hands that line to the table, which sends it
+    with the players' view; Rotten Belle, GM-only in the brawl, is in the GM's fight only."""
+    from tests.ui.conftest import EXAMPLES
+    from tracker.store.save import load_session
+    from tracker.ui.app import TrackerApp
+
+    monkeypatch.delenv("TRACKER_NO_FIGHT_ODDS", raising=False)
+    target = tmp_path / "brawl.toml"
+    text = (EXAMPLES / "brawl.toml").read_text(encoding="utf-8")
+    target.write_text(text.replace("[settings]\n", "[settings]\nfight_odds_for_players = true\n", 1), encoding="utf-8")
+    app = TrackerApp(load_session(target, seed=1), target)
+    async with app.run_test(size=(120, 40)) as pilot:
+        assert app.submit("start") is None
+        for _ in range(400):
+            await pilot.pause(0.1)
+            if app.players_fight_odds:
+                break
+        assert app.players_fight_odds, "no players' line came"
+        assert "Rotten Belle" not in app.players_fight_odds

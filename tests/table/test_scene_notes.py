@@ -59,3 +59,38 @@ async def test_the_watching_players_view_lists_the_scenes_traits_and_tasks(tmp_p
                     break
         assert TRAIT in shown and TASK in shown, shown
     await server.close()
+
+
+def _odds_host(tmp_path: Path, shown: bool) -> tuple[Path, Host]:
+    tmp_path.mkdir()
+    path = copy_example(tmp_path, "duel.toml")
+    path.write_text(
+        path.read_text(encoding="utf-8") + f"\n[settings]\nfight_odds_for_players = {str(shown).lower()}\n",
+        encoding="utf-8",
+    )
+    host = Host(path)
+    host.submit("start")
+    host.players_fight_odds = "the party wins 64 % · Sofia falls in 1 of 3"  # type: ignore[attr-defined]
+    return path, host
+
+
+@on_loop
+async def test_a_seat_sees_the_players_odds_line_only_where_the_gm_lets_it(tmp_path: Path) -> None:
+    """docs/reference/cli.md "fight_odds_for_players": the line the GM's process works out from what the players
+    know reaches a seat's title with the setting on, and nothing of it with the setting off."""
+    for shown in (True, False):
+        path, host = _odds_host(tmp_path / str(shown), shown)
+        server = TableServer(path, host, Seats({me(): ("Sofia Ramos",)}))
+        assert await server.open() is None
+        app = RemoteApp(path, mode="play")
+        async with app.run_test(size=(120, 30)) as pilot:
+            title = ""
+            for _ in range(60):
+                await pilot.pause(0.05)
+                if type(app.screen).__name__ == "PlayScreen":
+                    title = str(app.screen.query_one("#play-title", Static).render())
+                    if "Round 1" in title:
+                        break
+            assert "Round 1" in title, title
+            assert ("the party wins 64 %" in title) is shown, title
+        await server.close()

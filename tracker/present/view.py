@@ -224,6 +224,9 @@ class PlayerView(NamedTuple):
     pools: str = ""
     #: What the table knows of the scene beyond the order, a line each (`FamilyPresenter.player_notes`).
     notes: tuple[str, ...] = ()
+    #: The fight's odds from what the players know ("the party wins 71 % · …"), when the GM's setting
+    #: ``fight_odds_for_players`` lets them see it; "" otherwise.
+    fight_odds: str = ""
 
 
 # --- odds -------------------------------------------------------------------------------------------

@@ -224,6 +224,11 @@ class TableServer:
         return None
 
     # --- sending ---------------------------------------------------------------------------------
+    def republish(self) -> None:
+        """Send every connection its projection again, on the same revision (the players' odds line came in)."""
+        self._published = -1
+        self.publish()
+
     def publish(self) -> None:
         """Send every connection its projection of the state now (after each accepted command).
 
@@ -235,7 +240,7 @@ class TableServer:
         self._published = self.host.revision
         made: dict[tuple[str, str, str | None, bool], bytes] = {}
         story: Story | None = None
-        view = self.host.session.presenter.player_view()
+        view = self._player_view()
         shared = encode_view(view)
         # Keyed by all a projection depends on: an account's `tracker play` and its `tracker view --player`
         # are sent different ones (only the play seat sees its characters' sheets).
@@ -248,9 +253,20 @@ class TableServer:
                 line = made[key] = encode(self._projection(seat, story if seat.story else None, view), shared)
             self._send(seat, line)
 
+    def _player_view(self) -> PlayerView:
+        """The player view every seat shares, with the fight's odds from what the players know when the GM
+        lets them see it (a host that works out none: none)."""
+        view = self.host.session.presenter.player_view()
+        odds = getattr(self.host, "players_fight_odds", "")
+        if odds and self.host.session.rules.fight_odds_for_players():
+            view = view._replace(fight_odds=odds)
+        return view
+
     def _projection(self, seat: Seat, story: Story | None, view: PlayerView | None = None) -> Any:
         self._remember()  # what a command sent on this revision counts on
         session = self.host.session
+        if view is None:
+            view = self._player_view()
         mine = self.seating.seats_of(session).get(seat.account, ()) if seat.mode == "play" else ()
         if seat.as_name is not None:
             mine = tuple(n for n in mine if n == seat.as_name) or mine

@@ -46,9 +46,16 @@ class Host(Protocol):
 class FightOddsLine:
     """The newest state's odds line, or "" while none is known; `changed` redraws where it shows."""
 
-    def __init__(self, host: Host, changed: Callable[[], object]) -> None:
+    def __init__(
+        self, host: Host, changed: Callable[[], object], players: bool = False, shares: FightOddsLine | None = None
+    ) -> None:
         self.host = host
         self.changed = changed
+        #: The players' line: from what they know (`runs.start_of(players=True)`), for their screens.
+        self.players = players
+        #: The line whose worker process this one's jobs go to (one worker for the GM's and the players' lines).
+        self._shares = shares
+        self._polling = False
         self.text = ""
         self._pool: Pool | None = None
         self._job: AsyncResult[str] | None = None
@@ -118,7 +125,7 @@ class FightOddsLine:
         from tracker.playouts.runs import start_of
 
         try:
-            start = start_of(session.family, session.rules, 12, 1)
+            start = start_of(session.family, session.rules, 12, 1, players=self.players)
         except Refusal:
             return
         self._waiting = (self._asked, start)
@@ -145,6 +152,11 @@ class FightOddsLine:
 
     def _worker(self) -> Pool:
         """The one worker process, made at the first job."""
+        if self._shares is not None:
+            if not self._polling:
+                self._polling = True
+                self.host.set_interval(POLL, self._poll)
+            return self._shares._worker()
         if self._pool is None:
             import multiprocessing
             import sys
@@ -200,6 +212,16 @@ def line_of(screen: Host, changed: Callable[[], object]) -> FightOddsLine:
     if not isinstance(found, FightOddsLine):
         found = FightOddsLine(screen, changed)
         setattr(screen, "_fight_odds_line", found)  # noqa: B010 - the screen's class stays as it is
+    return found
+
+
+def players_line_of(screen: Host, changed: Callable[[], object], gm: FightOddsLine) -> FightOddsLine:
+    """The screen's players' line (`fight_odds_for_players`), made at its first use, its jobs on the worker of
+    the GM's line `gm`."""
+    found = getattr(screen, "_fight_odds_players", None)
+    if not isinstance(found, FightOddsLine):
+        found = FightOddsLine(screen, changed, players=True, shares=gm)
+        setattr(screen, "_fight_odds_players", found)  # noqa: B010 - the screen's class stays as it is
     return found
 
 

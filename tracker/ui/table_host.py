@@ -21,6 +21,8 @@ class HostsTable(App[None]):
     _table: TableServer | None = None
     #: Why the table stayed closed to players (with the fix), or None: it opened, or the GM opens none.
     table_closed: str | None = None
+    #: The fight's odds from what the players know, for their screens (only with `fight_odds_for_players`).
+    players_fight_odds: str = ""
 
     @work(group="table")
     async def open_table(self) -> None:
@@ -59,6 +61,12 @@ class HostsTable(App[None]):
             self.table_changed()
             if self._table.seats:
                 self.call_after_refresh(self._table.publish)
+
+    def players_odds(self, text: str) -> None:
+        """The players' odds line changed: their screens get it now, not with the next command."""
+        self.players_fight_odds = text
+        if self._table is not None and self._table.seats:
+            self._table.republish()
 
     def close_table(self) -> None:
         if self._table is not None:

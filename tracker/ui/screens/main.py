@@ -360,7 +360,18 @@ class TrackerScreen(ActingScreen):
         if self.is_mounted and self.side_tabs.active == "tab-story":
             self.tell_story()
         if not self.read_only or self.rules.fight_odds_for_players():
-            fight_odds.line_of(self, self._draw_title).ask(self.session, revision)
+            gm = fight_odds.line_of(self, self._draw_title)
+            gm.ask(self.session, revision)
+            if not self.read_only and self.rules.fight_odds_for_players():
+                # The players' own line, from what they know, for the table to send their screens.
+                fight_odds.players_line_of(self, self._players_line_changed, gm).ask(self.session, revision)
+
+    def _players_line_changed(self) -> None:
+        """The players' line changed: the table sends it with their next projection, at once."""
+        line = getattr(self, "_fight_odds_players", None)
+        tell = getattr(self.app, "players_odds", None)
+        if line is not None and tell is not None:
+            tell(line.text)
 
     def _select_active(self, name: str, again: bool = True) -> None:
         """The order's cursor on whose turn it is, and the Turn panel at its top, where the new actor's name

@@ -158,6 +158,8 @@ class PlayScreen(ActingScreen):
             title.append(f" · YOUR ANSWER: {p.question.about}", style="bold reverse")
         elif view.active:
             title.append(f" · {view.active}'s turn")
+        if view.fight_odds:  # last: the seat's turn and question come first on a narrow screen
+            title.append(f" · {view.fight_odds}")
         heading = self.query_one("#play-title", Static)
         heading.update(title)
         heading.set_class(p.acting is not None or p.question is not None, "-mine")
