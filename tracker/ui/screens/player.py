@@ -81,6 +81,8 @@ class PlayerScreen(ActingScreen, FollowingScreen):
         if view.pools:
             line.append(f"{view.pools} · ", style="bold")
         line.append(f"{who}'s turn" if who else "waiting", style="bold reverse" if who else "italic")
+        if view.fight_odds:
+            line.append(f" · {view.fight_odds}")
         self.query_one("#active-name", Static).update(line)
         # The same table as the GM's order: it re-measures on every update and never cuts a cell silently.
         columns, rows = players_order(view)
