@@ -125,3 +125,31 @@ async def test_with_the_setting_on_the_gm_screen_works_out_the_players_line_too(
                 break
         assert app.players_fight_odds, "no players' line came"
         assert "Rotten Belle" not in app.players_fight_odds
+
+
+@pytest.mark.anyio
+async def test_the_players_screen_on_the_gms_box_works_out_the_players_line_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`tracker view --player` by the file's owner has no table to bring the line: with the setting on it plays
+    the players' line itself (from what they know); with it off it shows none."""
+    from textual.widgets import Static
+
+    from tests.ui.conftest import EXAMPLES
+    from tracker.store.save import load_session
+    from tracker.ui.app import TrackerApp
+
+    monkeypatch.delenv("TRACKER_NO_FIGHT_ODDS", raising=False)
+    for shown in (True, False):
+        target = tmp_path / f"duel-{shown}.toml"
+        text = (EXAMPLES / "duel.toml").read_text(encoding="utf-8")
+        target.write_text(text + f"\n[settings]\nfight_odds_for_players = {str(shown).lower()}\n", encoding="utf-8")
+        app = TrackerApp(load_session(target, seed=1), target, player=True)
+        async with app.run_test(size=(120, 30)) as pilot:
+            line = ""
+            for _ in range(150 if shown else 20):
+                await pilot.pause(0.1)
+                line = str(app.screen.query_one("#active-name", Static).render())
+                if "wins" in line:
+                    break
+            assert ("the party wins" in line) is shown, line

@@ -215,9 +215,9 @@ def line_of(screen: Host, changed: Callable[[], object]) -> FightOddsLine:
     return found
 
 
-def players_line_of(screen: Host, changed: Callable[[], object], gm: FightOddsLine) -> FightOddsLine:
+def players_line_of(screen: Host, changed: Callable[[], object], gm: FightOddsLine | None = None) -> FightOddsLine:
     """The screen's players' line (`fight_odds_for_players`), made at its first use, its jobs on the worker of
-    the GM's line `gm`."""
+    the GM's line `gm` (or on one of its own: the players' screen on the GM's box)."""
     found = getattr(screen, "_fight_odds_players", None)
     if not isinstance(found, FightOddsLine):
         found = FightOddsLine(screen, changed, players=True, shares=gm)

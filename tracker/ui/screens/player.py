@@ -71,6 +71,8 @@ class PlayerScreen(ActingScreen, FollowingScreen):
     def show(self) -> None:
         app = cast("Host", self.app)
         view = app.player_view()
+        if not view.fight_odds:
+            view = view._replace(fight_odds=self._local_odds(app))
         digits = self.query_one(Digits)
         digits.update(str(view.round))
         digits.display = view.round > 0  # no "Round 0" before the fight
@@ -93,6 +95,25 @@ class PlayerScreen(ActingScreen, FollowingScreen):
         prompt = self.query_one("#player-prompt", Static)
         prompt.update(f"? {view.prompt}" if view.prompt else "")
         prompt.display = bool(view.prompt)
+
+    def _local_odds(self, app: Host) -> str:
+        """On the GM's box (`tracker view --player` by the file's owner) the screen works out the players' line
+        itself, from what they know, where the GM lets them see it; over the table it comes with the view."""
+        session = getattr(app, "session", None)
+        if session is None or not session.rules.fight_odds_for_players():
+            return ""
+        from tracker.ui import fight_odds
+
+        line = fight_odds.players_line_of(self, self.show)
+        line.ask(session, self.revision)
+        return line.text
+
+    def on_unmount(self) -> None:
+        from tracker.ui import fight_odds
+
+        line = getattr(self, "_fight_odds_players", None)
+        if isinstance(line, fight_odds.FightOddsLine):
+            line.close()
 
     def on_order_table_legend(self, message: OrderTable.Legend) -> None:
         legend = self.query_one("#player-legend", Static)
