@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command
 from tracker.engine.records.model import Prompt
 from tracker.families.twod20 import attack, challenges, order, overcome, reloads
 from tracker.families.twod20.engine import TwoD20Engine
+
+#: The tests asked outside the attack flow: an Overcome's and a Key Test's, each checked then answered.
+TESTS: dict[str, tuple[Callable[[TwoD20Engine, Prompt, str], None], Callable[[TwoD20Engine, Prompt, str], None]]] = {
+    **dict.fromkeys(overcome.KINDS, (overcome.check, overcome.answer)),
+    challenges.ROLL: (overcome.check_test, challenges.answer),
+}
 
 
 def answer(eng: TwoD20Engine, cmd: Command) -> None:
@@ -18,19 +26,14 @@ def answer(eng: TwoD20Engine, cmd: Command) -> None:
     if prompt.kind == order.CONFIRM:
         order.confirm(eng, prompt, " ".join(cmd.args))
         return
-    if prompt.kind in overcome.KINDS:
+    tested = TESTS.get(prompt.kind)
+    if tested is not None:
+        check, answer_it = tested
         value = " ".join(cmd.args)
-        overcome.check(eng, prompt, value)
+        check(eng, prompt, value)
         eng.st.prompt = None
         eng.log(f"answer: {value}")
-        overcome.answer(eng, prompt, value)
-        return
-    if prompt.kind == challenges.ROLL:
-        value = " ".join(cmd.args)
-        challenges.check(eng, prompt, value)
-        eng.st.prompt = None
-        eng.log(f"answer: {value}")
-        challenges.answer(eng, prompt, value)
+        answer_it(eng, prompt, value)
         return
     if prompt.kind not in attack.KINDS:
         raise Refusal("answer the hand-over with 'pick NAME' or 'keep NAME'")

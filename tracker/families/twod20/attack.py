@@ -344,14 +344,6 @@ def _opt(p: Prompt, key: str) -> int | None:
     return int(str(p.data[key])) if key in p.data else None
 
 
-def _bank(eng: TwoD20Engine, who: str, momentum: int, why: str) -> None:
-    """Unspent Momentum: a player character's to the group pool, an NPC's as Threat (docs/rules/2d20.md#s3-3)."""
-    if momentum and eng.sheet(who).pc:
-        pools.momentum(eng, momentum, why)
-    elif momentum:
-        pools.threat(eng, momentum, f"{why} (an NPC's)")
-
-
 def _lost(eng: TwoD20Engine, p: Prompt, side: str, momentum: int) -> None:
     """The attack did not hit: the consequence of its form (docs/rules/2d20-combat.md#s3-7 [004:L1640-1642])."""
     who, target, weapon, kind = str(p.who), str(p.data["target"]), str(p.data["weapon"]), str(p.data["form"])
@@ -381,7 +373,7 @@ def _lost(eng: TwoD20Engine, p: Prompt, side: str, momentum: int) -> None:
             labels=labels,
         )
         return
-    _bank(eng, defender, momentum, f"{defender}'s opposed test")
+    pools.bank(eng, defender, momentum, f"{defender}'s opposed test")
 
 
 def _counter(eng: TwoD20Engine, p: Prompt, choice: str) -> None:
@@ -394,7 +386,7 @@ def _counter(eng: TwoD20Engine, p: Prompt, choice: str) -> None:
     if choice == "disengage":
         eng.st.reach = [pair for pair in eng.st.reach if who not in pair or not eng.enemies(pair[0], pair[1])]
         eng.log(f"{who} Disengages (free, for winning the opposed test)")
-    _bank(eng, who, momentum, f"{who}'s opposed test")
+    pools.bank(eng, who, momentum, f"{who}'s opposed test")
 
 
 def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:

@@ -30,7 +30,6 @@ from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import Command, count, signed_int
 from tracker.engine.records.model import Prompt
 from tracker.families.twod20 import overcome, pools, tasks
-from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.records.play import Challenge, KeyTest
 from tracker.families.twod20.skill_test import SkillTest, build, gm_modifier
 from tracker.families.values import JSONObject
@@ -184,13 +183,7 @@ def start(eng: TwoD20Engine, cmd: Command) -> None:
     if challenge.rivals is not None and challenge.next_side != "players":
         raise Refusal(f"the rivals test next in '{challenge.name}': rival '{challenge.name}' pass|fail")
     test = test_for(eng, challenge, key, who, gm)
-    options, labels = [], []
-    for bought in range(dice.MAX_BOUGHT_DICE + 1):
-        cost = dice.bought_dice_cost(bought)
-        if bought and not eng.sheet(who).pc and eng.st.threat < cost:
-            break
-        options.append("roll" if not bought else f"roll+{bought}")
-        labels.append(f"{2 + bought}d20{f' for {cost}' if bought else ''} · {round(100 * test.odds(bought).success)}%")
+    options, labels = overcome.dice_offer(eng, who, test)
     eng.ask(
         ROLL,
         f"{who} attempts {key.name} ('{challenge.name}'): {test.tn_text()}, Difficulty {test.difficulty} "
@@ -209,29 +202,14 @@ def start(eng: TwoD20Engine, cmd: Command) -> None:
     )
 
 
-def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
-    """Refuse a bad answer before anything changes."""
-    _, faces = overcome.bought_and_faces(p, value)
-    if faces is not None:
-        dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)
-
-
 def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     """Roll (or score the faces), count the test against the Challenge and its clock."""
     who = str(p.who)
     challenge = find(eng, str(p.data["challenge"]))
     key = _key(challenge, str(p.data["key"]))
-    bought, faces = overcome.bought_and_faces(p, value)
-    focus = int(str(p.data["focus"])) if "focus" in p.data else None
-    tn, difficulty, crange = (int(str(p.data[k])) for k in ("tn", "difficulty", "range"))
-    result = dice.roll_pool(eng.st, tn, difficulty, dice.BASE_DICE + bought, focus, crange, faces=faces)
-    overcome.pay_for_dice(eng, who, bought)
-    eng.log(f"{who} tests: {result.describe()}", kind="result")
+    result = overcome.rolled(eng, p, value)
     challenge.attempts[who] = challenge.attempts.get(who, 0) + 1
-    if result.momentum and eng.sheet(who).pc:
-        pools.momentum(eng, result.momentum, f"{who}'s test")
-    elif result.momentum:
-        pools.threat(eng, result.momentum, f"{who}'s test (an NPC's)")
+    pools.bank(eng, who, result.momentum, f"{who}'s test")
     if result.passed:
         key.done, key.by = True, who
         eng.log(f"'{challenge.name}': {who} completes {key.name}")

@@ -79,14 +79,7 @@ def reset(eng: TwoD20Engine, who: str, test: SkillTest, faces: list[int] | None)
         + (f" ({used} Momentum off the {RESET_PENALTY})" if used else "")
         + (", 1 less at the start of each of its turns" if penalty else "")
     )
-    _bank(eng, who, result.momentum - used)
-
-
-def _bank(eng: TwoD20Engine, who: str, left: int) -> None:
-    if left and eng.sheet(who).pc:
-        pools.momentum(eng, left, f"{who}'s test")
-    elif left:
-        pools.threat(eng, left, f"{who}'s unspent Momentum (an NPC's)")
+    pools.bank(eng, who, result.momentum - used, f"{who}'s test", f"{who}'s unspent Momentum (an NPC's)")
 
 
 def link_terms(eng: TwoD20Engine, who: str, args: list[str]) -> tuple[str, SkillTest, list[int] | None]:
@@ -113,7 +106,7 @@ def link(eng: TwoD20Engine, who: str, enemy: str, test: SkillTest, faces: list[i
         return
     eng.fighter(who).linked_to = enemy
     eng.log(f"{who} is linked to {enemy}: moves with it until the end of its turn")
-    _bank(eng, who, result.momentum)
+    pools.bank(eng, who, result.momentum, f"{who}'s test", f"{who}'s unspent Momentum (an NPC's)")
 
 
 def follow(eng: TwoD20Engine, mover: str, zone: str) -> None:

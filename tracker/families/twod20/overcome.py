@@ -62,7 +62,9 @@ def start(eng: TwoD20Engine, who_text: str, task_name: str, more: list[str]) -> 
     ask(eng, who, task.name, test)
 
 
-def ask(eng: TwoD20Engine, who: str, task: str, test: SkillTest) -> None:
+def dice_offer(eng: TwoD20Engine, who: str, test: SkillTest) -> tuple[list[str], list[str]]:
+    """A test's question's options (``roll``, ``roll+N`` while the bought d20s can be paid: an NPC's from
+    Threat) and each one's label with its chance (``3d20 for 1 · 82%``)."""
     options, labels = [], []
     for bought in range(dice.MAX_BOUGHT_DICE + 1):
         cost = dice.bought_dice_cost(bought)
@@ -71,6 +73,24 @@ def ask(eng: TwoD20Engine, who: str, task: str, test: SkillTest) -> None:
         options.append("roll" if not bought else f"roll+{bought}")
         paid = f" for {cost}" if bought else ""
         labels.append(f"{2 + bought}d20{paid} · {round(100 * test.odds(bought).success)}%")
+    return options, labels
+
+
+def rolled(eng: TwoD20Engine, p: Prompt, value: str) -> dice.PoolRoll:
+    """The answer to a test's question (`dice_offer`): the bought d20s paid, the pool rolled (or the faces typed
+    scored) against the question's TN and Difficulty, and the result logged."""
+    who = str(p.who)
+    bought, faces = bought_and_faces(p, value)
+    focus = int(str(p.data["focus"])) if "focus" in p.data else None
+    tn, difficulty, crange = (int(str(p.data[k])) for k in ("tn", "difficulty", "range"))
+    result = dice.roll_pool(eng.st, tn, difficulty, dice.BASE_DICE + bought, focus, crange, faces=faces)
+    pay_for_dice(eng, who, bought)
+    eng.log(f"{who} tests: {result.describe()}", kind="result")
+    return result
+
+
+def ask(eng: TwoD20Engine, who: str, task: str, test: SkillTest) -> None:
+    options, labels = dice_offer(eng, who, test)
     extra = test.complication_text()
     eng.ask(
         ROLL,
@@ -127,11 +147,17 @@ def pay_for_dice(eng: TwoD20Engine, who: str, bought: int) -> None:
         pools.pay(eng, who, cost, counted(bought, "bought d20"))
 
 
-def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
-    """Refuse a bad answer before anything changes (typed faces are checked; nothing is drawn)."""
+def check_test(eng: TwoD20Engine, p: Prompt, value: str) -> None:
+    """Refuse a bad answer to a test's question before anything changes (typed faces are checked; nothing is
+    drawn)."""
     _, faces = bought_and_faces(p, value)
     if faces is not None:
         dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)
+
+
+def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
+    """Refuse a bad answer before anything changes: the test's, then the damage's typed faces."""
+    check_test(eng, p, value)
     damage = _split(value)[1]
     if damage is not None:
         dice.roll_challenge(eng.st, BASE_DAMAGE + int(str(p.data["skill"])), damage)  # checks the faces
@@ -140,13 +166,8 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
 def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     """Pay for the bought d20s, roll (or score the faces), and on a success roll the damage on the task."""
     who, name = str(p.who), str(p.data["task"])
-    bought, faces = bought_and_faces(p, value)
     task = tasks.open_task(eng, name)
-    focus = int(str(p.data["focus"])) if "focus" in p.data else None
-    tn, difficulty, crange = (int(str(p.data[k])) for k in ("tn", "difficulty", "range"))
-    result = dice.roll_pool(eng.st, tn, difficulty, dice.BASE_DICE + bought, focus, crange, faces=faces)
-    pay_for_dice(eng, who, bought)
-    eng.log(f"{who} tests: {result.describe()}", kind="result")
+    result = rolled(eng, p, value)
     if not result.passed:
         eng.log(f"{who} makes no headway on {task.name}")
         return
@@ -154,7 +175,4 @@ def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     roll = dice.roll_challenge(eng.st, BASE_DAMAGE + skill, _split(value)[1])
     eng.log(f"{who} rolls {BASE_DAMAGE}+{skill}[CD] on {task.name}: {roll.describe()}")
     tasks.apply(eng, task, roll.total, roll.icons, {}, who)
-    if result.momentum and eng.sheet(who).pc:
-        pools.momentum(eng, result.momentum, f"{who}'s test")
-    elif result.momentum:
-        pools.threat(eng, result.momentum, f"{who}'s test (an NPC's)")
+    pools.bank(eng, who, result.momentum, f"{who}'s test")

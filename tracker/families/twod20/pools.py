@@ -52,6 +52,15 @@ def pay(eng: TwoD20Engine, who: str, cost: int, why: str, use_threat: bool = Fal
         momentum(eng, -cost, f"{who}: {why}")
 
 
+def bank(eng: TwoD20Engine, who: str, left: int, why: str, npc_why: str | None = None) -> None:
+    """`left` unspent Momentum of `who`'s test: a player character's to the group pool, an NPC's to Threat
+    (docs/rules/2d20.md#s3-3); `npc_why` words the NPC's ("… (an NPC's)" by default)."""
+    if left and eng.sheet(who).pc:
+        momentum(eng, left, why)
+    elif left:
+        threat(eng, left, npc_why or f"{why} (an NPC's)")
+
+
 def check_pay(eng: TwoD20Engine, who: str, cost: int, why: str) -> None:
     """Refuse before anything changes when an NPC's side cannot pay."""
     if cost > 0 and not eng.sheet(who).pc and eng.st.threat < cost:

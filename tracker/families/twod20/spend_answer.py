@@ -17,7 +17,8 @@ from tracker.families.twod20 import hit_locations, psywar
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.dice.rolls import CHALLENGE_FACES
 from tracker.families.twod20.engine import TwoD20Engine
-from tracker.families.twod20.records.sheet import TwoD20Weapon
+from tracker.families.twod20.shots import weapon_of
+from tracker.families.twod20.skill_test import form
 
 #: Confidence's Morale is at most 4[CD] [004:L1935; 003:L361-362; 002:L140].
 CONFIDENCE_MAX = 4
@@ -85,17 +86,6 @@ class Chosen:
         keys = ("reroll", "secondary", "subdue", "swift", "advantage", "inspire")
         fixed = sum(SPENDS[k].cost for k, on in zip(keys, flags, strict=True) if on)
         return self.bonus + self.penetration + self.confidence + fixed + (self.called_cost if self.called else 0)
-
-
-def weapon_of(eng: TwoD20Engine, who: str, name: str) -> TwoD20Weapon:
-    return next(w for w in eng.sheet(who).weapons if w.name == name)
-
-
-def form_of(weapon: TwoD20Weapon) -> str:
-    """The attack's form, as the test has it (`skill_test.form`: a ``mental`` weapon makes a mental attack)."""
-    from tracker.families.twod20.skill_test import form
-
-    return form(weapon)
 
 
 def available(eng: TwoD20Engine, who: str, momentum: int) -> int:
@@ -209,10 +199,10 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     who, target = str(p.who), str(p.data["target"])
     if chosen.faces is not None:
         dice.roll_challenge(eng.st, len(chosen.faces), chosen.faces)  # checks the faces, draws nothing
-    physical = hit_locations.applies(eng, form_of(weapon_of(eng, who, str(p.data["weapon"]))))
+    physical = hit_locations.applies(eng, form(weapon_of(eng, who, str(p.data["weapon"]))))
     if (chosen.called or chosen.location) and not physical:
         raise Refusal("a hit location is for a physical attack under a profile that uses them (Infinity)")
-    if chosen.inspire and form_of(weapon_of(eng, who, str(p.data["weapon"]))) != "mental":
+    if chosen.inspire and form(weapon_of(eng, who, str(p.data["weapon"]))) != "mental":
         raise Refusal("Inspire is a psywar spend: a mental attack's [003:L605-611]")
     if chosen.called and chosen.location:
         raise Refusal("a Called Shot chooses the location: no d20 to type for it")

@@ -28,15 +28,15 @@ from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
 from tracker.families.twod20.records.state import Grant
+from tracker.families.twod20.shots import weapon_of
+from tracker.families.twod20.skill_test import form
 from tracker.families.twod20.spend_answer import (
     SPENDS,
     Chosen,
     available,
-    form_of,
     offered,
     parse,
     scoreless,
-    weapon_of,
 )
 from tracker.present.words import counted
 
@@ -98,7 +98,7 @@ def offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) 
     """Ask the hit's damage: the weapon's dice and the attacker's bonus dice, Bonus Damage offered for the
     Momentum in hand, the other spends typed (docs/rules/2d20-combat.md#s3-8)."""
     spec = weapon_of(eng, who, weapon)
-    extra, source = own_bonus(eng, who, form_of(spec))
+    extra, source = own_bonus(eng, who, form(spec))
     threat, factors = psywar.extra_dice(spec)  # a threat's awe, evidence, status [004:L2407-2414]
     dice_count = spec.damage + extra + threat
     flat = eng.profile.bonus_damage_flat
@@ -211,7 +211,7 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     penetration = 2 * chosen.penetration
     # A mental attack's stress goes on the mental track (docs/rules/2d20-combat.md#s3-7, docs/rules/2d20-harm.md#s3-10
     # [004:L1638, L1840]); a hack's on the Firewall ("digital", the profile's third track [003:L344-345]).
-    kind = form_of(spec)
+    kind = form(spec)
     mental = kind == "mental"
     hit = harm.Hit(
         total=total,
@@ -245,10 +245,7 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
 
 def _bank(eng: TwoD20Engine, who: str, left: int) -> None:
     """The test's Momentum left is saved (an NPC's becomes Threat); bonus Momentum is lost [004:L518]."""
-    if left and eng.sheet(who).pc:
-        pools.momentum(eng, left, f"{who}'s test")
-    elif left:
-        pools.threat(eng, left, f"{who}'s unspent Momentum (an NPC's)")
+    pools.bank(eng, who, left, f"{who}'s test", f"{who}'s unspent Momentum (an NPC's)")
     if eng.st.bonus_momentum:
         eng.log(f"{eng.st.bonus_momentum} unspent bonus Momentum is lost")
         eng.st.bonus_momentum = 0
