@@ -187,31 +187,31 @@ class StoryPanel(Panel):
 
     def _draw_gauges(self) -> None:
         chart = gauges_chart(self._story) if self._story is not None else None
-        plot = self._chart_area(chart, "gauges", LINE_MARKS)
-        if chart is None or plot is None:
-            return
-        plt = plot.plt
-        steps = list(range(len(chart.labels)))
-        for i, (_, values) in enumerate(chart.series):
-            plt.plot(steps, list(values), marker=LINE_MARKS[i % len(LINE_MARKS)][0], color=COLOURS[i % len(COLOURS)])
-        ticks, labels = spaced_ticks(chart.labels, max(10, self.size.width))
-        plt.xticks([float(t) for t in ticks], labels)
-        top = max(max(values) for _, values in chart.series)
-        plt.ylim(0, top)
-        plt.yticks(sorted({0, top // 2, top}))
-        plot.refresh()
+        if chart is not None:
+            ticks, labels = spaced_ticks(chart.labels, max(10, self.size.width))
+            top = max(max(values) for _, values in chart.series)
+            self._draw_lines(chart, "gauges", (ticks, labels), top)
+        else:
+            self._chart_area(None, "gauges", LINE_MARKS)
 
     def _draw_odds(self) -> None:
         story = self.story
         chart = odds_chart(story) if story is not None else None
-        plot = self._chart_area(chart, "odds", LINE_MARKS)
-        if chart is None or plot is None:
+        if chart is not None:
+            self._draw_lines(chart, "odds", (list(range(len(chart.labels))), list(chart.labels)), 100)
+        else:
+            self._chart_area(None, "odds", LINE_MARKS)
+
+    def _draw_lines(self, chart: Chart, name: str, ticks: tuple[list[int], list[str]], top: int) -> None:
+        """A line per series over the chart's steps, the x axis ticked at `ticks`, the y axis 0 to `top`."""
+        plot = self._chart_area(chart, name, LINE_MARKS)
+        if plot is None:
             return
         plt = plot.plt
         steps = list(range(len(chart.labels)))
         for i, (_, values) in enumerate(chart.series):
             plt.plot(steps, list(values), marker=LINE_MARKS[i % len(LINE_MARKS)][0], color=COLOURS[i % len(COLOURS)])
-        plt.xticks([float(t) for t in steps], list(chart.labels))
-        plt.ylim(0, 100)
-        plt.yticks([0, 50, 100])
+        plt.xticks([float(t) for t in ticks[0]], ticks[1])
+        plt.ylim(0, top)
+        plt.yticks(sorted({0, top // 2, top}))
         plot.refresh()
