@@ -153,3 +153,65 @@ async def test_the_players_screen_on_the_gms_box_works_out_the_players_line_itse
                 if "wins" in line:
                     break
             assert ("the party wins" in line) is shown, line
+
+
+class _Job:
+    """A worker job the test ends when it likes."""
+
+    def __init__(self) -> None:
+        self.done = False
+
+    def ready(self) -> bool:
+        return self.done
+
+    def get(self) -> tuple[tuple[str, int], ...]:
+        return (("before", 50), ("now", 60))
+
+
+class _Worker:
+    def __init__(self) -> None:
+        self.jobs: list[tuple[_Job, int]] = []
+
+    def apply_async(self, _fn: object, args: tuple[list[tuple[str, Start]]]) -> _Job:
+        job = _Job()
+        self.jobs.append((job, len(args[0])))
+        return job
+
+
+class _Host:
+    def set_timer(self, delay: float, callback: object) -> object:
+        return None
+
+    def set_interval(self, interval: float, callback: object) -> object:
+        return None
+
+
+def test_the_story_line_plays_only_the_newest_ask_while_one_is_being_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Commands given while the Story tab's line is being played leave one replay for the newest state, not a
+    queue of stale ones behind the GM's line (docs/guide/odds.md "The fight's story")."""
+    monkeypatch.delenv("TRACKER_NO_FIGHT_ODDS", raising=False)
+    text = (
+        '[encounter]\nname = "T"\nsystem = "ttb"\nseed = 1\n'
+        '[[combatants]]\nname = "Sofia Ramos"\nkind = "fated"\nwounds = 8\n'
+        '[[combatants]]\nname = "Guild Thug"\nrank_value = 5\nwounds = 6\n'
+    )
+    session = Session(parse_text(text, "<t>"))
+    session.execute("start")
+    line = fight_odds.FightOddsLine(_Host(), lambda: None)
+    worker = _Worker()
+    monkeypatch.setattr(line, "_worker", lambda: worker)
+    told: list[object] = []
+    line.ask_timeline(session, told.append)
+    assert len(worker.jobs) == 1
+    for command in ("end", "answer none", "start", "end"):
+        session.execute(command)
+        line.ask_timeline(session, told.append)
+    assert len(worker.jobs) == 1  # still the first being played: nothing queued behind it
+    worker.jobs[0][0].done = True
+    line._poll()
+    assert told == [(("before", 50), ("now", 60))]
+    assert len(worker.jobs) == 2  # the newest ask, once
+    line._poll()
+    assert len(worker.jobs) == 2

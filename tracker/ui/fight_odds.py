@@ -70,6 +70,8 @@ class FightOddsLine:
         self._timeline_for: tuple[int, int] | None = None
         self._timeline_points: Timeline = ()
         self._timeline_told: list[Callable[[Timeline], object]] = []
+        #: A session asked for while a line was being played: only the newest is played next, when that is in.
+        self._timeline_next: Session | None = None
 
     def ask(self, session: Session, revision: int) -> None:
         """A command was applied (or the file changed): the odds of `revision` are wanted, once it is quiet."""
@@ -85,13 +87,20 @@ class FightOddsLine:
     def ask_timeline(self, session: Session, done: Callable[[Timeline], object]) -> None:
         """The party's chance before the fight, at each round's start and now, for the Story tab: the moments
         are taken here (one replay), the runs played in the worker; `done` is given the points when they are
-        in. Asked again only when a command or a round has gone by since."""
+        in. Asked again only when a command or a round has gone by since; while one is being played, only the
+        newest ask waits for it (a burst of commands makes one replay, not a queue behind the GM's line)."""
         if os.environ.get("TRACKER_NO_FIGHT_ODDS"):
             return
         if done not in self._timeline_told:
             self._timeline_told.append(done)
         if self._timeline_points:
             done(self._timeline_points)  # the last line meanwhile: a newer one follows when it is in
+        if self._timeline is not None:
+            self._timeline_next = session
+            return
+        self._play_timeline(session)
+
+    def _play_timeline(self, session: Session) -> None:
         key = (len(session.history.commands), session.state.round)
         if key == self._timeline_for:
             return
@@ -179,6 +188,9 @@ class FightOddsLine:
                 self._timeline_points = found
                 for done in self._timeline_told:
                     done(found)
+            waiting, self._timeline_next = self._timeline_next, None
+            if waiting is not None:
+                self._play_timeline(waiting)
         job = self._job
         if job is None or not job.ready():
             return

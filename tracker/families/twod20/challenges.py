@@ -64,7 +64,7 @@ def _open(eng: TwoD20Engine, word: str) -> Challenge:
     return found
 
 
-def _key_spec(eng: TwoD20Engine, text: str) -> KeyTest:
+def _key_spec(text: str) -> KeyTest:
     """``Pick the lock:agility+tech/2``: a Key Test's name, its test and its Difficulty (1 when not given)."""
     name, eq, rest = text.rpartition(":")
     if not eq or not name.strip():
@@ -82,7 +82,7 @@ def create(eng: TwoD20Engine, cmd: Command) -> None:
     name = cmd.args[0].strip()
     if any(c.name.casefold() == name.casefold() for c in eng.st.challenges):
         raise Refusal(f"there is already a Challenge '{name}'")
-    keys = [_key_spec(eng, text) for text in cmd.args[1:]]
+    keys = [_key_spec(text) for text in cmd.args[1:]]
     seen = [k.name.casefold() for k in keys]
     if len(set(seen)) != len(seen):
         raise Refusal("each Key Test needs a name of its own")
