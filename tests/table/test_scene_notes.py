@@ -3,8 +3,12 @@ seat's own screen and the watching players' view [004:L205-215], nothing GM-only
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from textual.app import App
+from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Static
 
 from tests.table.fakes import Host, Seats, copy_example, me, on_loop
@@ -25,6 +29,28 @@ def _host(tmp_path: Path) -> tuple[Path, Host]:
     return path, host
 
 
+async def _read_until(
+    pilot: Pilot[None], app: App[None], screen: str, read: Callable[[Screen[object]], str], needle: str
+) -> str:
+    """What `read` finds on the screen named `screen` once it holds `needle` (or after three seconds)."""
+    shown = ""
+    for _ in range(60):
+        await pilot.pause(0.05)
+        if type(app.screen).__name__ == screen:
+            shown = read(app.screen)
+            if needle in shown:
+                break
+    return shown
+
+
+def _sheet(screen: Screen[object]) -> str:
+    return "".join(span.text for span in screen.query_one("#play-sheet", TextPanel).block)
+
+
+def _static(name: str) -> Callable[[Screen[object]], str]:
+    return lambda screen: str(screen.query_one(name, Static).render())
+
+
 @on_loop
 async def test_a_seat_reads_the_scenes_traits_and_tasks_under_its_sheet(tmp_path: Path) -> None:
     path, host = _host(tmp_path)
@@ -32,13 +58,7 @@ async def test_a_seat_reads_the_scenes_traits_and_tasks_under_its_sheet(tmp_path
     assert await server.open() is None
     app = RemoteApp(path, mode="play")
     async with app.run_test(size=(100, 30)) as pilot:
-        sheet = ""
-        for _ in range(60):
-            await pilot.pause(0.05)
-            if type(app.screen).__name__ == "PlayScreen":
-                sheet = "".join(span.text for span in app.screen.query_one("#play-sheet", TextPanel).block)
-                if TRAIT in sheet:
-                    break
+        sheet = await _read_until(pilot, app, "PlayScreen", _sheet, TRAIT)
         assert "The scene" in sheet and TRAIT in sheet and TASK in sheet, sheet
     await server.close()
 
@@ -50,13 +70,7 @@ async def test_the_watching_players_view_lists_the_scenes_traits_and_tasks(tmp_p
     assert await server.open() is None
     app = RemoteApp(path, mode="view")
     async with app.run_test(size=(100, 30)) as pilot:
-        shown = ""
-        for _ in range(60):
-            await pilot.pause(0.05)
-            if type(app.screen).__name__ == "PlayerScreen":
-                shown = str(app.screen.query_one("#player-notes", Static).render())
-                if TRAIT in shown:
-                    break
+        shown = await _read_until(pilot, app, "PlayerScreen", _static("#player-notes"), TRAIT)
         assert TRAIT in shown and TASK in shown, shown
     await server.close()
 
@@ -84,13 +98,7 @@ async def test_a_seat_sees_the_players_odds_line_only_where_the_gm_lets_it(tmp_p
         assert await server.open() is None
         app = RemoteApp(path, mode="play")
         async with app.run_test(size=(120, 30)) as pilot:
-            title = ""
-            for _ in range(60):
-                await pilot.pause(0.05)
-                if type(app.screen).__name__ == "PlayScreen":
-                    title = str(app.screen.query_one("#play-title", Static).render())
-                    if "Round 1" in title:
-                        break
+            title = await _read_until(pilot, app, "PlayScreen", _static("#play-title"), "Round 1")
             assert "Round 1" in title, title
             assert ("the party wins 64 %" in title) is shown, title
         await server.close()

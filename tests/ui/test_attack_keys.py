@@ -42,6 +42,13 @@ def _kind(app: TrackerApp) -> str | None:
     return prompt.kind if prompt else None
 
 
+async def _press(pilot: Pilot[None], app: TrackerApp, *keys: str) -> str | None:
+    """The keys, a refresh, and the kind of question that waits then (None: none)."""
+    await pilot.press(*keys)
+    await pilot.pause()
+    return _kind(app)
+
+
 @pytest.mark.anyio
 async def test_ttb_strike_by_keys_at_80x24(tmp_path: Path) -> None:
     """`s`, Strike, Enter; 1 the target (the engaged Enforcer first); 1 the tracker flips (5♣: a miss);
@@ -53,23 +60,15 @@ async def test_ttb_strike_by_keys_at_80x24(tmp_path: Path) -> None:
         await _pick(pilot, app, "strike")
         assert _kind(app) == "attack_target"
         assert "Guild Enforcer · engaged" in screen_text(app)
-        await pilot.press("1")
-        await pilot.pause()
-        assert _kind(app) == "attack"
-        await pilot.press("1")  # flip
-        await pilot.pause()
-        assert _kind(app) == "cheat"
+        assert await _press(pilot, app, "1") == "attack"
+        assert await _press(pilot, app, "1") == "cheat"  # flip
         text = screen_text(app)
         assert "Sofia Ramos flipped 5♣: cheat with a card from the hand?" in text
         assert "10♦ → 13 vs TN 11: pass" in text and "no: keep the 5♣" in text
         assert "10M" not in text  # one card notation on the screen; JSON keeps the codes
         assert app.session.state.prompt is not None and app.session.state.prompt.options[0] == "10M"
-        await pilot.press("1")
-        await pilot.pause()
-        assert _kind(app) == "damage_flip"
-        await pilot.press("1")
-        await pilot.pause()
-        assert _kind(app) is None
+        assert await _press(pilot, app, "1") == "damage_flip"
+        assert await _press(pilot, app, "1") is None
 
     st = ttb_state(app.session)
     assert st.fighters["Guild Enforcer"].wounds < 9
@@ -86,16 +85,11 @@ async def test_twod20_attack_by_keys_at_100x30(tmp_path: Path) -> None:
         await _pick(pilot, app, "attack")
         assert _kind(app) == "attack_target"
         assert "Cultist · Medium, D3" in screen_text(app)
-        await pilot.press("1")
-        await pilot.pause()
-        assert _kind(app) == "attack_roll"
+        assert await _press(pilot, app, "1") == "attack_roll"
         assert "Coordination 10 + Fight 2 = TN 12, focus 2 (Pistols), Difficulty 3" in screen_text(app)
-        await pilot.press("4")  # 5d20: three bought for 1 + 2 + 3 (Momentum, then Threat)
-        await pilot.pause()
-        assert _kind(app) == "attack_damage"
-        await pilot.press("1")  # the Service pistol's 4[CD], no Bonus Damage
-        await pilot.pause()
-        assert _kind(app) is None
+        # 5d20: three bought for 1 + 2 + 3 (Momentum, then Threat)
+        assert await _press(pilot, app, "4") == "attack_damage"
+        assert await _press(pilot, app, "1") is None  # the Service pistol's 4[CD], no Bonus Damage
 
     log = [e.text for e in app.session.state.log]
     assert any(t.startswith("Ada Vance tests: d20: ") and "pass" in t for t in log)
@@ -145,17 +139,11 @@ async def test_enter_takes_the_default_answer_unless_a_line_is_typed(tmp_path: P
     app = _app(tmp_path, "duel.toml", "initiative Sofia 9", "start", "engage Sofia Guild")
 
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("s", "s", "t", "r", "enter")
-        await pilot.pause()
-        assert _kind(app) == "attack_target"
+        assert await _press(pilot, app, "s", "s", "t", "r", "enter") == "attack_target"
         await pilot.press("colon", *"undo", "enter")
         await pilot.pause()
         assert app.session.history.commands[-1] == "engage Sofia Guild"  # the typed undo ran, not an answer
         assert _kind(app) is None
-        await pilot.press("escape", "s", "s", "t", "r", "enter")
-        await pilot.pause()
-        assert _kind(app) == "attack_target"
-        await pilot.press("enter")
-        await pilot.pause()
-        assert _kind(app) == "attack"  # Enter chose the Guild Enforcer, option 1
+        assert await _press(pilot, app, "escape", "s", "s", "t", "r", "enter") == "attack_target"
+        assert await _press(pilot, app, "enter") == "attack"  # Enter chose the Guild Enforcer, option 1
         assert app.session.history.commands[-1] == "answer 'Guild Enforcer'"

@@ -9,8 +9,10 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import TabbedContent
 
 from tests.conftest import pinned
@@ -19,6 +21,9 @@ from tracker.families.session import Session
 from tracker.store import files
 from tracker.store.save import encounter_text
 from tracker.ui.app import TrackerApp
+
+if TYPE_CHECKING:
+    from tracker.ui.widgets.story import StoryPanel
 
 #: The first frame of the GM screen, then the Story tab: which plotting modules are loaded when.
 PROBE = textwrap.dedent(
@@ -66,18 +71,22 @@ def test_the_story_tab_is_not_in_the_first_frames_imports(tmp_path: Path) -> Non
     assert "textual_plotext" in report["story"] and "tracker.ui.widgets.story" in report["story"]
 
 
+async def _started_story_tab(app: TrackerApp, pilot: Pilot[None]) -> StoryPanel:
+    """The duel started with Sofia first, and the GM screen's Story tab open."""
+    from tracker.ui.widgets.story import StoryPanel
+
+    assert app.submit("initiative Sofia 9") is None
+    assert app.submit("start") is None
+    app.screen.query_one("#side", TabbedContent).active = "tab-story"
+    await pilot.pause()
+    return app.screen.query_one(StoryPanel)
+
+
 @pytest.mark.anyio
 async def test_the_story_tab_follows_commands_and_undo(tmp_path: Path) -> None:
     app = make_app(tmp_path, "duel.toml")
-
-    from tracker.ui.widgets.story import StoryPanel
-
     async with app.run_test(size=(120, 40)) as pilot:
-        assert app.submit("initiative Sofia 9") is None
-        assert app.submit("start") is None
-        app.screen.query_one("#side", TabbedContent).active = "tab-story"
-        await pilot.pause()
-        panel = app.screen.query_one(StoryPanel)
+        panel = await _started_story_tab(app, pilot)
         assert panel.story is not None and panel.story.steps == 2
         assert app.submit("damage Enforcer 3") is None
         await pilot.pause()
@@ -149,16 +158,10 @@ async def test_the_story_tab_draws_the_partys_chance_round_by_round_once_the_wor
     points are where it jumps."""
     from textual_plotext import PlotextPlot
 
-    from tracker.ui.widgets.story import StoryPanel
-
     monkeypatch.delenv("TRACKER_NO_FIGHT_ODDS", raising=False)
     app = make_app(tmp_path, "duel.toml")
     async with app.run_test(size=(120, 40)) as pilot:
-        assert app.submit("initiative Sofia 9") is None
-        assert app.submit("start") is None
-        app.screen.query_one("#side", TabbedContent).active = "tab-story"
-        await pilot.pause()
-        panel = app.screen.query_one(StoryPanel)
+        panel = await _started_story_tab(app, pilot)
         for _ in range(300):  # the worker process starts, then plays 100 runs a moment
             await pilot.pause(0.1)
             if panel.story is not None and panel.story.odds:
