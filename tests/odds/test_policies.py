@@ -109,3 +109,72 @@ def test_2d20_bonus_damage_spends_the_hits_momentum() -> None:
         "roll+2",
         "roll",
     )
+
+
+INFOWAR = """
+[encounter]
+name = "T"
+system = "2d20"
+profile = "infinity"
+seed = 1
+
+[[zones]]
+name = "Room"
+
+[[combatants]]
+name = "Mira"
+attributes = { agility = 10, awareness = 10, brawn = 9, coordination = 10, personality = 11, willpower = 10 }
+skills = { persuade = 3, ballistics = 2 }
+stress = { vigour = 10, resolve = 11, firewall = 9 }
+zone = "Room"
+weapons = [
+  { name = "Intimidate", range = "close", fixed = 1, damage = 4, effects = ["mental"] },
+  { name = "Intrusion", range = "close", fixed = 1, damage = 2, effects = ["quantronic"] },
+  { name = "Pistol", range = "close", fixed = 1, damage = 3 },
+]
+{extra}
+
+[[combatants]]
+name = "Trooper"
+npc_type = "minor"
+attributes = { agility = 9, awareness = 9, brawn = 10, coordination = 9, willpower = 8 }
+stress = { vigour = 10, resolve = 8 }
+zone = "Room"
+{breaches}
+
+[[combatants]]
+name = "Hacker"
+npc_type = "notable"
+attributes = { agility = 9, brawn = 8, coordination = 9, intelligence = 11, willpower = 9 }
+stress = { vigour = 9, resolve = 9, firewall = 10 }
+zone = "Room"
+"""
+
+
+def _attacks(weapons: str = "", breaches: str = "") -> list[str]:
+    text = INFOWAR.replace("{extra}", "").replace("{breaches}", "")
+    if weapons:
+        start = text.index("weapons = [")
+        text = text[:start] + weapons + text[text.index("]\n", start) + 2 :]
+    s = session_from(text)
+    s.execute("start")
+    s.execute("pick Mira")
+    for line in breaches.splitlines():
+        s.execute(line)
+    return [c for c in TwoD20Pilot().commands(s.rules, random.Random(1)) if c.startswith("attack")]
+
+
+def test_2d20_infinity_shoots_before_it_hacks_or_talks_where_only_wounds_kill() -> None:
+    """[003:L350-353] (docs/rules/2d20-harm.md): in Infinity only Wounds kill, Breaches destroy a system and
+    Metanoia is the GM's, so with a pistol in hand the runs shoot; the weakest enemy on the Vigour track first."""
+    attacks = _attacks()
+    assert attacks and all(line.endswith("Pistol") for line in attacks)
+    assert attacks[0] == "attack Mira Hacker Pistol"  # Vigour 9 left against the Trooper's 10
+
+
+def test_2d20_a_hacker_with_nothing_else_hacks_only_a_firewall_it_can_still_breach() -> None:
+    """[003:L344-345, L350]: a hack needs a Firewall, and 5 Breaches destroy the system: with only a program,
+    the runs hack whom they can, never the Trooper (no Firewall), and nobody once its system is gone."""
+    program = 'weapons = [{ name = "Intrusion", range = "close", fixed = 1, damage = 2, effects = ["quantronic"] }]\n'
+    assert _attacks(program) == ["attack Mira Hacker Intrusion"]
+    assert _attacks(program, "damage Hacker 20 track=firewall ignore-soak\n" * 3) == []

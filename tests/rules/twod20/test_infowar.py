@@ -103,6 +103,17 @@ def test_a_hack_on_a_target_with_no_firewall_is_refused_and_changes_nothing() ->
     assert d20_state(s).fighters["Vel"].majors == 0
 
 
+def test_a_system_its_breaches_have_destroyed_cannot_be_hacked_again() -> None:
+    """[003:L350]: "Suffering 5 Breaches … destroys a quantronic system": there is nothing left to hack; the
+    attack is refused in one line with nothing changed (the Attack not taken)."""
+    s = run(scene(), "start", "pick Vel")
+    for _ in range(3):
+        s.execute("damage Guard 20 track=firewall ignore-soak")
+    assert d20_state(s).fighters["Guard"].harms["breach"] >= 5
+    refused(s, "attack Vel Guard Intrusion", "Guard's system is destroyed (5 Breaches)")
+    assert d20_state(s).fighters["Vel"].majors == 0
+
+
 def test_the_srd_has_no_firewall_to_hack() -> None:
     """docs/rules/2d20.md#s3-0 Stress tracks: the SRD's one Stress track, no Firewall: a hack is refused."""
     s = session_from(

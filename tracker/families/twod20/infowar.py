@@ -73,7 +73,8 @@ def firewall(eng: TwoD20Engine) -> str | None:
 
 
 def firewall_refusal(eng: TwoD20Engine, target: str, kind: str) -> str:
-    """Why `target` cannot be hacked (no Firewall to attack [003:L344-345]), or ""."""
+    """Why `target` cannot be hacked (no Firewall to attack [003:L344-345], or a system its Breaches have
+    destroyed [003:L350]), or ""."""
     if kind != INFOWAR:
         return ""
     track = firewall(eng)
@@ -81,4 +82,8 @@ def firewall_refusal(eng: TwoD20Engine, target: str, kind: str) -> str:
         return f"the {eng.profile.name} profile has no Firewall: there is nothing to hack"
     if track not in eng.tracks(target):
         return f"{target} has no Firewall: there is nothing to hack [003:L344-345]"
+    breach = eng.profile.tracks[2][1]
+    for kind, limit in eng.profile.lethal_harms:
+        if kind == breach and eng.fighter(target).harms.get(kind, 0) >= limit:
+            return f"{target}'s system is destroyed ({limit} Breaches): there is nothing left to hack [003:L350]"
     return ""

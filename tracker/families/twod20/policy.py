@@ -8,6 +8,12 @@ rather than optimally (the styles a sheet's ``tactics`` names are docs/reference
   refuses what is out of range). Else, with a Reach weapon and an enemy in its zone, close to Reach (free
   within the zone [004:L1516, L1567]); else take the Movement minor towards the nearest enemy and move one
   zone [004:L1494, L1583]. Then end the turn. ``cautious`` never closes to Reach while it has a ranged weapon.
+* **Which weapon.** One that can take the enemy out of the fight comes first: any, where a count of Harms of
+  any kind defeats (the SRD's 3 [004:L1854], a sheet's ``harm_capacity``); only a physical one where only
+  Wounds kill (Infinity: Breaches destroy a system, Metanoia is the GM's [003:L350-353]). A hack or a psywar
+  attack that cannot is still made when nothing better can be: at the enemy with most of that track left to
+  lose, never at one with no Firewall or whose system its Breaches have destroyed. Among the weapons of a
+  form, the first on the sheet; the weakest enemy is the one with least left on the weapon's own track.
 * **Dice and Momentum.** The k-th bought d20 is bought while it adds at least 10 points to the chance to hit
   (``brute``: always, as far as the pool pays; ``cautious``: never) [004:L1329-1340]; the Momentum the hit
   generated goes on Bonus Damage (``brute``: all it may spend; ``cautious``: none) [004:L1764].
@@ -26,7 +32,7 @@ from tracker.engine.records.record import copied
 from tracker.families.file import EncounterFile
 from tracker.families.rules import FamilyRules
 from tracker.families.seam import Pilot
-from tracker.families.twod20 import attack, order
+from tracker.families.twod20 import attack, infowar, order
 from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.sheet import TwoD20Weapon
 from tracker.families.twod20.records.state import TwoD20State
@@ -102,8 +108,7 @@ class TwoD20Pilot(Pilot):
         out: list[str] = []
         if melee:
             out += [f"attack {me} {quote(n)} {quote(melee[0].name)}" for n in foes if n in reach][:1]
-        if ranged:
-            out += [f"attack {me} {quote(n)} {quote(ranged[0].name)}" for n in foes[:TRIED]]
+        out += self.shots(eng, me, ranged, foes)
         if melee and near and not (ranged and style == "cautious"):
             out += [f"reach {me} {quote(n)}" for n in near if n not in reach][:1]
         if not near and not reach:
@@ -115,6 +120,46 @@ class TwoD20Pilot(Pilot):
             elif step and "movement" not in a.minors:
                 out.append(f"spend {me} movement")
         return out
+
+    def shots(self, eng: TwoD20Rules, me: str, ranged: list[TwoD20Weapon], foes: list[str]) -> list[str]:
+        """The ranged, mental and quantronic attacks to try, in order: with each enemy's first weapon that can
+        take it out, weakest on that weapon's track first; then the ones that cannot, at whom they still hurt."""
+        decisive: list[tuple[int, str, TwoD20Weapon]] = []
+        lesser: list[tuple[int, str, TwoD20Weapon]] = []
+        for name in foes:
+            for weapon in ranged:
+                kind = form(weapon)
+                left = self.track_left(eng, name, kind)
+                if left is None:
+                    continue
+                if self.decides(eng, name, kind):
+                    decisive.append((left, name, weapon))
+                    break
+                lesser.append((-left, name, weapon))
+        tried = sorted(decisive, key=lambda t: t[0])[:TRIED] or sorted(lesser, key=lambda t: t[0])[:TRIED]
+        return [f"attack {me} {quote(name)} {quote(weapon.name)}" for _, name, weapon in tried]
+
+    def track_left(self, eng: TwoD20Rules, name: str, kind: str) -> int | None:
+        """Stress `name` may still take on the track an attack of `kind` hits (all its tracks on a single-track
+        profile), or None when the attack can do nothing to it: no Firewall to hack, or a system its Breaches
+        have destroyed [003:L344-345, L350]."""
+        tracks = eng.profile.tracks
+        if len(tracks) == 1:
+            return self.left(eng, name)
+        track, harm, _ = tracks[{"mental": 1, infowar.INFOWAR: 2}.get(kind, 0)]
+        top = eng.tracks(name).get(track)
+        if top is None:
+            return None
+        a = eng.fighter(name)
+        if any(k == harm and a.harms.get(k, 0) >= limit for k, limit in eng.profile.lethal_harms):
+            return None
+        return top - a.stress.get(track, 0)
+
+    def decides(self, eng: TwoD20Rules, name: str, kind: str) -> bool:
+        """Whether the Harms an attack of `kind` deals can take `name` out of the fight."""
+        if eng.profile.defeat_at_harms or eng.sheet(name).harm_capacity:
+            return True
+        return kind not in ("mental", infowar.INFOWAR)
 
     def towards(self, eng: TwoD20Rules, zone: str, foes: list[str]) -> str | None:
         """The neighbouring zone on a shortest way to the nearest enemy."""
