@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from tests.conftest import session_from, ttb
+from tests.conftest import session_from, ttb, ttb_state
 from tracker.engine.records.model import Prompt
+from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.policy import TTBPilot
 from tracker.families.twod20.policy import TwoD20Pilot
 
@@ -178,3 +179,25 @@ def test_2d20_a_hacker_with_nothing_else_hacks_only_a_firewall_it_can_still_brea
     program = 'weapons = [{ name = "Intrusion", range = "close", fixed = 1, damage = 2, effects = ["quantronic"] }]\n'
     assert _attacks(program) == ["attack Mira Hacker Intrusion"]
     assert _attacks(program, "damage Hacker 20 track=firewall ignore-soak\n" * 3) == []
+
+
+def test_ttb_cautious_engaged_strikes_with_combat_ap_then_stands_defensive() -> None:
+    """docs/rules/ttb-turns.md Defensive Stance [000:L246, L336]: a cautious fighter in melee strikes with its
+    Combat AP, then spends the General AP left on Defensive Stance, discarding its lowest card; steady strikes on."""
+    s = session_from(GUNSLINGER.format(tactics='tactics = "cautious"'))
+    s.execute("start")
+    s.execute("engage Sofia Thug")
+    pilot = TTBPilot()
+    st = ttb_state(s)
+    assert pilot.commands(s.rules, random.Random(1))[0].startswith("attack 'Sofia Ramos' strike")
+    st.fighters["Sofia Ramos"].combat_ap = 0
+    low = min(st.fighters["Sofia Ramos"].hand, key=lambda c: parse_card(c).value)
+    first = pilot.commands(s.rules, random.Random(1))[0]
+    assert first == f"spend 'Sofia Ramos' defensive {st.fighters['Sofia Ramos'].ap} {low}"
+    s.execute(first)
+    assert st.fighters["Sofia Ramos"].conditions.get("defensive") == 2
+    steady = session_from(GUNSLINGER.format(tactics=""))
+    steady.execute("start")
+    steady.execute("engage Sofia Thug")
+    ttb_state(steady).fighters["Sofia Ramos"].combat_ap = 0
+    assert TTBPilot().commands(steady.rules, random.Random(1))[0].startswith("attack 'Sofia Ramos' strike")

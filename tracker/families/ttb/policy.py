@@ -7,8 +7,10 @@ rather than optimally (the styles a sheet's ``tactics`` names are docs/reference
   hardest-hitting melee weapon, while AP last [000:L272]. Not engaged: shoot the weakest standing enemy with a
   loaded projectile weapon [000:L284, L290]; else Charge the weakest (two attacks, and the Charge engages it)
   where Charge is legal [000:L276-278]; else Walk and engage it [000:L184, L284]; reload an empty weapon when
-  nothing better is left [000:L260]; then end the turn. ``cautious`` shoots first and never Charges;
-  ``brute`` Charges before it shoots.
+  nothing better is left [000:L260]; then end the turn. ``cautious`` shoots first and never Charges, and
+  engaged it strikes with its Combat AP only: the General AP left go on Defensive Stance (a Fated discards
+  its lowest card, a Fatemaster character pays a Fate Point) [000:L246, L336]; ``brute`` Charges before it
+  shoots.
 * **Its flips.** The tracker flips every duel and damage flip (``answer flip``). A Fated cheats when the
   hand turns a failed duel into a pass (the lowest card that does), or raises a damage flip's band (the
   lowest card the offer names) [000:L63-65, L103-105]; ``cautious`` never cheats damage, ``brute`` plays its
@@ -107,6 +109,8 @@ class TTBPilot(Pilot):
         melee = sorted(attack.weapons_of(eng, who, "strike"), key=_damage, reverse=True)
         out: list[str] = []
         if engaged and melee:
+            if style == "cautious" and f.combat_ap <= 0 and f.ap > 0 and not f.conditions.get("defensive"):
+                out += self.defensive(eng, who)
             out.append(f"attack {me} strike {quote(engaged[0])} {quote(melee[0].name)}")
         now = (who, eng.st.round, f.turns_taken)
         moved = self.walked is not None and self.walked[:3] == now
@@ -129,6 +133,17 @@ class TTBPilot(Pilot):
         empty = [w for w in eng.sheet(who).weapons if w.reload and f.shots.get(w.name, 1) <= 0]
         out += [f"spend {me} reload {quote(w.name)}" for w in empty]
         return out
+
+    def defensive(self, eng: TTBRules, who: str) -> list[str]:
+        """Defensive Stance with every General AP left, paid with the lowest card in hand (a Fated) or a Fate
+        Point (a Fatemaster character); nothing when neither can pay [000:L246, L392]."""
+        f = eng.fighter(who)
+        if eng.sheet(who).fated:
+            if not f.hand:
+                return []
+            card = min(f.hand, key=lambda c: parse_card(c).value)
+            return [f"spend {quote(who)} defensive {f.ap} {card}"]
+        return [f"spend {quote(who)} defensive {f.ap}"] if f.fate_points > 0 else []
 
     def applied(self, rules: FamilyRules, line: str) -> None:
         """Remember a Walk: towards the enemies, the next command engages the weakest; away, it is not tried
