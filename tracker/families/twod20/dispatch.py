@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from importlib import import_module
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
@@ -11,11 +12,6 @@ from tracker.engine.records.model import Located
 from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
 from tracker.families.twod20 import (
-    actions,
-    answering,
-    attack,
-    care,
-    challenges,
     conditions,
     forbids,
     hacking,
@@ -23,12 +19,8 @@ from tracker.families.twod20 import (
     hazards,
     order,
     outofturn,
-    overcome,
     pools,
-    resume,
-    rolled,
     roster,
-    spends,
     tasks,
     traits,
     turns,
@@ -69,6 +61,8 @@ def open_rules(
 
     def problems(saved: TwoD20State) -> list[Located]:
         profile = resolve_profile(setup.encounter.profile or "srd", setup.settings.overrides())
+        from tracker.families.twod20 import resume
+
         return resume.state_problems(setup, saved, profile)
 
     return TwoD20Rules(
@@ -96,6 +90,8 @@ def _start(eng: TwoD20Engine, cmd: Command) -> None:
         for a in st.fighters.values():
             a.yielded = False
         eng.log(f"Scene {st.scene} begins")
+        from tracker.families.twod20 import spends
+
         spends.recover_subdued(eng)
         carried_stress(eng)
     st.phase = "handover"
@@ -205,6 +201,8 @@ def _track(eng: TwoD20Engine, name: str, text: str, generic: bool = False) -> st
 
 def _spend(eng: TwoD20Engine, cmd: Command) -> None:
     eng.require_started()
+    from tracker.families.twod20 import actions
+
     actions.spend(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
 
 
@@ -226,6 +224,8 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
     limit = eng.profile.max_move_zones
     if distance is not None and limit and distance > limit:
         raise Refusal(f"{zone} is {distance} zones away: Extreme range is not reached in a single action [003:L584]")
+    from tracker.families.twod20 import actions
+
     warning = actions.move_warning(eng, name, distance)
     a.zone = zone
     eng.st.reach = [p for p in eng.st.reach if name not in p]
@@ -310,6 +310,8 @@ def _leave(eng: TwoD20Engine, cmd: Command) -> None:
 
 
 def _attack(eng: TwoD20Engine, cmd: Command) -> None:
+    from tracker.families.twod20 import attack, overcome
+
     if len(cmd.args) > 1 and tasks.find(eng, cmd.args[1]) is not None:  # the attack flow on a task: an Overcome
         overcome.start(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
         return
@@ -326,10 +328,25 @@ def _between_turns(eng: TwoD20Engine, cmd: Command, handler: Callable[[TwoD20Eng
 
 
 def _overcome(eng: TwoD20Engine, cmd: Command) -> None:
+    from tracker.families.twod20 import overcome
+
     overcome.start(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
 
 
-HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
+Handler = Callable[[TwoD20Engine, Command], None]
+
+
+def _later(module: str, function: str) -> Handler:
+    """A handler whose module is imported when it is first used: a command loads only what it runs, so
+    ``tracker exec`` of a ``next`` does not load the attack flow, the Challenges or the care of the wounded."""
+
+    def handler(eng: TwoD20Engine, cmd: Command) -> None:
+        getattr(import_module(f"tracker.families.twod20.{module}"), function)(eng, cmd)
+
+    return handler
+
+
+HANDLERS: dict[str, Handler] = {
     "start": _start,
     "next": _next,
     "pick": _pick,
@@ -344,15 +361,15 @@ HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "momentum": _pool,
     "threat": _pool,
     "end": _end,
-    "roll": rolled.roll,
-    "challenge": rolled.challenge,
-    "treat": care.treat,
-    "stabilize": care.stabilize,
-    "revive": care.revive,
-    "fortune": care.fortune,
+    "roll": _later("rolled", "roll"),
+    "challenge": _later("rolled", "challenge"),
+    "treat": _later("care", "treat"),
+    "stabilize": _later("care", "stabilize"),
+    "revive": _later("care", "revive"),
+    "fortune": _later("care", "fortune"),
     "join": _join,
     "leave": _leave,
-    "answer": answering.answer,
+    "answer": _later("answering", "answer"),
     "attack": _attack,
     "overcome": _overcome,
     "trait": lambda eng, cmd: _between_turns(eng, cmd, traits.add),
@@ -360,13 +377,13 @@ HANDLERS: dict[str, Callable[[TwoD20Engine, Command], None]] = {
     "task": lambda eng, cmd: _between_turns(eng, cmd, tasks.create),
     "consequence": lambda eng, cmd: _between_turns(eng, cmd, tasks.create),
     "tick": lambda eng, cmd: _between_turns(eng, cmd, tasks.tick),
-    "keytests": lambda eng, cmd: _between_turns(eng, cmd, challenges.create),
-    "gate": lambda eng, cmd: _between_turns(eng, cmd, challenges.gate),
-    "keytest": challenges.start,
-    "rival": lambda eng, cmd: _between_turns(eng, cmd, challenges.rival),
-    "seize": lambda eng, cmd: _between_turns(eng, cmd, challenges.seize),
-    "hurry": lambda eng, cmd: _between_turns(eng, cmd, challenges.shorten),
-    "cut": lambda eng, cmd: _between_turns(eng, cmd, challenges.shorten),
-    "delay": lambda eng, cmd: _between_turns(eng, cmd, challenges.delay),
+    "keytests": lambda eng, cmd: _between_turns(eng, cmd, _later("challenges", "create")),
+    "gate": lambda eng, cmd: _between_turns(eng, cmd, _later("challenges", "gate")),
+    "keytest": _later("challenges", "start"),
+    "rival": lambda eng, cmd: _between_turns(eng, cmd, _later("challenges", "rival")),
+    "seize": lambda eng, cmd: _between_turns(eng, cmd, _later("challenges", "seize")),
+    "hurry": lambda eng, cmd: _between_turns(eng, cmd, _later("challenges", "shorten")),
+    "cut": lambda eng, cmd: _between_turns(eng, cmd, _later("challenges", "shorten")),
+    "delay": lambda eng, cmd: _between_turns(eng, cmd, _later("challenges", "delay")),
 }
 TwoD20Engine.install(HANDLERS)
