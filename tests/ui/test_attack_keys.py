@@ -147,3 +147,22 @@ async def test_enter_takes_the_default_answer_unless_a_line_is_typed(tmp_path: P
         assert await _press(pilot, app, "escape", "s", "s", "t", "r", "enter") == "attack_target"
         assert await _press(pilot, app, "enter") == "attack"  # Enter chose the Guild Enforcer, option 1
         assert app.session.history.commands[-1] == "answer 'Guild Enforcer'"
+
+
+@pytest.mark.anyio
+async def test_twod20_overcome_by_keys_asks_which_task_then_its_test_at_80x24(tmp_path: Path) -> None:
+    """[004:L1470]: `s`, Overcome, Enter; 1 the bomb (the only open task with a test, its chance shown); 1 the
+    tracker rolls the task's test. Each step a key, as the one-key attack."""
+    bomb = "task 'Defuse the bomb' stress=8 breakthroughs=2 resistance=1 clock=3 test=reason+tech difficulty=2"
+    app = _app(tmp_path, "srd_bomb_clock.toml", bomb, "start", "pick Ada")
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _pick(pilot, app, "overcome")
+        assert _kind(app) == "overcome_task"
+        assert "Defuse the bomb · " in screen_text(app) and "% a success" in screen_text(app)
+        assert await _press(pilot, app, "1") == "overcome_roll"
+        assert "Ada Vance works on Defuse the bomb" in screen_text(app)
+        assert await _press(pilot, app, "1") is None
+
+    log = [e.text for e in app.session.state.log]
+    assert any(t.startswith("Ada Vance tests: d20: ") for t in log)

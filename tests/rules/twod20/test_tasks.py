@@ -115,6 +115,29 @@ def test_004_l1470_a_failed_overcome_does_nothing_to_the_task_and_the_attack_flo
     assert logged(s, "Kit makes no headway on Defuse the bomb")
 
 
+def test_004_l1470_overcome_with_no_task_named_asks_which_open_task_with_each_chance() -> None:
+    """[004:L1470]: ``overcome NAME`` takes the Overcome and asks which open task (each with its chance), as
+    the attack flow asks at whom; the answer asks that task's test. A closed task, one with no test and a
+    consequence are not offered; with none left it is refused with nothing taken."""
+    s = run(scene(), BOMB, "task 'Crack the safe' stress=6 breakthroughs=1 test=reason+tech", "task 'Noise' stress=4 breakthroughs=1")
+    run(s, "consequence 'Alarm' stress=6 setbacks=2")
+    run(s, "overcome Kit")
+    p = pending(d20_state(s))
+    assert p.kind == "overcome_task" and p.options == ["Defuse the bomb", "Crack the safe"]
+    labels = p.data["labels"]
+    assert isinstance(labels, list) and labels[0].startswith("Defuse the bomb · ") and labels[0].endswith("% a success")
+    assert d20_state(s).fighters["Kit"].majors == 1
+    refused(s, "answer Noise", "")
+    run(s, "answer Defuse")
+    p = pending(d20_state(s))
+    assert p.kind == "overcome_roll" and "Reason 10 + Tech 3 = TN 13, Difficulty 2 (task 2)" in p.question
+    run(s, "answer 5,6 cd=1,2,5,6,3")
+    assert (task(s)["stress"], task(s)["breakthroughs"]) == (4, 0)
+    quiet = run(scene(), "task 'Noise' stress=4 breakthroughs=1")
+    refused(quiet, "overcome Kit", "Kit has no open task to overcome")
+    assert d20_state(quiet).fighters["Kit"].majors == 0
+
+
 def test_004_l2060_a_trait_eases_the_overcome() -> None:
     """Easier from Here [004:L2060]: a trait (here on the scene) lowers the Overcome's Difficulty by its text."""
     s = run(scene(), BOMB, "trait scene 'Easier from here' difficulty=-1", "overcome Kit Defuse")

@@ -330,7 +330,7 @@ def _between_turns(eng: TwoD20Engine, cmd: Command, handler: Callable[[TwoD20Eng
 def _overcome(eng: TwoD20Engine, cmd: Command) -> None:
     from tracker.families.twod20 import overcome
 
-    overcome.start(eng, cmd.args[0], cmd.args[1], list(cmd.args[2:]))
+    overcome.typed(eng, list(cmd.args))
 
 
 Handler = Callable[[TwoD20Engine, Command], None]

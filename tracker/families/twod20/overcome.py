@@ -1,10 +1,11 @@
 """The Overcome: a character attacks an extended task (docs/reference/language.md ``overcome``).
 
 ``overcome NAME TASK [+N|-N]`` (and ``attack NAME TASK``, the attack flow with the task as its target) takes the
-Overcome Major Action [004:L1470], then asks one question: the task's test — the attribute and skill the task
-names, at its Difficulty, every trait in play counted (`tracker.families.twod20.skill_test.build`) — rolled by
-the tracker, with bought d20s, or the faces the table rolled (``answer 5,6``, and the damage's with
-``cd=1,5,6,2,3``). On a success the damage is rolled: 2[CD] plus
+Overcome Major Action [004:L1470], then asks one question (``overcome NAME`` asks first which open task, each
+with its chance, as the attack flow asks at whom: the screen's picker starts it with one key): the task's
+test — the attribute and skill the task names, at its Difficulty, every trait in play counted
+(`tracker.families.twod20.skill_test.build`) — rolled by the tracker, with bought d20s, or the faces the table
+rolled (``answer 5,6``, and the damage's with ``cd=1,5,6,2,3``). On a success the damage is rolled: 2[CD] plus
 [CD] equal to the skill used, less the task's Resistance [004:L2056], and lands on the task
 (`tracker.families.twod20.tasks.apply`); the test's Momentum is banked as an attack's is.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
@@ -25,7 +27,8 @@ if TYPE_CHECKING:
     from tracker.families.twod20.engine import TwoD20Engine
 
 ROLL = "overcome_roll"
-KINDS = (ROLL,)
+TASK = "overcome_task"
+KINDS = (ROLL, TASK)
 #: The damage an Overcome rolls before the skill's own dice [004:L2056].
 BASE_DAMAGE = 2
 
@@ -43,23 +46,58 @@ def test_for(eng: TwoD20Engine, who: str, task_name: str, gm: int = 0) -> SkillT
     return test
 
 
-def start(eng: TwoD20Engine, who_text: str, task_name: str, more: list[str]) -> None:
-    """Check everything, take the Overcome (a Major Action), then ask the test."""
+def typed(eng: TwoD20Engine, args: list[str]) -> None:
+    """``overcome NAME [TASK] [+N|-N]``: the task named, or asked for."""
+    words = list(args[1:])
+    task = words.pop(0) if words and gm_modifier(words[0]) is None else None
+    start(eng, args[0], task, words)
+
+
+def start(eng: TwoD20Engine, who_text: str, task_name: str | None, more: list[str]) -> None:
+    """Check everything, take the Overcome (a Major Action), then ask the test (or first which task)."""
     eng.require_started()
     who = eng.living(who_text)
     gm = 0
     for word in more:
         modifier = gm_modifier(word)
         if modifier is None or gm:
-            raise Refusal(f"usage: overcome NAME TASK [+N|-N] ('{word}' is neither)")
+            raise Refusal(f"usage: overcome NAME [TASK] [+N|-N] ('{word}' is neither)")
         gm = modifier
-    task = tasks.open_task(eng, task_name)
-    test = test_for(eng, who, task.name, gm)
+    if task_name is None:
+        offered = _workable(eng, who, gm)
+        if not offered:
+            raise Refusal(f"{who} has no open task to overcome (task 'NAME' … test=ATTRIBUTE+SKILL)")
+    else:
+        task = tasks.open_task(eng, task_name)
+        test = test_for(eng, who, task.name, gm)
     reason = actions.legality(eng, who, "overcome")
     if reason:
         raise Refusal(reason)
+    if task_name is None:
+        actions.spend(eng, who, "overcome", [])
+        eng.ask(
+            TASK,
+            f"{who} works on which task?",
+            [name for name, _ in offered],
+            who=who,
+            gm=gm,
+            labels=[f"{name} · {round(100 * t.odds(0).success)}% a success" for name, t in offered],
+        )
+        return
     actions.spend(eng, who, "overcome", [task.name])
     ask(eng, who, task.name, test)
+
+
+def _workable(eng: TwoD20Engine, who: str, gm: int) -> list[tuple[str, SkillTest]]:
+    """The open tasks `who` can make the test of, each with that test."""
+    found = []
+    for task in eng.st.tasks:
+        if task.state == "open" and task.kind == "task" and task.test:
+            try:
+                found.append((task.name, test_for(eng, who, task.name, gm)))
+            except Refusal:
+                continue
+    return found
 
 
 def dice_offer(eng: TwoD20Engine, who: str, test: SkillTest) -> tuple[list[str], list[str]]:
@@ -156,7 +194,11 @@ def check_test(eng: TwoD20Engine, p: Prompt, value: str) -> None:
 
 
 def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
-    """Refuse a bad answer before anything changes: the test's, then the damage's typed faces."""
+    """Refuse a bad answer before anything changes: the task asked for, or the test's, then the damage's typed
+    faces."""
+    if p.kind == TASK:
+        names.resolve(value, p.options, what="task")
+        return
     check_test(eng, p, value)
     damage = _split(value)[1]
     if damage is not None:
@@ -164,7 +206,12 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
 
 
 def answer(eng: TwoD20Engine, p: Prompt, value: str) -> None:
-    """Pay for the bought d20s, roll (or score the faces), and on a success roll the damage on the task."""
+    """The task chosen: ask its test. The test's answer: pay for the bought d20s, roll (or score the faces),
+    and on a success roll the damage on the task."""
+    if p.kind == TASK:
+        who, name = str(p.who), names.resolve(value, p.options, what="task")
+        ask(eng, who, name, test_for(eng, who, name, int(str(p.data.get("gm", 0)))))
+        return
     who, name = str(p.who), str(p.data["task"])
     task = tasks.open_task(eng, name)
     result = rolled(eng, p, value)

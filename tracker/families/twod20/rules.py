@@ -179,12 +179,19 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
 
     def actions_for(self, who: str) -> list[view.ActionChoice]:
         """The picker's actions; an Attack by a combatant with a weapon on the sheet starts the attack flow
-        (`tracker.families.twod20.attack`: the target, the weapon, the test, the damage, each asked)."""
+        (`tracker.families.twod20.attack`: the target, the weapon, the test, the damage, each asked), and an
+        Overcome while a task with a test is open asks which task, then its test
+        (`tracker.families.twod20.overcome`)."""
         out = []
         armed = bool(self.sheet(who).weapons)
         for key in actions.offered(self):
             typed = key.replace("_", "-")
-            line = f"attack {words.quote(who)}" if key == "attack" and armed else f"spend {words.quote(who)} {typed}"
+            line = f"spend {words.quote(who)} {typed}"
+            if key == "attack" and armed:
+                line = f"attack {words.quote(who)}"
+            elif key == "overcome" and any(t.state == "open" and t.test for t in self.st.tasks):
+                line = f"overcome {words.quote(who)}"  # asks which task, then its test
+
             out.append(
                 view.ActionChoice(
                     key, typed, actions.kind_of(self, key), actions.legality(self, who, key), line, key in NEEDS_MORE

@@ -291,9 +291,9 @@ PLAY_VERBS: tuple[VerbSpec, ...] = (
     VerbSpec(
         "overcome",
         ("name", "word", "word"),
-        2,
+        1,
         3,
-        "overcome NAME TASK [+N|-N]",
+        "overcome NAME [TASK] [+N|-N]",
         "the Overcome action: the task's test, and on a success 2+skill [CD] of damage on it",
         D20,
     ),
