@@ -215,3 +215,20 @@ def test_the_story_line_plays_only_the_newest_ask_while_one_is_being_played(
     assert len(worker.jobs) == 2  # the newest ask, once
     line._poll()
     assert len(worker.jobs) == 2
+
+
+@pytest.mark.parametrize(
+    ("chance", "said"),
+    [
+        (0.25, "Sofia falls in 1 of 4"),
+        (0.7, "Sofia falls in 7 of 10"),
+        (0.98, "Sofia falls nearly always"),
+        (1.0, "Sofia falls"),
+    ],
+)
+def test_how_often_one_falls_reads_right_above_an_even_chance(chance: float, said: str) -> None:
+    """A 98 % fall is not "1 of 1" (which reads as certain): above an even chance it is tenths, then "nearly
+    always"; only a fall in every run reads as a plain "falls"."""
+    start = started_duel()
+    summed = Tally(100, {"players": 0.5, "fatemaster": 0.5}, 0.1, {"Sofia Ramos": (chance, 0.0)}, 4, 7, "")
+    assert screen_line(start, summed).split(" · ")[1] == said

@@ -142,6 +142,18 @@ def rating(summed: Tally, first: str) -> str:
     return f"{word}: {who} wins {percent(wins)}"
 
 
+def how_often(chance: float) -> str:
+    """How often one falls, in words a GM reads at a glance: " in 1 of 4" below an even chance, " in 7 of 10"
+    above it ("1 of 1" would read as certain when it is 98 %), " nearly always" when tenths round to all,
+    and "" (it falls) when it does in every run."""
+    if chance >= 1:
+        return ""
+    if chance < 0.5:
+        return f" in 1 of {round(1 / chance)}"
+    tenths = round(10 * chance)
+    return " nearly always" if tenths == 10 else f" in {tenths} of 10"
+
+
 def screen_line(start: Start, summed: Tally) -> str:
     """The line the GM's screen shows: "the party wins 71 % · Sofia falls in 1 of 4 · about 4 rounds"; before
     ``start`` the rating leads ("deadly: the party wins 38 %")."""
@@ -151,10 +163,7 @@ def screen_line(start: Start, summed: Tally) -> str:
     parts = [rating(summed, first) if start.round == 0 else rating(summed, first).partition(": ")[2]]
     ours = [(summed.fates[n][0], n) for n, side in zip(start.names, start.sides, strict=True) if side == first]
     falls, name = max(ours, default=(0.0, ""))
-    if 0.05 <= falls < 1:
-        parts.append(f"{name.split()[0]} falls in 1 of {round(1 / falls)}")
-    elif falls >= 1:
-        parts.append(f"{name.split()[0]} falls")
+    parts += [f"{name.split()[0]} falls{how_often(falls)}"] if falls >= 0.05 else []
     if summed.reason:
         parts.append("undecided")
     elif summed.median:

@@ -117,9 +117,10 @@ def test_004_l1470_a_failed_overcome_does_nothing_to_the_task_and_the_attack_flo
 
 def test_004_l1470_overcome_with_no_task_named_asks_which_open_task_with_each_chance() -> None:
     """[004:L1470]: ``overcome NAME`` takes the Overcome and asks which open task (each with its chance), as
-    the attack flow asks at whom; the answer asks that task's test. A closed task, one with no test and a
-    consequence are not offered; with none left it is refused with nothing taken."""
-    s = run(scene(), BOMB, "task 'Crack the safe' stress=6 breakthroughs=1 test=reason+tech", "task 'Noise' stress=4 breakthroughs=1")
+    the attack flow asks at whom; the answer asks that task's test. A task with no test and a consequence
+    are not offered; with none left it is refused with nothing taken."""
+    s = run(scene(), BOMB, "task 'Crack the safe' stress=6 breakthroughs=1 test=reason+tech")
+    run(s, "task 'Noise' stress=4 breakthroughs=1")
     run(s, "consequence 'Alarm' stress=6 setbacks=2")
     run(s, "overcome Kit")
     p = pending(d20_state(s))
