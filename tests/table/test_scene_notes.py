@@ -102,3 +102,23 @@ async def test_a_seat_sees_the_players_odds_line_only_where_the_gm_lets_it(tmp_p
             assert "Round 1" in title, title
             assert ("the party wins 64 %" in title) is shown, title
         await server.close()
+
+
+@on_loop
+async def test_a_seats_title_drops_the_odds_figures_whole_on_a_narrow_screen(tmp_path: Path) -> None:
+    """At 80 columns the seat's one-line title has no room for every figure: those that do not fit are
+    dropped whole, never cut mid-word ("about 4" for "about 4 rounds"), the chance itself last."""
+    path, host = _odds_host(tmp_path / "narrow", True)
+    host.players_fight_odds = "the party wins 64 % · Sofia falls in 1 of 3 · about 4 rounds"  # type: ignore[attr-defined]
+    server = TableServer(path, host, Seats({me(): ("Sofia Ramos",)}))
+    assert await server.open() is None
+    app = RemoteApp(path, mode="play")
+    async with app.run_test(size=(80, 24)) as pilot:
+        title = await _read_until(pilot, app, "PlayScreen", _static("#play-title"), "Round 1")
+        assert "the party wins 64 %" in title, title
+        assert "about 4 rounds" not in title and "about" not in title, title
+        assert title.rstrip().endswith(("64 %", "1 of 3")), title
+        await pilot.resize_terminal(160, 24)
+        title = await _read_until(pilot, app, "PlayScreen", _static("#play-title"), "about 4 rounds")
+        assert "the party wins 64 % · Sofia falls in 1 of 3 · about 4 rounds" in title, title
+    await server.close()

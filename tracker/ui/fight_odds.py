@@ -115,16 +115,8 @@ class FightOddsLine:
         self._timeline = self._worker().apply_async(_timeline_points, (found,))
 
     def parts(self) -> list[Part]:
-        """The line's figures as title parts, each dropped whole when the title is short, never cut: the
-        party's chance stays longest, then who falls, then how long it lasts."""
-        if not self.text:
-            return []
-        if self.text.startswith(UNDECIDED):  # a reason, not figures: cut to the room left, with an ellipsis
-            return [(self.text, PRIORITY, True)]
-        first, *rest = self.text.split(" · ")
-        found: list[Part] = [(first, PRIORITY, False)]
-        found += [(piece, PRIORITY - 3 if i == 0 else PRIORITY - 10, False) for i, piece in enumerate(rest)]
-        return found
+        """The line's figures as title parts (`odds_parts`)."""
+        return odds_parts(self.text)
 
     def _send(self) -> None:
         session = self._session
@@ -203,6 +195,20 @@ class FightOddsLine:
             self.text = text
             self.changed()
         self._next()
+
+
+def odds_parts(text: str) -> list[Part]:
+    """An odds line's figures as title parts, each dropped whole when the title is short, never cut: the
+    party's chance stays longest, then who falls, then how long it lasts. An undecided line is a reason, not
+    figures: it is cut to the room left, with an ellipsis."""
+    if not text:
+        return []
+    if text.startswith(UNDECIDED):
+        return [(text, PRIORITY, True)]
+    first, *rest = text.split(" · ")
+    found: list[Part] = [(first, PRIORITY, False)]
+    found += [(piece, PRIORITY - 3 if i == 0 else PRIORITY - 10, False) for i, piece in enumerate(rest)]
+    return found
 
 
 def _timeline_points(found: list[tuple[str, Start]]) -> Timeline:

@@ -125,6 +125,20 @@ class PlayScreen(ActingScreen):
         self.projection = self.remote.projection
         self.query_one(OrderTable).focus()
 
+    def _odds_that_fit(self, before: str, odds: str) -> str:
+        """The odds line's figures that fit after `before` on the title's one line, each dropped whole (a
+        figure cut mid-word misleads: "about 4" for "about 4 rounds"), the least telling first."""
+        from tracker.ui.fight_odds import odds_parts
+        from tracker.ui.title import fit_title
+
+        width = self.query_one("#play-title", Static).content_region.width or self.size.width - 2
+        fitted = fit_title([(before, 1000, False), *odds_parts(odds)], width)
+        return fitted[len(before) :] if fitted.startswith(before) and len(fitted) > len(before) else ""
+
+    def on_resize(self) -> None:
+        if self.projection is not None:
+            self._show(self.projection)
+
     def rebuild(self, revision: int) -> None:
         """A new projection came (the app's `bump`): show it."""
         self.projection = self.remote.projection
@@ -159,7 +173,7 @@ class PlayScreen(ActingScreen):
         elif view.active:
             title.append(f" · {view.active}'s turn")
         if view.fight_odds:  # last: the seat's turn and question come first on a narrow screen
-            title.append(f" · {view.fight_odds}")
+            title.append(self._odds_that_fit(title.plain, view.fight_odds))
         heading = self.query_one("#play-title", Static)
         heading.update(title)
         heading.set_class(p.acting is not None or p.question is not None, "-mine")
