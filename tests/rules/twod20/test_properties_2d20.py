@@ -29,7 +29,7 @@ from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
-from tracker.families.twod20.actions import ACTIONS
+from tracker.families.twod20.tables.actions import ACTIONS
 from tracker.families.twod20.tables.catalogue import CONDITIONS
 from tracker.store.files import parse_text
 

@@ -14,7 +14,8 @@ from tests.rules.twod20.scenes import KIT_ATTRIBUTES, KIT_SKILLS, combatant, hea
 from tracker.engine.errors import Refusal
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
-from tracker.families.twod20.actions import ACTIONS, action_key
+from tracker.families.twod20.actions import action_key
+from tracker.families.twod20.tables.actions import ACTIONS
 
 INFINITY_STRESS = {"vigour": 10, "resolve": 8, "firewall": 6}
 

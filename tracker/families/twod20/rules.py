@@ -12,6 +12,7 @@ from tracker.engine.language.commands import Command
 from tracker.families.rules import FamilyRules
 from tracker.families.twod20 import actions, attack, carry, challenges, order, overcome, tasks, traits
 from tracker.families.twod20.engine import TwoD20Engine
+from tracker.families.twod20.tables.actions import ACTIONS
 from tracker.families.twod20.tables.catalogue import CONDITIONS, TIMING
 from tracker.families.values import Carried, JSONObject
 from tracker.present import view, words
@@ -48,7 +49,7 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
     """One 2d20 scene under its profile, as the session, the store and the command line ask it."""
 
     SYSTEM = "2d20"
-    CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
+    CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(ACTIONS))
     #: A player character's player takes its actions, moves, declares Reach, rolls its tests and ends its turn
     #: (docs/guide/seating.md).
     SEAT_VERBS = {
