@@ -22,9 +22,18 @@ from typing import TYPE_CHECKING
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
-from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import actions, breaches, infowar, outofturn, pools, psywar, spend_answer, spends
+from tracker.families.twod20 import (
+    actions,
+    breaches,
+    infowar,
+    outofturn,
+    pools,
+    psywar,
+    roll_answer,
+    spend_answer,
+    spends,
+)
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.shots import Shot, attack_tn, named_weapon, shots, weapon_of
@@ -239,53 +248,6 @@ def roll_offer(eng: TwoD20Engine, who: str, target: str, shot: Shot, reaction: s
     )
 
 
-def _split(value: str) -> tuple[str, str | None]:
-    """``4,17 vs 9,12``: the attacker's answer and the defender's faces (None: the tracker rolls them)."""
-    mine, sep, theirs = value.casefold().partition("vs")
-    return mine.strip(), theirs.strip() if sep else None
-
-
-def _faces(value: str) -> list[int] | None:
-    """The faces the table rolled (``4,17``), or None for ``roll``/``roll+N``."""
-    if value.casefold().startswith("roll"):
-        return None
-    return [count(x.strip(), "face") for x in value.replace(" ", ",").split(",") if x.strip()]
-
-
-def _extra(value: str, options: list[str]) -> int:
-    """N of ``roll+N``, refused when the question does not offer it."""
-    word = value.casefold().replace(" ", "")
-    if word not in options:
-        raise Refusal(f"answer {', '.join(options)}, or the faces rolled (e.g. 4,17)")
-    return int(word.partition("+")[2] or 0)
-
-
-def _bought(p: Prompt, value: str) -> tuple[int, list[int] | None]:
-    faces = _faces(value)
-    if faces is None:
-        return _extra(value, p.options), None
-    bought = len(faces) - dice.BASE_DICE
-    if not 0 <= bought < len(p.options):
-        raise Refusal(f"give {dice.BASE_DICE} to {dice.BASE_DICE + len(p.options) - 1} faces, one per d20 rolled")
-    return bought, faces
-
-
-def _defence_faces(eng: TwoD20Engine, p: Prompt, value: str) -> list[int] | None:
-    """The defender's faces typed after ``vs``, checked (two d20s: a defender buys none here)."""
-    _, theirs = _split(value)
-    if theirs is None:
-        return None
-    if "defender" not in p.data:
-        raise Refusal("this test is not opposed: give the attacker's faces only (e.g. 4,17)")
-    faces = _faces(theirs)
-    if faces is None:
-        raise Refusal("after 'vs' give the defender's faces (e.g. 4,17 vs 9,12)")
-    if len(faces) != dice.BASE_DICE:
-        raise Refusal(f"the defender rolls {dice.BASE_DICE} d20s: give {dice.BASE_DICE} faces after 'vs'")
-    dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)  # checks the faces, draws nothing
-    return faces
-
-
 def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     """Refuse a bad answer before anything changes (the prompt, the pools and the dice stay as they were)."""
     if p.kind in (TARGET, WEAPON):
@@ -293,11 +255,11 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     elif p.kind in (REACTION, COUNTER):
         names.resolve(value, p.options, what="answer")
     elif p.kind == ROLL:
-        mine, _ = _split(value)
-        _, faces = _bought(p, mine)
+        mine, _ = roll_answer.opposed(value)
+        _, faces = roll_answer.bought_and_faces(p.options, mine)
         if faces is not None:
             dice.roll_pool(eng.st, 0, 0, dice=len(faces), faces=faces)  # checks the faces, draws nothing
-        _defence_faces(eng, p, value)
+        roll_answer.defence_faces(eng, p, value)
     elif p.kind == DAMAGE:
         spend_answer.check(eng, p, value)
     elif p.kind == breaches.BREACH:
@@ -393,9 +355,9 @@ def _roll(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     """The test the question showed: pay for the bought d20s, roll (or score the table's faces), the
     defender's too when opposed, settle it (docs/rules/2d20.md#s3-2); a hit asks the damage, a miss its consequence."""
     who, target, weapon = str(p.who), str(p.data["target"]), str(p.data["weapon"])
-    mine, _ = _split(value)
-    bought, faces = _bought(p, mine)
-    theirs = _defence_faces(eng, p, value)
+    mine, _ = roll_answer.opposed(value)
+    bought, faces = roll_answer.bought_and_faces(p.options, mine)
+    theirs = roll_answer.defence_faces(eng, p, value)
     cost = dice.bought_dice_cost(bought)
     tn, difficulty = int(str(p.data["tn"])), int(str(p.data["difficulty"]))
     crange = _opt(p, "range") or 1

@@ -18,7 +18,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import actions, pools, tasks
+from tracker.families.twod20 import actions, pools, roll_answer, tasks
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.skill_test import SkillTest, build, gm_modifier
 from tracker.present.words import counted
@@ -157,17 +157,9 @@ def _split(value: str) -> tuple[str, list[int] | None]:
 
 
 def bought_and_faces(p: Prompt, value: str) -> tuple[int, list[int] | None]:
-    """``roll``/``roll+N`` (the tracker's dice) or the faces rolled at the table (``4,17``)."""
-    word = _split(value)[0].replace(" ", "")
-    if word.startswith("roll"):
-        if word not in p.options:
-            raise Refusal(f"answer {', '.join(p.options)}, or the faces rolled (e.g. 4,17)")
-        return int(word.partition("+")[2] or 0), None
-    faces = [count(x, "face") for x in word.split(",") if x]
-    bought = len(faces) - dice.BASE_DICE
-    if not 0 <= bought < len(p.options):
-        raise Refusal(f"give {dice.BASE_DICE} to {dice.BASE_DICE + len(p.options) - 1} faces, one per d20 rolled")
-    return bought, faces
+    """``roll``/``roll+N`` (the tracker's dice) or the faces rolled at the table (``4,17``), before any
+    ``cd=`` (`tracker.families.twod20.roll_answer`)."""
+    return roll_answer.bought_and_faces(p.options, _split(value)[0])
 
 
 def pay_for_dice(eng: TwoD20Engine, who: str, bought: int) -> None:
