@@ -19,10 +19,11 @@ from tests.rules.twod20.scenes import combatant, header, refused, zones
 from tracker.families.presenter import option_labels
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
+from tracker.families.twod20.attack_test import AttackTest
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.dice.odds import opposed_odds
 from tracker.families.twod20.present import odds_report
-from tracker.families.twod20.skill_test import AttackTest, SkillTest
+from tracker.families.twod20.skill_test import SkillTest
 
 KNIFE = {"name": "Knife", "range": "reach", "damage": 2}
 RIFLE = {"name": "Rifle", "range": "medium", "damage": 4}

@@ -5,7 +5,7 @@ docs/rules/2d20.md#s3-3, docs/rules/2d20-combat.md#s3-6 to #s3-8).
 asks, one pending prompt at a time, what it still needs: the target (those the weapon reaches first, each
 with its range, Difficulty and chance), the weapon when the sheet has more than one that reaches, under
 Infinity the target's Defence reaction or an ally's Guard (with its Heat), the test, and on a hit the damage.
-The test is one `tracker.families.twod20.skill_test.AttackTest`: attribute + skill (+ Focus) against a TN, the
+The test is one `tracker.families.twod20.attack_test.AttackTest`: attribute + skill (+ Focus) against a TN, the
 Difficulty from the range band, the attacker's and target's state, Protect, Swift Action and the GM's ±N,
 each named in the question; opposed where the rules make it (SRD and Secret War melee and mental, Infinity
 with a Defence or Guard reaction), both sides rolled (seeded) or typed (``answer 4,17 vs 9,12``) and settled
@@ -34,10 +34,11 @@ from tracker.families.twod20 import (
     spend_answer,
     spends,
 )
+from tracker.families.twod20.attack_test import form, mental_refusal
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.shots import Shot, attack_tn, named_weapon, shots, weapon_of
-from tracker.families.twod20.skill_test import form, gm_modifier, mental_refusal
+from tracker.families.twod20.skill_test import gm_modifier
 from tracker.present.words import counted
 
 if TYPE_CHECKING:

@@ -14,10 +14,11 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.families.twod20 import conditions, harm, psywar
+from tracker.families.twod20.attack_test import defence_spec
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.infowar import INFOWAR
 from tracker.families.twod20.records.state import Grant
-from tracker.families.twod20.skill_test import build, defence_spec
+from tracker.families.twod20.skill_test import build
 from tracker.families.twod20.tables.quantronic import BREACH_EFFECTS, METANOIA_EFFECTS, technique
 
 if TYPE_CHECKING:

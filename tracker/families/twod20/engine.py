@@ -63,7 +63,7 @@ def attack_check(
 ) -> AttackDifficulty:
     """The range category and Difficulty from `attacker` to `target`, each modifier in its notes (C37): the
     one count of `tracker.families.twod20.skill_test`, which the attack's roll makes too."""
-    from tracker.families.twod20.skill_test import attack_difficulty_for
+    from tracker.families.twod20.attack_test import attack_difficulty_for
 
     return attack_difficulty_for(eng, attacker, target, weapon_range, kind)
 

@@ -33,11 +33,11 @@ from tracker.families.file import EncounterFile
 from tracker.families.rules import FamilyRules
 from tracker.families.seam import Pilot
 from tracker.families.twod20 import attack, infowar, order
+from tracker.families.twod20.attack_test import form
 from tracker.families.twod20.records.file import TwoD20File
 from tracker.families.twod20.records.sheet import TwoD20Weapon
 from tracker.families.twod20.records.state import TwoD20State
 from tracker.families.twod20.rules import TwoD20Rules
-from tracker.families.twod20.skill_test import form
 from tracker.present.words import quote
 
 #: The weapon a combatant with none on file fights with in a run: the Unarmed Strike, Reach, 1[CD] with Stun

@@ -5,16 +5,17 @@ a fight's odds picks from them."""
 from __future__ import annotations
 
 from tracker.engine.errors import Refusal
+from tracker.families.twod20.attack_test import AttackTest, attack_test, form, range_check
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
-from tracker.families.twod20.skill_test import AttackTest, attack_test, form, range_check
 
 
 def attack_tn(eng: TwoD20Engine, who: str, kind: str, weapon: TwoD20Weapon | None = None) -> tuple[int | None, str]:
     """`who`'s TN for an attack of `kind` (attribute + skill, the profile's test, docs/rules/2d20.md#s3-0,
     docs/rules/2d20.md#s3-2), and how it is made up ("Coordination 10 + Fight 3"); None with the reason when the sheet
     lacks the attribute."""
-    from tracker.families.twod20.skill_test import attack_spec, build
+    from tracker.families.twod20.attack_test import attack_spec
+    from tracker.families.twod20.skill_test import build
 
     test = build(eng, who, attack_spec(eng, kind, weapon), 0, kind, [])
     if isinstance(test, str):

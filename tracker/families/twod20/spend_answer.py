@@ -14,11 +14,11 @@ from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
 from tracker.families.twod20 import hit_locations, psywar
+from tracker.families.twod20.attack_test import form
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.dice.rolls import CHALLENGE_FACES
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.shots import weapon_of
-from tracker.families.twod20.skill_test import form
 
 #: Confidence's Morale is at most 4[CD] [004:L1935; 003:L361-362; 002:L140].
 CONFIDENCE_MAX = 4

@@ -24,12 +24,12 @@ from typing import Literal
 
 from tracker.engine.records.model import Prompt
 from tracker.families.twod20 import breaches, harm, hit_locations, infowar, pools, psywar
+from tracker.families.twod20.attack_test import form
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
 from tracker.families.twod20.records.state import Grant
 from tracker.families.twod20.shots import weapon_of
-from tracker.families.twod20.skill_test import form
 from tracker.families.twod20.spend_answer import (
     SPENDS,
     Chosen,

@@ -1,7 +1,7 @@
 """What the Zones panel and ``tracker odds`` show of a 2d20 test's odds (`tracker.families.twod20.dice.odds`).
 
 The panel: the selected combatant's attack against each enemy it can attack, built as the attack's roll
-builds it (`tracker.families.twod20.skill_test.attack_test`: the TN its sheet gives for the weapon's form
+builds it (`tracker.families.twod20.attack_test.attack_test`: the TN its sheet gives for the weapon's form
 under the profile, the Focus, every Difficulty part, the complication range, and the target's side when the
 attack is opposed): the chance with 2d20 and with each bought die, the expected Momentum, and the modifiers
 counted. The command line: one test (``--tn``,
@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tracker.engine.errors import Refusal
+from tracker.families.twod20.attack_test import AttackTest, attack_spec, attack_test, form
 from tracker.families.twod20.dice.odds import ChallengeOdds, RollOdds, challenge_odds, ladder
 from tracker.families.twod20.dice.rolls import BASE_DICE, MAX_BOUGHT_DICE, complication_floor
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.sheet import TwoD20Weapon
-from tracker.families.twod20.skill_test import AttackTest, attack_spec, attack_test, build, form
+from tracker.families.twod20.skill_test import build
 from tracker.families.values import JSONObject, JSONValue, OddsOptions, OddsReport
 from tracker.present import view
 from tracker.present.words import percent
