@@ -36,9 +36,9 @@ from tracker.engine.errors import Refusal
 from tracker.engine.records.record import dump
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
-from tracker.families.ttb.actions import ACTIONS
 from tracker.families.ttb.fate.cards import full_deck
 from tracker.families.ttb.fate.deck import HAND_LIMIT
+from tracker.families.ttb.tables.actions import ACTIONS
 from tracker.families.ttb.tables.catalogue import CONDITIONS
 from tracker.store.files import parse_text
 

@@ -9,8 +9,8 @@ import pytest
 from tests.conftest import pending, refused, run, session_from, ttb_state
 from tracker.families.session import Session
 from tracker.families.snapshot import state_json
-from tracker.families.ttb.actions import ACTIONS
 from tracker.families.ttb.fate.cards import net_modifier
+from tracker.families.ttb.tables.actions import ACTIONS
 
 
 def ap(s: Session, name: str) -> tuple[int, int]:

@@ -16,6 +16,7 @@ from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
 from tracker.families.ttb.records.state import CardEffect
+from tracker.families.ttb.tables.actions import ACTIONS
 from tracker.families.ttb.tables.skills import skill_key
 from tracker.present.words import counted
 
@@ -41,7 +42,7 @@ def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str], over
     if triggered:
         f.wait = None
         cost, f.wait_ap = f.wait_ap, 0
-        eng.log(f"{who}'s Wait triggers: {actions.ACTIONS[key].title} (already paid)")
+        eng.log(f"{who}'s Wait triggers: {ACTIONS[key].title} (already paid)")
     else:
         actions.pay(eng, who, key, cost)
     apply_action(eng, who, key, args, target, cost)
@@ -49,7 +50,7 @@ def spend(eng: TTBEngine, who_text: str, action_text: str, args: list[str], over
 
 def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: str | None, cost: int) -> None:
     f = eng.fighter(who)
-    title = actions.ACTIONS[key].title
+    title = ACTIONS[key].title
     if key in ("walk", "run"):
         movement.move(eng, who, key, args)
     elif key == "drop_prone":
@@ -66,7 +67,7 @@ def apply_action(eng: TTBEngine, who: str, key: str, args: list[str], target: st
         f.wait = named
         f.wait_ap = cost - 1
         f.pending_init_mod -= 1
-        eng.log(f"{who} Waits to {actions.ACTIONS[named].title}: Initiative −1 from next round")
+        eng.log(f"{who} Waits to {ACTIONS[named].title}: Initiative −1 from next round")
     elif key == "defensive":
         _defensive(eng, who, args, cost)
     elif key == "order":

@@ -5,15 +5,15 @@ completed (the engagements end) or cancelled by a hit (no damage; the AP stay sp
 
 from __future__ import annotations
 
-from tracker.families.ttb import actions
 from tracker.families.ttb.engine import TTBEngine, step
+from tracker.families.ttb.tables.actions import ACTIONS
 from tracker.present.words import counted
 
 
 def move(eng: TTBEngine, who: str, key: str, args: list[str]) -> None:
     """Walk or Run: leaving engagement offers each engaging enemy one disengaging strike
     (docs/rules/ttb-damage.md#s2-9)."""
-    title = actions.ACTIONS[key].title
+    title = ACTIONS[key].title
     strikers = eng.engaged_by(who)
     stays = any(a.casefold() in ("stay", "within", "engaged") for a in args)
     f = eng.fighter(who)
@@ -72,8 +72,7 @@ def move_done(eng: TTBEngine, who: str, key: str) -> None:
     before = len(eng.st.engagements)
     eng.st.engagements = [pair for pair in eng.st.engagements if who not in pair or not eng.enemies(pair[0], pair[1])]
     eng.log(
-        f"{who} completes the {actions.ACTIONS[key].title} and leaves "
-        f"{counted(before - len(eng.st.engagements), 'engagement')}"
+        f"{who} completes the {ACTIONS[key].title} and leaves {counted(before - len(eng.st.engagements), 'engagement')}"
     )
 
 

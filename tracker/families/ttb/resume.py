@@ -14,10 +14,10 @@ from collections.abc import Collection
 from tracker.engine.errors import Refusal
 from tracker.engine.records.model import Loc, Located
 from tracker.engine.state import name_problems, unknown_names
-from tracker.families.ttb.actions import ACTIONS
 from tracker.families.ttb.fate.cards import full_deck, parse_card
 from tracker.families.ttb.records.file import TTBFile
 from tracker.families.ttb.records.state import TTBState
+from tracker.families.ttb.tables.actions import ACTIONS
 from tracker.families.ttb.tables.catalogue import CONDITIONS, STATES
 
 

@@ -18,6 +18,7 @@ from tracker.families.ttb import actions, answers, attack, carry
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import cheat, deck
 from tracker.families.ttb.initiative import tied_groups
+from tracker.families.ttb.tables.actions import ACTIONS
 from tracker.families.ttb.tables.catalogue import CONDITIONS, TIMING
 from tracker.families.values import Carried, JSONObject
 from tracker.present import view, words
@@ -68,7 +69,7 @@ class TTBRules(TTBEngine, FamilyRules):
     """One Through the Breach fight, as the session, the store and the command line ask it."""
 
     SYSTEM = "ttb"
-    CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(actions.ACTIONS))
+    CATALOGUE = Catalogue(CONDITIONS, TIMING, tuple(ACTIONS))
     #: A Fated's player spends its AP, attacks, engages and disengages and ends its turn (docs/guide/seating.md).
     SEAT_VERBS = {
         "spend": "first",
