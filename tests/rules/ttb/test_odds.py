@@ -29,7 +29,7 @@ from tracker.families.ttb.fate.odds import (
     source,
 )
 from tracker.families.ttb.fate.opposed_odds import opposed_odds
-from tracker.families.ttb.present import odds_report
+from tracker.families.ttb.present import odds_command, odds_report
 from tracker.present.words import percent
 
 FULL = cards_of(full_deck())
@@ -331,8 +331,8 @@ def test_the_panel_shows_the_pending_duel_straight_and_with_the_hand() -> None:
     expected = duel_odds(deck, cards_of(ttb_state(s).discards), 10, 2, 0, cards_of(["12R", "4M"]))
     assert f"TN 10 with Toughness 2: {percent(expected.straight, True)} straight" in line
     assert f"{percent(expected.cheat or 0, True)} cheating with 12♥" in line
-    report = odds_report.report(eng.rules, {})
-    assert report.data["duel"] == {**odds_report.duel_json("Sofia", expected), "counted": []}
+    report = odds_command.report(eng.rules, {})
+    assert report.data["duel"] == {**odds_command.duel_json("Sofia", expected), "counted": []}
 
 
 def minimax(
@@ -399,7 +399,7 @@ def test_the_panel_shows_a_pending_fated_vs_fated_duel() -> None:
     line = "".join(span.text for span in shown.headline)
     assert line.startswith(f"Sofia vs Mara: Melee 3 vs Defense 4 — {percent(expected.straight, True)} straight")
     assert f"{percent(expected.both_cheat or 0, True)} if both cheat" in line
-    data = odds_report.report(eng.rules, {}).data["opposed"]
+    data = odds_command.report(eng.rules, {}).data["opposed"]
     assert isinstance(data, dict) and data["both_cheat"] == float(expected.both_cheat or 0)
 
 
@@ -422,7 +422,7 @@ def test_the_panel_shows_a_pending_impose_between_fated_against_centering() -> N
     )
     st_ = ttb_state(s)
     alone = opposed_odds(cards_of(st_.deck), cards_of(st_.discards), 3, 0, cards_of(["13T"]), None)
-    data = odds_report.report(ttb_view(s).rules, {}).data["opposed"]
+    data = odds_command.report(ttb_view(s).rules, {}).data["opposed"]
     assert isinstance(data, dict) and data["defense"] == 0 and data["both_cheat"] == float(alone.both_cheat or 0)
 
 
@@ -512,7 +512,7 @@ def test_the_panel_and_tracker_odds_show_the_damage_flip() -> None:
     assert odds_report.damage_line("Damage flip", plain) in notes
     headline = "".join(span.text for span in shown.headline)
     assert "Sofia's damage flip on Thug" in headline and "cheating: none" in headline
-    data = odds_report.report(ttb_view(s).rules, {}).data
+    data = odds_command.report(ttb_view(s).rules, {}).data
     flip = data["damage_flip"]
     assert isinstance(flip, dict) and flip["modifier"] == modifier and flip["cheat"] is not None
     assert isinstance(data["damage"], list) and len(data["damage"]) == 5

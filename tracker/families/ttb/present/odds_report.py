@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 
-from tracker.engine.errors import Refusal
 from tracker.families.ttb import answers, effects
 from tracker.families.ttb.damage import resists_blind
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import opposed
-from tracker.families.ttb.fate.cards import SUIT_SYMBOL, SUITS, Card, net_modifier, parse_card
+from tracker.families.ttb.fate.cards import SUIT_SYMBOL, SUITS, Card, parse_card
 from tracker.families.ttb.fate.odds import (
     MODIFIERS,
     VALUES,
@@ -32,8 +31,7 @@ from tracker.families.ttb.fate.odds import (
 )
 from tracker.families.ttb.fate.opposed_odds import OpposedOdds, opposed_odds
 from tracker.families.ttb.records.state import Prompt
-from tracker.families.ttb.tables.skills import skill_key
-from tracker.families.values import JSONObject, JSONValue, OddsOptions, OddsReport
+from tracker.families.values import JSONObject
 from tracker.present import view
 from tracker.present.words import percent
 
@@ -41,7 +39,7 @@ from tracker.present.words import percent
 GLYPHS = {0: "flip", 1: "⊞", 2: "⊞⊞", 3: "⊞⊞⊞", -1: "⊟", -2: "⊟⊟", -3: "⊟⊟⊟"}
 
 
-def _float(p: Fraction) -> float:
+def chance_of(p: Fraction) -> float:
     return float(p)
 
 
@@ -92,7 +90,7 @@ def _counted(p: Prompt, key: str = "counted") -> str:
     return f" [{', '.join(counted)}]" if isinstance(counted, list) and counted else ""
 
 
-def _listed(eng: TTBEngine, key: str) -> list[str]:
+def listed(eng: TTBEngine, key: str) -> list[str]:
     counted = eng.st.prompt.data.get(key) if eng.st.prompt is not None else None
     return [str(c) for c in counted] if isinstance(counted, list) else []
 
@@ -135,7 +133,7 @@ def pending_opposed(eng: TTBEngine) -> tuple[str, str, int, int, str] | None:
     return who, target, av, opposed.defence(eng, target, p.data)[0] + bonus_d, skill
 
 
-def _duel(
+def duel_for(
     eng: TTBEngine, who: str | None, tn: int, av: int, modifier: int, no_cheat: str, seat: Knows = None
 ) -> DuelOdds:
     deck, discards = _deck(eng)
@@ -155,7 +153,7 @@ def resisted(eng: TTBEngine) -> tuple[str, bool]:
     return resist.title(), resist in eng.sheet(str(p.data["target"])).skills
 
 
-def _opposed(eng: TTBEngine, who: str, target: str, av: int, dv: int, skill: str, seat: Knows = None) -> OpposedOdds:
+def opposed_for(eng: TTBEngine, who: str, target: str, av: int, dv: int, skill: str, seat: Knows = None) -> OpposedOdds:
     deck, discards = _deck(eng)
     p = eng.st.prompt
     fa, fd, _, _ = opposed.fates(p.data) if p is not None else (0, 0, 0, 0)
@@ -229,7 +227,7 @@ def pending_damage(eng: TTBEngine) -> tuple[str, str, int] | None:
     return p.who, str(p.data["target"]), int(str(p.data.get("modifier", 0)))
 
 
-def _damage(eng: TTBEngine, who: str | None, modifier: int, seat: Knows = None) -> DamageOdds:
+def damage_for(eng: TTBEngine, who: str | None, modifier: int, seat: Knows = None) -> DamageOdds:
     deck, discards = _deck(eng)
     hand = _hand(eng, who, seat) if who else None
     twist = _twist(eng, who, seat) if who else ()
@@ -265,9 +263,9 @@ def damage_json(who: str | None, odds: DamageOdds) -> JSONObject:
     return {
         "who": who,
         "modifier": odds.modifier,
-        "straight": {k: _float(v) for k, v in odds.straight.items()},
-        "red_joker": _float(odds.red_joker),
-        "cheat": None if odds.cheat is None else {k: _float(v) for k, v in odds.cheat.items()},
+        "straight": {k: chance_of(v) for k, v in odds.straight.items()},
+        "red_joker": chance_of(odds.red_joker),
+        "cheat": None if odds.cheat is None else {k: chance_of(v) for k, v in odds.cheat.items()},
         "no_cheat": odds.no_cheat or None,
         "reshuffles": odds.reshuffles,
     }
@@ -300,7 +298,7 @@ def table(eng: TTBEngine, table_flips: Mapping[int, FlipOdds], duels: list[str])
         head.line(line)
     notes = view.BlockWriter()
     notes.line("RJ, BJ: a Joker among the cards · ♥♠♣♦: one card of that suit (or the Red Joker)", "dim")
-    notes.line(damage_line(damage_label(0), _damage(eng, None, 0)))
+    notes.line(damage_line(damage_label(0), damage_for(eng, None, 0)))
     columns = (*(str(v) for v in VALUES), "RJ", "BJ")
     title = f"Next flip, % at least · {left}"
     return view.OddsView(title, "≥", columns, tuple(rows), notes.block(), True, head.block())
@@ -312,127 +310,14 @@ def panel(eng: TTBEngine, seat: Knows = None) -> view.OddsView:
     duel = pending_duel(eng)
     if duel is not None:
         who, tn, av, label, untrained, fate = duel
-        notes.append(duel_line(who, label, _duel(eng, who, tn, av, fate, untrained, seat)))
+        notes.append(duel_line(who, label, duel_for(eng, who, tn, av, fate, untrained, seat)))
     fight = pending_opposed(eng)
     if fight is not None:
         who, target, av, dv, skill = fight
-        odds = _opposed(eng, who, target, av, dv, skill, seat)
+        odds = opposed_for(eng, who, target, av, dv, skill, seat)
         notes.append(opposed_line(who, target, av, dv, skill, odds, resisted(eng)[0]))
     hit = pending_damage(eng)
     if hit is not None:
         attacker, target, modifier = hit
-        notes.append(damage_line(damage_label(modifier, attacker, target), _damage(eng, attacker, modifier, seat)))
+        notes.append(damage_line(damage_label(modifier, attacker, target), damage_for(eng, attacker, modifier, seat)))
     return table(eng, flips(eng), notes)
-
-
-# --- tracker odds FILE … -------------------------------------------------------------------------------
-
-
-def _chances(values: Mapping[int, Fraction]) -> JSONObject:
-    return {str(v): _float(p) for v, p in values.items()}
-
-
-def flip_json(f: FlipOdds) -> JSONObject:
-    return {
-        "modifier": f.modifier,
-        "cards": 1 + abs(f.modifier),
-        "reshuffles": f.reshuffles,
-        "at_least": _chances(f.at_least),
-        "suits": {SUITS[s].lower(): _chances(values) for s, values in f.by_suit.items()},
-        "red_joker": _float(f.red_joker),
-        "black_joker": _float(f.black_joker),
-    }
-
-
-def duel_json(who: str | None, odds: DuelOdds) -> JSONObject:
-    return {
-        "who": who,
-        "tn": odds.tn,
-        "av": odds.av,
-        "modifier": odds.modifier,
-        "straight": _float(odds.straight),
-        "cheat": None if odds.cheat is None else _float(odds.cheat),
-        "no_cheat": odds.no_cheat or None,
-        "winning_cards": list(odds.winners),
-        "reshuffles": odds.reshuffles,
-    }
-
-
-def _int(options: OddsOptions, key: str) -> int | None:
-    value = options.get(key)
-    return value if isinstance(value, int) else None
-
-
-def report(eng: TTBEngine, options: OddsOptions) -> OddsReport:
-    """``tracker odds FILE [--tn N (--av N | --who NAME --skill SKILL)] [--who NAME] [--plus N] [--minus N]``."""
-    tn = _int(options, "tn")
-    duel_keys = [k for k in ("av", "skill", "who", "plus", "minus") if k in options]
-    if tn is None and duel_keys:
-        raise Refusal(f"--{duel_keys[0]} goes with --tn (the table shows ⊞ and ⊟ already)")
-    # Named the one way commands name them: one who has left the fight is refused, saying so.
-    who = eng.name(str(options["who"])) if "who" in options else None
-    table_flips = flips(eng)
-    notes: list[str] = []
-    data: dict[str, JSONValue] = {
-        "deck": {"left": len(eng.st.deck), "discards": len(eng.st.discards), "reshuffles": eng.st.reshuffles},
-        "flips": [flip_json(f) for f in table_flips.values()],
-    }
-    duel: JSONObject | None = None
-    if tn is not None:
-        av, label, untrained = _acting_value(eng, options, who)
-        modifier = net_modifier(_int(options, "plus") or 0, _int(options, "minus") or 0)
-        odds = _duel(eng, who, tn, av, modifier, untrained)
-        notes.append(duel_line(who, label, odds))
-        duel = duel_json(who, odds)
-    else:
-        pending = pending_duel(eng)
-        if pending is not None:
-            who, tn, av, label, untrained, fate = pending
-            odds = _duel(eng, who, tn, av, fate, untrained)
-            notes.append(duel_line(who, label, odds))
-            counted = eng.st.prompt.data.get("counted") if eng.st.prompt is not None else None
-            duel = {**duel_json(who, odds), "counted": list(counted) if isinstance(counted, list) else []}
-        fight = pending_opposed(eng)
-        if fight is not None:
-            a, d, av, dv, skill = fight
-            o = _opposed(eng, a, d, av, dv, skill)
-            notes.append(opposed_line(a, d, av, dv, skill, o, resisted(eng)[0]))
-            data["opposed"] = {
-                "aggressor": a,
-                "defender": d,
-                "av": av,
-                "defense": dv,
-                "straight": _float(o.straight),
-                "aggressor_cheats": None if o.aggressor_cheats is None else _float(o.aggressor_cheats),
-                "both_cheat": None if o.both_cheat is None else _float(o.both_cheat),
-                "reshuffles": o.reshuffles,
-                "counted": [*_listed(eng, "op_counted"), *_listed(eng, "op_counted_d")],
-            }
-        hit = pending_damage(eng)
-        if hit is not None:
-            attacker, target, modifier = hit
-            odds_now = _damage(eng, attacker, modifier)
-            notes.append(damage_line(damage_label(modifier, attacker, target), odds_now))
-            data["damage_flip"] = {**damage_json(attacker, odds_now), "target": target}
-    data["duel"] = duel
-    data["damage"] = [damage_json(None, _damage(eng, None, m)) for m in MODIFIERS]
-    return OddsReport(table(eng, table_flips, notes), data)
-
-
-def _acting_value(eng: TTBEngine, options: OddsOptions, who: str | None) -> tuple[int, str, str]:
-    """The acting value, how to name it, and why no cheat: ``--av N``, or ``--skill`` from `who`'s sheet."""
-    av = _int(options, "av")
-    if av is not None:
-        if "skill" in options:
-            raise Refusal("give --av or --skill, not both")
-        return av, f"AV {av}", ""
-    if "skill" not in options:
-        raise Refusal("--tn needs the acting value: --av N, or --who NAME --skill SKILL")
-    if who is None:
-        raise Refusal("--skill reads the acting value from a sheet: add --who NAME")
-    skill = skill_key(eng, str(options["skill"]))
-    skills = {k.casefold(): (k, v) for k, v in eng.sheet(who).skills.items()}
-    if skill not in skills:
-        return 0, f"{skill.title()} 0", f"untrained in {skill.title()}: no cheating"
-    key, value = skills[skill]
-    return value, f"{key.title()} {value}", ""

@@ -215,9 +215,9 @@ class TTBPresenter(FamilyPresenter[TTBRules]):
         return odds_report.panel(self.rules, seat)
 
     def odds_report(self, options: OddsOptions) -> OddsReport:
-        from tracker.families.ttb.present import odds_report
+        from tracker.families.ttb.present import odds_command
 
-        return odds_report.report(self.rules, options)
+        return odds_command.report(self.rules, options)
 
     def prompt_hint(self, prompt: Prompt) -> str:
         """A card the table flips may be typed rather than picked."""
