@@ -15,19 +15,18 @@ from tracker.engine.language.commands import count, is_number
 from tracker.families.ttb import (
     area,
     attack,
-    conditions,
     crowd,
     damage,
     duel,
     effects,
     horror,
-    movement,
     ongoing,
+    outcomes,
     perils,
     show,
     triggers,
 )
-from tracker.families.ttb.engine import TTBEngine, step
+from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import cheat, deck, opposed
 from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card
 from tracker.families.ttb.records.state import Prompt
@@ -234,102 +233,15 @@ def _cheat(eng: TTBEngine, p: Prompt, value: str) -> None:
     OUTCOMES[of](eng, original, passed, margins, card.value + av - tn)
 
 
-def _unconscious(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
-    assert p.who is not None
-    if passed:
-        eng.log(f"{p.who} passes the Toughness challenge and stays conscious")
-    else:
-        damage.fall_unconscious(eng, p.who, "failed the TN 10 Toughness challenge")
-
-
-def _attack(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
-    """An attack duel's result: a hit makes the weapon's damage flip (docs/rules/ttb-damage.md#s2-8-1)."""
-    assert p.who is not None
-    target, weapon = str(p.data["target"]), str(p.data["weapon"])
-    effects.resolve_attack(eng, p.who, target, weapon, passed, margins, diff, bool(p.data.get("guided")))
-
-
-def _critical(eng: TTBEngine, p: Prompt, value: str) -> None:
-    assert p.who is not None
-    damage.resolve_critical(eng, p.who, str(p.data["severity"]), deck.flipped_or_taken(eng, value))
-
-
-def _doctor(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
-    target = str(p.data["target"])
-    if passed and eng.fighter(target).conditions.get("bleeding_out"):
-        conditions.lower(eng, target, "bleeding_out", None, f"{p.who}'s Doctor duel succeeds")
-    elif not passed:
-        eng.log(f"{p.who}'s Doctor duel fails: {target} is still Bleeding Out")
-
-
-def _contest(eng: TTBEngine, p: Prompt, passed: bool, margins: int, diff: int | None) -> None:
-    assert p.who is not None
-    effects.resolve_contest(eng, p.kind, p.who, str(p.data["target"]), passed, margins)
-
-
-def _tie(eng: TTBEngine, p: Prompt, value: str) -> None:
-    chosen = names.resolve(value, p.options)
-    eng.st.tie_picks.append(chosen)
-    eng.log(f"{chosen} acts first among the tied this round (the players decide)")
-    eng.push(step("ties"))
-
-
-def _reactivate(eng: TTBEngine, p: Prompt, value: str) -> None:
-    assert p.who is not None
-    word = value.casefold()
-    if word not in ("yes", "y", "no", "n"):
-        raise Refusal("answer yes or no")
-    f = eng.fighter(p.who)
-    f.conditions.pop("reactivate", None)
-    if word.startswith("y"):
-        eng.log(f"{p.who} takes its Reactivate turn; Reactivate ends")
-        eng.push(step("turn_start", p.who, "extra"))
-    else:
-        eng.log(f"{p.who} declines its Reactivate turn; Reactivate ends")
-
-
-def _strike(eng: TTBEngine, p: Prompt, value: str) -> None:
-    mover = str(p.data["mover"])
-    word = value.casefold()
-    if word in ("hit", "h", "pass", "yes"):
-        eng.log(f"{p.who}'s disengaging strike hits {mover}")
-        movement.cancel_move(eng, mover)
-    elif word in ("miss", "m", "fail", "no", "n", "decline", "none"):
-        eng.log(f"{p.who} {'misses' if word.startswith('m') or word == 'fail' else 'makes no strike'}")
-    else:
-        raise Refusal("answer hit, miss or no")
-
-
-def _hand_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
-    assert p.who is not None
-    code = deck.discard_from_hand(eng, p.who, value)
-    f = eng.fighter(p.who)
-    eng.log(f"{p.who} discards {code} from the Control Hand")
-    if p.kind == "hand_discard":
-        f.pending_discard = max(0, len(f.hand) - deck.HAND_LIMIT)
-        if f.pending_discard:
-            eng.push(step("settle_hand", p.who))
-
-
-def _end_discard(eng: TTBEngine, p: Prompt, value: str) -> None:
-    """End of Dramatic Time: discard the named cards, then refill to three (docs/rules/ttb.md#s2-2-2, A23b)."""
-    assert p.who is not None
-    codes = deck.end_discards(eng, p.who, value)
-    for code in codes:
-        deck.discard_from_hand(eng, p.who, code)
-    eng.log(f"{p.who} discards {', '.join(codes) if codes else 'nothing'} at the end of Dramatic Time")
-    deck.refill_hand(eng, p.who)
-
-
 #: What each duel prompt does with its result (the table's pass/fail, a flip, or a cheated flip).
 OUTCOMES: dict[str, Callable[[TTBEngine, Prompt, bool, int, int | None], None]] = {
-    "attack": _attack,
+    "attack": outcomes.attack_duel,
     "swim": perils.swim,
-    "unconscious_check": _unconscious,
+    "unconscious_check": outcomes.unconscious_check,
     "suffocating_duel": perils.suffocating_duel,
-    "doctor": _doctor,
-    "impose": _contest,
-    "trick": _contest,
+    "doctor": outcomes.doctor,
+    "impose": outcomes.contest,
+    "trick": outcomes.contest,
     show.KIND: show.resolved,
     ongoing.KIND: ongoing.resolved,
     horror.KIND: horror.resolved,
@@ -351,15 +263,15 @@ RESOLVERS: dict[str, Callable[[TTBEngine, Prompt, str], None]] = {
     area.KIND: area.answer,
     crowd.KIND: crowd.answer,
     "cheat": _cheat,
-    "end_discard": _end_discard,
+    "end_discard": outcomes.end_discard,
     "hazard_flip": perils.hazard_flip,
     "suffocating_flip": perils.suffocating_flip,
-    "critical": _critical,
-    "tie": _tie,
-    "reactivate": _reactivate,
-    "disengaging_strike": _strike,
-    "hand_discard": _hand_discard,
-    "discard": _hand_discard,
+    "critical": outcomes.critical,
+    "tie": outcomes.tie,
+    "reactivate": outcomes.reactivate,
+    "disengaging_strike": outcomes.disengaging_strike,
+    "hand_discard": outcomes.hand_discard,
+    "discard": outcomes.hand_discard,
     attack.TARGET: attack.answer_target,
     attack.WEAPON: attack.answer_weapon,
     attack.DAMAGE: attack.answer_damage,
