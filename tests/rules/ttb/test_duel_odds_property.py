@@ -17,8 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tracker.families.ttb.answers import _score
-from tracker.families.ttb.duel import keep
-from tracker.families.ttb.fate.cards import Card, parse_card
+from tracker.families.ttb.fate.cards import Card, keep, parse_card
 from tracker.families.ttb.fate.odds import duel_odds
 from tracker.families.ttb.fate.opposed import _result
 from tracker.families.ttb.fate.opposed_odds import opposed_odds

@@ -17,7 +17,6 @@ from tracker.families.ttb import (
     attack,
     crowd,
     damage,
-    duel,
     effects,
     horror,
     ongoing,
@@ -28,7 +27,7 @@ from tracker.families.ttb import (
 )
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import cheat, deck, opposed
-from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, parse_card
+from tracker.families.ttb.fate.cards import Card, band_lifted, band_text, keep, parse_card, shown
 from tracker.families.ttb.records.state import Prompt
 
 
@@ -65,7 +64,7 @@ def _log_duel(eng: TTBEngine, p: Prompt, card: Card, av: int, bonus: int, cards:
     passed, _ = _score(card, av + bonus, tn)
     extra = f" + Assist {bonus}" if bonus else ""
     eng.log(
-        f"{p.who} flips {duel.shown(cards, card)} + {skill.title() or 'AV'} {av}{extra} = {total} vs TN {tn}: "
+        f"{p.who} flips {shown(cards, card)} + {skill.title() or 'AV'} {av}{extra} = {total} vs TN {tn}: "
         f"{'pass' if passed else 'fail'}",
         kind="result",
     )
@@ -98,9 +97,9 @@ def _duel_answer(eng: TTBEngine, p: Prompt, value: str) -> None:
     av = base + int(str(p.data.get("bonus", 0)))
     bonus = eng.fighter(who).assist if who and "bonus" not in p.data else 0
     fate = int(str(p.data.get("fate", 0)))
-    # One card plus one per ⊞ or ⊟, the right one kept (docs/rules/ttb.md#s2-2-3 [000:L83-87], `duel.keep`).
+    # One card plus one per ⊞ or ⊟, the right one kept (docs/rules/ttb.md#s2-2-3 [000:L83-87], `fate.cards.keep`).
     cards = deck.flip(eng, 1 + abs(fate))
-    card = duel.keep(cards, fate)
+    card = keep(cards, fate)
     _log_duel(eng, p, card, av, bonus, cards)
     if who and eng.fighter(who).assist:
         eng.fighter(who).assist = 0
@@ -163,10 +162,10 @@ def _defence_flip(eng: TTBEngine, p: Prompt) -> None:
         return
     fate = int(str(p.data.get("fate", 0)))
     cards = deck.flip(eng, 1 + abs(fate))
-    card = duel.keep(cards, fate)
+    card = keep(cards, fate)
     held, _ = _score(card, dv, tn)
     eng.log(
-        f"{defender} flips {duel.shown(cards, card)} + Defense {dv} = {card.value + dv} vs TN {tn}: "
+        f"{defender} flips {shown(cards, card)} + Defense {dv} = {card.value + dv} vs TN {tn}: "
         f"{'defends' if held else 'fails'}",
         kind="result",
     )

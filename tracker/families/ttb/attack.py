@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from tracker.engine import names
 from tracker.engine.errors import Refusal
-from tracker.families.ttb import actions, damage, duel
+from tracker.families.ttb import actions, damage, duel, gm_modifiers
 from tracker.families.ttb.crowd import flip as crowd_flip
 from tracker.families.ttb.crowd import shot
 from tracker.families.ttb.engine import TTBEngine, step
@@ -64,7 +64,7 @@ def start(eng: TTBEngine, args: list[str]) -> None:
     """``attack NAME [ACTION] [TARGET] [WEAPON]``: check and pay like ``spend``, then ask what is missing."""
     eng.require_started()
     who = eng.living(args[0])
-    gm, rest = duel.gm_parts(args[1:])
+    gm, rest = gm_modifiers.gm_parts(args[1:])
     key = "strike"
     if rest and _action(rest[0]) in KINDS:
         key = actions.action_key(rest.pop(0))
@@ -103,7 +103,7 @@ def start(eng: TTBEngine, args: list[str]) -> None:
             raise Refusal(f"{who}'s {weapon or 'projectile weapons'}: empty, reload first")
     actions.pay(eng, who, key, actions.cost_of(eng, key, []))
     eng.log(f"{who} {VERB[key]}" + (f" at {target}" if target else ""))
-    extra = " ".join(duel.gm_words(gm))
+    extra = " ".join(gm_modifiers.gm_words(gm))
     if gm:
         eng.log(f"the GM's modifiers for this attack: {', '.join(p.text() for p in gm)}")
     if target is None:
@@ -138,7 +138,7 @@ def chosen(eng: TTBEngine, who: str, key: str, target: str, weapon: str | None, 
 
 def armed(eng: TTBEngine, who: str, key: str, target: str, weapon: str, gm: str = "") -> None:
     """Target and weapon known: a shot is counted, then the attack duels (two for a Charge) are queued, each
-    with the GM's own modifiers (`duel.gm_parts`)."""
+    with the GM's own modifiers (`gm_modifiers.gm_parts`)."""
     if key == "shoot":
         actions.count_shot(eng, who, weapon)
         crowd = into_melee(eng, who, target)
@@ -285,7 +285,7 @@ def target_offer(eng: TTBEngine, who: str, arg: str) -> None:
         return
     usable = weapons_of(eng, who, key)
     weapon = next((w for w in usable if w.name == weapon_name), usable[0] if usable else None)
-    rows, common = candidates(eng, who, key, weapon, duel.gm_parts(gm_text.split())[0]) if weapon else ([], [])
+    rows, common = candidates(eng, who, key, weapon, gm_modifiers.gm_parts(gm_text.split())[0]) if weapon else ([], [])
     if not rows:
         eng.log(f"{who} has no one to attack")
         return

@@ -32,9 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from tracker.engine.errors import Refusal
 from tracker.families.ttb.engine import TTBEngine
-from tracker.families.ttb.fate.cards import Card
 
 #: Each side of a net Fate Modifier is capped at 3 after cancelling (docs/rules/ttb.md#s2-2-3 [001:L30-31]).
 CAP = 3
@@ -140,67 +138,6 @@ class Duel:
     def data(self) -> dict[str, str | int | bool | list[str]]:
         """What a duel prompt carries so ``answer flip`` and the odds read this duel (the prompt waits on disk)."""
         return {"tn": self.final_tn, "fate": self.fate, "bonus": self.bonus, "counted": self.counted()}
-
-
-def keep(cards: Sequence[Card], fate: int) -> Card:
-    """The card a flip uses (docs/rules/ttb.md#s2-2-1, docs/rules/ttb.md#s2-2-3): the Black Joker is forced; with ⊟ the
-    lowest, except that the Red Joker may be used despite ⊟ [000:L152-154]; otherwise the best (the flipper chooses, and
-    a higher card never does worse in a duel)."""
-    black = [c for c in cards if c.is_black_joker]
-    if black:
-        return black[0]
-    red = [c for c in cards if c.is_red_joker]
-    if red:
-        return red[0]
-    if fate < 0:
-        return min(cards, key=lambda c: c.value)
-    return max(cards, key=lambda c: c.value)
-
-
-def shown(cards: Sequence[Card], kept: Card) -> str:
-    """How a flip of several cards is logged: ``3♦, 9♠ → 9♠ (9 of Crows)``; one card as itself."""
-    if len(cards) == 1:
-        return kept.label()
-    return f"{', '.join(c.short() for c in cards)} → {kept.label()}"
-
-
-# --- the GM's own modifiers -----------------------------------------------------------------------------
-
-
-def gm_parts(words: Iterable[str]) -> tuple[list[Part], list[str]]:
-    """The GM's ``+``/``++``/``-``/``--`` (⊞ or ⊟ each) and ``tn=+N`` among `words`; the other words back."""
-    parts: list[Part] = []
-    rest: list[str] = []
-    for word in words:
-        if word and set(word) <= {"+"} and len(word) <= CAP:
-            parts.append(Part("GM", fate=len(word)))
-        elif word and set(word) <= {"-"} and len(word) <= CAP:
-            parts.append(Part("GM", fate=-len(word)))
-        elif word.casefold().startswith("tn="):
-            value = word[3:]
-            try:
-                n = int(value)
-            except ValueError:
-                raise Refusal(f"tn= takes a whole number of TN to add or take off (tn=+2), not '{value}'") from None
-            if not -20 <= n <= 20:
-                raise Refusal(f"tn={n}: at most 20 either way")
-            parts.append(Part("GM", tn=n))
-        elif word and set(word) <= {"+", "-"}:
-            raise Refusal(f"'{word}': give ⊞ as + (at most +++) or ⊟ as - (at most ---), one kind a word")
-        else:
-            rest.append(word)
-    return parts, rest
-
-
-def gm_words(parts: Iterable[Part]) -> list[str]:
-    """The GM parts back as the words `gm_parts` reads (they ride in a queued step's argument)."""
-    out = []
-    for p in parts:
-        if p.fate:
-            out.append(("+" if p.fate > 0 else "-") * abs(p.fate))
-        elif p.tn:
-            out.append(f"tn={p.tn:+d}")
-    return out
 
 
 # --- what is in play ------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Literal
 
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count, is_number
-from tracker.families.ttb import actions, conditions, damage, duel, movement, show
+from tracker.families.ttb import actions, conditions, damage, duel, gm_modifiers, movement, show
 from tracker.families.ttb.engine import TTBEngine, step
 from tracker.families.ttb.fate import opposed
 from tracker.families.ttb.fate.cards import parse_card
@@ -178,7 +178,7 @@ def attack_offer(eng: TTBEngine, who: str, arg: str) -> None:
     """
     target, weapon, *flow = arg.split("\t")
     guided = bool(flow) and flow[0] == "guided"
-    gm, _ = duel.gm_parts(flow[1].split() if len(flow) > 1 else [])
+    gm, _ = gm_modifiers.gm_parts(flow[1].split() if len(flow) > 1 else [])
     f = eng.fighter(who)
     if f.dead or f.unconscious or f.conditions.get("paralyzed") or eng.fighter(target).dead:
         return

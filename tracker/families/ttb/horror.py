@@ -27,7 +27,7 @@ from tracker.engine.language.commands import Command, count
 from tracker.families.ttb import conditions, duel, triggers
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import cheat, deck
-from tracker.families.ttb.fate.cards import Card
+from tracker.families.ttb.fate.cards import Card, keep, shown
 from tracker.families.ttb.records.state import Prompt
 
 KIND = "horror"
@@ -127,11 +127,11 @@ def flip_against(eng: TTBEngine, p: Prompt) -> None:
     tn, av, fate = int(str(p.data["tn"])), int(str(p.data["av"])), int(str(p.data.get("fate", 0)))
     flipper = str(p.data.get("flipper", ""))
     cards = deck.flip(eng, 1 + abs(fate))
-    card = duel.keep(cards, fate)
+    card = keep(cards, fate)
     total = card.value + av
     holds = not card.is_black_joker and total >= tn
     eng.log(
-        f"the horror{f' ({flipper})' if flipper else ''} flips {duel.shown(cards, card)} + half the TN {av} = "
+        f"the horror{f' ({flipper})' if flipper else ''} flips {shown(cards, card)} + half the TN {av} = "
         f"{total} vs {p.who}'s TN {tn}: {p.who} {'fails' if holds else 'resists'}",
         kind="result",
     )

@@ -7,6 +7,7 @@ The suit letters follow the seeds: Rams (♥), Crows (♠), Tomes (♣), Masks (
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
 from tracker.engine.errors import Refusal
@@ -197,3 +198,25 @@ def parse_damage_profile(text: str) -> tuple[int, int, int] | None:
         return None
     w, m, s = (int(p) for p in parts)
     return w, m, s
+
+
+def keep(cards: Sequence[Card], fate: int) -> Card:
+    """The card a flip uses (docs/rules/ttb.md#s2-2-1, docs/rules/ttb.md#s2-2-3): the Black Joker is forced; with ⊟ the
+    lowest, except that the Red Joker may be used despite ⊟ [000:L152-154]; otherwise the best (the flipper chooses, and
+    a higher card never does worse in a duel)."""
+    black = [c for c in cards if c.is_black_joker]
+    if black:
+        return black[0]
+    red = [c for c in cards if c.is_red_joker]
+    if red:
+        return red[0]
+    if fate < 0:
+        return min(cards, key=lambda c: c.value)
+    return max(cards, key=lambda c: c.value)
+
+
+def shown(cards: Sequence[Card], kept: Card) -> str:
+    """How a flip of several cards is logged: ``3♦, 9♠ → 9♠ (9 of Crows)``; one card as itself."""
+    if len(cards) == 1:
+        return kept.label()
+    return f"{', '.join(c.short() for c in cards)} → {kept.label()}"

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from tracker.families.ttb.duel import CAP, Part, keep, shown
+from tracker.families.ttb.duel import CAP, Part
 from tracker.families.ttb.engine import TTBEngine
 from tracker.families.ttb.fate import cheat, deck
 from tracker.families.ttb.fate.cards import (
@@ -31,7 +31,9 @@ from tracker.families.ttb.fate.cards import (
     band_text,
     can_cheat,
     cheat_order,
+    keep,
     parse_card,
+    shown,
 )
 from tracker.families.ttb.records.state import Prompt
 

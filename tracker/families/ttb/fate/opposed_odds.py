@@ -115,7 +115,7 @@ def _aggressor_flips(
 
 
 def _kept_counts(src: FlipSource, fate: int) -> dict[int, int]:
-    """value → the ways the flip keeps a card of that value (0 the Black Joker, 14 the Red), as `duel.keep`."""
+    """value → the ways the flip keeps a card of that value (0 the Black Joker, 14 the Red), as `cards.keep`."""
     count = count_minus if fate < 0 else count_plus
     at_least = {v: count(src, v, None) for v in range(1, RED_JOKER_VALUE + 2)}
     out = {0: src.ways - at_least[1]}
@@ -156,7 +156,7 @@ def opposed_odds(
     """The aggressor's chance to win, straight and with cheats (a hand None: that side may not cheat).
 
     Each side flips one card plus one per ⊞ or ⊟ of its net modifier (`fa`, `fd`) and keeps the card
-    `duel.keep` keeps; `blind`: the defender counts as flipping the Black Joker and draws nothing (an
+    `cards.keep` keeps; `blind`: the defender counts as flipping the Black Joker and draws nothing (an
     Unconscious Fated, docs/rules/ttb-conditions.md#s2-7). Whoever cheats first (the lower total, the defender on a
     tie), each side's best play is its highest card: a higher card never makes its side lose, so the order of the cheats
     does not change who wins, and the chance with cheats is the chance that the two best cards win. Counted exactly:
@@ -196,7 +196,7 @@ def opposed_odds(
 
 
 def _kept_value(cards: Sequence[Card], fate: int) -> int:
-    """The value of the card a flip keeps (`duel.keep`'s rule, here without the engine)."""
+    """The value of the card a flip keeps (`cards.keep`'s rule, here without the engine)."""
     if any(c.is_black_joker for c in cards):
         return 0
     if any(c.is_red_joker for c in cards):
