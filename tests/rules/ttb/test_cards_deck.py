@@ -185,6 +185,30 @@ def test_manual_reshuffle_command_draws_twist_cards_like_an_empty_deck() -> None
     assert state_json(s)["deck"]["reshuffles"] == 1
 
 
+def test_000_l171_draw_takes_twist_cards_on_demand_and_a_fatemaster_character_gains_fate_points() -> None:
+    """[000:L167-172]: a Fated draws a Twist card "when an 'On the Pursuit' ability is triggered": `draw NAME
+    [N]` draws them into the Control Hand, over five the discard is asked (docs/rules/decisions.md#a23); a
+    Fatemaster character gains a Fate Point instead of each [000:L392]. Bad input changes nothing."""
+    s = session_from(TWO_FATED_AND_FM)
+    before = len(ttb_state(s).fighters["Sofia"].twist_deck)
+    run(s, "draw Sofia")
+    sofia = ttb_state(s).fighters["Sofia"]
+    assert len(sofia.hand) == 2 and len(sofia.twist_deck) == before - 1
+    run(s, "draw Sofia 4")
+    assert len(ttb_state(s).fighters["Sofia"].hand) == 6
+    assert pending(ttb_state(s)).kind == "hand_discard"
+    run(s, "answer " + ttb_state(s).fighters["Sofia"].hand[0])
+    assert len(ttb_state(s).fighters["Sofia"].hand) == 5 and ttb_state(s).prompt is None
+    points = ttb_state(s).fighters["Boss"].fate_points
+    run(s, "draw Boss 2")
+    assert ttb_state(s).fighters["Boss"].fate_points == points + 2
+    assert any("Boss gains 1 Fate Point instead of a Twist card" in e.text for e in ttb_state(s).log)
+    for bad in ("draw Nobody", "draw Sofia 0", "draw Sofia 6", "draw Sofia x"):
+        refused(s, bad)
+    run(s, "undo")
+    assert ttb_state(s).fighters["Boss"].fate_points == points
+
+
 def test_empty_twist_deck_reshuffles_its_own_discards_without_extra_draws() -> None:
     """docs/rules/ttb.md#s2-2-1: an empty Twist Deck shuffles its own discard pile into a new Twist Deck;
     exactly one card is drawn and the Fate discards never mix in."""

@@ -264,6 +264,18 @@ def _reshuffle(eng: TTBEngine, cmd: Command) -> None:
     deck.reshuffle(eng, "the GM reshuffles")
 
 
+def _draw(eng: TTBEngine, cmd: Command) -> None:
+    """``draw NAME [N]``: Twist cards drawn into the Control Hand when an "On the Pursuit" ability triggers
+    [000:L171] (the rules' one draw on demand); over five, the discard is asked (A23); a Fatemaster character
+    gains a Fate Point for each instead [000:L392]."""
+    name = eng.living(cmd.args[0])
+    n = count(cmd.args[1], "Twist cards to draw", deck.HAND_LIMIT) if len(cmd.args) > 1 else 1
+    if n < 1:
+        raise Refusal("draw at least 1 Twist card")
+    for _ in range(n):
+        deck.draw_twist(eng, name, "On the Pursuit")
+
+
 def _end(eng: TTBEngine, cmd: Command) -> None:
     """End of Dramatic Time: Pass/Wait changes clear; Fated refill their hands to three (A23b)."""
     eng.require_started()
@@ -304,6 +316,7 @@ HANDLERS: dict[str, Callable[[TTBEngine, Command], None]] = {
     "leave": _leave,
     "answer": _answer,
     "reshuffle": _reshuffle,
+    "draw": _draw,
     "end": _end,
     "horror": horror.command,
     "trigger": triggers.command,

@@ -63,6 +63,16 @@ VERBS: tuple[VerbSpec, ...] = (
     VerbSpec("disengage", ("name", "name"), 2, 2, "disengage A B", "end the engagement of A with B", TTB),
     VerbSpec("reshuffle", (), 0, 0, "reshuffle", "shuffle the discards back into the Fate Deck", TTB, needs_more=False),
     VerbSpec(
+        "draw",
+        ("name", "number"),
+        1,
+        2,
+        "draw NAME [N]",
+        "a Fated draws N Twist cards (1: an 'On the Pursuit' ability); a Fatemaster character gains N Fate Points",
+        TTB,
+        title="Draw a Twist card",
+    ),
+    VerbSpec(
         "horror",
         ("name", "number"),
         2,
