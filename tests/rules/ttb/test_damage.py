@@ -266,6 +266,25 @@ def test_C22_ignores_critical_effects(rank: int) -> None:
     assert t.ap == 1
 
 
+def test_000_l419_ignoring_criticals_can_take_the_toughness_challenge_as_a_table_option() -> None:
+    """[000:L419] "fail unless ignores critical effects", read the other way (docs/guide/decisions.md): with
+    ``critical_immune_at_zero = "toughness"`` an FM that ignores critical effects takes no critical but the TN 10
+    Toughness challenge a Fated takes; failed, it falls unconscious, passed, it fights on. The 1E round-end
+    re-check (A10) does not knock it out under the default (A35)."""
+    s = target('critical_immune_at_zero = "toughness"', wounds=1, rank_value=8, ignores_critical_effects=True)
+    run(s, "start", "damage T 2")
+    assert kind(s) == "unconscious_check" and "TN 10 Toughness challenge" in pending(ttb_state(s)).question
+    run(s, "answer fail")
+    t = ttb_state(s).fighters["T"]
+    assert t.unconscious and t.criticals == []
+    s = target('critical_immune_at_zero = "toughness"', wounds=1, rank_value=8, ignores_critical_effects=True)
+    run(s, "start", "damage T 2", "answer pass")
+    assert not ttb_state(s).fighters["T"].unconscious
+    s = target("recheck_unconscious_each_round = true", wounds=1, rank_value=8, ignores_critical_effects=True)
+    run(s, "start", "damage T 2", "next", "next")
+    assert ttb_state(s).round == 2 and not ttb_state(s).fighters["T"].unconscious
+
+
 def test_red_joker_damage_flip_above_zero_is_severe_plus_severe_critical() -> None:
     """docs/rules/ttb-damage.md#s2-8-1 step 4 / docs/rules/ttb-damage.md#s2-8-2 / C20: Red Joker = Severe damage + a
     Severe Critical even while Wounds stay above 0; no unconsciousness check then."""

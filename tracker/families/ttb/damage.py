@@ -59,6 +59,8 @@ def damage(
     if ignores:
         if f.wounds <= 0 or red_joker:
             eng.log(f"{name} ignores critical effects and keeps fighting")
+        if f.wounds <= 0 and eng.settings.critical_immune_at_zero == "toughness":
+            eng.push(step("unconscious_check", name))
         return final
     steps = []
     if red_joker:
@@ -241,11 +243,16 @@ def resolve_critical(eng: TTBEngine, name: str, severity: str, card: Card) -> No
 
 
 def run_unconscious_check(eng: TTBEngine, name: str) -> None:
-    """Agenda step: at 0 Wounds or less, a Fated makes a TN 10 Toughness challenge; a FM fails."""
+    """Agenda step: at 0 Wounds or less, a Fated makes a TN 10 Toughness challenge; a FM fails, unless it
+    ignores critical effects: then it takes the challenge too with ``critical_immune_at_zero = "toughness"``,
+    and none at all by decision A35 (the default)."""
     f = eng.fighter(name)
     if f.dead or f.unconscious:
         return
-    if eng.sheet(name).fated:
+    sheet = eng.sheet(name)
+    if not sheet.fated and sheet.ignores_critical_effects and eng.settings.critical_immune_at_zero != "toughness":
+        return
+    if sheet.fated or sheet.ignores_critical_effects:
         from tracker.families.ttb import duel
 
         head = f"{name} is at {counted(f.wounds, 'Wound')}: TN {TOUGHNESS_TN} Toughness challenge"

@@ -126,6 +126,11 @@ class TTBSettings(Strict):
     fatemaster_modifiers: Literal["reverse", "ignore"] = "reverse"
     #: 1E option: re-check unconsciousness at every round end while at 0 Wounds or less (decision A10).
     recheck_unconscious_each_round: bool = False
+    #: A Fatemaster character that ignores critical effects, at 0 Wounds or less [000:L419]: "fights_on" (decision
+    #: A35: no critical, never unconscious, it dies only where a rule says), or "toughness" (the rank table's
+    #: "fail unless ignores critical effects" read as: it does not fail the check, it takes it, the TN 10
+    #: Toughness challenge a Fated takes) — a fight against one can then be won (docs/guide/decisions.md).
+    critical_immune_at_zero: Literal["fights_on", "toughness"] = "fights_on"
     #: Damage flip of hazardous terrain (docs/rules/ttb-turns.md#s2-6: "usually 1/2/3").
     hazard_damage: Annotated[str, AfterValidator(_profile)] = "1/2/3"
     #: TN of the Athletics challenge for swimming in rough water (docs/rules/ttb-turns.md#s2-6; the seeds give no
