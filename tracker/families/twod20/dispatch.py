@@ -171,10 +171,13 @@ def _damage(eng: TwoD20Engine, cmd: Command) -> None:
         ignore_soak="ignore-soak" in flags or "no-armor" in cmd.flags,
         yield_="yield" in flags,
         nonlethal="nonlethal" in flags,
+        avoid="avoid" in flags,
     )
     harm.resolve_track(eng, name, hit)
     if hit.yield_ and not eng.sheet(name).pc:
         raise Refusal("only player characters may yield (voluntary Defeat)")
+    if hit.avoid and (why := harm.avoid_refusal(eng, name)):
+        raise Refusal(why)
     harm.damage(eng, name, hit)
 
 
@@ -280,6 +283,7 @@ def _end(eng: TwoD20Engine, cmd: Command) -> None:
         a.acted = False
         a.deferred = False
         a.yielded = False  # voluntary Defeat blocks revival only for the rest of that scene [004:L1886]
+        a.avoided = 0  # Avoid Injury is once a scene [004:L2000]
         a.mental_immune = False  # immune to mental attacks "during this scene" [004:L1642]
         a.protected_by = []
         a.conditions.pop("stunned", None)

@@ -56,6 +56,9 @@ class Hit:
     subdue: bool = False
     #: Non-lethal Harm, declared with the attack: a defeat it brings renders unconscious [004:L1964].
     nonlethal: bool = False
+    #: The target Avoids the Injury (the Avoid Injury variant [004:L2000-2006]): the Harms of this hit are not
+    #: suffered, for the variant's cost (`avoid_refusal` has said it may).
+    avoid: bool = False
 
 
 def resolve_track(eng: TwoD20Engine, name: str, hit: Hit) -> tuple[str, str, str]:
@@ -141,12 +144,18 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         count += 1
     shown = _stress_text(eng, name, track)
     harms = ""
-    if count and _yields(eng, name, hit.yield_):
+    avoided = bool(count) and hit.avoid and not avoid_refusal(eng, name)
+    if avoided:
+        harms = f", {counted(count, harm_kind.title())} avoided"
+    elif count and _yields(eng, name, hit.yield_):
         # The log says what is applied: a yielding PC suffers only 1 Harm (docs/rules/2d20-harm.md#s3-10-2).
         harms = f", 1 {harm_kind.title()} (yields: {count} reduced to 1)" if count > 1 else f", 1 {harm_kind.title()}"
     elif count:
         harms = f", {counted(count, harm_kind.title())}"
     eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown}){harms}")
+    if avoided:
+        avoid(eng, name, count, harm_kind)
+        count = 0
     if count and hit.subdue:
         a.subdued[harm_kind] = a.subdued.get(harm_kind, 0) + count
         eng.log(f"Subdue: {name}'s {counted(count, harm_kind.title())} recovered when the next scene begins")
@@ -227,6 +236,42 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
         a.conditions["burning"] = max(int(a.conditions.get("burning", 0)), x)
         a.burning_rounds = max(a.burning_rounds, icons)
         eng.log(f"{name} is Burning {x} for {counted(icons, 'round')}")
+
+
+def avoid_refusal(eng: TwoD20Engine, name: str) -> str:
+    """Why `name` may not Avoid Injury now, or "" [004:L1996-2004]: the variant is off; a minor NPC never
+    may, a player character or a notable NPC once a scene, a major NPC as often as it likes; an NPC's side
+    must hold the 2 Threat it spends."""
+    variant = eng.profile.avoid_injury
+    if variant == "off":
+        return "Avoid Injury is a variant this encounter does not use (profile parameter avoid_injury)"
+    sheet = eng.sheet(name)
+    if sheet.npc_type == "minor":
+        return f"{name} is a minor NPC: minor NPCs cannot Avoid Injury [004:L2000]"
+    if sheet.npc_type != "major" and eng.fighter(name).avoided:
+        return f"{name} has Avoided Injury once this scene already [004:L2000]"
+    if not sheet.pc and eng.st.threat < AVOID_COST:
+        return f"Avoid Injury costs {AVOID_COST} {eng.pool_name}; the pool holds {eng.st.threat}"
+    return ""
+
+
+#: What Avoid Injury costs, in Momentum or Threat [004:L2008-2009].
+AVOID_COST = 2
+
+
+def avoid(eng: TwoD20Engine, name: str, count: int, kind: str) -> None:
+    """`name` Avoids the Injury: the `count` Harms are not suffered; the variant's cost is paid
+    [004:L2008-2009]: 2 Momentum (or 2 added to Threat) for a player character, 2 Threat for an NPC, and with
+    the "complication" cost a Complication too (a player character's 2 always go to Threat then)."""
+    a = eng.fighter(name)
+    a.avoided += 1
+    what = counted(count, kind.title())
+    complication = eng.profile.avoid_injury == "complication"
+    pools.pay(eng, name, AVOID_COST, "Avoid Injury", use_threat=complication)
+    eng.log(
+        f"{name} Avoids Injury: {what} not suffered"
+        + (" and suffers a Complication (the GM says what; a trait records it)" if complication else "")
+    )
 
 
 def _yields(eng: TwoD20Engine, name: str, yielded: bool) -> bool:

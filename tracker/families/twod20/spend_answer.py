@@ -13,7 +13,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import hit_locations, psywar
+from tracker.families.twod20 import harm, hit_locations, psywar
 from tracker.families.twod20.attack_test import form
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.dice.rolls import CHALLENGE_FACES
@@ -72,6 +72,9 @@ class Chosen:
     #: The hit location's d20 face as the table rolled it (``location=11``; None: the tracker rolls).
     location: int | None = None
     inspire: bool = False
+    #: ``avoid``: the target Avoids Injury (the variant [004:L2000-2006]; the target's side pays, not the
+    #: attacker).
+    avoid: bool = False
 
     def cost(self) -> int:
         """The Momentum the spends cost (Re-roll counted: it is paid only when a die scored nothing)."""
@@ -147,6 +150,9 @@ def parse(eng: TwoD20Engine, p: Prompt, value: str) -> Chosen:
             continue
         if word.casefold().startswith("location="):
             chosen.location = hit_locations.face(word.partition("=")[2])
+            continue
+        if word.casefold() == "avoid":
+            chosen.avoid = True
             continue
         _read_spend(eng, p, chosen, word)
     return chosen
@@ -225,6 +231,8 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         again = [SPENDS[k].title for k in chosen.once if k in a.round_spends]
         if again:
             raise Refusal(f"{who} has spent on {', '.join(again)} this round already (once per round, B24)")
+    if chosen.avoid and (why := harm.avoid_refusal(eng, target)):
+        raise Refusal(why)
     if chosen.secondary is not None:
         _check_secondary(eng, who, target, chosen.secondary)
     if chosen.confidence:

@@ -91,7 +91,8 @@ def hint(eng: TwoD20Engine) -> str:
         cost = eng.profile.called_shot_cost if key == "called" else s.cost
         listed.append(f"{key}{words[s.takes]} {cost}{' each' if s.repeatable else ''}")
     located = "; location=N types the hit location's d20" if eng.profile.hit_locations else ""
-    return "or the faces rolled: answer 1,5,6; add spends: " + ", ".join(listed) + located
+    avoided = "; avoid: the target Avoids Injury" if eng.profile.avoid_injury != "off" else ""
+    return "or the faces rolled: answer 1,5,6; add spends: " + ", ".join(listed) + located + avoided
 
 
 def offer(eng: TwoD20Engine, who: str, target: str, weapon: str, momentum: int) -> None:
@@ -220,6 +221,7 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         attacker=who,
         penetration=penetration,
         subdue=chosen.subdue,
+        avoid=chosen.avoid,
         mental=mental,
         track="mental" if mental else "digital" if kind == infowar.INFOWAR else None,
     )

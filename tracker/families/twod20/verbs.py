@@ -31,12 +31,12 @@ VERBS: tuple[VerbSpec, ...] = (
     ADD._replace(help="give a condition (or fatigue); a valued one gains +N", family=D20),
     DAMAGE._replace(
         usage="damage NAME N [icons=K] [track=T] [cover=C] [soak=S] [from=NAME] [EFFECT[=X] …] "
-        "[mental] [yield] [ignore-soak] [nonlethal]",
+        "[mental] [yield] [ignore-soak] [nonlethal] [avoid]",
         help="an attack's rolled damage; resistance, stress, Harm and the effects follow",
         family=D20,
         options=("icons", "track", "cover", "soak", "from", *EFFECT_OPTIONS),
         actor_option="from",
-        flags=(*EFFECT_FLAGS, "mental", "yield", "ignore-soak", "no-armor", "nonlethal"),
+        flags=(*EFFECT_FLAGS, "mental", "yield", "ignore-soak", "no-armor", "nonlethal", "avoid"),
     ),
     HEAL._replace(
         usage="heal NAME N [track=T]",

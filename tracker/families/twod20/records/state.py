@@ -75,6 +75,8 @@ class Fighter(Strict):
     yielded: bool = False
     #: Left Defeated (Fortune or an ally's revive): any further Harm defeats again [004:L1876].
     revived: bool = False
+    #: Injuries avoided this scene (the Avoid Injury variant [004:L2000]): a PC or a notable NPC has one.
+    avoided: int = 0
     acted: bool = False
     majors: int = 0
     majors_allowed: int = 1

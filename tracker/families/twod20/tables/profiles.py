@@ -168,6 +168,10 @@ class Profile:
     #: never offers it and `pick` refuses it: the GM does not run a beaten NPC's turn (judgement,
     #: docs/rules/2d20-turns.md#s3-4).
     defeated_npcs_act: bool = False
+    #: The Avoid Injury variant [004:L1996-2012]: once a scene a character may avoid a Harm it suffers, for a
+    #: cost: "momentum" (2 Momentum, or 2 added to Threat; an NPC spends 2 Threat), "complication" (2 added to
+    #: Threat and a Complication; an NPC spends 2 Threat and suffers one), or "off" (the SRD's own rules).
+    avoid_injury: Literal["off", "momentum", "complication"] = "off"
     #: A Staggered character's Reaction also costs an Infinity Point (NPCs: 1 more Heat) [003:L444-446], B23.
     staggered_reaction_point: bool = False
     #: A readied action not triggered is lost at the character's next turn (SRD [004:L1474], Infinity) or at the
