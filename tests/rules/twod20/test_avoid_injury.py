@@ -8,6 +8,7 @@ from __future__ import annotations
 from tests.conftest import d20, d20_state, pending, run, session_from
 from tests.rules.twod20.scenes import combatant, header, refused, zones
 from tracker.families.session import Session
+from tracker.families.snapshot import state_json
 from tracker.families.twod20 import spends
 
 PISTOL = {"name": "Pistol", "range": "close", "damage": 4}
@@ -44,6 +45,8 @@ def test_004_l2008_a_pc_avoids_a_harm_once_a_scene_for_2_momentum() -> None:
     assert kit.stress["stress"] == 6 and harms(s, "Kit") == 0
     assert d20_state(s).momentum == 0
     assert logged(s, "Kit Avoids Injury: 1 Wound not suffered")
+    kit_json = next(c for c in state_json(s)["combatants"] if c["name"] == "Kit")
+    assert kit_json["avoided_injuries"] == 1
     refused(s, "damage Kit 6 ignore-soak avoid", "Kit has Avoided Injury once this scene already")
     run(s, "end", "start", "pick Kit")
     run(s, "damage Kit 6 ignore-soak avoid")
@@ -85,6 +88,7 @@ def test_the_variant_off_refuses_avoid_and_a_hit_with_no_harm_pays_nothing() -> 
     a hit that brings no Harm costs nothing and uses nothing up."""
     s = run(scene(variant=""), "start", "pick Kit")
     refused(s, "damage Kit 6 ignore-soak avoid", "Avoid Injury is a variant this encounter does not use")
+    assert all("avoided_injuries" not in c for c in state_json(s)["combatants"])
     on = run(scene(), "start", "pick Kit")
     run(on, "damage Kit 3 ignore-soak avoid")
     assert d20_state(on).momentum == 2 and d20_state(on).fighters["Kit"].avoided == 0
