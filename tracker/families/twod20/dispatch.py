@@ -12,6 +12,7 @@ from tracker.engine.records.model import Located
 from tracker.families.file import EncounterFile
 from tracker.families.rules import saved_or_fresh
 from tracker.families.twod20 import (
+    avoid_injury,
     conditions,
     forbids,
     hacking,
@@ -20,6 +21,7 @@ from tracker.families.twod20 import (
     order,
     outofturn,
     pools,
+    recovery,
     roster,
     tasks,
     traits,
@@ -176,7 +178,7 @@ def _damage(eng: TwoD20Engine, cmd: Command) -> None:
     harm.resolve_track(eng, name, hit)
     if hit.yield_ and not eng.sheet(name).pc:
         raise Refusal("only player characters may yield (voluntary Defeat)")
-    if hit.avoid and (why := harm.avoid_refusal(eng, name)):
+    if hit.avoid and (why := avoid_injury.refusal(eng, name)):
         raise Refusal(why)
     harm.damage(eng, name, hit)
 
@@ -190,7 +192,7 @@ def _heal(eng: TwoD20Engine, cmd: Command) -> None:
         tasks.recover(eng, task, amount)
         return
     name = eng.living(cmd.args[0])
-    harm.recover(eng, name, amount, _track(eng, name, cmd.options["track"]) if "track" in cmd.options else None)
+    recovery.recover(eng, name, amount, _track(eng, name, cmd.options["track"]) if "track" in cmd.options else None)
 
 
 def _track(eng: TwoD20Engine, name: str, text: str, generic: bool = False) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tracker.engine.errors import Refusal
-from tracker.families.twod20 import forbids, pools
+from tracker.families.twod20 import avoid_injury, forbids, pools, resistance
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
 from tracker.families.twod20.records.state import Persistent
@@ -57,7 +57,7 @@ class Hit:
     #: Non-lethal Harm, declared with the attack: a defeat it brings renders unconscious [004:L1964].
     nonlethal: bool = False
     #: The target Avoids the Injury (the Avoid Injury variant [004:L2000-2006]): the Harms of this hit are not
-    #: suffered, for the variant's cost (`avoid_refusal` has said it may).
+    #: suffered, for the variant's cost (`avoid_injury.refusal` has said it may).
     avoid: bool = False
 
 
@@ -89,9 +89,23 @@ def resolve_track(eng: TwoD20Engine, name: str, hit: Hit) -> tuple[str, str, str
 
 
 def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
-    """Apply one hit to `name` with every rule of docs/rules/2d20-combat.md#s3-8 to #s3-10."""
+    """Apply one hit to `name` with every rule of docs/rules/2d20-combat.md#s3-8 to #s3-10; then what its own
+    Cover or Morale's effects do once the hit is over (`tracker.families.twod20.resistance`)."""
+    used = _apply(eng, name, hit)
+    if used is None:
+        return
+    kind, found, roll = used
+    x = resistance.spent(eng, name, kind, found, roll)
+    if x and not eng.fighter(name).dead:
+        blast = dice.roll_challenge(eng.st, x)
+        damage(eng, name, Hit(total=blast.total, icons=blast.icons, mental=kind == "morale", why=f"Volatile {kind}"))
+
+
+def _apply(eng: TwoD20Engine, name: str, hit: Hit) -> tuple[str, dict[str, int], dice.ChallengeRoll] | None:
+    """One hit's resistance, stress, Harms and Effects; the own Cover or Morale with effects it rolled, if any."""
     sheet = eng.sheet(name)
     a = eng.fighter(name)
+    used: tuple[str, dict[str, int], dice.ChallengeRoll] | None = None
     track, harm_kind, resist_field = resolve_track(eng, name, hit)
     if hit.mental and len(eng.profile.tracks) == 1:
         harm_kind, resist_field = eng.profile.mental_harm, "courage"
@@ -112,14 +126,28 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         # docs/rules/2d20-lifecycle.md#s3-13).
         kind = {"armor": "cover", "courage": "morale"}.get(resist_field)
         granted = [g for g in a.granted if g.kind == kind]
+        found = resistance.effects(eng, name, kind) if kind and hit.cover is None else {}
+        own_roll = None
+        if found and kind:  # the sheet's own, with the GM's effects: rolled on its own [004:L1795-1800]
+            dice_count = resistance.dice_left(eng, name, kind)
+            own_roll = dice.roll_challenge(eng.st, dice_count) if dice_count else None
+            used = (kind, found, own_roll) if own_roll else None
+            dice_count = 0
         dice_count += sum(g.dice for g in granted)
         rolled = dice.roll_challenge(eng.st, dice_count) if dice_count else None
         conditional = rolled.total if rolled else 0
-        if rolled and a.conditions.get("prone") and eng.profile.prone_bonus_momentum > 1 and resist_field == "armor":
-            conditional += 2 * rolled.icons  # Infinity: +2 Soak per Effect on Cover Soak while Prone (B37)
+        if own_roll:
+            conditional += own_roll.total + resistance.sturdy(found, own_roll)
+        effects_rolled = (rolled.icons if rolled else 0) + (own_roll.icons if own_roll else 0)
+        prone_cover = a.conditions.get("prone") and eng.profile.prone_bonus_momentum > 1 and resist_field == "armor"
+        if effects_rolled and prone_cover:
+            conditional += 2 * effects_rolled  # Infinity: +2 Soak per Effect on Cover Soak while Prone (B37)
         pierce = fx.get("piercing", 0) * icons
         resist = max(0, persistent + conditional + hit.soak - pierce - hit.penetration)
         parts = [f"{resist_field} {persistent}"]
+        if own_roll and kind:
+            more = f" Sturdy +{resistance.sturdy(found, own_roll)}" if resistance.sturdy(found, own_roll) else ""
+            parts.append(f"{kind} {own_roll.describe()}{more}")
         if rolled:
             extra = "".join(f" incl. +{g.dice} {g.source}" for g in granted)
             shown = {"armor": "cover", "courage": "morale", "bts": "interference"}[resist_field]
@@ -135,16 +163,16 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
     vic = f" (Vicious +{fx.get('vicious', 0) * icons})" if fx.get("vicious") and icons else ""
     if stress <= 0:
         eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: no stress, no further effect")
-        return
+        return used
     maximum = eng.tracks(name)[track]
     before = a.stress.get(track, 0)
     a.stress[track] = min(maximum, before + stress)
     count = harms_from(before, stress, maximum, eng.profile.harm_threshold, eng.profile.harm_per_5_stress)
     if icons and fx.get("intense") and count:
         count += 1
-    shown = _stress_text(eng, name, track)
+    shown = stress_text(eng, name, track)
     harms = ""
-    avoided = bool(count) and hit.avoid and not avoid_refusal(eng, name)
+    avoided = bool(count) and hit.avoid and not avoid_injury.refusal(eng, name)
     if avoided:
         harms = f", {counted(count, harm_kind.title())} avoided"
     elif count and _yields(eng, name, hit.yield_):
@@ -154,7 +182,7 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         harms = f", {counted(count, harm_kind.title())}"
     eng.log(f"{label}{name} takes {total}{vic} damage, {detail}: {stress} stress ({shown}){harms}")
     if avoided:
-        avoid(eng, name, count, harm_kind)
+        avoid_injury.avoid(eng, name, count, harm_kind)
         count = 0
     if count and hit.subdue:
         a.subdued[harm_kind] = a.subdued.get(harm_kind, 0) + count
@@ -170,9 +198,10 @@ def damage(eng: TwoD20Engine, name: str, hit: Hit) -> None:
         for effect in ("stun", "knockdown"):
             if effect in fx:
                 eng.log(f"{effect.title()} does not trigger: no Effect rolled")
+    return used
 
 
-def _stress_text(eng: TwoD20Engine, name: str, track: str) -> str:
+def stress_text(eng: TwoD20Engine, name: str, track: str) -> str:
     maximum = eng.tracks(name)[track]
     taken = eng.fighter(name).stress.get(track, 0)
     if eng.profile.stress_display == "remaining":
@@ -236,42 +265,6 @@ def _effects(eng: TwoD20Engine, name: str, hit: Hit, track: str) -> None:
         a.conditions["burning"] = max(int(a.conditions.get("burning", 0)), x)
         a.burning_rounds = max(a.burning_rounds, icons)
         eng.log(f"{name} is Burning {x} for {counted(icons, 'round')}")
-
-
-def avoid_refusal(eng: TwoD20Engine, name: str) -> str:
-    """Why `name` may not Avoid Injury now, or "" [004:L1996-2004]: the variant is off; a minor NPC never
-    may, a player character or a notable NPC once a scene, a major NPC as often as it likes; an NPC's side
-    must hold the 2 Threat it spends."""
-    variant = eng.profile.avoid_injury
-    if variant == "off":
-        return "Avoid Injury is a variant this encounter does not use (profile parameter avoid_injury)"
-    sheet = eng.sheet(name)
-    if sheet.npc_type == "minor":
-        return f"{name} is a minor NPC: minor NPCs cannot Avoid Injury [004:L2000]"
-    if sheet.npc_type != "major" and eng.fighter(name).avoided:
-        return f"{name} has Avoided Injury once this scene already [004:L2000]"
-    if not sheet.pc and eng.st.threat < AVOID_COST:
-        return f"Avoid Injury costs {AVOID_COST} {eng.pool_name}; the pool holds {eng.st.threat}"
-    return ""
-
-
-#: What Avoid Injury costs, in Momentum or Threat [004:L2008-2009].
-AVOID_COST = 2
-
-
-def avoid(eng: TwoD20Engine, name: str, count: int, kind: str) -> None:
-    """`name` Avoids the Injury: the `count` Harms are not suffered; the variant's cost is paid
-    [004:L2008-2009]: 2 Momentum (or 2 added to Threat) for a player character, 2 Threat for an NPC, and with
-    the "complication" cost a Complication too (a player character's 2 always go to Threat then)."""
-    a = eng.fighter(name)
-    a.avoided += 1
-    what = counted(count, kind.title())
-    complication = eng.profile.avoid_injury == "complication"
-    pools.pay(eng, name, AVOID_COST, "Avoid Injury", use_threat=complication)
-    eng.log(
-        f"{name} Avoids Injury: {what} not suffered"
-        + (" and suffers a Complication (the GM says what; a trait records it)" if complication else "")
-    )
 
 
 def _yields(eng: TwoD20Engine, name: str, yielded: bool) -> bool:
@@ -397,26 +390,3 @@ def fatigue(eng: TwoD20Engine, name: str, amount: int, why: str) -> None:
         a.unconscious = True
         past = amount - room
         eng.log(f"{name} falls unconscious from exhaustion ({past} Fatigue past a max {track.title()} of 0)")
-
-
-def recover(eng: TwoD20Engine, name: str, amount: int, track: str | None) -> None:
-    a = eng.fighter(name)
-    t = track or next(iter(eng.tracks(name)))
-    if t not in eng.tracks(name):
-        raise Refusal(f"{name} has no '{t}' track")
-    before = a.stress.get(t, 0)
-    a.stress[t] = max(0, before - amount)
-    eng.log(f"{name} recovers {before - a.stress[t]} stress ({_stress_text(eng, name, t)})")
-
-
-def lift_harms(eng: TwoD20Engine, name: str, lifted: dict[str, int]) -> bool:
-    """Take the `lifted` Harms off `name` (Subdue's at the next scene, non-lethal ones at the scene's end) and
-    empty that record; True when the character was Defeated and now holds fewer Harms than defeat it."""
-    a = eng.fighter(name)
-    for kind, n in lifted.items():
-        a.harms[kind] = max(0, a.harms.get(kind, 0) - n)
-        if not a.harms[kind]:
-            a.harms.pop(kind)
-    lifted.clear()
-    capacity = eng.sheet(name).harm_capacity or eng.profile.defeat_at_harms
-    return a.defeated and bool(capacity) and sum(a.harms.values()) < capacity

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
-from tracker.families.twod20.harm import lift_harms, suffer
+from tracker.families.twod20.harm import suffer
+from tracker.families.twod20.recovery import lift_harms
 from tracker.families.twod20.skill_test import build
 from tracker.present.words import counted
 

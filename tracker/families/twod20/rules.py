@@ -156,6 +156,8 @@ class TwoD20Rules(TwoD20Engine, FamilyRules):
             entry["initiative"] = a.initiative
         if a.linked_to:
             entry["linked_to"] = a.linked_to  # Infinity's Link [003:L675-678]
+        if sheet.cover_effects or sheet.morale_effects:
+            entry["resistance_lost"] = dict(a.resistance_lost)  # Fragile's dice, Volatile's all [004:L1798-1800]
         if self.profile.avoid_injury != "off":
             entry["avoided_injuries"] = a.avoided  # this scene's, with the variant on [004:L2000]
         return entry

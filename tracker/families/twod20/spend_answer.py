@@ -13,7 +13,7 @@ from tracker.engine import names
 from tracker.engine.errors import Refusal
 from tracker.engine.language.commands import count
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import harm, hit_locations, psywar
+from tracker.families.twod20 import avoid_injury, hit_locations, psywar
 from tracker.families.twod20.attack_test import form
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.dice.rolls import CHALLENGE_FACES
@@ -231,7 +231,7 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         again = [SPENDS[k].title for k in chosen.once if k in a.round_spends]
         if again:
             raise Refusal(f"{who} has spent on {', '.join(again)} this round already (once per round, B24)")
-    if chosen.avoid and (why := harm.avoid_refusal(eng, target)):
+    if chosen.avoid and (why := avoid_injury.refusal(eng, target)):
         raise Refusal(why)
     if chosen.secondary is not None:
         _check_secondary(eng, who, target, chosen.secondary)

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Literal
 
 from tracker.engine.records.model import Prompt
-from tracker.families.twod20 import breaches, harm, hit_locations, infowar, pools, psywar
+from tracker.families.twod20 import breaches, harm, hit_locations, infowar, pools, psywar, recovery
 from tracker.families.twod20.attack_test import form
 from tracker.families.twod20.dice import rolls as dice
 from tracker.families.twod20.engine import TwoD20Engine
@@ -298,7 +298,7 @@ def recover_subdued(eng: TwoD20Engine) -> None:
             a.subdued = {}
             continue
         eng.log(f"{name} recovers {counted(sum(a.subdued.values()), 'subdued Harm')}")
-        if harm.lift_harms(eng, name, a.subdued):
+        if recovery.lift_harms(eng, name, a.subdued):
             a.defeated = a.dying = False
             eng.log(f"{name} is no longer Defeated")
 

@@ -80,6 +80,33 @@ def _rolled_at_most(value: dict[str, int | bool]) -> dict[str, int | bool]:
     return value
 
 
+#: The effects a GM may give an instance of conditional Resistance [004:L1795-1800]; Volatile takes its X.
+RESISTANCE_EFFECTS = ("sturdy", "fragile", "uncertain", "volatile")
+
+
+def resistance_effects(value: list[str]) -> dict[str, int]:
+    """``["sturdy", "volatile=2"]`` as {effect: X} (X 1 where the effect has none), or a ValueError naming
+    what is wrong: an effect the rules do not have, Volatile without its X, one given twice."""
+    found: dict[str, int] = {}
+    for word in value:
+        key, eq, x = word.strip().casefold().partition("=")
+        if key not in RESISTANCE_EFFECTS:
+            raise ValueError(f"'{word}' is not a conditional Resistance effect ({', '.join(RESISTANCE_EFFECTS)}=X)")
+        if key in found:
+            raise ValueError(f"'{key}' is given twice")
+        if key == "volatile" and not (eq and x.isdigit() and 1 <= int(x) <= MAX_CHALLENGE_DICE):
+            raise ValueError(f"Volatile takes the damage it deals: volatile=X, X 1-{MAX_CHALLENGE_DICE}[CD]")
+        if key != "volatile" and eq:
+            raise ValueError(f"'{key}' takes no value")
+        found[key] = int(x) if key == "volatile" else 1
+    return found
+
+
+def _effects_valid(value: list[str]) -> list[str]:
+    resistance_effects(value)
+    return value
+
+
 def _positive(value: int | dict[str, int]) -> int | dict[str, int]:
     values = [value] if isinstance(value, int) else list(value.values())
     if not values or any(v < 1 for v in values):
@@ -107,6 +134,10 @@ class TwoD20Combatant(CombatantEntry):
     #: Standing conditional resistance dice rolled on each hit (Cover, Morale), unless the damage says.
     cover: DiceCount = 0
     morale: DiceCount = 0
+    #: What the GM says of that Cover and Morale [004:L1795-1800]: "sturdy", "fragile", "uncertain",
+    #: "volatile=X" (`resistance_effects`); rolled on their own so the Effects they roll are theirs.
+    cover_effects: Annotated[list[str], AfterValidator(_effects_valid)] = field(default_factory=list)
+    morale_effects: Annotated[list[str], AfterValidator(_effects_valid)] = field(default_factory=list)
     #: Infinity Interference: the Firewall's soak dice, as Cover is Vigour's [003:L163, L329-330].
     interference: DiceCount = 0
     zone: str | None = None

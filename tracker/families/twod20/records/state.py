@@ -77,6 +77,9 @@ class Fighter(Strict):
     revived: bool = False
     #: Injuries avoided this scene (the Avoid Injury variant [004:L2000]): a PC or a notable NPC has one.
     avoided: int = 0
+    #: Dice of its own Cover and Morale lost to Fragile, or all of them when Volatile went off; at its dice, that
+    #: Resistance is destroyed [004:L1798-1800].
+    resistance_lost: dict[str, int] = field(default_factory=dict)
     acted: bool = False
     majors: int = 0
     majors_allowed: int = 1
