@@ -242,6 +242,27 @@ def test_inspire_gives_allies_in_close_range_a_morale_die_until_their_next_turn(
     assert not st.fighters["Guard"].granted and st.momentum == 1
 
 
+def test_003_l607_inspire_reaches_a_further_zone_for_each_momentum() -> None:
+    """[003:L607]: "1 Momentum can be spent to affect an additional zone": ``inspire=B`` costs 3 Momentum and
+    Ada in zone B gains the die too; a zone named twice, the attacker's own or an unknown one is refused,
+    nothing changed."""
+    s = session_from(
+        header(profile="infinity", threat=0, momentum=0)
+        + zones("A", "B", "C")
+        + combatant("Vel", attributes=VEL, skills={"command": 2}, stress={"resolve": 10}, zone="A", weapons=[ORDER])
+        + combatant("Ada", attributes=VEL, stress={"resolve": 10}, zone="B")
+        + combatant("Kim", attributes=VEL, stress={"resolve": 10}, zone="C")
+        + combatant("Guard", npc_type="notable", attributes=GUARD, stress={"resolve": 20}, zone="A")
+    )
+    run(s, "start", "pick Vel", "attack Vel Guard Order", "answer 1,1")
+    for bad, why in (("inspire=B,B", "each once"), ("inspire=A", "other zones"), ("inspire=Moon", "Moon")):
+        refused(s, f"answer 2,2,2,2,2,2 {bad}", why)
+    run(s, "answer 2,2,2,2,2,2 inspire=B")
+    st = d20_state(s)
+    assert [g.source for g in st.fighters["Ada"].granted] == ["Inspire"]
+    assert not st.fighters["Kim"].granted and st.momentum == 0  # the Order's 3 Momentum paid 2 + 1
+
+
 def test_inspire_is_a_psywar_spend_only() -> None:
     """[003:L605-611]: Inspire is among the Psywar Momentum spends: on a hack it is refused, nothing changed."""
     s = run(hack(scene()), "answer 1,1")

@@ -176,15 +176,16 @@ def shrugged_off(eng: TwoD20Engine, target: str, faces: list[int] | None) -> boo
     return result.passed
 
 
-def inspire(eng: TwoD20Engine, who: str) -> None:
-    """Inspire: each ally in `who`'s zone (Close range) gains +1[CD] Morale Soak until the start of its next
-    turn [003:L607, L611]; the further zones a Momentum each buys are the GM's (``add``, Bolster)."""
-    zone = eng.fighter(who).zone
-    allies = [n for n, b in eng.st.fighters.items() if n != who and b.zone == zone and not b.dead]
+def inspire(eng: TwoD20Engine, who: str, further: list[str] | None = None) -> None:
+    """Inspire: each ally in `who`'s zone (Close range), and in each `further` zone its Momentum bought, gains
+    +1[CD] Morale Soak until the start of its next turn [003:L607, L611]."""
+    zones = {eng.fighter(who).zone, *(further or [])}
+    allies = [n for n, b in eng.st.fighters.items() if n != who and b.zone in zones and not b.dead]
     allies = [n for n in allies if not eng.enemies(who, n)]
     for name in allies:
         eng.fighter(name).granted.append(Grant(kind="morale", dice=1, source="Inspire", until=name))
+    where = "within Close range" + (f" or in {', '.join(further)}" if further else "")
     if not allies:
-        eng.log("Inspire: no ally within Close range")
+        eng.log(f"Inspire: no ally {where}")
         return
     eng.log(f"Inspire: {', '.join(allies)} gain +1[CD] Morale until the start of their next turn")

@@ -45,7 +45,7 @@ SPENDS: dict[str, Spend] = {
     "swift": Spend("Swift Action", 2, False, "none", "an extra Major Action at +1 Difficulty"),
     "advantage": Spend("Create Advantage", 2, False, "text", "a trait for the table"),
     "called": Spend("Called Shot", 2, False, "location", "choose a physical hit's location"),
-    "inspire": Spend("Inspire", 2, False, "none", "allies in the attacker's zone +1[CD] Morale to their turn"),
+    "inspire": Spend("Inspire", 2, False, "zones", "allies in the attacker's zone +1[CD] Morale to their turn"),
 }
 
 
@@ -72,6 +72,8 @@ class Chosen:
     #: The hit location's d20 face as the table rolled it (``location=11``; None: the tracker rolls).
     location: int | None = None
     inspire: bool = False
+    #: Inspire's further zones, 1 Momentum each [003:L607] (``inspire=Corridor,Lobby``).
+    inspire_zones: list[str] = field(default_factory=list)
     #: ``avoid``: the target Avoids Injury (the variant [004:L2000-2006]; the target's side pays, not the
     #: attacker).
     avoid: bool = False
@@ -88,7 +90,8 @@ class Chosen:
         ]
         keys = ("reroll", "secondary", "subdue", "swift", "advantage", "inspire")
         fixed = sum(SPENDS[k].cost for k, on in zip(keys, flags, strict=True) if on)
-        return self.bonus + self.penetration + self.confidence + fixed + (self.called_cost if self.called else 0)
+        called = self.called_cost if self.called else 0
+        return self.bonus + self.penetration + self.confidence + fixed + called + len(self.inspire_zones)
 
 
 def available(eng: TwoD20Engine, who: str, momentum: int) -> int:
@@ -158,6 +161,21 @@ def parse(eng: TwoD20Engine, p: Prompt, value: str) -> Chosen:
     return chosen
 
 
+def _zones(eng: TwoD20Engine, p: Prompt, text: str) -> list[str]:
+    """Inspire's further zones (``Corridor,Lobby``): each a zone of the map, none twice, not the attacker's
+    own (its allies there are inspired already) [003:L607]."""
+    here = eng.fighter(str(p.who)).zone
+    found: list[str] = []
+    for word in (w for w in text.split(",") if w.strip()):
+        zone = eng.zones.resolve(word.replace("_", " "))
+        if zone == here or zone in found:
+            raise Refusal(f"Inspire's further zones are other zones, each once ('{zone}')")
+        found.append(zone)
+    if not found:
+        raise Refusal("inspire=ZONE[,ZONE…] names the further zones, 1 Momentum each")
+    return found
+
+
 def _read_spend(eng: TwoD20Engine, p: Prompt, chosen: Chosen, word: str) -> None:
     text, eq, rest = word.partition("=")
     key = names.resolve(names.normalise(text).replace("_", ""), offered(eng), what="spend")
@@ -183,6 +201,9 @@ def _read_spend(eng: TwoD20Engine, p: Prompt, chosen: Chosen, word: str) -> None
         chosen.reroll_faces = _faces(rest) if rest else None
     elif spend.takes == "text":
         chosen.advantage = rest.replace("_", " ")
+    elif spend.takes == "zones":
+        chosen.inspire = True
+        chosen.inspire_zones = _zones(eng, p, rest) if eq else []
     elif spend.takes == "location":
         if not rest:
             raise Refusal(f"{spend.title} needs the location: {key}=PLACE ({', '.join(hit_locations.LOCATIONS)})")

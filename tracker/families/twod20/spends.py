@@ -84,7 +84,7 @@ def bonus_limit(eng: TwoD20Engine, who: str, momentum: int) -> int:
 
 def hint(eng: TwoD20Engine) -> str:
     """The typed spends with their costs, for the prompt bar."""
-    words = {"count": "=N", "name": "=NAME", "faces": "", "text": "", "none": "", "location": "=PLACE"}
+    words = {"count": "=N", "name": "=NAME", "faces": "", "text": "", "none": "", "location": "=PLACE", "zones": ""}
     listed = []
     for key in offered(eng):
         s = SPENDS[key]
@@ -167,7 +167,7 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         (SPENDS["swift"].cost if chosen.swift else 0, "Swift Action"),
         (SPENDS["advantage"].cost if chosen.advantage is not None else 0, "Create Advantage"),
         (chosen.called_cost if chosen.called else 0, f"Called Shot ({hit_locations.title(chosen.called or '')})"),
-        (SPENDS["inspire"].cost if chosen.inspire else 0, "Inspire"),
+        (SPENDS["inspire"].cost + len(chosen.inspire_zones) if chosen.inspire else 0, "Inspire"),
     ]
     for cost, what in bought:
         momentum = _pay(eng, who, cost, momentum, what)
@@ -205,7 +205,7 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         a.swift = True
         eng.log(f"{who} takes a Swift Action: another Major Action this turn at +1 Difficulty")
     if chosen.inspire:
-        breaches.inspire(eng, who)
+        breaches.inspire(eng, who, chosen.inspire_zones)
     if chosen.advantage is not None:
         trait = f": {chosen.advantage}" if chosen.advantage else ""
         eng.log(f"{who} creates an advantage{trait}")
