@@ -22,6 +22,7 @@ import pytest
 from tracker.engine.records import record
 from tracker.engine.records.record import dump, validate
 from tracker.families.session import Session
+from tracker.families.twod20.records.file import TwoD20File
 from tracker.store import files, validated
 from tracker.store.save import encounter_text
 
@@ -90,6 +91,22 @@ def test_another_version_of_the_rules_code_does_not_read_the_entry(memo: Path, m
     monkeypatch.setattr(record, "_versions", "another installed version")
     files.parse_text(path.read_text(encoding="utf-8"), str(path))
     assert len(_entries(memo)) == 2 * len(before)
+
+
+def test_an_entry_kept_before_a_record_gained_a_field_is_a_miss(memo: Path) -> None:
+    """The versions in the key do not change while the code does (an editable install, a change in
+    development): an entry kept before a record gained a field would give records without it (an
+    AttributeError in play). It is a miss, and validating again gives the full record."""
+    path = ROOT / "examples" / "skirmish_srd.toml"
+    text = path.read_text(encoding="utf-8")
+    fresh = files.parse_text(text, str(path))
+    for entry in _entries(memo):
+        held = entry.read_text(encoding="utf-8")
+        entry.write_text(held.replace('"cover_effects":[],', ""), encoding="utf-8")
+    assert any('"cover_effects"' not in e.read_text(encoding="utf-8") for e in _entries(memo))
+    again = files.parse_text(text, str(path))
+    assert again == fresh
+    assert isinstance(again, TwoD20File) and all(c.cover_effects == [] for c in again.combatants)
 
 
 def test_a_document_json_cannot_key_is_validated_every_time() -> None:

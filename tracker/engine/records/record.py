@@ -549,14 +549,31 @@ def _thaw(data: Any) -> Any:
     if kind is not dict:
         return data
     if _RECORD in data:
-        made = object.__new__(_record_class(data[_RECORD]))
-        made.__dict__.update({k: _thaw(v) for k, v in data[_ATTRIBUTES].items()})
+        cls = _record_class(data[_RECORD])
+        attributes = data[_ATTRIBUTES]
+        if not _field_set(cls).issubset(attributes):
+            # Kept before the record gained a field (same version numbers, newer code): a miss, validated
+            # again, never a record without the field.
+            raise ValueError(f"{cls.__qualname__}: an entry from before a field")
+        made = object.__new__(cls)
+        made.__dict__.update({k: _thaw(v) for k, v in attributes.items()})
         return made
     if _TUPLE in data:
         return tuple(_thaw(v) for v in data[_TUPLE])
     if _TABLE in data:
         data = data[_TABLE]
     return {k: _thaw(v) for k, v in data.items()}
+
+
+#: Each record class's field names, worked out once (`_thaw` asks for every record it rebuilds).
+_field_names: dict[type, frozenset[str]] = {}
+
+
+def _field_set(cls: type) -> frozenset[str]:
+    found = _field_names.get(cls)
+    if found is None:
+        found = _field_names[cls] = frozenset(getattr(cls, "__dataclass_fields__", {}))
+    return found
 
 
 def _record_class(name: str) -> type[Record]:
