@@ -232,3 +232,28 @@ def test_how_often_one_falls_reads_right_above_an_even_chance(chance: float, sai
     start = started_duel()
     summed = Tally(100, {"players": 0.5, "fatemaster": 0.5}, 0.1, {"Sofia Ramos": (chance, 0.0)}, 4, 7, "")
     assert screen_line(start, summed).split(" · ")[1] == said
+
+
+@pytest.mark.anyio
+async def test_the_odds_tab_shows_the_whole_fight_line_the_narrow_title_drops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/reference/cli.md "The odds of the whole fight": the family's odds tab (the Fate Deck) starts with
+    the whole line, which the title drops figures of on a narrow screen (80 columns here)."""
+    from textual.widgets import TabbedContent
+
+    from tracker.ui.widgets.text_panel import TextPanel
+
+    monkeypatch.delenv("TRACKER_NO_FIGHT_ODDS", raising=False)
+    app = make_app(tmp_path, "duel.toml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = main_screen(app)
+        until = time.monotonic() + 60
+        while not fight_odds.parts_of(screen) and time.monotonic() < until:
+            await pilot.pause(0.2)
+        line = fight_odds.found_on(screen)
+        assert line is not None and line.text
+        screen.query_one("#side", TabbedContent).active = "tab-resources"
+        await pilot.pause()
+        panel = screen.query_one("#resources", TextPanel)
+        assert panel.block_text().plain.startswith(f"The fight: {line.text}\n")

@@ -110,6 +110,9 @@ class TrackerScreen(ActingScreen):
     log_slice: var[LogSlice] = var(((), 0))
     #: The family's odds, asked for only while its odds tab shows (`_show_odds`).
     odds: var[OddsView | None] = var(None)
+    #: The fight's odds line in full (`tracker.ui.fight_odds`), drawn at the top of the odds tab: the title
+    #: drops its figures where the screen is narrow, the tab keeps them all, with an undecided fight's reason.
+    fight_line: var[str] = var("")
     #: The family's map (zones, engagements), asked for only while the field tab shows (`_show_map`).
     field_map: var[MapView | None] = var(None)
 
@@ -218,7 +221,7 @@ class TrackerScreen(ActingScreen):
 
         panel = MapPanel(id=tab) if tab == "field" else TextPanel(id=tab, lead=True)
         if self.session.family.odds_tab == tab:
-            panel.data_bind(odds=TrackerScreen.odds)
+            panel.data_bind(odds=TrackerScreen.odds, fight=TrackerScreen.fight_line)
         return panel
 
     def _due(self, what: str, tab: str | None) -> EncounterView | None:
@@ -360,11 +363,17 @@ class TrackerScreen(ActingScreen):
         if self.is_mounted and self.side_tabs.active == "tab-story":
             self.tell_story()
         if not self.read_only or self.rules.fight_odds_for_players():
-            gm = fight_odds.line_of(self, self._draw_title)
+            gm = fight_odds.line_of(self, self._fight_line_changed)
             gm.ask(self.session, revision)
             if not self.read_only and self.rules.fight_odds_for_players():
                 # The players' own line, from what they know, for the table to send their screens.
                 fight_odds.players_line_of(self, self._players_line_changed, gm).ask(self.session, revision)
+
+    def _fight_line_changed(self) -> None:
+        """The GM's fight odds line changed: the title shows what fits of it, the odds tab all of it."""
+        line = fight_odds.found_on(self)
+        self.fight_line = line.text if line is not None else ""
+        self._draw_title()
 
     def _players_line_changed(self) -> None:
         """The players' line changed: the table sends it with their next projection, at once."""
@@ -418,7 +427,7 @@ class TrackerScreen(ActingScreen):
             pane.mount(panel)  # it draws the story it was given once it is mounted
         panel.follow(self.session)
         if not self.read_only:  # the GM's: the runs read what the players do not see
-            fight_odds.line_of(self, self._draw_title).ask_timeline(self.session, panel.show_odds)
+            fight_odds.line_of(self, self._fight_line_changed).ask_timeline(self.session, panel.show_odds)
 
     def watch_selected(self) -> None:
         if self.is_mounted and self.view is not None:

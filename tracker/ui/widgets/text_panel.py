@@ -31,6 +31,8 @@ class TextPanel(Panel):
     block: var[Block] = var(())
     #: The odds shown above the block (only the family's odds tab is bound to them).
     odds: var[OddsView | None] = var(None)
+    #: The fight's odds line (`tracker.ui.fight_odds`), first on the odds tab, whole: the title may drop parts.
+    fight: var[str] = var("")
 
     def __init__(self, *, id: str | None = None, lead: bool = False) -> None:
         super().__init__(id=id)
@@ -44,6 +46,9 @@ class TextPanel(Panel):
         self.redraw()
 
     def watch_odds(self) -> None:
+        self.redraw()
+
+    def watch_fight(self) -> None:
         self.redraw()
 
     def on_resize(self) -> None:
@@ -60,6 +65,8 @@ class TextPanel(Panel):
         if self.odds is not None:
             lead, rest = split_lead(block) if self.lead else ((), block)
             block = (*odds_block(self.odds, self.body_width(), lead), Span("\n"), *rest)
+        if self.fight:
+            block = (Span("The fight: ", "bold"), Span(f"{self.fight}\n\n"), *block)
         return to_text(block)
 
     def draw(self) -> None:
