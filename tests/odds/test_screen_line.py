@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from tests.ui.conftest import make_app
 from tests.ui.test_screen import main_screen
@@ -15,6 +16,13 @@ from tracker.playouts.runs import Start, start_of
 from tracker.playouts.tally import Tally, screen_line
 from tracker.store.files import parse_text
 from tracker.ui import fight_odds
+
+
+async def _first_line(pilot: Pilot[None], screen: object) -> None:
+    """Until the screen's worker has sent its first odds line (a minute at most: it starts a process)."""
+    until = time.monotonic() + 60
+    while not fight_odds.parts_of(screen) and time.monotonic() < until:
+        await pilot.pause(0.2)
 
 
 @pytest.mark.anyio
@@ -26,9 +34,7 @@ async def test_the_title_shows_the_rating_before_start_then_the_odds(
 
     async with app.run_test(size=(160, 40)) as pilot:
         screen = main_screen(app)
-        until = time.monotonic() + 60
-        while not fight_odds.parts_of(screen) and time.monotonic() < until:
-            await pilot.pause(0.2)
+        await _first_line(pilot, screen)
         before = screen.title_line.render()
         assert "the party wins" in str(before) and ":" in fight_odds.parts_of(screen)[0][0]
         started = time.monotonic()
@@ -248,9 +254,7 @@ async def test_the_odds_tab_shows_the_whole_fight_line_the_narrow_title_drops(
     app = make_app(tmp_path, "duel.toml")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = main_screen(app)
-        until = time.monotonic() + 60
-        while not fight_odds.parts_of(screen) and time.monotonic() < until:
-            await pilot.pause(0.2)
+        await _first_line(pilot, screen)
         line = fight_odds.found_on(screen)
         assert line is not None and line.text
         screen.query_one("#side", TabbedContent).active = "tab-resources"
