@@ -88,15 +88,19 @@ def _odds_host(tmp_path: Path, shown: bool) -> tuple[Path, Host]:
     return path, host
 
 
+async def _sofias_seat(path: Path, host: Host) -> tuple[TableServer, RemoteApp]:
+    """The table open with this account seated as Sofia Ramos, and the seat's app (not yet running)."""
+    server = TableServer(path, host, Seats({me(): ("Sofia Ramos",)}))
+    assert await server.open() is None
+    return server, RemoteApp(path, mode="play")
+
+
 @on_loop
 async def test_a_seat_sees_the_players_odds_line_only_where_the_gm_lets_it(tmp_path: Path) -> None:
     """docs/reference/cli.md "fight_odds_for_players": the line the GM's process works out from what the players
     know reaches a seat's title with the setting on, and nothing of it with the setting off."""
     for shown in (True, False):
-        path, host = _odds_host(tmp_path / str(shown), shown)
-        server = TableServer(path, host, Seats({me(): ("Sofia Ramos",)}))
-        assert await server.open() is None
-        app = RemoteApp(path, mode="play")
+        server, app = await _sofias_seat(*_odds_host(tmp_path / str(shown), shown))
         async with app.run_test(size=(120, 30)) as pilot:
             title = await _read_until(pilot, app, "PlayScreen", _static("#play-title"), "Round 1")
             assert "Round 1" in title, title
@@ -110,9 +114,7 @@ async def test_a_seats_title_drops_the_odds_figures_whole_on_a_narrow_screen(tmp
     dropped whole, never cut mid-word ("about 4" for "about 4 rounds"), the chance itself last."""
     path, host = _odds_host(tmp_path / "narrow", True)
     host.players_fight_odds = "the party wins 64 % · Sofia falls in 1 of 3 · about 4 rounds"  # type: ignore[attr-defined]
-    server = TableServer(path, host, Seats({me(): ("Sofia Ramos",)}))
-    assert await server.open() is None
-    app = RemoteApp(path, mode="play")
+    server, app = await _sofias_seat(path, host)
     async with app.run_test(size=(80, 24)) as pilot:
         title = await _read_until(pilot, app, "PlayScreen", _static("#play-title"), "Round 1")
         assert "the party wins 64 %" in title, title
