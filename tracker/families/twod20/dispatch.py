@@ -222,8 +222,6 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
     foes = eng.in_reach_of_enemy(name)
     if foes and eng.profile.leave_reach == "disengage":
         raise Refusal(f"{name} is within Reach of {', '.join(foes)}: Disengage first (B22)")
-    if foes:
-        eng.log(f"{name} leaves the Reach of {', '.join(foes)}: Retaliate may follow unless it Withdraws")
     before = a.zone
     distance = eng.zones.distance(before, zone) if before else None
     limit = eng.profile.max_move_zones
@@ -231,7 +229,17 @@ def _move(eng: TwoD20Engine, cmd: Command) -> None:
         raise Refusal(f"{zone} is {distance} zones away: Extreme range is not reached in a single action [003:L584]")
     from tracker.families.twod20 import actions
 
+    cost = eng.zones.leave_cost(before) if before else 0
+    if cost and not eng.sheet(name).pc and eng.st.threat < cost:
+        raise Refusal(
+            f"{name} cannot leave {before}: its terrain costs {cost} {eng.pool_name}, the pool holds "
+            f"{eng.st.threat} [004:L1597]"
+        )
+    if foes:  # every check passed: the log says it only of a move that happens
+        eng.log(f"{name} leaves the Reach of {', '.join(foes)}: Retaliate may follow unless it Withdraws")
     warning = actions.move_warning(eng, name, distance)
+    if cost:
+        pools.pay(eng, name, cost, f"leaving {before} (Terrain Momentum)")
     a.zone = zone
     eng.st.reach = [p for p in eng.st.reach if name not in p]
     eng.log(

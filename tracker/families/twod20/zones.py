@@ -87,6 +87,10 @@ class ZoneMap:
         """The terrain traits of a zone, as written in the file."""
         return list(self._by_key[self.resolve(name).casefold()].traits)
 
+    def leave_cost(self, name: str) -> int:
+        """The Momentum moving out of `name` costs (the Terrain Momentum variant, [004:L1597]); 0 for none."""
+        return int(getattr(self._by_key[self.resolve(name).casefold()], "momentum_to_leave", 0))
+
     def distance(self, a: str, b: str) -> int | None:
         """Borders crossed on the shortest way from `a` to `b`; None if no way joins them."""
         start, goal = self.resolve(a), self.resolve(b)

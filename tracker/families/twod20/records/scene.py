@@ -44,6 +44,9 @@ class Zone(Strict):
     name: Annotated[str, Field(min_length=1)]
     adjacent: list[str] = field(default_factory=list)
     traits: list[str] = field(default_factory=list)
+    #: The Terrain Momentum variant [004:L1591-1601]: the Momentum a character spends to move out of this zone
+    #: (its difficult terrain, or an obstacle on the way out); one whose side cannot pay cannot leave.
+    momentum_to_leave: Annotated[int, Field(ge=0, le=6)] = 0
     #: The map's cell for this zone, ``[col, row]`` from the top left (README "The map"); without it the
     #: zone is laid out automatically. Only the order of the cells matters: empty rows and columns close up.
     at: tuple[ZoneCell, ZoneCell] | None = None
