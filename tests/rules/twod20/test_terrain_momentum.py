@@ -5,9 +5,10 @@ refused in one line, nothing changed."""
 
 from __future__ import annotations
 
-from tests.conftest import d20_state, run, session_from
+from tests.conftest import d20, d20_state, run, session_from
 from tests.rules.twod20.scenes import combatant, header, refused
 from tracker.families.session import Session
+from tracker.families.twod20.present.zonemap import zone_map
 
 MIRE = '\n[[zones]]\nname = "Mire"\nadjacent = ["Road"]\nmomentum_to_leave = 2\n[[zones]]\nname = "Road"\n'
 
@@ -27,6 +28,8 @@ def test_004_l1597_leaving_the_mire_costs_its_momentum() -> None:
     assert any("leaving Mire (Terrain Momentum)" in e.text for e in d20_state(s).log)
     back = run(s, "move Kit Mire")
     assert d20_state(back).momentum == 1  # entering costs nothing: leaving does
+    mire = next(n for n in zone_map(d20(s), None).nodes if n.key == "Mire")
+    assert "2 Momentum to leave" in mire.badges  # the map shows the cost with the zone's traits
 
 
 def test_004_l1597_a_pc_short_of_momentum_adds_threat_an_npc_short_of_threat_stays() -> None:

@@ -45,7 +45,7 @@ def zone_map(eng: TwoD20Engine, focus: str | None) -> MapView:
             MapNode(
                 zone,
                 zone,
-                tuple(eng.zones.traits(zone)),
+                (*eng.zones.traits(zone), *_leaving(eng, zone)),
                 tuple(by_zone.get(zone, ())),
                 band,
                 placed.get(zone),
@@ -61,3 +61,9 @@ def zone_map(eng: TwoD20Engine, focus: str | None) -> MapView:
         focus if home is not None else None,
         empty="This encounter has no zones.",
     )
+
+
+def _leaving(eng: TwoD20Engine, zone: str) -> tuple[str, ...]:
+    """The Terrain Momentum a move out of `zone` costs, shown with its traits (none when it costs nothing)."""
+    cost = eng.zones.leave_cost(zone)
+    return (f"{cost} Momentum to leave",) if cost else ()
