@@ -85,6 +85,19 @@ def test_a_written_threat_shrugged_off_on_receipt_does_no_damage() -> None:
     assert any("on receipt: no damage" in e.text for e in st.log)
 
 
+def test_004_l2396_momentum_spent_on_a_delayed_threat_hardens_the_test_on_receipt() -> None:
+    """[004:L2395-2396]: "Each Momentum spent by the attacker upon making the attack adds +1 to the Difficulty
+    of this test": ``pressure=2`` makes it Difficulty 3; on a threat that is not delayed or written it is
+    refused, nothing changed."""
+    s = threat("attack Priest Ada Ransom", where="C")
+    run(s, "answer 1,1", "answer 2,2,2,2,2 receipt=1,1 pressure=2")
+    line = next(e.text for e in d20_state(s).log if "tests on receipt" in e.text)
+    assert "Difficulty 3" in line
+    live = threat("attack Priest Ada Stare", where="A")
+    run(live, "answer 1,1 vs 20,20")
+    refused(live, "answer roll pressure=1", "Pressure is for a delayed or written threat")
+
+
 def test_a_written_threat_not_shrugged_off_lands_with_evidences_vicious() -> None:
     """[004:L2396, L2408]: faces 20,20 fail the test on receipt; evidence adds +1[CD] and Vicious 1: 1 + 3 + 1
     = 5 dice, faces 2,2,2,5,5 → 8 with 2 Effects, Vicious +2 = 10, Courage 1: 9 stress."""

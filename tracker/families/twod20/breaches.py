@@ -164,10 +164,12 @@ def _brain_blast(eng: TwoD20Engine, target: str) -> None:
 # --- psywar: a threat received, Inspire ---------------------------------------------------------------
 
 
-def shrugged_off(eng: TwoD20Engine, target: str, faces: list[int] | None) -> bool:
+def shrugged_off(eng: TwoD20Engine, target: str, faces: list[int] | None, pressure: int = 0) -> bool:
     """A delayed or written threat's test on receipt: Will + Survive (the profile's mental defence) at
-    Difficulty 1 avoids the damage [004:L2395-2396]; a sheet that cannot make it does not avoid it."""
-    test = build(eng, target, defence_spec(eng, "mental"), psywar.RECEIPT_DIFFICULTY, "on receipt", [])
+    Difficulty 1, +1 for each Momentum the attacker spent on it (``pressure``), avoids the damage
+    [004:L2395-2396]; a sheet that cannot make it does not avoid it."""
+    parts = [(pressure, "Momentum spent")] if pressure else []
+    test = build(eng, target, defence_spec(eng, "mental"), psywar.RECEIPT_DIFFICULTY, "on receipt", parts)
     if isinstance(test, str):
         eng.log(f"{target} cannot test on receipt ({test})")
         return False

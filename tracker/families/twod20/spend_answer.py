@@ -41,6 +41,7 @@ SPENDS: dict[str, Spend] = {
     "reroll": Spend("Re-roll Damage", 1, False, "faces", "re-roll the dice that scored nothing"),
     "secondary": Spend("Secondary Target", 2, False, "name", "a second target within Reach of the first"),
     "confidence": Spend("Confidence", 1, True, "count", "+1[CD] Morale each, at most 4"),
+    "pressure": Spend("Pressure", 1, True, "count", "+1 Difficulty to a delayed threat's test on receipt"),
     "subdue": Spend("Subdue", 1, False, "none", "the Harms are recovered next scene"),
     "swift": Spend("Swift Action", 2, False, "none", "an extra Major Action at +1 Difficulty"),
     "advantage": Spend("Create Advantage", 2, False, "text", "a trait for the table"),
@@ -60,6 +61,8 @@ class Chosen:
     reroll_faces: list[int] | None = None
     secondary: str | None = None
     confidence: int = 0
+    #: Momentum on a delayed or written threat's test on receipt: +1 Difficulty each [004:L2395-2396].
+    pressure: int = 0
     subdue: bool = False
     swift: bool = False
     advantage: str | None = None
@@ -91,7 +94,8 @@ class Chosen:
         keys = ("reroll", "secondary", "subdue", "swift", "advantage", "inspire")
         fixed = sum(SPENDS[k].cost for k, on in zip(keys, flags, strict=True) if on)
         called = self.called_cost if self.called else 0
-        return self.bonus + self.penetration + self.confidence + fixed + called + len(self.inspire_zones)
+        counted = self.penetration + self.confidence + self.pressure
+        return self.bonus + counted + fixed + called + len(self.inspire_zones)
 
 
 def available(eng: TwoD20Engine, who: str, momentum: int) -> int:
@@ -190,6 +194,8 @@ def _read_spend(eng: TwoD20Engine, p: Prompt, chosen: Chosen, word: str) -> None
             raise Refusal(f"{spend.title} takes 1 Momentum or more")
         if key == "penetration":
             chosen.penetration += n
+        elif key == "pressure":
+            chosen.pressure += n
         else:
             chosen.confidence += n
     elif spend.takes == "name":
@@ -233,6 +239,8 @@ def check(eng: TwoD20Engine, p: Prompt, value: str) -> None:
         raise Refusal("Inspire is a psywar spend: a mental attack's [003:L605-611]")
     if chosen.called and chosen.location:
         raise Refusal("a Called Shot chooses the location: no d20 to type for it")
+    if chosen.pressure and not psywar.received(weapon_of(eng, who, str(p.data["weapon"]))):
+        raise Refusal("Pressure is for a delayed or written threat, whose target tests on receipt [004:L2395]")
     if chosen.receipt is not None:
         if not psywar.received(weapon_of(eng, who, str(p.data["weapon"]))):
             raise Refusal("receipt= is for a delayed or written threat's test on receipt")

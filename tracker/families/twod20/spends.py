@@ -87,6 +87,8 @@ def hint(eng: TwoD20Engine) -> str:
     words = {"count": "=N", "name": "=NAME", "faces": "", "text": "", "none": "", "location": "=PLACE", "zones": ""}
     listed = []
     for key in offered(eng):
+        if key == "pressure":
+            continue  # a delayed or written threat's only (docs/reference/language.md): not on every hit's bar
         s = SPENDS[key]
         cost = eng.profile.called_shot_cost if key == "called" else s.cost
         listed.append(f"{key}{words[s.takes]} {cost}{' each' if s.repeatable else ''}")
@@ -228,7 +230,11 @@ def resolve(eng: TwoD20Engine, p: Prompt, value: str) -> None:
     physical = hit_locations.applies(eng, kind)
     if physical and not eng.fighter(target).dead:
         hit_locations.strike(eng, target, chosen.called, chosen.location)
-    if psywar.received(spec) and not eng.fighter(target).dead and breaches.shrugged_off(eng, target, chosen.receipt):
+    if (
+        psywar.received(spec)
+        and not eng.fighter(target).dead
+        and breaches.shrugged_off(eng, target, chosen.receipt, chosen.pressure)
+    ):
         eng.log(f"{target} shrugs off the {weapon} on receipt: no damage [004:L2395-2396]")
     elif not eng.fighter(target).dead:
         harm.resolve_track(eng, target, hit)
