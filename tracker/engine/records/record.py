@@ -64,19 +64,21 @@ def record(cls: type[T]) -> type[T]:
     return made
 
 
-def _fields_of(cls: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The names of `cls`'s fields that its repr shows and its equality compares, in their order (once a class)."""
+def _fields_of(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The names of `cls`'s fields that its repr shows, that its equality compares, and all of them, in their
+    order (once a class)."""
     found = _shown_compared.get(cls)
     if found is None:
         fields = dataclasses.fields(cls)
         found = _shown_compared[cls] = (
             tuple(f.name for f in fields if f.repr),
             tuple(f.name for f in fields if f.compare),
+            tuple(f.name for f in fields),
         )
     return found
 
 
-_shown_compared: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_shown_compared: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {}
 
 
 class Record:
@@ -551,7 +553,7 @@ def _thaw(data: Any) -> Any:
     if _RECORD in data:
         cls = _record_class(data[_RECORD])
         attributes = data[_ATTRIBUTES]
-        if not _field_set(cls).issubset(attributes):
+        if not all(name in attributes for name in _fields_of(cls)[2]):
             # Kept before the record gained a field (same version numbers, newer code): a miss, validated
             # again, never a record without the field.
             raise ValueError(f"{cls.__qualname__}: an entry from before a field")
@@ -563,17 +565,6 @@ def _thaw(data: Any) -> Any:
     if _TABLE in data:
         data = data[_TABLE]
     return {k: _thaw(v) for k, v in data.items()}
-
-
-#: Each record class's field names, worked out once (`_thaw` asks for every record it rebuilds).
-_field_names: dict[type, frozenset[str]] = {}
-
-
-def _field_set(cls: type) -> frozenset[str]:
-    found = _field_names.get(cls)
-    if found is None:
-        found = _field_names[cls] = frozenset(getattr(cls, "__dataclass_fields__", {}))
-    return found
 
 
 def _record_class(name: str) -> type[Record]:
