@@ -354,8 +354,12 @@ def _later(module: str, function: str) -> Handler:
     """A handler whose module is imported when it is first used: a command loads only what it runs, so
     ``tracker exec`` of a ``next`` does not load the attack flow, the Challenges or the care of the wounded."""
 
+    found: list[Handler] = []  # the function, once imported: `answer` runs on every question of a run
+
     def handler(eng: TwoD20Engine, cmd: Command) -> None:
-        getattr(import_module(f"tracker.families.twod20.{module}"), function)(eng, cmd)
+        if not found:
+            found.append(getattr(import_module(f"tracker.families.twod20.{module}"), function))
+        found[0](eng, cmd)
 
     return handler
 
