@@ -126,9 +126,9 @@ class TwoD20Pilot(Pilot):
         take it out, weakest on that weapon's track first; then the ones that cannot, at whom they still hurt."""
         decisive: list[tuple[int, str, TwoD20Weapon]] = []
         lesser: list[tuple[int, str, TwoD20Weapon]] = []
+        forms = [(weapon, form(weapon)) for weapon in ranged]  # once a turn, not once an enemy
         for name in foes:
-            for weapon in ranged:
-                kind = form(weapon)
+            for weapon, kind in forms:
                 left = self.track_left(eng, name, kind)
                 if left is None:
                     continue
