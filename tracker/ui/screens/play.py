@@ -125,6 +125,26 @@ class PlayScreen(ActingScreen):
         self.projection = self.remote.projection
         self.query_one(OrderTable).focus()
 
+    def _title(self, p: Projection) -> None:
+        """The seat's one-line title: who, where, whose turn, and the odds figures that fit."""
+        view = p.view
+        title = Text()
+        seated = ", ".join(p.seated) or "watching"
+        title.append(f"{p.account} · {seated} · {view.where}")
+        if view.pools:
+            title.append(f" · {view.pools}")
+        if p.acting:
+            title.append(f" · YOUR TURN: {p.acting}", style="bold reverse")
+        elif p.question is not None:
+            title.append(f" · YOUR ANSWER: {p.question.about}", style="bold reverse")
+        elif view.active:
+            title.append(f" · {view.active}'s turn")
+        if view.fight_odds:  # last: the seat's turn and question come first on a narrow screen
+            title.append(self._odds_that_fit(title.plain, view.fight_odds))
+        heading = self.query_one("#play-title", Static)
+        heading.update(title)
+        heading.set_class(p.acting is not None or p.question is not None, "-mine")
+
     def _odds_that_fit(self, before: str, odds: str) -> str:
         """The odds line's figures that fit after `before` on the title's one line, each dropped whole (a
         figure cut mid-word misleads: "about 4" for "about 4 rounds"), the least telling first."""
@@ -137,7 +157,7 @@ class PlayScreen(ActingScreen):
 
     def on_resize(self) -> None:
         if self.projection is not None:
-            self._show(self.projection)
+            self._title(self.projection)  # only the title's fit follows the width
 
     def rebuild(self, revision: int) -> None:
         """A new projection came (the app's `bump`): show it."""
@@ -161,22 +181,7 @@ class PlayScreen(ActingScreen):
 
     def _show(self, p: Projection) -> None:
         view = p.view
-        title = Text()
-        seated = ", ".join(p.seated) or "watching"
-        title.append(f"{p.account} · {seated} · {view.where}")
-        if view.pools:
-            title.append(f" · {view.pools}")
-        if p.acting:
-            title.append(f" · YOUR TURN: {p.acting}", style="bold reverse")
-        elif p.question is not None:
-            title.append(f" · YOUR ANSWER: {p.question.about}", style="bold reverse")
-        elif view.active:
-            title.append(f" · {view.active}'s turn")
-        if view.fight_odds:  # last: the seat's turn and question come first on a narrow screen
-            title.append(self._odds_that_fit(title.plain, view.fight_odds))
-        heading = self.query_one("#play-title", Static)
-        heading.update(title)
-        heading.set_class(p.acting is not None or p.question is not None, "-mine")
+        self._title(p)
         columns, rows = players_order(view, p.seated)
         self.query_one(OrderTable).set_rows(columns, rows, view.active)
         sheet: Block = ()
